@@ -1,0 +1,1 @@
+//! Manifest → Rust code generator.

@@ -1,0 +1,1 @@
+//! nexus-lite: the local Nexus Code KG API.

@@ -1,0 +1,1 @@
+//! nexus-mcp runtime.
