@@ -1,0 +1,1247 @@
+//! The HTTP API (see API.md): bearer auth, JSON errors, cursor pagination.
+
+use crate::engine::{AppState, Repo};
+use crate::error::LiteError;
+use crate::store::{self, GRAPH_COLS};
+use crate::util::{decode_cursor, encode_cursor, now_epoch};
+use crate::{git, index};
+use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::extract::{Path, Query, Request, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use rusqlite::Connection;
+use rusqlite::types::Value as Sql;
+use serde_json::{Map, Value, json};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use std::sync::Arc;
+
+pub const OPENAPI: &str = include_str!("openapi.json");
+
+/// A JSON error answer: `{"error": {"code", "message"}}`.
+#[derive(Debug)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub code: &'static str,
+    pub message: String,
+}
+
+impl ApiError {
+    pub fn bad(msg: impl Into<String>) -> Self {
+        ApiError {
+            status: StatusCode::BAD_REQUEST,
+            code: "bad_request",
+            message: msg.into(),
+        }
+    }
+    pub fn not_found(msg: impl Into<String>) -> Self {
+        ApiError {
+            status: StatusCode::NOT_FOUND,
+            code: "not_found",
+            message: msg.into(),
+        }
+    }
+    pub fn conflict(code: &'static str, msg: impl Into<String>) -> Self {
+        ApiError {
+            status: StatusCode::CONFLICT,
+            code,
+            message: msg.into(),
+        }
+    }
+}
+
+impl From<LiteError> for ApiError {
+    fn from(e: LiteError) -> Self {
+        tracing::error!(error = %e, "request failed");
+        ApiError {
+            status: StatusCode::INTERNAL_SERVER_ERROR,
+            code: "internal",
+            message: e.to_string(),
+        }
+    }
+}
+
+impl From<rusqlite::Error> for ApiError {
+    fn from(e: rusqlite::Error) -> Self {
+        ApiError::from(LiteError::Db {
+            context: "answering a request".into(),
+            source: e,
+        })
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (
+            self.status,
+            Json(json!({"error": {"code": self.code, "message": self.message}})),
+        )
+            .into_response()
+    }
+}
+
+type ApiResult = Result<Response, ApiError>;
+
+type Q = Result<Query<Vec<(String, String)>>, QueryRejection>;
+
+/// Parsed query parameters with typed accessors that produce clear 400s.
+struct P(HashMap<String, String>);
+
+impl P {
+    fn new(q: Q) -> Result<P, ApiError> {
+        let Query(pairs) = q.map_err(|e| ApiError::bad(format!("malformed query string: {e}")))?;
+        let mut map = HashMap::new();
+        for (k, v) in pairs {
+            if map.insert(k.clone(), v).is_some() {
+                return Err(ApiError::bad(format!(
+                    "query parameter `{k}` is given twice; give it once (use a comma list for several values)"
+                )));
+            }
+        }
+        Ok(P(map))
+    }
+    fn str(&self, k: &str) -> Option<&str> {
+        self.0.get(k).map(String::as_str).filter(|s| !s.is_empty())
+    }
+    fn int(&self, k: &str, default: i64, min: i64, max: i64) -> Result<i64, ApiError> {
+        match self.str(k) {
+            None => Ok(default),
+            Some(s) => match s.parse::<i64>() {
+                Ok(n) if (min..=max).contains(&n) => Ok(n),
+                _ => Err(ApiError::bad(format!(
+                    "`{k}` must be an integer between {min} and {max}, got `{s}`"
+                ))),
+            },
+        }
+    }
+    fn opt_int(&self, k: &str, min: i64, max: i64) -> Result<Option<i64>, ApiError> {
+        match self.str(k) {
+            None => Ok(None),
+            Some(_) => self.int(k, 0, min, max).map(Some),
+        }
+    }
+    fn bool(&self, k: &str) -> Result<bool, ApiError> {
+        match self.str(k) {
+            None | Some("false") | Some("0") => Ok(false),
+            Some("true") | Some("1") => Ok(true),
+            Some(s) => Err(ApiError::bad(format!(
+                "`{k}` must be true or false, got `{s}`"
+            ))),
+        }
+    }
+    fn list(&self, k: &str, allowed: &[&str]) -> Result<Vec<String>, ApiError> {
+        let Some(s) = self.str(k) else {
+            return Ok(Vec::new());
+        };
+        let mut out = Vec::new();
+        for v in s.split(',').map(str::trim).filter(|v| !v.is_empty()) {
+            if !allowed.is_empty() && !allowed.contains(&v) {
+                return Err(ApiError::bad(format!(
+                    "unknown {k} `{v}`; expected one of {}",
+                    allowed.join(", ")
+                )));
+            }
+            out.push(v.to_string());
+        }
+        Ok(out)
+    }
+    fn page(&self) -> Result<(usize, usize), ApiError> {
+        let limit = self.int("limit", 50, 1, 500)? as usize;
+        let offset = match self.str("cursor") {
+            None => 0,
+            Some(c) => decode_cursor(c).ok_or_else(|| {
+                ApiError::bad(
+                    "invalid cursor: pass back exactly the `next_cursor` of a previous answer, or omit it to start over",
+                )
+            })?,
+        };
+        Ok((limit, offset))
+    }
+    fn path(&self, k: &str) -> Result<Option<String>, ApiError> {
+        match self.str(k) {
+            None => Ok(None),
+            Some(p) => clean_path(p).map(Some),
+        }
+    }
+}
+
+fn clean_path(p: &str) -> Result<String, ApiError> {
+    let p = p.trim().trim_start_matches("./");
+    if p.starts_with('/') || p.contains('\\') || p.split('/').any(|s| s == "..") || p.contains('\0')
+    {
+        return Err(ApiError::bad(format!(
+            "`{p}` is not a repo-relative path; use `/` separators relative to the repository root, without `..`"
+        )));
+    }
+    Ok(p.to_string())
+}
+
+const TOOLS: &[&str] = &["nexus_kg", "ruff", "bandit", "osv", "audit_ai", "sarif"];
+const SEVERITIES: &[&str] = &["critical", "high", "medium", "low", "info"];
+const KINDS: &[&str] = &[
+    "parse_error",
+    "unresolved_import",
+    "import_cycle",
+    "skipped_file",
+];
+
+fn next_cursor(offset: usize, limit: usize, total: usize) -> Value {
+    if offset + limit < total {
+        json!(encode_cursor(offset + limit))
+    } else {
+        Value::Null
+    }
+}
+
+async fn blocking<F>(state: Arc<AppState>, f: F) -> ApiResult
+where
+    F: FnOnce(&AppState) -> Result<Value, ApiError> + Send + 'static,
+{
+    let v = tokio::task::spawn_blocking(move || f(&state))
+        .await
+        .map_err(|e| ApiError::from(LiteError::Task(e.to_string())))??;
+    Ok(Json(v).into_response())
+}
+
+fn known_repo<'a>(state: &'a AppState, name: &str) -> Result<&'a Repo, ApiError> {
+    state.repo(name).ok_or_else(|| {
+        let known: Vec<&str> = state.repos.iter().map(|r| r.name.as_str()).collect();
+        ApiError::not_found(format!(
+            "unknown repository `{name}`; registered repositories: {}",
+            if known.is_empty() {
+                "none".to_string()
+            } else {
+                known.join(", ")
+            }
+        ))
+    })
+}
+
+/// Resolves the graph selector (graph_id, else repository + branch).
+fn select(state: &AppState, conn: &Connection, p: &P) -> Result<(i64, Value), ApiError> {
+    if let Some(id) = p.str("graph_id") {
+        let found = store::graph_by_id(conn, id)?.ok_or_else(|| {
+            ApiError::not_found(format!(
+                "unknown graph_id `{id}`; list graphs with GET /api/v1/graphs?repository=owner/name"
+            ))
+        })?;
+        if let Some(repo) = p.str("repository")
+            && found.1["repository"] != repo
+        {
+            return Err(ApiError::bad(format!(
+                "graph {id} belongs to {}, not {repo}; drop `repository` or pick a graph of {repo}",
+                found.1["repository"].as_str().unwrap_or("")
+            )));
+        }
+        return Ok(found);
+    }
+    let name = p.str("repository").ok_or_else(|| {
+        ApiError::bad("give `graph_id`, or `repository` (owner/name) with an optional `branch`")
+    })?;
+    let repo = known_repo(state, name)?;
+    let branch = p
+        .str("branch")
+        .map(str::to_string)
+        .unwrap_or_else(|| git::default_branch(&repo.root));
+    if let Some(g) = store::latest_ready(conn, name, &branch)? {
+        return Ok(g);
+    }
+    if state.index_on_first_use
+        && state.ensure_indexed(repo, &branch)?
+        && let Some(g) = store::latest_ready(conn, name, &branch)?
+    {
+        return Ok(g);
+    }
+    Err(ApiError::not_found(format!(
+        "no ready graph for {name} on branch {branch} yet; run a regeneration first \
+         (POST /api/v1/regenerations/plan, then POST /api/v1/regenerations)"
+    )))
+}
+
+fn require_graph(conn: &Connection, p: &P) -> Result<(i64, Value), ApiError> {
+    let id = p
+        .str("graph_id")
+        .ok_or_else(|| ApiError::bad("`graph_id` is required for this endpoint"))?;
+    store::graph_by_id(conn, id)?.ok_or_else(|| {
+        ApiError::not_found(format!(
+            "unknown graph_id `{id}`; list graphs with GET /api/v1/graphs?repository=owner/name"
+        ))
+    })
+}
+
+pub fn router(state: Arc<AppState>) -> Router {
+    let api = Router::new()
+        .route("/api/v1/repositories", get(repositories))
+        .route("/api/v1/graphs/select", get(graphs_select))
+        .route("/api/v1/graphs", get(graphs_list))
+        .route("/api/v1/summary", get(summary))
+        .route("/api/v1/findings", get(findings_list))
+        .route("/api/v1/findings/{finding_id}", get(finding_get))
+        .route("/api/v1/audit-risks", get(audit_risks))
+        .route("/api/v1/anomalies", get(anomalies_list))
+        .route("/api/v1/anomalies/{anomaly_id}", get(anomaly_get))
+        .route("/api/v1/file-context", get(file_context))
+        .route("/api/v1/impact", get(impact))
+        .route("/api/v1/compare", get(compare))
+        .route("/api/v1/regenerations/plan", post(regen_plan))
+        .route("/api/v1/regenerations", post(regen_start))
+        .route("/api/v1/regenerations/{regeneration_id}", get(regen_get))
+        .fallback(not_found_route)
+        .layer(axum::middleware::from_fn_with_state(state.clone(), auth));
+    Router::new()
+        .route("/healthz", get(healthz))
+        .route("/openapi.json", get(openapi))
+        .merge(api)
+        .with_state(state)
+}
+
+async fn not_found_route(req: Request) -> ApiError {
+    ApiError::not_found(format!(
+        "no endpoint {} {}; see GET /openapi.json for the API",
+        req.method(),
+        req.uri().path()
+    ))
+}
+
+async fn auth(
+    State(state): State<Arc<AppState>>,
+    headers: HeaderMap,
+    req: Request,
+    next: Next,
+) -> Response {
+    let given = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(str::trim);
+    let ok = match given {
+        Some(t) if !state.token.is_empty() => {
+            let (a, b) = (t.as_bytes(), state.token.as_bytes());
+            a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+        }
+        _ => false,
+    };
+    if !ok {
+        return ApiError {
+            status: StatusCode::UNAUTHORIZED,
+            code: "unauthorized",
+            message:
+                "missing or wrong bearer token: send `Authorization: Bearer <NEXUS_API_TOKEN>`"
+                    .into(),
+        }
+        .into_response();
+    }
+    next.run(req).await
+}
+
+async fn healthz() -> Json<Value> {
+    Json(json!({"status": "ok", "version": env!("CARGO_PKG_VERSION")}))
+}
+
+async fn openapi() -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], OPENAPI).into_response()
+}
+
+async fn repositories(State(s): State<Arc<AppState>>) -> ApiResult {
+    blocking(s, |s| {
+        let conn = s.reader()?;
+        let mut items = Vec::new();
+        for r in &s.repos {
+            let default_branch = git::default_branch(&r.root);
+            let mut branches = git::branches(&r.root).unwrap_or_default();
+            if branches.is_empty() {
+                branches.push(default_branch.clone());
+            }
+            let latest = match store::latest_ready(&conn, &r.name, &default_branch)? {
+                Some(g) => Some(g),
+                None => conn
+                    .query_row(
+                        &format!("SELECT {GRAPH_COLS} FROM graphs WHERE repository=?1 AND status='ready' ORDER BY gpk DESC LIMIT 1"),
+                        [&r.name],
+                        |row| Ok((0i64, store::graph_json(row)?)),
+                    )
+                    .ok(),
+            };
+            items.push(json!({
+                "name": r.name,
+                "default_branch": default_branch,
+                "branches": branches,
+                "latest_graph_id": latest.map(|(_, g)| g["graph_id"].clone()),
+            }));
+        }
+        Ok(json!({"items": items}))
+    })
+    .await
+}
+
+async fn graphs_select(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
+    let p = P::new(q)?;
+    blocking(s, move |s| {
+        let conn = s.reader()?;
+        let (_, g) = select(s, &conn, &p)?;
+        Ok(json!({"graph": g}))
+    })
+    .await
+}
+
+async fn graphs_list(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
+    let p = P::new(q)?;
+    blocking(s, move |s| {
+        let (limit, offset) = p.page()?;
+        let conn = s.reader()?;
+        let mut wh = vec!["1=1".to_string()];
+        let mut args: Vec<Sql> = Vec::new();
+        if let Some(r) = p.str("repository") {
+            known_repo(s, r)?;
+            wh.push("repository=?".into());
+            args.push(Sql::Text(r.into()));
+        }
+        if let Some(b) = p.str("branch") {
+            wh.push("branch=?".into());
+            args.push(Sql::Text(b.into()));
+        }
+        let w = wh.join(" AND ");
+        let total: i64 = conn.query_row(
+            &format!("SELECT COUNT(*) FROM graphs WHERE {w}"),
+            rusqlite::params_from_iter(args.iter()),
+            |r| r.get(0),
+        )?;
+        let mut st = conn.prepare(&format!(
+            "SELECT {GRAPH_COLS} FROM graphs WHERE {w} ORDER BY gpk DESC LIMIT {limit} OFFSET {offset}"
+        ))?;
+        let items = st
+            .query_map(rusqlite::params_from_iter(args.iter()), store::graph_json)?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(json!({"items": items, "total": total, "next_cursor": next_cursor(offset, limit, total as usize)}))
+    })
+    .await
+}
+
+fn group(conn: &Connection, sql: &str, gpk: i64) -> Result<Map<String, Value>, ApiError> {
+    let mut st = conn.prepare(sql)?;
+    let mut out = Map::new();
+    let rows = st.query_map([gpk], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))?;
+    for row in rows {
+        let (k, n) = row?;
+        out.insert(k, json!(n));
+    }
+    Ok(out)
+}
+
+async fn summary(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
+    let p = P::new(q)?;
+    blocking(s, move |s| {
+        let conn = s.reader()?;
+        let (gpk, g) = select(s, &conn, &p)?;
+        let mut by_tool: BTreeMap<String, Map<String, Value>> = BTreeMap::new();
+        {
+            let mut st = conn.prepare(
+                "SELECT source_tool, severity, COUNT(*) FROM findings WHERE gpk=?1 GROUP BY 1, 2",
+            )?;
+            let rows = st.query_map([gpk], |r| {
+                Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, i64>(2)?))
+            })?;
+            for row in rows {
+                let (t, sev, n) = row?;
+                by_tool.entry(t).or_default().insert(sev, json!(n));
+            }
+        }
+        let analysers: String =
+            conn.query_row("SELECT analysers FROM graphs WHERE gpk=?1", [gpk], |r| r.get(0))?;
+        Ok(json!({
+            "graph": g,
+            "nodes_by_kind": group(&conn, "SELECT kind, COUNT(*) FROM nodes WHERE gpk=?1 GROUP BY 1 ORDER BY 1", gpk)?,
+            "edges_by_kind": group(&conn, "SELECT kind, COUNT(*) FROM edges WHERE gpk=?1 GROUP BY 1 ORDER BY 1", gpk)?,
+            "files_by_language": group(&conn, "SELECT language, COUNT(*) FROM files WHERE gpk=?1 GROUP BY 1 ORDER BY 1", gpk)?,
+            "findings_by_tool": by_tool,
+            "findings_by_severity": group(&conn, "SELECT severity, COUNT(*) FROM findings WHERE gpk=?1 GROUP BY 1 ORDER BY 1", gpk)?,
+            "anomalies_by_kind": group(&conn, "SELECT kind, COUNT(*) FROM anomalies WHERE gpk=?1 GROUP BY 1 ORDER BY 1", gpk)?,
+            "analysers": serde_json::from_str::<Value>(&analysers).unwrap_or(json!([])),
+        }))
+    })
+    .await
+}
+
+const FINDING_COLS: &str = "finding_id, source_tool, finding_type, rule_id, path, line, end_line, message, severity, confidence, dedupe_key, symbol, rank, rank_reason, category, cluster_key, cluster_size, false_positive_hint";
+
+fn finding_json(r: &rusqlite::Row<'_>, risk: bool) -> rusqlite::Result<Value> {
+    let mut v = json!({
+        "finding_id": format!("f{}", r.get::<_, i64>(0)?),
+        "source_tool": r.get::<_, String>(1)?,
+        "finding_type": r.get::<_, String>(2)?,
+        "rule_id": r.get::<_, String>(3)?,
+        "path": r.get::<_, String>(4)?,
+        "line": r.get::<_, Option<i64>>(5)?,
+        "end_line": r.get::<_, Option<i64>>(6)?,
+        "message": r.get::<_, String>(7)?,
+        "severity": r.get::<_, String>(8)?,
+        "confidence": r.get::<_, Option<String>>(9)?,
+        "dedupe_key": r.get::<_, String>(10)?,
+        "symbol": r.get::<_, Option<String>>(11)?,
+    });
+    if risk {
+        let cluster = match (
+            r.get::<_, Option<String>>(15)?,
+            r.get::<_, Option<i64>>(16)?,
+        ) {
+            (Some(k), Some(n)) => json!({"key": k, "size": n}),
+            _ => Value::Null,
+        };
+        v["rank"] = json!(r.get::<_, i64>(12)?);
+        v["rank_reason"] = json!(r.get::<_, String>(13)?);
+        v["category"] = json!(r.get::<_, String>(14)?);
+        v["cluster"] = cluster;
+        v["false_positive_hint"] = json!(r.get::<_, Option<String>>(17)?);
+    }
+    Ok(v)
+}
+
+fn finding_filters(p: &P, wh: &mut Vec<String>, args: &mut Vec<Sql>) -> Result<(), ApiError> {
+    let mut in_list = |col: &str, vals: Vec<String>, wh: &mut Vec<String>| {
+        if !vals.is_empty() {
+            wh.push(format!("{col} IN ({})", vec!["?"; vals.len()].join(",")));
+            args.extend(vals.into_iter().map(Sql::Text));
+        }
+    };
+    in_list("source_tool", p.list("source_tool", TOOLS)?, wh);
+    in_list("severity", p.list("severity", SEVERITIES)?, wh);
+    in_list("finding_type", p.list("finding_type", &[])?, wh);
+    in_list("dedupe_key", p.list("dedupe_key", &[])?, wh);
+    if let Some(path) = p.path("path")? {
+        wh.push("path=?".into());
+        args.push(Sql::Text(path));
+    }
+    if let Some(line) = p.opt_int("line", 1, i64::from(u32::MAX))? {
+        wh.push("line=?".into());
+        args.push(Sql::Integer(line));
+    }
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn count_and_page(
+    conn: &Connection,
+    table_cols: &str,
+    table: &str,
+    wh: &[String],
+    args: &[Sql],
+    order: &str,
+    limit: usize,
+    offset: usize,
+    map: impl Fn(&rusqlite::Row<'_>) -> rusqlite::Result<Value>,
+) -> Result<(i64, Vec<Value>), ApiError> {
+    let w = wh.join(" AND ");
+    let total: i64 = conn.query_row(
+        &format!("SELECT COUNT(*) FROM {table} WHERE {w}"),
+        rusqlite::params_from_iter(args.iter()),
+        |r| r.get(0),
+    )?;
+    let mut st = conn.prepare(&format!(
+        "SELECT {table_cols} FROM {table} WHERE {w} ORDER BY {order} LIMIT {limit} OFFSET {offset}"
+    ))?;
+    let items = st
+        .query_map(rusqlite::params_from_iter(args.iter()), map)?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((total, items))
+}
+
+async fn findings_list(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
+    let p = P::new(q)?;
+    blocking(s, move |s| {
+        let (limit, offset) = p.page()?;
+        let mut wh = vec!["gpk=?".to_string()];
+        let mut args = Vec::new();
+        finding_filters(&p, &mut wh, &mut args)?;
+        let conn = s.reader()?;
+        let (gpk, g) = select(s, &conn, &p)?;
+        args.insert(0, Sql::Integer(gpk));
+        let (total, items) = count_and_page(
+            &conn,
+            FINDING_COLS,
+            "findings",
+            &wh,
+            &args,
+            "sev_order, path, line, finding_id",
+            limit,
+            offset,
+            |r| finding_json(r, false),
+        )?;
+        Ok(json!({"graph": g, "items": items, "total": total, "next_cursor": next_cursor(offset, limit, total as usize)}))
+    })
+    .await
+}
+
+fn parse_id(raw: &str, prefix: char, what: &str) -> Result<i64, ApiError> {
+    raw.strip_prefix(prefix)
+        .unwrap_or(raw)
+        .parse::<i64>()
+        .map_err(|_| {
+            ApiError::not_found(format!(
+                "unknown {what} id `{raw}`; ids look like `{prefix}12`"
+            ))
+        })
+}
+
+async fn finding_get(State(s): State<Arc<AppState>>, Path(id): Path<String>, q: Q) -> ApiResult {
+    let p = P::new(q)?;
+    blocking(s, move |s| {
+        let conn = s.reader()?;
+        let (gpk, g) = require_graph(&conn, &p)?;
+        let n = parse_id(&id, 'f', "finding")?;
+        use rusqlite::OptionalExtension;
+        let f = conn
+            .query_row(
+                &format!("SELECT {FINDING_COLS} FROM findings WHERE gpk=?1 AND finding_id=?2"),
+                [gpk, n],
+                |r| finding_json(r, true),
+            )
+            .optional()?
+            .ok_or_else(|| {
+                ApiError::not_found(format!(
+                    "no finding `{id}` in graph {}",
+                    g["graph_id"].as_str().unwrap_or("")
+                ))
+            })?;
+        Ok(json!({"graph": g, "finding": f}))
+    })
+    .await
+}
+
+async fn audit_risks(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
+    let p = P::new(q)?;
+    blocking(s, move |s| {
+        let (limit, offset) = p.page()?;
+        let mut wh = vec!["gpk=?".to_string()];
+        let mut args = Vec::new();
+        finding_filters(&p, &mut wh, &mut args)?;
+        let base_wh = wh.clone();
+        let base_args = args.clone();
+        let ranks = p.list("rank", &["1", "2", "3", "4", "5", "6"])?;
+        let include_low = p.bool("include_low")?;
+        if !ranks.is_empty() {
+            wh.push(format!("rank IN ({})", ranks.join(",")));
+        } else if !include_low {
+            wh.push("rank <= 4".into());
+        }
+        let conn = s.reader()?;
+        let (gpk, g) = select(s, &conn, &p)?;
+        args.insert(0, Sql::Integer(gpk));
+        let (total, items) = count_and_page(
+            &conn,
+            FINDING_COLS,
+            "findings",
+            &wh,
+            &args,
+            "rank, sev_order, path, line, finding_id",
+            limit,
+            offset,
+            |r| finding_json(r, true),
+        )?;
+        let mut rank_counts = Map::new();
+        let mut bargs = base_args;
+        bargs.insert(0, Sql::Integer(gpk));
+        let mut st = conn.prepare(&format!(
+            "SELECT rank, COUNT(*) FROM findings WHERE {} GROUP BY rank ORDER BY rank",
+            base_wh.join(" AND ")
+        ))?;
+        for row in st.query_map(rusqlite::params_from_iter(bargs.iter()), |r| {
+            Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?))
+        })? {
+            let (k, n) = row?;
+            rank_counts.insert(k.to_string(), json!(n));
+        }
+        Ok(json!({"graph": g, "items": items, "total": total, "next_cursor": next_cursor(offset, limit, total as usize), "ranks": rank_counts}))
+    })
+    .await
+}
+
+fn anomaly_json(r: &rusqlite::Row<'_>) -> rusqlite::Result<Value> {
+    let details: String = r.get(6)?;
+    Ok(json!({
+        "anomaly_id": format!("a{}", r.get::<_, i64>(0)?),
+        "kind": r.get::<_, String>(1)?,
+        "path": r.get::<_, String>(2)?,
+        "line": r.get::<_, Option<i64>>(3)?,
+        "message": r.get::<_, String>(4)?,
+        "severity": r.get::<_, String>(5)?,
+        "details": serde_json::from_str::<Value>(&details).unwrap_or(json!({})),
+    }))
+}
+
+const ANOMALY_COLS: &str = "anomaly_id, kind, path, line, message, severity, details";
+
+async fn anomalies_list(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
+    let p = P::new(q)?;
+    blocking(s, move |s| {
+        let (limit, offset) = p.page()?;
+        let mut wh = vec!["gpk=?".to_string()];
+        let mut args = Vec::new();
+        let kinds = p.list("kind", KINDS)?;
+        if !kinds.is_empty() {
+            wh.push(format!("kind IN ({})", vec!["?"; kinds.len()].join(",")));
+            args.extend(kinds.into_iter().map(Sql::Text));
+        }
+        if let Some(path) = p.path("path")? {
+            wh.push("path=?".into());
+            args.push(Sql::Text(path));
+        }
+        let conn = s.reader()?;
+        let (gpk, g) = select(s, &conn, &p)?;
+        args.insert(0, Sql::Integer(gpk));
+        let (total, items) = count_and_page(
+            &conn, ANOMALY_COLS, "anomalies", &wh, &args, "anomaly_id", limit, offset, anomaly_json,
+        )?;
+        Ok(json!({"graph": g, "items": items, "total": total, "next_cursor": next_cursor(offset, limit, total as usize)}))
+    })
+    .await
+}
+
+async fn anomaly_get(State(s): State<Arc<AppState>>, Path(id): Path<String>, q: Q) -> ApiResult {
+    let p = P::new(q)?;
+    blocking(s, move |s| {
+        let conn = s.reader()?;
+        let (gpk, g) = require_graph(&conn, &p)?;
+        let n = parse_id(&id, 'a', "anomaly")?;
+        use rusqlite::OptionalExtension;
+        let a = conn
+            .query_row(
+                &format!("SELECT {ANOMALY_COLS} FROM anomalies WHERE gpk=?1 AND anomaly_id=?2"),
+                [gpk, n],
+                anomaly_json,
+            )
+            .optional()?
+            .ok_or_else(|| {
+                ApiError::not_found(format!(
+                    "no anomaly `{id}` in graph {}",
+                    g["graph_id"].as_str().unwrap_or("")
+                ))
+            })?;
+        Ok(json!({"graph": g, "anomaly": a}))
+    })
+    .await
+}
+
+async fn file_context(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
+    let p = P::new(q)?;
+    blocking(s, move |s| {
+        let path = p.path("path")?.ok_or_else(|| ApiError::bad("`path` (repo-relative) is required"))?;
+        let line = p.opt_int("line", 1, i64::from(u32::MAX))?;
+        let radius = p.int("radius", 8, 0, 40)?;
+        let conn = s.reader()?;
+        let (gpk, g) = select(s, &conn, &p)?;
+        let in_graph: bool = conn.query_row(
+            "SELECT COUNT(*) FROM files WHERE gpk=?1 AND path=?2",
+            rusqlite::params![gpk, path],
+            |r| r.get::<_, i64>(0),
+        )? > 0;
+        let mut st = conn.prepare(
+            "SELECT kind, name, qualified_name, line, end_line FROM nodes WHERE gpk=?1 AND path=?2
+             AND kind IN ('class','function','method') ORDER BY line, id",
+        )?;
+        let symbols: Vec<Value> = st
+            .query_map(rusqlite::params![gpk, path], |r| {
+                Ok(json!({
+                    "kind": r.get::<_, String>(0)?,
+                    "name": r.get::<_, String>(1)?,
+                    "qualified_name": r.get::<_, String>(2)?,
+                    "line": r.get::<_, Option<i64>>(3)?,
+                    "end_line": r.get::<_, Option<i64>>(4)?,
+                }))
+            })?
+            .collect::<Result<_, _>>()?;
+        let enclosing = line.and_then(|l| {
+            symbols
+                .iter()
+                .filter(|s| s["line"].as_i64().unwrap_or(i64::MAX) <= l && l <= s["end_line"].as_i64().unwrap_or(0))
+                .max_by_key(|s| s["line"].as_i64().unwrap_or(0))
+                .cloned()
+        });
+        let mut st = conn.prepare(
+            "SELECT module, resolved_path, external, line FROM imports WHERE gpk=?1 AND path=?2 ORDER BY line",
+        )?;
+        let imports: Vec<Value> = st
+            .query_map(rusqlite::params![gpk, path], |r| {
+                Ok(json!({
+                    "module": r.get::<_, String>(0)?,
+                    "resolved_path": r.get::<_, Option<String>>(1)?,
+                    "external": r.get::<_, bool>(2)?,
+                    "line": r.get::<_, i64>(3)?,
+                }))
+            })?
+            .collect::<Result<_, _>>()?;
+        let mut st = conn.prepare(
+            "SELECT DISTINCT path, line FROM imports WHERE gpk=?1 AND resolved_path=?2 AND path<>?2 ORDER BY path, line",
+        )?;
+        let imported_by: Vec<Value> = st
+            .query_map(rusqlite::params![gpk, path], |r| {
+                Ok(json!({"path": r.get::<_, String>(0)?, "line": r.get::<_, i64>(1)?}))
+            })?
+            .collect::<Result<_, _>>()?;
+        let mut st = conn.prepare(&format!(
+            "SELECT {FINDING_COLS} FROM findings WHERE gpk=?1 AND path=?2 ORDER BY line, sev_order, finding_id"
+        ))?;
+        let findings: Vec<Value> = st
+            .query_map(rusqlite::params![gpk, path], |r| finding_json(r, false))?
+            .collect::<Result<_, _>>()?;
+        let snippet = g["repository"]
+            .as_str()
+            .and_then(|r| s.repo(r))
+            .zip(g["commit_sha"].as_str())
+            .and_then(|(repo, sha)| git::show(&repo.root, sha, &path).ok())
+            .and_then(|bytes| {
+                let text = String::from_utf8(bytes).ok()?;
+                let lines: Vec<&str> = text.lines().collect();
+                if lines.is_empty() {
+                    return None;
+                }
+                let center = line.unwrap_or(1 + radius).max(1) as usize;
+                let start = center.saturating_sub(radius as usize).max(1);
+                let end = (center + radius as usize).min(lines.len());
+                if start > end {
+                    return None;
+                }
+                Some(json!({"start_line": start, "end_line": end, "text": lines[start - 1..end].join("\n")}))
+            });
+        Ok(json!({
+            "graph": g,
+            "path": path,
+            "language": index::language_of(&path),
+            "in_graph": in_graph,
+            "symbols": symbols,
+            "enclosing_symbol": enclosing,
+            "imports": imports,
+            "imported_by": imported_by,
+            "findings": findings,
+            "snippet": snippet,
+        }))
+    })
+    .await
+}
+
+struct NodeInfo {
+    kind: String,
+    qn: String,
+    path: Option<String>,
+}
+
+fn load_nodes(conn: &Connection, gpk: i64) -> Result<HashMap<i64, NodeInfo>, ApiError> {
+    let mut st = conn.prepare("SELECT id, kind, qualified_name, path FROM nodes WHERE gpk=?1")?;
+    let rows = st.query_map([gpk], |r| {
+        Ok((
+            r.get::<_, i64>(0)?,
+            NodeInfo {
+                kind: r.get(1)?,
+                qn: r.get(2)?,
+                path: r.get(3)?,
+            },
+        ))
+    })?;
+    let mut out = HashMap::new();
+    for row in rows {
+        let (id, n) = row?;
+        out.insert(id, n);
+    }
+    Ok(out)
+}
+
+fn load_edges(conn: &Connection, gpk: i64) -> Result<Vec<(String, i64, i64, f64)>, ApiError> {
+    let mut st = conn.prepare("SELECT kind, src, dst, confidence FROM edges WHERE gpk=?1")?;
+    let rows = st
+        .query_map([gpk], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(rows)
+}
+
+async fn impact(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
+    let p = P::new(q)?;
+    blocking(s, move |s| {
+        let path = p.path("path")?;
+        let symbol = p.str("symbol").map(str::to_string);
+        if path.is_none() && symbol.is_none() {
+            return Err(ApiError::bad("give `path` and/or `symbol` (qualified name)"));
+        }
+        let depth = p.int("depth", 3, 1, 6)? as usize;
+        let conn = s.reader()?;
+        let (gpk, g) = select(s, &conn, &p)?;
+        let nodes = load_nodes(&conn, gpk)?;
+        let edges = load_edges(&conn, gpk)?;
+        let mut starts: Vec<i64> = Vec::new();
+        for (id, n) in &nodes {
+            let path_ok = path.as_ref().is_none_or(|pp| n.path.as_deref() == Some(pp.as_str()));
+            let sym_ok = match &symbol {
+                Some(sym) => n.qn == *sym && n.kind != "package" && n.kind != "repository",
+                None => n.kind == "file" || matches!(n.kind.as_str(), "class" | "function" | "method"),
+            };
+            if path_ok && sym_ok && n.path.is_some() {
+                starts.push(*id);
+            }
+        }
+        let resolved = !starts.is_empty();
+        // dependents: dst -> [(src, kind, confidence)]
+        let mut rev: HashMap<i64, Vec<(i64, &str, f64)>> = HashMap::new();
+        let mut children: HashMap<i64, Vec<i64>> = HashMap::new();
+        for (kind, src, dst, conf) in &edges {
+            match kind.as_str() {
+                "imports" | "calls" | "inherits" => rev.entry(*dst).or_default().push((*src, kind.as_str(), *conf)),
+                "defines" | "contains" => children.entry(*src).or_default().push(*dst),
+                _ => {}
+            }
+        }
+        let mut seen: HashSet<i64> = starts.iter().copied().collect();
+        let mut frontier: VecDeque<i64> = starts.iter().copied().collect();
+        let mut levels = Vec::new();
+        let mut total = 0usize;
+        let mut via_calls = false;
+        let mut low_conf = false;
+        for d in 1..=depth {
+            let mut items = Vec::new();
+            let mut next = VecDeque::new();
+            let mut reported: HashSet<(Option<String>, String)> = HashSet::new();
+            while let Some(n) = frontier.pop_front() {
+                for (src, kind, conf) in rev.get(&n).map(Vec::as_slice).unwrap_or(&[]) {
+                    if !seen.insert(*src) {
+                        continue;
+                    }
+                    let Some(info) = nodes.get(src) else { continue };
+                    if *kind == "calls" {
+                        via_calls = true;
+                    }
+                    if *conf < 0.5 {
+                        low_conf = true;
+                    }
+                    let sym = (info.kind != "file").then(|| info.qn.clone());
+                    if reported.insert((sym.clone(), kind.to_string())) {
+                        items.push(json!({"path": info.path, "symbol": sym, "via": kind}));
+                    }
+                    next.push_back(*src);
+                    if info.kind == "file" {
+                        for c in children.get(src).map(Vec::as_slice).unwrap_or(&[]) {
+                            if seen.insert(*c) {
+                                next.push_back(*c);
+                            }
+                        }
+                    }
+                }
+            }
+            total += items.len();
+            if !items.is_empty() {
+                levels.push(json!({"depth": d, "items": items}));
+            }
+            frontier = next;
+            if frontier.is_empty() {
+                break;
+            }
+        }
+        let blockers: i64 = conn.query_row(
+            "SELECT COUNT(*) FROM anomalies WHERE gpk=?1 AND kind IN ('parse_error','unresolved_import')",
+            [gpk],
+            |r| r.get(0),
+        )?;
+        let mut causes = Vec::new();
+        if !resolved {
+            causes.push(format!(
+                "the target was not found in graph {}: check the path and the qualified name (module.Class.method)",
+                g["graph_id"].as_str().unwrap_or("")
+            ));
+        }
+        if via_calls || symbol.is_some() {
+            causes.push("calls are resolved best effort through names and imports; dynamic dispatch, getattr and reflection are not seen".to_string());
+        }
+        if low_conf {
+            causes.push("some call edges were matched by name only (confidence 0.3)".to_string());
+        }
+        if blockers > 0 {
+            causes.push(format!("{blockers} parse errors or unresolved imports in this graph may hide dependents"));
+        }
+        if !frontier.is_empty() {
+            causes.push(format!("stopped at depth {depth}; raise `depth` (max 6) to see further"));
+        }
+        let exact = resolved && causes.is_empty();
+        let risk = if !resolved {
+            "unknown"
+        } else if total == 0 {
+            "low"
+        } else if total <= 10 {
+            "medium"
+        } else {
+            "high"
+        };
+        Ok(json!({
+            "graph": g,
+            "target": {"path": path, "symbol": symbol},
+            "resolved": resolved,
+            "depth": depth,
+            "levels": levels,
+            "total": total,
+            "completeness": if exact { "exact" } else { "lower_bound" },
+            "causes": causes,
+            "risk": risk,
+        }))
+    })
+    .await
+}
+
+fn findings_by_key(conn: &Connection, gpk: i64) -> Result<BTreeMap<String, Value>, ApiError> {
+    let mut st = conn.prepare(&format!("SELECT {FINDING_COLS} FROM findings WHERE gpk=?1"))?;
+    let rows = st.query_map([gpk], |r| finding_json(r, false))?;
+    let mut out = BTreeMap::new();
+    for row in rows {
+        let f = row?;
+        if let Some(k) = f["dedupe_key"].as_str() {
+            out.insert(k.to_string(), f);
+        }
+    }
+    Ok(out)
+}
+
+async fn compare(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
+    let p = P::new(q)?;
+    blocking(s, move |s| {
+        let limit = p.int("limit", 50, 1, 500)? as usize;
+        let conn = s.reader()?;
+        let get = |k: &str| -> Result<(i64, Value), ApiError> {
+            let id = p.str(k).ok_or_else(|| ApiError::bad(format!("`{k}` is required")))?;
+            store::graph_by_id(&conn, id)?
+                .ok_or_else(|| ApiError::not_found(format!("unknown {k} `{id}`; list graphs with GET /api/v1/graphs")))
+        };
+        let (bpk, base) = get("base_graph_id")?;
+        let (hpk, head) = get("head_graph_id")?;
+        let node_set = |gpk: i64| -> Result<(HashMap<i64, String>, HashSet<String>), ApiError> {
+            let nodes = load_nodes(&conn, gpk)?;
+            let names: HashMap<i64, String> = nodes.iter().map(|(id, n)| (*id, n.qn.clone())).collect();
+            let set = nodes
+                .values()
+                .filter(|n| n.kind != "repository")
+                .map(|n| n.qn.clone())
+                .collect();
+            Ok((names, set))
+        };
+        let (bnames, bset) = node_set(bpk)?;
+        let (hnames, hset) = node_set(hpk)?;
+        let edge_set = |gpk: i64, names: &HashMap<i64, String>| -> Result<HashSet<(String, String, String)>, ApiError> {
+            Ok(load_edges(&conn, gpk)?
+                .into_iter()
+                .filter_map(|(k, a, b, _)| Some((k, names.get(&a)?.clone(), names.get(&b)?.clone())))
+                .collect())
+        };
+        let bedges = edge_set(bpk, &bnames)?;
+        let hedges = edge_set(hpk, &hnames)?;
+        let mut truncated = false;
+        let mut cap = |mut v: Vec<Value>| {
+            if v.len() > limit {
+                v.truncate(limit);
+                truncated = true;
+            }
+            v
+        };
+        let mut added: Vec<&String> = hset.difference(&bset).collect();
+        let mut removed: Vec<&String> = bset.difference(&hset).collect();
+        added.sort();
+        removed.sort();
+        let mut eadded: Vec<&(String, String, String)> = hedges.difference(&bedges).collect();
+        let mut eremoved: Vec<&(String, String, String)> = bedges.difference(&hedges).collect();
+        eadded.sort();
+        eremoved.sort();
+        let ej = |e: &&(String, String, String)| json!({"kind": e.0, "from": e.1, "to": e.2});
+        let nodes = json!({
+            "added_count": added.len(),
+            "removed_count": removed.len(),
+            "added": cap(added.iter().map(|s| json!(s)).collect()),
+            "removed": cap(removed.iter().map(|s| json!(s)).collect()),
+        });
+        let edges = json!({
+            "added_count": eadded.len(),
+            "removed_count": eremoved.len(),
+            "added": cap(eadded.iter().map(ej).collect()),
+            "removed": cap(eremoved.iter().map(ej).collect()),
+        });
+        let bf = findings_by_key(&conn, bpk)?;
+        let hf = findings_by_key(&conn, hpk)?;
+        let (mut new, mut updated, mut absent, mut unchanged) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for (k, f) in &hf {
+            let mut f = f.clone();
+            match bf.get(k) {
+                None => {
+                    f["baseline_state"] = json!("new");
+                    new.push(f);
+                }
+                Some(b) => {
+                    let same = b["line"] == f["line"] && b["message"] == f["message"] && b["severity"] == f["severity"];
+                    f["baseline_state"] = json!(if same { "unchanged" } else { "updated" });
+                    if same { unchanged.push(f) } else { updated.push(f) }
+                }
+            }
+        }
+        for (k, f) in &bf {
+            if !hf.contains_key(k) {
+                let mut f = f.clone();
+                f["baseline_state"] = json!("absent");
+                absent.push(f);
+            }
+        }
+        let counts = json!({"new": new.len(), "unchanged": unchanged.len(), "updated": updated.len(), "absent": absent.len()});
+        let mut items: Vec<Value> = Vec::new();
+        items.extend(new);
+        items.extend(updated);
+        items.extend(absent);
+        items.extend(unchanged);
+        let items = cap(items);
+        Ok(json!({
+            "base": base,
+            "head": head,
+            "nodes": nodes,
+            "edges": edges,
+            "findings": {"counts": counts, "items": items},
+            "truncated": truncated,
+        }))
+    })
+    .await
+}
+
+fn body(b: Result<Json<Value>, JsonRejection>) -> Result<Value, ApiError> {
+    let Json(v) = b.map_err(|e| ApiError::bad(format!("malformed JSON body: {e}")))?;
+    if !v.is_object() {
+        return Err(ApiError::bad("the JSON body must be an object"));
+    }
+    Ok(v)
+}
+
+async fn regen_plan(
+    State(s): State<Arc<AppState>>,
+    b: Result<Json<Value>, JsonRejection>,
+) -> ApiResult {
+    let v = body(b)?;
+    blocking(s, move |s| {
+        let name = v["repository"]
+            .as_str()
+            .ok_or_else(|| ApiError::bad("`repository` (owner/name) is required in the body"))?;
+        let branch = match &v["branch"] {
+            Value::Null => None,
+            Value::String(b) if !b.is_empty() => Some(b.clone()),
+            _ => {
+                return Err(ApiError::bad(
+                    "`branch` must be a non-empty string when given",
+                ));
+            }
+        };
+        let repo = known_repo(s, name)?;
+        let plan = s.make_plan(repo, branch.as_deref())?;
+        Ok(plan.json)
+    })
+    .await
+}
+
+async fn regen_start(
+    State(s): State<Arc<AppState>>,
+    b: Result<Json<Value>, JsonRejection>,
+) -> ApiResult {
+    let v = body(b)?;
+    let state = s.clone();
+    let regen = tokio::task::spawn_blocking(move || -> Result<crate::engine::Regen, ApiError> {
+        let plan_id = v["plan_id"]
+            .as_str()
+            .ok_or_else(|| ApiError::bad("`plan_id` is required in the body (from POST /api/v1/regenerations/plan)"))?;
+        let allow_dirty = match &v["allow_dirty"] {
+            Value::Null => false,
+            Value::Bool(b) => *b,
+            _ => return Err(ApiError::bad("`allow_dirty` must be a boolean")),
+        };
+        let plan = s
+            .plans
+            .lock()
+            .ok()
+            .and_then(|m| m.get(plan_id).cloned())
+            .ok_or_else(|| ApiError::not_found(format!("unknown plan_id `{plan_id}`; create a plan with POST /api/v1/regenerations/plan")))?;
+        if plan.expires_at <= now_epoch() {
+            return Err(ApiError::conflict("plan_expired", "the plan expired (plans live 15 minutes); create a new plan"));
+        }
+        if plan.ambiguous {
+            return Err(ApiError::conflict(
+                "ambiguous_target",
+                format!("the plan is ambiguous: {}", plan.ambiguity_reason.clone().unwrap_or_default()),
+            ));
+        }
+        let repo = known_repo(&s, &plan.repository)?;
+        let head = git::head_sha(&repo.root)?;
+        let branch = git::current_branch(&repo.root)?;
+        let dirty = git::dirty_files(&repo.root)?;
+        if head != plan.head_sha || branch != plan.current_branch || dirty != plan.dirty_files {
+            return Err(ApiError::conflict(
+                "plan_stale",
+                "HEAD, the branch or the set of dirty files changed since the plan; create a new plan",
+            ));
+        }
+        if !dirty.is_empty() && !allow_dirty {
+            return Err(ApiError::conflict(
+                "dirty_not_allowed",
+                format!(
+                    "the work tree has {} uncommitted file(s) ({}); commit or stash them, or pass allow_dirty: true",
+                    dirty.len(),
+                    dirty.iter().take(5).cloned().collect::<Vec<_>>().join(", ")
+                ),
+            ));
+        }
+        {
+            let mut running = s.running.lock().map_err(|_| LiteError::Task("lock poisoned".into()))?;
+            if !running.insert(plan.repository.clone()) {
+                return Err(ApiError::conflict(
+                    "regeneration_running",
+                    format!("a regeneration of {} is already running; wait for it (GET /api/v1/regenerations/{{id}})", plan.repository),
+                ));
+            }
+        }
+        if let Ok(mut m) = s.plans.lock() {
+            m.remove(plan_id);
+        }
+        match s.start_regen(&plan) {
+            Ok(r) => Ok(r),
+            Err(e) => {
+                if let Ok(mut running) = s.running.lock() {
+                    running.remove(&plan.repository);
+                }
+                Err(e.into())
+            }
+        }
+    })
+    .await
+    .map_err(|e| ApiError::from(LiteError::Task(e.to_string())))??;
+    let id = regen.regeneration_id.clone();
+    let st = state.clone();
+    let plan_repo = plan_repo_of(&state, &id);
+    tokio::task::spawn_blocking(move || {
+        let result = match plan_repo.as_deref().and_then(|n| st.repo(n)) {
+            Some(repo) => st.index_now(repo, Some(&id)),
+            None => Err(LiteError::Task(
+                "the plan's repository is no longer registered".into(),
+            )),
+        };
+        st.finish_regen(&id, &result);
+        if let (Some(n), Ok(mut running)) = (plan_repo, st.running.lock()) {
+            running.remove(&n);
+        }
+    });
+    Ok((StatusCode::ACCEPTED, Json(regen.to_json())).into_response())
+}
+
+fn plan_repo_of(state: &AppState, regen_id: &str) -> Option<String> {
+    let conn = state.reader().ok()?;
+    conn.query_row(
+        "SELECT repository FROM regenerations WHERE regeneration_id=?1",
+        [regen_id],
+        |r| r.get(0),
+    )
+    .ok()
+}
+
+async fn regen_get(State(s): State<Arc<AppState>>, Path(id): Path<String>) -> ApiResult {
+    blocking(s, move |s| {
+        s.regen_json(&id)?.ok_or_else(|| {
+            ApiError::not_found(format!(
+                "unknown regeneration `{id}`; start one with POST /api/v1/regenerations"
+            ))
+        })
+    })
+    .await
+}

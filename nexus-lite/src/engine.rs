@@ -1,0 +1,597 @@
+//! Shared state, indexing runs, regeneration plans and background regenerations.
+
+use crate::error::LiteError;
+use crate::findings::{self, AnalyserStatus};
+use crate::index::{self, ParseCache};
+use crate::store;
+use crate::util::{now_epoch, rfc3339};
+use crate::{LiteConfig, git};
+use serde_json::{Value, json};
+use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+/// Plans expire after this many seconds.
+pub const PLAN_TTL_SECS: i64 = 15 * 60;
+
+/// Env var naming a file the writer creates right before COMMIT, then blocks forever
+/// (used by the crash test to kill the process mid-write deterministically).
+pub const PAUSE_ENV: &str = "NEXUS_LITE_TEST_PAUSE_BEFORE_COMMIT";
+
+pub struct Repo {
+    pub name: String,
+    pub root: PathBuf,
+    cache: ParseCache,
+    index_lock: Mutex<()>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Plan {
+    pub plan_id: String,
+    pub repository: String,
+    pub branch: String,
+    pub current_branch: Option<String>,
+    pub head_sha: Option<String>,
+    pub dirty_files: Vec<String>,
+    pub ambiguous: bool,
+    pub ambiguity_reason: Option<String>,
+    pub expires_at: i64,
+    pub previous_graph_id: Option<String>,
+    pub json: Value,
+}
+
+#[derive(Debug, Clone)]
+pub struct Regen {
+    pub regeneration_id: String,
+    pub plan_id: String,
+    pub status: &'static str,
+    pub phase: &'static str,
+    pub done: usize,
+    pub total: usize,
+    pub graph_id: Option<String>,
+    pub previous_graph_id: Option<String>,
+    pub error: Option<String>,
+    pub warnings: Vec<String>,
+}
+
+impl Regen {
+    pub fn to_json(&self) -> Value {
+        json!({
+            "regeneration_id": self.regeneration_id,
+            "plan_id": self.plan_id,
+            "status": self.status,
+            "phase": self.phase,
+            "progress": {"done": self.done, "total": self.total},
+            "graph_id": self.graph_id,
+            "previous_graph_id": self.previous_graph_id,
+            "error": self.error,
+            "warnings": self.warnings,
+        })
+    }
+}
+
+/// Everything the HTTP layer needs.
+pub struct AppState {
+    pub data_dir: PathBuf,
+    pub token: String,
+    pub index_on_first_use: bool,
+    pub repos: Vec<Repo>,
+    pub plans: Mutex<HashMap<String, Plan>>,
+    pub regens: Mutex<HashMap<String, Regen>>,
+    pub running: Mutex<HashSet<String>>,
+}
+
+/// Outcome of one indexing run.
+#[derive(Debug, Clone)]
+pub struct RunOutcome {
+    pub graph_id: String,
+    pub repository: String,
+    pub branch: String,
+    pub commit_sha: String,
+    pub counts: Value,
+    pub stats: Value,
+    pub analysers: Vec<AnalyserStatus>,
+}
+
+impl RunOutcome {
+    pub fn to_json(&self) -> Value {
+        json!({
+            "graph_id": self.graph_id,
+            "repository": self.repository,
+            "branch": self.branch,
+            "commit_sha": self.commit_sha,
+            "counts": self.counts,
+            "timings": self.stats,
+            "analysers": self.analysers,
+        })
+    }
+}
+
+/// Name of a repository: explicit, else owner/name of origin, else local/<dir>.
+pub fn repo_name(explicit: Option<&str>, root: &std::path::Path) -> String {
+    if let Some(n) = explicit.filter(|n| !n.trim().is_empty()) {
+        return n.trim().to_string();
+    }
+    if let Some(n) = git::origin_url(root).and_then(|u| git::owner_name_from_url(&u)) {
+        return n;
+    }
+    let dir = root
+        .file_name()
+        .map(|d| d.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "repository".into());
+    format!("local/{dir}")
+}
+
+impl AppState {
+    pub fn new(config: &LiteConfig) -> Result<Arc<AppState>, LiteError> {
+        let mut repos: Vec<Repo> = Vec::new();
+        for spec in &config.repos {
+            let root = git::toplevel(&spec.path)?;
+            let name = repo_name(spec.name.as_deref(), &root);
+            if repos.iter().any(|r| r.name == name) {
+                return Err(LiteError::DuplicateRepo { name });
+            }
+            repos.push(Repo {
+                name,
+                root,
+                cache: ParseCache::default(),
+                index_lock: Mutex::new(()),
+            });
+        }
+        let mut conn = store::open(&config.data_dir)?;
+        store::migrate(&mut conn)?;
+        let recovered = store::recover_interrupted(&conn)?;
+        if recovered > 0 {
+            tracing::warn!(recovered, "marked interrupted graph runs as failed");
+        }
+        Ok(Arc::new(AppState {
+            data_dir: config.data_dir.clone(),
+            token: config.token.clone(),
+            index_on_first_use: config.index_on_first_use,
+            repos,
+            plans: Mutex::new(HashMap::new()),
+            regens: Mutex::new(HashMap::new()),
+            running: Mutex::new(HashSet::new()),
+        }))
+    }
+
+    pub fn repo(&self, name: &str) -> Option<&Repo> {
+        self.repos.iter().find(|r| r.name == name)
+    }
+
+    /// A read connection (one per request; WAL lets it read while a run writes).
+    pub fn reader(&self) -> Result<rusqlite::Connection, LiteError> {
+        let conn = store::open(&self.data_dir)?;
+        conn.execute_batch("PRAGMA query_only=ON;")
+            .map_err(LiteError::db("opening a read connection"))?;
+        Ok(conn)
+    }
+
+    fn set_regen(&self, id: &str, f: impl FnOnce(&mut Regen)) {
+        if let Ok(mut m) = self.regens.lock()
+            && let Some(r) = m.get_mut(id)
+        {
+            f(r);
+        }
+    }
+
+    /// Indexes the repository's work tree now (blocking) into a new graph.
+    pub fn index_now(&self, repo: &Repo, regen_id: Option<&str>) -> Result<RunOutcome, LiteError> {
+        let _guard = repo
+            .index_lock
+            .lock()
+            .map_err(|_| LiteError::Task("index lock poisoned".into()))?;
+        run_index(self, repo, regen_id)
+    }
+
+    /// First-use indexing: index `repository` when it has no ready graph on `branch`.
+    pub fn ensure_indexed(&self, repo: &Repo, branch: &str) -> Result<bool, LiteError> {
+        let _guard = repo
+            .index_lock
+            .lock()
+            .map_err(|_| LiteError::Task("index lock poisoned".into()))?;
+        let conn = self.reader()?;
+        if store::latest_ready(&conn, &repo.name, branch)?.is_some() {
+            return Ok(false);
+        }
+        let current = git::current_branch(&repo.root)?.unwrap_or_else(|| "HEAD".into());
+        if current != branch {
+            return Ok(false);
+        }
+        run_index(self, repo, None)?;
+        Ok(true)
+    }
+
+    pub fn make_plan(&self, repo: &Repo, branch: Option<&str>) -> Result<Plan, LiteError> {
+        let current_branch = git::current_branch(&repo.root)?;
+        let branch = branch
+            .map(str::to_string)
+            .unwrap_or_else(|| git::default_branch(&repo.root));
+        let head_sha = git::head_sha(&repo.root)?;
+        let dirty_files = git::dirty_files(&repo.root)?;
+        let conn = self.reader()?;
+        let previous = store::latest_ready(&conn, &repo.name, &branch)?;
+        let (ambiguous, ambiguity_reason) = match (&current_branch, &head_sha) {
+            (_, None) => (
+                true,
+                Some("the repository has no commit yet; commit something first".to_string()),
+            ),
+            (None, _) => (
+                true,
+                Some(format!(
+                    "HEAD is detached, so the work tree is not on branch {branch}; check out {branch} and plan again"
+                )),
+            ),
+            (Some(cur), _) if *cur != branch => (
+                true,
+                Some(format!(
+                    "the work tree is on branch {cur}, not {branch}; nexus-lite indexes the checked-out work tree, so check out {branch} or plan for {cur}"
+                )),
+            ),
+            _ => (false, None),
+        };
+        let all_files = git::ls_files(&repo.root)?;
+        let source_count = all_files
+            .iter()
+            .filter(|p| index::language_of(p).is_some())
+            .count();
+        let mut changed: Vec<String>;
+        let previous_commit = previous
+            .as_ref()
+            .and_then(|(_, g)| g["commit_sha"].as_str().map(str::to_string));
+        match (&previous_commit, &head_sha) {
+            (Some(prev), Some(head)) => {
+                changed = git::changed_between(&repo.root, prev, head).unwrap_or_default();
+                if let Some((_, g)) = &previous
+                    && let Some(arr) = g["dirty_files"].as_array()
+                {
+                    changed.extend(arr.iter().filter_map(|v| v.as_str().map(str::to_string)));
+                }
+                changed.extend(dirty_files.iter().cloned());
+            }
+            _ => changed = all_files.clone(),
+        }
+        changed.sort();
+        changed.dedup();
+        let incremental = previous.is_some() && !repo.cache.is_empty();
+        let changed_sources = changed
+            .iter()
+            .filter(|p| index::language_of(p).is_some())
+            .count();
+        let plan_id = uuid::Uuid::new_v4().to_string();
+        let expires_at = now_epoch() + PLAN_TTL_SECS;
+        let previous_graph_id = previous
+            .as_ref()
+            .and_then(|(_, g)| g["graph_id"].as_str().map(str::to_string));
+        let json = json!({
+            "plan_id": plan_id,
+            "repository": repo.name,
+            "branch": branch,
+            "current_branch": current_branch,
+            "head_sha": head_sha,
+            "worktree_dirty": !dirty_files.is_empty(),
+            "dirty_files": dirty_files,
+            "previous_graph_id": previous_graph_id,
+            "previous_commit_sha": previous_commit,
+            "changed_files": changed,
+            "would_reindex": {
+                "mode": if incremental { "incremental" } else { "full" },
+                "files": if incremental { changed_sources } else { source_count },
+            },
+            "ambiguous": ambiguous,
+            "ambiguity_reason": ambiguity_reason,
+            "expires_at": rfc3339(expires_at),
+        });
+        let plan = Plan {
+            plan_id: plan_id.clone(),
+            repository: repo.name.clone(),
+            branch,
+            current_branch,
+            head_sha,
+            dirty_files,
+            ambiguous,
+            ambiguity_reason,
+            expires_at,
+            previous_graph_id,
+            json,
+        };
+        if let Ok(mut plans) = self.plans.lock() {
+            plans.retain(|_, p| p.expires_at > now_epoch());
+            plans.insert(plan_id, plan.clone());
+        }
+        Ok(plan)
+    }
+
+    /// Registers a regeneration (memory + database) and returns it.
+    pub fn start_regen(&self, plan: &Plan) -> Result<Regen, LiteError> {
+        let regen = Regen {
+            regeneration_id: uuid::Uuid::new_v4().to_string(),
+            plan_id: plan.plan_id.clone(),
+            status: "running",
+            phase: "queued",
+            done: 0,
+            total: 0,
+            graph_id: None,
+            previous_graph_id: plan.previous_graph_id.clone(),
+            error: None,
+            warnings: Vec::new(),
+        };
+        let conn = store::open(&self.data_dir)?;
+        conn.execute(
+            "INSERT INTO regenerations VALUES (?1, ?2, ?3, ?4, 'running', 'queued', 0, 0, NULL, ?5, NULL, '[]', ?6)",
+            rusqlite::params![
+                regen.regeneration_id,
+                plan.plan_id,
+                plan.repository,
+                plan.branch,
+                plan.previous_graph_id,
+                rfc3339(now_epoch())
+            ],
+        )
+        .map_err(LiteError::db("recording the regeneration"))?;
+        if let Ok(mut m) = self.regens.lock() {
+            m.insert(regen.regeneration_id.clone(), regen.clone());
+        }
+        Ok(regen)
+    }
+
+    /// Finishes a regeneration after its run (the success path is written in the graph
+    /// transaction; this records failures).
+    pub fn finish_regen(&self, id: &str, result: &Result<RunOutcome, LiteError>) {
+        match result {
+            Ok(o) => self.set_regen(id, |r| {
+                r.status = "ready";
+                r.phase = "done";
+                r.graph_id = Some(o.graph_id.clone());
+                r.warnings = o
+                    .analysers
+                    .iter()
+                    .filter(|a| a.status != "ok")
+                    .map(|a| {
+                        format!(
+                            "{} {}: {}",
+                            a.tool,
+                            a.status,
+                            a.reason.clone().unwrap_or_default()
+                        )
+                    })
+                    .collect();
+            }),
+            Err(e) => {
+                let msg = e.to_string();
+                self.set_regen(id, |r| {
+                    r.status = "failed";
+                    r.phase = "done";
+                    r.error = Some(msg.clone());
+                });
+                if let Ok(conn) = store::open(&self.data_dir) {
+                    let _ = conn.execute(
+                        "UPDATE regenerations SET status='failed', phase='done', error=?2 WHERE regeneration_id=?1",
+                        rusqlite::params![id, msg],
+                    );
+                }
+            }
+        }
+    }
+
+    pub fn regen_json(&self, id: &str) -> Result<Option<Value>, LiteError> {
+        if let Ok(m) = self.regens.lock()
+            && let Some(r) = m.get(id)
+        {
+            return Ok(Some(r.to_json()));
+        }
+        let conn = self.reader()?;
+        use rusqlite::OptionalExtension;
+        conn.query_row(
+            "SELECT regeneration_id, plan_id, status, phase, done, total, graph_id, previous_graph_id, error, warnings
+             FROM regenerations WHERE regeneration_id=?1",
+            [id],
+            |r| {
+                let warnings: String = r.get(9)?;
+                Ok(json!({
+                    "regeneration_id": r.get::<_, String>(0)?,
+                    "plan_id": r.get::<_, String>(1)?,
+                    "status": r.get::<_, String>(2)?,
+                    "phase": r.get::<_, String>(3)?,
+                    "progress": {"done": r.get::<_, i64>(4)?, "total": r.get::<_, i64>(5)?},
+                    "graph_id": r.get::<_, Option<String>>(6)?,
+                    "previous_graph_id": r.get::<_, Option<String>>(7)?,
+                    "error": r.get::<_, Option<String>>(8)?,
+                    "warnings": serde_json::from_str::<Value>(&warnings).unwrap_or(json!([])),
+                }))
+            },
+        )
+        .optional()
+        .map_err(LiteError::db("reading a regeneration"))
+    }
+}
+
+fn imports_dir(state: &AppState, repository: &str) -> Option<PathBuf> {
+    if repository
+        .split('/')
+        .any(|p| p.is_empty() || p == "." || p == "..")
+    {
+        return None;
+    }
+    Some(state.data_dir.join("imports").join(repository))
+}
+
+fn pause_before_commit(graph_id: &str) {
+    if let Ok(path) = std::env::var(PAUSE_ENV)
+        && !path.is_empty()
+    {
+        tracing::warn!(%path, "test hook: pausing before COMMIT until the process is killed");
+        if std::fs::write(&path, graph_id).is_ok() {
+            loop {
+                std::thread::park();
+            }
+        }
+    }
+}
+
+fn run_index(
+    state: &AppState,
+    repo: &Repo,
+    regen_id: Option<&str>,
+) -> Result<RunOutcome, LiteError> {
+    let phase = |p: &'static str| {
+        if let Some(id) = regen_id {
+            state.set_regen(id, |r| r.phase = p);
+        }
+    };
+    let fail = |reason: String| LiteError::Index {
+        repository: repo.name.clone(),
+        reason,
+    };
+    let mut conn = store::open(&state.data_dir)?;
+    let head = git::head_sha(&repo.root)?
+        .ok_or_else(|| fail("the repository has no commit yet; commit something first".into()))?;
+    let branch = git::current_branch(&repo.root)?.unwrap_or_else(|| "HEAD".into());
+    let dirty = git::dirty_files(&repo.root)?;
+    let graph_id = uuid::Uuid::new_v4().to_string();
+    store::insert_running(
+        &conn,
+        &store::NewGraph {
+            graph_id: &graph_id,
+            repository: &repo.name,
+            branch: &branch,
+            commit_sha: &head,
+            dirty_files: &dirty,
+            generated_at: &rfc3339(now_epoch()),
+        },
+    )?;
+    if let Some(id) = regen_id {
+        state.set_regen(id, |r| r.graph_id = Some(graph_id.clone()));
+    }
+    let result = (|| -> Result<RunOutcome, LiteError> {
+        phase("listing");
+        let t0 = Instant::now();
+        let files = git::ls_files(&repo.root)?;
+        let listing_ms = t0.elapsed().as_secs_f64() * 1000.0;
+        phase("parsing");
+        let t1 = Instant::now();
+        let progress = |done: usize, total: usize| {
+            if let Some(id) = regen_id {
+                state.set_regen(id, |r| {
+                    r.done = done;
+                    r.total = total;
+                });
+            }
+        };
+        let data =
+            index::build(&repo.name, &repo.root, &files, &repo.cache, &progress).map_err(fail)?;
+        let graph_ms = t1.elapsed().as_secs_f64() * 1000.0;
+        phase("analysing");
+        let t2 = Instant::now();
+        let py: Vec<String> = data
+            .files
+            .iter()
+            .filter(|f| f.language == "python")
+            .map(|f| f.path.clone())
+            .collect();
+        let root = repo.root.as_path();
+        let ((ruff, ruff_st), (bandit, bandit_st)) = std::thread::scope(|s| {
+            let r = s.spawn(|| findings::run_ruff(root, &py));
+            let b = findings::run_bandit(root, &py);
+            let r = r.join().unwrap_or_else(|_| {
+                (
+                    Vec::new(),
+                    AnalyserStatus {
+                        tool: "ruff".into(),
+                        status: "failed",
+                        version: None,
+                        reason: Some("the ruff runner thread panicked".into()),
+                        findings: 0,
+                        seconds: 0.0,
+                    },
+                )
+            });
+            (r, b)
+        });
+        let (imported, import_st) = match imports_dir(state, &repo.name) {
+            Some(dir) => findings::import_dir(root, &dir),
+            None => (Vec::new(), Vec::new()),
+        };
+        let analysers_ms = t2.elapsed().as_secs_f64() * 1000.0;
+        phase("writing");
+        let t3 = Instant::now();
+        let kg = findings::from_anomalies(&data.anomalies);
+        let mut statuses = vec![AnalyserStatus {
+            tool: "nexus_kg".into(),
+            status: "ok",
+            version: Some(crate::GENERATOR.into()),
+            reason: None,
+            findings: kg.len(),
+            seconds: graph_ms / 1000.0,
+        }];
+        statuses.extend([ruff_st, bandit_st]);
+        statuses.extend(import_st);
+        let mut raw = kg;
+        raw.extend(ruff);
+        raw.extend(bandit);
+        raw.extend(imported);
+        let all = findings::finalize(raw, &data, root);
+        let mut stats = json!({
+            "listing_ms": listing_ms,
+            "graph_build_ms": graph_ms,
+            "analysers_ms": analysers_ms,
+            "files_listed": files.len(),
+            "files_parsed": data.parsed_files,
+            "files_reused": data.reused_files,
+            "nodes": data.nodes.len(),
+            "edges": data.edges.len(),
+        });
+        let regen_for_tx = regen_id.map(str::to_string);
+        let gid = graph_id.clone();
+        let warnings: Vec<String> = statuses
+            .iter()
+            .filter(|a| a.status != "ok")
+            .map(|a| {
+                format!(
+                    "{} {}: {}",
+                    a.tool,
+                    a.status,
+                    a.reason.clone().unwrap_or_default()
+                )
+            })
+            .collect();
+        let counts = store::write_graph(
+            &mut conn,
+            &graph_id,
+            &data,
+            &all,
+            &statuses,
+            &stats,
+            |tx| {
+                if let Some(id) = &regen_for_tx {
+                    tx.execute(
+                        "UPDATE regenerations SET status='ready', phase='done', graph_id=?2, warnings=?3 WHERE regeneration_id=?1",
+                        rusqlite::params![id, gid, serde_json::to_string(&warnings).unwrap_or_else(|_| "[]".into())],
+                    )
+                    .map_err(LiteError::db("recording the regeneration result"))?;
+                }
+                Ok(())
+            },
+            || pause_before_commit(&graph_id),
+        )?;
+        stats["write_ms"] = json!(t3.elapsed().as_secs_f64() * 1000.0);
+        Ok(RunOutcome {
+            graph_id: graph_id.clone(),
+            repository: repo.name.clone(),
+            branch: branch.clone(),
+            commit_sha: head.clone(),
+            counts,
+            stats,
+            analysers: statuses,
+        })
+    })();
+    match &result {
+        Ok(o) => tracing::info!(repository = %repo.name, graph_id = %o.graph_id, "graph ready"),
+        Err(e) => {
+            tracing::error!(repository = %repo.name, error = %e, "indexing failed");
+            let _ = store::mark_failed(&conn, &graph_id, &e.to_string());
+        }
+    }
+    result
+}

@@ -1,0 +1,61 @@
+//! Typed errors of the crate.
+
+use std::path::PathBuf;
+
+/// Everything that can go wrong in nexus-lite outside of request validation.
+#[derive(Debug, thiserror::Error)]
+pub enum LiteError {
+    #[error(
+        "cannot open the nexus-lite database at {path}: {source}; check that the data directory is writable"
+    )]
+    OpenDb {
+        path: PathBuf,
+        #[source]
+        source: rusqlite::Error,
+    },
+    #[error("database error while {context}: {source}")]
+    Db {
+        context: String,
+        #[source]
+        source: rusqlite::Error,
+    },
+    #[error("cannot create the data directory {path}: {source}")]
+    DataDir {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error(
+        "repository path {path} is not usable: {reason}; pass the root of a git work tree with --repo"
+    )]
+    BadRepo { path: PathBuf, reason: String },
+    #[error("git {args} failed in {path}: {message}")]
+    Git {
+        path: PathBuf,
+        args: String,
+        message: String,
+    },
+    #[error("cannot listen on {addr}: {source}; pick another --listen address or free the port")]
+    Bind {
+        addr: std::net::SocketAddr,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error(
+        "two repositories are registered under the name {name}; give one of them an explicit NAME= in --repo"
+    )]
+    DuplicateRepo { name: String },
+    #[error("cannot read config file {path}: {reason}")]
+    Config { path: PathBuf, reason: String },
+    #[error("indexing {repository} failed: {reason}")]
+    Index { repository: String, reason: String },
+    #[error("internal task failure: {0}")]
+    Task(String),
+}
+
+impl LiteError {
+    pub fn db(context: impl Into<String>) -> impl FnOnce(rusqlite::Error) -> LiteError {
+        let context = context.into();
+        move |source| LiteError::Db { context, source }
+    }
+}

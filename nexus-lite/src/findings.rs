@@ -1,0 +1,826 @@
+//! Findings: analyser runners (ruff, bandit), SARIF and audit_ai imports, normalization,
+//! stable dedupe keys and the audit-risk ranking of the spec's "Priorisation".
+
+use crate::index::{AnomalyRow, GraphData};
+use crate::util::sha256_hex;
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::HashMap;
+use std::path::Path;
+use std::process::Command;
+use std::time::Instant;
+
+#[derive(Debug, Clone)]
+pub struct RawFinding {
+    pub source_tool: &'static str,
+    pub finding_type: String,
+    pub rule_id: String,
+    pub path: String,
+    pub line: Option<u32>,
+    pub end_line: Option<u32>,
+    pub message: String,
+    pub severity: &'static str,
+    pub confidence: Option<&'static str>,
+    pub category: &'static str,
+    pub false_positive: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct AnalyserStatus {
+    pub tool: String,
+    pub status: &'static str,
+    pub version: Option<String>,
+    pub reason: Option<String>,
+    pub findings: usize,
+    #[serde(skip)]
+    pub seconds: f64,
+}
+
+#[derive(Debug, Clone)]
+pub struct Finding {
+    pub raw: RawFinding,
+    pub finding_id: i64,
+    pub dedupe_key: String,
+    pub symbol: Option<String>,
+    pub rank: u8,
+    pub rank_reason: String,
+    pub cluster: Option<(String, usize)>,
+    pub false_positive_hint: Option<String>,
+}
+
+pub fn severity_order(s: &str) -> i64 {
+    match s {
+        "critical" => 0,
+        "high" => 1,
+        "medium" => 2,
+        "low" => 3,
+        _ => 4,
+    }
+}
+
+/// Lowercases and replaces every non-alphanumeric run with `_`.
+pub fn normalize(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.ends_with('_') {
+            out.push('_');
+        }
+    }
+    out.trim_matches('_').to_string()
+}
+
+fn rel_path(root: &Path, p: &str) -> String {
+    let p = p.strip_prefix("file://").unwrap_or(p);
+    let pp = Path::new(p);
+    let rel = if pp.is_absolute() {
+        let canon = pp.canonicalize().unwrap_or_else(|_| pp.to_path_buf());
+        match canon.strip_prefix(root) {
+            Ok(r) => r.to_string_lossy().into_owned(),
+            Err(_) => pp
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+        }
+    } else {
+        p.to_string()
+    };
+    let rel = rel.replace('\\', "/");
+    rel.strip_prefix("./").unwrap_or(&rel).to_string()
+}
+
+fn tool_version(program: &str) -> Option<String> {
+    let out = Command::new(program).arg("--version").output().ok()?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    text.lines().next().map(|l| l.trim().to_string())
+}
+
+fn not_found(tool: &str, err: &std::io::Error) -> AnalyserStatus {
+    let reason = if err.kind() == std::io::ErrorKind::NotFound {
+        format!(
+            "{tool} is not installed or not on PATH; install it (pip install {tool}) to get its findings"
+        )
+    } else {
+        format!("cannot run {tool}: {err}")
+    };
+    AnalyserStatus {
+        tool: tool.into(),
+        status: "unavailable",
+        version: None,
+        reason: Some(reason),
+        findings: 0,
+        seconds: 0.0,
+    }
+}
+
+fn failed(tool: &str, version: Option<String>, reason: String, started: Instant) -> AnalyserStatus {
+    AnalyserStatus {
+        tool: tool.into(),
+        status: "failed",
+        version,
+        reason: Some(reason),
+        findings: 0,
+        seconds: started.elapsed().as_secs_f64(),
+    }
+}
+
+/// Ruff rule code -> (severity, category). Documented in README.md.
+pub fn ruff_severity(code: Option<&str>) -> (&'static str, &'static str) {
+    let Some(code) = code else {
+        return ("high", "runtime"); // syntax error
+    };
+    let starts = |p: &str| code.starts_with(p);
+    if code == "invalid-syntax" || starts("E9") || starts("F63") || starts("F7") || starts("F82") {
+        ("high", "runtime")
+    } else if starts("S") {
+        ("medium", "security")
+    } else if starts("B0") || starts("PLE") || code == "F811" || code == "F601" || code == "E722" {
+        ("medium", "runtime")
+    } else if starts("F") {
+        ("low", "maintainability")
+    } else {
+        ("low", "style")
+    }
+}
+
+/// Runs `ruff check --output-format json` on the given files.
+pub fn run_ruff(root: &Path, files: &[String]) -> (Vec<RawFinding>, AnalyserStatus) {
+    let started = Instant::now();
+    let mut cmd = Command::new("ruff");
+    cmd.current_dir(root)
+        .args([
+            "check",
+            "--output-format",
+            "json",
+            "--no-cache",
+            "--exit-zero",
+            "--no-fix",
+        ])
+        .args(files);
+    let out = match cmd.output() {
+        Ok(o) => o,
+        Err(e) => return (Vec::new(), not_found("ruff", &e)),
+    };
+    let version = tool_version("ruff");
+    let parsed: Value = match serde_json::from_slice(&out.stdout) {
+        Ok(v) => v,
+        Err(e) => {
+            let reason = format!(
+                "ruff exited with {} and its output is not JSON ({e}): {}",
+                out.status,
+                String::from_utf8_lossy(&out.stderr)
+                    .chars()
+                    .take(400)
+                    .collect::<String>()
+            );
+            return (Vec::new(), failed("ruff", version, reason, started));
+        }
+    };
+    let mut found = Vec::new();
+    for item in parsed.as_array().map(Vec::as_slice).unwrap_or(&[]) {
+        let code = item.get("code").and_then(Value::as_str);
+        let (severity, category) = ruff_severity(code);
+        let line = item
+            .pointer("/location/row")
+            .and_then(Value::as_u64)
+            .map(|n| n as u32);
+        let end_line = item
+            .pointer("/end_location/row")
+            .and_then(Value::as_u64)
+            .map(|n| n as u32);
+        let path = rel_path(
+            root,
+            item.get("filename").and_then(Value::as_str).unwrap_or(""),
+        );
+        found.push(RawFinding {
+            source_tool: "ruff",
+            finding_type: match code {
+                Some(c) => format!("ruff_{}", normalize(c)),
+                None => "ruff_syntax_error".into(),
+            },
+            rule_id: code.unwrap_or("syntax-error").to_string(),
+            path,
+            line,
+            end_line,
+            message: item
+                .get("message")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string(),
+            severity,
+            confidence: None,
+            category,
+            false_positive: None,
+        });
+    }
+    let status = AnalyserStatus {
+        tool: "ruff".into(),
+        status: "ok",
+        version,
+        reason: None,
+        findings: found.len(),
+        seconds: started.elapsed().as_secs_f64(),
+    };
+    (found, status)
+}
+
+fn is_test_path(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    path.split('/')
+        .any(|seg| seg == "tests" || seg == "test" || seg == "testing")
+        || name.starts_with("test_")
+        || name.ends_with("_test.py")
+        || name == "conftest.py"
+}
+
+fn level3(s: &str) -> Option<&'static str> {
+    match s.to_ascii_lowercase().as_str() {
+        "high" => Some("high"),
+        "medium" => Some("medium"),
+        "low" => Some("low"),
+        _ => None,
+    }
+}
+
+/// Runs `bandit -f json` on the given files.
+pub fn run_bandit(root: &Path, files: &[String]) -> (Vec<RawFinding>, AnalyserStatus) {
+    let started = Instant::now();
+    if files.is_empty() {
+        return (
+            Vec::new(),
+            AnalyserStatus {
+                tool: "bandit".into(),
+                status: "ok",
+                version: tool_version("bandit"),
+                reason: Some("no Python files to scan".into()),
+                findings: 0,
+                seconds: 0.0,
+            },
+        );
+    }
+    let mut cmd = Command::new("bandit");
+    cmd.current_dir(root).args(["-f", "json", "-q"]).args(files);
+    let out = match cmd.output() {
+        Ok(o) => o,
+        Err(e) => return (Vec::new(), not_found("bandit", &e)),
+    };
+    let version = tool_version("bandit");
+    let parsed: Value = match serde_json::from_slice(&out.stdout) {
+        Ok(v) => v,
+        Err(e) => {
+            let reason = format!(
+                "bandit exited with {} and its output is not JSON ({e}): {}",
+                out.status,
+                String::from_utf8_lossy(&out.stderr)
+                    .chars()
+                    .take(400)
+                    .collect::<String>()
+            );
+            return (Vec::new(), failed("bandit", version, reason, started));
+        }
+    };
+    let mut found = Vec::new();
+    for item in parsed
+        .get("results")
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or(&[])
+    {
+        let s = |k: &str| item.get(k).and_then(Value::as_str).unwrap_or("");
+        let test_id = s("test_id");
+        let path = rel_path(root, s("filename"));
+        let line = item
+            .get("line_number")
+            .and_then(Value::as_u64)
+            .map(|n| n as u32);
+        let end_line = item
+            .get("line_range")
+            .and_then(Value::as_array)
+            .and_then(|r| r.last())
+            .and_then(Value::as_u64)
+            .map(|n| n as u32);
+        let fp = (test_id == "B101" && is_test_path(&path)).then(|| {
+            "assert in test code is how pytest checks results; bandit B101 only matters in \
+             production code that may run with -O"
+                .to_string()
+        });
+        found.push(RawFinding {
+            source_tool: "bandit",
+            finding_type: format!(
+                "bandit_{}_{}",
+                normalize(test_id),
+                normalize(s("test_name"))
+            ),
+            rule_id: test_id.to_string(),
+            path,
+            line,
+            end_line,
+            message: s("issue_text").to_string(),
+            severity: level3(s("issue_severity")).unwrap_or("info"),
+            confidence: level3(s("issue_confidence")),
+            category: "security",
+            false_positive: fp,
+        });
+    }
+    let errors = parsed
+        .get("errors")
+        .and_then(Value::as_array)
+        .map(Vec::len)
+        .unwrap_or(0);
+    let status = AnalyserStatus {
+        tool: "bandit".into(),
+        status: "ok",
+        version,
+        reason: (errors > 0).then(|| format!("bandit could not scan {errors} file(s)")),
+        findings: found.len(),
+        seconds: started.elapsed().as_secs_f64(),
+    };
+    (found, status)
+}
+
+fn sarif_severity(level: Option<&str>, security_severity: Option<f64>) -> &'static str {
+    if let Some(score) = security_severity {
+        return if score >= 9.0 {
+            "critical"
+        } else if score >= 7.0 {
+            "high"
+        } else if score >= 4.0 {
+            "medium"
+        } else if score > 0.0 {
+            "low"
+        } else {
+            "info"
+        };
+    }
+    match level {
+        Some("error") => "high",
+        Some("warning") | None => "medium",
+        Some("note") => "low",
+        _ => "info",
+    }
+}
+
+/// Parses one SARIF 2.1.0 document.
+pub fn parse_sarif(root: &Path, doc: &Value) -> Result<Vec<RawFinding>, String> {
+    let runs = doc
+        .get("runs")
+        .and_then(Value::as_array)
+        .ok_or("not a SARIF document: no `runs` array")?;
+    let mut found = Vec::new();
+    for run in runs {
+        let tool = run
+            .pointer("/tool/driver/name")
+            .and_then(Value::as_str)
+            .unwrap_or("sarif");
+        let is_osv = tool.to_ascii_lowercase().contains("osv");
+        let mut rules: HashMap<&str, &Value> = HashMap::new();
+        for rule in run
+            .pointer("/tool/driver/rules")
+            .and_then(Value::as_array)
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
+        {
+            if let Some(id) = rule.get("id").and_then(Value::as_str) {
+                rules.insert(id, rule);
+            }
+        }
+        for result in run
+            .get("results")
+            .and_then(Value::as_array)
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
+        {
+            let rule_id = result
+                .get("ruleId")
+                .and_then(Value::as_str)
+                .unwrap_or("unknown");
+            let rule = rules.get(rule_id);
+            let sec = rule
+                .and_then(|r| r.pointer("/properties/security-severity"))
+                .and_then(|v| {
+                    v.as_f64()
+                        .or_else(|| v.as_str().and_then(|s| s.parse().ok()))
+                });
+            let level = result.get("level").and_then(Value::as_str).or_else(|| {
+                rule.and_then(|r| r.pointer("/defaultConfiguration/level"))
+                    .and_then(Value::as_str)
+            });
+            let loc = result.pointer("/locations/0/physicalLocation");
+            let uri = loc
+                .and_then(|l| l.pointer("/artifactLocation/uri"))
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            let line = loc
+                .and_then(|l| l.pointer("/region/startLine"))
+                .and_then(Value::as_u64)
+                .map(|n| n as u32);
+            let end_line = loc
+                .and_then(|l| l.pointer("/region/endLine"))
+                .and_then(Value::as_u64)
+                .map(|n| n as u32);
+            let message = result
+                .pointer("/message/text")
+                .and_then(Value::as_str)
+                .unwrap_or(rule_id)
+                .to_string();
+            found.push(RawFinding {
+                source_tool: if is_osv { "osv" } else { "sarif" },
+                finding_type: if is_osv {
+                    format!("osv_{}", normalize(rule_id))
+                } else {
+                    format!("sarif_{}_{}", normalize(tool), normalize(rule_id))
+                },
+                rule_id: rule_id.to_string(),
+                path: rel_path(root, uri),
+                line: if is_osv { None } else { line },
+                end_line: if is_osv { None } else { end_line },
+                message,
+                severity: sarif_severity(level, sec),
+                confidence: None,
+                category: "security",
+                false_positive: None,
+            });
+        }
+    }
+    Ok(found)
+}
+
+/// Parses an audit_ai JSON document (format in README.md).
+pub fn parse_audit_ai(doc: &Value) -> Result<Vec<RawFinding>, String> {
+    let items = doc
+        .get("findings")
+        .and_then(Value::as_array)
+        .ok_or("not an audit_ai document: no `findings` array")?;
+    let mut found = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let s = |k: &str| item.get(k).and_then(Value::as_str);
+        let rule_id = s("rule_id").ok_or(format!("findings[{i}] has no rule_id"))?;
+        let path = s("path").ok_or(format!("findings[{i}] has no path"))?;
+        let message = s("message").ok_or(format!("findings[{i}] has no message"))?;
+        let severity = match s("severity").unwrap_or("medium") {
+            "critical" => "critical",
+            "high" => "high",
+            "medium" => "medium",
+            "low" => "low",
+            "info" => "info",
+            other => {
+                return Err(format!(
+                    "findings[{i}].severity `{other}` is not one of critical|high|medium|low|info"
+                ));
+            }
+        };
+        let category = match s("category").unwrap_or("security") {
+            "security" => "security",
+            "runtime" => "runtime",
+            "architecture" => "architecture",
+            "maintainability" => "maintainability",
+            "style" => "style",
+            other => {
+                return Err(format!(
+                    "findings[{i}].category `{other}` is not one of security|runtime|architecture|maintainability|style"
+                ));
+            }
+        };
+        let fp = item
+            .get("false_positive")
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
+        found.push(RawFinding {
+            source_tool: "audit_ai",
+            finding_type: format!("audit_ai_{}", normalize(rule_id)),
+            rule_id: rule_id.to_string(),
+            path: path.trim_start_matches("./").to_string(),
+            line: item.get("line").and_then(Value::as_u64).map(|n| n as u32),
+            end_line: item
+                .get("end_line")
+                .and_then(Value::as_u64)
+                .map(|n| n as u32),
+            message: message.to_string(),
+            severity,
+            confidence: s("confidence").and_then(level3),
+            category,
+            false_positive: fp.then(|| {
+                s("false_positive_reason")
+                    .unwrap_or("marked as a false positive by the audit")
+                    .to_string()
+            }),
+        });
+    }
+    Ok(found)
+}
+
+/// Reads `*.sarif`, `*.sarif.json` and `*.audit_ai.json` from an imports directory.
+pub fn import_dir(root: &Path, dir: &Path) -> (Vec<RawFinding>, Vec<AnalyserStatus>) {
+    let mut found = Vec::new();
+    let mut osv = AnalyserStatus {
+        tool: "osv".into(),
+        status: "unavailable",
+        version: None,
+        reason: Some(
+            "no osv-scanner SARIF imported; put `osv-scanner --format sarif` output in the data \
+             directory under imports/<owner>/<name>/"
+                .into(),
+        ),
+        findings: 0,
+        seconds: 0.0,
+    };
+    let mut audit = AnalyserStatus {
+        tool: "audit_ai".into(),
+        status: "unavailable",
+        version: None,
+        reason: Some(
+            "no audit_ai file imported; put <anything>.audit_ai.json in the data directory under \
+             imports/<owner>/<name>/"
+                .into(),
+        ),
+        findings: 0,
+        seconds: 0.0,
+    };
+    let mut others: Vec<AnalyserStatus> = Vec::new();
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .map(|rd| rd.filter_map(Result::ok).map(|e| e.path()).collect())
+        .unwrap_or_default();
+    entries.sort();
+    for path in entries {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let is_sarif = name.ends_with(".sarif") || name.ends_with(".sarif.json");
+        let is_audit = name.ends_with(".audit_ai.json");
+        if !is_sarif && !is_audit {
+            continue;
+        }
+        let parsed = std::fs::read(&path)
+            .map_err(|e| format!("cannot read {name}: {e}"))
+            .and_then(|b| {
+                serde_json::from_slice::<Value>(&b).map_err(|e| format!("{name} is not JSON: {e}"))
+            })
+            .and_then(|doc| {
+                if is_audit {
+                    parse_audit_ai(&doc)
+                } else {
+                    parse_sarif(root, &doc)
+                }
+                .map_err(|e| format!("{name}: {e}"))
+            });
+        match parsed {
+            Ok(items) => {
+                let n_osv = items.iter().filter(|f| f.source_tool == "osv").count();
+                let n_audit = items.iter().filter(|f| f.source_tool == "audit_ai").count();
+                let n_sarif = items.iter().filter(|f| f.source_tool == "sarif").count();
+                if is_audit {
+                    audit.status = "ok";
+                    audit.reason = None;
+                    audit.findings += n_audit;
+                } else if n_osv > 0 || name.contains("osv") {
+                    osv.status = "ok";
+                    osv.reason = None;
+                    osv.findings += n_osv;
+                }
+                if n_sarif > 0 {
+                    others.push(AnalyserStatus {
+                        tool: "sarif".into(),
+                        status: "ok",
+                        version: None,
+                        reason: Some(format!("imported from {name}")),
+                        findings: n_sarif,
+                        seconds: 0.0,
+                    });
+                }
+                found.extend(items);
+            }
+            Err(reason) => {
+                let st = if is_audit { &mut audit } else { &mut osv };
+                st.status = "failed";
+                st.reason = Some(reason);
+            }
+        }
+    }
+    let mut statuses = vec![osv, audit];
+    statuses.extend(others);
+    (found, statuses)
+}
+
+/// nexus_kg findings: one per anomaly.
+pub fn from_anomalies(anomalies: &[AnomalyRow]) -> Vec<RawFinding> {
+    anomalies
+        .iter()
+        .map(|a| RawFinding {
+            source_tool: "nexus_kg",
+            finding_type: format!("nexus_kg_{}", a.kind),
+            rule_id: a.kind.to_string(),
+            path: a.path.clone(),
+            line: a.line,
+            end_line: a.line,
+            message: a.message.clone(),
+            severity: a.severity,
+            confidence: Some("high"),
+            category: match a.kind {
+                "parse_error" | "unresolved_import" => "runtime",
+                "import_cycle" => "architecture",
+                _ => "maintainability",
+            },
+            false_positive: None,
+        })
+        .collect()
+}
+
+fn is_blocking(f: &RawFinding) -> Option<&'static str> {
+    match (f.source_tool, f.rule_id.as_str()) {
+        ("nexus_kg", "parse_error") => Some("blocking: the file does not parse"),
+        ("nexus_kg", "unresolved_import") => Some("blocking: an internal import does not resolve"),
+        ("ruff", "syntax-error" | "invalid-syntax") => {
+            Some("blocking: syntax error reported by ruff")
+        }
+        ("ruff", code)
+            if code.starts_with("E9")
+                || code.starts_with("F63")
+                || code.starts_with("F7")
+                || code.starts_with("F82") =>
+        {
+            Some("blocking: probable runtime error")
+        }
+        _ => None,
+    }
+}
+
+/// Ranks one finding (1..=6) with the reason, following the spec's Priorisation.
+pub fn rank(f: &RawFinding, cluster: Option<&(String, usize)>) -> (u8, String) {
+    if let Some(fp) = &f.false_positive {
+        return (
+            6,
+            format!("documented false positive, do not fix blindly: {fp}"),
+        );
+    }
+    if let Some(why) = is_blocking(f) {
+        return (2, why.to_string());
+    }
+    let high = matches!(f.severity, "critical" | "high");
+    if high && f.line.is_some() && !f.path.is_empty() {
+        return (
+            1,
+            format!(
+                "{} severity, actionable at {}:{}",
+                f.severity,
+                f.path,
+                f.line.unwrap_or(0)
+            ),
+        );
+    }
+    if high {
+        return (
+            3,
+            format!(
+                "{} severity {} finding without a line (fix at the dependency or file level)",
+                f.severity, f.category
+            ),
+        );
+    }
+    if f.severity == "medium" && matches!(f.category, "security" | "runtime" | "architecture") {
+        return (3, format!("medium severity with {} impact", f.category));
+    }
+    if f.severity == "medium" {
+        return match cluster {
+            Some((key, size)) => (
+                4,
+                format!(
+                    "part of a homogeneous cluster of {size} {key} findings: fix them as one batch"
+                ),
+            ),
+            None => (4, format!("medium severity {} finding", f.category)),
+        };
+    }
+    (
+        5,
+        format!(
+            "{} severity: review only on request or in a dedicated batch",
+            f.severity
+        ),
+    )
+}
+
+/// Turns raw findings into stored findings: anchors, dedupe keys, symbols, ranks.
+pub fn finalize(mut raw: Vec<RawFinding>, data: &GraphData, root: &Path) -> Vec<Finding> {
+    raw.sort_by(|a, b| {
+        (a.source_tool, &a.finding_type, &a.path, a.line, &a.message).cmp(&(
+            b.source_tool,
+            &b.finding_type,
+            &b.path,
+            b.line,
+            &b.message,
+        ))
+    });
+    let mut clusters: HashMap<(String, String), usize> = HashMap::new();
+    for f in &raw {
+        if matches!(f.source_tool, "ruff" | "bandit") {
+            *clusters
+                .entry((f.source_tool.to_string(), f.finding_type.clone()))
+                .or_default() += 1;
+        }
+    }
+    let mut other_files: HashMap<String, Option<Vec<u8>>> = HashMap::new();
+    let mut occurrences: HashMap<String, usize> = HashMap::new();
+    let mut out = Vec::with_capacity(raw.len());
+    for (i, f) in raw.into_iter().enumerate() {
+        let text_line = f.line.and_then(|line| {
+            let bytes: Option<&[u8]> = match data.contents.get(&f.path) {
+                Some(b) => Some(b.as_slice()),
+                None => other_files
+                    .entry(f.path.clone())
+                    .or_insert_with(|| {
+                        if f.path.contains("..") || Path::new(&f.path).is_absolute() {
+                            None
+                        } else {
+                            std::fs::read(root.join(&f.path)).ok()
+                        }
+                    })
+                    .as_deref(),
+            };
+            bytes.and_then(|b| {
+                b.split(|c| *c == b'\n')
+                    .nth(line.saturating_sub(1) as usize)
+                    .map(|l| String::from_utf8_lossy(l).trim().to_string())
+            })
+        });
+        let anchor = sha256_hex(text_line.unwrap_or_default().as_bytes());
+        let occ_key = format!(
+            "{}\0{}\0{}\0{}",
+            f.source_tool, f.finding_type, f.path, anchor
+        );
+        let occ = occurrences.entry(occ_key.clone()).or_default();
+        let dedupe_key = sha256_hex(format!("{occ_key}\0{occ}").as_bytes());
+        *occ += 1;
+        let symbol = f.line.and_then(|line| {
+            let (module, parse) = data.parses.get(&f.path)?;
+            parse
+                .symbols
+                .iter()
+                .filter(|s| s.line <= line && line <= s.end_line)
+                .max_by_key(|s| s.line)
+                .map(|s| format!("{module}.{}", s.local_qname))
+        });
+        let cluster = clusters
+            .get(&(f.source_tool.to_string(), f.finding_type.clone()))
+            .filter(|n| **n >= 2)
+            .map(|n| (format!("{}:{}", f.source_tool, f.finding_type), *n));
+        let (rank, rank_reason) = rank(&f, cluster.as_ref());
+        out.push(Finding {
+            false_positive_hint: f.false_positive.clone(),
+            raw: f,
+            finding_id: i as i64 + 1,
+            dedupe_key,
+            symbol,
+            rank,
+            rank_reason,
+            cluster,
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalization_rules() {
+        assert_eq!(normalize("B324"), "b324");
+        assert_eq!(normalize("GHSA-abcd-1234"), "ghsa_abcd_1234");
+        assert_eq!(ruff_severity(Some("F821")), ("high", "runtime"));
+        assert_eq!(ruff_severity(Some("F401")), ("low", "maintainability"));
+        assert_eq!(ruff_severity(None), ("high", "runtime"));
+    }
+
+    #[test]
+    fn ranking_follows_priorisation() {
+        let base = RawFinding {
+            source_tool: "bandit",
+            finding_type: "bandit_b324_hashlib".into(),
+            rule_id: "B324".into(),
+            path: "a.py".into(),
+            line: Some(3),
+            end_line: Some(3),
+            message: "weak hash".into(),
+            severity: "high",
+            confidence: Some("high"),
+            category: "security",
+            false_positive: None,
+        };
+        assert_eq!(rank(&base, None).0, 1);
+        let mut m = base.clone();
+        m.severity = "medium";
+        assert_eq!(rank(&m, None).0, 3);
+        let mut l = base.clone();
+        l.severity = "low";
+        assert_eq!(rank(&l, None).0, 5);
+        let mut fp = base.clone();
+        fp.false_positive = Some("test code".into());
+        assert_eq!(rank(&fp, None).0, 6);
+        let mut pe = base.clone();
+        pe.source_tool = "nexus_kg";
+        pe.rule_id = "parse_error".into();
+        assert_eq!(rank(&pe, None).0, 2);
+    }
+}

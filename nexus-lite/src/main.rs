@@ -1,0 +1,157 @@
+//! `nexus-lite` command line: `serve` and one-shot `index`.
+
+use clap::{Parser, Subcommand};
+use nexus_lite::{LiteConfig, RepoSpec};
+use std::io::Write;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "nexus-lite",
+    version,
+    about = "A local Nexus Code KG API server"
+)]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Serve the Nexus Code KG API (token from NEXUS_API_TOKEN).
+    Serve {
+        #[arg(long, default_value = "127.0.0.1:8787")]
+        listen: SocketAddr,
+        /// Where the SQLite database lives (default: the user data directory).
+        #[arg(long)]
+        data_dir: Option<PathBuf>,
+        /// A repository to serve, `PATH` or `NAME=PATH` (repeatable).
+        #[arg(long = "repo")]
+        repos: Vec<String>,
+        /// JSON config file: {"data_dir": "...", "repos": [{"name": "o/n", "path": "..."}], "index_on_first_use": false}
+        #[arg(long)]
+        config: Option<PathBuf>,
+        /// Index a repository on the first request that needs its graph.
+        #[arg(long)]
+        index_on_first_use: bool,
+    },
+    /// Index one repository now and print a JSON summary.
+    Index {
+        #[arg(long)]
+        repo: String,
+        #[arg(long)]
+        data_dir: Option<PathBuf>,
+    },
+}
+
+/// `PATH` or `NAME=PATH` (the name is everything before the first `=`).
+fn parse_repo(s: &str) -> RepoSpec {
+    match s.split_once('=') {
+        Some((name, path)) if !name.is_empty() && !path.is_empty() => RepoSpec {
+            name: Some(name.to_string()),
+            path: PathBuf::from(path),
+        },
+        _ => RepoSpec {
+            name: None,
+            path: PathBuf::from(s),
+        },
+    }
+}
+
+fn load_config(path: &PathBuf) -> Result<serde_json::Value, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read config file {}: {e}", path.display()))?;
+    serde_json::from_str(&text)
+        .map_err(|e| format!("config file {} is not valid JSON: {e}", path.display()))
+}
+
+fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .init();
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("nexus-lite: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<(), String> {
+    match cli.cmd {
+        Cmd::Index { repo, data_dir } => {
+            let spec = parse_repo(&repo);
+            let data_dir = data_dir.unwrap_or_else(nexus_lite::default_data_dir);
+            let outcome = nexus_lite::index_once(data_dir, spec).map_err(|e| e.to_string())?;
+            let mut out = std::io::stdout().lock();
+            let text =
+                serde_json::to_string_pretty(&outcome.to_json()).map_err(|e| e.to_string())?;
+            writeln!(out, "{text}").map_err(|e| e.to_string())?;
+            Ok(())
+        }
+        Cmd::Serve {
+            listen,
+            data_dir,
+            repos,
+            config,
+            index_on_first_use,
+        } => {
+            let token = std::env::var("NEXUS_API_TOKEN").unwrap_or_default();
+            if token.trim().is_empty() {
+                return Err("NEXUS_API_TOKEN is not set; refusing to serve without a bearer token (export NEXUS_API_TOKEN=<a long random string>)".into());
+            }
+            let mut specs: Vec<RepoSpec> = repos.iter().map(|r| parse_repo(r)).collect();
+            let mut data_dir = data_dir;
+            let mut first_use = index_on_first_use;
+            if let Some(path) = &config {
+                let cfg = load_config(path)?;
+                if data_dir.is_none() {
+                    data_dir = cfg["data_dir"].as_str().map(PathBuf::from);
+                }
+                first_use |= cfg["index_on_first_use"].as_bool().unwrap_or(false);
+                for r in cfg["repos"].as_array().map(Vec::as_slice).unwrap_or(&[]) {
+                    let Some(p) = r["path"].as_str() else {
+                        return Err(format!(
+                            "config file {}: every repos[] entry needs a `path`",
+                            path.display()
+                        ));
+                    };
+                    specs.push(RepoSpec {
+                        name: r["name"].as_str().map(str::to_string),
+                        path: PathBuf::from(p),
+                    });
+                }
+            }
+            if specs.is_empty() {
+                return Err(
+                    "no repository to serve; pass --repo PATH (repeatable) or --config FILE".into(),
+                );
+            }
+            let config = LiteConfig {
+                data_dir: data_dir.unwrap_or_else(nexus_lite::default_data_dir),
+                repos: specs,
+                token,
+                index_on_first_use: first_use,
+            };
+            let rt = tokio::runtime::Runtime::new()
+                .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+            rt.block_on(async move {
+                let running = nexus_lite::spawn(config, listen)
+                    .await
+                    .map_err(|e| e.to_string())?;
+                eprintln!("nexus-lite listening on {}", running.url());
+                let _ = tokio::signal::ctrl_c().await;
+                running.shutdown().await;
+                Ok(())
+            })
+        }
+    }
+}

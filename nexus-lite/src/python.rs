@@ -1,0 +1,348 @@
+//! Python extraction with tree-sitter: symbols, imports, calls and base classes.
+
+use tree_sitter::{Node, Parser};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SymKind {
+    Class,
+    Function,
+    Method,
+}
+
+impl SymKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SymKind::Class => "class",
+            SymKind::Function => "function",
+            SymKind::Method => "method",
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Symbol {
+    pub kind: SymKind,
+    pub name: String,
+    /// Dotted path inside the module, e.g. `Class.method`.
+    pub local_qname: String,
+    pub line: u32,
+    pub end_line: u32,
+    pub parent: Option<usize>,
+}
+
+/// One binding created by an import statement.
+#[derive(Debug, Clone)]
+pub struct Import {
+    /// Module text without the leading dots (may be empty for `from . import x`).
+    pub module: String,
+    /// Number of leading dots (0 = absolute).
+    pub level: u32,
+    /// For `from m import name`: the imported name (`*` for wildcard).
+    pub name: Option<String>,
+    /// Local name bound by the statement.
+    pub alias: String,
+    pub line: u32,
+}
+
+#[derive(Debug, Clone)]
+pub struct Call {
+    pub caller: Option<usize>,
+    pub callee: String,
+    pub line: u32,
+}
+
+#[derive(Debug, Clone)]
+pub struct Base {
+    pub class: usize,
+    pub base: String,
+    pub line: u32,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct FileParse {
+    pub symbols: Vec<Symbol>,
+    pub imports: Vec<Import>,
+    pub calls: Vec<Call>,
+    pub bases: Vec<Base>,
+    /// First syntax error (line, message) when the tree has ERROR or MISSING nodes.
+    pub parse_error: Option<(u32, String)>,
+    pub error_nodes: u32,
+}
+
+/// Creates a parser for Python.
+pub fn parser() -> Result<Parser, String> {
+    let mut parser = Parser::new();
+    parser
+        .set_language(&tree_sitter_python::LANGUAGE.into())
+        .map_err(|e| format!("tree-sitter-python is incompatible with tree-sitter: {e}"))?;
+    Ok(parser)
+}
+
+fn text<'a>(node: Node<'_>, src: &'a [u8]) -> &'a str {
+    node.utf8_text(src).unwrap_or("")
+}
+
+fn line_of(node: Node<'_>) -> u32 {
+    node.start_position().row as u32 + 1
+}
+
+/// Parses one Python source file.
+pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
+    let tree = parser
+        .parse(src, None)
+        .ok_or_else(|| "tree-sitter returned no tree (parse cancelled)".to_string())?;
+    let root = tree.root_node();
+    let mut out = FileParse::default();
+    // Explicit stack: (node, enclosing symbol index).
+    let mut stack: Vec<(Node<'_>, Option<usize>)> = vec![(root, None)];
+    while let Some((node, scope)) = stack.pop() {
+        if node.is_error() || node.is_missing() {
+            out.error_nodes += 1;
+            if out.parse_error.is_none() {
+                let msg = if node.is_missing() {
+                    format!("syntax error: missing `{}`", node.kind())
+                } else {
+                    let snippet: String = text(node, src).chars().take(40).collect();
+                    format!("syntax error near `{}`", snippet.trim())
+                };
+                out.parse_error = Some((line_of(node), msg));
+            }
+        }
+        if !node.has_error() && !node.is_missing() && node.kind() == "string" {
+            continue; // nothing of interest inside string literals
+        }
+        let mut child_scope = scope;
+        match node.kind() {
+            "class_definition" | "function_definition" => {
+                if let Some(name_node) = node.child_by_field_name("name") {
+                    let name = text(name_node, src).to_string();
+                    let parent_kind = scope.map(|i| out.symbols[i].kind);
+                    let kind = if node.kind() == "class_definition" {
+                        SymKind::Class
+                    } else if parent_kind == Some(SymKind::Class) {
+                        SymKind::Method
+                    } else {
+                        SymKind::Function
+                    };
+                    let local_qname = match scope {
+                        Some(i) => format!("{}.{}", out.symbols[i].local_qname, name),
+                        None => name.clone(),
+                    };
+                    out.symbols.push(Symbol {
+                        kind,
+                        name,
+                        local_qname,
+                        line: line_of(node),
+                        end_line: node.end_position().row as u32 + 1,
+                        parent: scope,
+                    });
+                    let idx = out.symbols.len() - 1;
+                    child_scope = Some(idx);
+                    if kind == SymKind::Class
+                        && let Some(supers) = node.child_by_field_name("superclasses")
+                    {
+                        let mut c = supers.walk();
+                        for arg in supers.named_children(&mut c) {
+                            if matches!(arg.kind(), "identifier" | "attribute") {
+                                out.bases.push(Base {
+                                    class: idx,
+                                    base: text(arg, src).to_string(),
+                                    line: line_of(arg),
+                                });
+                            }
+                        }
+                    }
+                }
+            }
+            "import_statement" => {
+                let mut c = node.walk();
+                for child in node.children_by_field_name("name", &mut c) {
+                    let (module, alias) = match child.kind() {
+                        "aliased_import" => {
+                            let m = child
+                                .child_by_field_name("name")
+                                .map(|n| text(n, src).to_string())
+                                .unwrap_or_default();
+                            let a = child
+                                .child_by_field_name("alias")
+                                .map(|n| text(n, src).to_string())
+                                .unwrap_or_else(|| m.clone());
+                            (m, a)
+                        }
+                        _ => {
+                            let m = text(child, src).to_string();
+                            let a = m.split('.').next().unwrap_or("").to_string();
+                            (m, a)
+                        }
+                    };
+                    if !module.is_empty() {
+                        out.imports.push(Import {
+                            module,
+                            level: 0,
+                            name: None,
+                            alias,
+                            line: line_of(node),
+                        });
+                    }
+                }
+                continue;
+            }
+            "import_from_statement" => {
+                let (module, level) = match node.child_by_field_name("module_name") {
+                    Some(m) if m.kind() == "relative_import" => {
+                        let mut level = 0;
+                        let mut module = String::new();
+                        let mut c = m.walk();
+                        for part in m.children(&mut c) {
+                            match part.kind() {
+                                "import_prefix" => {
+                                    level =
+                                        text(part, src).chars().filter(|c| *c == '.').count() as u32
+                                }
+                                "dotted_name" => module = text(part, src).to_string(),
+                                _ => {}
+                            }
+                        }
+                        (module, level)
+                    }
+                    Some(m) => (text(m, src).to_string(), 0),
+                    None => (String::new(), 0),
+                };
+                let mut names = Vec::new();
+                let mut c = node.walk();
+                for child in node.children_by_field_name("name", &mut c) {
+                    match child.kind() {
+                        "aliased_import" => {
+                            let n = child
+                                .child_by_field_name("name")
+                                .map(|n| text(n, src).to_string())
+                                .unwrap_or_default();
+                            let a = child
+                                .child_by_field_name("alias")
+                                .map(|n| text(n, src).to_string())
+                                .unwrap_or_else(|| n.clone());
+                            names.push((n, a));
+                        }
+                        _ => {
+                            let n = text(child, src).to_string();
+                            names.push((n.clone(), n));
+                        }
+                    }
+                }
+                let mut c = node.walk();
+                if node
+                    .children(&mut c)
+                    .any(|ch| ch.kind() == "wildcard_import")
+                {
+                    names.push(("*".to_string(), "*".to_string()));
+                }
+                for (name, alias) in names {
+                    out.imports.push(Import {
+                        module: module.clone(),
+                        level,
+                        name: Some(name),
+                        alias,
+                        line: line_of(node),
+                    });
+                }
+                continue;
+            }
+            "call" => {
+                if let Some(f) = node.child_by_field_name("function")
+                    && matches!(f.kind(), "identifier" | "attribute")
+                {
+                    let callee = text(f, src);
+                    if callee.len() < 200 && !callee.contains(['(', '[', '\n', ' ']) {
+                        out.calls.push(Call {
+                            caller: scope,
+                            callee: callee.to_string(),
+                            line: line_of(node),
+                        });
+                    }
+                }
+            }
+            _ => {}
+        }
+        let mut c = node.walk();
+        let children: Vec<Node<'_>> = node.children(&mut c).collect();
+        for child in children.into_iter().rev() {
+            stack.push((child, child_scope));
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn extracts_symbols_imports_calls_and_bases() {
+        let src = br#"
+import os.path
+import numpy as np
+from . import sibling
+from ..pkg.mod import thing as other, more
+from x import *
+
+class Base:
+    pass
+
+class Child(Base, mod.Mixin):
+    def method(self):
+        def inner():
+            return helper()
+        return self.other()
+
+    async def amethod(self):
+        await os.path.join("a", "b")
+
+def helper():
+    s = "def not_a_function(): pass"
+    return np.zeros(3)
+"#;
+        let mut p = parser().unwrap();
+        let r = parse(&mut p, src).unwrap();
+        let names: Vec<(&str, &str)> = r
+            .symbols
+            .iter()
+            .map(|s| (s.kind.as_str(), s.local_qname.as_str()))
+            .collect();
+        assert_eq!(
+            names,
+            vec![
+                ("class", "Base"),
+                ("class", "Child"),
+                ("method", "Child.method"),
+                ("function", "Child.method.inner"),
+                ("method", "Child.amethod"),
+                ("function", "helper"),
+            ]
+        );
+        assert!(r.parse_error.is_none());
+        let imports: Vec<(String, u32, Option<String>, String)> = r
+            .imports
+            .iter()
+            .map(|i| (i.module.clone(), i.level, i.name.clone(), i.alias.clone()))
+            .collect();
+        assert!(imports.contains(&("os.path".into(), 0, None, "os".into())));
+        assert!(imports.contains(&("numpy".into(), 0, None, "np".into())));
+        assert!(imports.contains(&("".into(), 1, Some("sibling".into()), "sibling".into())));
+        assert!(imports.contains(&("pkg.mod".into(), 2, Some("thing".into()), "other".into())));
+        assert!(imports.contains(&("x".into(), 0, Some("*".into()), "*".into())));
+        let callees: Vec<&str> = r.calls.iter().map(|c| c.callee.as_str()).collect();
+        assert!(callees.contains(&"helper"));
+        assert!(callees.contains(&"self.other"));
+        assert!(callees.contains(&"np.zeros"));
+        let bases: Vec<&str> = r.bases.iter().map(|b| b.base.as_str()).collect();
+        assert_eq!(bases, vec!["Base", "mod.Mixin"]);
+    }
+
+    #[test]
+    fn reports_syntax_errors_with_line() {
+        let mut p = parser().unwrap();
+        let r = parse(&mut p, b"def ok():\n    pass\n\ndef broken(:\n    pass\n").unwrap();
+        let (line, _) = r.parse_error.unwrap();
+        assert_eq!(line, 4);
+    }
+}

@@ -1,0 +1,399 @@
+//! SQLite storage: versioned schema, one-transaction graph writes, reads.
+
+use crate::error::LiteError;
+use crate::findings::{AnalyserStatus, Finding, severity_order};
+use crate::index::GraphData;
+use rusqlite::{Connection, OptionalExtension, params};
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+
+pub const SCHEMA_VERSION: i64 = 1;
+
+const MIGRATIONS: &[(i64, &str, &str)] = &[(
+    1,
+    "initial schema: graphs, files, nodes, edges, imports, findings, anomalies, regenerations",
+    r#"
+CREATE TABLE graphs(
+  gpk INTEGER PRIMARY KEY AUTOINCREMENT,
+  graph_id TEXT NOT NULL UNIQUE,
+  repository TEXT NOT NULL,
+  branch TEXT NOT NULL,
+  commit_sha TEXT NOT NULL,
+  worktree_dirty INTEGER NOT NULL,
+  dirty_files TEXT NOT NULL,
+  generated_at TEXT NOT NULL,
+  generator TEXT NOT NULL,
+  status TEXT NOT NULL,
+  error TEXT,
+  counts TEXT NOT NULL,
+  analysers TEXT NOT NULL,
+  stats TEXT NOT NULL
+);
+CREATE INDEX graphs_by_repo ON graphs(repository, branch, status, gpk);
+CREATE TABLE files(gpk INTEGER NOT NULL, path TEXT NOT NULL, language TEXT NOT NULL,
+  content_hash TEXT NOT NULL, size INTEGER NOT NULL, PRIMARY KEY(gpk, path)) WITHOUT ROWID;
+CREATE TABLE nodes(gpk INTEGER NOT NULL, id INTEGER NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL,
+  qualified_name TEXT NOT NULL, path TEXT, line INTEGER, end_line INTEGER, language TEXT,
+  PRIMARY KEY(gpk, id)) WITHOUT ROWID;
+CREATE INDEX nodes_by_path ON nodes(gpk, path);
+CREATE TABLE edges(gpk INTEGER NOT NULL, kind TEXT NOT NULL, src INTEGER NOT NULL, dst INTEGER NOT NULL,
+  confidence REAL NOT NULL, line INTEGER);
+CREATE INDEX edges_by_graph ON edges(gpk, kind);
+CREATE TABLE imports(gpk INTEGER NOT NULL, path TEXT NOT NULL, module TEXT NOT NULL,
+  resolved_path TEXT, external INTEGER NOT NULL, line INTEGER NOT NULL);
+CREATE INDEX imports_by_path ON imports(gpk, path);
+CREATE INDEX imports_by_target ON imports(gpk, resolved_path);
+CREATE TABLE findings(gpk INTEGER NOT NULL, finding_id INTEGER NOT NULL, source_tool TEXT NOT NULL,
+  finding_type TEXT NOT NULL, rule_id TEXT NOT NULL, path TEXT NOT NULL, line INTEGER, end_line INTEGER,
+  message TEXT NOT NULL, severity TEXT NOT NULL, sev_order INTEGER NOT NULL, confidence TEXT,
+  dedupe_key TEXT NOT NULL, symbol TEXT, rank INTEGER NOT NULL, rank_reason TEXT NOT NULL,
+  category TEXT NOT NULL, cluster_key TEXT, cluster_size INTEGER, false_positive_hint TEXT,
+  PRIMARY KEY(gpk, finding_id)) WITHOUT ROWID;
+CREATE INDEX findings_by_rank ON findings(gpk, rank, sev_order, path, line);
+CREATE TABLE anomalies(gpk INTEGER NOT NULL, anomaly_id INTEGER NOT NULL, kind TEXT NOT NULL,
+  path TEXT NOT NULL, line INTEGER, message TEXT NOT NULL, severity TEXT NOT NULL, details TEXT NOT NULL,
+  PRIMARY KEY(gpk, anomaly_id)) WITHOUT ROWID;
+CREATE TABLE regenerations(regeneration_id TEXT PRIMARY KEY, plan_id TEXT NOT NULL,
+  repository TEXT NOT NULL, branch TEXT NOT NULL, status TEXT NOT NULL, phase TEXT NOT NULL,
+  done INTEGER NOT NULL, total INTEGER NOT NULL, graph_id TEXT, previous_graph_id TEXT,
+  error TEXT, warnings TEXT NOT NULL, created_at TEXT NOT NULL);
+"#,
+)];
+
+/// Opens (creating and migrating) the database in `data_dir`.
+pub fn open(data_dir: &Path) -> Result<Connection, LiteError> {
+    std::fs::create_dir_all(data_dir).map_err(|source| LiteError::DataDir {
+        path: data_dir.to_path_buf(),
+        source,
+    })?;
+    let path = db_path(data_dir);
+    let conn = Connection::open(&path).map_err(|source| LiteError::OpenDb {
+        path: path.clone(),
+        source,
+    })?;
+    conn.busy_timeout(std::time::Duration::from_secs(30))
+        .map_err(LiteError::db("setting the busy timeout"))?;
+    conn.execute_batch(
+        "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;",
+    )
+    .map_err(LiteError::db("enabling WAL mode"))?;
+    Ok(conn)
+}
+
+pub fn db_path(data_dir: &Path) -> PathBuf {
+    data_dir.join("nexus-lite.sqlite3")
+}
+
+/// Applies pending migrations, each in its own transaction.
+pub fn migrate(conn: &mut Connection) -> Result<(), LiteError> {
+    conn.execute_batch(
+        "CREATE TABLE IF NOT EXISTS schema_migrations(version INTEGER PRIMARY KEY,
+         description TEXT NOT NULL, applied_at TEXT NOT NULL)",
+    )
+    .map_err(LiteError::db("creating schema_migrations"))?;
+    let current: i64 = conn
+        .query_row(
+            "SELECT COALESCE(MAX(version), 0) FROM schema_migrations",
+            [],
+            |r| r.get(0),
+        )
+        .map_err(LiteError::db("reading the schema version"))?;
+    for (version, description, sql) in MIGRATIONS {
+        if *version <= current {
+            continue;
+        }
+        let tx = conn
+            .transaction()
+            .map_err(LiteError::db("starting a migration"))?;
+        tx.execute_batch(sql)
+            .map_err(LiteError::db(format!("applying migration {version}")))?;
+        tx.execute(
+            "INSERT INTO schema_migrations(version, description, applied_at) VALUES (?1, ?2, ?3)",
+            params![
+                version,
+                description,
+                crate::util::rfc3339(crate::util::now_epoch())
+            ],
+        )
+        .map_err(LiteError::db("recording a migration"))?;
+        tx.commit()
+            .map_err(LiteError::db(format!("committing migration {version}")))?;
+    }
+    Ok(())
+}
+
+/// Marks runs left `running` by a previous process as failed.
+pub fn recover_interrupted(conn: &Connection) -> Result<usize, LiteError> {
+    let msg = "interrupted: nexus-lite stopped before this run was committed; the previous graph is still served, start a new regeneration";
+    let n = conn
+        .execute(
+            "UPDATE graphs SET status='failed', error=?1 WHERE status='running'",
+            [msg],
+        )
+        .map_err(LiteError::db("marking interrupted graphs failed"))?;
+    conn.execute(
+        "UPDATE regenerations SET status='failed', phase='done', error=?1 WHERE status='running'",
+        [msg],
+    )
+    .map_err(LiteError::db("marking interrupted regenerations failed"))?;
+    Ok(n)
+}
+
+pub struct NewGraph<'a> {
+    pub graph_id: &'a str,
+    pub repository: &'a str,
+    pub branch: &'a str,
+    pub commit_sha: &'a str,
+    pub dirty_files: &'a [String],
+    pub generated_at: &'a str,
+}
+
+/// Inserts the `running` row of a new graph (committed on its own, so a crash shows it failed).
+pub fn insert_running(conn: &Connection, g: &NewGraph<'_>) -> Result<(), LiteError> {
+    conn.execute(
+        "INSERT INTO graphs(graph_id, repository, branch, commit_sha, worktree_dirty, dirty_files,
+           generated_at, generator, status, error, counts, analysers, stats)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 'running', NULL, ?9, '[]', '{}')",
+        params![
+            g.graph_id,
+            g.repository,
+            g.branch,
+            g.commit_sha,
+            !g.dirty_files.is_empty(),
+            serde_json::to_string(g.dirty_files).unwrap_or_else(|_| "[]".into()),
+            g.generated_at,
+            crate::GENERATOR,
+            json!({"files": 0, "classes": 0, "functions": 0, "findings": 0, "anomalies": 0})
+                .to_string(),
+        ],
+    )
+    .map_err(LiteError::db("inserting the running graph"))?;
+    Ok(())
+}
+
+pub fn mark_failed(conn: &Connection, graph_id: &str, error: &str) -> Result<(), LiteError> {
+    conn.execute(
+        "UPDATE graphs SET status='failed', error=?2 WHERE graph_id=?1",
+        params![graph_id, error],
+    )
+    .map_err(LiteError::db("marking a graph failed"))?;
+    Ok(())
+}
+
+/// Writes the whole graph and flips it to `ready` in one transaction.
+/// `before_commit` runs inside the transaction just before COMMIT (test hook).
+#[allow(clippy::too_many_arguments)]
+pub fn write_graph(
+    conn: &mut Connection,
+    graph_id: &str,
+    data: &GraphData,
+    findings: &[Finding],
+    analysers: &[AnalyserStatus],
+    stats: &Value,
+    extra: impl FnOnce(&rusqlite::Transaction<'_>) -> Result<(), LiteError>,
+    before_commit: impl FnOnce(),
+) -> Result<Value, LiteError> {
+    let tx = conn
+        .transaction()
+        .map_err(LiteError::db("starting the graph transaction"))?;
+    let gpk: i64 = tx
+        .query_row(
+            "SELECT gpk FROM graphs WHERE graph_id=?1",
+            [graph_id],
+            |r| r.get(0),
+        )
+        .map_err(LiteError::db("finding the running graph"))?;
+    let e = LiteError::db;
+    {
+        let mut st = tx
+            .prepare("INSERT INTO files VALUES (?1, ?2, ?3, ?4, ?5)")
+            .map_err(e("preparing files"))?;
+        for f in &data.files {
+            st.execute(params![
+                gpk,
+                f.path,
+                f.language,
+                f.content_hash,
+                f.size as i64
+            ])
+            .map_err(e("writing files"))?;
+        }
+        let mut st = tx
+            .prepare("INSERT INTO nodes VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)")
+            .map_err(e("preparing nodes"))?;
+        for n in &data.nodes {
+            st.execute(params![
+                gpk,
+                n.id,
+                n.kind,
+                n.name,
+                n.qualified_name,
+                n.path,
+                n.line,
+                n.end_line,
+                n.language
+            ])
+            .map_err(e("writing nodes"))?;
+        }
+        let mut st = tx
+            .prepare("INSERT INTO edges VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
+            .map_err(e("preparing edges"))?;
+        for ed in &data.edges {
+            st.execute(params![
+                gpk,
+                ed.kind,
+                ed.src,
+                ed.dst,
+                ed.confidence,
+                ed.line
+            ])
+            .map_err(e("writing edges"))?;
+        }
+        let mut st = tx
+            .prepare("INSERT INTO imports VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
+            .map_err(e("preparing imports"))?;
+        for i in &data.imports {
+            st.execute(params![
+                gpk,
+                i.path,
+                i.module,
+                i.resolved_path,
+                i.external,
+                i.line
+            ])
+            .map_err(e("writing imports"))?;
+        }
+        let mut st = tx
+            .prepare("INSERT INTO anomalies VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")
+            .map_err(e("preparing anomalies"))?;
+        for (i, a) in data.anomalies.iter().enumerate() {
+            st.execute(params![
+                gpk,
+                i as i64 + 1,
+                a.kind,
+                a.path,
+                a.line,
+                a.message,
+                a.severity,
+                a.details.to_string()
+            ])
+            .map_err(e("writing anomalies"))?;
+        }
+        let mut st = tx
+            .prepare(
+                "INSERT INTO findings VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13,
+                 ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
+            )
+            .map_err(e("preparing findings"))?;
+        for f in findings {
+            let r = &f.raw;
+            st.execute(params![
+                gpk,
+                f.finding_id,
+                r.source_tool,
+                r.finding_type,
+                r.rule_id,
+                r.path,
+                r.line,
+                r.end_line,
+                r.message,
+                r.severity,
+                severity_order(r.severity),
+                r.confidence,
+                f.dedupe_key,
+                f.symbol,
+                f.rank,
+                f.rank_reason,
+                r.category,
+                f.cluster.as_ref().map(|c| c.0.clone()),
+                f.cluster.as_ref().map(|c| c.1 as i64),
+                f.false_positive_hint
+            ])
+            .map_err(e("writing findings"))?;
+        }
+    }
+    let count = |k: &str| data.nodes.iter().filter(|n| n.kind == k).count();
+    let counts = json!({
+        "files": count("file"),
+        "classes": count("class"),
+        "functions": count("function") + count("method"),
+        "findings": findings.len(),
+        "anomalies": data.anomalies.len(),
+    });
+    tx.execute(
+        "UPDATE graphs SET status='ready', error=NULL, counts=?2, analysers=?3, stats=?4 WHERE graph_id=?1",
+        params![
+            graph_id,
+            counts.to_string(),
+            serde_json::to_string(analysers).unwrap_or_else(|_| "[]".into()),
+            stats.to_string()
+        ],
+    )
+    .map_err(e("marking the graph ready"))?;
+    extra(&tx)?;
+    before_commit();
+    tx.commit().map_err(e("committing the graph"))?;
+    Ok(counts)
+}
+
+/// The public Graph object.
+pub fn graph_json(row: &rusqlite::Row<'_>) -> rusqlite::Result<Value> {
+    let dirty: String = row.get("dirty_files")?;
+    let counts: String = row.get("counts")?;
+    Ok(json!({
+        "graph_id": row.get::<_, String>("graph_id")?,
+        "repository": row.get::<_, String>("repository")?,
+        "branch": row.get::<_, String>("branch")?,
+        "commit_sha": row.get::<_, String>("commit_sha")?,
+        "worktree_dirty": row.get::<_, bool>("worktree_dirty")?,
+        "dirty_files": serde_json::from_str::<Value>(&dirty).unwrap_or(json!([])),
+        "generated_at": row.get::<_, String>("generated_at")?,
+        "generator": row.get::<_, String>("generator")?,
+        "status": row.get::<_, String>("status")?,
+        "error": row.get::<_, Option<String>>("error")?,
+        "counts": serde_json::from_str::<Value>(&counts).unwrap_or(json!({})),
+    }))
+}
+
+pub const GRAPH_COLS: &str = "gpk, graph_id, repository, branch, commit_sha, worktree_dirty, dirty_files, generated_at, generator, status, error, counts";
+
+/// A graph row: internal key + public object.
+pub fn graph_by_id(conn: &Connection, graph_id: &str) -> Result<Option<(i64, Value)>, LiteError> {
+    conn.query_row(
+        &format!("SELECT {GRAPH_COLS} FROM graphs WHERE graph_id=?1"),
+        [graph_id],
+        |r| Ok((r.get::<_, i64>("gpk")?, graph_json(r)?)),
+    )
+    .optional()
+    .map_err(LiteError::db("reading a graph"))
+}
+
+pub fn latest_ready(
+    conn: &Connection,
+    repository: &str,
+    branch: &str,
+) -> Result<Option<(i64, Value)>, LiteError> {
+    conn.query_row(
+        &format!(
+            "SELECT {GRAPH_COLS} FROM graphs WHERE repository=?1 AND branch=?2 AND status='ready'
+             ORDER BY gpk DESC LIMIT 1"
+        ),
+        [repository, branch],
+        |r| Ok((r.get::<_, i64>("gpk")?, graph_json(r)?)),
+    )
+    .optional()
+    .map_err(LiteError::db("selecting the latest graph"))
+}
+
+/// Parse-cache keys of a graph's files (path -> content hash).
+pub fn file_hashes(conn: &Connection, gpk: i64) -> Result<Vec<(String, String)>, LiteError> {
+    let mut st = conn
+        .prepare("SELECT path, content_hash FROM files WHERE gpk=?1")
+        .map_err(LiteError::db("reading files"))?;
+    let rows = st
+        .query_map([gpk], |r| Ok((r.get(0)?, r.get(1)?)))
+        .map_err(LiteError::db("reading files"))?
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(LiteError::db("reading files"))?;
+    Ok(rows)
+}
