@@ -1,1 +1,29 @@
-//! nexus-mcp runtime.
+//! nexus-mcp: an MCP server, declared in manifest/*.yaml, that gives coding agents a read-mostly
+//! view of a Nexus code knowledge graph through the Nexus HTTP API only.
+
+pub mod access;
+pub mod app;
+pub mod code_kg;
+pub mod contract;
+pub mod dispatch;
+pub mod embedded;
+pub mod freshness;
+pub mod generated;
+pub mod handler;
+pub mod http;
+pub mod local_paths;
+pub mod mapping;
+pub mod nexus_client;
+pub mod redact;
+pub mod server;
+pub mod spec;
+pub mod sse;
+pub mod templates;
+pub mod trim;
+
+pub use generated::SURFACES;
+
+/// The surface called `name`.
+pub fn surface(name: &str) -> Option<&'static spec::SurfaceSpec> {
+    SURFACES.iter().copied().find(|s| s.name == name)
+}

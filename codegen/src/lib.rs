@@ -1,1 +1,97 @@
-//! Manifest → Rust code generator.
+//! nexus-mcp-codegen turns manifest/*.yaml into Rust: typed tool inputs and outputs, a
+//! custom-handler trait, and the static registry the nexus-mcp runtime is driven by.
+//! build.rs calls [`generate`]; every manifest problem fails the build at file:line:column.
+
+pub mod emit;
+pub mod error;
+pub mod locate;
+pub mod model;
+pub mod schema;
+pub mod validate;
+
+pub use error::{CodegenError, ManifestError};
+pub use model::Manifest;
+
+use quote::{format_ident, quote};
+use std::path::{Path, PathBuf};
+
+/// A manifest file, read and checked.
+#[derive(Debug, Clone)]
+pub struct LoadedManifest {
+    pub path: PathBuf,
+    pub manifest: Manifest,
+}
+
+/// Parses and checks one manifest's text; `path` is used in messages only.
+pub fn parse(path: &Path, source: &str) -> Result<Manifest, Vec<ManifestError>> {
+    let manifest: Manifest = yaml_serde::from_str(source).map_err(|e| {
+        let (line, column) = e.location().map_or((1, 1), |l| (l.line(), l.column()));
+        vec![ManifestError {
+            file: path.to_owned(),
+            line,
+            column,
+            subject: None,
+            message: format!("{}. See manifest/README.md for the keys a manifest accepts.", strip_location(&e.to_string())),
+        }]
+    })?;
+    let errors = validate::check(path, source, &manifest);
+    if errors.is_empty() { Ok(manifest) } else { Err(errors) }
+}
+
+/// yaml_serde appends " at line L column C"; we print the position up front instead.
+fn strip_location(message: &str) -> String {
+    match message.rfind(" at line ") {
+        Some(at) => message[..at].to_owned(),
+        None => message.to_owned(),
+    }
+}
+
+/// Reads every `*.yaml` manifest in `dir`, sorted by name. `display_root` is the directory paths
+/// in messages are relative to (the crate root, so editors can jump to them).
+pub fn load_dir(dir: &Path, display_root: &Path) -> Result<Vec<LoadedManifest>, CodegenError> {
+    let entries = std::fs::read_dir(dir).map_err(|source| CodegenError::Read { path: dir.to_owned(), source })?;
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
+        .collect();
+    paths.sort();
+    let mut loaded = Vec::new();
+    let mut errors = Vec::new();
+    for path in paths {
+        let source = std::fs::read_to_string(&path).map_err(|source| CodegenError::Read { path: path.clone(), source })?;
+        let shown = path.strip_prefix(display_root).unwrap_or(&path).to_owned();
+        match parse(&shown, &source) {
+            Ok(manifest) => loaded.push(LoadedManifest { path: shown, manifest }),
+            Err(mut e) => errors.append(&mut e),
+        }
+    }
+    if errors.is_empty() { Ok(loaded) } else { Err(CodegenError::Manifest(errors)) }
+}
+
+/// The formatted Rust source for all surfaces: one module per surface plus `SURFACES`.
+pub fn generate(manifests: &[LoadedManifest]) -> Result<String, CodegenError> {
+    let modules = manifests.iter().map(|m| emit::surface(&m.manifest, &m.path.display().to_string()));
+    let statics = manifests.iter().map(|m| {
+        let module = format_ident!("{}", m.manifest.surface.replace('-', "_"));
+        quote!(&#module::SURFACE)
+    });
+    let tokens = quote! {
+        #(#modules)*
+        /// Every surface declared under manifest/, in file-name order.
+        pub static SURFACES: &[&crate::spec::SurfaceSpec] = &[#(#statics),*];
+    };
+    let file = syn::parse2::<syn::File>(tokens).map_err(|e| CodegenError::Emit {
+        surface: manifests.iter().map(|m| m.manifest.surface.as_str()).collect::<Vec<_>>().join(", "),
+        message: e.to_string(),
+    })?;
+    Ok(prettyplease::unparse(&file))
+}
+
+/// What build.rs does: load `manifest_dir`, generate, write `out_file`.
+pub fn build(manifest_dir: &Path, display_root: &Path, out_file: &Path) -> Result<Vec<PathBuf>, CodegenError> {
+    let manifests = load_dir(manifest_dir, display_root)?;
+    let source = generate(&manifests)?;
+    std::fs::write(out_file, source).map_err(|source| CodegenError::Write { path: out_file.to_owned(), source })?;
+    Ok(manifests.iter().map(|m| display_root.join(&m.path)).collect())
+}

@@ -1,0 +1,351 @@
+//! Rust code for one surface: typed input/output structs, the custom-handler trait and its
+//! dispatcher, and the static registry the runtime is driven by.
+
+use crate::model::{Access, HandlerKind, Manifest, Method, Mode, Tool};
+use crate::schema;
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::{format_ident, quote};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// The generated module for one surface, as tokens.
+pub fn surface(manifest: &Manifest, source_file: &str) -> TokenStream {
+    let types = &manifest.types;
+    let header = format!(
+        " Generated from {source_file} by nexus-mcp-codegen. Do not edit: change the manifest."
+    );
+    let shared = types.iter().map(|(name, ty)| shared_type(name, ty, types));
+    let tool_types = manifest.tools.iter().map(|tool| tool_structs(tool, types));
+    let custom = custom_trait(manifest);
+    let registry = registry(manifest);
+    let module = format_ident!("{}", manifest.surface.replace('-', "_"));
+    quote! {
+        #[doc = #header]
+        #[deny(warnings)]
+        pub mod #module {
+            #(#shared)*
+            #(#tool_types)*
+            #custom
+            #registry
+        }
+    }
+}
+
+fn pascal(name: &str) -> String {
+    name.split(|c: char| c == '_' || c == '-' || c == ':')
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let mut chars = p.chars();
+            chars
+                .next()
+                .map(|f| f.to_ascii_uppercase().to_string() + chars.as_str())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+fn field_ident(name: &str) -> Ident {
+    let snake: String = name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '_' })
+        .collect();
+    let snake = if snake.starts_with(|c: char| c.is_ascii_digit()) { format!("_{snake}") } else { snake };
+    syn::parse_str::<Ident>(&snake).unwrap_or_else(|_| Ident::new_raw(&snake, Span::call_site()))
+}
+
+/// The Rust type for a property schema. Nested objects stay `serde_json::Value`: only the top
+/// level and shared types get structs, which keeps generated code small and readable.
+fn rust_type(schema: &Value, types: &BTreeMap<String, Value>) -> TokenStream {
+    if let Some(name) = schema
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|r| r.strip_prefix(schema::TYPE_REF_PREFIX))
+    {
+        let ident = format_ident!("{}", name);
+        return quote!(#ident);
+    }
+    let nullable = matches!(schema.get("type"), Some(Value::Array(ts)) if ts.iter().any(|t| t == "null"));
+    let inner = match schema::primary_type(schema, types) {
+        Some("string") => quote!(String),
+        Some("integer") => quote!(i64),
+        Some("number") => quote!(f64),
+        Some("boolean") => quote!(bool),
+        Some("array") => {
+            let item = schema.get("items").map(|i| rust_type(i, types)).unwrap_or_else(|| quote!(serde_json::Value));
+            quote!(Vec<#item>)
+        }
+        _ => quote!(serde_json::Value),
+    };
+    if nullable { quote!(Option<#inner>) } else { inner }
+}
+
+fn struct_for(name: &Ident, schema: &Value, types: &BTreeMap<String, Value>, strict: bool, doc: &str) -> TokenStream {
+    let required = schema::required(schema);
+    let mut defaults = Vec::new();
+    let fields = schema::properties(schema).into_iter().map(|(prop, prop_schema)| {
+        let ident = field_ident(prop);
+        let rename = (ident.to_string().trim_start_matches("r#") != prop).then(|| quote!(#[serde(rename = #prop)]));
+        let doc = prop_schema.get("description").and_then(Value::as_str).map(|d| {
+            let d = format!(" {d}");
+            quote!(#[doc = #d])
+        });
+        let ty = rust_type(prop_schema, types);
+        let default = prop_schema.get("default").and_then(default_literal);
+        let attrs = if required.contains(prop) {
+            quote!()
+        } else if let Some((lit_ty, lit)) = default.filter(|_| !ty.to_string().starts_with("Option")) {
+            let fn_name = format_ident!("default_{}_{}", name.to_string().to_lowercase(), ident.to_string().trim_start_matches("r#"));
+            let fn_path = fn_name.to_string();
+            defaults.push(quote! { fn #fn_name() -> #lit_ty { #lit } });
+            quote!(#[serde(default = #fn_path)])
+        } else {
+            // Optional: absent and null read the same, so a nullable type is not wrapped twice.
+            let optional = if ty.to_string().starts_with("Option") { ty.clone() } else { quote!(Option<#ty>) };
+            return quote! {
+                #doc
+                #rename
+                #[serde(default, skip_serializing_if = "Option::is_none")]
+                pub #ident: #optional,
+            };
+        };
+        quote! { #doc #rename #attrs pub #ident: #ty, }
+    }).collect::<Vec<_>>();
+    let deny = strict.then(|| quote!(#[serde(deny_unknown_fields)]));
+    let doc = format!(" {doc}");
+    quote! {
+        #[doc = #doc]
+        #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+        #deny
+        pub struct #name { #(#fields)* }
+        #(#defaults)*
+    }
+}
+
+fn default_literal(value: &Value) -> Option<(TokenStream, TokenStream)> {
+    match value {
+        Value::Bool(b) => Some((quote!(bool), quote!(#b))),
+        Value::Number(n) => n.as_i64().map(|i| (quote!(i64), quote!(#i))),
+        Value::String(s) => Some((quote!(String), quote!(String::from(#s)))),
+        _ => None,
+    }
+}
+
+fn shared_type(name: &str, ty: &Value, types: &BTreeMap<String, Value>) -> TokenStream {
+    let ident = format_ident!("{}", name);
+    let doc = ty.get("description").and_then(Value::as_str).unwrap_or("Shared type from the manifest.");
+    if ty.get("type").and_then(Value::as_str) == Some("object") && ty.get("properties").is_some() {
+        let strict = ty.get("additionalProperties") == Some(&Value::Bool(false));
+        struct_for(&ident, ty, types, strict, doc)
+    } else {
+        let target = rust_type(ty, types);
+        let doc = format!(" {doc}");
+        quote! { #[doc = #doc] pub type #ident = #target; }
+    }
+}
+
+fn tool_structs(tool: &Tool, types: &BTreeMap<String, Value>) -> TokenStream {
+    let input = format_ident!("{}Input", pascal(&tool.name));
+    let output = format_ident!("{}Output", pascal(&tool.name));
+    let strict = tool.input.get("additionalProperties") == Some(&Value::Bool(false));
+    let input_struct = struct_for(&input, &tool.input, types, strict, &format!("Arguments of `{}`.", tool.name));
+    let output_struct = struct_for(&output, &tool.output, types, false, &format!("Result of `{}` (before the runtime adds freshness and truncation).", tool.name));
+    quote! { #input_struct #output_struct }
+}
+
+fn custom_trait(manifest: &Manifest) -> TokenStream {
+    let custom: Vec<&Tool> = manifest.tools.iter().filter(|t| t.handler == HandlerKind::Custom).collect();
+    let methods = custom.iter().map(|tool| {
+        let method = field_ident(&tool.name);
+        let input = format_ident!("{}Input", pascal(&tool.name));
+        let output = format_ident!("{}Output", pascal(&tool.name));
+        let doc = format!(" `{}`: {}", tool.name, tool.title);
+        quote! {
+            #[doc = #doc]
+            fn #method(&self, ctx: crate::handler::ToolContext, input: #input)
+                -> impl std::future::Future<Output = Result<#output, crate::handler::ToolError>> + Send;
+        }
+    });
+    let arms = custom.iter().map(|tool| {
+        let name = &tool.name;
+        let method = field_ident(&tool.name);
+        quote! {
+            #name => Some(Box::pin(async move {
+                let input = crate::handler::decode_input(#name, arguments)?;
+                crate::handler::encode_output(handlers.#method(ctx, input).await?)
+            })),
+        }
+    });
+    quote! {
+        /// The tools declared `handler: custom`. A tool added to the manifest with a custom
+        /// handler does not compile until it is implemented here.
+        pub trait CustomHandlers: Send + Sync + 'static {
+            #(#methods)*
+        }
+
+        /// Runs the custom tool `tool`, or answers `None` when it is not a custom tool of this surface.
+        pub fn dispatch_custom<H: CustomHandlers>(
+            handlers: std::sync::Arc<H>,
+            ctx: crate::handler::ToolContext,
+            tool: &str,
+            arguments: serde_json::Value,
+        ) -> Option<crate::handler::ToolFuture> {
+            match tool {
+                #(#arms)*
+                _ => {
+                    let _ = (handlers, ctx, arguments);
+                    None
+                }
+            }
+        }
+    }
+}
+
+fn modes(list: &[Mode]) -> TokenStream {
+    let items = list.iter().map(|m| match m {
+        Mode::LocalStdio => quote!(crate::spec::Mode::LocalStdio),
+        Mode::RemoteHttp => quote!(crate::spec::Mode::RemoteHttp),
+    });
+    quote!(&[#(#items),*])
+}
+
+fn strs(list: &[String]) -> TokenStream {
+    quote!(&[#(#list),*])
+}
+
+fn opt_str(value: &Option<String>) -> TokenStream {
+    match value {
+        Some(s) => quote!(Some(#s)),
+        None => quote!(None),
+    }
+}
+
+fn opt_usize(value: Option<usize>) -> TokenStream {
+    match value {
+        Some(n) => quote!(Some(#n)),
+        None => quote!(None),
+    }
+}
+
+fn pairs(map: &BTreeMap<String, String>) -> TokenStream {
+    let items = map.iter().map(|(k, v)| quote!((#k, #v)));
+    quote!(&[#(#items),*])
+}
+
+fn registry(manifest: &Manifest) -> TokenStream {
+    let types = &manifest.types;
+    let server = &manifest.server;
+    let (name, title, version, instructions, budget) =
+        (&server.name, &server.title, &server.version, &server.instructions, server.result_budget);
+    let scopes = manifest.scopes.iter().map(|s| {
+        let (n, d, m, def) = (&s.name, &s.description, modes(&s.modes), s.default_stdio);
+        quote!(crate::spec::ScopeSpec { name: #n, description: #d, modes: #m, default_stdio: #def })
+    });
+    let tools = manifest.tools.iter().map(|tool| {
+        let scope_modes = manifest.scopes.iter().find(|s| s.name == tool.scope).map(|s| s.modes.clone()).unwrap_or_default();
+        let tool_modes = modes(tool.modes.as_ref().unwrap_or(&scope_modes));
+        let (n, t, d, s) = (&tool.name, &tool.title, &tool.description, &tool.scope);
+        let access = match tool.access {
+            Access::Read => quote!(crate::spec::Access::Read),
+            Access::Write => quote!(crate::spec::Access::Write),
+            Access::Destructive => quote!(crate::spec::Access::Destructive),
+        };
+        let handler = match tool.handler {
+            HandlerKind::Mapped => quote!(crate::spec::Handler::Mapped),
+            HandlerKind::Custom => quote!(crate::spec::Handler::Custom),
+        };
+        let input_schema = canonical_json(&schema::publish(&tool.input, types));
+        let output_schema = canonical_json(&schema::publish(&schema::with_envelope(&tool.output), types));
+        let nexus = match &tool.nexus {
+            Some(m) => {
+                let method = match m.method {
+                    Method::Get => quote!(crate::spec::HttpMethod::Get),
+                    Method::Post => quote!(crate::spec::HttpMethod::Post),
+                };
+                let (path, query, body) = (&m.path, pairs(&m.query), pairs(&m.body));
+                quote!(Some(crate::spec::NexusSpec { method: #method, path: #path, query: #query, body: #body }))
+            }
+            None => quote!(None),
+        };
+        let r = &tool.response;
+        let (pick, exclude, redact) = (strs(&r.pick), strs(&r.exclude), strs(&r.redact));
+        let (max_items, max_string) = (opt_usize(r.max_items), opt_usize(r.max_string));
+        let budget = r.budget.unwrap_or(server.result_budget);
+        let pagination = match &tool.pagination {
+            Some(p) => {
+                let (items, cursor) = (&p.items, &p.cursor);
+                quote!(Some(crate::spec::PaginationSpec { items: #items, cursor: #cursor }))
+            }
+            None => quote!(None),
+        };
+        let mutation = match &tool.mutation {
+            Some(m) => {
+                let dry_param = opt_str(&m.dry_run.as_ref().map(|d| d.param.clone()));
+                let dry_default = m.dry_run.as_ref().is_none_or(|d| d.default);
+                let paired = opt_str(&m.paired_dry_run_tool);
+                let require = strs(&m.require_true);
+                let plan = opt_str(&m.plan_param);
+                let dirty = opt_str(&m.dirty_worktree_param);
+                let follow = opt_str(&m.follow_up);
+                quote!(Some(crate::spec::MutationSpec {
+                    dry_run_param: #dry_param, dry_run_default: #dry_default, paired_dry_run_tool: #paired,
+                    require_true: #require, plan_param: #plan, dirty_worktree_param: #dirty, follow_up: #follow,
+                }))
+            }
+            None => quote!(None),
+        };
+        quote! {
+            crate::spec::ToolSpec {
+                name: #n, title: #t, description: #d, scope: #s, access: #access, modes: #tool_modes,
+                handler: #handler, input_schema: #input_schema, output_schema: #output_schema,
+                nexus: #nexus,
+                response: crate::spec::ResponseSpec { pick: #pick, exclude: #exclude, max_items: #max_items, max_string: #max_string, budget: #budget, redact: #redact },
+                pagination: #pagination,
+                mutation: #mutation,
+            }
+        }
+    });
+    let prompts = manifest.prompts.iter().map(|p| {
+        let (n, t, d, tpl) = (&p.name, opt_str(&p.title), &p.description, &p.template);
+        let args = p.arguments.iter().map(|a| {
+            let (an, ad, ar) = (&a.name, &a.description, a.required);
+            quote!(crate::spec::PromptArgSpec { name: #an, description: #ad, required: #ar })
+        });
+        quote!(crate::spec::PromptSpec { name: #n, title: #t, description: #d, arguments: &[#(#args),*], template: #tpl })
+    });
+    let resources = manifest.resources.iter().map(|r| {
+        let (u, n, t, d, m, tpl) = (&r.uri, &r.name, opt_str(&r.title), &r.description, &r.mime_type, &r.template);
+        quote!(crate::spec::ResourceSpec { uri: #u, name: #n, title: #t, description: #d, mime_type: #m, template: #tpl })
+    });
+    quote! {
+        /// Everything the manifest declares for this surface; the runtime is driven by it.
+        pub static SURFACE: crate::spec::SurfaceSpec = crate::spec::SurfaceSpec {
+            name: #name,
+            title: #title,
+            version: #version,
+            instructions: #instructions,
+            result_budget: #budget,
+            scopes: &[#(#scopes),*],
+            tools: &[#(#tools),*],
+            prompts: &[#(#prompts),*],
+            resources: &[#(#resources),*],
+        };
+    }
+}
+
+/// Sorted-key, compact JSON: the registry and the contract files must agree byte for byte.
+pub fn canonical_json(value: &Value) -> String {
+    serde_json::to_string(&sort_keys(value)).unwrap_or_default()
+}
+
+/// A copy of `value` with every object's keys sorted.
+pub fn sort_keys(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+            Value::Object(entries.into_iter().map(|(k, v)| (k.clone(), sort_keys(v))).collect())
+        }
+        Value::Array(items) => Value::Array(items.iter().map(sort_keys).collect()),
+        other => other.clone(),
+    }
+}

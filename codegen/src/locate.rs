@@ -1,0 +1,69 @@
+//! Maps a path inside the manifest (`tools[3].nexus.query.limit`) to a line and column.
+//! yaml_serde reports positions only for syntax and shape errors; semantic checks need this.
+
+use saphyr::{LoadableYamlNode, MarkedYaml, Scalar, YamlData};
+
+/// One step of a path into the YAML document.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Step {
+    Key(String),
+    Index(usize),
+}
+
+impl From<&str> for Step {
+    fn from(key: &str) -> Self {
+        Step::Key(key.to_owned())
+    }
+}
+
+impl From<usize> for Step {
+    fn from(index: usize) -> Self {
+        Step::Index(index)
+    }
+}
+
+/// A parsed document that answers "where is this path?".
+pub struct Locator<'a> {
+    root: Option<MarkedYaml<'a>>,
+}
+
+impl<'a> Locator<'a> {
+    pub fn new(source: &'a str) -> Self {
+        let root = MarkedYaml::load_from_str(source)
+            .ok()
+            .and_then(|docs| docs.into_iter().next());
+        Locator { root }
+    }
+
+    /// Line (1-based) and column (1-based) of the deepest node of `path` that exists: a missing
+    /// key points at its parent, which is where the author has to add it.
+    pub fn position(&self, path: &[Step]) -> (usize, usize) {
+        let Some(mut node) = self.root.as_ref() else {
+            return (1, 1);
+        };
+        let mut at = node.span.start;
+        for step in path {
+            let next = match (step, &node.data) {
+                (Step::Key(key), YamlData::Mapping(map)) => map.iter().find_map(|(k, v)| {
+                    (scalar_text(k).as_deref() == Some(key.as_str())).then_some((k, v))
+                }),
+                (Step::Index(i), YamlData::Sequence(seq)) => seq.get(*i).map(|v| (v, v)),
+                _ => None,
+            };
+            let Some((key, value)) = next else { break };
+            // Point at the key for mapping entries: that is the line an editor shows.
+            at = key.span.start;
+            node = value;
+        }
+        (at.line(), at.col() + 1)
+    }
+}
+
+fn scalar_text(node: &MarkedYaml<'_>) -> Option<String> {
+    match &node.data {
+        YamlData::Value(Scalar::String(s)) => Some(s.to_string()),
+        YamlData::Representation(s, _, _) => Some(s.to_string()),
+        YamlData::Value(other) => Some(format!("{other:?}")),
+        _ => None,
+    }
+}

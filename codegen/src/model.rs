@@ -1,0 +1,205 @@
+//! The manifest as spec authors write it. Every struct denies unknown keys so that a typo fails
+//! the build instead of being silently ignored.
+
+use serde::Deserialize;
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Manifest {
+    pub surface: String,
+    pub server: Server,
+    pub scopes: Vec<Scope>,
+    #[serde(default)]
+    pub types: BTreeMap<String, Value>,
+    pub tools: Vec<Tool>,
+    #[serde(default)]
+    pub prompts: Vec<Prompt>,
+    #[serde(default)]
+    pub resources: Vec<Resource>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Server {
+    pub name: String,
+    pub title: String,
+    pub version: String,
+    pub instructions: String,
+    pub result_budget: usize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    LocalStdio,
+    RemoteHttp,
+}
+
+impl Mode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::LocalStdio => "local_stdio",
+            Mode::RemoteHttp => "remote_http",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scope {
+    pub name: String,
+    pub description: String,
+    pub modes: Vec<Mode>,
+    #[serde(default)]
+    pub default_stdio: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Access {
+    Read,
+    Write,
+    Destructive,
+}
+
+impl Access {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Access::Read => "read",
+            Access::Write => "write",
+            Access::Destructive => "destructive",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HandlerKind {
+    Mapped,
+    Custom,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Tool {
+    pub name: String,
+    pub title: String,
+    pub description: String,
+    pub scope: String,
+    pub access: Access,
+    #[serde(default)]
+    pub modes: Option<Vec<Mode>>,
+    pub handler: HandlerKind,
+    pub input: Value,
+    pub output: Value,
+    #[serde(default)]
+    pub nexus: Option<NexusMapping>,
+    #[serde(default)]
+    pub response: Response,
+    #[serde(default)]
+    pub pagination: Option<Pagination>,
+    #[serde(default)]
+    pub mutation: Option<Mutation>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+pub enum Method {
+    #[serde(rename = "GET")]
+    Get,
+    #[serde(rename = "POST")]
+    Post,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NexusMapping {
+    pub method: Method,
+    pub path: String,
+    #[serde(default)]
+    pub query: BTreeMap<String, String>,
+    #[serde(default)]
+    pub body: BTreeMap<String, String>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Response {
+    #[serde(default)]
+    pub pick: Vec<String>,
+    #[serde(default)]
+    pub exclude: Vec<String>,
+    #[serde(default)]
+    pub max_items: Option<usize>,
+    #[serde(default)]
+    pub max_string: Option<usize>,
+    #[serde(default)]
+    pub budget: Option<usize>,
+    #[serde(default)]
+    pub redact: Vec<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Pagination {
+    pub items: String,
+    pub cursor: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Mutation {
+    #[serde(default)]
+    pub dry_run: Option<DryRun>,
+    #[serde(default)]
+    pub paired_dry_run_tool: Option<String>,
+    #[serde(default)]
+    pub require_true: Vec<String>,
+    #[serde(default)]
+    pub plan_param: Option<String>,
+    #[serde(default)]
+    pub dirty_worktree_param: Option<String>,
+    #[serde(default)]
+    pub follow_up: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DryRun {
+    pub param: String,
+    pub default: bool,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Prompt {
+    pub name: String,
+    #[serde(default)]
+    pub title: Option<String>,
+    pub description: String,
+    #[serde(default)]
+    pub arguments: Vec<PromptArgument>,
+    pub template: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PromptArgument {
+    pub name: String,
+    pub description: String,
+    #[serde(default)]
+    pub required: bool,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Resource {
+    pub uri: String,
+    pub name: String,
+    #[serde(default)]
+    pub title: Option<String>,
+    pub description: String,
+    pub mime_type: String,
+    pub template: String,
+}

@@ -1,0 +1,425 @@
+//! Semantic checks that serde cannot express. Each problem names where it is, what is wrong and
+//! how to fix it; all problems of a manifest are reported at once.
+
+use crate::error::ManifestError;
+use crate::locate::{Locator, Step};
+use crate::model::{Access, HandlerKind, Manifest, Method, Tool};
+use crate::schema;
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+struct Checker<'a> {
+    file: PathBuf,
+    locator: Locator<'a>,
+    errors: Vec<ManifestError>,
+}
+
+impl Checker<'_> {
+    fn report(&mut self, at: &[Step], subject: Option<String>, message: String) {
+        let (line, column) = self.locator.position(at);
+        self.errors.push(ManifestError {
+            file: self.file.clone(),
+            line,
+            column,
+            subject,
+            message,
+        });
+    }
+}
+
+macro_rules! path {
+    ($($step:expr),* $(,)?) => { &[$(Step::from($step)),*] };
+}
+
+/// Checks one parsed manifest; `source` is its text, used only to locate problems.
+pub fn check(file: &Path, source: &str, manifest: &Manifest) -> Vec<ManifestError> {
+    let mut c = Checker {
+        file: file.to_owned(),
+        locator: Locator::new(source),
+        errors: Vec::new(),
+    };
+    check_surface(&mut c, file, manifest);
+    check_scopes(&mut c, manifest);
+    check_types(&mut c, manifest);
+    let mut seen = BTreeSet::new();
+    for (i, tool) in manifest.tools.iter().enumerate() {
+        if !seen.insert(tool.name.as_str()) {
+            c.report(
+                path!["tools", i, "name"],
+                Some(format!("tool `{}`", tool.name)),
+                "duplicate tool name. Tool names must be unique within a surface: rename or remove one of them.".to_owned(),
+            );
+        }
+        check_tool(&mut c, manifest, i, tool);
+    }
+    check_prompts_and_resources(&mut c, manifest);
+    c.errors
+}
+
+fn check_surface(c: &mut Checker<'_>, file: &Path, manifest: &Manifest) {
+    let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+    if manifest.surface != stem {
+        c.report(
+            path!["surface"],
+            None,
+            format!(
+                "surface is `{}` but the file is named `{stem}.yaml`. Name the file after its surface (the contract lives in contract/<surface>/).",
+                manifest.surface
+            ),
+        );
+    }
+    if manifest.server.result_budget < 256 {
+        c.report(
+            path!["server", "result_budget"],
+            None,
+            "result_budget is below 256 characters: no useful answer fits. Use the default 8000 unless you have a reason.".to_owned(),
+        );
+    }
+}
+
+fn check_scopes(c: &mut Checker<'_>, manifest: &Manifest) {
+    let mut seen = BTreeSet::new();
+    for (i, scope) in manifest.scopes.iter().enumerate() {
+        if !seen.insert(scope.name.as_str()) {
+            c.report(
+                path!["scopes", i, "name"],
+                Some(format!("scope `{}`", scope.name)),
+                "duplicate scope name. Each scope is declared once.".to_owned(),
+            );
+        }
+        if scope.modes.is_empty() {
+            c.report(
+                path!["scopes", i, "modes"],
+                Some(format!("scope `{}`", scope.name)),
+                "modes is empty, so no tool of this scope could ever be served. List local_stdio and/or remote_http.".to_owned(),
+            );
+        }
+    }
+}
+
+fn check_types(c: &mut Checker<'_>, manifest: &Manifest) {
+    for (name, ty) in &manifest.types {
+        let subject = Some(format!("type `{name}`"));
+        if !is_pascal_case(name) {
+            c.report(
+                path!["types", name.as_str()],
+                subject.clone(),
+                "shared type names are PascalCase (they become Rust type names), e.g. GraphSelector.".to_owned(),
+            );
+        }
+        check_refs(c, manifest, path!["types", name.as_str()], subject.clone(), ty);
+        check_json_schema(c, manifest, path!["types", name.as_str()], subject, ty);
+    }
+}
+
+fn check_tool(c: &mut Checker<'_>, manifest: &Manifest, i: usize, tool: &Tool) {
+    let subject = Some(format!("tool `{}`", tool.name));
+    if !is_tool_name(&tool.name) {
+        c.report(
+            path!["tools", i, "name"],
+            subject.clone(),
+            "tool names must match ^[a-z][a-z0-9_]{0,63}$ (lower snake case, at most 64 characters), e.g. kg_file_context.".to_owned(),
+        );
+    }
+    match manifest.scopes.iter().find(|s| s.name == tool.scope) {
+        None => {
+            let known: Vec<&str> = manifest.scopes.iter().map(|s| s.name.as_str()).collect();
+            c.report(
+                path!["tools", i, "scope"],
+                subject.clone(),
+                format!(
+                    "unknown scope `{}`. Declare it under `scopes:` or use one of: {}.",
+                    tool.scope,
+                    known.join(", ")
+                ),
+            );
+        }
+        Some(scope) => {
+            for mode in tool.modes.iter().flatten() {
+                if !scope.modes.contains(mode) {
+                    c.report(
+                        path!["tools", i, "modes"],
+                        subject.clone(),
+                        format!(
+                            "mode `{}` is not allowed by scope `{}`. A tool's modes can only narrow its scope's modes.",
+                            mode.as_str(),
+                            scope.name
+                        ),
+                    );
+                }
+            }
+        }
+    }
+    for (key, schema) in [("input", &tool.input), ("output", &tool.output)] {
+        if schema.get("type").and_then(Value::as_str) != Some("object") {
+            c.report(
+                path!["tools", i, key],
+                subject.clone(),
+                format!("{key} must be a JSON Schema with `type: object` (MCP requires object-typed tool schemas)."),
+            );
+        }
+        check_refs(c, manifest, path!["tools", i, key], subject.clone(), schema);
+        check_json_schema(c, manifest, path!["tools", i, key], subject.clone(), schema);
+    }
+    let inputs: BTreeMap<&str, &Value> = schema::properties(&tool.input).into_iter().collect();
+    let required = schema::required(&tool.input);
+    check_mapping(c, i, tool, &inputs, &required);
+    check_pagination(c, i, tool, &inputs);
+    check_mutation(c, manifest, i, tool, &inputs);
+}
+
+fn check_mapping(
+    c: &mut Checker<'_>,
+    i: usize,
+    tool: &Tool,
+    inputs: &BTreeMap<&str, &Value>,
+    required: &BTreeSet<&str>,
+) {
+    let subject = Some(format!("tool `{}`", tool.name));
+    let Some(nexus) = &tool.nexus else {
+        if tool.handler == HandlerKind::Mapped {
+            c.report(
+                path!["tools", i, "handler"],
+                subject,
+                "a mapped tool needs a `nexus:` mapping (method, path, query/body). Add one, or set `handler: custom` and implement the tool in Rust.".to_owned(),
+            );
+        }
+        return;
+    };
+    if !nexus.path.starts_with('/') {
+        c.report(
+            path!["tools", i, "nexus", "path"],
+            subject.clone(),
+            format!("nexus path `{}` must start with `/` (it is relative to NEXUS_API_URL).", nexus.path),
+        );
+    }
+    for param in path_params(&nexus.path) {
+        if !inputs.contains_key(param.as_str()) {
+            c.report(
+                path!["tools", i, "nexus", "path"],
+                subject.clone(),
+                format!("path parameter `{{{param}}}` is not an input field. Add `{param}` to the input properties or remove it from the path."),
+            );
+        } else if !required.contains(param.as_str()) {
+            c.report(
+                path!["tools", i, "nexus", "path"],
+                subject.clone(),
+                format!("path parameter `{{{param}}}` has no value when the input omits it. Add `{param}` to the input's `required` list."),
+            );
+        }
+    }
+    if nexus.method == Method::Get && !nexus.body.is_empty() {
+        c.report(
+            path!["tools", i, "nexus", "body"],
+            subject.clone(),
+            "a GET mapping cannot have a body. Use `query:` or `method: POST`.".to_owned(),
+        );
+    }
+    for (section, templates) in [("query", &nexus.query), ("body", &nexus.body)] {
+        for (name, template) in templates {
+            let at = path!["tools", i, "nexus", section, name.as_str()];
+            match template_variables(template) {
+                Err(e) => c.report(
+                    at,
+                    subject.clone(),
+                    format!("template `{template}` does not parse: {e}."),
+                ),
+                Ok(vars) => {
+                    for var in vars {
+                        match var.strip_prefix("input.") {
+                            Some(field) if inputs.contains_key(field) => {}
+                            Some(field) => c.report(
+                                at,
+                                subject.clone(),
+                                format!("template uses `input.{field}`, which is not an input field. Add `{field}` to the input properties or fix the name."),
+                            ),
+                            None => c.report(
+                                at,
+                                subject.clone(),
+                                format!("template uses `{var}`; mapping templates can only read `input.<field>`."),
+                            ),
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn check_pagination(c: &mut Checker<'_>, i: usize, tool: &Tool, inputs: &BTreeMap<&str, &Value>) {
+    let Some(p) = &tool.pagination else { return };
+    if !inputs.contains_key(p.cursor.as_str()) {
+        c.report(
+            path!["tools", i, "pagination", "cursor"],
+            Some(format!("tool `{}`", tool.name)),
+            format!("pagination cursor `{}` is not an input field. Add it as an optional string input.", p.cursor),
+        );
+    }
+}
+
+fn check_mutation(
+    c: &mut Checker<'_>,
+    manifest: &Manifest,
+    i: usize,
+    tool: &Tool,
+    inputs: &BTreeMap<&str, &Value>,
+) {
+    let subject = Some(format!("tool `{}`", tool.name));
+    let Some(m) = &tool.mutation else {
+        if tool.access != Access::Read {
+            c.report(
+                path!["tools", i, "access"],
+                subject,
+                format!(
+                    "a {} tool must declare `mutation:` with a dry-run switch defaulting to true (`dry_run: {{param: dry_run, default: true}}`) or a paired dry-run tool plus a confirmation parameter (`paired_dry_run_tool` and `require_true`).",
+                    tool.access.as_str()
+                ),
+            );
+        }
+        return;
+    };
+    if tool.access == Access::Read {
+        c.report(
+            path!["tools", i, "mutation"],
+            subject.clone(),
+            "a read tool cannot declare `mutation:`. Set `access: write` (or destructive) if it changes anything.".to_owned(),
+        );
+    }
+    let is_bool = |name: &str| inputs.get(name).and_then(|s| s.get("type")).and_then(Value::as_str) == Some("boolean");
+    match (&m.dry_run, &m.paired_dry_run_tool) {
+        (Some(dry), _) => {
+            let at = path!["tools", i, "mutation", "dry_run"];
+            if !dry.default {
+                c.report(at, subject.clone(), "the dry-run switch must default to true: a tool never mutates unless asked to. Set `default: true`.".to_owned());
+            }
+            if !is_bool(&dry.param) {
+                c.report(at, subject.clone(), format!("dry-run switch `{}` must be a boolean input field.", dry.param));
+            } else if inputs.get(dry.param.as_str()).and_then(|s| s.get("default")) != Some(&Value::Bool(true)) {
+                c.report(at, subject.clone(), format!("input `{}` must declare `default: true` so clients see the safe default.", dry.param));
+            }
+        }
+        (None, Some(paired)) => match manifest.tools.iter().find(|t| &t.name == paired) {
+            Some(t) if t.access == Access::Read => {
+                if m.require_true.is_empty() {
+                    c.report(path!["tools", i, "mutation"], subject.clone(), "a tool with a paired dry-run tool also needs a confirmation parameter: list it in `require_true`.".to_owned());
+                }
+            }
+            Some(_) => c.report(path!["tools", i, "mutation", "paired_dry_run_tool"], subject.clone(), format!("paired dry-run tool `{paired}` must be `access: read`.")),
+            None => c.report(path!["tools", i, "mutation", "paired_dry_run_tool"], subject.clone(), format!("paired dry-run tool `{paired}` is not declared in this manifest.")),
+        },
+        (None, None) => c.report(
+            path!["tools", i, "mutation"],
+            subject.clone(),
+            "declare a dry-run switch defaulting to true (`dry_run: {param: dry_run, default: true}`) or a paired dry-run tool (`paired_dry_run_tool`) with a confirmation parameter in `require_true`.".to_owned(),
+        ),
+    }
+    for (k, name) in m.require_true.iter().enumerate() {
+        if !is_bool(name) {
+            c.report(path!["tools", i, "mutation", "require_true", k], subject.clone(), format!("`{name}` must be a boolean input field to be required true."));
+        }
+    }
+    for (key, param) in [("plan_param", &m.plan_param), ("dirty_worktree_param", &m.dirty_worktree_param)] {
+        if let Some(p) = param
+            && !inputs.contains_key(p.as_str())
+        {
+            c.report(path!["tools", i, "mutation", key], subject.clone(), format!("`{p}` is not an input field of this tool."));
+        }
+    }
+    if let Some(f) = &m.follow_up
+        && !manifest.tools.iter().any(|t| &t.name == f)
+    {
+        c.report(path!["tools", i, "mutation", "follow_up"], subject, format!("follow-up tool `{f}` is not declared in this manifest."));
+    }
+}
+
+fn check_prompts_and_resources(c: &mut Checker<'_>, manifest: &Manifest) {
+    let mut seen = BTreeSet::new();
+    for (i, prompt) in manifest.prompts.iter().enumerate() {
+        let subject = Some(format!("prompt `{}`", prompt.name));
+        if !seen.insert(prompt.name.as_str()) {
+            c.report(path!["prompts", i, "name"], subject.clone(), "duplicate prompt name.".to_owned());
+        }
+        let args: BTreeSet<&str> = prompt.arguments.iter().map(|a| a.name.as_str()).collect();
+        check_text_template(c, path!["prompts", i, "template"], subject, &prompt.template, |v| {
+            v.strip_prefix("args.").is_some_and(|a| args.contains(a))
+        });
+    }
+    let mut seen = BTreeSet::new();
+    for (i, resource) in manifest.resources.iter().enumerate() {
+        let subject = Some(format!("resource `{}`", resource.uri));
+        if !seen.insert(resource.uri.as_str()) {
+            c.report(path!["resources", i, "uri"], subject.clone(), "duplicate resource uri.".to_owned());
+        }
+        if !resource.uri.contains("://") {
+            c.report(path!["resources", i, "uri"], subject.clone(), "a resource uri needs a scheme, e.g. nexus-code-kg://guide/cycle.".to_owned());
+        }
+        check_text_template(c, path!["resources", i, "template"], subject, &resource.template, |_| false);
+    }
+}
+
+fn check_text_template(
+    c: &mut Checker<'_>,
+    at: &[Step],
+    subject: Option<String>,
+    template: &str,
+    allowed: impl Fn(&str) -> bool,
+) {
+    match template_variables(template) {
+        Err(e) => c.report(at, subject, format!("template does not parse: {e}.")),
+        Ok(vars) => {
+            for var in vars {
+                if !(var.starts_with("server.") || var == "server" || allowed(&var)) {
+                    c.report(at, subject.clone(), format!("template uses `{var}`, which is not defined. Prompts can read `args.<declared argument>` and `server.<key>`; resources `server.<key>`."));
+                }
+            }
+        }
+    }
+}
+
+fn check_refs(c: &mut Checker<'_>, manifest: &Manifest, at: &[Step], subject: Option<String>, schema: &Value) {
+    for r in schema::all_refs(schema) {
+        match r.strip_prefix(schema::TYPE_REF_PREFIX) {
+            Some(name) if manifest.types.contains_key(name) => {}
+            Some(name) => {
+                let known: Vec<&str> = manifest.types.keys().map(String::as_str).collect();
+                c.report(at, subject.clone(), format!("unknown type `{name}` in `$ref: {r}`. Declare it under `types:` or use one of: {}.", known.join(", ")));
+            }
+            None => c.report(at, subject.clone(), format!("`$ref: {r}` is not supported: reference shared types as `#/types/<Name>`.")),
+        }
+    }
+}
+
+fn check_json_schema(c: &mut Checker<'_>, manifest: &Manifest, at: &[Step], subject: Option<String>, schema: &Value) {
+    let published = schema::publish(schema, &manifest.types);
+    if let Err(e) = jsonschema::meta::validate(&published) {
+        c.report(at, subject, format!("not a valid JSON Schema 2020-12: {e} (at {}).", e.instance_path()));
+    }
+}
+
+/// Variables a minijinja template reads, as dotted paths (`input.repository`).
+pub fn template_variables(template: &str) -> Result<BTreeSet<String>, minijinja::Error> {
+    let env = minijinja::Environment::new();
+    let tmpl = env.template_from_str(template)?;
+    Ok(tmpl.undeclared_variables(true).into_iter().collect())
+}
+
+/// `{name}` placeholders of a Nexus path template.
+pub fn path_params(path: &str) -> Vec<String> {
+    path.split('{')
+        .skip(1)
+        .filter_map(|rest| rest.split_once('}').map(|(name, _)| name.to_owned()))
+        .collect()
+}
+
+fn is_tool_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    matches!(chars.next(), Some('a'..='z'))
+        && name.len() <= 64
+        && chars.all(|ch| matches!(ch, 'a'..='z' | '0'..='9' | '_'))
+}
+
+fn is_pascal_case(name: &str) -> bool {
+    name.chars().next().is_some_and(|ch| ch.is_ascii_uppercase())
+        && name.chars().all(|ch| ch.is_ascii_alphanumeric())
+}

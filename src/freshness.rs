@@ -1,0 +1,210 @@
+//! How fresh is the graph compared with a local checkout? Fails closed: anything git cannot
+//! answer is never `fresh`.
+
+use crate::handler::{ToolContext, ToolError};
+use crate::nexus_client::NexusRequest;
+use crate::spec::Mode;
+use serde::Serialize;
+use serde_json::{Value, json};
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::sync::Arc;
+use tokio::process::Command;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    Fresh,
+    StaleButUsable,
+    Stale,
+    UnsafeForPatchDecision,
+}
+
+/// The verdict and everything it rests on.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Evidence {
+    pub verdict: Verdict,
+    pub graph_commit: String,
+    pub head: Option<String>,
+    pub commits_between: Option<u64>,
+    pub dirty_files: Vec<String>,
+    pub changed_files: Vec<String>,
+    pub files_with_findings_touched: Vec<String>,
+    pub reasons: Vec<String>,
+}
+
+async fn git(repo: &Path, args: &[&str]) -> Result<(bool, String), String> {
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(repo)
+        .args(args)
+        .output()
+        .await
+        .map_err(|e| format!("cannot run git: {e}"))?;
+    Ok((out.status.success(), String::from_utf8_lossy(&out.stdout).into_owned()))
+}
+
+async fn git_ok(repo: &Path, args: &[&str]) -> Result<String, String> {
+    match git(repo, args).await? {
+        (true, out) => Ok(out),
+        (false, _) => Err(format!("`git {}` failed", args.join(" "))),
+    }
+}
+
+/// Dirty paths (modified, staged, untracked, both sides of renames), repo-relative.
+async fn dirty_files(repo: &Path) -> Result<Vec<String>, String> {
+    let out = git_ok(repo, &["status", "--porcelain=v1", "-z", "--untracked-files=all"]).await?;
+    let mut files = Vec::new();
+    let mut entries = out.split('\0').filter(|e| !e.is_empty());
+    while let Some(entry) = entries.next() {
+        let status = entry.get(..2).unwrap_or("");
+        files.push(entry.get(3..).unwrap_or("").to_owned());
+        if status.starts_with('R') || status.starts_with('C') {
+            if let Some(from) = entries.next() {
+                files.push(from.to_owned());
+            }
+        }
+    }
+    files.sort();
+    files.dedup();
+    Ok(files)
+}
+
+/// Compares the graph commit with the checkout at `repo`.
+pub async fn assess(repo: &Path, graph_commit: &str, finding_paths: &BTreeSet<String>, max_behind: u32) -> Evidence {
+    let mut ev = Evidence {
+        verdict: Verdict::Stale,
+        graph_commit: graph_commit.to_owned(),
+        head: None,
+        commits_between: None,
+        dirty_files: Vec::new(),
+        changed_files: Vec::new(),
+        files_with_findings_touched: Vec::new(),
+        reasons: Vec::new(),
+    };
+    let head = match git_ok(repo, &["rev-parse", "--verify", "HEAD^{commit}"]).await {
+        Ok(h) => h.trim().to_owned(),
+        Err(e) => {
+            ev.reasons.push(format!("git cannot read HEAD ({e}); the comparison is impossible"));
+            return ev;
+        }
+    };
+    ev.head = Some(head.clone());
+    match dirty_files(repo).await {
+        Ok(d) => ev.dirty_files = d,
+        Err(e) => {
+            ev.reasons.push(format!("git cannot list local changes ({e}); the comparison is impossible"));
+            return ev;
+        }
+    }
+    let ancestor = if head == graph_commit {
+        ev.commits_between = Some(0);
+        true
+    } else {
+        match git(repo, &["merge-base", "--is-ancestor", graph_commit, &head]).await {
+            Ok((true, _)) => {
+                let range = format!("{graph_commit}..{head}");
+                ev.commits_between = git_ok(repo, &["rev-list", "--count", &range]).await.ok().and_then(|n| n.trim().parse().ok());
+                if let Ok(names) = git_ok(repo, &["diff", "--name-only", "-z", graph_commit, &head]).await {
+                    ev.changed_files = names.split('\0').filter(|n| !n.is_empty()).map(str::to_owned).collect();
+                }
+                true
+            }
+            Ok((false, _)) => {
+                let known = git(repo, &["cat-file", "-e", &format!("{graph_commit}^{{commit}}")]).await.is_ok_and(|(ok, _)| ok);
+                ev.reasons.push(if known {
+                    "the graph commit is not an ancestor of local HEAD (diverged history)".to_owned()
+                } else {
+                    "the graph commit is not in the local history (fetch it, or the graph is of another clone)".to_owned()
+                });
+                false
+            }
+            Err(e) => {
+                ev.reasons.push(format!("git cannot compare commits ({e})"));
+                false
+            }
+        }
+    };
+    let touched: BTreeSet<&String> = ev.changed_files.iter().chain(&ev.dirty_files).filter(|f| finding_paths.contains(*f)).collect();
+    ev.files_with_findings_touched = touched.into_iter().cloned().collect();
+    ev.verdict = if !ev.files_with_findings_touched.is_empty() {
+        ev.reasons.push("files that carry findings changed since the graph: the findings may no longer match the code".to_owned());
+        Verdict::UnsafeForPatchDecision
+    } else if !ancestor {
+        Verdict::Stale
+    } else if ev.commits_between.is_none() {
+        ev.reasons.push("git could not count the commits since the graph".to_owned());
+        Verdict::Stale
+    } else if ev.commits_between.is_some_and(|n| n > u64::from(max_behind)) {
+        ev.reasons.push(format!("local HEAD is more than {max_behind} commits ahead of the graph"));
+        Verdict::Stale
+    } else if ev.commits_between == Some(0) && ev.dirty_files.is_empty() {
+        Verdict::Fresh
+    } else {
+        if !ev.dirty_files.is_empty() {
+            ev.reasons.push("the worktree has local changes, none in files with findings".to_owned());
+        }
+        if ev.commits_between.is_some_and(|n| n > 0) {
+            ev.reasons.push("local HEAD descends from the graph commit; no changed file carries a finding".to_owned());
+        }
+        Verdict::StaleButUsable
+    };
+    ev
+}
+
+/// Paths that carry at least one finding in `graph_id` (all pages), cached per graph: a graph
+/// never changes once ready.
+pub async fn finding_paths(ctx: &ToolContext, graph_id: &str) -> Result<Arc<BTreeSet<String>>, ToolError> {
+    if let Some(hit) = ctx.app.cached_finding_paths(graph_id) {
+        return Ok(hit);
+    }
+    let mut paths = BTreeSet::new();
+    let mut cursor: Option<String> = None;
+    // Bounded: 40 pages of 500 findings; a larger graph is cut and the verdict says unsafe below.
+    for _ in 0..40 {
+        let page = ctx
+            .app
+            .nexus
+            .send(&NexusRequest::get("/api/v1/findings").param("graph_id", Some(graph_id)).param("limit", Some(500)).param("cursor", cursor.as_deref()))
+            .await?;
+        for item in page.get("items").and_then(Value::as_array).into_iter().flatten() {
+            if let Some(p) = item.get("path").and_then(Value::as_str) {
+                paths.insert(p.to_owned());
+            }
+        }
+        cursor = page.get("next_cursor").and_then(Value::as_str).map(str::to_owned);
+        if cursor.is_none() {
+            let paths = Arc::new(paths);
+            ctx.app.cache_finding_paths(graph_id, paths.clone());
+            return Ok(paths);
+        }
+    }
+    Err(ToolError::Internal("too many findings to check freshness".to_owned()))
+}
+
+/// The short freshness block put on every answer that names its graph.
+pub async fn block(ctx: &ToolContext, raw: &Value) -> Option<Value> {
+    let graph = raw.get("graph").or_else(|| raw.get("head"))?;
+    let text = |k: &str| graph.get(k).and_then(Value::as_str).map(str::to_owned);
+    let (graph_id, commit) = (text("graph_id"), text("commit_sha"));
+    let mut block = json!({"graph_id": graph_id, "commit_sha": commit, "generated_at": text("generated_at"), "verdict": null});
+    let checkout = text("repository").and_then(|r| ctx.app.settings.local_checkouts.get(&r).cloned());
+    let note = match (ctx.mode, checkout, graph_id, commit) {
+        (Mode::LocalStdio, Some(repo), Some(id), Some(commit)) => match finding_paths(ctx, &id).await {
+            Ok(paths) => {
+                let ev = assess(&repo, &commit, &paths, ctx.app.settings.max_commits_behind).await;
+                block["verdict"] = json!(ev.verdict);
+                if ev.verdict == Verdict::Fresh {
+                    "The graph matches the local checkout.".to_owned()
+                } else {
+                    format!("{} Call kg_compare_with_local_git for the evidence; read the real code before patching.", ev.reasons.join("; "))
+                }
+            }
+            Err(e) => format!("Freshness unknown ({e}); treat the graph as stale."),
+        },
+        (Mode::LocalStdio, _, _, _) => "No local checkout is known for this repository: call kg_compare_with_local_git with local_path before patching.".to_owned(),
+        _ => "The graph describes commit_sha only; compare it with your checkout before patching.".to_owned(),
+    };
+    block["note"] = json!(note);
+    Some(block)
+}

@@ -1,0 +1,170 @@
+//! The only way nexus-mcp reaches knowledge: the Nexus HTTP API. The service token stays here;
+//! it is never logged, never returned, and never part of an error message.
+
+use crate::handler::ToolError;
+use reqwest::{Method, StatusCode};
+use serde_json::Value;
+use std::fmt;
+use std::time::Duration;
+
+/// How many times a GET is tried in all; POSTs are never retried (they may not be idempotent).
+const GET_ATTEMPTS: u32 = 3;
+
+/// A request rendered from a manifest mapping (or built by a custom handler).
+#[derive(Debug, Clone, PartialEq)]
+pub struct NexusRequest {
+    pub method: Method,
+    /// Already percent-encoded path, starting with `/`.
+    pub path: String,
+    pub query: Vec<(String, String)>,
+    pub body: Option<Value>,
+}
+
+impl NexusRequest {
+    pub fn get(path: impl Into<String>) -> Self {
+        NexusRequest { method: Method::GET, path: path.into(), query: Vec::new(), body: None }
+    }
+
+    pub fn post(path: impl Into<String>, body: Value) -> Self {
+        NexusRequest { method: Method::POST, path: path.into(), query: Vec::new(), body: Some(body) }
+    }
+
+    /// Adds a query parameter; `None` leaves it out.
+    pub fn param(mut self, name: &str, value: Option<impl ToString>) -> Self {
+        if let Some(v) = value {
+            self.query.push((name.to_owned(), v.to_string()));
+        }
+        self
+    }
+}
+
+/// The token, wrapped so that `{:?}` and `{}` never print it.
+#[derive(Clone)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn new(value: String) -> Self {
+        Secret(value)
+    }
+
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Secret([REDACTED])")
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct NexusClient {
+    http: reqwest::Client,
+    base: String,
+    token: Secret,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum NexusClientError {
+    #[error("NEXUS_API_URL `{0}` is not an http(s) URL. Set it to the Nexus API root, e.g. https://nexus.example.com")]
+    BadUrl(String),
+    #[error("cannot build the HTTP client: {0}")]
+    Build(#[from] reqwest::Error),
+}
+
+impl NexusClient {
+    pub fn new(base_url: &str, token: Secret, timeout: Duration) -> Result<Self, NexusClientError> {
+        if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
+            return Err(NexusClientError::BadUrl(base_url.to_owned()));
+        }
+        let http = reqwest::Client::builder()
+            .timeout(timeout)
+            .connect_timeout(Duration::from_secs(5))
+            .user_agent(concat!("nexus-mcp/", env!("CARGO_PKG_VERSION")))
+            .build()?;
+        Ok(NexusClient { http, base: base_url.trim_end_matches('/').to_owned(), token })
+    }
+
+    pub fn base_url(&self) -> &str {
+        &self.base
+    }
+
+    /// Sends `request`, retrying GETs on transport errors and 5xx answers.
+    pub async fn send(&self, request: &NexusRequest) -> Result<Value, ToolError> {
+        let attempts = if request.method == Method::GET { GET_ATTEMPTS } else { 1 };
+        let mut last = None;
+        for attempt in 1..=attempts {
+            match self.send_once(request).await {
+                Err(e @ ToolError::Backend { retryable: true, .. }) if attempt < attempts => {
+                    tracing::warn!(path = %request.path, attempt, error = %e, "retrying Nexus GET");
+                    // Short backoff between attempts; the total stays well under the call timeout.
+                    tokio::time::sleep(Duration::from_millis(100 * u64::from(attempt * attempt))).await;
+                    last = Some(e);
+                }
+                other => return other,
+            }
+        }
+        Err(last.unwrap_or_else(|| ToolError::Internal("no attempt was made".to_owned())))
+    }
+
+    async fn send_once(&self, request: &NexusRequest) -> Result<Value, ToolError> {
+        let url = format!("{}{}", self.base, request.path);
+        let mut builder = self
+            .http
+            .request(request.method.clone(), &url)
+            .bearer_auth(self.token.expose())
+            .query(&request.query);
+        if let Some(body) = &request.body {
+            builder = builder.json(body);
+        }
+        let response = builder.send().await.map_err(|e| transport_error(&request.path, &e))?;
+        let status = response.status();
+        let bytes = response.bytes().await.map_err(|e| transport_error(&request.path, &e))?;
+        if status.is_success() {
+            return serde_json::from_slice(&bytes).map_err(|e| ToolError::Backend {
+                code: "bad_response".to_owned(),
+                message: format!("Nexus answered {} for {} with a body that is not JSON ({e}). Check that NEXUS_API_URL points at a Nexus API.", status.as_u16(), request.path),
+                retryable: false,
+            });
+        }
+        Err(status_error(status, &request.path, &bytes))
+    }
+}
+
+fn transport_error(path: &str, e: &reqwest::Error) -> ToolError {
+    let what = if e.is_timeout() { "timed out" } else if e.is_connect() { "could not connect" } else { "failed" };
+    // reqwest's Display includes the URL but never headers, so the token cannot leak here.
+    ToolError::Backend {
+        code: "nexus_unavailable".to_owned(),
+        message: format!("the request to Nexus for {path} {what}. The call can be retried; if it keeps failing, the Nexus API is down or unreachable."),
+        retryable: true,
+    }
+}
+
+fn status_error(status: StatusCode, path: &str, body: &[u8]) -> ToolError {
+    let parsed: Option<Value> = serde_json::from_slice(body).ok();
+    let field = |name: &str| {
+        parsed.as_ref().and_then(|v| v.pointer(&format!("/error/{name}"))).and_then(Value::as_str).map(str::to_owned)
+    };
+    let code = field("code");
+    let message = field("message").unwrap_or_else(|| format!("HTTP {}", status.as_u16()));
+    match status {
+        StatusCode::NOT_FOUND => ToolError::NotFound { message },
+        StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN => ToolError::Backend {
+            code: "nexus_unauthorized".to_owned(),
+            message: "Nexus refused this server's service token. The operator must check NEXUS_API_TOKEN; the agent cannot fix this.".to_owned(),
+            retryable: false,
+        },
+        s if s.is_server_error() => ToolError::Backend {
+            code: "nexus_unavailable".to_owned(),
+            message: format!("Nexus failed on {path} (HTTP {}): {message}. The call can be retried.", s.as_u16()),
+            retryable: true,
+        },
+        s => ToolError::Backend {
+            code: code.unwrap_or_else(|| format!("http_{}", s.as_u16())),
+            message,
+            retryable: false,
+        },
+    }
+}

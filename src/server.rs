@@ -1,0 +1,219 @@
+//! The MCP face: rmcp's `ServerHandler`, written by hand and driven by the generated registry.
+//! MCP model values are built from the registry's JSON and parsed into rmcp's types, so what
+//! clients see is exactly what contract/ publishes.
+
+use crate::access;
+use crate::app::App;
+use crate::dispatch::{self, CallError};
+use crate::handler::{ProgressSink, ToolContext, ToolError};
+use crate::spec::{Access, Mode, ToolSpec};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData, GetPromptRequestParams, GetPromptResponse,
+    GetPromptResult, Implementation, ListPromptsResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ProgressNotificationParam, ProgressToken, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, ServerCapabilities,
+    ServerConfig, Tool,
+};
+use rmcp::service::{Peer, RequestContext, RoleServer};
+use rmcp::ServerHandler;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value, json};
+use std::collections::BTreeSet;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+/// Scopes granted to one HTTP request by the key that authenticated it (set by the auth layer).
+#[derive(Debug, Clone)]
+pub struct GrantedScopes(pub Arc<BTreeSet<String>>);
+
+#[derive(Clone)]
+pub struct McpServer {
+    app: Arc<App>,
+    mode: Mode,
+    /// Scopes for stdio; over HTTP each request carries its own.
+    scopes: Arc<BTreeSet<String>>,
+}
+
+impl McpServer {
+    pub fn new(app: Arc<App>, mode: Mode, scopes: BTreeSet<String>) -> Self {
+        McpServer { app, mode, scopes: Arc::new(scopes) }
+    }
+
+    fn scopes_for(&self, ctx: &RequestContext<RoleServer>) -> Arc<BTreeSet<String>> {
+        if self.mode == Mode::RemoteHttp {
+            // Fail closed: an HTTP request without scopes from the auth layer sees nothing.
+            return ctx
+                .extensions
+                .get::<axum::http::request::Parts>()
+                .and_then(|p| p.extensions.get::<GrantedScopes>())
+                .map(|g| g.0.clone())
+                .unwrap_or_default();
+        }
+        self.scopes.clone()
+    }
+
+    fn visible_tools(&self, scopes: &BTreeSet<String>) -> impl Iterator<Item = &'static ToolSpec> + '_ {
+        let surface = self.app.surface;
+        let scopes = scopes.clone();
+        let mode = self.mode;
+        surface.tools.iter().filter(move |t| access::visible(surface, t, mode, &scopes))
+    }
+}
+
+fn from_json<T: DeserializeOwned>(value: Value) -> Result<T, ErrorData> {
+    serde_json::from_value(value).map_err(|e| ErrorData::internal_error(format!("cannot build an MCP value: {e}"), None))
+}
+
+/// The MCP tool definition of a registry entry (also what contract/ holds, plus annotations).
+pub fn tool_json(tool: &ToolSpec) -> Value {
+    let parse = |s: &str| serde_json::from_str::<Value>(s).unwrap_or(Value::Null);
+    json!({
+        "name": tool.name,
+        "title": tool.title,
+        "description": tool.description,
+        "inputSchema": parse(tool.input_schema),
+        "outputSchema": parse(tool.output_schema),
+        "annotations": annotations(tool),
+    })
+}
+
+/// All four hints, always set, derived from the access level (never left to client defaults).
+pub fn annotations(tool: &ToolSpec) -> Value {
+    json!({
+        "title": tool.title,
+        "readOnlyHint": tool.access == Access::Read,
+        "destructiveHint": tool.access == Access::Destructive,
+        "idempotentHint": tool.access == Access::Read,
+        "openWorldHint": false,
+    })
+}
+
+struct PeerProgress {
+    peer: Peer<RoleServer>,
+    token: ProgressToken,
+}
+
+impl ProgressSink for PeerProgress {
+    fn report(&self, done: f64, total: Option<f64>, message: String) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
+        Box::pin(async move {
+            let mut param = ProgressNotificationParam::new(self.token.clone(), done).with_message(message);
+            if let Some(total) = total {
+                param = param.with_total(total);
+            }
+            if let Err(e) = self.peer.notify_progress(param).await {
+                tracing::debug!(error = %e, "progress notification not delivered");
+            }
+        })
+    }
+}
+
+/// Domain failures become isError results an agent can act on; bad arguments and unknown
+/// tools are protocol errors (-32602).
+pub fn call_result(outcome: Result<Value, CallError>) -> Result<CallToolResult, ErrorData> {
+    match outcome {
+        Ok(value) => Ok(CallToolResult::structured(value)),
+        Err(CallError::UnknownTool(name)) => Err(ErrorData::invalid_params(
+            format!("unknown tool `{name}`: it does not exist, or this connection lacks its scope or runtime mode. Call tools/list."),
+            None,
+        )),
+        Err(CallError::Tool(e @ ToolError::InvalidArguments { .. })) => Err(ErrorData::invalid_params(e.to_string(), None)),
+        Err(CallError::Tool(e)) => {
+            let body = e.to_json();
+            Ok(CallToolResult::error(vec![ContentBlock::text(body.to_string())]))
+        }
+    }
+}
+
+impl ServerHandler for McpServer {
+    fn get_info(&self) -> ServerConfig {
+        let surface = self.app.surface;
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().enable_prompts().enable_resources().build())
+            .with_server_info(Implementation::new(surface.name, surface.version).with_title(surface.title))
+            .with_instructions(surface.instructions)
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        // Used by the HTTP layer for stateless calls; scopes are checked again at call time.
+        let tool = self.app.surface.tool(name).filter(|t| t.modes.contains(&self.mode))?;
+        serde_json::from_value(tool_json(tool)).ok()
+    }
+
+    async fn list_tools(&self, _request: Option<PaginatedRequestParams>, ctx: RequestContext<RoleServer>) -> Result<ListToolsResult, ErrorData> {
+        let scopes = self.scopes_for(&ctx);
+        let tools: Vec<Value> = self.visible_tools(&scopes).map(tool_json).collect();
+        from_json(json!({ "tools": tools }))
+    }
+
+    async fn call_tool(&self, request: CallToolRequestParams, ctx: RequestContext<RoleServer>) -> Result<CallToolResponse, ErrorData> {
+        let progress = ctx.meta.get_progress_token().map(|token| Arc::new(PeerProgress { peer: ctx.peer.clone(), token }) as Arc<dyn ProgressSink>);
+        let tool_ctx = ToolContext { app: self.app.clone(), mode: self.mode, scopes: self.scopes_for(&ctx), progress };
+        let arguments = request.arguments.map(Value::Object).unwrap_or_else(|| Value::Object(Map::new()));
+        let name = request.name.to_string();
+        let outcome = tokio::select! {
+            outcome = dispatch::call(tool_ctx, &name, arguments) => outcome,
+            () = ctx.ct.cancelled() => Err(CallError::Tool(ToolError::refused("cancelled", "the client cancelled the call"))),
+        };
+        if let Err(CallError::Tool(e)) = &outcome {
+            tracing::info!(tool = %name, error = %e, "tool call failed");
+        }
+        call_result(outcome).map(Into::into)
+    }
+
+    async fn list_prompts(&self, _request: Option<PaginatedRequestParams>, _ctx: RequestContext<RoleServer>) -> Result<ListPromptsResult, ErrorData> {
+        let prompts: Vec<Value> = self
+            .app
+            .surface
+            .prompts
+            .iter()
+            .map(|p| {
+                let args: Vec<Value> = p.arguments.iter().map(|a| json!({"name": a.name, "description": a.description, "required": a.required})).collect();
+                json!({"name": p.name, "title": p.title, "description": p.description, "arguments": args})
+            })
+            .collect();
+        from_json(json!({ "prompts": prompts }))
+    }
+
+    async fn get_prompt(&self, request: GetPromptRequestParams, _ctx: RequestContext<RoleServer>) -> Result<GetPromptResponse, ErrorData> {
+        let surface = self.app.surface;
+        let prompt = surface
+            .prompts
+            .iter()
+            .find(|p| p.name == request.name)
+            .ok_or_else(|| ErrorData::invalid_params(format!("unknown prompt `{}`; call prompts/list", request.name), None))?;
+        let args = request.arguments.clone().unwrap_or_default();
+        if let Some(missing) = prompt.arguments.iter().find(|a| a.required && !args.contains_key(a.name)) {
+            return Err(ErrorData::invalid_params(format!("prompt `{}` needs argument `{}`: {}", prompt.name, missing.name, missing.description), None));
+        }
+        let text = crate::templates::render(prompt.template, surface, &Value::Object(args))
+            .map_err(|e| ErrorData::internal_error(format!("prompt `{}` failed to render: {e}", prompt.name), None))?;
+        let result: GetPromptResult = from_json(json!({
+            "description": prompt.description,
+            "messages": [{"role": "user", "content": {"type": "text", "text": text}}],
+        }))?;
+        Ok(result.into())
+    }
+
+    async fn list_resources(&self, _request: Option<PaginatedRequestParams>, _ctx: RequestContext<RoleServer>) -> Result<ListResourcesResult, ErrorData> {
+        let resources: Vec<Value> = self
+            .app
+            .surface
+            .resources
+            .iter()
+            .map(|r| json!({"uri": r.uri, "name": r.name, "title": r.title, "description": r.description, "mimeType": r.mime_type}))
+            .collect();
+        from_json(json!({ "resources": resources }))
+    }
+
+    async fn read_resource(&self, request: ReadResourceRequestParams, _ctx: RequestContext<RoleServer>) -> Result<ReadResourceResponse, ErrorData> {
+        let surface = self.app.surface;
+        let resource = surface
+            .resources
+            .iter()
+            .find(|r| r.uri == request.uri)
+            .ok_or_else(|| ErrorData::resource_not_found(format!("unknown resource `{}`; call resources/list", request.uri), None))?;
+        let text = crate::templates::render(resource.template, surface, &Value::Null)
+            .map_err(|e| ErrorData::internal_error(format!("resource `{}` failed to render: {e}", resource.uri), None))?;
+        let result: ReadResourceResult = from_json(json!({"contents": [{"uri": resource.uri, "mimeType": resource.mime_type, "text": text}]}))?;
+        Ok(result.into())
+    }
+}

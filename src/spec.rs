@@ -1,0 +1,158 @@
+//! The shapes of the generated registry. Values of these types are written by codegen from the
+//! manifest; nothing here is filled in by hand.
+
+/// Where the server runs; decides which tools exist at all.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Mode {
+    LocalStdio,
+    RemoteHttp,
+}
+
+impl Mode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::LocalStdio => "local_stdio",
+            Mode::RemoteHttp => "remote_http",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    Read,
+    Write,
+    Destructive,
+}
+
+impl Access {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Access::Read => "read",
+            Access::Write => "write",
+            Access::Destructive => "destructive",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Handler {
+    Mapped,
+    Custom,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HttpMethod {
+    Get,
+    Post,
+}
+
+#[derive(Debug)]
+pub struct SurfaceSpec {
+    pub name: &'static str,
+    pub title: &'static str,
+    pub version: &'static str,
+    pub instructions: &'static str,
+    pub result_budget: usize,
+    pub scopes: &'static [ScopeSpec],
+    pub tools: &'static [ToolSpec],
+    pub prompts: &'static [PromptSpec],
+    pub resources: &'static [ResourceSpec],
+}
+
+impl SurfaceSpec {
+    pub fn tool(&self, name: &str) -> Option<&'static ToolSpec> {
+        self.tools.iter().find(|t| t.name == name)
+    }
+
+    pub fn scope(&self, name: &str) -> Option<&'static ScopeSpec> {
+        self.scopes.iter().find(|s| s.name == name)
+    }
+}
+
+#[derive(Debug)]
+pub struct ScopeSpec {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub modes: &'static [Mode],
+    pub default_stdio: bool,
+}
+
+#[derive(Debug)]
+pub struct ToolSpec {
+    pub name: &'static str,
+    pub title: &'static str,
+    pub description: &'static str,
+    pub scope: &'static str,
+    pub access: Access,
+    /// The tool's own modes, already narrowed from its scope's by codegen.
+    pub modes: &'static [Mode],
+    pub handler: Handler,
+    /// Published JSON Schema (sorted keys), exactly what contract/ holds.
+    pub input_schema: &'static str,
+    pub output_schema: &'static str,
+    pub nexus: Option<NexusSpec>,
+    pub response: ResponseSpec,
+    pub pagination: Option<PaginationSpec>,
+    pub mutation: Option<MutationSpec>,
+}
+
+#[derive(Debug)]
+pub struct NexusSpec {
+    pub method: HttpMethod,
+    pub path: &'static str,
+    pub query: &'static [(&'static str, &'static str)],
+    pub body: &'static [(&'static str, &'static str)],
+}
+
+#[derive(Debug)]
+pub struct ResponseSpec {
+    pub pick: &'static [&'static str],
+    pub exclude: &'static [&'static str],
+    pub max_items: Option<usize>,
+    pub max_string: Option<usize>,
+    pub budget: usize,
+    pub redact: &'static [&'static str],
+}
+
+#[derive(Debug)]
+pub struct PaginationSpec {
+    pub items: &'static str,
+    pub cursor: &'static str,
+}
+
+#[derive(Debug)]
+pub struct MutationSpec {
+    pub dry_run_param: Option<&'static str>,
+    pub dry_run_default: bool,
+    pub paired_dry_run_tool: Option<&'static str>,
+    pub require_true: &'static [&'static str],
+    pub plan_param: Option<&'static str>,
+    pub dirty_worktree_param: Option<&'static str>,
+    pub follow_up: Option<&'static str>,
+}
+
+#[derive(Debug)]
+pub struct PromptSpec {
+    pub name: &'static str,
+    pub title: Option<&'static str>,
+    pub description: &'static str,
+    pub arguments: &'static [PromptArgSpec],
+    pub template: &'static str,
+}
+
+#[derive(Debug)]
+pub struct PromptArgSpec {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub required: bool,
+}
+
+#[derive(Debug)]
+pub struct ResourceSpec {
+    pub uri: &'static str,
+    pub name: &'static str,
+    pub title: Option<&'static str>,
+    pub description: &'static str,
+    pub mime_type: &'static str,
+    pub template: &'static str,
+}
