@@ -271,6 +271,27 @@ fn require_graph(conn: &Connection, p: &P) -> Result<(i64, Value), ApiError> {
     })
 }
 
+/// Every route served, as (METHOD, OpenAPI path); the OpenAPI test checks it against the document.
+pub const ROUTES: &[(&str, &str)] = &[
+    ("GET", "/healthz"),
+    ("GET", "/openapi.json"),
+    ("GET", "/api/v1/repositories"),
+    ("GET", "/api/v1/graphs/select"),
+    ("GET", "/api/v1/graphs"),
+    ("GET", "/api/v1/summary"),
+    ("GET", "/api/v1/findings"),
+    ("GET", "/api/v1/findings/{finding_id}"),
+    ("GET", "/api/v1/audit-risks"),
+    ("GET", "/api/v1/anomalies"),
+    ("GET", "/api/v1/anomalies/{anomaly_id}"),
+    ("GET", "/api/v1/file-context"),
+    ("GET", "/api/v1/impact"),
+    ("GET", "/api/v1/compare"),
+    ("POST", "/api/v1/regenerations/plan"),
+    ("POST", "/api/v1/regenerations"),
+    ("GET", "/api/v1/regenerations/{regeneration_id}"),
+];
+
 pub fn router(state: Arc<AppState>) -> Router {
     let api = Router::new()
         .route("/api/v1/repositories", get(repositories))
