@@ -1,0 +1,149 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+//! Independent check on a real public Python project nobody here wrote (the click 8.1.7
+//! sdist from PyPI): file/class/function counts equal a Python `ast` walk, and bandit findings
+//! equal bandit's own `-f json -r` output by (test id, path, line).
+//! Runs only with NEXUS_LITE_SDIST_TEST=1 (CI sets it): it needs network access to PyPI.
+
+mod common;
+
+use common::*;
+use std::collections::BTreeMap;
+use std::process::Command;
+
+const SDIST: &str = "click==8.1.7";
+
+#[test]
+fn counts_and_bandit_findings_match_independent_tools_on_a_pypi_sdist() {
+    if std::env::var("NEXUS_LITE_SDIST_TEST").as_deref() != Ok("1") {
+        eprintln!("skipped: set NEXUS_LITE_SDIST_TEST=1 to download {SDIST} from PyPI and run it");
+        return;
+    }
+    assert!(
+        analysers_available(),
+        "the sdist test needs bandit and ruff on PATH"
+    );
+    let work = tempfile::tempdir().unwrap();
+    let dl = Command::new("python3")
+        .args([
+            "-m",
+            "pip",
+            "download",
+            "-q",
+            "--no-deps",
+            "--no-binary",
+            ":all:",
+            SDIST,
+            "-d",
+        ])
+        .arg(work.path())
+        .output()
+        .unwrap();
+    assert!(
+        dl.status.success(),
+        "pip download failed: {}",
+        String::from_utf8_lossy(&dl.stderr)
+    );
+    let archive = std::fs::read_dir(work.path())
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .find(|p| p.to_string_lossy().ends_with(".tar.gz"))
+        .expect("an sdist archive");
+    let unpack = Command::new("tar")
+        .args(["--no-same-owner", "-xzf"])
+        .arg(&archive)
+        .arg("-C")
+        .arg(work.path())
+        .status()
+        .unwrap();
+    assert!(unpack.success());
+    let root = std::fs::read_dir(work.path())
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .find(|p| p.is_dir())
+        .expect("an unpacked directory");
+    git(&root, &["init", "-q", "-b", "main"]);
+    git(&root, &["add", "-A"]);
+    git(&root, &["commit", "-q", "-m", "sdist"]);
+
+    // Independent counts with Python's ast module.
+    let listing = work.path().join("files.txt");
+    std::fs::write(&listing, git(&root, &["ls-files"])).unwrap();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/count_ast.py");
+    let out = Command::new("python3")
+        .arg(script)
+        .arg(&root)
+        .arg(&listing)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let expected: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+
+    let data = tempfile::tempdir().unwrap();
+    let outcome = nexus_lite::index_once(
+        data.path().to_path_buf(),
+        nexus_lite::RepoSpec {
+            name: Some("pallets/click".into()),
+            path: root.clone(),
+        },
+    )
+    .unwrap();
+    let conn = rusqlite::Connection::open(data.path().join("nexus-lite.sqlite3")).unwrap();
+    let parse_errors: i64 = conn
+        .query_row(
+            "SELECT COUNT(*) FROM anomalies WHERE kind='parse_error'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(parse_errors, 0, "tree-sitter must parse what ast parses");
+    assert_eq!(outcome.counts["files"], expected["files"], "files");
+    assert_eq!(outcome.counts["classes"], expected["classes"], "classes");
+    assert_eq!(
+        outcome.counts["functions"], expected["functions"],
+        "functions"
+    );
+
+    // bandit's own output for the tree vs the stored findings.
+    let b = Command::new("bandit")
+        .args(["-f", "json", "-q", "-r", "."])
+        .current_dir(&root)
+        .output()
+        .unwrap();
+    let own: serde_json::Value = serde_json::from_slice(&b.stdout).expect("bandit JSON");
+    let mut want: BTreeMap<(String, String, i64), usize> = BTreeMap::new();
+    for r in own["results"].as_array().unwrap() {
+        let path = r["filename"]
+            .as_str()
+            .unwrap()
+            .trim_start_matches("./")
+            .to_string();
+        *want
+            .entry((
+                r["test_id"].as_str().unwrap().into(),
+                path,
+                r["line_number"].as_i64().unwrap(),
+            ))
+            .or_default() += 1;
+    }
+    let mut got: BTreeMap<(String, String, i64), usize> = BTreeMap::new();
+    let mut st = conn
+        .prepare("SELECT rule_id, path, line FROM findings WHERE source_tool='bandit'")
+        .unwrap();
+    for row in st
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .unwrap()
+    {
+        *got.entry(row.unwrap()).or_default() += 1;
+    }
+    assert!(
+        !want.is_empty(),
+        "bandit found nothing: the comparison would be vacuous"
+    );
+    assert_eq!(got, want, "bandit findings differ from bandit's own output");
+}
