@@ -4,15 +4,27 @@ use crate::spec::{Mode, SurfaceSpec, ToolSpec};
 use std::collections::BTreeSet;
 
 /// A tool exists for a caller only when its mode allows it and the caller holds its scope.
-pub fn visible(surface: &SurfaceSpec, tool: &ToolSpec, mode: Mode, scopes: &BTreeSet<String>) -> bool {
+pub fn visible(
+    surface: &SurfaceSpec,
+    tool: &ToolSpec,
+    mode: Mode,
+    scopes: &BTreeSet<String>,
+) -> bool {
     tool.modes.contains(&mode)
         && scopes.contains(tool.scope)
-        && surface.scope(tool.scope).is_some_and(|s| s.modes.contains(&mode))
+        && surface
+            .scope(tool.scope)
+            .is_some_and(|s| s.modes.contains(&mode))
 }
 
 /// Scopes granted over stdio when none are asked for: those the manifest marks default_stdio.
 pub fn default_stdio_scopes(surface: &SurfaceSpec) -> BTreeSet<String> {
-    surface.scopes.iter().filter(|s| s.default_stdio).map(|s| s.name.to_owned()).collect()
+    surface
+        .scopes
+        .iter()
+        .filter(|s| s.default_stdio)
+        .map(|s| s.name.to_owned())
+        .collect()
 }
 
 /// Parses `a,b` and checks every scope exists on the surface.
@@ -21,7 +33,11 @@ pub fn parse_scopes(surface: &SurfaceSpec, list: &str) -> Result<BTreeSet<String
     for name in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
         if surface.scope(name).is_none() {
             let known: Vec<&str> = surface.scopes.iter().map(|s| s.name).collect();
-            return Err(format!("unknown scope `{name}` for surface {}; known scopes: {}", surface.name, known.join(", ")));
+            return Err(format!(
+                "unknown scope `{name}` for surface {}; known scopes: {}",
+                surface.name,
+                known.join(", ")
+            ));
         }
         out.insert(name.to_owned());
     }

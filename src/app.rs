@@ -34,14 +34,30 @@ pub struct App {
 }
 
 impl App {
-    pub fn new(surface: &'static SurfaceSpec, nexus: NexusClient, settings: Settings, custom: CustomDispatch) -> Self {
+    pub fn new(
+        surface: &'static SurfaceSpec,
+        nexus: NexusClient,
+        settings: Settings,
+        custom: CustomDispatch,
+    ) -> Self {
         let validators = surface.tools.iter().map(|_| OnceLock::new()).collect();
-        App { surface, nexus, settings, custom, validators, finding_paths: Mutex::default() }
+        App {
+            surface,
+            nexus,
+            settings,
+            custom,
+            validators,
+            finding_paths: Mutex::default(),
+        }
     }
 
     /// The compiled input validator of `tool`, built on first use so start-up stays fast.
     pub fn validator(&self, tool: &ToolSpec) -> Option<&jsonschema::Validator> {
-        let index = self.surface.tools.iter().position(|t| t.name == tool.name)?;
+        let index = self
+            .surface
+            .tools
+            .iter()
+            .position(|t| t.name == tool.name)?;
         self.validators[index]
             .get_or_init(|| {
                 let schema: Value = serde_json::from_str(tool.input_schema).ok()?;

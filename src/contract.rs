@@ -11,7 +11,10 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, thiserror::Error)]
 pub enum ContractError {
     #[error("cannot read or write {path}: {source}")]
-    Io { path: PathBuf, source: std::io::Error },
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error("cannot render the contract README: {0}")]
     Render(#[from] minijinja::Error),
 }
@@ -33,7 +36,9 @@ pub fn tool_document(tool: &ToolSpec) -> String {
         "outputSchema": parse(tool.output_schema),
     });
     let sorted = nexus_mcp_sort(&doc);
-    serde_json::to_string_pretty(&sorted).map(|s| s + "\n").unwrap_or_default()
+    serde_json::to_string_pretty(&sorted)
+        .map(|s| s + "\n")
+        .unwrap_or_default()
 }
 
 fn nexus_mcp_sort(value: &Value) -> Value {
@@ -41,7 +46,12 @@ fn nexus_mcp_sort(value: &Value) -> Value {
         Value::Object(map) => {
             let mut entries: Vec<_> = map.iter().collect();
             entries.sort_by(|a, b| a.0.cmp(b.0));
-            Value::Object(entries.into_iter().map(|(k, v)| (k.clone(), nexus_mcp_sort(v))).collect())
+            Value::Object(
+                entries
+                    .into_iter()
+                    .map(|(k, v)| (k.clone(), nexus_mcp_sort(v)))
+                    .collect(),
+            )
         }
         Value::Array(items) => Value::Array(items.iter().map(nexus_mcp_sort).collect()),
         other => other.clone(),
@@ -50,7 +60,11 @@ fn nexus_mcp_sort(value: &Value) -> Value {
 
 /// Every file contract/<surface>/ should hold, by file name.
 pub fn expected(surface: &SurfaceSpec) -> Result<BTreeMap<String, String>, ContractError> {
-    let mut files: BTreeMap<String, String> = surface.tools.iter().map(|t| (format!("{}.json", t.name), tool_document(t))).collect();
+    let mut files: BTreeMap<String, String> = surface
+        .tools
+        .iter()
+        .map(|t| (format!("{}.json", t.name), tool_document(t)))
+        .collect();
     let tools: Vec<Value> = surface
         .tools
         .iter()
@@ -61,8 +75,10 @@ pub fn expected(surface: &SurfaceSpec) -> Result<BTreeMap<String, String>, Contr
     let scopes: Vec<Value> = surface
         .scopes
         .iter()
-        .map(|s| json!({"name": s.name, "description": s.description, "default_stdio": s.default_stdio,
-                        "modes": s.modes.iter().map(|m| m.as_str()).collect::<Vec<_>>().join(", ")}))
+        .map(|s| {
+            json!({"name": s.name, "description": s.description, "default_stdio": s.default_stdio,
+                        "modes": s.modes.iter().map(|m| m.as_str()).collect::<Vec<_>>().join(", ")})
+        })
         .collect();
     let readme = minijinja::Environment::new().render_str(
         README_TEMPLATE,
@@ -75,9 +91,15 @@ pub fn expected(surface: &SurfaceSpec) -> Result<BTreeMap<String, String>, Contr
 /// Rewrites contract/<surface>/ and removes files of tools that no longer exist.
 pub fn write(root: &Path, surface: &SurfaceSpec) -> Result<usize, ContractError> {
     let dir = root.join(surface.name);
-    std::fs::create_dir_all(&dir).map_err(|source| ContractError::Io { path: dir.clone(), source })?;
+    std::fs::create_dir_all(&dir).map_err(|source| ContractError::Io {
+        path: dir.clone(),
+        source,
+    })?;
     let files = expected(surface)?;
-    for name in actual_files(&dir)?.keys().filter(|n| !files.contains_key(*n)) {
+    for name in actual_files(&dir)?
+        .keys()
+        .filter(|n| !files.contains_key(*n))
+    {
         let path = dir.join(name);
         std::fs::remove_file(&path).map_err(|source| ContractError::Io { path, source })?;
     }
@@ -93,14 +115,22 @@ fn actual_files(dir: &Path) -> Result<BTreeMap<String, String>, ContractError> {
     let entries = match std::fs::read_dir(dir) {
         Ok(e) => e,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(out),
-        Err(source) => return Err(ContractError::Io { path: dir.to_owned(), source }),
+        Err(source) => {
+            return Err(ContractError::Io {
+                path: dir.to_owned(),
+                source,
+            });
+        }
     };
     for entry in entries.filter_map(Result::ok) {
         let path = entry.path();
         if path.is_file()
             && let Some(name) = path.file_name().and_then(|n| n.to_str())
         {
-            let text = std::fs::read_to_string(&path).map_err(|source| ContractError::Io { path: path.clone(), source })?;
+            let text = std::fs::read_to_string(&path).map_err(|source| ContractError::Io {
+                path: path.clone(),
+                source,
+            })?;
             out.insert(name.to_owned(), text);
         }
     }
@@ -119,14 +149,21 @@ pub fn check(root: &Path, surface: &SurfaceSpec) -> Result<Vec<String>, Contract
             None => problems.push(format!("missing: {shown} (the manifest declares it)")),
             Some(have) if have != want => {
                 let diff = TextDiff::from_lines(have.as_str(), want.as_str());
-                let body = diff.unified_diff().context_radius(2).header(&format!("{shown} (committed)"), "manifest (expected)").to_string();
+                let body = diff
+                    .unified_diff()
+                    .context_radius(2)
+                    .header(&format!("{shown} (committed)"), "manifest (expected)")
+                    .to_string();
                 problems.push(format!("drift: {shown}\n{body}"));
             }
             Some(_) => {}
         }
     }
     for name in actual.keys().filter(|n| !expected.contains_key(*n)) {
-        problems.push(format!("leftover: {} (no tool of that name in the manifest; delete it)", dir.join(name).display()));
+        problems.push(format!(
+            "leftover: {} (no tool of that name in the manifest; delete it)",
+            dir.join(name).display()
+        ));
     }
     Ok(problems)
 }

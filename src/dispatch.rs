@@ -32,15 +32,24 @@ pub async fn call(ctx: ToolContext, name: &str, arguments: Value) -> Result<Valu
         .tool(name)
         .filter(|t| access::visible(surface, t, ctx.mode, &ctx.scopes))
         .ok_or_else(|| CallError::UnknownTool(name.to_owned()))?;
-    let arguments = if arguments.is_null() { Value::Object(Map::new()) } else { arguments };
+    let arguments = if arguments.is_null() {
+        Value::Object(Map::new())
+    } else {
+        arguments
+    };
     validate(&ctx, tool, &arguments)?;
     enforce_mutation_rules(tool, &arguments)?;
     let raw = match tool.handler {
         Handler::Mapped => run_mapped(&ctx, tool, &arguments).await?,
         Handler::Custom => {
             let app = ctx.app.clone();
-            let future = (app.custom)(ctx.clone(), tool.name, arguments.clone())
-                .ok_or_else(|| ToolError::Internal(format!("custom tool `{}` has no implementation", tool.name)))?;
+            let future =
+                (app.custom)(ctx.clone(), tool.name, arguments.clone()).ok_or_else(|| {
+                    ToolError::Internal(format!(
+                        "custom tool `{}` has no implementation",
+                        tool.name
+                    ))
+                })?;
             future.await?
         }
     };
@@ -49,27 +58,39 @@ pub async fn call(ctx: ToolContext, name: &str, arguments: Value) -> Result<Valu
 
 fn validate(ctx: &ToolContext, tool: &ToolSpec, arguments: &Value) -> Result<(), ToolError> {
     let Some(validator) = ctx.app.validator(tool) else {
-        return Err(ToolError::Internal(format!("the input schema of `{}` does not compile", tool.name)));
+        return Err(ToolError::Internal(format!(
+            "the input schema of `{}` does not compile",
+            tool.name
+        )));
     };
     let problems: Vec<String> = validator
         .iter_errors(arguments)
         .take(5)
         .map(|e| {
             let at = e.instance_path().to_string();
-            let at = if at.is_empty() { "arguments".to_owned() } else { format!("`{}`", at.trim_start_matches('/').replace('/', ".")) };
+            let at = if at.is_empty() {
+                "arguments".to_owned()
+            } else {
+                format!("`{}`", at.trim_start_matches('/').replace('/', "."))
+            };
             format!("{at}: {e}")
         })
         .collect();
     if problems.is_empty() {
         Ok(())
     } else {
-        Err(ToolError::InvalidArguments { tool: tool.name.to_owned(), message: problems.join("; ") })
+        Err(ToolError::InvalidArguments {
+            tool: tool.name.to_owned(),
+            message: problems.join("; "),
+        })
     }
 }
 
 /// The manifest's mutation rules hold for every write tool, whoever implements it.
 fn enforce_mutation_rules(tool: &ToolSpec, arguments: &Value) -> Result<(), ToolError> {
-    let Some(rules) = &tool.mutation else { return Ok(()) };
+    let Some(rules) = &tool.mutation else {
+        return Ok(());
+    };
     let flag = |name: &str| arguments.get(name).and_then(Value::as_bool);
     let real_run = match rules.dry_run_param {
         Some(param) => !flag(param).unwrap_or(rules.dry_run_default),
@@ -78,24 +99,41 @@ fn enforce_mutation_rules(tool: &ToolSpec, arguments: &Value) -> Result<(), Tool
     if !real_run {
         return Ok(());
     }
-    let missing: Vec<&str> = rules.require_true.iter().copied().filter(|p| flag(p) != Some(true)).collect();
+    let missing: Vec<&str> = rules
+        .require_true
+        .iter()
+        .copied()
+        .filter(|p| flag(p) != Some(true))
+        .collect();
     if !missing.is_empty() {
         let dry = rules
             .dry_run_param
             .map(|p| format!("run it with {p}=true first, review the plan, then "))
-            .or(rules.paired_dry_run_tool.map(|t| format!("call {t} first, review the plan, then ")))
+            .or(rules
+                .paired_dry_run_tool
+                .map(|t| format!("call {t} first, review the plan, then ")))
             .unwrap_or_default();
         return Err(ToolError::refused(
             "confirmation_required",
-            format!("`{}` changes the graph and needs explicit confirmation: {dry}set {} to true once a human or the SR method has approved it.", tool.name, missing.join(" and ")),
+            format!(
+                "`{}` changes the graph and needs explicit confirmation: {dry}set {} to true once a human or the SR method has approved it.",
+                tool.name,
+                missing.join(" and ")
+            ),
         ));
     }
     if let Some(plan) = rules.plan_param
-        && arguments.get(plan).and_then(Value::as_str).is_none_or(str::is_empty)
+        && arguments
+            .get(plan)
+            .and_then(Value::as_str)
+            .is_none_or(str::is_empty)
     {
         return Err(ToolError::refused(
             "plan_required",
-            format!("`{}` needs `{plan}` from a dry run, so that what runs is what was reviewed. Run the dry run and pass its {plan}.", tool.name),
+            format!(
+                "`{}` needs `{plan}` from a dry run, so that what runs is what was reviewed. Run the dry run and pass its {plan}.",
+                tool.name
+            ),
         ));
     }
     Ok(())
@@ -104,22 +142,33 @@ fn enforce_mutation_rules(tool: &ToolSpec, arguments: &Value) -> Result<(), Tool
 /// An MCP cursor: the backend cursor of a page plus how many of its items were already shown,
 /// so that a page cut by the budget continues exactly where it stopped.
 fn decode_cursor(tool: &ToolSpec, cursor: &str) -> Result<(Option<String>, usize), ToolError> {
-    let bad = || ToolError::InvalidArguments {
+    let bad = || {
+        ToolError::InvalidArguments {
         tool: tool.name.to_owned(),
         message: "`cursor` is not a cursor this server issued. Pass a next_cursor from a previous answer, or omit it to start over.".to_owned(),
+    }
     };
     let bytes = URL_SAFE_NO_PAD.decode(cursor).map_err(|_| bad())?;
     let value: Value = serde_json::from_slice(&bytes).map_err(|_| bad())?;
     let skip = value.get("s").and_then(Value::as_u64).ok_or_else(bad)?;
-    Ok((value.get("b").and_then(Value::as_str).map(str::to_owned), usize::try_from(skip).map_err(|_| bad())?))
+    Ok((
+        value.get("b").and_then(Value::as_str).map(str::to_owned),
+        usize::try_from(skip).map_err(|_| bad())?,
+    ))
 }
 
 fn encode_cursor(backend: Option<&str>, skip: usize) -> String {
     URL_SAFE_NO_PAD.encode(json!({"b": backend, "s": skip}).to_string())
 }
 
-async fn run_mapped(ctx: &ToolContext, tool: &ToolSpec, arguments: &Value) -> Result<Value, ToolError> {
-    let spec = tool.nexus.as_ref().ok_or_else(|| ToolError::Internal(format!("mapped tool `{}` has no nexus mapping", tool.name)))?;
+async fn run_mapped(
+    ctx: &ToolContext,
+    tool: &ToolSpec,
+    arguments: &Value,
+) -> Result<Value, ToolError> {
+    let spec = tool.nexus.as_ref().ok_or_else(|| {
+        ToolError::Internal(format!("mapped tool `{}` has no nexus mapping", tool.name))
+    })?;
     let mut input = arguments.clone();
     let mut skip = 0;
     let mut page_cursor = None;
@@ -145,12 +194,20 @@ async fn run_mapped(ctx: &ToolContext, tool: &ToolSpec, arguments: &Value) -> Re
 }
 
 /// Drops already-shown items and remembers where this page started, for [`finish`].
-fn prepare_page(response: &mut Value, p: &PaginationSpec, page_cursor: Option<String>, skip: usize) {
+fn prepare_page(
+    response: &mut Value,
+    p: &PaginationSpec,
+    page_cursor: Option<String>,
+    skip: usize,
+) {
     if let Some(Value::Array(items)) = response.pointer_mut(&pointer(p.items)) {
         items.drain(..skip.min(items.len()));
     }
     if let Some(obj) = response.as_object_mut() {
-        obj.insert("_page".to_owned(), json!({"cursor": page_cursor, "skip": skip}));
+        obj.insert(
+            "_page".to_owned(),
+            json!({"cursor": page_cursor, "skip": skip}),
+        );
     }
 }
 
@@ -163,14 +220,28 @@ async fn finish(ctx: &ToolContext, tool: &ToolSpec, _arguments: &Value, mut raw:
     let page = raw.as_object_mut().and_then(|o| o.remove("_page"));
     let freshness = freshness::block(ctx, &raw).await;
     let (mut value, mut report) = trim::shape(raw, &tool.response);
-    trim::fit_budget(&mut value, tool.response.budget.saturating_sub(ENVELOPE_RESERVE), &mut report);
+    trim::fit_budget(
+        &mut value,
+        tool.response.budget.saturating_sub(ENVELOPE_RESERVE),
+        &mut report,
+    );
     let next_cursor = tool.pagination.as_ref().and_then(|p| {
         let page = page.as_ref()?;
-        let skip = page.get("skip").and_then(Value::as_u64).and_then(|s| usize::try_from(s).ok()).unwrap_or(0);
+        let skip = page
+            .get("skip")
+            .and_then(Value::as_u64)
+            .and_then(|s| usize::try_from(s).ok())
+            .unwrap_or(0);
         match report.kept_at(p.items) {
             // The page was cut: continue inside it.
-            Some(kept) => Some(encode_cursor(page.get("cursor").and_then(Value::as_str), skip + kept)),
-            None => value.get("next_cursor").and_then(Value::as_str).map(|b| encode_cursor(Some(b), 0)),
+            Some(kept) => Some(encode_cursor(
+                page.get("cursor").and_then(Value::as_str),
+                skip + kept,
+            )),
+            None => value
+                .get("next_cursor")
+                .and_then(Value::as_str)
+                .map(|b| encode_cursor(Some(b), 0)),
         }
     });
     if let Some(obj) = value.as_object_mut() {
@@ -184,7 +255,11 @@ async fn finish(ctx: &ToolContext, tool: &ToolSpec, _arguments: &Value, mut raw:
             let note = format!(
                 "Cut to fit {} characters.{}",
                 tool.response.budget,
-                if next_cursor.is_some() { " Pass next_cursor to continue, or narrow the filters." } else { " Narrow the request to see the rest." }
+                if next_cursor.is_some() {
+                    " Pass next_cursor to continue, or narrow the filters."
+                } else {
+                    " Narrow the request to see the rest."
+                }
             );
             obj.insert(
                 "truncation".to_owned(),

@@ -41,7 +41,10 @@ async fn git(repo: &Path, args: &[&str]) -> Result<(bool, String), String> {
         .output()
         .await
         .map_err(|e| format!("cannot run git: {e}"))?;
-    Ok((out.status.success(), String::from_utf8_lossy(&out.stdout).into_owned()))
+    Ok((
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    ))
 }
 
 async fn git_ok(repo: &Path, args: &[&str]) -> Result<String, String> {
@@ -53,7 +56,11 @@ async fn git_ok(repo: &Path, args: &[&str]) -> Result<String, String> {
 
 /// Dirty paths (modified, staged, untracked, both sides of renames), repo-relative.
 async fn dirty_files(repo: &Path) -> Result<Vec<String>, String> {
-    let out = git_ok(repo, &["status", "--porcelain=v1", "-z", "--untracked-files=all"]).await?;
+    let out = git_ok(
+        repo,
+        &["status", "--porcelain=v1", "-z", "--untracked-files=all"],
+    )
+    .await?;
     let mut files = Vec::new();
     let mut entries = out.split('\0').filter(|e| !e.is_empty());
     while let Some(entry) = entries.next() {
@@ -71,7 +78,12 @@ async fn dirty_files(repo: &Path) -> Result<Vec<String>, String> {
 }
 
 /// Compares the graph commit with the checkout at `repo`.
-pub async fn assess(repo: &Path, graph_commit: &str, finding_paths: &BTreeSet<String>, max_behind: u32) -> Evidence {
+pub async fn assess(
+    repo: &Path,
+    graph_commit: &str,
+    finding_paths: &BTreeSet<String>,
+    max_behind: u32,
+) -> Evidence {
     let mut ev = Evidence {
         verdict: Verdict::Stale,
         graph_commit: graph_commit.to_owned(),
@@ -85,7 +97,9 @@ pub async fn assess(repo: &Path, graph_commit: &str, finding_paths: &BTreeSet<St
     let head = match git_ok(repo, &["rev-parse", "--verify", "HEAD^{commit}"]).await {
         Ok(h) => h.trim().to_owned(),
         Err(e) => {
-            ev.reasons.push(format!("git cannot read HEAD ({e}); the comparison is impossible"));
+            ev.reasons.push(format!(
+                "git cannot read HEAD ({e}); the comparison is impossible"
+            ));
             return ev;
         }
     };
@@ -93,7 +107,9 @@ pub async fn assess(repo: &Path, graph_commit: &str, finding_paths: &BTreeSet<St
     match dirty_files(repo).await {
         Ok(d) => ev.dirty_files = d,
         Err(e) => {
-            ev.reasons.push(format!("git cannot list local changes ({e}); the comparison is impossible"));
+            ev.reasons.push(format!(
+                "git cannot list local changes ({e}); the comparison is impossible"
+            ));
             return ev;
         }
     }
@@ -104,14 +120,28 @@ pub async fn assess(repo: &Path, graph_commit: &str, finding_paths: &BTreeSet<St
         match git(repo, &["merge-base", "--is-ancestor", graph_commit, &head]).await {
             Ok((true, _)) => {
                 let range = format!("{graph_commit}..{head}");
-                ev.commits_between = git_ok(repo, &["rev-list", "--count", &range]).await.ok().and_then(|n| n.trim().parse().ok());
-                if let Ok(names) = git_ok(repo, &["diff", "--name-only", "-z", graph_commit, &head]).await {
-                    ev.changed_files = names.split('\0').filter(|n| !n.is_empty()).map(str::to_owned).collect();
+                ev.commits_between = git_ok(repo, &["rev-list", "--count", &range])
+                    .await
+                    .ok()
+                    .and_then(|n| n.trim().parse().ok());
+                if let Ok(names) =
+                    git_ok(repo, &["diff", "--name-only", "-z", graph_commit, &head]).await
+                {
+                    ev.changed_files = names
+                        .split('\0')
+                        .filter(|n| !n.is_empty())
+                        .map(str::to_owned)
+                        .collect();
                 }
                 true
             }
             Ok((false, _)) => {
-                let known = git(repo, &["cat-file", "-e", &format!("{graph_commit}^{{commit}}")]).await.is_ok_and(|(ok, _)| ok);
+                let known = git(
+                    repo,
+                    &["cat-file", "-e", &format!("{graph_commit}^{{commit}}")],
+                )
+                .await
+                .is_ok_and(|(ok, _)| ok);
                 ev.reasons.push(if known {
                     "the graph commit is not an ancestor of local HEAD (diverged history)".to_owned()
                 } else {
@@ -125,7 +155,12 @@ pub async fn assess(repo: &Path, graph_commit: &str, finding_paths: &BTreeSet<St
             }
         }
     };
-    let touched: BTreeSet<&String> = ev.changed_files.iter().chain(&ev.dirty_files).filter(|f| finding_paths.contains(*f)).collect();
+    let touched: BTreeSet<&String> = ev
+        .changed_files
+        .iter()
+        .chain(&ev.dirty_files)
+        .filter(|f| finding_paths.contains(*f))
+        .collect();
     ev.files_with_findings_touched = touched.into_iter().cloned().collect();
     ev.verdict = if !ev.files_with_findings_touched.is_empty() {
         ev.reasons.push("files that carry findings changed since the graph: the findings may no longer match the code".to_owned());
@@ -133,19 +168,29 @@ pub async fn assess(repo: &Path, graph_commit: &str, finding_paths: &BTreeSet<St
     } else if !ancestor {
         Verdict::Stale
     } else if ev.commits_between.is_none() {
-        ev.reasons.push("git could not count the commits since the graph".to_owned());
+        ev.reasons
+            .push("git could not count the commits since the graph".to_owned());
         Verdict::Stale
-    } else if ev.commits_between.is_some_and(|n| n > u64::from(max_behind)) {
-        ev.reasons.push(format!("local HEAD is more than {max_behind} commits ahead of the graph"));
+    } else if ev
+        .commits_between
+        .is_some_and(|n| n > u64::from(max_behind))
+    {
+        ev.reasons.push(format!(
+            "local HEAD is more than {max_behind} commits ahead of the graph"
+        ));
         Verdict::Stale
     } else if ev.commits_between == Some(0) && ev.dirty_files.is_empty() {
         Verdict::Fresh
     } else {
         if !ev.dirty_files.is_empty() {
-            ev.reasons.push("the worktree has local changes, none in files with findings".to_owned());
+            ev.reasons
+                .push("the worktree has local changes, none in files with findings".to_owned());
         }
         if ev.commits_between.is_some_and(|n| n > 0) {
-            ev.reasons.push("local HEAD descends from the graph commit; no changed file carries a finding".to_owned());
+            ev.reasons.push(
+                "local HEAD descends from the graph commit; no changed file carries a finding"
+                    .to_owned(),
+            );
         }
         Verdict::StaleButUsable
     };
@@ -154,7 +199,10 @@ pub async fn assess(repo: &Path, graph_commit: &str, finding_paths: &BTreeSet<St
 
 /// Paths that carry at least one finding in `graph_id` (all pages), cached per graph: a graph
 /// never changes once ready.
-pub async fn finding_paths(ctx: &ToolContext, graph_id: &str) -> Result<Arc<BTreeSet<String>>, ToolError> {
+pub async fn finding_paths(
+    ctx: &ToolContext,
+    graph_id: &str,
+) -> Result<Arc<BTreeSet<String>>, ToolError> {
     if let Some(hit) = ctx.app.cached_finding_paths(graph_id) {
         return Ok(hit);
     }
@@ -165,21 +213,36 @@ pub async fn finding_paths(ctx: &ToolContext, graph_id: &str) -> Result<Arc<BTre
         let page = ctx
             .app
             .nexus
-            .send(&NexusRequest::get("/api/v1/findings").param("graph_id", Some(graph_id)).param("limit", Some(500)).param("cursor", cursor.as_deref()))
+            .send(
+                &NexusRequest::get("/api/v1/findings")
+                    .param("graph_id", Some(graph_id))
+                    .param("limit", Some(500))
+                    .param("cursor", cursor.as_deref()),
+            )
             .await?;
-        for item in page.get("items").and_then(Value::as_array).into_iter().flatten() {
+        for item in page
+            .get("items")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
             if let Some(p) = item.get("path").and_then(Value::as_str) {
                 paths.insert(p.to_owned());
             }
         }
-        cursor = page.get("next_cursor").and_then(Value::as_str).map(str::to_owned);
+        cursor = page
+            .get("next_cursor")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
         if cursor.is_none() {
             let paths = Arc::new(paths);
             ctx.app.cache_finding_paths(graph_id, paths.clone());
             return Ok(paths);
         }
     }
-    Err(ToolError::Internal("too many findings to check freshness".to_owned()))
+    Err(ToolError::Internal(
+        "too many findings to check freshness".to_owned(),
+    ))
 }
 
 /// The short freshness block put on every answer that names its graph.
@@ -188,7 +251,8 @@ pub async fn block(ctx: &ToolContext, raw: &Value) -> Option<Value> {
     let text = |k: &str| graph.get(k).and_then(Value::as_str).map(str::to_owned);
     let (graph_id, commit) = (text("graph_id"), text("commit_sha"));
     let mut block = json!({"graph_id": graph_id, "commit_sha": commit, "generated_at": text("generated_at"), "verdict": null});
-    let checkout = text("repository").and_then(|r| ctx.app.settings.local_checkouts.get(&r).cloned());
+    let checkout =
+        text("repository").and_then(|r| ctx.app.settings.local_checkouts.get(&r).cloned());
     let note = match (ctx.mode, checkout, graph_id, commit) {
         (Mode::LocalStdio, Some(repo), Some(id), Some(commit)) => match finding_paths(ctx, &id).await {
             Ok(paths) => {

@@ -16,7 +16,12 @@ pub type ToolFuture = Pin<Box<dyn Future<Output = Result<Value, ToolError>> + Se
 
 /// Reports progress of a long call to the client, when it asked for progress.
 pub trait ProgressSink: Send + Sync {
-    fn report(&self, done: f64, total: Option<f64>, message: String) -> Pin<Box<dyn Future<Output = ()> + Send + '_>>;
+    fn report(
+        &self,
+        done: f64,
+        total: Option<f64>,
+        message: String,
+    ) -> Pin<Box<dyn Future<Output = ()> + Send + '_>>;
 }
 
 /// Everything a tool call may use. Cheap to clone.
@@ -54,7 +59,11 @@ pub enum ToolError {
     NotFound { message: String },
     /// The Nexus API failed; `retryable` says whether the same call may succeed later.
     #[error("Nexus API error ({code}): {message}")]
-    Backend { code: String, message: String, retryable: bool },
+    Backend {
+        code: String,
+        message: String,
+        retryable: bool,
+    },
     /// A bug or an unexpected state on our side.
     #[error("internal error: {0}")]
     Internal(String),
@@ -62,7 +71,10 @@ pub enum ToolError {
 
 impl ToolError {
     pub fn refused(code: &'static str, message: impl Into<String>) -> Self {
-        ToolError::Refused { code, message: message.into() }
+        ToolError::Refused {
+            code,
+            message: message.into(),
+        }
     }
 
     /// The structured body of an isError result: an agent can branch on `code`.
@@ -71,7 +83,9 @@ impl ToolError {
             ToolError::InvalidArguments { .. } => ("invalid_arguments".to_owned(), false),
             ToolError::Refused { code, .. } => ((*code).to_owned(), false),
             ToolError::NotFound { .. } => ("not_found".to_owned(), false),
-            ToolError::Backend { code, retryable, .. } => (code.clone(), *retryable),
+            ToolError::Backend {
+                code, retryable, ..
+            } => (code.clone(), *retryable),
             ToolError::Internal(_) => ("internal".to_owned(), false),
         };
         json!({"error": {"code": code, "message": self.to_string(), "retryable": retryable}})
@@ -89,5 +103,6 @@ pub fn decode_input<T: DeserializeOwned>(tool: &str, arguments: Value) -> Result
 
 /// A generated output struct → JSON for trimming.
 pub fn encode_output<T: Serialize>(output: T) -> Result<Value, ToolError> {
-    serde_json::to_value(output).map_err(|e| ToolError::Internal(format!("cannot encode a tool result: {e}")))
+    serde_json::to_value(output)
+        .map_err(|e| ToolError::Internal(format!("cannot encode a tool result: {e}")))
 }

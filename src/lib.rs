@@ -3,6 +3,7 @@
 
 pub mod access;
 pub mod app;
+pub mod auth;
 pub mod code_kg;
 pub mod contract;
 pub mod dispatch;

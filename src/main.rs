@@ -1,1 +1,378 @@
-fn main() {}
+//! nexus-mcp command line: serve (stdio or HTTP), tools, call, contract.
+
+use clap::{Parser, Subcommand, ValueEnum};
+use nexus_mcp::access;
+use nexus_mcp::app::{App, CustomDispatch, Settings};
+use nexus_mcp::auth::KeyStore;
+use nexus_mcp::handler::ToolContext;
+use nexus_mcp::http::{self, Auth};
+use nexus_mcp::nexus_client::{NexusClient, Secret};
+use nexus_mcp::server::{self, McpServer};
+use nexus_mcp::spec::{Mode, SurfaceSpec};
+use nexus_mcp::{code_kg, contract, dispatch, embedded, local_paths};
+use rmcp::ServiceExt;
+use std::collections::BTreeSet;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+#[derive(Parser)]
+#[command(
+    name = "nexus-mcp",
+    version,
+    about = "MCP server for the Nexus code knowledge graph, declared in manifest/*.yaml"
+)]
+struct Cli {
+    /// Which manifest surface to serve.
+    #[arg(long, global = true, default_value = "nexus-code-kg")]
+    surface: String,
+    /// Nexus API root. Without it, an embedded nexus-lite serves the local repositories.
+    #[arg(long, global = true, env = "NEXUS_API_URL")]
+    nexus_url: Option<String>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Transport {
+    Stdio,
+    Http,
+}
+
+#[derive(clap::Args)]
+struct Backend {
+    /// Repositories for the embedded nexus-lite ([NAME=]PATH, repeatable; default: the current directory).
+    #[arg(long = "repo")]
+    repos: Vec<String>,
+    /// Data directory of the embedded nexus-lite.
+    #[arg(long)]
+    data_dir: Option<PathBuf>,
+    /// Scopes granted over stdio and to `call` (default: the manifest's default_stdio scopes).
+    #[arg(long, env = "NEXUS_MCP_SCOPES")]
+    scopes: Option<String>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve MCP over stdio (local_stdio) or HTTP (remote_http).
+    Serve {
+        #[arg(long, value_enum, default_value = "stdio")]
+        transport: Transport,
+        #[arg(long, default_value = "127.0.0.1:8765")]
+        listen: SocketAddr,
+        /// File of `sha256:<hex> scope,scope` lines granting scopes to API keys.
+        #[arg(long)]
+        tokens: Option<PathBuf>,
+        /// Serve HTTP without keys (loopback addresses only).
+        #[arg(long)]
+        insecure_no_auth: bool,
+        /// Extra Host header values accepted over HTTP (DNS-rebinding protection allows only loopback names otherwise).
+        #[arg(long = "allowed-host")]
+        allowed_hosts: Vec<String>,
+        #[command(flatten)]
+        backend: Backend,
+    },
+    /// List the tools the manifest declares, with scope, access and modes.
+    Tools {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Run one tool call through the same dispatch as the servers and print the result.
+    Call {
+        tool: String,
+        #[arg(default_value = "{}")]
+        arguments: String,
+        #[command(flatten)]
+        backend: Backend,
+    },
+    /// Check or rewrite contract/<surface>/ from the manifest.
+    Contract {
+        #[arg(long, conflicts_with = "write")]
+        check: bool,
+        #[arg(long)]
+        write: bool,
+        #[arg(long, default_value = "contract")]
+        dir: PathBuf,
+    },
+}
+
+fn custom_dispatch(surface: &SurfaceSpec) -> CustomDispatch {
+    match surface.name {
+        "nexus-code-kg" => code_kg::dispatcher(),
+        _ => Arc::new(|_, _, _| None),
+    }
+}
+
+/// Connects to Nexus (remote or embedded) and builds the shared state.
+async fn build_app(
+    cli: &Cli,
+    surface: &'static SurfaceSpec,
+    backend: &Backend,
+) -> Result<(Arc<App>, Option<embedded::Embedded>), String> {
+    let mut settings = Settings {
+        max_commits_behind: std::env::var("NEXUS_MCP_MAX_COMMITS_BEHIND")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(20),
+        ..Settings::default()
+    };
+    if let Ok(roots) = std::env::var("NEXUS_MCP_LOCAL_REPO_ROOTS") {
+        settings.local_repo_roots = local_paths::parse_roots(&roots);
+    }
+    let timeout = Duration::from_secs(60);
+    let (client, lite) = match &cli.nexus_url {
+        Some(url) => {
+            let token = std::env::var("NEXUS_API_TOKEN").map_err(|_| {
+                "NEXUS_API_URL is set but NEXUS_API_TOKEN is not: set the Nexus service token"
+                    .to_owned()
+            })?;
+            (
+                NexusClient::new(url, Secret::new(token), timeout).map_err(|e| e.to_string())?,
+                None,
+            )
+        }
+        None => {
+            let lite = embedded::start(backend.data_dir.clone(), &backend.repos)
+                .await
+                .map_err(|e| e.to_string())?;
+            settings.local_checkouts = lite.checkouts.clone();
+            if settings.local_repo_roots.is_empty() {
+                // Embedded over local checkouts: those checkouts are the natural allowlist.
+                settings.local_repo_roots = lite
+                    .checkouts
+                    .values()
+                    .filter_map(|p| p.canonicalize().ok())
+                    .collect();
+            }
+            (
+                NexusClient::new(&lite.url, Secret::new(lite.token.clone()), timeout)
+                    .map_err(|e| e.to_string())?,
+                Some(lite),
+            )
+        }
+    };
+    Ok((
+        Arc::new(App::new(
+            surface,
+            client,
+            settings,
+            custom_dispatch(surface),
+        )),
+        lite,
+    ))
+}
+
+fn stdio_scopes(surface: &SurfaceSpec, backend: &Backend) -> Result<BTreeSet<String>, String> {
+    match &backend.scopes {
+        Some(list) => access::parse_scopes(surface, list),
+        None => Ok(access::default_stdio_scopes(surface)),
+    }
+}
+
+async fn run(cli: Cli) -> Result<ExitCode, String> {
+    let surface = nexus_mcp::surface(&cli.surface).ok_or_else(|| {
+        let known: Vec<&str> = nexus_mcp::SURFACES.iter().map(|s| s.name).collect();
+        format!(
+            "unknown surface `{}`; this build has: {}",
+            cli.surface,
+            known.join(", ")
+        )
+    })?;
+    match &cli.command {
+        Command::Tools { json } => {
+            if *json {
+                let tools: Vec<serde_json::Value> = surface
+                    .tools
+                    .iter()
+                    .map(|t| {
+                        let mut v = server::tool_json(t);
+                        v["scope"] = t.scope.into();
+                        v["access"] = t.access.as_str().into();
+                        v["modes"] = t
+                            .modes
+                            .iter()
+                            .map(|m| m.as_str())
+                            .collect::<Vec<_>>()
+                            .into();
+                        v
+                    })
+                    .collect();
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&tools).map_err(|e| e.to_string())?
+                );
+            } else {
+                for t in surface.tools {
+                    let modes: Vec<&str> = t.modes.iter().map(|m| m.as_str()).collect();
+                    println!(
+                        "{:<28} {:<14} {:<12} {:<26} {}",
+                        t.name,
+                        t.scope,
+                        t.access.as_str(),
+                        modes.join(","),
+                        t.title
+                    );
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Contract { check, write, dir } => {
+            if *write {
+                let n = contract::write(dir, surface).map_err(|e| e.to_string())?;
+                eprintln!("wrote {n} files to {}", dir.join(surface.name).display());
+                return Ok(ExitCode::SUCCESS);
+            }
+            if !*check {
+                return Err("say --check or --write".to_owned());
+            }
+            let problems = contract::check(dir, surface).map_err(|e| e.to_string())?;
+            if problems.is_empty() {
+                eprintln!(
+                    "{} is current ({} tools)",
+                    dir.join(surface.name).display(),
+                    surface.tools.len()
+                );
+                Ok(ExitCode::SUCCESS)
+            } else {
+                for p in &problems {
+                    println!("{p}");
+                }
+                println!(
+                    "contract drift: {} problem(s). Run `nexus-mcp contract --write` and commit the result if the manifest change is intended.",
+                    problems.len()
+                );
+                Ok(ExitCode::FAILURE)
+            }
+        }
+        Command::Call {
+            tool,
+            arguments,
+            backend,
+        } => {
+            let args: serde_json::Value = serde_json::from_str(arguments)
+                .map_err(|e| format!("arguments are not JSON: {e}"))?;
+            let scopes = stdio_scopes(surface, backend)?;
+            let (app, lite) = build_app(&cli, surface, backend).await?;
+            let ctx = ToolContext {
+                app,
+                mode: Mode::LocalStdio,
+                scopes: Arc::new(scopes),
+                progress: None,
+            };
+            let outcome = dispatch::call(ctx, tool, args).await;
+            let code = match outcome {
+                Ok(v) => {
+                    println!(
+                        "{}",
+                        serde_json::to_string_pretty(&v).map_err(|e| e.to_string())?
+                    );
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("{tool} failed: {e}");
+                    ExitCode::FAILURE
+                }
+            };
+            if let Some(l) = lite {
+                l.running.shutdown().await;
+            }
+            Ok(code)
+        }
+        Command::Serve {
+            transport,
+            listen,
+            tokens,
+            insecure_no_auth,
+            allowed_hosts,
+            backend,
+        } => {
+            let (app, _lite) = build_app(&cli, surface, backend).await?;
+            match transport {
+                Transport::Stdio => {
+                    let scopes = stdio_scopes(surface, backend)?;
+                    let service = McpServer::new(app, Mode::LocalStdio, scopes)
+                        .serve(rmcp::transport::stdio())
+                        .await
+                        .map_err(|e| format!("stdio session failed to start: {e}"))?;
+                    service
+                        .waiting()
+                        .await
+                        .map_err(|e| format!("stdio session ended with an error: {e}"))?;
+                    Ok(ExitCode::SUCCESS)
+                }
+                Transport::Http => {
+                    let auth = http_auth(surface, tokens.as_deref(), *insecure_no_auth, *listen)?;
+                    http::serve(app, *listen, auth, allowed_hosts)
+                        .await
+                        .map_err(|e| e.to_string())?;
+                    Ok(ExitCode::SUCCESS)
+                }
+            }
+        }
+    }
+}
+
+fn http_auth(
+    surface: &SurfaceSpec,
+    tokens: Option<&std::path::Path>,
+    insecure: bool,
+    listen: SocketAddr,
+) -> Result<Auth, String> {
+    let mut store = KeyStore::default();
+    if let Ok(key) = std::env::var("NEXUS_MCP_API_KEY")
+        && !key.is_empty()
+    {
+        store.add_key(
+            &key,
+            surface.scopes.iter().map(|s| s.name.to_owned()).collect(),
+        );
+    }
+    if let Some(path) = tokens {
+        store
+            .load_file(path, |s| surface.scope(s).is_some())
+            .map_err(|e| e.to_string())?;
+    }
+    if !store.is_empty() {
+        return Ok(Auth::Keys(Arc::new(store)));
+    }
+    if !insecure {
+        return Err(http::HttpError::NoKeys.to_string());
+    }
+    if !listen.ip().is_loopback() {
+        return Err(http::HttpError::InsecureNotLoopback(listen).to_string());
+    }
+    tracing::warn!(
+        "serving HTTP without authentication on a loopback address (--insecure-no-auth)"
+    );
+    Ok(Auth::Open(Arc::new(access::default_stdio_scopes(surface))))
+}
+
+fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("NEXUS_MCP_LOG")
+                .unwrap_or_else(|_| "warn".into()),
+        )
+        .init();
+    let cli = Cli::parse();
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("nexus-mcp: cannot start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(run(cli)) {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("nexus-mcp: {message}");
+            ExitCode::from(2)
+        }
+    }
+}

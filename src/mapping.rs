@@ -8,7 +8,11 @@ use serde_json::{Map, Value};
 
 /// Everything but RFC 3986 unreserved characters is encoded, so an id can never add a path
 /// segment (`../`), a query (`?`) or a fragment.
-const PATH_SEGMENT: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'_').remove(b'.').remove(b'~');
+const PATH_SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'_')
+    .remove(b'.')
+    .remove(b'~');
 
 pub fn render(tool: &str, spec: &NexusSpec, input: &Value) -> Result<NexusRequest, ToolError> {
     let path = render_path(tool, spec.path, input)?;
@@ -34,7 +38,12 @@ pub fn render(tool: &str, spec: &NexusSpec, input: &Value) -> Result<NexusReques
         HttpMethod::Get => reqwest::Method::GET,
         HttpMethod::Post => reqwest::Method::POST,
     };
-    Ok(NexusRequest { method, path, query, body })
+    Ok(NexusRequest {
+        method,
+        path,
+        query,
+        body,
+    })
 }
 
 fn render_path(tool: &str, template: &str, input: &Value) -> Result<String, ToolError> {
@@ -42,11 +51,15 @@ fn render_path(tool: &str, template: &str, input: &Value) -> Result<String, Tool
     let mut rest = template;
     while let Some(start) = rest.find('{') {
         out.push_str(&rest[..start]);
-        let Some(len) = rest[start..].find('}') else { break };
+        let Some(len) = rest[start..].find('}') else {
+            break;
+        };
         let name = &rest[start + 1..start + len];
-        let value = input.get(name).filter(|v| !v.is_null()).ok_or_else(|| ToolError::InvalidArguments {
-            tool: tool.to_owned(),
-            message: format!("`{name}` is required"),
+        let value = input.get(name).filter(|v| !v.is_null()).ok_or_else(|| {
+            ToolError::InvalidArguments {
+                tool: tool.to_owned(),
+                message: format!("`{name}` is required"),
+            }
         })?;
         out.extend(utf8_percent_encode(&query_text(value), PATH_SEGMENT));
         rest = &rest[start + len + 1..];
@@ -63,15 +76,25 @@ fn render_value(tool: &str, template: &str, input: &Value) -> Result<Option<Valu
     }
     let env = minijinja::Environment::new();
     let text = env
-        .render_str(template, minijinja::context! { input => minijinja::Value::from(minijinja::value::Serde(input)) })
+        .render_str(
+            template,
+            minijinja::context! { input => minijinja::Value::from(minijinja::value::Serde(input)) },
+        )
         .map_err(|e| ToolError::Internal(format!("manifest template of `{tool}` failed: {e}")))?;
     Ok((!text.is_empty()).then_some(Value::String(text)))
 }
 
 fn single_field(template: &str) -> Option<&str> {
-    let inner = template.trim().strip_prefix("{{")?.strip_suffix("}}")?.trim();
+    let inner = template
+        .trim()
+        .strip_prefix("{{")?
+        .strip_suffix("}}")?
+        .trim();
     let field = inner.strip_prefix("input.")?;
-    field.chars().all(|c| c.is_ascii_alphanumeric() || c == '_').then_some(field)
+    field
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_')
+        .then_some(field)
 }
 
 fn query_text(value: &Value) -> String {
@@ -90,7 +113,11 @@ mod tests {
     const SPEC: NexusSpec = NexusSpec {
         method: HttpMethod::Get,
         path: "/api/v1/findings/{finding_id}",
-        query: &[("line", "{{ input.line }}"), ("severity", "{{ input.severity }}"), ("label", "repo={{ input.repository }}")],
+        query: &[
+            ("line", "{{ input.line }}"),
+            ("severity", "{{ input.severity }}"),
+            ("label", "repo={{ input.repository }}"),
+        ],
         body: &[],
     };
 
@@ -103,7 +130,14 @@ mod tests {
     #[test]
     fn typed_values_pass_and_absent_ones_are_omitted() {
         let req = render("t", &SPEC, &json!({"finding_id": "7", "line": 12, "severity": ["high", "low"], "repository": "a/b"})).unwrap();
-        assert_eq!(req.query, vec![("line".into(), "12".into()), ("severity".into(), "high,low".into()), ("label".into(), "repo=a/b".into())]);
+        assert_eq!(
+            req.query,
+            vec![
+                ("line".into(), "12".into()),
+                ("severity".into(), "high,low".into()),
+                ("label".into(), "repo=a/b".into())
+            ]
+        );
         let req = render("t", &SPEC, &json!({"finding_id": "7"})).unwrap();
         assert_eq!(req.query, vec![("label".into(), "repo=".into())]);
     }
@@ -111,6 +145,9 @@ mod tests {
     #[test]
     fn a_missing_path_parameter_is_an_argument_error() {
         let err = render("t", &SPEC, &json!({})).unwrap_err();
-        assert!(err.to_string().contains("`finding_id` is required"), "{err}");
+        assert!(
+            err.to_string().contains("`finding_id` is required"),
+            "{err}"
+        );
     }
 }

@@ -22,11 +22,21 @@ pub struct NexusRequest {
 
 impl NexusRequest {
     pub fn get(path: impl Into<String>) -> Self {
-        NexusRequest { method: Method::GET, path: path.into(), query: Vec::new(), body: None }
+        NexusRequest {
+            method: Method::GET,
+            path: path.into(),
+            query: Vec::new(),
+            body: None,
+        }
     }
 
     pub fn post(path: impl Into<String>, body: Value) -> Self {
-        NexusRequest { method: Method::POST, path: path.into(), query: Vec::new(), body: Some(body) }
+        NexusRequest {
+            method: Method::POST,
+            path: path.into(),
+            query: Vec::new(),
+            body: Some(body),
+        }
     }
 
     /// Adds a query parameter; `None` leaves it out.
@@ -67,7 +77,9 @@ pub struct NexusClient {
 
 #[derive(Debug, thiserror::Error)]
 pub enum NexusClientError {
-    #[error("NEXUS_API_URL `{0}` is not an http(s) URL. Set it to the Nexus API root, e.g. https://nexus.example.com")]
+    #[error(
+        "NEXUS_API_URL `{0}` is not an http(s) URL. Set it to the Nexus API root, e.g. https://nexus.example.com"
+    )]
     BadUrl(String),
     #[error("cannot build the HTTP client: {0}")]
     Build(#[from] reqwest::Error),
@@ -83,7 +95,11 @@ impl NexusClient {
             .connect_timeout(Duration::from_secs(5))
             .user_agent(concat!("nexus-mcp/", env!("CARGO_PKG_VERSION")))
             .build()?;
-        Ok(NexusClient { http, base: base_url.trim_end_matches('/').to_owned(), token })
+        Ok(NexusClient {
+            http,
+            base: base_url.trim_end_matches('/').to_owned(),
+            token,
+        })
     }
 
     pub fn base_url(&self) -> &str {
@@ -92,14 +108,23 @@ impl NexusClient {
 
     /// Sends `request`, retrying GETs on transport errors and 5xx answers.
     pub async fn send(&self, request: &NexusRequest) -> Result<Value, ToolError> {
-        let attempts = if request.method == Method::GET { GET_ATTEMPTS } else { 1 };
+        let attempts = if request.method == Method::GET {
+            GET_ATTEMPTS
+        } else {
+            1
+        };
         let mut last = None;
         for attempt in 1..=attempts {
             match self.send_once(request).await {
-                Err(e @ ToolError::Backend { retryable: true, .. }) if attempt < attempts => {
+                Err(
+                    e @ ToolError::Backend {
+                        retryable: true, ..
+                    },
+                ) if attempt < attempts => {
                     tracing::warn!(path = %request.path, attempt, error = %e, "retrying Nexus GET");
                     // Short backoff between attempts; the total stays well under the call timeout.
-                    tokio::time::sleep(Duration::from_millis(100 * u64::from(attempt * attempt))).await;
+                    tokio::time::sleep(Duration::from_millis(100 * u64::from(attempt * attempt)))
+                        .await;
                     last = Some(e);
                 }
                 other => return other,
@@ -118,9 +143,15 @@ impl NexusClient {
         if let Some(body) = &request.body {
             builder = builder.json(body);
         }
-        let response = builder.send().await.map_err(|e| transport_error(&request.path, &e))?;
+        let response = builder
+            .send()
+            .await
+            .map_err(|e| transport_error(&request.path, &e))?;
         let status = response.status();
-        let bytes = response.bytes().await.map_err(|e| transport_error(&request.path, &e))?;
+        let bytes = response
+            .bytes()
+            .await
+            .map_err(|e| transport_error(&request.path, &e))?;
         if status.is_success() {
             return serde_json::from_slice(&bytes).map_err(|e| ToolError::Backend {
                 code: "bad_response".to_owned(),
@@ -133,11 +164,19 @@ impl NexusClient {
 }
 
 fn transport_error(path: &str, e: &reqwest::Error) -> ToolError {
-    let what = if e.is_timeout() { "timed out" } else if e.is_connect() { "could not connect" } else { "failed" };
+    let what = if e.is_timeout() {
+        "timed out"
+    } else if e.is_connect() {
+        "could not connect"
+    } else {
+        "failed"
+    };
     // reqwest's Display includes the URL but never headers, so the token cannot leak here.
     ToolError::Backend {
         code: "nexus_unavailable".to_owned(),
-        message: format!("the request to Nexus for {path} {what}. The call can be retried; if it keeps failing, the Nexus API is down or unreachable."),
+        message: format!(
+            "the request to Nexus for {path} {what}. The call can be retried; if it keeps failing, the Nexus API is down or unreachable."
+        ),
         retryable: true,
     }
 }
@@ -145,7 +184,11 @@ fn transport_error(path: &str, e: &reqwest::Error) -> ToolError {
 fn status_error(status: StatusCode, path: &str, body: &[u8]) -> ToolError {
     let parsed: Option<Value> = serde_json::from_slice(body).ok();
     let field = |name: &str| {
-        parsed.as_ref().and_then(|v| v.pointer(&format!("/error/{name}"))).and_then(Value::as_str).map(str::to_owned)
+        parsed
+            .as_ref()
+            .and_then(|v| v.pointer(&format!("/error/{name}")))
+            .and_then(Value::as_str)
+            .map(str::to_owned)
     };
     let code = field("code");
     let message = field("message").unwrap_or_else(|| format!("HTTP {}", status.as_u16()));

@@ -32,9 +32,20 @@ static ASSIGNMENTS: LazyLock<Option<Regex>> = LazyLock::new(|| {
 /// Whether a JSON key names a secret.
 pub fn is_secret_key(key: &str) -> bool {
     let k = key.to_ascii_lowercase();
-    ["password", "passwd", "secret", "api_key", "apikey", "access_key", "private_key", "authorization", "credential", "cookie"]
-        .iter()
-        .any(|s| k.contains(s))
+    [
+        "password",
+        "passwd",
+        "secret",
+        "api_key",
+        "apikey",
+        "access_key",
+        "private_key",
+        "authorization",
+        "credential",
+        "cookie",
+    ]
+    .iter()
+    .any(|s| k.contains(s))
         || k == "token"
         || k.ends_with("_token")
 }
@@ -51,7 +62,9 @@ pub fn redact_text(text: &mut String) -> bool {
     if let Some(re) = ASSIGNMENTS.as_ref()
         && re.is_match(text)
     {
-        *text = re.replace_all(text, format!("${{1}}${{2}}{REDACTED}${{4}}")).into_owned();
+        *text = re
+            .replace_all(text, format!("${{1}}${{2}}{REDACTED}${{4}}"))
+            .into_owned();
         changed = true;
     }
     changed
@@ -95,7 +108,10 @@ mod tests {
         assert_eq!(v["password"], REDACTED);
         assert_eq!(v["dedupe_key"], "abc");
         assert_eq!(v["items"][0]["message"], "found [REDACTED] in config");
-        assert_eq!(v["snippet"]["text"], "DB_PASSWORD = \"[REDACTED]\"\nx = 1\napi_key: '[REDACTED]'");
+        assert_eq!(
+            v["snippet"]["text"],
+            "DB_PASSWORD = \"[REDACTED]\"\nx = 1\napi_key: '[REDACTED]'"
+        );
     }
 
     #[test]

@@ -7,14 +7,15 @@ use crate::app::App;
 use crate::dispatch::{self, CallError};
 use crate::handler::{ProgressSink, ToolContext, ToolError};
 use crate::spec::{Access, Mode, ToolSpec};
+use rmcp::ServerHandler;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData, GetPromptRequestParams, GetPromptResponse,
-    GetPromptResult, Implementation, ListPromptsResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
-    ProgressNotificationParam, ProgressToken, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, ServerCapabilities,
-    ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
+    GetPromptRequestParams, GetPromptResponse, GetPromptResult, Implementation, ListPromptsResult,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
+    ProgressToken, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
+    ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::{Peer, RequestContext, RoleServer};
-use rmcp::ServerHandler;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeSet;
@@ -36,32 +37,44 @@ pub struct McpServer {
 
 impl McpServer {
     pub fn new(app: Arc<App>, mode: Mode, scopes: BTreeSet<String>) -> Self {
-        McpServer { app, mode, scopes: Arc::new(scopes) }
+        McpServer {
+            app,
+            mode,
+            scopes: Arc::new(scopes),
+        }
     }
 
     fn scopes_for(&self, ctx: &RequestContext<RoleServer>) -> Arc<BTreeSet<String>> {
         if self.mode == Mode::RemoteHttp {
-            // Fail closed: an HTTP request without scopes from the auth layer sees nothing.
+            // Fail closed: a Streamable HTTP server is built with no scopes of its own.
+            // (Legacy SSE sessions carry the scopes of the key that opened them in `self.scopes`.)
             return ctx
                 .extensions
                 .get::<axum::http::request::Parts>()
                 .and_then(|p| p.extensions.get::<GrantedScopes>())
                 .map(|g| g.0.clone())
-                .unwrap_or_default();
+                .unwrap_or_else(|| self.scopes.clone());
         }
         self.scopes.clone()
     }
 
-    fn visible_tools(&self, scopes: &BTreeSet<String>) -> impl Iterator<Item = &'static ToolSpec> + '_ {
+    fn visible_tools(
+        &self,
+        scopes: &BTreeSet<String>,
+    ) -> impl Iterator<Item = &'static ToolSpec> + '_ {
         let surface = self.app.surface;
         let scopes = scopes.clone();
         let mode = self.mode;
-        surface.tools.iter().filter(move |t| access::visible(surface, t, mode, &scopes))
+        surface
+            .tools
+            .iter()
+            .filter(move |t| access::visible(surface, t, mode, &scopes))
     }
 }
 
 fn from_json<T: DeserializeOwned>(value: Value) -> Result<T, ErrorData> {
-    serde_json::from_value(value).map_err(|e| ErrorData::internal_error(format!("cannot build an MCP value: {e}"), None))
+    serde_json::from_value(value)
+        .map_err(|e| ErrorData::internal_error(format!("cannot build an MCP value: {e}"), None))
 }
 
 /// The MCP tool definition of a registry entry (also what contract/ holds, plus annotations).
@@ -94,9 +107,15 @@ struct PeerProgress {
 }
 
 impl ProgressSink for PeerProgress {
-    fn report(&self, done: f64, total: Option<f64>, message: String) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
+    fn report(
+        &self,
+        done: f64,
+        total: Option<f64>,
+        message: String,
+    ) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
         Box::pin(async move {
-            let mut param = ProgressNotificationParam::new(self.token.clone(), done).with_message(message);
+            let mut param =
+                ProgressNotificationParam::new(self.token.clone(), done).with_message(message);
             if let Some(total) = total {
                 param = param.with_total(total);
             }
@@ -113,13 +132,19 @@ pub fn call_result(outcome: Result<Value, CallError>) -> Result<CallToolResult, 
     match outcome {
         Ok(value) => Ok(CallToolResult::structured(value)),
         Err(CallError::UnknownTool(name)) => Err(ErrorData::invalid_params(
-            format!("unknown tool `{name}`: it does not exist, or this connection lacks its scope or runtime mode. Call tools/list."),
+            format!(
+                "unknown tool `{name}`: it does not exist, or this connection lacks its scope or runtime mode. Call tools/list."
+            ),
             None,
         )),
-        Err(CallError::Tool(e @ ToolError::InvalidArguments { .. })) => Err(ErrorData::invalid_params(e.to_string(), None)),
+        Err(CallError::Tool(e @ ToolError::InvalidArguments { .. })) => {
+            Err(ErrorData::invalid_params(e.to_string(), None))
+        }
         Err(CallError::Tool(e)) => {
             let body = e.to_json();
-            Ok(CallToolResult::error(vec![ContentBlock::text(body.to_string())]))
+            Ok(CallToolResult::error(vec![ContentBlock::text(
+                body.to_string(),
+            )]))
         }
     }
 }
@@ -127,27 +152,60 @@ pub fn call_result(outcome: Result<Value, CallError>) -> Result<CallToolResult, 
 impl ServerHandler for McpServer {
     fn get_info(&self) -> ServerConfig {
         let surface = self.app.surface;
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().enable_prompts().enable_resources().build())
-            .with_server_info(Implementation::new(surface.name, surface.version).with_title(surface.title))
-            .with_instructions(surface.instructions)
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_prompts()
+                .enable_resources()
+                .build(),
+        )
+        .with_server_info(
+            Implementation::new(surface.name, surface.version).with_title(surface.title),
+        )
+        .with_instructions(surface.instructions)
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
         // Used by the HTTP layer for stateless calls; scopes are checked again at call time.
-        let tool = self.app.surface.tool(name).filter(|t| t.modes.contains(&self.mode))?;
+        let tool = self
+            .app
+            .surface
+            .tool(name)
+            .filter(|t| t.modes.contains(&self.mode))?;
         serde_json::from_value(tool_json(tool)).ok()
     }
 
-    async fn list_tools(&self, _request: Option<PaginatedRequestParams>, ctx: RequestContext<RoleServer>) -> Result<ListToolsResult, ErrorData> {
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
         let scopes = self.scopes_for(&ctx);
         let tools: Vec<Value> = self.visible_tools(&scopes).map(tool_json).collect();
         from_json(json!({ "tools": tools }))
     }
 
-    async fn call_tool(&self, request: CallToolRequestParams, ctx: RequestContext<RoleServer>) -> Result<CallToolResponse, ErrorData> {
-        let progress = ctx.meta.get_progress_token().map(|token| Arc::new(PeerProgress { peer: ctx.peer.clone(), token }) as Arc<dyn ProgressSink>);
-        let tool_ctx = ToolContext { app: self.app.clone(), mode: self.mode, scopes: self.scopes_for(&ctx), progress };
-        let arguments = request.arguments.map(Value::Object).unwrap_or_else(|| Value::Object(Map::new()));
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let progress = ctx.meta.get_progress_token().map(|token| {
+            Arc::new(PeerProgress {
+                peer: ctx.peer.clone(),
+                token,
+            }) as Arc<dyn ProgressSink>
+        });
+        let tool_ctx = ToolContext {
+            app: self.app.clone(),
+            mode: self.mode,
+            scopes: self.scopes_for(&ctx),
+            progress,
+        };
+        let arguments = request
+            .arguments
+            .map(Value::Object)
+            .unwrap_or_else(|| Value::Object(Map::new()));
         let name = request.name.to_string();
         let outcome = tokio::select! {
             outcome = dispatch::call(tool_ctx, &name, arguments) => outcome,
@@ -159,7 +217,11 @@ impl ServerHandler for McpServer {
         call_result(outcome).map(Into::into)
     }
 
-    async fn list_prompts(&self, _request: Option<PaginatedRequestParams>, _ctx: RequestContext<RoleServer>) -> Result<ListPromptsResult, ErrorData> {
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _ctx: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
         let prompts: Vec<Value> = self
             .app
             .surface
@@ -173,19 +235,43 @@ impl ServerHandler for McpServer {
         from_json(json!({ "prompts": prompts }))
     }
 
-    async fn get_prompt(&self, request: GetPromptRequestParams, _ctx: RequestContext<RoleServer>) -> Result<GetPromptResponse, ErrorData> {
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _ctx: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
         let surface = self.app.surface;
         let prompt = surface
             .prompts
             .iter()
             .find(|p| p.name == request.name)
-            .ok_or_else(|| ErrorData::invalid_params(format!("unknown prompt `{}`; call prompts/list", request.name), None))?;
+            .ok_or_else(|| {
+                ErrorData::invalid_params(
+                    format!("unknown prompt `{}`; call prompts/list", request.name),
+                    None,
+                )
+            })?;
         let args = request.arguments.clone().unwrap_or_default();
-        if let Some(missing) = prompt.arguments.iter().find(|a| a.required && !args.contains_key(a.name)) {
-            return Err(ErrorData::invalid_params(format!("prompt `{}` needs argument `{}`: {}", prompt.name, missing.name, missing.description), None));
+        if let Some(missing) = prompt
+            .arguments
+            .iter()
+            .find(|a| a.required && !args.contains_key(a.name))
+        {
+            return Err(ErrorData::invalid_params(
+                format!(
+                    "prompt `{}` needs argument `{}`: {}",
+                    prompt.name, missing.name, missing.description
+                ),
+                None,
+            ));
         }
         let text = crate::templates::render(prompt.template, surface, &Value::Object(args))
-            .map_err(|e| ErrorData::internal_error(format!("prompt `{}` failed to render: {e}", prompt.name), None))?;
+            .map_err(|e| {
+                ErrorData::internal_error(
+                    format!("prompt `{}` failed to render: {e}", prompt.name),
+                    None,
+                )
+            })?;
         let result: GetPromptResult = from_json(json!({
             "description": prompt.description,
             "messages": [{"role": "user", "content": {"type": "text", "text": text}}],
@@ -193,7 +279,11 @@ impl ServerHandler for McpServer {
         Ok(result.into())
     }
 
-    async fn list_resources(&self, _request: Option<PaginatedRequestParams>, _ctx: RequestContext<RoleServer>) -> Result<ListResourcesResult, ErrorData> {
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _ctx: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
         let resources: Vec<Value> = self
             .app
             .surface
@@ -204,16 +294,32 @@ impl ServerHandler for McpServer {
         from_json(json!({ "resources": resources }))
     }
 
-    async fn read_resource(&self, request: ReadResourceRequestParams, _ctx: RequestContext<RoleServer>) -> Result<ReadResourceResponse, ErrorData> {
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _ctx: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
         let surface = self.app.surface;
         let resource = surface
             .resources
             .iter()
             .find(|r| r.uri == request.uri)
-            .ok_or_else(|| ErrorData::resource_not_found(format!("unknown resource `{}`; call resources/list", request.uri), None))?;
-        let text = crate::templates::render(resource.template, surface, &Value::Null)
-            .map_err(|e| ErrorData::internal_error(format!("resource `{}` failed to render: {e}", resource.uri), None))?;
-        let result: ReadResourceResult = from_json(json!({"contents": [{"uri": resource.uri, "mimeType": resource.mime_type, "text": text}]}))?;
+            .ok_or_else(|| {
+                ErrorData::resource_not_found(
+                    format!("unknown resource `{}`; call resources/list", request.uri),
+                    None,
+                )
+            })?;
+        let text =
+            crate::templates::render(resource.template, surface, &Value::Null).map_err(|e| {
+                ErrorData::internal_error(
+                    format!("resource `{}` failed to render: {e}", resource.uri),
+                    None,
+                )
+            })?;
+        let result: ReadResourceResult = from_json(
+            json!({"contents": [{"uri": resource.uri, "mimeType": resource.mime_type, "text": text}]}),
+        )?;
         Ok(result.into())
     }
 }

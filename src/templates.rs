@@ -3,7 +3,11 @@
 use crate::spec::SurfaceSpec;
 use serde_json::{Value, json};
 
-pub fn render(template: &str, surface: &SurfaceSpec, args: &Value) -> Result<String, minijinja::Error> {
+pub fn render(
+    template: &str,
+    surface: &SurfaceSpec,
+    args: &Value,
+) -> Result<String, minijinja::Error> {
     let server = json!({
         "name": surface.name,
         "title": surface.title,

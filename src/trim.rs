@@ -44,7 +44,10 @@ pub fn shape(mut value: Value, spec: &ResponseSpec) -> (Value, Report) {
     let mut report = Report::default();
     if !spec.pick.is_empty() {
         let patterns: Vec<Vec<&str>> = spec.pick.iter().map(|p| segments(p)).collect();
-        value = pick(value, &patterns.iter().map(Vec::as_slice).collect::<Vec<_>>());
+        value = pick(
+            value,
+            &patterns.iter().map(Vec::as_slice).collect::<Vec<_>>(),
+        );
     }
     for pattern in spec.exclude {
         exclude(&mut value, &segments(pattern));
@@ -68,7 +71,11 @@ fn pick(value: Value, patterns: &[&[&str]]) -> Value {
         Value::Object(map) => {
             let mut out = Map::new();
             for (key, v) in map {
-                let rest: Vec<&[&str]> = patterns.iter().filter(|p| seg_matches(p[0], &key)).map(|p| &p[1..]).collect();
+                let rest: Vec<&[&str]> = patterns
+                    .iter()
+                    .filter(|p| seg_matches(p[0], &key))
+                    .map(|p| &p[1..])
+                    .collect();
                 if !rest.is_empty() {
                     out.insert(key, pick(v, &rest));
                 }
@@ -83,7 +90,13 @@ fn pick(value: Value, patterns: &[&[&str]]) -> Value {
                     let index = i.to_string();
                     let rest: Vec<&[&str]> = patterns
                         .iter()
-                        .map(|p| if p[0] == "*" || p[0] == index { &p[1..] } else { *p })
+                        .map(|p| {
+                            if p[0] == "*" || p[0] == index {
+                                &p[1..]
+                            } else {
+                                *p
+                            }
+                        })
                         .collect();
                     pick(v, &rest)
                 })
@@ -94,7 +107,9 @@ fn pick(value: Value, patterns: &[&[&str]]) -> Value {
 }
 
 fn exclude(value: &mut Value, pattern: &[&str]) {
-    let Some((first, rest)) = pattern.split_first() else { return };
+    let Some((first, rest)) = pattern.split_first() else {
+        return;
+    };
     match value {
         Value::Object(map) => {
             if rest.is_empty() {
@@ -127,7 +142,11 @@ fn cap(value: &mut Value, spec: &ResponseSpec, path: &mut String, report: &mut R
             if let Some(max) = spec.max_items
                 && items.len() > max
             {
-                report.cuts.push(Cut { path: path.clone(), kept: max, total: items.len() });
+                report.cuts.push(Cut {
+                    path: path.clone(),
+                    kept: max,
+                    total: items.len(),
+                });
                 items.truncate(max);
             }
             for (i, item) in items.iter_mut().enumerate() {
@@ -224,13 +243,19 @@ fn largest_array(value: &Value, path: &mut String, best: &mut Option<(String, us
 }
 
 fn halve_array(value: &mut Value, path: &str, report: &mut Report) {
-    let Some(Value::Array(items)) = lookup_mut(value, path) else { return };
+    let Some(Value::Array(items)) = lookup_mut(value, path) else {
+        return;
+    };
     let total = items.len();
     let kept = total / 2;
     items.truncate(kept);
     match report.cuts.iter_mut().find(|c| c.path == path) {
         Some(cut) => cut.kept = kept,
-        None => report.cuts.push(Cut { path: path.to_owned(), kept, total }),
+        None => report.cuts.push(Cut {
+            path: path.to_owned(),
+            kept,
+            total,
+        }),
     }
 }
 
@@ -277,15 +302,29 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn spec(pick: &'static [&'static str], exclude: &'static [&'static str], max_items: Option<usize>) -> ResponseSpec {
-        ResponseSpec { pick, exclude, max_items, max_string: Some(20), budget: 8000, redact: &[] }
+    fn spec(
+        pick: &'static [&'static str],
+        exclude: &'static [&'static str],
+        max_items: Option<usize>,
+    ) -> ResponseSpec {
+        ResponseSpec {
+            pick,
+            exclude,
+            max_items,
+            max_string: Some(20),
+            budget: 8000,
+            redact: &[],
+        }
     }
 
     #[test]
     fn pick_keeps_matching_paths_through_arrays() {
         let v = json!({"graph": {"graph_id": "g", "secret_path": "/srv"}, "items": [{"path": "a.py", "details": {}}, {"path": "b.py"}], "other": 1});
         let (out, _) = shape(v, &spec(&["graph.graph_id", "items.*.path"], &[], None));
-        assert_eq!(out, json!({"graph": {"graph_id": "g"}, "items": [{"path": "a.py"}, {"path": "b.py"}]}));
+        assert_eq!(
+            out,
+            json!({"graph": {"graph_id": "g"}, "items": [{"path": "a.py"}, {"path": "b.py"}]})
+        );
     }
 
     #[test]
@@ -293,20 +332,44 @@ mod tests {
         let v = json!({"items": [{"path": "a", "details": 1}, {"path": "b", "details": 2}, {"path": "c"}], "note": "x".repeat(30)});
         let (out, report) = shape(v, &spec(&[], &["items.details"], Some(2)));
         assert_eq!(out["items"], json!([{"path": "a"}, {"path": "b"}]));
-        assert_eq!(report.cuts, vec![Cut { path: "items".into(), kept: 2, total: 3 }]);
+        assert_eq!(
+            report.cuts,
+            vec![Cut {
+                path: "items".into(),
+                kept: 2,
+                total: 3
+            }]
+        );
         assert_eq!(report.strings_shortened, 1);
-        assert!(out["note"].as_str().unwrap().ends_with("…[10 more characters cut]"));
+        assert!(
+            out["note"]
+                .as_str()
+                .unwrap()
+                .ends_with("…[10 more characters cut]")
+        );
     }
 
     #[test]
     fn budget_halves_the_biggest_array_and_says_so() {
-        let items: Vec<Value> = (0..200).map(|i| json!({"path": format!("src/module_{i}.py"), "line": i})).collect();
+        let items: Vec<Value> = (0..200)
+            .map(|i| json!({"path": format!("src/module_{i}.py"), "line": i}))
+            .collect();
         let mut v = json!({"items": items, "total": 200});
         let mut report = Report::default();
         fit_budget(&mut v, 2000, &mut report);
         assert!(size(&v) <= 2000);
         let kept = v["items"].as_array().unwrap().len();
-        assert_eq!(report.cuts, vec![Cut { path: "items".into(), kept, total: 200 }]);
-        assert_eq!(v["items"][0]["path"], "src/module_0.py", "cuts keep the head of a list");
+        assert_eq!(
+            report.cuts,
+            vec![Cut {
+                path: "items".into(),
+                kept,
+                total: 200
+            }]
+        );
+        assert_eq!(
+            v["items"][0]["path"], "src/module_0.py",
+            "cuts keep the head of a list"
+        );
     }
 }

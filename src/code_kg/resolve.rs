@@ -1,0 +1,315 @@
+//! Findings and anomalies are resolved by their proof tuple, never by a guessed id. No match
+//! says which part matched nothing; several matches are returned as candidates, never picked.
+
+use super::packet::{self, Packet};
+use super::typed;
+use crate::generated::nexus_code_kg::*;
+use crate::handler::{ToolContext, ToolError};
+use crate::nexus_client::NexusRequest;
+use serde_json::Value;
+
+/// How many candidates an ambiguous answer lists.
+const MAX_CANDIDATES: usize = 10;
+const DISAMBIGUATE: [&str; 3] = ["line", "message", "dedupe_key"];
+
+fn items(answer: &Value) -> Vec<Value> {
+    answer
+        .get("items")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default()
+}
+
+fn total(answer: &Value) -> usize {
+    answer
+        .get("total")
+        .and_then(Value::as_u64)
+        .and_then(|n| usize::try_from(n).ok())
+        .unwrap_or(0)
+}
+
+fn candidate(item: &Value) -> Result<Candidate, ToolError> {
+    typed(item, "finding candidate")
+}
+
+async fn risks(
+    ctx: &ToolContext,
+    input: &KgGetAuditRiskInput,
+    with_path: bool,
+    with_line: bool,
+    with_type: bool,
+) -> Result<Value, ToolError> {
+    let request = NexusRequest::get("/api/v1/audit-risks")
+        .param("graph_id", Some(&input.graph_id))
+        .param("source_tool", Some(&input.source_tool))
+        .param("finding_type", with_type.then_some(&input.finding_type))
+        .param("path", with_path.then_some(&input.path))
+        .param("line", input.line.filter(|_| with_line))
+        .param("dedupe_key", input.dedupe_key.as_deref())
+        .param("include_low", Some(true))
+        .param("limit", Some(50));
+    ctx.app.nexus.send(&request).await
+}
+
+/// Why nothing matched: drop parts of the tuple one at a time and say which one was wrong.
+async fn not_found_reason(
+    ctx: &ToolContext,
+    input: &KgGetAuditRiskInput,
+) -> Result<String, ToolError> {
+    if input.line.is_some() {
+        let any_line = risks(ctx, input, true, false, true).await?;
+        let lines: Vec<String> = items(&any_line)
+            .iter()
+            .filter_map(|i| i.get("line").and_then(Value::as_i64))
+            .map(|l| l.to_string())
+            .collect();
+        if !lines.is_empty() {
+            return Ok(format!(
+                "no {} finding `{}` at {}:{}; the graph has it at line(s) {} of that file. The code may have moved: check freshness, then ask again with the right line.",
+                input.source_tool,
+                input.finding_type,
+                input.path,
+                input.line.unwrap_or_default(),
+                lines.join(", ")
+            ));
+        }
+    }
+    let other_files = risks(ctx, input, false, false, true).await?;
+    if total(&other_files) > 0 {
+        return Ok(format!(
+            "no {} finding `{}` in {}; {} exist in other files (e.g. {}). Check the path.",
+            input.source_tool,
+            input.finding_type,
+            input.path,
+            total(&other_files),
+            items(&other_files)
+                .first()
+                .and_then(|i| i.get("path"))
+                .and_then(Value::as_str)
+                .unwrap_or("?")
+        ));
+    }
+    let other_types = risks(ctx, input, true, false, false).await?;
+    if total(&other_types) > 0 {
+        let mut types: Vec<String> = items(&other_types)
+            .iter()
+            .filter_map(|i| {
+                i.get("finding_type")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned)
+            })
+            .collect();
+        types.sort_unstable();
+        types.dedup();
+        return Ok(format!(
+            "no finding_type `{}` from {} in {}; that file has: {}.",
+            input.finding_type,
+            input.source_tool,
+            input.path,
+            types.join(", ")
+        ));
+    }
+    Ok(format!(
+        "the graph has no {} finding of type `{}` anywhere: it may be fixed already, or the proof comes from another graph.",
+        input.source_tool, input.finding_type
+    ))
+}
+
+pub async fn audit_risk(
+    ctx: &ToolContext,
+    input: KgGetAuditRiskInput,
+) -> Result<KgGetAuditRiskOutput, ToolError> {
+    // An unknown graph is a clear not_found (404 from Nexus), not an empty match.
+    let answer = risks(ctx, &input, true, true, true).await?;
+    let graph = answer.get("graph").cloned().unwrap_or(Value::Null);
+    let mut matches = items(&answer);
+    if let Some(message) = &input.message {
+        matches.retain(|i| i.get("message").and_then(Value::as_str) == Some(message.as_str()));
+    }
+    let empty = KgGetAuditRiskOutput {
+        finding: None,
+        status: String::new(),
+        graph: typed(&graph, "graph").ok(),
+        file_context: None,
+        nearby_relations: None,
+        impact: None,
+        recommended_reads: None,
+        recommended_commands: None,
+        safety_notes: None,
+        candidates: None,
+        required_disambiguation: None,
+        total_candidates: None,
+        candidates_truncated: None,
+        reason: None,
+        next_step: None,
+    };
+    match matches.len() {
+        0 => Ok(KgGetAuditRiskOutput {
+            status: "not_found".to_owned(),
+            reason: Some(not_found_reason(ctx, &input).await?),
+            next_step: Some(
+                "List the current findings with kg_list_audit_risks and resolve one of those."
+                    .to_owned(),
+            ),
+            ..empty
+        }),
+        1 => {
+            let finding = matches.remove(0);
+            let Packet {
+                file_context,
+                nearby_relations,
+                impact,
+                recommended_reads,
+                recommended_commands,
+                safety_notes,
+            } = packet::build(ctx, &input.graph_id, &finding).await?;
+            Ok(KgGetAuditRiskOutput {
+                status: "ready".to_owned(),
+                finding: Some(typed(&finding, "finding")?),
+                file_context,
+                nearby_relations: Some(nearby_relations),
+                impact,
+                recommended_reads: Some(recommended_reads),
+                recommended_commands: Some(recommended_commands),
+                safety_notes: Some(safety_notes),
+                next_step: Some("Read the recommended files, fix, run the recommended commands, then kg_regenerate (dry run first) and kg_compare_runs.".to_owned()),
+                ..empty
+            })
+        }
+        n => {
+            let total = if input.message.is_some() {
+                n
+            } else {
+                total(&answer).max(n)
+            };
+            let candidates = matches
+                .iter()
+                .take(MAX_CANDIDATES)
+                .map(candidate)
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(KgGetAuditRiskOutput {
+                status: "ambiguous".to_owned(),
+                candidates_truncated: Some(total > candidates.len()),
+                candidates: Some(candidates),
+                required_disambiguation: Some(
+                    DISAMBIGUATE.iter().map(|s| (*s).to_owned()).collect(),
+                ),
+                total_candidates: Some(i64::try_from(total).unwrap_or(i64::MAX)),
+                // The spec's exact ambiguous shape: no graph, no hint, nothing to act on by mistake.
+                graph: None,
+                ..empty
+            })
+        }
+    }
+}
+
+pub async fn anomaly(
+    ctx: &ToolContext,
+    input: KgGetAnomalyInput,
+) -> Result<KgGetAnomalyOutput, ToolError> {
+    let answer = match &input.anomaly_id {
+        Some(id) => {
+            let one = ctx
+                .app
+                .nexus
+                .send(
+                    &NexusRequest::get(format!(
+                        "/api/v1/anomalies/{}",
+                        percent_encoding::utf8_percent_encode(
+                            id,
+                            percent_encoding::NON_ALPHANUMERIC
+                        )
+                    ))
+                    .param("graph_id", Some(&input.graph_id)),
+                )
+                .await?;
+            serde_json::json!({"graph": one.get("graph"), "items": [one.get("anomaly")], "total": 1})
+        }
+        None => {
+            let request = NexusRequest::get("/api/v1/anomalies")
+                .param("graph_id", Some(&input.graph_id))
+                .param("kind", input.kind.as_deref())
+                .param("path", input.path.as_deref())
+                .param("limit", Some(200));
+            ctx.app.nexus.send(&request).await?
+        }
+    };
+    let graph = answer.get("graph").cloned().unwrap_or(Value::Null);
+    let mut matches = items(&answer);
+    if let Some(line) = input.line {
+        matches.retain(|a| a.get("line").and_then(Value::as_i64) == Some(line));
+    }
+    let empty = KgGetAnomalyOutput {
+        anomaly: None,
+        status: String::new(),
+        graph: typed(&graph, "graph").ok(),
+        file_context: None,
+        nearby_relations: None,
+        impact: None,
+        recommended_reads: None,
+        recommended_commands: None,
+        safety_notes: None,
+        candidates: None,
+        required_disambiguation: None,
+        total_candidates: None,
+        candidates_truncated: None,
+        reason: None,
+        next_step: None,
+    };
+    match matches.len() {
+        0 => Ok(KgGetAnomalyOutput {
+            status: "not_found".to_owned(),
+            reason: Some(format!(
+                "no anomaly matches (kind {}, path {}, line {}) in graph {}.",
+                input.kind.as_deref().unwrap_or("any"),
+                input.path.as_deref().unwrap_or("any"),
+                input.line.map_or("any".to_owned(), |l| l.to_string()),
+                input.graph_id
+            )),
+            next_step: Some(
+                "List anomalies with kg_list_anomalies and pass an anomaly_id from it.".to_owned(),
+            ),
+            ..empty
+        }),
+        1 => {
+            let anomaly = matches.remove(0);
+            let Packet {
+                file_context,
+                nearby_relations,
+                impact,
+                recommended_reads,
+                recommended_commands,
+                safety_notes,
+            } = packet::build(ctx, &input.graph_id, &anomaly).await?;
+            Ok(KgGetAnomalyOutput {
+                status: "ready".to_owned(),
+                anomaly: Some(typed(&anomaly, "anomaly")?),
+                file_context,
+                nearby_relations: Some(nearby_relations),
+                impact,
+                recommended_reads: Some(recommended_reads),
+                recommended_commands: Some(recommended_commands),
+                safety_notes: Some(safety_notes),
+                next_step: Some("Read the recommended files; anomalies often block analysis of the whole file, so fix them first.".to_owned()),
+                ..empty
+            })
+        }
+        n => {
+            let candidates = matches
+                .iter()
+                .take(MAX_CANDIDATES)
+                .map(candidate)
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(KgGetAnomalyOutput {
+                status: "ambiguous".to_owned(),
+                candidates_truncated: Some(n > candidates.len()),
+                candidates: Some(candidates),
+                required_disambiguation: Some(vec!["anomaly_id".to_owned(), "line".to_owned()]),
+                total_candidates: Some(i64::try_from(n).unwrap_or(i64::MAX)),
+                reason: Some(format!("{n} anomalies match; nothing was picked.")),
+                next_step: Some("Ask again with the anomaly_id of one candidate.".to_owned()),
+                ..empty
+            })
+        }
+    }
+}
