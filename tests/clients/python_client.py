@@ -1,0 +1,189 @@
+"""Drives nexus-mcp with the official Python MCP SDK (`mcp` from PyPI) over stdio and Streamable HTTP.
+
+Run by tests/clients.rs; by hand:
+
+    .venv/bin/python tests/clients/python_client.py stdio --binary target/debug/nexus-mcp \
+        --repo acme/shop=/path/to/repo --data-dir /tmp/d --head <sha>
+    NEXUS_MCP_TEST_KEY=k .venv/bin/python tests/clients/python_client.py http \
+        --url http://127.0.0.1:PORT/mcp --repository acme/shop --head <sha>
+
+Exits 0 when every expectation holds; otherwise prints `FAILED: ...` and exits 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any
+
+import anyio
+from mcp import Client, MCPError, StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
+
+READ_TOOLS = {
+    "kg_latest_graph",
+    "kg_graph_summary",
+    "kg_list_audit_risks",
+    "kg_list_anomalies",
+    "kg_get_audit_risk",
+    "kg_get_anomaly",
+    "kg_file_context",
+    "kg_impact",
+    "kg_compare_runs",
+}
+LOCAL_TOOLS = {"kg_compare_with_local_git"}
+REGENERATE_TOOLS = {"kg_regenerate", "kg_regenerate_dry_run", "kg_regenerate_submit"}
+DEFAULT_STDIO_TOOLS = READ_TOOLS | LOCAL_TOOLS  # the 10 tools of kg:read + kg:local
+
+
+class Failed(Exception):
+    pass
+
+
+def expect(cond: bool, message: str) -> None:
+    if not cond:
+        raise Failed(message)
+
+
+async def tool_names(client: Client) -> set[str]:
+    names: set[str] = set()
+    cursor = None
+    while True:
+        page = await client.list_tools(cursor=cursor)
+        names.update(t.name for t in page.tools)
+        cursor = page.next_cursor
+        if not cursor:
+            return names
+
+
+async def check_latest_graph(client: Client, repository: str, head: str) -> None:
+    result = await client.call_tool("kg_latest_graph", {"repository": repository, "branch": "main"})
+    text = " ".join(getattr(c, "text", "") for c in result.content)
+    expect(not result.is_error, f"kg_latest_graph returned isError: {text[:500]}")
+    sc = result.structured_content
+    expect(isinstance(sc, dict), f"kg_latest_graph has no structuredContent (content: {text[:300]})")
+    graph = sc.get("graph")
+    expect(isinstance(graph, dict), f"structuredContent.graph missing: {json.dumps(sc)[:300]}")
+    expect(
+        graph.get("commit_sha") == head,
+        f"graph.commit_sha is {graph.get('commit_sha')!r}, the fixture's HEAD is {head!r}",
+    )
+    print(f"  kg_latest_graph: graph {graph.get('graph_id', graph.get('id'))} at {head[:12]}")
+
+
+async def check_bad_arguments(client: Client) -> None:
+    # `repository` must be a string "owner/name"; an unknown property is refused too.
+    bad = {"repository": 42, "no_such_argument": True}
+    try:
+        result = await client.call_tool("kg_latest_graph", bad)
+    except MCPError as e:
+        expect(e.code == -32602, f"bad arguments: expected JSON-RPC -32602, got {e.code}: {e}")
+        msg = str(e)
+        print(f"  bad arguments -> JSON-RPC {e.code}: {msg[:160]}")
+    else:
+        text = " ".join(getattr(c, "text", "") for c in result.content)
+        expect(result.is_error, f"bad arguments {bad} were accepted: {text[:300]}")
+        msg = text
+        print(f"  bad arguments -> isError result: {msg[:160]}")
+    expect(
+        "repository" in msg or "no_such_argument" in msg,
+        f"the error for bad arguments does not name the offending argument: {msg[:300]}",
+    )
+    try:
+        await client.call_tool("kg_no_such_tool", {})
+    except MCPError as e:
+        expect(e.code == -32602, f"unknown tool: expected -32602, got {e.code}: {e}")
+        print(f"  unknown tool -> JSON-RPC {e.code}")
+    else:
+        raise Failed("calling an unknown tool did not fail")
+
+
+async def run_stdio(args: argparse.Namespace) -> None:
+    env = {"PATH": os.environ.get("PATH", ""), "NEXUS_MCP_LOG": os.environ.get("NEXUS_MCP_LOG", "warn")}
+    base = ["serve", "--repo", args.repo, "--data-dir", args.data_dir]
+    repository = args.repo.split("=", 1)[0]
+
+    print("stdio, default scopes:")
+    params = StdioServerParameters(command=args.binary, args=base, env=env)
+    async with Client(params, mode="legacy", read_timeout_seconds=120) as client:
+        expect(client.server_info is not None, "no serverInfo in the initialize answer")
+        print(f"  connected: {client.server_info.name} {client.server_info.version}, protocol {client.protocol_version}")
+        names = await tool_names(client)
+        missing = DEFAULT_STDIO_TOOLS - names
+        expect(not missing, f"tools/list over stdio lacks {sorted(missing)}; got {sorted(names)}")
+        leaked = REGENERATE_TOOLS & names
+        expect(not leaked, f"{sorted(leaked)} listed without the kg:regenerate scope")
+        expect(len(DEFAULT_STDIO_TOOLS) == 10, "test bug: the default set should have 10 tools")
+        print(f"  tools/list: {len(names)} tools, no kg_regenerate*")
+        await check_latest_graph(client, repository, args.head)
+        await check_bad_arguments(client)
+
+    print("stdio, --scopes kg:read,kg:local,kg:regenerate:")
+    params = StdioServerParameters(command=args.binary, args=[*base, "--scopes", "kg:read,kg:local,kg:regenerate"], env=env)
+    async with Client(params, mode="legacy", read_timeout_seconds=120) as client:
+        names = await tool_names(client)
+        missing = REGENERATE_TOOLS - names
+        expect(not missing, f"with kg:regenerate granted, tools/list lacks {sorted(missing)}")
+        print(f"  tools/list: {len(names)} tools including {sorted(REGENERATE_TOOLS)}")
+
+
+async def run_http(args: argparse.Namespace) -> None:
+    key = os.environ.get("NEXUS_MCP_TEST_KEY", "")
+    expect(bool(key), "NEXUS_MCP_TEST_KEY is not set")
+    for mode in ("legacy", "auto"):
+        print(f"http ({mode}):")
+        async with create_mcp_http_client(headers={"X-MCP-API-KEY": key}) as http:
+            transport = streamable_http_client(args.url, http_client=http)
+            async with Client(transport, mode=mode, read_timeout_seconds=120) as client:
+                print(f"  connected: protocol {client.protocol_version}")
+                names = await tool_names(client)
+                missing = (READ_TOOLS | REGENERATE_TOOLS) - names
+                expect(not missing, f"tools/list over HTTP with an all-scopes key lacks {sorted(missing)}")
+                expect(
+                    not (LOCAL_TOOLS & names),
+                    f"local_stdio-only tools {sorted(LOCAL_TOOLS & names)} are listed over HTTP",
+                )
+                print(f"  tools/list: {len(names)} tools")
+                await check_latest_graph(client, args.repository, args.head)
+                await check_bad_arguments(client)
+
+
+def main() -> int:
+    p = argparse.ArgumentParser()
+    sub = p.add_subparsers(dest="transport", required=True)
+    s = sub.add_parser("stdio")
+    s.add_argument("--binary", required=True)
+    s.add_argument("--repo", required=True, help="NAME=PATH")
+    s.add_argument("--data-dir", required=True)
+    s.add_argument("--head", required=True)
+    h = sub.add_parser("http")
+    h.add_argument("--url", required=True)
+    h.add_argument("--repository", required=True)
+    h.add_argument("--head", required=True)
+    args = p.parse_args()
+    try:
+        anyio.run(run_stdio if args.transport == "stdio" else run_http, args)
+    except Failed as e:
+        print(f"FAILED: {e}", file=sys.stderr)
+        return 1
+    except BaseException as e:  # noqa: BLE001 - report any client-side crash clearly
+        if isinstance(e, BaseExceptionGroup):
+            flat = list(e.exceptions)
+            failed = [x for x in flat if isinstance(x, Failed)]
+            if failed:
+                print(f"FAILED: {failed[0]}", file=sys.stderr)
+                return 1
+        print(f"FAILED: {type(e).__name__}: {e}", file=sys.stderr)
+        import traceback
+
+        traceback.print_exc()
+        return 1
+    print("python client: all expectations held")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
