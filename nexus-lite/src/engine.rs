@@ -19,10 +19,18 @@ pub const PLAN_TTL_SECS: i64 = 15 * 60;
 /// (used by the crash test to kill the process mid-write deterministically).
 pub const PAUSE_ENV: &str = "NEXUS_LITE_TEST_PAUSE_BEFORE_COMMIT";
 
+/// Per-file analyser results keyed by (tool, path, content hash, config fingerprint).
+#[derive(Default)]
+pub struct AnalyserCache {
+    files: HashMap<(String, String, String, String), Vec<findings::RawFinding>>,
+    versions: HashMap<String, Option<String>>,
+}
+
 pub struct Repo {
     pub name: String,
     pub root: PathBuf,
     cache: ParseCache,
+    analyser_cache: Mutex<AnalyserCache>,
     index_lock: Mutex<()>,
 }
 
@@ -136,6 +144,7 @@ impl AppState {
                 name,
                 root,
                 cache: ParseCache::default(),
+                analyser_cache: Mutex::new(AnalyserCache::default()),
                 index_lock: Mutex::new(()),
             });
         }
@@ -407,6 +416,49 @@ impl AppState {
     }
 }
 
+/// Hash of the analyser configuration files at the repository root: a change invalidates the
+/// per-file analyser cache.
+fn config_fingerprint(root: &std::path::Path) -> String {
+    let mut all = Vec::new();
+    for name in [
+        "pyproject.toml",
+        "ruff.toml",
+        ".ruff.toml",
+        "setup.cfg",
+        "tox.ini",
+        ".bandit",
+    ] {
+        all.extend_from_slice(name.as_bytes());
+        if let Ok(b) = std::fs::read(root.join(name)) {
+            all.extend_from_slice(&b);
+        }
+        all.push(0);
+    }
+    crate::util::sha256_hex(&all)
+}
+
+/// Runs an analyser only when there is something to analyse.
+fn cached_run(
+    tool: &str,
+    todo: &[String],
+    run: impl FnOnce() -> (Vec<findings::RawFinding>, AnalyserStatus),
+) -> (Vec<findings::RawFinding>, AnalyserStatus) {
+    if todo.is_empty() {
+        return (
+            Vec::new(),
+            AnalyserStatus {
+                tool: tool.into(),
+                status: "ok",
+                version: None,
+                reason: None,
+                findings: 0,
+                seconds: 0.0,
+            },
+        );
+    }
+    run()
+}
+
 fn imports_dir(state: &AppState, repository: &str) -> Option<PathBuf> {
     if repository
         .split('/')
@@ -484,16 +536,42 @@ fn run_index(
         let graph_ms = t1.elapsed().as_secs_f64() * 1000.0;
         phase("analysing");
         let t2 = Instant::now();
-        let py: Vec<String> = data
+        let py: Vec<(String, String)> = data
             .files
             .iter()
             .filter(|f| f.language == "python")
-            .map(|f| f.path.clone())
+            .map(|f| (f.path.clone(), f.content_hash.clone()))
             .collect();
         let root = repo.root.as_path();
-        let ((ruff, ruff_st), (bandit, bandit_st)) = std::thread::scope(|s| {
-            let r = s.spawn(|| findings::run_ruff(root, &py));
-            let b = findings::run_bandit(root, &py);
+        let fingerprint = config_fingerprint(root);
+        let (todo_ruff, todo_bandit) = match repo.analyser_cache.lock() {
+            Ok(c) => {
+                let todo = |tool: &str| -> Vec<String> {
+                    py.iter()
+                        .filter(|(p, h)| {
+                            !c.files.contains_key(&(
+                                tool.to_string(),
+                                p.clone(),
+                                h.clone(),
+                                fingerprint.clone(),
+                            ))
+                        })
+                        .map(|(p, _)| p.clone())
+                        .collect()
+                };
+                (todo("ruff"), todo("bandit"))
+            }
+            Err(_) => {
+                let all: Vec<String> = py.iter().map(|(p, _)| p.clone()).collect();
+                (all.clone(), all)
+            }
+        };
+        let ((ruff_new, ruff_st), (bandit_new, bandit_st)) = std::thread::scope(|s| {
+            let r =
+                s.spawn(|| cached_run("ruff", &todo_ruff, || findings::run_ruff(root, &todo_ruff)));
+            let b = cached_run("bandit", &todo_bandit, || {
+                findings::run_bandit(root, &todo_bandit)
+            });
             let r = r.join().unwrap_or_else(|_| {
                 (
                     Vec::new(),
@@ -509,6 +587,71 @@ fn run_index(
             });
             (r, b)
         });
+        let mut ruff = Vec::new();
+        let mut bandit = Vec::new();
+        let (mut ruff_st, mut bandit_st) = (ruff_st, bandit_st);
+        if let Ok(mut c) = repo.analyser_cache.lock() {
+            for (tool, st, fresh, todo, out) in [
+                ("ruff", &mut ruff_st, ruff_new, &todo_ruff, &mut ruff),
+                (
+                    "bandit",
+                    &mut bandit_st,
+                    bandit_new,
+                    &todo_bandit,
+                    &mut bandit,
+                ),
+            ] {
+                if st.status != "ok" {
+                    // Never mix stale cached results with a failed or missing analyser.
+                    c.files.retain(|k, _| k.0 != tool);
+                    continue;
+                }
+                if st.version.is_some() {
+                    c.versions.insert(tool.to_string(), st.version.clone());
+                } else if let Some(v) = c.versions.get(tool) {
+                    st.version = v.clone();
+                }
+                let mut by_path: HashMap<String, Vec<findings::RawFinding>> = HashMap::new();
+                for f in fresh {
+                    by_path.entry(f.path.clone()).or_default().push(f);
+                }
+                let hash_of: HashMap<&str, &str> =
+                    py.iter().map(|(p, h)| (p.as_str(), h.as_str())).collect();
+                for p in todo {
+                    let h = hash_of.get(p.as_str()).copied().unwrap_or("");
+                    c.files.insert(
+                        (
+                            tool.to_string(),
+                            p.clone(),
+                            h.to_string(),
+                            fingerprint.clone(),
+                        ),
+                        by_path.remove(p).unwrap_or_default(),
+                    );
+                }
+                for (p, h) in &py {
+                    if let Some(v) =
+                        c.files
+                            .get(&(tool.to_string(), p.clone(), h.clone(), fingerprint.clone()))
+                    {
+                        out.extend(v.iter().cloned());
+                    }
+                }
+                let live: HashSet<(String, String)> = py.iter().cloned().collect();
+                c.files.retain(|k, _| {
+                    k.0 != tool
+                        || (live.contains(&(k.1.clone(), k.2.clone())) && k.3 == fingerprint)
+                });
+                st.findings = out.len();
+                if todo.len() < py.len() {
+                    st.reason = Some(format!(
+                        "ran on {} changed file(s); results for {} unchanged file(s) reused by content hash",
+                        todo.len(),
+                        py.len() - todo.len()
+                    ));
+                }
+            }
+        }
         let (imported, import_st) = match imports_dir(state, &repo.name) {
             Some(dir) => findings::import_dir(root, &dir),
             None => (Vec::new(), Vec::new()),

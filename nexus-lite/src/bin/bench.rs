@@ -1,1 +1,258 @@
-fn main() {}
+//! Benchmark: graph-build time, analyser time and peak memory for a ~100k-line Python tree,
+//! then an incremental regeneration after a one-file change.
+//!
+//! `nexus-lite-bench [--lines N] [--repo PATH] [--keep]` prints one JSON report on stdout.
+//! Without --repo it generates a synthetic Python project (packages, classes, methods,
+//! cross-module imports and calls, a few bandit/ruff issues) in a temporary git repository.
+
+use nexus_lite::{AppState, LiteConfig, RepoSpec};
+use serde_json::{Value, json};
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+use std::time::Instant;
+
+fn git(dir: &Path, args: &[&str]) -> Result<(), String> {
+    let st = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args([
+            "-c",
+            "user.name=bench",
+            "-c",
+            "user.email=bench@example.com",
+        ])
+        .args(args)
+        .status()
+        .map_err(|e| format!("cannot run git: {e}"))?;
+    if st.success() {
+        Ok(())
+    } else {
+        Err(format!("git {args:?} failed in {}", dir.display()))
+    }
+}
+
+fn module_source(p: usize, i: usize, packages: usize, per_pkg: usize) -> String {
+    let q = (p + 1) % packages;
+    let j = (i + 7) % per_pkg;
+    let k = (i + 1) % per_pkg;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "\"\"\"Module {i} of package pkg{p} (generated for the nexus-lite benchmark).\"\"\""
+    );
+    let _ = writeln!(s, "import hashlib\nimport os\nimport subprocess\n");
+    let _ = writeln!(s, "from pkg{q}.mod{j} import Class{j}_0, helper_{j}_0");
+    let _ = writeln!(s, "from . import mod{k}\n\nCONSTANT_{i} = {i}\n");
+    for c in 0..4 {
+        let base = if c == 0 {
+            format!("Class{j}_0")
+        } else {
+            format!("Class{i}_{}", c - 1)
+        };
+        let _ = writeln!(
+            s,
+            "\nclass Class{i}_{c}({base}):\n    \"\"\"A generated class.\"\"\"\n"
+        );
+        let _ = writeln!(
+            s,
+            "    def __init__(self, value):\n        self.value = value\n"
+        );
+        for m in 0..6 {
+            let _ = writeln!(s, "    def method_{m}(self, x):");
+            let _ = writeln!(
+                s,
+                "        total = 0\n        for item in range(x):\n            total += item * self.value"
+            );
+            if m > 0 {
+                let _ = writeln!(
+                    s,
+                    "        if total > {m}:\n            return self.method_{}(x - 1)",
+                    m - 1
+                );
+            } else {
+                let _ = writeln!(
+                    s,
+                    "        if total > {m}:\n            return mod{k}.helper_{k}_1(total)"
+                );
+            }
+            let _ = writeln!(s, "        return helper_{i}_{}(total)\n", m % 3);
+        }
+    }
+    for h in 0..5 {
+        let _ = writeln!(s, "\ndef helper_{i}_{h}(value):");
+        match h {
+            0 => {
+                let _ = writeln!(
+                    s,
+                    "    digest = hashlib.md5(str(value).encode()).hexdigest()\n    return helper_{j}_0(len(digest))"
+                );
+            }
+            1 => {
+                let _ = writeln!(
+                    s,
+                    "    if value > 1000:\n        return subprocess.call(\"echo %d\" % value, shell=True)\n    return value + CONSTANT_{i}"
+                );
+            }
+            _ => {
+                let _ = writeln!(
+                    s,
+                    "    result = [value * n for n in range({h})]\n    assert result is not None\n    return sum(result)"
+                );
+            }
+        }
+    }
+    s
+}
+
+fn generate(root: &Path, lines: usize) -> Result<usize, String> {
+    let per_module = module_source(0, 0, 2, 2).lines().count();
+    let modules = lines.div_ceil(per_module).max(2);
+    let packages = (modules / 20).max(2);
+    let per_pkg = modules.div_ceil(packages);
+    let mut total = 0;
+    for p in 0..packages {
+        let dir = root.join(format!("pkg{p}"));
+        std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+        std::fs::write(dir.join("__init__.py"), "").map_err(|e| e.to_string())?;
+        for i in 0..per_pkg {
+            let src = module_source(p, i, packages, per_pkg);
+            total += src.lines().count();
+            std::fs::write(dir.join(format!("mod{i}.py")), src).map_err(|e| e.to_string())?;
+        }
+    }
+    Ok(total)
+}
+
+/// Peak resident set size (VmHWM) in MiB, from /proc/self/status.
+fn peak_rss_mib() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
+}
+
+fn run() -> Result<Value, String> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut lines = 100_000usize;
+    let mut repo: Option<PathBuf> = None;
+    let mut keep = false;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--lines" => {
+                lines = it
+                    .next()
+                    .and_then(|v| v.parse().ok())
+                    .ok_or("--lines needs a number")?
+            }
+            "--repo" => repo = Some(PathBuf::from(it.next().ok_or("--repo needs a path")?)),
+            "--keep" => keep = true,
+            other => {
+                return Err(format!(
+                    "unknown argument {other}; usage: nexus-lite-bench [--lines N] [--repo PATH] [--keep]"
+                ));
+            }
+        }
+    }
+    let scratch = std::env::temp_dir().join(format!("nexus-lite-bench-{}", uuid::Uuid::new_v4()));
+    let (root, generated) = match repo {
+        Some(r) => (r, None),
+        None => {
+            let root = scratch.join("tree");
+            std::fs::create_dir_all(&root).map_err(|e| e.to_string())?;
+            let n = generate(&root, lines)?;
+            git(&root, &["init", "-q", "-b", "main"])?;
+            git(&root, &["add", "-A"])?;
+            git(&root, &["commit", "-q", "-m", "generated"])?;
+            (root, Some(n))
+        }
+    };
+    let state = AppState::new(&LiteConfig {
+        data_dir: scratch.join("data"),
+        repos: vec![RepoSpec {
+            name: Some("bench/tree".into()),
+            path: root.clone(),
+        }],
+        token: String::new(),
+        index_on_first_use: false,
+    })
+    .map_err(|e| e.to_string())?;
+    let repo = state.repos.first().ok_or("no repository")?;
+    let t = Instant::now();
+    let full = state.index_now(repo, None).map_err(|e| e.to_string())?;
+    let full_total = t.elapsed().as_secs_f64() * 1000.0;
+    let peak_full = peak_rss_mib();
+
+    // One-file change, committed, then an incremental regeneration.
+    let changed = std::fs::read_dir(&root)
+        .map_err(|e| e.to_string())?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_dir() && !p.ends_with(".git"))
+        .flat_map(|d| {
+            std::fs::read_dir(d)
+                .into_iter()
+                .flatten()
+                .filter_map(Result::ok)
+                .map(|e| e.path())
+        })
+        .find(|p| p.extension().is_some_and(|e| e == "py") && !p.ends_with("__init__.py"))
+        .ok_or("no Python file to change")?;
+    let mut text = std::fs::read_to_string(&changed).map_err(|e| e.to_string())?;
+    text.push_str("\n\ndef added_by_bench(x):\n    return x + 1\n");
+    std::fs::write(&changed, text).map_err(|e| e.to_string())?;
+    git(&root, &["commit", "-qam", "one-file change"])?;
+    let t = Instant::now();
+    let inc = state.index_now(repo, None).map_err(|e| e.to_string())?;
+    let inc_total = t.elapsed().as_secs_f64() * 1000.0;
+    let ms = |o: &nexus_lite::RunOutcome, k: &str| o.stats[k].as_f64().unwrap_or(0.0);
+    let graph_only = |o: &nexus_lite::RunOutcome| {
+        ms(o, "listing_ms") + ms(o, "graph_build_ms") + ms(o, "write_ms")
+    };
+    let report = json!({
+        "tree": {
+            "generated_lines": generated,
+            "python_files": full.counts["files"],
+            "classes": full.counts["classes"],
+            "functions": full.counts["functions"],
+            "findings": full.counts["findings"],
+        },
+        "full": {
+            "graph_build_ms": ms(&full, "graph_build_ms"),
+            "graph_total_ms (listing + parse/link + SQLite write)": graph_only(&full),
+            "analysers_ms (ruff + bandit in parallel)": ms(&full, "analysers_ms"),
+            "wall_ms": full_total,
+            "analysers": full.analysers.iter().map(|a| json!({"tool": a.tool, "status": a.status, "findings": a.findings, "seconds": a.seconds})).collect::<Vec<_>>(),
+        },
+        "incremental_one_file": {
+            "files_parsed": inc.stats["files_parsed"],
+            "files_reused": inc.stats["files_reused"],
+            "graph_build_ms": ms(&inc, "graph_build_ms"),
+            "graph_total_ms (listing + parse/link + SQLite write)": graph_only(&inc),
+            "analysers_ms": ms(&inc, "analysers_ms"),
+            "wall_ms": inc_total,
+        },
+        "peak_rss_mib": {"after_full": peak_full, "after_incremental": peak_rss_mib()},
+        "cpus": std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
+    });
+    if !keep {
+        let _ = std::fs::remove_dir_all(&scratch);
+    }
+    Ok(report)
+}
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(report) => {
+            let text = serde_json::to_string_pretty(&report).unwrap_or_default();
+            let _ = writeln!(std::io::stdout(), "{text}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "nexus-lite-bench: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
