@@ -730,10 +730,15 @@ pub fn finalize(mut raw: Vec<RawFinding>, data: &GraphData, root: &Path) -> Vec<
                 None => other_files
                     .entry(f.path.clone())
                     .or_insert_with(|| {
-                        if f.path.contains("..") || Path::new(&f.path).is_absolute() {
+                        let full = root.join(&f.path);
+                        // Only regular files inside the work tree: no `..`, no symlinks out.
+                        let regular = std::fs::symlink_metadata(&full)
+                            .map(|m| m.is_file() && m.len() <= crate::index::MAX_FILE_BYTES)
+                            .unwrap_or(false);
+                        if f.path.contains("..") || Path::new(&f.path).is_absolute() || !regular {
                             None
                         } else {
-                            std::fs::read(root.join(&f.path)).ok()
+                            std::fs::read(full).ok()
                         }
                     })
                     .as_deref(),
