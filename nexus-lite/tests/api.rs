@@ -779,3 +779,135 @@ fn openapi_matches_the_running_server() {
         .collect();
     assert_eq!(served, documented, "routes and openapi.json differ");
 }
+
+#[test]
+fn sarif_and_audit_ai_imports_become_findings() {
+    let repo_dir = tempfile::tempdir().unwrap();
+    let data_dir = tempfile::tempdir().unwrap();
+    fixture_repo(repo_dir.path());
+    write(repo_dir.path(), "requirements.txt", "jinja2==2.10\n");
+    git(repo_dir.path(), &["add", "-A"]);
+    git(repo_dir.path(), &["commit", "-qm", "deps"]);
+    let imports = data_dir.path().join("imports/acme/fixture");
+    std::fs::create_dir_all(&imports).unwrap();
+    std::fs::write(
+        imports.join("osv.sarif"),
+        r#"{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"osv-scanner","rules":[
+            {"id":"GHSA-462w-v97r-4m45","properties":{"security-severity":"7.5"}}]}},
+          "results":[{"ruleId":"GHSA-462w-v97r-4m45","level":"warning",
+            "message":{"text":"jinja2 2.10 has a sandbox escape"},
+            "locations":[{"physicalLocation":{"artifactLocation":{"uri":"requirements.txt"},"region":{"startLine":1}}}]}]}]}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        imports.join("review.audit_ai.json"),
+        r#"{"version":1,"findings":[
+            {"rule_id":"AI-AUTHZ-001","path":"app/service.py","line":9,"message":"main() runs without authorization","severity":"medium","category":"security"},
+            {"rule_id":"AI-NOISE-002","path":"app/a.py","line":4,"message":"looks odd but is intended","severity":"low","false_positive":true,"false_positive_reason":"reviewed: intended"}]}"#,
+    )
+    .unwrap();
+    let srv = start(repo_dir.path(), data_dir.path(), true);
+    let a = srv.addr;
+    let osv = get(
+        a,
+        "/api/v1/findings?repository=acme/fixture&source_tool=osv",
+    );
+    assert_eq!(osv.status, 200, "{}", osv.body);
+    let f = &items(&osv.body)[0];
+    assert_eq!(f["finding_type"], "osv_ghsa_462w_v97r_4m45");
+    assert_eq!(f["path"], "requirements.txt");
+    assert!(f["line"].is_null());
+    assert_eq!(f["severity"], "high");
+    let ai = get(
+        a,
+        "/api/v1/audit-risks?repository=acme/fixture&source_tool=audit_ai&include_low=true",
+    );
+    let by_rule = |r: &str| {
+        items(&ai.body)
+            .iter()
+            .find(|f| f["rule_id"] == r)
+            .unwrap_or_else(|| panic!("{r} missing: {}", ai.body))
+            .clone()
+    };
+    let authz = by_rule("AI-AUTHZ-001");
+    assert_eq!(authz["rank"], 3);
+    assert_eq!(authz["symbol"], "app.service.main");
+    let fp = by_rule("AI-NOISE-002");
+    assert_eq!(fp["rank"], 6);
+    assert!(
+        fp["false_positive_hint"]
+            .as_str()
+            .unwrap()
+            .contains("intended")
+    );
+    let sum = get(a, "/api/v1/summary?repository=acme/fixture");
+    let status = |tool: &str| {
+        sum.body["analysers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["tool"] == tool)
+            .unwrap()["status"]
+            .clone()
+    };
+    assert_eq!(status("osv"), "ok");
+    assert_eq!(status("audit_ai"), "ok");
+}
+
+#[test]
+fn dedupe_keys_survive_line_shifts() {
+    if !analysers_available() {
+        return;
+    }
+    let repo_dir = tempfile::tempdir().unwrap();
+    let data_dir = tempfile::tempdir().unwrap();
+    let repo = repo_dir.path();
+    fixture_repo(repo);
+    let srv = start(repo, data_dir.path(), true);
+    let a = srv.addr;
+    let q = "/api/v1/findings?repository=acme/fixture&finding_type=bandit_b324_hashlib";
+    let before = items(&get(a, q).body)[0].clone();
+    // Shift every line of crypto.py down by three.
+    let text = std::fs::read_to_string(repo.join("app/crypto.py")).unwrap();
+    write(
+        repo,
+        "app/crypto.py",
+        &format!("\"\"\"Crypto helpers.\"\"\"\n\n\n{text}"),
+    );
+    git(repo, &["commit", "-qam", "docstring"]);
+    let plan = post(
+        a,
+        "/api/v1/regenerations/plan",
+        r#"{"repository":"acme/fixture"}"#,
+    );
+    let pid = plan.body["plan_id"].as_str().unwrap();
+    let r = post(
+        a,
+        "/api/v1/regenerations",
+        &format!(r#"{{"plan_id":"{pid}"}}"#),
+    );
+    let done = wait_regeneration(a, r.body["regeneration_id"].as_str().unwrap());
+    assert_eq!(done["status"], "ready", "{done}");
+    let after = items(&get(a, q).body)[0].clone();
+    assert_eq!(after["line"], before["line"].as_i64().unwrap() + 3);
+    assert_eq!(after["dedupe_key"], before["dedupe_key"]);
+    let cmp = get(
+        a,
+        &format!(
+            "/api/v1/compare?base_graph_id={}&head_graph_id={}",
+            done["previous_graph_id"].as_str().unwrap(),
+            done["graph_id"].as_str().unwrap()
+        ),
+    );
+    let b324 = cmp.body["findings"]["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["rule_id"] == "B324")
+        .unwrap()
+        .clone();
+    assert_eq!(
+        b324["baseline_state"], "updated",
+        "same finding, moved line"
+    );
+}
