@@ -548,6 +548,7 @@ fn link(repository: &str, sources: &[Source], data: &mut GraphData) {
     // Imports.
     let mut packages: BTreeMap<String, i64> = BTreeMap::new();
     let mut file_graph: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); sources.len()];
+    let mut import_targets: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); sources.len()];
     let mut binds: Vec<HashMap<&str, Bind>> = Vec::with_capacity(sources.len());
     let mut pending_pkg_edges: Vec<(i64, String, u32)> = Vec::new();
     for (fi, s) in sources.iter().enumerate() {
@@ -593,7 +594,11 @@ fn link(repository: &str, sources: &[Source], data: &mut GraphData) {
                         && let Some(t) = idx.path_map.get(rp.as_str())
                         && *t != fi
                     {
-                        file_graph[fi].insert(*t);
+                        import_targets[fi].insert(*t);
+                        // Cycles only count imports executed at module import time.
+                        if !imp.deferred {
+                            file_graph[fi].insert(*t);
+                        }
                     }
                 }
                 Err(reason) => {
@@ -658,7 +663,7 @@ fn link(repository: &str, sources: &[Source], data: &mut GraphData) {
             });
         }
     }
-    for (fi, targets) in file_graph.iter().enumerate() {
+    for (fi, targets) in import_targets.iter().enumerate() {
         for t in targets {
             edges.push(EdgeRow {
                 kind: "imports",

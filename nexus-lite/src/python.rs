@@ -42,6 +42,8 @@ pub struct Import {
     /// Local name bound by the statement.
     pub alias: String,
     pub line: u32,
+    /// Not executed at module import time: inside a function or an `if TYPE_CHECKING:` block.
+    pub deferred: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -86,6 +88,17 @@ fn line_of(node: Node<'_>) -> u32 {
     node.start_position().row as u32 + 1
 }
 
+fn in_function(out: &FileParse, scope: Option<usize>) -> bool {
+    let mut cur = scope;
+    while let Some(i) = cur {
+        if out.symbols[i].kind != SymKind::Class {
+            return true;
+        }
+        cur = out.symbols[i].parent;
+    }
+    false
+}
+
 /// Parses one Python source file.
 pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
     let tree = parser
@@ -93,9 +106,9 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
         .ok_or_else(|| "tree-sitter returned no tree (parse cancelled)".to_string())?;
     let root = tree.root_node();
     let mut out = FileParse::default();
-    // Explicit stack: (node, enclosing symbol index).
-    let mut stack: Vec<(Node<'_>, Option<usize>)> = vec![(root, None)];
-    while let Some((node, scope)) = stack.pop() {
+    // Explicit stack: (node, enclosing symbol index, deferred-import context).
+    let mut stack: Vec<(Node<'_>, Option<usize>, bool)> = vec![(root, None, false)];
+    while let Some((node, scope, deferred)) = stack.pop() {
         if node.is_error() || node.is_missing() {
             out.error_nodes += 1;
             if out.parse_error.is_none() {
@@ -182,6 +195,7 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
                             name: None,
                             alias,
                             line: line_of(node),
+                            deferred: deferred || in_function(&out, scope),
                         });
                     }
                 }
@@ -243,6 +257,7 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
                         name: Some(name),
                         alias,
                         line: line_of(node),
+                        deferred: deferred || in_function(&out, scope),
                     });
                 }
                 continue;
@@ -263,10 +278,17 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
             }
             _ => {}
         }
+        let type_checking_body = (node.kind() == "if_statement")
+            .then(|| node.child_by_field_name("condition"))
+            .flatten()
+            .is_some_and(|c| matches!(text(c, src), "TYPE_CHECKING" | "typing.TYPE_CHECKING"))
+            .then(|| node.child_by_field_name("consequence"))
+            .flatten();
         let mut c = node.walk();
         let children: Vec<Node<'_>> = node.children(&mut c).collect();
         for child in children.into_iter().rev() {
-            stack.push((child, child_scope));
+            let d = deferred || type_checking_body.is_some_and(|b| b.id() == child.id());
+            stack.push((child, child_scope, d));
         }
     }
     Ok(out)
@@ -336,6 +358,28 @@ def helper():
         assert!(callees.contains(&"np.zeros"));
         let bases: Vec<&str> = r.bases.iter().map(|b| b.base.as_str()).collect();
         assert_eq!(bases, vec!["Base", "mod.Mixin"]);
+    }
+
+    #[test]
+    fn marks_function_level_and_type_checking_imports_deferred() {
+        let src = b"from typing import TYPE_CHECKING\nimport a\nif TYPE_CHECKING:\n    import b\nelse:\n    import c\n\ndef f():\n    import d\n";
+        let mut p = parser().unwrap();
+        let r = parse(&mut p, src).unwrap();
+        let deferred: Vec<(&str, bool)> = r
+            .imports
+            .iter()
+            .map(|i| (i.module.as_str(), i.deferred))
+            .collect();
+        assert_eq!(
+            deferred,
+            vec![
+                ("typing", false),
+                ("a", false),
+                ("b", true),
+                ("c", false),
+                ("d", true)
+            ]
+        );
     }
 
     #[test]
