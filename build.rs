@@ -7,7 +7,8 @@ fn main() {
     let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap()).join("surfaces.rs");
     // Tests point this at a copy of the manifest to show that a manifest edit alone adds a tool.
-    let manifest_dir = std::env::var_os("NEXUS_MCP_MANIFEST_DIR").map_or_else(|| root.join("manifest"), PathBuf::from);
+    let manifest_dir = std::env::var_os("NEXUS_MCP_MANIFEST_DIR")
+        .map_or_else(|| root.join("manifest"), PathBuf::from);
     println!("cargo::rerun-if-env-changed=NEXUS_MCP_MANIFEST_DIR");
     println!("cargo::rerun-if-changed={}", manifest_dir.display());
     match nexus_mcp_codegen::build(&manifest_dir, &root, &out) {

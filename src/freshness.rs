@@ -66,10 +66,10 @@ async fn dirty_files(repo: &Path) -> Result<Vec<String>, String> {
     while let Some(entry) = entries.next() {
         let status = entry.get(..2).unwrap_or("");
         files.push(entry.get(3..).unwrap_or("").to_owned());
-        if status.starts_with('R') || status.starts_with('C') {
-            if let Some(from) = entries.next() {
-                files.push(from.to_owned());
-            }
+        if (status.starts_with('R') || status.starts_with('C'))
+            && let Some(from) = entries.next()
+        {
+            files.push(from.to_owned());
         }
     }
     files.sort();

@@ -32,7 +32,7 @@ pub fn surface(manifest: &Manifest, source_file: &str) -> TokenStream {
 }
 
 fn pascal(name: &str) -> String {
-    name.split(|c: char| c == '_' || c == '-' || c == ':')
+    name.split(['_', '-', ':'])
         .filter(|p| !p.is_empty())
         .map(|p| {
             let mut chars = p.chars();
@@ -47,9 +47,19 @@ fn pascal(name: &str) -> String {
 fn field_ident(name: &str) -> Ident {
     let snake: String = name
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '_'
+            }
+        })
         .collect();
-    let snake = if snake.starts_with(|c: char| c.is_ascii_digit()) { format!("_{snake}") } else { snake };
+    let snake = if snake.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("_{snake}")
+    } else {
+        snake
+    };
     syn::parse_str::<Ident>(&snake).unwrap_or_else(|_| Ident::new_raw(&snake, Span::call_site()))
 }
 
@@ -64,52 +74,83 @@ fn rust_type(schema: &Value, types: &BTreeMap<String, Value>) -> TokenStream {
         let ident = format_ident!("{}", name);
         return quote!(#ident);
     }
-    let nullable = matches!(schema.get("type"), Some(Value::Array(ts)) if ts.iter().any(|t| t == "null"));
+    let nullable =
+        matches!(schema.get("type"), Some(Value::Array(ts)) if ts.iter().any(|t| t == "null"));
     let inner = match schema::primary_type(schema, types) {
         Some("string") => quote!(String),
         Some("integer") => quote!(i64),
         Some("number") => quote!(f64),
         Some("boolean") => quote!(bool),
         Some("array") => {
-            let item = schema.get("items").map(|i| rust_type(i, types)).unwrap_or_else(|| quote!(serde_json::Value));
+            let item = schema
+                .get("items")
+                .map(|i| rust_type(i, types))
+                .unwrap_or_else(|| quote!(serde_json::Value));
             quote!(Vec<#item>)
         }
         _ => quote!(serde_json::Value),
     };
-    if nullable { quote!(Option<#inner>) } else { inner }
+    if nullable {
+        quote!(Option<#inner>)
+    } else {
+        inner
+    }
 }
 
-fn struct_for(name: &Ident, schema: &Value, types: &BTreeMap<String, Value>, strict: bool, doc: &str) -> TokenStream {
+fn struct_for(
+    name: &Ident,
+    schema: &Value,
+    types: &BTreeMap<String, Value>,
+    strict: bool,
+    doc: &str,
+) -> TokenStream {
     let required = schema::required(schema);
     let mut defaults = Vec::new();
-    let fields = schema::properties(schema).into_iter().map(|(prop, prop_schema)| {
-        let ident = field_ident(prop);
-        let rename = (ident.to_string().trim_start_matches("r#") != prop).then(|| quote!(#[serde(rename = #prop)]));
-        let doc = prop_schema.get("description").and_then(Value::as_str).map(|d| {
-            let d = format!(" {d}");
-            quote!(#[doc = #d])
-        });
-        let ty = rust_type(prop_schema, types);
-        let default = prop_schema.get("default").and_then(default_literal);
-        let attrs = if required.contains(prop) {
-            quote!()
-        } else if let Some((lit_ty, lit)) = default.filter(|_| !ty.to_string().starts_with("Option")) {
-            let fn_name = format_ident!("default_{}_{}", name.to_string().to_lowercase(), ident.to_string().trim_start_matches("r#"));
-            let fn_path = fn_name.to_string();
-            defaults.push(quote! { fn #fn_name() -> #lit_ty { #lit } });
-            quote!(#[serde(default = #fn_path)])
-        } else {
-            // Optional: absent and null read the same, so a nullable type is not wrapped twice.
-            let optional = if ty.to_string().starts_with("Option") { ty.clone() } else { quote!(Option<#ty>) };
-            return quote! {
-                #doc
-                #rename
-                #[serde(default, skip_serializing_if = "Option::is_none")]
-                pub #ident: #optional,
+    let fields = schema::properties(schema)
+        .into_iter()
+        .map(|(prop, prop_schema)| {
+            let ident = field_ident(prop);
+            let rename = (ident.to_string().trim_start_matches("r#") != prop)
+                .then(|| quote!(#[serde(rename = #prop)]));
+            let doc = prop_schema
+                .get("description")
+                .and_then(Value::as_str)
+                .map(|d| {
+                    let d = format!(" {d}");
+                    quote!(#[doc = #d])
+                });
+            let ty = rust_type(prop_schema, types);
+            let default = prop_schema.get("default").and_then(default_literal);
+            let attrs = if required.contains(prop) {
+                quote!()
+            } else if let Some((lit_ty, lit)) =
+                default.filter(|_| !ty.to_string().starts_with("Option"))
+            {
+                let fn_name = format_ident!(
+                    "default_{}_{}",
+                    name.to_string().to_lowercase(),
+                    ident.to_string().trim_start_matches("r#")
+                );
+                let fn_path = fn_name.to_string();
+                defaults.push(quote! { fn #fn_name() -> #lit_ty { #lit } });
+                quote!(#[serde(default = #fn_path)])
+            } else {
+                // Optional: absent and null read the same, so a nullable type is not wrapped twice.
+                let optional = if ty.to_string().starts_with("Option") {
+                    ty.clone()
+                } else {
+                    quote!(Option<#ty>)
+                };
+                return quote! {
+                    #doc
+                    #rename
+                    #[serde(default, skip_serializing_if = "Option::is_none")]
+                    pub #ident: #optional,
+                };
             };
-        };
-        quote! { #doc #rename #attrs pub #ident: #ty, }
-    }).collect::<Vec<_>>();
+            quote! { #doc #rename #attrs pub #ident: #ty, }
+        })
+        .collect::<Vec<_>>();
     let deny = strict.then(|| quote!(#[serde(deny_unknown_fields)]));
     let doc = format!(" {doc}");
     quote! {
@@ -132,7 +173,10 @@ fn default_literal(value: &Value) -> Option<(TokenStream, TokenStream)> {
 
 fn shared_type(name: &str, ty: &Value, types: &BTreeMap<String, Value>) -> TokenStream {
     let ident = format_ident!("{}", name);
-    let doc = ty.get("description").and_then(Value::as_str).unwrap_or("Shared type from the manifest.");
+    let doc = ty
+        .get("description")
+        .and_then(Value::as_str)
+        .unwrap_or("Shared type from the manifest.");
     if ty.get("type").and_then(Value::as_str) == Some("object") && ty.get("properties").is_some() {
         let strict = ty.get("additionalProperties") == Some(&Value::Bool(false));
         struct_for(&ident, ty, types, strict, doc)
@@ -147,13 +191,32 @@ fn tool_structs(tool: &Tool, types: &BTreeMap<String, Value>) -> TokenStream {
     let input = format_ident!("{}Input", pascal(&tool.name));
     let output = format_ident!("{}Output", pascal(&tool.name));
     let strict = tool.input.get("additionalProperties") == Some(&Value::Bool(false));
-    let input_struct = struct_for(&input, &tool.input, types, strict, &format!("Arguments of `{}`.", tool.name));
-    let output_struct = struct_for(&output, &tool.output, types, false, &format!("Result of `{}` (before the runtime adds freshness and truncation).", tool.name));
+    let input_struct = struct_for(
+        &input,
+        &tool.input,
+        types,
+        strict,
+        &format!("Arguments of `{}`.", tool.name),
+    );
+    let output_struct = struct_for(
+        &output,
+        &tool.output,
+        types,
+        false,
+        &format!(
+            "Result of `{}` (before the runtime adds freshness and truncation).",
+            tool.name
+        ),
+    );
     quote! { #input_struct #output_struct }
 }
 
 fn custom_trait(manifest: &Manifest) -> TokenStream {
-    let custom: Vec<&Tool> = manifest.tools.iter().filter(|t| t.handler == HandlerKind::Custom).collect();
+    let custom: Vec<&Tool> = manifest
+        .tools
+        .iter()
+        .filter(|t| t.handler == HandlerKind::Custom)
+        .collect();
     let methods = custom.iter().map(|tool| {
         let method = field_ident(&tool.name);
         let input = format_ident!("{}Input", pascal(&tool.name));
@@ -234,8 +297,13 @@ fn pairs(map: &BTreeMap<String, String>) -> TokenStream {
 fn registry(manifest: &Manifest) -> TokenStream {
     let types = &manifest.types;
     let server = &manifest.server;
-    let (name, title, version, instructions, budget) =
-        (&server.name, &server.title, &server.version, &server.instructions, server.result_budget);
+    let (name, title, version, instructions, budget) = (
+        &server.name,
+        &server.title,
+        &server.version,
+        &server.instructions,
+        server.result_budget,
+    );
     let scopes = manifest.scopes.iter().map(|s| {
         let (n, d, m, def) = (&s.name, &s.description, modes(&s.modes), s.default_stdio);
         quote!(crate::spec::ScopeSpec { name: #n, description: #d, modes: #m, default_stdio: #def })
@@ -343,7 +411,12 @@ pub fn sort_keys(value: &Value) -> Value {
         Value::Object(map) => {
             let mut entries: Vec<(&String, &Value)> = map.iter().collect();
             entries.sort_by(|a, b| a.0.cmp(b.0));
-            Value::Object(entries.into_iter().map(|(k, v)| (k.clone(), sort_keys(v))).collect())
+            Value::Object(
+                entries
+                    .into_iter()
+                    .map(|(k, v)| (k.clone(), sort_keys(v)))
+                    .collect(),
+            )
         }
         Value::Array(items) => Value::Array(items.iter().map(sort_keys).collect()),
         other => other.clone(),

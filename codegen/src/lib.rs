@@ -26,16 +26,21 @@ pub struct LoadedManifest {
 pub fn parse(path: &Path, source: &str) -> Result<Manifest, Vec<ManifestError>> {
     let manifest: Manifest = yaml_serde::from_str(source).map_err(|e| {
         let (line, column) = e.location().map_or((1, 1), |l| (l.line(), l.column()));
+        let (subject, message) = name_subject(source, &strip_location(&e.to_string()));
         vec![ManifestError {
             file: path.to_owned(),
             line,
             column,
-            subject: None,
-            message: format!("{}. See manifest/README.md for the keys a manifest accepts.", strip_location(&e.to_string())),
+            subject,
+            message: format!("{message}. See manifest/README.md for the keys a manifest accepts."),
         }]
     })?;
     let errors = validate::check(path, source, &manifest);
-    if errors.is_empty() { Ok(manifest) } else { Err(errors) }
+    if errors.is_empty() {
+        Ok(manifest)
+    } else {
+        Err(errors)
+    }
 }
 
 /// yaml_serde appends " at line L column C"; we print the position up front instead.
@@ -46,10 +51,51 @@ fn strip_location(message: &str) -> String {
     }
 }
 
+/// yaml_serde says where it failed as a path (`tools[1].nexus: unknown field ...`); name the
+/// tool (prompt, resource, scope) instead, like every other message does. Falls back to the
+/// message as is when the entry has no readable name.
+fn name_subject(source: &str, message: &str) -> (Option<String>, String) {
+    const LISTS: [(&str, &str, &str); 4] = [
+        ("tools", "name", "tool"),
+        ("prompts", "name", "prompt"),
+        ("resources", "uri", "resource"),
+        ("scopes", "name", "scope"),
+    ];
+    for (list, key, label) in LISTS {
+        let Some(rest) = message.strip_prefix(list).and_then(|r| r.strip_prefix('[')) else {
+            continue;
+        };
+        let Some((index, rest)) = rest.split_once(']') else {
+            continue;
+        };
+        let Ok(index) = index.parse::<usize>() else {
+            continue;
+        };
+        let at = [
+            locate::Step::from(list),
+            locate::Step::from(index),
+            locate::Step::from(key),
+        ];
+        let Some(name) = locate::Locator::new(source).scalar(&at) else {
+            continue;
+        };
+        // `: what` for the entry itself, `.nexus: what` for a key inside it.
+        let what = rest
+            .strip_prefix(": ")
+            .or_else(|| rest.strip_prefix('.'))
+            .unwrap_or(rest);
+        return (Some(format!("{label} `{name}`")), what.to_owned());
+    }
+    (None, message.to_owned())
+}
+
 /// Reads every `*.yaml` manifest in `dir`, sorted by name. `display_root` is the directory paths
 /// in messages are relative to (the crate root, so editors can jump to them).
 pub fn load_dir(dir: &Path, display_root: &Path) -> Result<Vec<LoadedManifest>, CodegenError> {
-    let entries = std::fs::read_dir(dir).map_err(|source| CodegenError::Read { path: dir.to_owned(), source })?;
+    let entries = std::fs::read_dir(dir).map_err(|source| CodegenError::Read {
+        path: dir.to_owned(),
+        source,
+    })?;
     let mut paths: Vec<PathBuf> = entries
         .filter_map(Result::ok)
         .map(|e| e.path())
@@ -59,19 +105,31 @@ pub fn load_dir(dir: &Path, display_root: &Path) -> Result<Vec<LoadedManifest>, 
     let mut loaded = Vec::new();
     let mut errors = Vec::new();
     for path in paths {
-        let source = std::fs::read_to_string(&path).map_err(|source| CodegenError::Read { path: path.clone(), source })?;
+        let source = std::fs::read_to_string(&path).map_err(|source| CodegenError::Read {
+            path: path.clone(),
+            source,
+        })?;
         let shown = path.strip_prefix(display_root).unwrap_or(&path).to_owned();
         match parse(&shown, &source) {
-            Ok(manifest) => loaded.push(LoadedManifest { path: shown, manifest }),
+            Ok(manifest) => loaded.push(LoadedManifest {
+                path: shown,
+                manifest,
+            }),
             Err(mut e) => errors.append(&mut e),
         }
     }
-    if errors.is_empty() { Ok(loaded) } else { Err(CodegenError::Manifest(errors)) }
+    if errors.is_empty() {
+        Ok(loaded)
+    } else {
+        Err(CodegenError::Manifest(errors))
+    }
 }
 
 /// The formatted Rust source for all surfaces: one module per surface plus `SURFACES`.
 pub fn generate(manifests: &[LoadedManifest]) -> Result<String, CodegenError> {
-    let modules = manifests.iter().map(|m| emit::surface(&m.manifest, &m.path.display().to_string()));
+    let modules = manifests
+        .iter()
+        .map(|m| emit::surface(&m.manifest, &m.path.display().to_string()));
     let statics = manifests.iter().map(|m| {
         let module = format_ident!("{}", m.manifest.surface.replace('-', "_"));
         quote!(&#module::SURFACE)
@@ -82,16 +140,30 @@ pub fn generate(manifests: &[LoadedManifest]) -> Result<String, CodegenError> {
         pub static SURFACES: &[&crate::spec::SurfaceSpec] = &[#(#statics),*];
     };
     let file = syn::parse2::<syn::File>(tokens).map_err(|e| CodegenError::Emit {
-        surface: manifests.iter().map(|m| m.manifest.surface.as_str()).collect::<Vec<_>>().join(", "),
+        surface: manifests
+            .iter()
+            .map(|m| m.manifest.surface.as_str())
+            .collect::<Vec<_>>()
+            .join(", "),
         message: e.to_string(),
     })?;
     Ok(prettyplease::unparse(&file))
 }
 
 /// What build.rs does: load `manifest_dir`, generate, write `out_file`.
-pub fn build(manifest_dir: &Path, display_root: &Path, out_file: &Path) -> Result<Vec<PathBuf>, CodegenError> {
+pub fn build(
+    manifest_dir: &Path,
+    display_root: &Path,
+    out_file: &Path,
+) -> Result<Vec<PathBuf>, CodegenError> {
     let manifests = load_dir(manifest_dir, display_root)?;
     let source = generate(&manifests)?;
-    std::fs::write(out_file, source).map_err(|source| CodegenError::Write { path: out_file.to_owned(), source })?;
-    Ok(manifests.iter().map(|m| display_root.join(&m.path)).collect())
+    std::fs::write(out_file, source).map_err(|source| CodegenError::Write {
+        path: out_file.to_owned(),
+        source,
+    })?;
+    Ok(manifests
+        .iter()
+        .map(|m| display_root.join(&m.path))
+        .collect())
 }

@@ -48,6 +48,12 @@ impl<'a> Locator<'a> {
                     (scalar_text(k).as_deref() == Some(key.as_str())).then_some((k, v))
                 }),
                 (Step::Index(i), YamlData::Sequence(seq)) => seq.get(*i).map(|v| (v, v)),
+                // JSON pointers (schema error locations) spell indices as keys.
+                (Step::Key(key), YamlData::Sequence(seq)) => key
+                    .parse::<usize>()
+                    .ok()
+                    .and_then(|i| seq.get(i))
+                    .map(|v| (v, v)),
                 _ => None,
             };
             let Some((key, value)) = next else { break };
@@ -56,6 +62,21 @@ impl<'a> Locator<'a> {
             node = value;
         }
         (at.line(), at.col() + 1)
+    }
+
+    /// The text of the scalar at `path`, if there is one (e.g. a tool's name).
+    pub fn scalar(&self, path: &[Step]) -> Option<String> {
+        let mut node = self.root.as_ref()?;
+        for step in path {
+            node = match (step, &node.data) {
+                (Step::Key(key), YamlData::Mapping(map)) => map.iter().find_map(|(k, v)| {
+                    (scalar_text(k).as_deref() == Some(key.as_str())).then_some(v)
+                })?,
+                (Step::Index(i), YamlData::Sequence(seq)) => seq.get(*i)?,
+                _ => return None,
+            };
+        }
+        scalar_text(node)
     }
 }
 

@@ -108,7 +108,13 @@ fn check_types(c: &mut Checker<'_>, manifest: &Manifest) {
                 "shared type names are PascalCase (they become Rust type names), e.g. GraphSelector.".to_owned(),
             );
         }
-        check_refs(c, manifest, path!["types", name.as_str()], subject.clone(), ty);
+        check_refs(
+            c,
+            manifest,
+            path!["types", name.as_str()],
+            subject.clone(),
+            ty,
+        );
         check_json_schema(c, manifest, path!["types", name.as_str()], subject, ty);
     }
 }
@@ -191,7 +197,10 @@ fn check_mapping(
         c.report(
             path!["tools", i, "nexus", "path"],
             subject.clone(),
-            format!("nexus path `{}` must start with `/` (it is relative to NEXUS_API_URL).", nexus.path),
+            format!(
+                "nexus path `{}` must start with `/` (it is relative to NEXUS_API_URL).",
+                nexus.path
+            ),
         );
     }
     for param in path_params(&nexus.path) {
@@ -253,7 +262,10 @@ fn check_pagination(c: &mut Checker<'_>, i: usize, tool: &Tool, inputs: &BTreeMa
         c.report(
             path!["tools", i, "pagination", "cursor"],
             Some(format!("tool `{}`", tool.name)),
-            format!("pagination cursor `{}` is not an input field. Add it as an optional string input.", p.cursor),
+            format!(
+                "pagination cursor `{}` is not an input field. Add it as an optional string input.",
+                p.cursor
+            ),
         );
     }
 }
@@ -286,7 +298,13 @@ fn check_mutation(
             "a read tool cannot declare `mutation:`. Set `access: write` (or destructive) if it changes anything.".to_owned(),
         );
     }
-    let is_bool = |name: &str| inputs.get(name).and_then(|s| s.get("type")).and_then(Value::as_str) == Some("boolean");
+    let is_bool = |name: &str| {
+        inputs
+            .get(name)
+            .and_then(|s| s.get("type"))
+            .and_then(Value::as_str)
+            == Some("boolean")
+    };
     match (&m.dry_run, &m.paired_dry_run_tool) {
         (Some(dry), _) => {
             let at = path!["tools", i, "mutation", "dry_run"];
@@ -316,20 +334,35 @@ fn check_mutation(
     }
     for (k, name) in m.require_true.iter().enumerate() {
         if !is_bool(name) {
-            c.report(path!["tools", i, "mutation", "require_true", k], subject.clone(), format!("`{name}` must be a boolean input field to be required true."));
+            c.report(
+                path!["tools", i, "mutation", "require_true", k],
+                subject.clone(),
+                format!("`{name}` must be a boolean input field to be required true."),
+            );
         }
     }
-    for (key, param) in [("plan_param", &m.plan_param), ("dirty_worktree_param", &m.dirty_worktree_param)] {
+    for (key, param) in [
+        ("plan_param", &m.plan_param),
+        ("dirty_worktree_param", &m.dirty_worktree_param),
+    ] {
         if let Some(p) = param
             && !inputs.contains_key(p.as_str())
         {
-            c.report(path!["tools", i, "mutation", key], subject.clone(), format!("`{p}` is not an input field of this tool."));
+            c.report(
+                path!["tools", i, "mutation", key],
+                subject.clone(),
+                format!("`{p}` is not an input field of this tool."),
+            );
         }
     }
     if let Some(f) = &m.follow_up
         && !manifest.tools.iter().any(|t| &t.name == f)
     {
-        c.report(path!["tools", i, "mutation", "follow_up"], subject, format!("follow-up tool `{f}` is not declared in this manifest."));
+        c.report(
+            path!["tools", i, "mutation", "follow_up"],
+            subject,
+            format!("follow-up tool `{f}` is not declared in this manifest."),
+        );
     }
 }
 
@@ -338,23 +371,45 @@ fn check_prompts_and_resources(c: &mut Checker<'_>, manifest: &Manifest) {
     for (i, prompt) in manifest.prompts.iter().enumerate() {
         let subject = Some(format!("prompt `{}`", prompt.name));
         if !seen.insert(prompt.name.as_str()) {
-            c.report(path!["prompts", i, "name"], subject.clone(), "duplicate prompt name.".to_owned());
+            c.report(
+                path!["prompts", i, "name"],
+                subject.clone(),
+                "duplicate prompt name.".to_owned(),
+            );
         }
         let args: BTreeSet<&str> = prompt.arguments.iter().map(|a| a.name.as_str()).collect();
-        check_text_template(c, path!["prompts", i, "template"], subject, &prompt.template, |v| {
-            v.strip_prefix("args.").is_some_and(|a| args.contains(a))
-        });
+        check_text_template(
+            c,
+            path!["prompts", i, "template"],
+            subject,
+            &prompt.template,
+            |v| v.strip_prefix("args.").is_some_and(|a| args.contains(a)),
+        );
     }
     let mut seen = BTreeSet::new();
     for (i, resource) in manifest.resources.iter().enumerate() {
         let subject = Some(format!("resource `{}`", resource.uri));
         if !seen.insert(resource.uri.as_str()) {
-            c.report(path!["resources", i, "uri"], subject.clone(), "duplicate resource uri.".to_owned());
+            c.report(
+                path!["resources", i, "uri"],
+                subject.clone(),
+                "duplicate resource uri.".to_owned(),
+            );
         }
         if !resource.uri.contains("://") {
-            c.report(path!["resources", i, "uri"], subject.clone(), "a resource uri needs a scheme, e.g. nexus-code-kg://guide/cycle.".to_owned());
+            c.report(
+                path!["resources", i, "uri"],
+                subject.clone(),
+                "a resource uri needs a scheme, e.g. nexus-code-kg://guide/cycle.".to_owned(),
+            );
         }
-        check_text_template(c, path!["resources", i, "template"], subject, &resource.template, |_| false);
+        check_text_template(
+            c,
+            path!["resources", i, "template"],
+            subject,
+            &resource.template,
+            |_| false,
+        );
     }
 }
 
@@ -377,23 +432,87 @@ fn check_text_template(
     }
 }
 
-fn check_refs(c: &mut Checker<'_>, manifest: &Manifest, at: &[Step], subject: Option<String>, schema: &Value) {
-    for r in schema::all_refs(schema) {
+fn check_refs(
+    c: &mut Checker<'_>,
+    manifest: &Manifest,
+    at: &[Step],
+    subject: Option<String>,
+    schema: &Value,
+) {
+    let mut refs = Vec::new();
+    refs_with_paths(schema, &mut at.to_vec(), &mut refs);
+    for (ref_at, r) in refs {
         match r.strip_prefix(schema::TYPE_REF_PREFIX) {
             Some(name) if manifest.types.contains_key(name) => {}
             Some(name) => {
                 let known: Vec<&str> = manifest.types.keys().map(String::as_str).collect();
-                c.report(at, subject.clone(), format!("unknown type `{name}` in `$ref: {r}`. Declare it under `types:` or use one of: {}.", known.join(", ")));
+                c.report(&ref_at, subject.clone(), format!("unknown type `{name}` in `$ref: {r}`. Declare it under `types:` or use one of: {}.", known.join(", ")));
             }
-            None => c.report(at, subject.clone(), format!("`$ref: {r}` is not supported: reference shared types as `#/types/<Name>`.")),
+            None => c.report(
+                &ref_at,
+                subject.clone(),
+                format!(
+                    "`$ref: {r}` is not supported: reference shared types as `#/types/<Name>`."
+                ),
+            ),
         }
     }
 }
 
-fn check_json_schema(c: &mut Checker<'_>, manifest: &Manifest, at: &[Step], subject: Option<String>, schema: &Value) {
+/// Every `$ref` inside `schema` with the path of its `$ref` key (under `at`), so that a bad
+/// reference is reported where it is written rather than at the top of the schema.
+fn refs_with_paths(schema: &Value, at: &mut Vec<Step>, found: &mut Vec<(Vec<Step>, String)>) {
+    match schema {
+        Value::Object(map) => {
+            for (key, value) in map {
+                at.push(Step::Key(key.clone()));
+                match (key.as_str(), value) {
+                    ("$ref", Value::String(r)) => found.push((at.clone(), r.clone())),
+                    _ => refs_with_paths(value, at, found),
+                }
+                at.pop();
+            }
+        }
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                at.push(Step::Index(i));
+                refs_with_paths(item, at, found);
+                at.pop();
+            }
+        }
+        _ => {}
+    }
+}
+
+fn check_json_schema(
+    c: &mut Checker<'_>,
+    manifest: &Manifest,
+    at: &[Step],
+    subject: Option<String>,
+    schema: &Value,
+) {
     let published = schema::publish(schema, &manifest.types);
-    if let Err(e) = jsonschema::meta::validate(&published) {
-        c.report(at, subject, format!("not a valid JSON Schema 2020-12: {e} (at {}).", e.instance_path()));
+    // Always 2020-12 (what MCP clients assume), whatever `$schema` says: auto-detection would
+    // check a schema declaring another draft by that draft's rules.
+    let meta = jsonschema::draft202012::meta::validator();
+    // Errors inside `$defs` belong to a shared type, which is checked (and reported) on its own.
+    let first = meta
+        .iter_errors(&published)
+        .find(|e| !e.instance_path().to_string().starts_with("/$defs/"));
+    if let Some(e) = first {
+        let pointer = e.instance_path().to_string();
+        let mut error_at = at.to_vec();
+        error_at.extend(
+            pointer
+                .split('/')
+                .skip(1)
+                .map(|token| Step::Key(token.replace("~1", "/").replace("~0", "~"))),
+        );
+        c.report(
+            &error_at,
+            subject,
+            format!("not a valid JSON Schema 2020-12: {e} (at {pointer})."),
+        );
     }
 }
 
@@ -420,6 +539,8 @@ fn is_tool_name(name: &str) -> bool {
 }
 
 fn is_pascal_case(name: &str) -> bool {
-    name.chars().next().is_some_and(|ch| ch.is_ascii_uppercase())
+    name.chars()
+        .next()
+        .is_some_and(|ch| ch.is_ascii_uppercase())
         && name.chars().all(|ch| ch.is_ascii_alphanumeric())
 }
