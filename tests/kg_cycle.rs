@@ -128,6 +128,21 @@ async fn ok(client: &Client, tool: &str, args: Value) -> Value {
     let result = call(client, tool, args.clone())
         .await
         .unwrap_or_else(|e| panic!("{tool} {args}: {e}"));
+    // What clients validate: the published output schema (the Python SDK rejects a mismatch).
+    let spec = nexus_mcp::surface("nexus-code-kg")
+        .unwrap()
+        .tool(tool)
+        .unwrap();
+    let schema: Value = serde_json::from_str(spec.output_schema).unwrap();
+    let validator = jsonschema::draft202012::new(&schema).unwrap();
+    let problems: Vec<String> = validator
+        .iter_errors(&result)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect();
+    assert!(
+        problems.is_empty(),
+        "{tool} result breaks its output schema: {problems:?}\n{result}"
+    );
     let size = serde_json::to_string(&result).unwrap().len();
     assert!(
         size <= 8000,
@@ -233,6 +248,14 @@ async fn the_whole_cycle_fixes_a_bandit_finding() {
             .unwrap()
             .iter()
             .any(|c| c == "bandit -q 'shop/hashing.py'")
+    );
+    assert!(
+        packet["recommended_commands"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c == "python -m pytest -q 'test_orders.py'"),
+        "the test reaching hashing.py through orders.py: {packet}"
     );
     assert!(
         packet["safety_notes"]

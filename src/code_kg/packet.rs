@@ -137,15 +137,33 @@ pub async fn build(ctx: &ToolContext, graph_id: &str, item: &Value) -> Result<Pa
             "ruff" => recommended_commands.push(format!("ruff check {quoted}")),
             _ => recommended_commands.push(format!("ruff check {quoted} && bandit -q {quoted}")),
         }
-        let tests: Vec<String> = importers
-            .iter()
+        // Tests that reach the file through any dependency path, not only direct imports.
+        let mut reaching: Vec<&str> = importers.iter().map(String::as_str).collect();
+        for level in impact
+            .as_ref()
+            .and_then(|i| i.get("levels"))
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let items = level
+                .get("items")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten();
+            reaching.extend(items.filter_map(|i| i.get("path").and_then(Value::as_str)));
+        }
+        reaching.sort_unstable();
+        reaching.dedup();
+        let tests: Vec<String> = reaching
+            .into_iter()
             .filter(|p| is_test_file(p))
             .take(MAX_TEST_FILES)
-            .map(|p| shell_quote(p))
+            .map(shell_quote)
             .collect();
         if tests.is_empty() {
             recommended_commands.push(
-                "python -m pytest -q  # no test imports this file directly: run the suite"
+                "python -m pytest -q  # no test depends on this file in the graph: run the suite"
                     .to_owned(),
             );
         } else {
