@@ -1,0 +1,550 @@
+//! What the MCP layer costs on top of the Nexus API it maps.
+//!
+//! A standalone nexus-lite serves an indexed fixture repository; nexus-mcp talks to it through
+//! NEXUS_API_URL, so nexus-lite's own work is the same on every path and the difference is
+//! nexus-mcp (JSON-RPC, dispatch, mapping, trimming, redaction, one more loopback hop).
+//!
+//!   cargo build --release -p nexus-lite
+//!   cargo bench --bench mcp_overhead            # N=200 calls per row
+//!   NEXUS_MCP_BENCH_CALLS=1000 NEXUS_MCP_BENCH_STARTS=30 cargo bench --bench mcp_overhead
+//!
+//! Rows: (a) cold start, spawn → first tools/list answer over stdio, with a remote backend and
+//! with the embedded nexus-lite over an already-indexed data dir; (b) one mapped tools/call
+//! over stdio and over Streamable HTTP (keep-alive, stateful session), next to a direct HTTP GET
+//! of the same nexus-lite endpoint (keep-alive). Medians; overhead = median(MCP) − median(direct).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+#[path = "../tests/support/mod.rs"]
+mod support;
+
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+const LITE_TOKEN: &str = "bench-lite-token";
+const MCP_KEY: &str = "bench-mcp-key";
+
+fn env_usize(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// target/<profile>/nexus-lite next to this bench's target dir, or $NEXUS_LITE_BIN.
+fn nexus_lite_bin() -> PathBuf {
+    if let Some(p) = std::env::var_os("NEXUS_LITE_BIN") {
+        return PathBuf::from(p);
+    }
+    let mcp = support::bin();
+    let p = mcp.with_file_name("nexus-lite");
+    assert!(
+        p.exists(),
+        "{} does not exist: run `cargo build --release -p nexus-lite` first (same CARGO_TARGET_DIR), or set NEXUS_LITE_BIN",
+        p.display()
+    );
+    p
+}
+
+struct Killed(Child);
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn start_lite(fixture: &support::Fixture, data: &std::path::Path) -> (Killed, SocketAddr) {
+    let lite = nexus_lite_bin();
+    let out = Command::new(&lite)
+        .args(["index", "--repo", &fixture.repo_arg(), "--data-dir"])
+        .arg(data)
+        .env("PATH", support::tool_path())
+        .output()
+        .expect("run nexus-lite index");
+    assert!(
+        out.status.success(),
+        "nexus-lite index failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let port = support::free_port();
+    let mut child = Command::new(&lite)
+        .args([
+            "serve",
+            "--listen",
+            &format!("127.0.0.1:{port}"),
+            "--repo",
+            &fixture.repo_arg(),
+            "--data-dir",
+        ])
+        .arg(data)
+        .env("NEXUS_API_TOKEN", LITE_TOKEN)
+        .env("PATH", support::tool_path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn nexus-lite serve");
+    let log = Arc::new(Mutex::new(String::new()));
+    let rx = support::tee_lines(child.stderr.take().unwrap(), log.clone());
+    support::wait_for_line(
+        &rx,
+        "nexus-lite listening on",
+        Duration::from_secs(60),
+        &log,
+        "nexus-lite serve",
+    );
+    (Killed(child), SocketAddr::from(([127, 0, 0, 1], port)))
+}
+
+// ---- a minimal keep-alive HTTP/1.1 client (Content-Length or chunked bodies) ------------------
+
+struct Http {
+    addr: SocketAddr,
+    reader: BufReader<TcpStream>,
+    writer: TcpStream,
+}
+
+struct Response {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: String,
+}
+
+impl Response {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+impl Http {
+    fn connect(addr: SocketAddr) -> Http {
+        let s = TcpStream::connect(addr).expect("connect");
+        s.set_nodelay(true).unwrap();
+        Http {
+            addr,
+            reader: BufReader::new(s.try_clone().unwrap()),
+            writer: s,
+        }
+    }
+
+    fn request(
+        &mut self,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: &str,
+    ) -> Response {
+        let mut req = format!(
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Length: {}\r\n",
+            self.addr,
+            body.len()
+        );
+        for (k, v) in headers {
+            req.push_str(&format!("{k}: {v}\r\n"));
+        }
+        req.push_str("\r\n");
+        req.push_str(body);
+        self.writer.write_all(req.as_bytes()).expect("send");
+        let mut line = String::new();
+        self.reader.read_line(&mut line).expect("status line");
+        let status: u16 = line
+            .split(' ')
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("bad status line {line:?}"));
+        let mut headers = Vec::new();
+        loop {
+            line.clear();
+            self.reader.read_line(&mut line).expect("header");
+            let l = line.trim_end();
+            if l.is_empty() {
+                break;
+            }
+            if let Some((k, v)) = l.split_once(':') {
+                headers.push((k.trim().to_owned(), v.trim().to_owned()));
+            }
+        }
+        let find = |n: &str| {
+            headers
+                .iter()
+                .find(|(k, _)| k.eq_ignore_ascii_case(n))
+                .map(|(_, v)| v.clone())
+        };
+        let mut body = Vec::new();
+        if find("transfer-encoding").is_some_and(|v| v.eq_ignore_ascii_case("chunked")) {
+            loop {
+                line.clear();
+                self.reader.read_line(&mut line).expect("chunk size");
+                let size = usize::from_str_radix(line.trim().split(';').next().unwrap_or("0"), 16)
+                    .expect("chunk size hex");
+                if size == 0 {
+                    line.clear();
+                    self.reader.read_line(&mut line).expect("trailer end");
+                    break;
+                }
+                let mut chunk = vec![0; size + 2];
+                self.reader.read_exact(&mut chunk).expect("chunk");
+                body.extend_from_slice(&chunk[..size]);
+            }
+        } else if let Some(n) = find("content-length").and_then(|v| v.parse::<usize>().ok()) {
+            body.resize(n, 0);
+            self.reader.read_exact(&mut body).expect("body");
+        }
+        Response {
+            status,
+            headers,
+            body: String::from_utf8_lossy(&body).into_owned(),
+        }
+    }
+}
+
+/// The JSON-RPC message with `id` in a JSON or SSE response body.
+fn rpc_answer(resp: &Response, id: u64) -> Value {
+    let candidates: Vec<Value> = if resp
+        .header("content-type")
+        .is_some_and(|c| c.starts_with("text/event-stream"))
+    {
+        resp.body
+            .lines()
+            .filter_map(|l| l.strip_prefix("data:"))
+            .filter_map(|d| serde_json::from_str(d.trim()).ok())
+            .collect()
+    } else {
+        serde_json::from_str(&resp.body).into_iter().collect()
+    };
+    candidates
+        .into_iter()
+        .find(|v| v["id"].as_u64() == Some(id))
+        .unwrap_or_else(|| {
+            panic!(
+                "no JSON-RPC answer with id {id} in HTTP {}: {}",
+                resp.status, resp.body
+            )
+        })
+}
+
+// ---- stdio ------------------------------------------------------------------------------------
+
+struct StdioSession {
+    child: Killed,
+    stdin: std::process::ChildStdin,
+    stdout: BufReader<std::process::ChildStdout>,
+}
+
+impl StdioSession {
+    fn spawn(envs: &[(&str, &str)], args: &[String]) -> StdioSession {
+        let mut cmd = Command::new(support::bin());
+        cmd.arg("serve")
+            .args(args)
+            .env("PATH", support::tool_path())
+            .env_remove("NEXUS_API_URL")
+            .env_remove("NEXUS_API_TOKEN");
+        for (k, v) in envs {
+            cmd.env(k, v);
+        }
+        let mut child = cmd
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("spawn nexus-mcp serve");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        StdioSession {
+            child: Killed(child),
+            stdin,
+            stdout,
+        }
+    }
+
+    fn send(&mut self, v: &Value) {
+        writeln!(self.stdin, "{v}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn answer(&mut self, id: u64) -> Value {
+        let mut line = String::new();
+        loop {
+            line.clear();
+            assert!(
+                self.stdout.read_line(&mut line).unwrap() > 0,
+                "nexus-mcp closed stdout before answering {id}"
+            );
+            let v: Value =
+                serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}"));
+            if v["id"].as_u64() == Some(id) {
+                return v;
+            }
+        }
+    }
+}
+
+fn initialize() -> Value {
+    json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "mcp_overhead", "version": "0"}}})
+}
+fn initialized() -> Value {
+    json!({"jsonrpc": "2.0", "method": "notifications/initialized"})
+}
+fn call(id: u64, tool: &str) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": tool, "arguments": {"repository": support::REPO_NAME}}})
+}
+
+fn check_call(answer: &Value, tool: &str) {
+    let r = &answer["result"];
+    assert!(
+        answer.get("error").is_none() && r["isError"] != json!(true),
+        "{tool} failed: {answer}"
+    );
+    assert!(
+        r["structuredContent"]["graph"]["commit_sha"].is_string(),
+        "{tool} returned no graph: {answer}"
+    );
+}
+
+/// Spawn → initialize → initialized → tools/list answered.
+fn cold_start(envs: &[(&str, &str)], args: &[String]) -> Duration {
+    let t = Instant::now();
+    let mut s = StdioSession::spawn(envs, args);
+    s.send(&initialize());
+    s.send(&initialized());
+    s.send(&json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}));
+    s.answer(1);
+    let tools = s.answer(2);
+    let d = t.elapsed();
+    assert!(
+        tools["result"]["tools"]
+            .as_array()
+            .is_some_and(|t| !t.is_empty()),
+        "tools/list answered no tools: {tools}"
+    );
+    drop(s.child);
+    d
+}
+
+// ---- statistics -------------------------------------------------------------------------------
+
+struct Row {
+    name: String,
+    n: usize,
+    median: Duration,
+    p90: Duration,
+    baseline: Option<Duration>,
+}
+
+fn row(name: impl Into<String>, mut samples: Vec<Duration>, baseline: Option<Duration>) -> Row {
+    samples.sort();
+    let n = samples.len();
+    let median = if n % 2 == 1 {
+        samples[n / 2]
+    } else {
+        (samples[n / 2 - 1] + samples[n / 2]) / 2
+    };
+    let p90 = samples[(n * 9 / 10).min(n - 1)];
+    Row {
+        name: name.into(),
+        n,
+        median,
+        p90,
+        baseline,
+    }
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.3} ms", d.as_secs_f64() * 1e3)
+}
+
+fn time_n(n: usize, warmup: usize, mut f: impl FnMut(u64)) -> Vec<Duration> {
+    for i in 0..warmup {
+        f(1_000_000 + i as u64);
+    }
+    (0..n)
+        .map(|i| {
+            let t = Instant::now();
+            f(10 + i as u64);
+            t.elapsed()
+        })
+        .collect()
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; `cargo test --benches` passes nothing useful: run either way.
+    let calls = env_usize("NEXUS_MCP_BENCH_CALLS", 200);
+    let starts = env_usize("NEXUS_MCP_BENCH_STARTS", 20);
+    let warmup = 20;
+
+    let fixture = support::fixture_repo();
+    let lite_data = tempfile::tempdir().unwrap();
+    let (_lite, lite_addr) = start_lite(&fixture, lite_data.path());
+    let lite_url = format!("http://{lite_addr}");
+    let remote_env = [
+        ("NEXUS_API_URL", lite_url.as_str()),
+        ("NEXUS_API_TOKEN", LITE_TOKEN),
+    ];
+    let bearer = format!("Bearer {LITE_TOKEN}");
+    let mut rows = Vec::new();
+
+    // (a) cold start
+    let samples: Vec<Duration> = (0..starts).map(|_| cold_start(&remote_env, &[])).collect();
+    rows.push(row(
+        "cold start → tools/list (stdio, NEXUS_API_URL → nexus-lite)",
+        samples,
+        None,
+    ));
+
+    let embedded_data = tempfile::tempdir().unwrap();
+    let embedded_args = vec![
+        "--repo".to_owned(),
+        fixture.repo_arg(),
+        "--data-dir".to_owned(),
+        embedded_data.path().display().to_string(),
+    ];
+    {
+        // Index once so that the embedded runs below start over an indexed data dir.
+        let mut s = StdioSession::spawn(&[], &embedded_args);
+        s.send(&initialize());
+        s.send(&initialized());
+        s.answer(1);
+        s.send(&call(2, "kg_latest_graph"));
+        check_call(&s.answer(2), "kg_latest_graph (embedded, indexing)");
+    }
+    let samples: Vec<Duration> = (0..starts)
+        .map(|_| cold_start(&[], &embedded_args))
+        .collect();
+    rows.push(row(
+        "cold start → tools/list (stdio, embedded nexus-lite, indexed)",
+        samples,
+        None,
+    ));
+
+    // (b) one mapped call, three ways, per tool
+    let mcp_port = support::free_port();
+    let mut http_server = Command::new(support::bin());
+    http_server
+        .args([
+            "serve",
+            "--transport",
+            "http",
+            "--listen",
+            &format!("127.0.0.1:{mcp_port}"),
+        ])
+        .envs(remote_env)
+        .env("NEXUS_MCP_API_KEY", MCP_KEY)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    let mut child = http_server.spawn().expect("spawn nexus-mcp http");
+    let log = Arc::new(Mutex::new(String::new()));
+    let rx = support::tee_lines(child.stderr.take().unwrap(), log.clone());
+    let _http_server = Killed(child);
+    support::wait_for_line(
+        &rx,
+        "nexus-mcp listening on",
+        Duration::from_secs(60),
+        &log,
+        "nexus-mcp serve --transport http",
+    );
+    let mcp_addr = SocketAddr::from(([127, 0, 0, 1], mcp_port));
+
+    let mut stdio = StdioSession::spawn(&remote_env, &[]);
+    stdio.send(&initialize());
+    stdio.send(&initialized());
+    stdio.answer(1);
+
+    let mut mcp_http = Http::connect(mcp_addr);
+    let accept = ("Accept", "application/json, text/event-stream");
+    let ctype = ("Content-Type", "application/json");
+    let key = ("X-MCP-API-KEY", MCP_KEY);
+    let init = mcp_http.request(
+        "POST",
+        "/mcp",
+        &[accept, ctype, key],
+        &initialize().to_string(),
+    );
+    assert_eq!(init.status, 200, "initialize over HTTP: {}", init.body);
+    let session = init.header("mcp-session-id").map(str::to_owned);
+    let version = rpc_answer(&init, 1)["result"]["protocolVersion"]
+        .as_str()
+        .unwrap_or("2025-11-25")
+        .to_owned();
+    let mut mcp_headers: Vec<(&str, &str)> =
+        vec![accept, ctype, key, ("MCP-Protocol-Version", &version)];
+    if let Some(s) = &session {
+        mcp_headers.push(("Mcp-Session-Id", s));
+    }
+    let ack = mcp_http.request("POST", "/mcp", &mcp_headers, &initialized().to_string());
+    assert!(
+        ack.status < 300,
+        "notifications/initialized over HTTP: {} {}",
+        ack.status,
+        ack.body
+    );
+
+    let mut direct = Http::connect(lite_addr);
+    for (tool, path) in [
+        ("kg_latest_graph", "/api/v1/graphs/select"),
+        ("kg_graph_summary", "/api/v1/summary"),
+    ] {
+        let target = format!(
+            "{path}?repository={}",
+            support::REPO_NAME.replace('/', "%2F")
+        );
+        let d = time_n(calls, warmup, |_| {
+            let r = direct.request("GET", &target, &[("Authorization", &bearer)], "");
+            assert_eq!(r.status, 200, "direct GET {target}: {}", r.body);
+        });
+        let direct_row = row(format!("{tool}: direct GET {path} (nexus-lite)"), d, None);
+        let base = direct_row.median;
+        rows.push(direct_row);
+
+        let s = time_n(calls, warmup, |id| {
+            stdio.send(&call(id, tool));
+            check_call(&stdio.answer(id), tool);
+        });
+        rows.push(row(
+            format!("{tool}: MCP tools/call over stdio"),
+            s,
+            Some(base),
+        ));
+
+        let h = time_n(calls, warmup, |id| {
+            let r = mcp_http.request("POST", "/mcp", &mcp_headers, &call(id, tool).to_string());
+            assert_eq!(r.status, 200, "tools/call over HTTP: {}", r.body);
+            check_call(&rpc_answer(&r, id), tool);
+        });
+        rows.push(row(
+            format!("{tool}: MCP tools/call over Streamable HTTP"),
+            h,
+            Some(base),
+        ));
+    }
+
+    println!();
+    println!(
+        "nexus-mcp overhead ({calls} calls per call row after {warmup} warm-up, {starts} cold starts; release build, loopback)"
+    );
+    println!();
+    println!("| measurement | n | median | p90 | overhead (median − direct) |");
+    println!("|---|---:|---:|---:|---:|");
+    for r in &rows {
+        let over = r
+            .baseline
+            .map(|b| ms(r.median.saturating_sub(b)))
+            .unwrap_or_else(|| "—".into());
+        println!(
+            "| {} | {} | {} | {} | {} |",
+            r.name,
+            r.n,
+            ms(r.median),
+            ms(r.p90),
+            over
+        );
+    }
+}
