@@ -758,7 +758,7 @@ async fn file_context(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
             |r| r.get::<_, i64>(0),
         )? > 0;
         let mut st = conn.prepare(
-            "SELECT kind, name, qualified_name, line, end_line FROM nodes WHERE gpk=?1 AND path=?2
+            "SELECT kind, name, qualified_name, line, end_line, detail FROM nodes WHERE gpk=?1 AND path=?2
              AND kind IN ('class','function','method') ORDER BY line, id",
         )?;
         let symbols: Vec<Value> = st
@@ -769,6 +769,7 @@ async fn file_context(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
                     "qualified_name": r.get::<_, String>(2)?,
                     "line": r.get::<_, Option<i64>>(3)?,
                     "end_line": r.get::<_, Option<i64>>(4)?,
+                    "detail": r.get::<_, Option<String>>(5)?,
                 }))
             })?
             .collect::<Result<_, _>>()?;

@@ -1,6 +1,6 @@
 //! Builds one graph (nodes, edges, imports, anomalies) from a git work tree.
 
-use crate::python::{self, FileParse, SymKind};
+use crate::lang::{FileParse, Import, Lang, Parsers, SymKind};
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::Path;
@@ -20,6 +20,8 @@ pub struct NodeRow {
     pub line: Option<u32>,
     pub end_line: Option<u32>,
     pub language: Option<&'static str>,
+    /// The language's own kind when it differs from `kind` (Rust `struct`/`enum`/`trait`).
+    pub detail: Option<&'static str>,
 }
 
 #[derive(Debug, Clone)]
@@ -104,10 +106,19 @@ impl ParseCache {
 }
 
 pub fn language_of(path: &str) -> Option<&'static str> {
-    let ext = path.rsplit_once('.').map(|(_, e)| e)?;
-    match ext {
-        "py" => Some("python"),
-        _ => None,
+    Lang::from_path(path).map(Lang::name)
+}
+
+/// Qualified name of a file: the dotted module for Python, else the path without its
+/// extension (`web/src/app.ts` -> `web/src/app`, `src/lib.rs` -> `src/lib`).
+pub fn file_qualified_name(path: &str, lang: Lang) -> String {
+    if lang == Lang::Python {
+        return module_name(path);
+    }
+    let name_start = path.rfind('/').map(|i| i + 1).unwrap_or(0);
+    match path[name_start..].find('.') {
+        Some(dot) if dot > 0 => path[..name_start + dot].to_string(),
+        _ => path.to_string(),
     }
 }
 
@@ -122,22 +133,77 @@ pub fn module_name(path: &str) -> String {
 }
 
 enum Bind {
+    /// A Python module name.
     Module(String),
+    /// A symbol (local qualified name) of a file.
     Symbol(usize, String),
-    External,
+    /// A whole file (JS namespace import, `require`, Rust module).
+    File(usize),
+    /// An external package (npm package, crate, Python top-level module).
+    External(String),
+    /// Resolved to nothing we index, and not worth an anomaly (a Rust `use Enum::*`, a tracked
+    /// non-source file such as `./data.json`).
+    Nothing(Option<String>),
 }
+
+/// File extensions tried for an extension-less JS/TS import, in order.
+const JS_EXTS: [&str; 10] = [
+    "ts", "tsx", "d.ts", "js", "jsx", "mjs", "cjs", "mts", "cts", "json",
+];
 
 struct Indexed<'a> {
     files: &'a [Source],
     module_map: HashMap<String, usize>,
     path_map: HashMap<&'a str, usize>,
     internal_tops: HashSet<String>,
+    /// Every tracked path, parsed or not (JS imports of `./data.json` are internal).
+    tracked: &'a HashSet<String>,
 }
 
 struct Source {
     path: String,
+    lang: Lang,
     module: String,
     parse: Arc<FileParse>,
+}
+
+/// `a/b/../c/./d` -> `a/c/d`; `None` when it climbs above the root.
+fn normalize_path(parts: &[&str]) -> Option<String> {
+    let mut out: Vec<&str> = Vec::new();
+    for p in parts {
+        match *p {
+            "" | "." => {}
+            ".." => {
+                out.pop()?;
+            }
+            p => out.push(p),
+        }
+    }
+    Some(out.join("/"))
+}
+
+fn parent_dir(path: &str) -> &str {
+    path.rsplit_once('/').map(|(d, _)| d).unwrap_or("")
+}
+
+fn join_dir(dir: &str, name: &str) -> String {
+    if dir.is_empty() {
+        name.to_string()
+    } else {
+        format!("{dir}/{name}")
+    }
+}
+
+/// The npm package of a bare specifier: `@scope/pkg/sub` -> `@scope/pkg`, `lodash/fp` -> `lodash`,
+/// `node:fs` -> `fs`.
+fn npm_package(spec: &str) -> String {
+    let spec = spec.strip_prefix("node:").unwrap_or(spec);
+    let mut parts = spec.split('/');
+    let first = parts.next().unwrap_or(spec);
+    match (first.starts_with('@'), parts.next()) {
+        (true, Some(second)) => format!("{first}/{second}"),
+        _ => first.to_string(),
+    }
 }
 
 impl Indexed<'_> {
@@ -154,8 +220,178 @@ impl Indexed<'_> {
         parts
     }
 
+    fn resolve(&self, file: usize, imp: &Import) -> Result<Bind, String> {
+        match self.files[file].lang {
+            Lang::Python => self.resolve_python(file, imp),
+            Lang::TypeScript | Lang::Tsx | Lang::JavaScript => self.resolve_js(file, imp),
+            Lang::Rust => self.resolve_rust(file, imp),
+        }
+    }
+
+    /// JS/TS: relative specifiers are files of the repository (extension and `index` lookup,
+    /// `./x.js` also finds `x.ts`), bare ones are npm packages.
+    fn resolve_js(&self, file: usize, imp: &Import) -> Result<Bind, String> {
+        let spec = imp.module.as_str();
+        if !(spec.starts_with('.') || spec.starts_with('/')) {
+            return Ok(Bind::External(npm_package(spec)));
+        }
+        let dir = if spec.starts_with('/') {
+            ""
+        } else {
+            parent_dir(&self.files[file].path)
+        };
+        let mut parts: Vec<&str> = dir.split('/').collect();
+        parts.extend(spec.split('/'));
+        let Some(base) = normalize_path(&parts) else {
+            return Err("the path goes above the repository root".to_string());
+        };
+        let mut candidates = vec![base.clone()];
+        for js in [".js", ".jsx", ".mjs", ".cjs"] {
+            if let Some(stem) = base.strip_suffix(js) {
+                candidates.extend(["ts", "tsx", "mts", "cts"].map(|e| format!("{stem}.{e}")));
+            }
+        }
+        candidates.extend(JS_EXTS.iter().map(|e| format!("{base}.{e}")));
+        candidates.extend(
+            JS_EXTS
+                .iter()
+                .map(|e| join_dir(&base, &format!("index.{e}"))),
+        );
+        for c in &candidates {
+            if let Some(f) = self.path_map.get(c.as_str()) {
+                return Ok(match imp.name.as_deref() {
+                    None | Some("*") => Bind::File(*f),
+                    Some("default") => Bind::Symbol(*f, imp.alias.clone()),
+                    Some(n) => Bind::Symbol(*f, n.to_string()),
+                });
+            }
+            if self.tracked.contains(c) {
+                return Ok(Bind::Nothing(Some(c.clone())));
+            }
+        }
+        Err(format!(
+            "no file {base}, {base}.ts/.tsx/.js/... or {base}/index.* in the repository"
+        ))
+    }
+
+    /// The directory holding the child modules of a Rust file (`src/a.rs` -> `src/a`,
+    /// `src/a/mod.rs` and `src/lib.rs` -> their directory).
+    fn rust_mod_dir(path: &str) -> String {
+        let dir = parent_dir(path);
+        let name = path.rsplit('/').next().unwrap_or(path);
+        match name {
+            "mod.rs" | "lib.rs" | "main.rs" => dir.to_string(),
+            _ => join_dir(dir, name.strip_suffix(".rs").unwrap_or(name)),
+        }
+    }
+
+    fn rust_module_file(&self, dir: &str, name: &str) -> Option<usize> {
+        self.path_map
+            .get(join_dir(dir, &format!("{name}.rs")).as_str())
+            .or_else(|| {
+                self.path_map
+                    .get(join_dir(dir, &format!("{name}/mod.rs")).as_str())
+            })
+            .copied()
+    }
+
+    /// Walks `segs` down the module files from (`file`, `dir`): the deepest module file and
+    /// the rest of the path inside it.
+    fn rust_walk(&self, file: Option<usize>, dir: String, segs: &[&str]) -> Option<Bind> {
+        let (mut cur, mut cur_dir) = (file, dir);
+        let mut rest = segs;
+        while let Some((first, tail)) = rest.split_first() {
+            match self.rust_module_file(&cur_dir, first) {
+                Some(f) => {
+                    cur = Some(f);
+                    cur_dir = join_dir(&cur_dir, first);
+                    rest = tail;
+                }
+                None => break,
+            }
+        }
+        let f = cur?;
+        Some(if rest.is_empty() {
+            Bind::File(f)
+        } else {
+            Bind::Symbol(f, rest.join("."))
+        })
+    }
+
+    /// Rust: `mod x;` must have its file; `crate::`/`self::`/`super::` paths resolve to the
+    /// deepest existing module file; other paths are external crates.
+    fn resolve_rust(&self, file: usize, imp: &Import) -> Result<Bind, String> {
+        let path = self.files[file].path.as_str();
+        let mod_dir = Self::rust_mod_dir(path);
+        if imp.mod_decl {
+            return self
+                .rust_module_file(&mod_dir, &imp.module)
+                .map(Bind::File)
+                .ok_or_else(|| {
+                    format!(
+                        "neither {} nor {} exists",
+                        join_dir(&mod_dir, &format!("{}.rs", imp.module)),
+                        join_dir(&mod_dir, &format!("{}/mod.rs", imp.module))
+                    )
+                });
+        }
+        let segs: Vec<&str> = imp.module.split("::").filter(|s| !s.is_empty()).collect();
+        let Some((first, rest)) = segs.split_first() else {
+            return Ok(Bind::Nothing(None));
+        };
+        let bind = match *first {
+            "crate" => {
+                // The crate root: the nearest lib.rs or main.rs above the file.
+                let mut dir = parent_dir(path).to_string();
+                let root = loop {
+                    let hit = ["lib.rs", "main.rs"]
+                        .iter()
+                        .find_map(|n| self.path_map.get(join_dir(&dir, n).as_str()).copied());
+                    if let Some(f) = hit {
+                        break Some((f, dir));
+                    }
+                    if dir.is_empty() {
+                        break None;
+                    }
+                    dir = parent_dir(&dir).to_string();
+                };
+                match root {
+                    Some((f, dir)) => self.rust_walk(Some(f), dir, rest),
+                    None => None,
+                }
+            }
+            "self" => self.rust_walk(Some(file), mod_dir, rest),
+            "super" => {
+                let mut dir = mod_dir;
+                let mut rest = segs.as_slice();
+                while rest.first() == Some(&"super") {
+                    dir = parent_dir(&dir).to_string();
+                    rest = &rest[1..];
+                }
+                let owner = ["mod.rs", "lib.rs", "main.rs"]
+                    .iter()
+                    .find_map(|n| self.path_map.get(join_dir(&dir, n).as_str()).copied())
+                    .or_else(|| self.path_map.get(format!("{dir}.rs").as_str()).copied());
+                self.rust_walk(owner, dir, rest)
+            }
+            "std" | "core" | "alloc" => return Ok(Bind::External((*first).to_string())),
+            name => {
+                if let Some(f) = self.rust_module_file(&mod_dir, name) {
+                    // 2018 paths: a child module of the current one.
+                    self.rust_walk(Some(f), join_dir(&mod_dir, name), rest)
+                } else if name.starts_with(|c: char| c.is_ascii_uppercase()) {
+                    // `use Kind::*` of a local enum, `use Self::...`.
+                    return Ok(Bind::Nothing(None));
+                } else {
+                    return Ok(Bind::External(name.to_string()));
+                }
+            }
+        };
+        Ok(bind.unwrap_or(Bind::Nothing(None)))
+    }
+
     /// Resolves `from <level dots><module> import <name>` or `import <module>`.
-    fn resolve(&self, file: usize, imp: &python::Import) -> Result<Bind, String> {
+    fn resolve_python(&self, file: usize, imp: &Import) -> Result<Bind, String> {
         if imp.level > 0 {
             let mut dir = self.dir_parts(file);
             for _ in 1..imp.level {
@@ -235,7 +471,7 @@ impl Indexed<'_> {
                 "`{top}` is a package of this repository but it has no module `{module}`"
             ))
         } else {
-            Ok(Bind::External)
+            Ok(Bind::External(top.to_string()))
         }
     }
 }
@@ -243,18 +479,18 @@ impl Indexed<'_> {
 /// A tracked file as read from the work tree.
 struct Listed {
     path: String,
-    language: Option<&'static str>,
+    lang: Option<Lang>,
     bytes: Option<Arc<Vec<u8>>>,
     size: u64,
     skipped: Option<String>,
 }
 
 fn read_listed(root: &Path, path: &str) -> Listed {
-    let language = language_of(path);
+    let lang = Lang::from_path(path);
     let full = root.join(path);
     let mut listed = Listed {
         path: path.to_string(),
-        language,
+        lang,
         bytes: None,
         size: 0,
         skipped: None,
@@ -262,7 +498,7 @@ fn read_listed(root: &Path, path: &str) -> Listed {
     let meta = match std::fs::symlink_metadata(&full) {
         Ok(m) => m,
         Err(_) => {
-            if language.is_some() {
+            if lang.is_some() {
                 listed.skipped = Some("tracked but missing from the work tree".into());
             }
             return listed;
@@ -280,7 +516,7 @@ fn read_listed(root: &Path, path: &str) -> Listed {
         ));
         return listed;
     }
-    if language.is_none() {
+    if lang.is_none() {
         return listed; // not parsed: no need to read it
     }
     match std::fs::read(&full) {
@@ -325,13 +561,15 @@ pub fn build(
         }
     }
     // Parse (in parallel, reusing cached results by content hash).
-    let todo: Vec<(usize, String)> = listed
+    // (listed index, content hash, cache key): the same bytes parse differently per language.
+    let todo: Vec<(usize, String, String)> = listed
         .iter()
         .enumerate()
         .filter_map(|(i, l)| {
-            l.bytes
-                .as_ref()
-                .map(|b| (i, format!("sha256:{}", crate::util::sha256_hex(b))))
+            let (bytes, lang) = (l.bytes.as_ref()?, l.lang?);
+            let hash = format!("sha256:{}", crate::util::sha256_hex(bytes));
+            let key = format!("{}:{hash}", lang.name());
+            Some((i, hash, key))
         })
         .collect();
     let results: Vec<Slot> = todo.iter().map(|_| Mutex::new(None)).collect();
@@ -345,25 +583,13 @@ pub fn build(
     std::thread::scope(|s| {
         for _ in 0..workers {
             s.spawn(|| {
-                let mut parser = match python::parser() {
-                    Ok(p) => p,
-                    Err(e) => {
-                        for r in &results {
-                            if let Ok(mut slot) = r.lock()
-                                && slot.is_none()
-                            {
-                                *slot = Some(Err(e.clone()));
-                            }
-                        }
-                        return;
-                    }
-                };
+                let mut parsers = Parsers::default();
                 loop {
                     let k = next.fetch_add(1, Ordering::Relaxed);
                     if k >= todo.len() {
                         break;
                     }
-                    let (i, key) = &todo[k];
+                    let (i, _, key) = &todo[k];
                     let res = if let Some(hit) = cache.get(key) {
                         reused.fetch_add(1, Ordering::Relaxed);
                         Ok(hit)
@@ -373,7 +599,10 @@ pub fn build(
                             .as_deref()
                             .map(Vec::as_slice)
                             .unwrap_or(&[]);
-                        python::parse(&mut parser, bytes).map(Arc::new)
+                        match listed[*i].lang {
+                            Some(lang) => parsers.parse(lang, bytes).map(Arc::new),
+                            None => Err(format!("{} has no parsed language", listed[*i].path)),
+                        }
                     };
                     if let Ok(mut slot) = results[k].lock() {
                         *slot = Some(res);
@@ -391,7 +620,7 @@ pub fn build(
     let mut sources = Vec::new();
     let mut keep = HashSet::new();
     for (k, slot) in results.into_iter().enumerate() {
-        let (i, key) = &todo[k];
+        let (i, hash, key) = &todo[k];
         let parse = slot
             .into_inner()
             .map_err(|_| "a parser thread panicked".to_string())?
@@ -399,10 +628,11 @@ pub fn build(
         cache.put(key.clone(), parse.clone());
         keep.insert(key.clone());
         let l = &listed[*i];
+        let lang = l.lang.unwrap_or(Lang::Python);
         data.files.push(FileRow {
             path: l.path.clone(),
-            language: l.language.unwrap_or("unknown"),
-            content_hash: key.clone(),
+            language: lang.name(),
+            content_hash: hash.clone(),
             size: l.size,
         });
         if let Some(b) = &l.bytes {
@@ -410,13 +640,15 @@ pub fn build(
         }
         sources.push(Source {
             path: l.path.clone(),
-            module: module_name(&l.path),
+            lang,
+            module: file_qualified_name(&l.path, lang),
             parse,
         });
     }
     cache.retain(&keep);
     data.parsed_files = sources.len() - data.reused_files.min(sources.len());
-    link(repository, &sources, &mut data);
+    let tracked: HashSet<String> = files.iter().cloned().collect();
+    link(repository, &sources, &tracked, &mut data);
     for s in sources {
         data.parses.insert(s.path, (s.module, s.parse));
     }
@@ -424,14 +656,19 @@ pub fn build(
 }
 
 /// Turns parse results into nodes, edges, imports and anomalies.
-fn link(repository: &str, sources: &[Source], data: &mut GraphData) {
+fn link(repository: &str, sources: &[Source], tracked: &HashSet<String>, data: &mut GraphData) {
     let mut module_map = HashMap::new();
     let mut path_map = HashMap::new();
     for (i, s) in sources.iter().enumerate() {
-        module_map.insert(s.module.clone(), i);
+        if s.lang == Lang::Python {
+            module_map.insert(s.module.clone(), i);
+        }
         path_map.insert(s.path.as_str(), i);
     }
     for (i, s) in sources.iter().enumerate() {
+        if s.lang != Lang::Python {
+            continue;
+        }
         for root in ["src.", "lib.", "python."] {
             if let Some(rest) = s.module.strip_prefix(root) {
                 module_map.entry(rest.to_string()).or_insert(i);
@@ -449,6 +686,7 @@ fn link(repository: &str, sources: &[Source], data: &mut GraphData) {
         module_map,
         path_map,
         internal_tops,
+        tracked,
     };
 
     let mut next_id: i64 = 1;
@@ -463,6 +701,7 @@ fn link(repository: &str, sources: &[Source], data: &mut GraphData) {
         line: None,
         end_line: None,
         language: None,
+        detail: None,
     });
     next_id += 1;
     let mut edges = Vec::new();
@@ -470,7 +709,7 @@ fn link(repository: &str, sources: &[Source], data: &mut GraphData) {
     // (file, local qname) -> (node id, kind)
     let mut sym_ids: HashMap<(usize, &str), (i64, SymKind)> = HashMap::new();
     let mut sym_node_of: Vec<Vec<i64>> = Vec::with_capacity(sources.len());
-    let mut by_name: HashMap<&str, Vec<i64>> = HashMap::new();
+    let mut by_name: HashMap<(Lang, &str), Vec<i64>> = HashMap::new();
     let mut class_ids: HashSet<i64> = HashSet::new();
     for (fi, s) in sources.iter().enumerate() {
         let fid = next_id;
@@ -485,7 +724,8 @@ fn link(repository: &str, sources: &[Source], data: &mut GraphData) {
             path: Some(s.path.clone()),
             line: Some(1),
             end_line: None,
-            language: Some("python"),
+            language: Some(s.lang.name()),
+            detail: None,
         });
         edges.push(EdgeRow {
             kind: "contains",
@@ -507,7 +747,8 @@ fn link(repository: &str, sources: &[Source], data: &mut GraphData) {
                 path: Some(s.path.clone()),
                 line: Some(sym.line),
                 end_line: Some(sym.end_line),
-                language: Some("python"),
+                language: Some(s.lang.name()),
+                detail: sym.detail,
             });
             let parent = sym.parent.map(|p| ids[p]).unwrap_or(fid);
             edges.push(EdgeRow {
@@ -526,7 +767,8 @@ fn link(repository: &str, sources: &[Source], data: &mut GraphData) {
                 class_ids.insert(id);
             }
             if sym.kind != SymKind::Class && !sym.name.starts_with("__") {
-                by_name.entry(sym.name.as_str()).or_default().push(id);
+                let key = (s.lang, sym.name.as_str());
+                by_name.entry(key).or_default().push(id);
             }
         }
         sym_node_of.push(ids);
@@ -546,16 +788,18 @@ fn link(repository: &str, sources: &[Source], data: &mut GraphData) {
     }
 
     // Imports.
-    let mut packages: BTreeMap<String, i64> = BTreeMap::new();
+    let mut packages: BTreeMap<(&'static str, String), i64> = BTreeMap::new();
     let mut file_graph: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); sources.len()];
     let mut import_targets: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); sources.len()];
     let mut binds: Vec<HashMap<&str, Bind>> = Vec::with_capacity(sources.len());
-    let mut pending_pkg_edges: Vec<(i64, String, u32)> = Vec::new();
+    let mut pending_pkg_edges: Vec<(i64, &'static str, String, u32)> = Vec::new();
     for (fi, s) in sources.iter().enumerate() {
         let mut b = HashMap::new();
         let mut seen_rows = HashSet::new();
         for imp in &s.parse.imports {
-            let shown = if imp.module.is_empty() {
+            let shown = if s.lang != Lang::Python {
+                imp.module.clone()
+            } else if imp.module.is_empty() {
                 format!(
                     "{}{}",
                     ".".repeat(imp.level as usize),
@@ -578,15 +822,22 @@ fn link(repository: &str, sources: &[Source], data: &mut GraphData) {
                         .or_else(|| idx.module_map.get(m.as_str()));
                     (hit.map(|f| sources[*f].path.clone()), false)
                 }
-                Ok(Bind::Symbol(f, _)) => (Some(sources[*f].path.clone()), false),
-                Ok(Bind::External) => (None, true),
+                Ok(Bind::Symbol(f, _)) | Ok(Bind::File(f)) => {
+                    (Some(sources[*f].path.clone()), false)
+                }
+                Ok(Bind::External(_)) => (None, true),
+                Ok(Bind::Nothing(p)) => (p.clone(), false),
                 Err(_) => (None, false),
             };
             match &res {
-                Ok(Bind::External) => {
-                    let top = imp.module.split('.').next().unwrap_or("").to_string();
-                    if !top.is_empty() && imp.module != "__future__" {
-                        pending_pkg_edges.push((file_ids[fi], top, imp.line));
+                Ok(Bind::External(pkg)) => {
+                    if !pkg.is_empty() && imp.module != "__future__" {
+                        pending_pkg_edges.push((
+                            file_ids[fi],
+                            s.lang.name(),
+                            pkg.clone(),
+                            imp.line,
+                        ));
                     }
                 }
                 Ok(_) => {
@@ -602,9 +853,12 @@ fn link(repository: &str, sources: &[Source], data: &mut GraphData) {
                     }
                 }
                 Err(reason) => {
-                    let stmt = match &imp.name {
-                        Some(n) => format!("from {shown} import {n}"),
-                        None => format!("import {shown}"),
+                    let stmt = match (s.lang, &imp.name) {
+                        (Lang::Rust, _) if imp.mod_decl => format!("mod {shown};"),
+                        (Lang::Rust, _) => format!("use {shown}"),
+                        (Lang::Python, Some(n)) => format!("from {shown} import {n}"),
+                        (Lang::Python, None) => format!("import {shown}"),
+                        (_, _) => format!("import '{shown}'"),
                     };
                     data.anomalies.push(AnomalyRow {
                         kind: "unresolved_import",
@@ -630,6 +884,7 @@ fn link(repository: &str, sources: &[Source], data: &mut GraphData) {
             }
             if let Ok(bind) = res
                 && imp.alias != "*"
+                && !imp.alias.is_empty()
             {
                 b.insert(imp.alias.as_str(), bind);
             }
@@ -637,8 +892,8 @@ fn link(repository: &str, sources: &[Source], data: &mut GraphData) {
         binds.push(b);
     }
     let mut seen_pkg_edges = HashSet::new();
-    for (fid, top, line) in pending_pkg_edges {
-        let pid = *packages.entry(top.clone()).or_insert_with(|| {
+    for (fid, language, top, line) in pending_pkg_edges {
+        let pid = *packages.entry((language, top.clone())).or_insert_with(|| {
             let id = next_id;
             next_id += 1;
             nodes.push(NodeRow {
@@ -649,7 +904,8 @@ fn link(repository: &str, sources: &[Source], data: &mut GraphData) {
                 path: None,
                 line: None,
                 end_line: None,
-                language: Some("python"),
+                language: Some(language),
+                detail: None,
             });
             id
         });
@@ -723,6 +979,7 @@ fn link(repository: &str, sources: &[Source], data: &mut GraphData) {
             Some(Bind::Symbol(f, n)) => {
                 lookup_in(*f, &format!("{n}.{}", parts[1..].join("."))).map(|(id, _)| (id, 0.8))
             }
+            Some(Bind::File(f)) => lookup_in(*f, &parts[1..].join(".")).map(|(id, _)| (id, 0.9)),
             _ => None,
         }
     };
@@ -736,7 +993,7 @@ fn link(repository: &str, sources: &[Source], data: &mut GraphData) {
             let target = resolve_dotted(fi, &call.callee, call.caller).or_else(|| {
                 // Best effort by name: a unique function of that name anywhere in the repo.
                 let last = call.callee.rsplit('.').next().unwrap_or(&call.callee);
-                match by_name.get(last).map(Vec::as_slice) {
+                match by_name.get(&(s.lang, last)).map(Vec::as_slice) {
                     Some([only]) if last.len() > 3 => Some((*only, 0.3)),
                     _ => None,
                 }

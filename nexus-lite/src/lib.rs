@@ -7,12 +7,15 @@
 //! stdout is its stdio protocol channel.
 
 pub mod api;
+pub mod ecmascript;
 pub mod engine;
 pub mod error;
 pub mod findings;
 pub mod git;
 pub mod index;
+pub mod lang;
 pub mod python;
+pub mod rust_lang;
 pub mod store;
 pub mod util;
 

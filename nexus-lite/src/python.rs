@@ -2,90 +2,12 @@
 
 use tree_sitter::{Node, Parser};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SymKind {
-    Class,
-    Function,
-    Method,
-}
-
-impl SymKind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            SymKind::Class => "class",
-            SymKind::Function => "function",
-            SymKind::Method => "method",
-        }
-    }
-}
-
-#[derive(Debug, Clone)]
-pub struct Symbol {
-    pub kind: SymKind,
-    pub name: String,
-    /// Dotted path inside the module, e.g. `Class.method`.
-    pub local_qname: String,
-    pub line: u32,
-    pub end_line: u32,
-    pub parent: Option<usize>,
-}
-
-/// One binding created by an import statement.
-#[derive(Debug, Clone)]
-pub struct Import {
-    /// Module text without the leading dots (may be empty for `from . import x`).
-    pub module: String,
-    /// Number of leading dots (0 = absolute).
-    pub level: u32,
-    /// For `from m import name`: the imported name (`*` for wildcard).
-    pub name: Option<String>,
-    /// Local name bound by the statement.
-    pub alias: String,
-    pub line: u32,
-    /// Not executed at module import time: inside a function or an `if TYPE_CHECKING:` block.
-    pub deferred: bool,
-}
-
-#[derive(Debug, Clone)]
-pub struct Call {
-    pub caller: Option<usize>,
-    pub callee: String,
-    pub line: u32,
-}
-
-#[derive(Debug, Clone)]
-pub struct Base {
-    pub class: usize,
-    pub base: String,
-    pub line: u32,
-}
-
-#[derive(Debug, Clone, Default)]
-pub struct FileParse {
-    pub symbols: Vec<Symbol>,
-    pub imports: Vec<Import>,
-    pub calls: Vec<Call>,
-    pub bases: Vec<Base>,
-    /// First syntax error (line, message) when the tree has ERROR or MISSING nodes.
-    pub parse_error: Option<(u32, String)>,
-    pub error_nodes: u32,
-}
+pub use crate::lang::{Base, Call, FileParse, Import, SymKind, Symbol};
+use crate::lang::{line_of, note_error, text};
 
 /// Creates a parser for Python.
 pub fn parser() -> Result<Parser, String> {
-    let mut parser = Parser::new();
-    parser
-        .set_language(&tree_sitter_python::LANGUAGE.into())
-        .map_err(|e| format!("tree-sitter-python is incompatible with tree-sitter: {e}"))?;
-    Ok(parser)
-}
-
-fn text<'a>(node: Node<'_>, src: &'a [u8]) -> &'a str {
-    node.utf8_text(src).unwrap_or("")
-}
-
-fn line_of(node: Node<'_>) -> u32 {
-    node.start_position().row as u32 + 1
+    crate::lang::parser(crate::lang::Lang::Python)
 }
 
 fn in_function(out: &FileParse, scope: Option<usize>) -> bool {
@@ -109,18 +31,7 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
     // Explicit stack: (node, enclosing symbol index, deferred-import context).
     let mut stack: Vec<(Node<'_>, Option<usize>, bool)> = vec![(root, None, false)];
     while let Some((node, scope, deferred)) = stack.pop() {
-        if node.is_error() || node.is_missing() {
-            out.error_nodes += 1;
-            if out.parse_error.is_none() {
-                let msg = if node.is_missing() {
-                    format!("syntax error: missing `{}`", node.kind())
-                } else {
-                    let snippet: String = text(node, src).chars().take(40).collect();
-                    format!("syntax error near `{}`", snippet.trim())
-                };
-                out.parse_error = Some((line_of(node), msg));
-            }
-        }
+        note_error(&mut out, node, src);
         if !node.has_error() && !node.is_missing() && node.kind() == "string" {
             continue; // nothing of interest inside string literals
         }
@@ -148,6 +59,7 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
                         line: line_of(node),
                         end_line: node.end_position().row as u32 + 1,
                         parent: scope,
+                        detail: None,
                     });
                     let idx = out.symbols.len() - 1;
                     child_scope = Some(idx);
@@ -196,6 +108,7 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
                             alias,
                             line: line_of(node),
                             deferred: deferred || in_function(&out, scope),
+                            mod_decl: false,
                         });
                     }
                 }
@@ -258,6 +171,7 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
                         alias,
                         line: line_of(node),
                         deferred: deferred || in_function(&out, scope),
+                        mod_decl: false,
                     });
                 }
                 continue;
@@ -267,7 +181,7 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
                     && matches!(f.kind(), "identifier" | "attribute")
                 {
                     let callee = text(f, src);
-                    if callee.len() < 200 && !callee.contains(['(', '[', '\n', ' ']) {
+                    if crate::lang::plain_callee(callee) {
                         out.calls.push(Call {
                             caller: scope,
                             callee: callee.to_string(),

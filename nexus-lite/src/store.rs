@@ -7,12 +7,13 @@ use rusqlite::{Connection, OptionalExtension, params};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
-pub const SCHEMA_VERSION: i64 = 1;
+pub const SCHEMA_VERSION: i64 = 2;
 
-const MIGRATIONS: &[(i64, &str, &str)] = &[(
-    1,
-    "initial schema: graphs, files, nodes, edges, imports, findings, anomalies, regenerations",
-    r#"
+const MIGRATIONS: &[(i64, &str, &str)] = &[
+    (
+        1,
+        "initial schema: graphs, files, nodes, edges, imports, findings, anomalies, regenerations",
+        r#"
 CREATE TABLE graphs(
   gpk INTEGER PRIMARY KEY AUTOINCREMENT,
   graph_id TEXT NOT NULL UNIQUE,
@@ -58,7 +59,13 @@ CREATE TABLE regenerations(regeneration_id TEXT PRIMARY KEY, plan_id TEXT NOT NU
   done INTEGER NOT NULL, total INTEGER NOT NULL, graph_id TEXT, previous_graph_id TEXT,
   error TEXT, warnings TEXT NOT NULL, created_at TEXT NOT NULL);
 "#,
-)];
+    ),
+    (
+        2,
+        "nodes.detail: the language's own kind of a class (Rust struct/enum/union/trait)",
+        "ALTER TABLE nodes ADD COLUMN detail TEXT;",
+    ),
+];
 
 /// Opens (creating and migrating) the database in `data_dir`.
 pub fn open(data_dir: &Path) -> Result<Connection, LiteError> {
@@ -219,7 +226,10 @@ pub fn write_graph(
             .map_err(e("writing files"))?;
         }
         let mut st = tx
-            .prepare("INSERT INTO nodes VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)")
+            .prepare(
+                "INSERT INTO nodes(gpk, id, kind, name, qualified_name, path, line, end_line, language, detail)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+            )
             .map_err(e("preparing nodes"))?;
         for n in &data.nodes {
             st.execute(params![
@@ -231,7 +241,8 @@ pub fn write_graph(
                 n.path,
                 n.line,
                 n.end_line,
-                n.language
+                n.language,
+                n.detail
             ])
             .map_err(e("writing nodes"))?;
         }

@@ -2,6 +2,8 @@
 //! then an incremental regeneration after a one-file change.
 //!
 //! `nexus-lite-bench [--lines N] [--repo PATH] [--keep]` prints one JSON report on stdout.
+//! `nexus-lite-bench --generate-only DIR [--lines N]` only writes the synthetic tree to DIR
+//! (used by `bench/compare.sh` to index the same tree with other tools).
 //! Without --repo it generates a synthetic Python project (packages, classes, methods,
 //! cross-module imports and calls, a few bandit/ruff issues) in a temporary git repository.
 
@@ -138,6 +140,7 @@ fn run() -> Result<Value, String> {
     let mut lines = 100_000usize;
     let mut repo: Option<PathBuf> = None;
     let mut keep = false;
+    let mut generate_only: Option<PathBuf> = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -149,12 +152,29 @@ fn run() -> Result<Value, String> {
             }
             "--repo" => repo = Some(PathBuf::from(it.next().ok_or("--repo needs a path")?)),
             "--keep" => keep = true,
+            "--generate-only" => {
+                generate_only = Some(PathBuf::from(
+                    it.next().ok_or("--generate-only needs a directory")?,
+                ))
+            }
             other => {
                 return Err(format!(
-                    "unknown argument {other}; usage: nexus-lite-bench [--lines N] [--repo PATH] [--keep]"
+                    "unknown argument {other}; usage: nexus-lite-bench [--lines N] [--repo PATH] [--keep] [--generate-only DIR]"
                 ));
             }
         }
+    }
+    if let Some(root) = generate_only {
+        // Only write the synthetic tree (a committed git repository) for other tools to index.
+        if root.exists() {
+            return Err(format!("{} already exists", root.display()));
+        }
+        std::fs::create_dir_all(&root).map_err(|e| e.to_string())?;
+        let n = generate(&root, lines)?;
+        git(&root, &["init", "-q", "-b", "main"])?;
+        git(&root, &["add", "-A"])?;
+        git(&root, &["commit", "-q", "-m", "generated"])?;
+        return Ok(json!({"tree": root.display().to_string(), "generated_lines": n}));
     }
     let scratch = std::env::temp_dir().join(format!("nexus-lite-bench-{}", uuid::Uuid::new_v4()));
     let (root, generated) = match repo {

@@ -1,0 +1,444 @@
+//! TypeScript (`.ts`, `.tsx`) and JavaScript (`.js`, `.jsx`, `.mjs`, `.cjs`) extraction with
+//! tree-sitter. The TypeScript grammars extend the JavaScript one, so one walker serves both:
+//! classes (not interfaces), functions (declarations and `const f = () => ...`), methods,
+//! `import`/`export ... from`/`require()`/`import()`, calls and `extends`.
+
+use crate::lang::{
+    Base, Call, FileParse, Import, SymKind, Symbol, end_line_of, line_of, note_error, plain_callee,
+    text,
+};
+use tree_sitter::{Node, Parser};
+
+fn in_function(out: &FileParse, scope: Option<usize>) -> bool {
+    let mut cur = scope;
+    while let Some(i) = cur {
+        if out.symbols[i].kind != SymKind::Class {
+            return true;
+        }
+        cur = out.symbols[i].parent;
+    }
+    false
+}
+
+/// The text of a string literal without its quotes.
+fn string_value(node: Node<'_>, src: &[u8]) -> Option<String> {
+    if !matches!(node.kind(), "string" | "template_string") {
+        return None;
+    }
+    let t = text(node, src);
+    let inner = t
+        .trim_matches(|c| c == '"' || c == '\'' || c == '`')
+        .to_string();
+    (!inner.is_empty() && !inner.contains("${")).then_some(inner)
+}
+
+fn push_symbol(
+    out: &mut FileParse,
+    node: Node<'_>,
+    name: &str,
+    kind: SymKind,
+    scope: Option<usize>,
+) -> usize {
+    let local_qname = match scope {
+        Some(i) => format!("{}.{}", out.symbols[i].local_qname, name),
+        None => name.to_string(),
+    };
+    out.symbols.push(Symbol {
+        kind,
+        name: name.to_string(),
+        local_qname,
+        line: line_of(node),
+        end_line: end_line_of(node),
+        parent: scope,
+        detail: None,
+    });
+    out.symbols.len() - 1
+}
+
+fn callee_text(node: Node<'_>, src: &[u8]) -> Option<String> {
+    if !matches!(node.kind(), "identifier" | "member_expression") {
+        return None;
+    }
+    let t = text(node, src);
+    if !plain_callee(t) || t.contains('?') {
+        return None;
+    }
+    Some(match t.strip_prefix("this.") {
+        Some(rest) => format!("self.{rest}"),
+        None => t.to_string(),
+    })
+}
+
+/// `const x = require('m')` / `const {a, b: c} = require('m')`: (name, alias) bindings.
+fn require_bindings(call: Node<'_>, src: &[u8]) -> Vec<(Option<String>, String)> {
+    let Some(decl) = call.parent().filter(|p| p.kind() == "variable_declarator") else {
+        return vec![(None, String::new())];
+    };
+    let Some(name) = decl.child_by_field_name("name") else {
+        return vec![(None, String::new())];
+    };
+    match name.kind() {
+        "identifier" => vec![(None, text(name, src).to_string())],
+        "object_pattern" => {
+            let mut v = Vec::new();
+            let mut c = name.walk();
+            for p in name.named_children(&mut c) {
+                match p.kind() {
+                    "shorthand_property_identifier_pattern" => {
+                        let n = text(p, src).to_string();
+                        v.push((Some(n.clone()), n));
+                    }
+                    "pair_pattern" => {
+                        if let (Some(k), Some(val)) =
+                            (p.child_by_field_name("key"), p.child_by_field_name("value"))
+                        {
+                            v.push((Some(text(k, src).to_string()), text(val, src).to_string()));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            v
+        }
+        _ => vec![(None, String::new())],
+    }
+}
+
+/// (name, alias) bindings of an `import_clause`.
+fn clause_bindings(clause: Node<'_>, src: &[u8]) -> Vec<(Option<String>, String)> {
+    let mut v = Vec::new();
+    let mut c = clause.walk();
+    for child in clause.named_children(&mut c) {
+        match child.kind() {
+            "identifier" => v.push((Some("default".to_string()), text(child, src).to_string())),
+            "namespace_import" => {
+                let mut c2 = child.walk();
+                if let Some(id) = child
+                    .named_children(&mut c2)
+                    .find(|n| n.kind() == "identifier")
+                {
+                    v.push((None, text(id, src).to_string()));
+                }
+            }
+            "named_imports" => {
+                let mut c2 = child.walk();
+                for spec in child.named_children(&mut c2) {
+                    if spec.kind() != "import_specifier" {
+                        continue;
+                    }
+                    if let Some(n) = spec.child_by_field_name("name") {
+                        let name = text(n, src).to_string();
+                        let alias = spec
+                            .child_by_field_name("alias")
+                            .map(|a| text(a, src).to_string())
+                            .unwrap_or_else(|| name.clone());
+                        v.push((Some(name), alias));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    v
+}
+
+fn has_child_kind(node: Node<'_>, kind: &str) -> bool {
+    let mut c = node.walk();
+    node.children(&mut c).any(|ch| ch.kind() == kind)
+}
+
+/// Parses one TypeScript or JavaScript file (the parser decides which grammar).
+pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
+    let tree = parser
+        .parse(src, None)
+        .ok_or_else(|| "tree-sitter returned no tree (parse cancelled)".to_string())?;
+    let mut out = FileParse::default();
+    let mut stack: Vec<(Node<'_>, Option<usize>)> = vec![(tree.root_node(), None)];
+    while let Some((node, scope)) = stack.pop() {
+        note_error(&mut out, node, src);
+        if !node.has_error() && matches!(node.kind(), "string" | "comment" | "template_string") {
+            continue;
+        }
+        let mut child_scope = scope;
+        match node.kind() {
+            "class_declaration" | "abstract_class_declaration" | "class" => {
+                if let Some(name) = node.child_by_field_name("name") {
+                    let idx = push_symbol(&mut out, node, text(name, src), SymKind::Class, scope);
+                    child_scope = Some(idx);
+                    let mut c = node.walk();
+                    for heritage in node.children(&mut c) {
+                        if heritage.kind() != "class_heritage" {
+                            continue;
+                        }
+                        // JS: `extends <expr>`; TS: extends_clause(value: expr) [implements_clause].
+                        let mut c2 = heritage.walk();
+                        for part in heritage.named_children(&mut c2) {
+                            let value = if part.kind() == "extends_clause" {
+                                part.child_by_field_name("value")
+                            } else if part.kind() == "implements_clause" {
+                                None
+                            } else {
+                                Some(part)
+                            };
+                            if let Some(v) = value
+                                && matches!(v.kind(), "identifier" | "member_expression")
+                            {
+                                out.bases.push(Base {
+                                    class: idx,
+                                    base: text(v, src).to_string(),
+                                    line: line_of(v),
+                                });
+                            }
+                        }
+                    }
+                }
+            }
+            "method_definition" => {
+                if let Some(name) = node.child_by_field_name("name") {
+                    let parent_kind = scope.map(|i| out.symbols[i].kind);
+                    let kind = if parent_kind == Some(SymKind::Class) {
+                        SymKind::Method
+                    } else {
+                        SymKind::Function
+                    };
+                    child_scope = Some(push_symbol(&mut out, node, text(name, src), kind, scope));
+                }
+            }
+            "function_declaration" | "generator_function_declaration" => {
+                if let Some(name) = node.child_by_field_name("name") {
+                    child_scope = Some(push_symbol(
+                        &mut out,
+                        node,
+                        text(name, src),
+                        SymKind::Function,
+                        scope,
+                    ));
+                }
+            }
+            "variable_declarator" | "public_field_definition" | "field_definition" => {
+                let name = node
+                    .child_by_field_name("name")
+                    .or_else(|| node.child_by_field_name("property"));
+                let value = node.child_by_field_name("value");
+                if let (Some(name), Some(value)) = (name, value)
+                    && matches!(
+                        value.kind(),
+                        "arrow_function" | "function_expression" | "function"
+                    )
+                    && matches!(name.kind(), "identifier" | "property_identifier")
+                {
+                    let in_class = scope.map(|i| out.symbols[i].kind) == Some(SymKind::Class);
+                    let kind = if in_class && node.kind() != "variable_declarator" {
+                        SymKind::Method
+                    } else {
+                        SymKind::Function
+                    };
+                    // The symbol spans the whole declaration; its body is the value.
+                    let idx = push_symbol(&mut out, node, text(name, src), kind, scope);
+                    stack.push((value, Some(idx)));
+                    continue;
+                }
+            }
+            "import_statement" | "export_statement" => {
+                let source = node.child_by_field_name("source").or_else(|| {
+                    // TS `import x = require('m')`.
+                    let mut c = node.walk();
+                    node.named_children(&mut c)
+                        .find(|n| n.kind() == "import_require_clause")
+                        .and_then(|n| n.child_by_field_name("source"))
+                });
+                if let Some(spec) = source.and_then(|s| string_value(s, src)) {
+                    let type_only = has_child_kind(node, "type");
+                    let deferred = type_only || in_function(&out, scope);
+                    let mut binds = Vec::new();
+                    let mut c = node.walk();
+                    for child in node.named_children(&mut c) {
+                        match child.kind() {
+                            "import_clause" => binds.extend(clause_bindings(child, src)),
+                            "import_require_clause" => {
+                                let mut c2 = child.walk();
+                                if let Some(id) = child
+                                    .named_children(&mut c2)
+                                    .find(|n| n.kind() == "identifier")
+                                {
+                                    binds.push((None, text(id, src).to_string()));
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                    if binds.is_empty() {
+                        binds.push((None, String::new()));
+                    }
+                    for (name, alias) in binds {
+                        out.imports.push(Import {
+                            module: spec.clone(),
+                            level: 0,
+                            name,
+                            alias,
+                            line: line_of(node),
+                            deferred,
+                            mod_decl: false,
+                        });
+                    }
+                    if node.kind() == "import_statement" {
+                        continue;
+                    }
+                }
+            }
+            "call_expression" => {
+                if let Some(f) = node.child_by_field_name("function") {
+                    let first_arg = node.child_by_field_name("arguments").and_then(|a| {
+                        let mut c = a.walk();
+                        a.named_children(&mut c).next()
+                    });
+                    let spec = first_arg.and_then(|a| string_value(a, src));
+                    let is_require = f.kind() == "identifier" && text(f, src) == "require";
+                    if (is_require || f.kind() == "import")
+                        && let Some(spec) = spec
+                    {
+                        let binds = if is_require {
+                            require_bindings(node, src)
+                        } else {
+                            vec![(None, String::new())]
+                        };
+                        for (name, alias) in binds {
+                            out.imports.push(Import {
+                                module: spec.clone(),
+                                level: 0,
+                                name,
+                                alias,
+                                line: line_of(node),
+                                deferred: !is_require || in_function(&out, scope),
+                                mod_decl: false,
+                            });
+                        }
+                    } else if let Some(callee) = callee_text(f, src) {
+                        out.calls.push(Call {
+                            caller: scope,
+                            callee,
+                            line: line_of(node),
+                        });
+                    }
+                }
+            }
+            "new_expression" => {
+                if let Some(callee) = node
+                    .child_by_field_name("constructor")
+                    .and_then(|f| callee_text(f, src))
+                {
+                    out.calls.push(Call {
+                        caller: scope,
+                        callee,
+                        line: line_of(node),
+                    });
+                }
+            }
+            _ => {}
+        }
+        let mut c = node.walk();
+        let children: Vec<Node<'_>> = node.children(&mut c).collect();
+        for child in children.into_iter().rev() {
+            stack.push((child, child_scope));
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lang::{Lang, Parsers};
+
+    #[test]
+    fn typescript_symbols_imports_calls_and_bases() {
+        let src = br#"
+import { helper as h, other } from './util';
+import Default from "../lib";
+import * as ns from './ns';
+import type { T } from './types';
+import React from 'react';
+export { x } from './reexport';
+const fs = require('fs');
+
+export class Base {}
+interface Shape { area(): number }
+export class Child extends Base implements Shape {
+  private n = 1;
+  area(): number { return this.helper2() + h(); }
+  helper2 = () => ns.f();
+}
+export function top(a: number): number {
+  function inner() { return new Child(); }
+  return inner();
+}
+const arrow = (x: number) => top(x);
+"#;
+        let r = Parsers::default().parse(Lang::TypeScript, src).unwrap();
+        let names: Vec<(&str, &str)> = r
+            .symbols
+            .iter()
+            .map(|s| (s.kind.as_str(), s.local_qname.as_str()))
+            .collect();
+        assert_eq!(
+            names,
+            vec![
+                ("class", "Base"),
+                ("class", "Child"),
+                ("method", "Child.area"),
+                ("method", "Child.helper2"),
+                ("function", "top"),
+                ("function", "top.inner"),
+                ("function", "arrow"),
+            ]
+        );
+        assert!(r.parse_error.is_none(), "{:?}", r.parse_error);
+        let imports: Vec<(&str, Option<&str>, &str, bool)> = r
+            .imports
+            .iter()
+            .map(|i| {
+                (
+                    i.module.as_str(),
+                    i.name.as_deref(),
+                    i.alias.as_str(),
+                    i.deferred,
+                )
+            })
+            .collect();
+        assert!(imports.contains(&("./util", Some("helper"), "h", false)));
+        assert!(imports.contains(&("../lib", Some("default"), "Default", false)));
+        assert!(imports.contains(&("./ns", None, "ns", false)));
+        assert!(imports.contains(&("./types", Some("T"), "T", true)));
+        assert!(imports.contains(&("react", Some("default"), "React", false)));
+        assert!(imports.contains(&("./reexport", None, "", false)));
+        assert!(imports.contains(&("fs", None, "fs", false)));
+        let callees: Vec<&str> = r.calls.iter().map(|c| c.callee.as_str()).collect();
+        for c in ["self.helper2", "h", "ns.f", "Child", "inner", "top"] {
+            assert!(callees.contains(&c), "{c} missing from {callees:?}");
+        }
+        let bases: Vec<&str> = r.bases.iter().map(|b| b.base.as_str()).collect();
+        assert_eq!(bases, vec!["Base"]);
+    }
+
+    #[test]
+    fn javascript_and_tsx_parse() {
+        let js = b"const { a, b: c } = require('./x');\nclass A extends B { m() { return a(); } }\nmodule.exports = { A };\n";
+        let r = Parsers::default().parse(Lang::JavaScript, js).unwrap();
+        assert!(r.parse_error.is_none());
+        assert_eq!(r.symbols.len(), 2);
+        assert_eq!(r.bases[0].base, "B");
+        let binds: Vec<(Option<&str>, &str)> = r
+            .imports
+            .iter()
+            .map(|i| (i.name.as_deref(), i.alias.as_str()))
+            .collect();
+        assert_eq!(binds, vec![(Some("a"), "a"), (Some("b"), "c")]);
+        let tsx = b"export function App() { return <div className=\"x\">{load()}</div>; }\n";
+        let r = Parsers::default().parse(Lang::Tsx, tsx).unwrap();
+        assert!(r.parse_error.is_none(), "{:?}", r.parse_error);
+        assert_eq!(r.symbols[0].name, "App");
+        let r = Parsers::default()
+            .parse(Lang::JavaScript, b"function broken( {\n")
+            .unwrap();
+        assert_eq!(r.parse_error.map(|(l, _)| l), Some(1));
+    }
+}

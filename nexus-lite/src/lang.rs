@@ -1,0 +1,213 @@
+//! Language-independent parse results and the per-language dispatch.
+//!
+//! Every language module (`python`, `ecmascript`, `rust_lang`) turns one source file into a
+//! [`FileParse`]; `index` links them into one graph with the same node and edge kinds.
+
+use tree_sitter::{Node, Parser};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SymKind {
+    Class,
+    Function,
+    Method,
+}
+
+impl SymKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SymKind::Class => "class",
+            SymKind::Function => "function",
+            SymKind::Method => "method",
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Symbol {
+    pub kind: SymKind,
+    pub name: String,
+    /// Dotted path inside the module, e.g. `Class.method`.
+    pub local_qname: String,
+    pub line: u32,
+    pub end_line: u32,
+    pub parent: Option<usize>,
+    /// What the language calls it when that differs from `kind` (`struct`, `enum`, `trait`,
+    /// `union` for Rust classes); `None` for Python/JS classes, functions and methods.
+    pub detail: Option<&'static str>,
+}
+
+/// One binding created by an import statement.
+#[derive(Debug, Clone)]
+pub struct Import {
+    /// Python: module text without the leading dots (may be empty for `from . import x`).
+    /// JS/TS: the specifier (`./x`, `react`). Rust: the `::` path (`crate::a::B`).
+    pub module: String,
+    /// Python: number of leading dots (0 = absolute). Always 0 for other languages.
+    pub level: u32,
+    /// The imported name (`*` for wildcard; JS `default` for a default import).
+    pub name: Option<String>,
+    /// Local name bound by the statement.
+    pub alias: String,
+    pub line: u32,
+    /// Not executed at module load time (inside a function, `if TYPE_CHECKING:`, `import type`,
+    /// dynamic `import()`, every Rust `use`): an `imports` edge that never makes a cycle.
+    pub deferred: bool,
+    /// Rust `mod x;`: the module file must exist.
+    pub mod_decl: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct Call {
+    pub caller: Option<usize>,
+    /// Dotted callee (`helper`, `self.run`, `mod.f`); Rust `::` paths are written with dots.
+    pub callee: String,
+    pub line: u32,
+}
+
+#[derive(Debug, Clone)]
+pub struct Base {
+    pub class: usize,
+    pub base: String,
+    pub line: u32,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct FileParse {
+    pub symbols: Vec<Symbol>,
+    pub imports: Vec<Import>,
+    pub calls: Vec<Call>,
+    pub bases: Vec<Base>,
+    /// First syntax error (line, message) when the tree has ERROR or MISSING nodes.
+    pub parse_error: Option<(u32, String)>,
+    pub error_nodes: u32,
+}
+
+/// A parsed language, chosen by file extension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Lang {
+    Python,
+    TypeScript,
+    Tsx,
+    JavaScript,
+    Rust,
+}
+
+impl Lang {
+    pub const ALL: [Lang; 5] = [
+        Lang::Python,
+        Lang::TypeScript,
+        Lang::Tsx,
+        Lang::JavaScript,
+        Lang::Rust,
+    ];
+
+    pub fn from_path(path: &str) -> Option<Lang> {
+        let name = path.rsplit('/').next().unwrap_or(path);
+        let ext = name.rsplit_once('.').map(|(_, e)| e)?;
+        Some(match ext {
+            "py" => Lang::Python,
+            "ts" | "mts" | "cts" => Lang::TypeScript,
+            "tsx" => Lang::Tsx,
+            "js" | "jsx" | "mjs" | "cjs" => Lang::JavaScript,
+            "rs" => Lang::Rust,
+            _ => return None,
+        })
+    }
+
+    /// The `language` reported for files and nodes (`.tsx` files are `typescript`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Lang::Python => "python",
+            Lang::TypeScript | Lang::Tsx => "typescript",
+            Lang::JavaScript => "javascript",
+            Lang::Rust => "rust",
+        }
+    }
+
+    fn grammar(self) -> tree_sitter::Language {
+        match self {
+            Lang::Python => tree_sitter_python::LANGUAGE.into(),
+            Lang::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+            Lang::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
+            Lang::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
+            Lang::Rust => tree_sitter_rust::LANGUAGE.into(),
+        }
+    }
+
+    fn index(self) -> usize {
+        match self {
+            Lang::Python => 0,
+            Lang::TypeScript => 1,
+            Lang::Tsx => 2,
+            Lang::JavaScript => 3,
+            Lang::Rust => 4,
+        }
+    }
+}
+
+/// Creates a parser for one language.
+pub fn parser(lang: Lang) -> Result<Parser, String> {
+    let mut parser = Parser::new();
+    parser.set_language(&lang.grammar()).map_err(|e| {
+        format!("the tree-sitter grammar for {lang:?} is incompatible with tree-sitter: {e}")
+    })?;
+    Ok(parser)
+}
+
+/// One lazily created parser per language (a parser is not shareable between threads).
+#[derive(Default)]
+pub struct Parsers {
+    slots: [Option<Parser>; 5],
+}
+
+impl Parsers {
+    /// Parses `src` as `lang`.
+    pub fn parse(&mut self, lang: Lang, src: &[u8]) -> Result<FileParse, String> {
+        let slot = &mut self.slots[lang.index()];
+        let parser = match slot {
+            Some(p) => p,
+            None => slot.insert(parser(lang)?),
+        };
+        match lang {
+            Lang::Python => crate::python::parse(parser, src),
+            Lang::TypeScript | Lang::Tsx | Lang::JavaScript => {
+                crate::ecmascript::parse(parser, src)
+            }
+            Lang::Rust => crate::rust_lang::parse(parser, src),
+        }
+    }
+}
+
+pub(crate) fn text<'a>(node: Node<'_>, src: &'a [u8]) -> &'a str {
+    node.utf8_text(src).unwrap_or("")
+}
+
+pub(crate) fn line_of(node: Node<'_>) -> u32 {
+    node.start_position().row as u32 + 1
+}
+
+pub(crate) fn end_line_of(node: Node<'_>) -> u32 {
+    node.end_position().row as u32 + 1
+}
+
+/// Records the first ERROR/MISSING node of a tree in `out`.
+pub(crate) fn note_error(out: &mut FileParse, node: Node<'_>, src: &[u8]) {
+    if !(node.is_error() || node.is_missing()) {
+        return;
+    }
+    out.error_nodes += 1;
+    if out.parse_error.is_none() {
+        let msg = if node.is_missing() {
+            format!("syntax error: missing `{}`", node.kind())
+        } else {
+            let snippet: String = text(node, src).chars().take(40).collect();
+            format!("syntax error near `{}`", snippet.trim())
+        };
+        out.parse_error = Some((line_of(node), msg));
+    }
+}
+
+/// A callee text worth resolving: short, one line, no calls or indexing inside.
+pub(crate) fn plain_callee(callee: &str) -> bool {
+    !callee.is_empty() && callee.len() < 200 && !callee.contains(['(', '[', '\n', ' ', '<'])
+}

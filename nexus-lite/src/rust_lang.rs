@@ -1,0 +1,416 @@
+//! Rust extraction with tree-sitter: structs, enums, unions and traits (classes, with the Rust
+//! item kind in `detail`), functions, methods of `impl` and `trait` blocks, `use` trees and
+//! `mod x;` declarations, calls and `impl Trait for Type` (inherits).
+
+use crate::lang::{
+    Base, Call, FileParse, Import, SymKind, Symbol, end_line_of, line_of, note_error, plain_callee,
+    text,
+};
+use tree_sitter::{Node, Parser};
+
+/// Where a node sits: the symbol that contains it and the qualified-name prefix.
+#[derive(Debug, Clone)]
+struct Ctx {
+    parent: Option<usize>,
+    /// Qualified-name prefix for items declared here (`""` at the top, `tests` in `mod tests`,
+    /// `Type` in `impl Type`, `f` inside `fn f`).
+    qbase: String,
+    /// `impl`/`trait` block: the type (or trait) whose methods are declared here.
+    owner: Option<String>,
+    in_fn: bool,
+}
+
+fn join(base: &str, name: &str) -> String {
+    if base.is_empty() {
+        name.to_string()
+    } else {
+        format!("{base}.{name}")
+    }
+}
+
+/// The bare name of a type: `Foo<T>` -> `Foo`, `a::Foo` -> `Foo`, `&Foo` -> `Foo`.
+fn type_name(node: Node<'_>, src: &[u8]) -> Option<String> {
+    match node.kind() {
+        "type_identifier" | "identifier" => Some(text(node, src).to_string()),
+        "generic_type" => node
+            .child_by_field_name("type")
+            .and_then(|t| type_name(t, src)),
+        "scoped_type_identifier" => node
+            .child_by_field_name("name")
+            .and_then(|t| type_name(t, src)),
+        "reference_type" => node
+            .child_by_field_name("type")
+            .and_then(|t| type_name(t, src)),
+        _ => None,
+    }
+}
+
+fn squash(s: &str) -> String {
+    s.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+fn prefixed(prefix: &str, rest: &str) -> String {
+    if prefix.is_empty() {
+        rest.to_string()
+    } else {
+        format!("{prefix}::{rest}")
+    }
+}
+
+/// Flattens a `use` tree into (full path, local alias) pairs.
+fn flatten_use(node: Node<'_>, prefix: &str, src: &[u8], out: &mut Vec<(String, String)>) {
+    match node.kind() {
+        "scoped_identifier" | "identifier" | "crate" | "self" | "super" | "metavariable" => {
+            let mut full = prefixed(prefix, &squash(text(node, src)));
+            if let Some(stripped) = full.strip_suffix("::self") {
+                full = stripped.to_string();
+            }
+            let alias = full.rsplit("::").next().unwrap_or(&full).to_string();
+            out.push((full, alias));
+        }
+        "use_as_clause" => {
+            if let (Some(p), Some(a)) = (
+                node.child_by_field_name("path"),
+                node.child_by_field_name("alias"),
+            ) {
+                let full = prefixed(prefix, &squash(text(p, src)));
+                out.push((full, text(a, src).to_string()));
+            }
+        }
+        "use_wildcard" => {
+            out.push((prefixed(prefix, &squash(text(node, src))), "*".to_string()));
+        }
+        "use_list" => {
+            let mut c = node.walk();
+            for child in node.named_children(&mut c) {
+                flatten_use(child, prefix, src, out);
+            }
+        }
+        "scoped_use_list" => {
+            let p = node
+                .child_by_field_name("path")
+                .map(|p| prefixed(prefix, &squash(text(p, src))))
+                .unwrap_or_else(|| prefix.to_string());
+            if let Some(list) = node.child_by_field_name("list") {
+                flatten_use(list, &p, src, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn callee_text(node: Node<'_>, src: &[u8], owner: Option<&str>) -> Option<String> {
+    let node = if node.kind() == "generic_function" {
+        node.child_by_field_name("function")?
+    } else {
+        node
+    };
+    if !matches!(
+        node.kind(),
+        "identifier" | "scoped_identifier" | "field_expression"
+    ) {
+        return None;
+    }
+    let t = text(node, src);
+    if !plain_callee(t) {
+        return None;
+    }
+    let dotted = t.replace("::", ".");
+    Some(match owner {
+        Some(o) => match dotted
+            .strip_prefix("self.")
+            .or_else(|| dotted.strip_prefix("Self."))
+        {
+            Some(rest) => format!("{o}.{rest}"),
+            None => dotted,
+        },
+        None => dotted,
+    })
+}
+
+fn has_path_attribute(node: Node<'_>, src: &[u8]) -> bool {
+    let mut prev = node.prev_sibling();
+    while let Some(p) = prev {
+        if p.kind() != "attribute_item" {
+            break;
+        }
+        if text(p, src).contains("path") {
+            return true;
+        }
+        prev = p.prev_sibling();
+    }
+    false
+}
+
+fn push_symbol(
+    out: &mut FileParse,
+    node: Node<'_>,
+    name: &str,
+    kind: SymKind,
+    ctx: &Ctx,
+    detail: Option<&'static str>,
+) -> usize {
+    out.symbols.push(Symbol {
+        kind,
+        name: name.to_string(),
+        local_qname: join(&ctx.qbase, name),
+        line: line_of(node),
+        end_line: end_line_of(node),
+        parent: ctx.parent,
+        detail,
+    });
+    out.symbols.len() - 1
+}
+
+/// Parses one Rust source file.
+pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
+    let tree = parser
+        .parse(src, None)
+        .ok_or_else(|| "tree-sitter returned no tree (parse cancelled)".to_string())?;
+    let mut out = FileParse::default();
+    let mut ctxs = vec![Ctx {
+        parent: None,
+        qbase: String::new(),
+        owner: None,
+        in_fn: false,
+    }];
+    let mut stack: Vec<(Node<'_>, usize)> = vec![(tree.root_node(), 0)];
+    while let Some((node, ci)) = stack.pop() {
+        note_error(&mut out, node, src);
+        if !node.has_error()
+            && matches!(
+                node.kind(),
+                "string_literal" | "raw_string_literal" | "line_comment" | "block_comment"
+            )
+        {
+            continue;
+        }
+        let ctx = ctxs[ci].clone();
+        let mut child_ci = ci;
+        match node.kind() {
+            "struct_item" | "enum_item" | "union_item" | "trait_item" => {
+                if let Some(name) = node.child_by_field_name("name") {
+                    let name = text(name, src).to_string();
+                    let detail = match node.kind() {
+                        "struct_item" => "struct",
+                        "enum_item" => "enum",
+                        "union_item" => "union",
+                        _ => "trait",
+                    };
+                    let idx =
+                        push_symbol(&mut out, node, &name, SymKind::Class, &ctx, Some(detail));
+                    if detail == "trait" {
+                        ctxs.push(Ctx {
+                            parent: Some(idx),
+                            qbase: join(&ctx.qbase, &name),
+                            owner: Some(name),
+                            in_fn: false,
+                        });
+                        child_ci = ctxs.len() - 1;
+                    }
+                }
+            }
+            "impl_item" => {
+                if let Some(ty) = node
+                    .child_by_field_name("type")
+                    .and_then(|t| type_name(t, src))
+                {
+                    let qname = join(&ctx.qbase, &ty);
+                    // The type's own symbol when it is declared earlier in this file.
+                    let class = out
+                        .symbols
+                        .iter()
+                        .rposition(|s| s.kind == SymKind::Class && s.local_qname == qname);
+                    if let (Some(class), Some(tr)) = (class, node.child_by_field_name("trait")) {
+                        let base = match tr.kind() {
+                            "generic_type" => tr.child_by_field_name("type").unwrap_or(tr),
+                            _ => tr,
+                        };
+                        out.bases.push(Base {
+                            class,
+                            base: squash(text(base, src)).replace("::", "."),
+                            line: line_of(tr),
+                        });
+                    }
+                    ctxs.push(Ctx {
+                        parent: class,
+                        qbase: qname,
+                        owner: Some(ty),
+                        in_fn: false,
+                    });
+                    child_ci = ctxs.len() - 1;
+                }
+            }
+            "function_item" | "function_signature_item" => {
+                if let Some(name) = node.child_by_field_name("name") {
+                    let name = text(name, src).to_string();
+                    let kind = if ctx.owner.is_some() && !ctx.in_fn {
+                        SymKind::Method
+                    } else {
+                        SymKind::Function
+                    };
+                    let idx = push_symbol(&mut out, node, &name, kind, &ctx, None);
+                    ctxs.push(Ctx {
+                        parent: Some(idx),
+                        qbase: join(&ctx.qbase, &name),
+                        owner: ctx.owner.clone(),
+                        in_fn: true,
+                    });
+                    child_ci = ctxs.len() - 1;
+                }
+            }
+            "mod_item" => {
+                if let Some(name) = node.child_by_field_name("name") {
+                    let name = text(name, src).to_string();
+                    if node.child_by_field_name("body").is_some() {
+                        ctxs.push(Ctx {
+                            parent: ctx.parent,
+                            qbase: join(&ctx.qbase, &name),
+                            owner: None,
+                            in_fn: ctx.in_fn,
+                        });
+                        child_ci = ctxs.len() - 1;
+                    } else if ctx.qbase.is_empty() && !has_path_attribute(node, src) {
+                        out.imports.push(Import {
+                            module: name.clone(),
+                            level: 0,
+                            name: None,
+                            alias: name,
+                            line: line_of(node),
+                            deferred: true,
+                            mod_decl: true,
+                        });
+                    }
+                }
+            }
+            "use_declaration" => {
+                if let Some(arg) = node.child_by_field_name("argument") {
+                    let mut paths = Vec::new();
+                    flatten_use(arg, "", src, &mut paths);
+                    for (path, alias) in paths {
+                        out.imports.push(Import {
+                            name: (alias == "*").then(|| "*".to_string()),
+                            module: path.strip_suffix("::*").unwrap_or(&path).to_string(),
+                            level: 0,
+                            alias,
+                            line: line_of(node),
+                            // Rust modules may use each other freely: never an import cycle.
+                            deferred: true,
+                            mod_decl: false,
+                        });
+                    }
+                }
+                continue;
+            }
+            "call_expression" => {
+                if let Some(callee) = node
+                    .child_by_field_name("function")
+                    .and_then(|f| callee_text(f, src, ctx.owner.as_deref()))
+                {
+                    out.calls.push(Call {
+                        caller: ctx.parent,
+                        callee,
+                        line: line_of(node),
+                    });
+                }
+            }
+            _ => {}
+        }
+        let mut c = node.walk();
+        let children: Vec<Node<'_>> = node.children(&mut c).collect();
+        for child in children.into_iter().rev() {
+            stack.push((child, child_ci));
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lang::{Lang, Parsers};
+
+    #[test]
+    fn rust_items_uses_calls_and_impls() {
+        let src = br#"
+use crate::store::{self, Db as Database, inner::Thing};
+use serde::Deserialize;
+use std::collections::*;
+mod engine;
+#[path = "x.rs"]
+mod renamed;
+
+pub trait Shape { fn area(&self) -> f64; }
+pub struct Square { side: f64 }
+pub enum Kind { A, B }
+impl Shape for Square {
+    fn area(&self) -> f64 { self.side * helper(self.side) }
+}
+impl Square {
+    pub fn new() -> Self { Self::with(1.0) }
+    fn with(side: f64) -> Self { store::open(); Square { side } }
+}
+fn helper(x: f64) -> f64 {
+    fn nested() {}
+    nested();
+    x
+}
+#[cfg(test)]
+mod tests { fn t() { super::helper(1.0); } }
+"#;
+        let r = Parsers::default().parse(Lang::Rust, src).unwrap();
+        assert!(r.parse_error.is_none(), "{:?}", r.parse_error);
+        let names: Vec<(&str, &str, Option<&str>)> = r
+            .symbols
+            .iter()
+            .map(|s| (s.kind.as_str(), s.local_qname.as_str(), s.detail))
+            .collect();
+        assert_eq!(
+            names,
+            vec![
+                ("class", "Shape", Some("trait")),
+                ("method", "Shape.area", None),
+                ("class", "Square", Some("struct")),
+                ("class", "Kind", Some("enum")),
+                ("method", "Square.area", None),
+                ("method", "Square.new", None),
+                ("method", "Square.with", None),
+                ("function", "helper", None),
+                ("function", "helper.nested", None),
+                ("function", "tests.t", None),
+            ]
+        );
+        let imports: Vec<(&str, &str, bool)> = r
+            .imports
+            .iter()
+            .map(|i| (i.module.as_str(), i.alias.as_str(), i.mod_decl))
+            .collect();
+        assert_eq!(
+            imports,
+            vec![
+                ("crate::store", "store", false),
+                ("crate::store::Db", "Database", false),
+                ("crate::store::inner::Thing", "Thing", false),
+                ("serde::Deserialize", "Deserialize", false),
+                ("std::collections", "*", false),
+                ("engine", "engine", true),
+            ]
+        );
+        let callees: Vec<&str> = r.calls.iter().map(|c| c.callee.as_str()).collect();
+        for c in [
+            "helper",
+            "Square.with",
+            "store.open",
+            "nested",
+            "super.helper",
+        ] {
+            assert!(callees.contains(&c), "{c} missing from {callees:?}");
+        }
+        let bases: Vec<(usize, &str)> =
+            r.bases.iter().map(|b| (b.class, b.base.as_str())).collect();
+        assert_eq!(bases, vec![(2, "Shape")]);
+        let r = Parsers::default()
+            .parse(Lang::Rust, b"fn ok() {}\nfn broken( {\n")
+            .unwrap();
+        assert_eq!(r.parse_error.map(|(l, _)| l), Some(2));
+    }
+}

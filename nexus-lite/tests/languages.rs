@@ -1,0 +1,315 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+//! TypeScript, JavaScript and Rust indexing against a real git repository, read back through
+//! the HTTP API the way a user would.
+
+mod common;
+
+use common::*;
+use nexus_lite::{LiteConfig, RepoSpec};
+use serde_json::{Value, json};
+use std::net::SocketAddr;
+use std::path::Path;
+
+struct Server {
+    addr: SocketAddr,
+    stop: Option<std::sync::mpsc::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Some(s) = self.stop.take() {
+            let _ = s.send(());
+        }
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+fn start(repo: &Path, data: &Path) -> Server {
+    let config = LiteConfig {
+        data_dir: data.to_path_buf(),
+        repos: vec![RepoSpec {
+            name: Some("acme/poly".into()),
+            path: repo.to_path_buf(),
+        }],
+        token: TOKEN.into(),
+        index_on_first_use: true,
+    };
+    let (addr_tx, addr_rx) = std::sync::mpsc::channel();
+    let (stop_tx, stop_rx) = std::sync::mpsc::channel::<()>();
+    let thread = std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async move {
+            let running = nexus_lite::spawn(config, "127.0.0.1:0".parse().unwrap())
+                .await
+                .unwrap();
+            addr_tx.send(running.addr).unwrap();
+            let _ = tokio::task::spawn_blocking(move || stop_rx.recv()).await;
+            running.shutdown().await;
+        });
+    });
+    Server {
+        addr: addr_rx.recv().unwrap(),
+        stop: Some(stop_tx),
+        thread: Some(thread),
+    }
+}
+
+fn poly_repo(dir: &Path) {
+    git(dir, &["init", "-q", "-b", "main"]);
+    write(
+        dir,
+        "app.py",
+        "import os\n\n\ndef cwd():\n    return os.getcwd()\n",
+    );
+    write(dir, "web/package.json", "{\"name\": \"web\"}\n");
+    write(dir, "web/src/data.json", "{}\n");
+    write(
+        dir,
+        "web/src/index.ts",
+        "import { Greeter } from './greeter';\nimport { format } from './util';\nimport React from 'react';\nimport data from './data.json';\n\nexport function main(): string {\n  const g = new Greeter('x');\n  return g.greet() + format(1);\n}\n",
+    );
+    write(
+        dir,
+        "web/src/greeter.ts",
+        "export class Base {\n  hello(): string { return 'hi'; }\n}\n\nexport class Greeter extends Base {\n  constructor(private name: string) { super(); }\n  greet(): string { return this.hello() + this.name; }\n}\n",
+    );
+    write(
+        dir,
+        "web/src/util/index.ts",
+        "export function format(n: number): string {\n  return String(n);\n}\n",
+    );
+    write(
+        dir,
+        "web/src/missing.ts",
+        "import { x } from './nope';\nexport const y = x;\n",
+    );
+    write(
+        dir,
+        "web/src/broken.ts",
+        "export function ok() {}\nexport function broken( {\n",
+    );
+    write(
+        dir,
+        "web/src/App.tsx",
+        "import { main } from './index';\n\nexport function App() {\n  return <div className=\"app\">{main()}</div>;\n}\n",
+    );
+    write(
+        dir,
+        "web/lib/legacy.js",
+        "const path = require('path');\nconst helper = require('./helper');\n\nfunction run() {\n  return helper.go(path.sep);\n}\n\nmodule.exports = { run };\n",
+    );
+    write(
+        dir,
+        "web/lib/helper.js",
+        "function go(sep) {\n  return sep;\n}\n\nmodule.exports = { go };\n",
+    );
+    write(dir, "engine/Cargo.toml", "[package]\nname = \"engine\"\n");
+    write(
+        dir,
+        "engine/src/lib.rs",
+        "pub mod shapes;\nmod missing_mod;\n\nuse crate::shapes::{Area, Square};\nuse serde::Serialize;\n\npub fn total(s: &Square) -> f64 {\n    s.area() + Square::new(1.0).side\n}\n",
+    );
+    write(
+        dir,
+        "engine/src/shapes.rs",
+        "pub trait Area {\n    fn area(&self) -> f64;\n}\n\npub struct Square {\n    pub side: f64,\n}\n\npub enum Kind {\n    A,\n}\n\nimpl Area for Square {\n    fn area(&self) -> f64 {\n        self.side * self.side\n    }\n}\n\nimpl Square {\n    pub fn new(side: f64) -> Self {\n        Square { side }\n    }\n}\n",
+    );
+    write(dir, "engine/src/broken.rs", "fn ok() {}\n\nfn broken( {\n");
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-q", "-m", "polyglot"]);
+}
+
+fn imports_of(a: SocketAddr, path: &str) -> Vec<Value> {
+    let r = get(
+        a,
+        &format!(
+            "/api/v1/file-context?repository=acme/poly&path={}",
+            enc(path)
+        ),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    r.body["imports"].as_array().unwrap().clone()
+}
+
+fn import<'a>(imports: &'a [Value], module: &str) -> &'a Value {
+    imports
+        .iter()
+        .find(|i| i["module"] == module)
+        .unwrap_or_else(|| panic!("no import {module} in {imports:?}"))
+}
+
+fn impact_symbols(a: SocketAddr, symbol: &str) -> Vec<(String, String)> {
+    let r = get(
+        a,
+        &format!("/api/v1/impact?repository=acme/poly&symbol={}", enc(symbol)),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.body["resolved"], true, "{symbol}: {}", r.body);
+    r.body["levels"][0]["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| {
+            (
+                i["symbol"].as_str().unwrap_or("").to_string(),
+                i["via"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn typescript_javascript_and_rust_are_indexed() {
+    let repo = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    poly_repo(repo.path());
+    let server = start(repo.path(), data.path());
+    let a = server.addr;
+
+    // Counts per language and per node kind.
+    let summary = get(a, "/api/v1/summary?repository=acme/poly");
+    assert_eq!(summary.status, 200, "{}", summary.body);
+    assert_eq!(
+        summary.body["files_by_language"],
+        json!({"javascript": 2, "python": 1, "rust": 3, "typescript": 6})
+    );
+    // Classes: Base, Greeter (TS); Area, Square, Kind (Rust). react, path, serde, os.
+    assert_eq!(summary.body["nodes_by_kind"]["class"], 5);
+    assert_eq!(summary.body["nodes_by_kind"]["package"], 4);
+    assert_eq!(summary.body["graph"]["counts"]["files"], 12);
+
+    // TS imports: relative, directory index, tracked non-source file, npm package.
+    let idx = imports_of(a, "web/src/index.ts");
+    assert_eq!(
+        import(&idx, "./greeter")["resolved_path"],
+        "web/src/greeter.ts"
+    );
+    assert_eq!(
+        import(&idx, "./util")["resolved_path"],
+        "web/src/util/index.ts"
+    );
+    assert_eq!(
+        import(&idx, "./data.json")["resolved_path"],
+        "web/src/data.json"
+    );
+    let react = import(&idx, "react");
+    assert_eq!(react["external"], true);
+    assert_eq!(react["resolved_path"], Value::Null);
+    // TSX importing `./index` finds index.ts; require() in JS.
+    let app = imports_of(a, "web/src/App.tsx");
+    assert_eq!(import(&app, "./index")["resolved_path"], "web/src/index.ts");
+    let legacy = imports_of(a, "web/lib/legacy.js");
+    assert_eq!(
+        import(&legacy, "./helper")["resolved_path"],
+        "web/lib/helper.js"
+    );
+    assert_eq!(import(&legacy, "path")["external"], true);
+
+    // Rust: `use crate::...` resolves to the module file, other crates are external.
+    let lib = imports_of(a, "engine/src/lib.rs");
+    assert_eq!(
+        import(&lib, "crate::shapes::Square")["resolved_path"],
+        "engine/src/shapes.rs"
+    );
+    assert_eq!(
+        import(&lib, "shapes")["resolved_path"],
+        "engine/src/shapes.rs"
+    );
+    assert_eq!(import(&lib, "serde::Serialize")["external"], true);
+
+    // Rust item kinds are noted on class symbols; methods are qualified by their type.
+    let fc = get(
+        a,
+        "/api/v1/file-context?repository=acme/poly&path=engine/src/shapes.rs&line=14",
+    );
+    assert_eq!(fc.body["language"], "rust");
+    assert_eq!(fc.body["in_graph"], true);
+    let syms: Vec<(String, String, Value)> = fc.body["symbols"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["kind"].as_str().unwrap().to_string(),
+                s["qualified_name"].as_str().unwrap().to_string(),
+                s["detail"].clone(),
+            )
+        })
+        .collect();
+    for expected in [
+        ("class", "engine/src/shapes.Area", json!("trait")),
+        ("method", "engine/src/shapes.Area.area", Value::Null),
+        ("class", "engine/src/shapes.Square", json!("struct")),
+        ("class", "engine/src/shapes.Kind", json!("enum")),
+        ("method", "engine/src/shapes.Square.area", Value::Null),
+        ("method", "engine/src/shapes.Square.new", Value::Null),
+    ] {
+        let e = (expected.0.to_string(), expected.1.to_string(), expected.2);
+        assert!(syms.contains(&e), "{e:?} not in {syms:?}");
+    }
+    assert_eq!(
+        fc.body["enclosing_symbol"]["qualified_name"],
+        "engine/src/shapes.Square.area"
+    );
+
+    // Inherits (`extends`, `impl Trait for`) and calls, seen through impact.
+    let base = impact_symbols(a, "web/src/greeter.Base");
+    assert!(
+        base.contains(&("web/src/greeter.Greeter".into(), "inherits".into())),
+        "{base:?}"
+    );
+    let area = impact_symbols(a, "engine/src/shapes.Area");
+    assert!(
+        area.contains(&("engine/src/shapes.Square".into(), "inherits".into())),
+        "{area:?}"
+    );
+    let greet = impact_symbols(a, "web/src/greeter.Greeter.greet");
+    assert!(
+        greet.contains(&("web/src/index.main".into(), "calls".into())),
+        "{greet:?}"
+    );
+    let go = impact_symbols(a, "web/lib/helper.go");
+    assert!(
+        go.contains(&("web/lib/legacy.run".into(), "calls".into())),
+        "{go:?}"
+    );
+    let new = impact_symbols(a, "engine/src/shapes.Square.new");
+    assert!(
+        new.contains(&("engine/src/lib.total".into(), "calls".into())),
+        "{new:?}"
+    );
+
+    // Anomalies: parse errors and unresolved imports in both languages.
+    let an = get(a, "/api/v1/anomalies?repository=acme/poly&limit=100");
+    assert_eq!(an.status, 200);
+    let found: Vec<(String, String, Value)> = an.body["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| {
+            (
+                i["kind"].as_str().unwrap().to_string(),
+                i["path"].as_str().unwrap().to_string(),
+                i["line"].clone(),
+            )
+        })
+        .collect();
+    for expected in [
+        ("parse_error", "web/src/broken.ts", json!(2)),
+        ("parse_error", "engine/src/broken.rs", json!(3)),
+        ("unresolved_import", "web/src/missing.ts", json!(1)),
+        ("unresolved_import", "engine/src/lib.rs", json!(2)),
+    ] {
+        let e = (expected.0.to_string(), expected.1.to_string(), expected.2);
+        assert!(found.contains(&e), "{e:?} not in {found:?}");
+    }
+    // Only the four problems above: no cycles or parse errors invented elsewhere.
+    assert_eq!(found.len(), 4, "{found:?}");
+}
