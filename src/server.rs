@@ -12,8 +12,8 @@ use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
     GetPromptRequestParams, GetPromptResponse, GetPromptResult, Implementation, ListPromptsResult,
     ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
-    ProgressToken, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
-    ServerCapabilities, ServerConfig, Tool,
+    ProgressToken, Prompt, PromptMessage, ReadResourceRequestParams, ReadResourceResponse,
+    ReadResourceResult, Resource, ResourceContents, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::{Peer, RequestContext, RoleServer};
 use serde::de::DeserializeOwned;
@@ -181,8 +181,11 @@ impl ServerHandler for McpServer {
         ctx: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         let scopes = self.scopes_for(&ctx);
-        let tools: Vec<Value> = self.visible_tools(&scopes).map(tool_json).collect();
-        from_json(json!({ "tools": tools }))
+        let tools = self
+            .visible_tools(&scopes)
+            .map(|t| from_json(tool_json(t)))
+            .collect::<Result<Vec<Tool>, _>>()?;
+        Ok(ListToolsResult::with_all_items(tools))
     }
 
     async fn call_tool(
@@ -222,17 +225,19 @@ impl ServerHandler for McpServer {
         _request: Option<PaginatedRequestParams>,
         _ctx: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
-        let prompts: Vec<Value> = self
+        // Items come from the registry's JSON; the list type from rmcp's constructor, which sets
+        // the fields each protocol version needs (resultType for 2026-07-28).
+        let prompts = self
             .app
             .surface
             .prompts
             .iter()
             .map(|p| {
                 let args: Vec<Value> = p.arguments.iter().map(|a| json!({"name": a.name, "description": a.description, "required": a.required})).collect();
-                json!({"name": p.name, "title": p.title, "description": p.description, "arguments": args})
+                from_json(json!({"name": p.name, "title": p.title, "description": p.description, "arguments": args}))
             })
-            .collect();
-        from_json(json!({ "prompts": prompts }))
+            .collect::<Result<Vec<Prompt>, _>>()?;
+        Ok(ListPromptsResult::with_all_items(prompts))
     }
 
     async fn get_prompt(
@@ -272,11 +277,11 @@ impl ServerHandler for McpServer {
                     None,
                 )
             })?;
-        let result: GetPromptResult = from_json(json!({
-            "description": prompt.description,
-            "messages": [{"role": "user", "content": {"type": "text", "text": text}}],
-        }))?;
-        Ok(result.into())
+        let message: PromptMessage =
+            from_json(json!({"role": "user", "content": {"type": "text", "text": text}}))?;
+        Ok(GetPromptResult::new(vec![message])
+            .with_description(prompt.description)
+            .into())
     }
 
     async fn list_resources(
@@ -284,14 +289,14 @@ impl ServerHandler for McpServer {
         _request: Option<PaginatedRequestParams>,
         _ctx: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        let resources: Vec<Value> = self
+        let resources = self
             .app
             .surface
             .resources
             .iter()
-            .map(|r| json!({"uri": r.uri, "name": r.name, "title": r.title, "description": r.description, "mimeType": r.mime_type}))
-            .collect();
-        from_json(json!({ "resources": resources }))
+            .map(|r| from_json(json!({"uri": r.uri, "name": r.name, "title": r.title, "description": r.description, "mimeType": r.mime_type})))
+            .collect::<Result<Vec<Resource>, _>>()?;
+        Ok(ListResourcesResult::with_all_items(resources))
     }
 
     async fn read_resource(
@@ -317,9 +322,8 @@ impl ServerHandler for McpServer {
                     None,
                 )
             })?;
-        let result: ReadResourceResult = from_json(
-            json!({"contents": [{"uri": resource.uri, "mimeType": resource.mime_type, "text": text}]}),
-        )?;
-        Ok(result.into())
+        let contents: ResourceContents =
+            from_json(json!({"uri": resource.uri, "mimeType": resource.mime_type, "text": text}))?;
+        Ok(ReadResourceResult::new(vec![contents]).into())
     }
 }
