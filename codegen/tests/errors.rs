@@ -1,0 +1,497 @@
+//! Every manifest mistake the build rejects, with the exact message a spec author reads:
+//! `FILE:LINE:COL: tool `x`: what is wrong. How to fix.` The position must point at the key to
+//! edit, so each test also checks what the source says at that line and column.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use nexus_mcp_codegen::{LoadedManifest, ManifestError, generate, parse};
+use std::path::{Path, PathBuf};
+
+/// A small manifest that passes every check: one read tool with a path parameter, a query and a
+/// shared type, and one write tool guarded by a dry-run switch.
+const DEMO: &str = r##"surface: demo
+server:
+  name: demo
+  title: Demo
+  version: 0.1.0
+  instructions: Demo surface for the generator's tests.
+  result_budget: 8000
+scopes:
+  - name: kg:read
+    description: Read things.
+    modes: [local_stdio, remote_http]
+    default_stdio: true
+  - name: kg:regenerate
+    description: Rebuild things.
+    modes: [local_stdio]
+types:
+  Repository:
+    type: string
+    minLength: 1
+tools:
+  - name: kg_get_thing
+    title: Get thing
+    description: One thing by id.
+    scope: kg:read
+    access: read
+    handler: mapped
+    input:
+      type: object
+      required: [thing_id]
+      properties:
+        thing_id: {type: string}
+        repository: {$ref: "#/types/Repository"}
+        depth: {type: integer, maximum: 5}
+      additionalProperties: false
+    output:
+      type: object
+      properties:
+        thing: {type: object}
+    nexus:
+      method: GET
+      path: /api/v1/things/{thing_id}
+      query:
+        repository: "{{ input.repository }}"
+        depth: "{{ input.depth | default(2) }}"
+  - name: kg_rebuild
+    title: Rebuild
+    description: Rebuild the graph; previews unless dry_run is false.
+    scope: kg:regenerate
+    access: write
+    handler: mapped
+    input:
+      type: object
+      properties:
+        dry_run: {type: boolean, default: true}
+        confirmed: {type: boolean}
+      additionalProperties: false
+    output:
+      type: object
+      properties:
+        status: {type: string}
+    nexus:
+      method: POST
+      path: /api/v1/rebuild
+      body:
+        dry_run: "{{ input.dry_run }}"
+    mutation:
+      dry_run: {param: dry_run, default: true}
+"##;
+
+const FILE: &str = "manifest/demo.yaml";
+
+/// `DEMO` with `from` (which must occur exactly once) replaced by `to`.
+fn edit(from: &str, to: &str) -> String {
+    assert_eq!(
+        DEMO.matches(from).count(),
+        1,
+        "`{from}` must occur once in DEMO"
+    );
+    DEMO.replacen(from, to, 1)
+}
+
+/// The errors of `source`, which must fail.
+fn errors(source: &str) -> Vec<ManifestError> {
+    match parse(Path::new(FILE), source) {
+        Ok(_) => panic!("the manifest was accepted:\n{source}"),
+        Err(errors) => errors,
+    }
+}
+
+/// The single error of `source`, checked to point at `expected_at` in the source.
+fn only_error(source: &str, expected_at: &str) -> String {
+    let errors = errors(source);
+    assert_eq!(errors.len(), 1, "expected one error, got {errors:#?}");
+    let e = &errors[0];
+    let line = source.lines().nth(e.line - 1).expect("line exists");
+    let at = line.get(e.column - 1..).expect("column exists");
+    assert!(
+        at.starts_with(expected_at),
+        "{}:{} points at `{at}`, expected `{expected_at}`",
+        e.line,
+        e.column
+    );
+    e.to_string()
+}
+
+#[test]
+fn demo_manifest_is_valid() {
+    let manifest = parse(Path::new(FILE), DEMO).expect("DEMO parses");
+    assert_eq!(manifest.tools.len(), 2);
+}
+
+#[test]
+fn real_manifest_is_valid() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../manifest/nexus-code-kg.yaml");
+    let source = std::fs::read_to_string(&path).expect("read the real manifest");
+    if let Err(errors) = parse(Path::new("manifest/nexus-code-kg.yaml"), &source) {
+        let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        panic!(
+            "manifest/nexus-code-kg.yaml has errors:\n{}",
+            lines.join("\n")
+        );
+    }
+}
+
+#[test]
+fn unknown_key() {
+    let source = edit("    title: Get thing\n", "    titel: Get thing\n");
+    assert_eq!(
+        only_error(&source, "titel:"),
+        "manifest/demo.yaml:22:5: tool `kg_get_thing`: unknown field `titel`, expected one of \
+         `name`, `title`, `description`, `scope`, `access`, `modes`, `handler`, `input`, \
+         `output`, `nexus`, `response`, `pagination`, `mutation`. See manifest/README.md for \
+         the keys a manifest accepts."
+    );
+}
+
+#[test]
+fn unknown_key_nested() {
+    let source = edit(
+        "      method: POST\n",
+        "      method: POST\n      headers: {}\n",
+    );
+    assert_eq!(
+        only_error(&source, "headers:"),
+        "manifest/demo.yaml:63:7: tool `kg_rebuild`: nexus: unknown field `headers`, expected one \
+         of `method`, `path`, `query`, `body`. See manifest/README.md for the keys a manifest \
+         accepts."
+    );
+}
+
+#[test]
+fn unknown_key_top_level() {
+    let source = edit("types:\n", "prompt: []\ntypes:\n");
+    assert_eq!(
+        only_error(&source, "prompt:"),
+        "manifest/demo.yaml:16:1: unknown field `prompt`, expected one of `surface`, `server`, \
+         `scopes`, `types`, `tools`, `prompts`, `resources`. See manifest/README.md for the keys \
+         a manifest accepts."
+    );
+}
+
+#[test]
+fn duplicate_tool_name() {
+    let source = edit("  - name: kg_rebuild\n", "  - name: kg_get_thing\n");
+    let errors = errors(&source);
+    // The copy is also a write tool named like a read tool; only the name matters here.
+    let e = errors
+        .iter()
+        .find(|e| e.message.starts_with("duplicate"))
+        .expect("a duplicate-name error");
+    assert_eq!(
+        e.to_string(),
+        "manifest/demo.yaml:45:5: tool `kg_get_thing`: duplicate tool name. Tool names must be \
+         unique within a surface: rename or remove one of them."
+    );
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+}
+
+#[test]
+fn tool_name_not_snake_case() {
+    let source = edit("  - name: kg_get_thing\n", "  - name: KG-Get-Thing\n");
+    assert_eq!(
+        only_error(&source, "name: KG-Get-Thing"),
+        "manifest/demo.yaml:21:5: tool `KG-Get-Thing`: tool names must match \
+         ^[a-z][a-z0-9_]{0,63}$ (lower snake case, at most 64 characters), e.g. kg_file_context."
+    );
+}
+
+#[test]
+fn tool_name_too_long() {
+    let long = format!("kg_{}", "x".repeat(62));
+    assert_eq!(long.len(), 65);
+    let source = edit("  - name: kg_get_thing\n", &format!("  - name: {long}\n"));
+    assert_eq!(
+        only_error(&source, "name: kg_xxx"),
+        format!(
+            "manifest/demo.yaml:21:5: tool `{long}`: tool names must match \
+             ^[a-z][a-z0-9_]{{0,63}}$ (lower snake case, at most 64 characters), e.g. \
+             kg_file_context."
+        )
+    );
+    // 64 characters is the limit, not over it.
+    let ok = format!("kg_{}", "x".repeat(61));
+    parse(
+        Path::new(FILE),
+        &edit("  - name: kg_get_thing\n", &format!("  - name: {ok}\n")),
+    )
+    .expect("a 64-character name is valid");
+}
+
+#[test]
+fn template_uses_missing_input_field() {
+    let source = edit(
+        "depth: \"{{ input.depth | default(2) }}\"",
+        "depth: \"{{ input.dept | default(2) }}\"",
+    );
+    assert_eq!(
+        only_error(&source, "depth: \"{{ input.dept"),
+        "manifest/demo.yaml:44:9: tool `kg_get_thing`: template uses `input.dept`, which is not \
+         an input field. Add `dept` to the input properties or fix the name."
+    );
+}
+
+#[test]
+fn path_parameter_not_required() {
+    let source = edit("      required: [thing_id]\n", "");
+    assert_eq!(
+        only_error(&source, "path: /api/v1/things/{thing_id}"),
+        "manifest/demo.yaml:40:7: tool `kg_get_thing`: path parameter `{thing_id}` has no value \
+         when the input omits it. Add `thing_id` to the input's `required` list."
+    );
+}
+
+#[test]
+fn path_parameter_not_an_input() {
+    let source = edit("/api/v1/things/{thing_id}", "/api/v1/things/{thing}");
+    assert_eq!(
+        only_error(&source, "path: /api/v1/things/{thing}"),
+        "manifest/demo.yaml:41:7: tool `kg_get_thing`: path parameter `{thing}` is not an input \
+         field. Add `thing` to the input properties or remove it from the path."
+    );
+}
+
+#[test]
+fn unknown_scope() {
+    let source = edit("    scope: kg:read\n", "    scope: kg:reed\n");
+    assert_eq!(
+        only_error(&source, "scope: kg:reed"),
+        "manifest/demo.yaml:24:5: tool `kg_get_thing`: unknown scope `kg:reed`. Declare it under \
+         `scopes:` or use one of: kg:read, kg:regenerate."
+    );
+}
+
+#[test]
+fn unknown_type() {
+    let source = edit("\"#/types/Repository\"", "\"#/types/Repo\"");
+    assert_eq!(
+        only_error(&source, "$ref: \"#/types/Repo\""),
+        "manifest/demo.yaml:32:22: tool `kg_get_thing`: unknown type `Repo` in \
+         `$ref: #/types/Repo`. Declare it under `types:` or use one of: Repository."
+    );
+}
+
+#[test]
+fn unknown_access() {
+    let source = edit("    access: read\n", "    access: readonly\n");
+    assert_eq!(
+        only_error(&source, "readonly"),
+        "manifest/demo.yaml:25:13: tool `kg_get_thing`: access: unknown variant `readonly`, expected one \
+         of `read`, `write`, `destructive`. See manifest/README.md for the keys a manifest \
+         accepts."
+    );
+}
+
+#[test]
+fn invalid_json_schema() {
+    let source = edit("depth: {type: integer,", "depth: {type: integr,");
+    assert_eq!(
+        only_error(&source, "type: integr"),
+        "manifest/demo.yaml:33:17: tool `kg_get_thing`: not a valid JSON Schema 2020-12: \
+         \"integr\" is not valid under any of the schemas listed in the 'anyOf' keyword (at \
+         /properties/depth/type)."
+    );
+}
+
+#[test]
+fn missing_key() {
+    let source = edit("    title: Get thing\n", "");
+    assert_eq!(
+        only_error(&source, "name: kg_get_thing"),
+        "manifest/demo.yaml:21:5: tool `kg_get_thing`: missing field `title`. See \
+         manifest/README.md for the keys a manifest accepts."
+    );
+}
+
+#[test]
+fn invalid_shared_type_is_reported_once_at_the_type() {
+    // Both tools embed every type they use; the mistake is still reported once, where it is.
+    let source = edit(
+        "    type: string\n    minLength: 1\n",
+        "    type: strng\n    minLength: 1\n",
+    );
+    assert_eq!(
+        only_error(&source, "type: strng"),
+        "manifest/demo.yaml:18:5: type `Repository`: not a valid JSON Schema 2020-12: \
+         \"strng\" is not valid under any of the schemas listed in the 'anyOf' keyword (at \
+         /type)."
+    );
+}
+
+#[test]
+fn schema_declaring_another_draft_is_still_checked_as_2020_12() {
+    // Draft 4's boolean exclusiveMaximum is not 2020-12, and clients read schemas as 2020-12.
+    let source = edit(
+        "    input:\n      type: object\n      required: [thing_id]\n",
+        "    input:\n      $schema: \"http://json-schema.org/draft-04/schema#\"\n      type: object\n      required: [thing_id]\n",
+    )
+    .replace(
+        "depth: {type: integer, maximum: 5}",
+        "depth: {type: integer, maximum: 5, exclusiveMaximum: true}",
+    );
+    assert_eq!(
+        only_error(&source, "exclusiveMaximum: true"),
+        "manifest/demo.yaml:34:44: tool `kg_get_thing`: not a valid JSON Schema 2020-12: true \
+         is not of type \"number\" (at /properties/depth/exclusiveMaximum)."
+    );
+}
+
+#[test]
+fn write_tool_without_mutation() {
+    let source = edit(
+        "    mutation:\n      dry_run: {param: dry_run, default: true}\n",
+        "",
+    );
+    assert_eq!(
+        only_error(&source, "access: write"),
+        "manifest/demo.yaml:49:5: tool `kg_rebuild`: a write tool must declare `mutation:` with \
+         a dry-run switch defaulting to true (`dry_run: {param: dry_run, default: true}`) or a \
+         paired dry-run tool plus a confirmation parameter (`paired_dry_run_tool` and \
+         `require_true`)."
+    );
+}
+
+#[test]
+fn destructive_tool_without_mutation() {
+    let source = edit("    access: write\n", "    access: destructive\n").replace(
+        "    mutation:\n      dry_run: {param: dry_run, default: true}\n",
+        "",
+    );
+    assert_eq!(
+        only_error(&source, "access: destructive"),
+        "manifest/demo.yaml:49:5: tool `kg_rebuild`: a destructive tool must declare \
+         `mutation:` with a dry-run switch defaulting to true (`dry_run: {param: dry_run, \
+         default: true}`) or a paired dry-run tool plus a confirmation parameter \
+         (`paired_dry_run_tool` and `require_true`)."
+    );
+}
+
+#[test]
+fn dry_run_switch_defaulting_to_false() {
+    let source = edit(
+        "dry_run: {param: dry_run, default: true}",
+        "dry_run: {param: dry_run, default: false}",
+    );
+    assert_eq!(
+        only_error(&source, "dry_run: {param"),
+        "manifest/demo.yaml:67:7: tool `kg_rebuild`: the dry-run switch must default to true: a \
+         tool never mutates unless asked to. Set `default: true`."
+    );
+}
+
+#[test]
+fn dry_run_input_without_default_true() {
+    let source = edit(
+        "dry_run: {type: boolean, default: true}",
+        "dry_run: {type: boolean}",
+    );
+    assert_eq!(
+        only_error(&source, "dry_run: {param"),
+        "manifest/demo.yaml:67:7: tool `kg_rebuild`: input `dry_run` must declare `default: \
+         true` so clients see the safe default."
+    );
+}
+
+/// A read planning tool `kg_rebuild_plan` plus `kg_rebuild` paired with it instead of a switch.
+fn paired(mutation: &str) -> String {
+    let plan_tool = r#"  - name: kg_rebuild_plan
+    title: Plan rebuild
+    description: What a rebuild would do.
+    scope: kg:regenerate
+    access: read
+    handler: mapped
+    input: {type: object, properties: {}}
+    output: {type: object, properties: {}}
+    nexus: {method: GET, path: /api/v1/rebuild/plan}
+"#;
+    let source = edit(
+        "    mutation:\n      dry_run: {param: dry_run, default: true}\n",
+        mutation,
+    );
+    format!("{source}{plan_tool}")
+}
+
+#[test]
+fn paired_dry_run_tool_with_confirmation_is_valid() {
+    let source = paired(
+        "    mutation:\n      paired_dry_run_tool: kg_rebuild_plan\n      require_true: [confirmed]\n",
+    );
+    parse(Path::new(FILE), &source).expect("paired tool plus confirmation is valid");
+}
+
+#[test]
+fn paired_dry_run_tool_without_confirmation() {
+    let source = paired("    mutation:\n      paired_dry_run_tool: kg_rebuild_plan\n");
+    assert_eq!(
+        only_error(&source, "mutation:"),
+        "manifest/demo.yaml:66:5: tool `kg_rebuild`: a tool with a paired dry-run tool also \
+         needs a confirmation parameter: list it in `require_true`."
+    );
+}
+
+#[test]
+fn mutation_with_neither_switch_nor_paired_tool() {
+    let source = paired("    mutation:\n      require_true: [confirmed]\n");
+    assert_eq!(
+        only_error(&source, "mutation:"),
+        "manifest/demo.yaml:66:5: tool `kg_rebuild`: declare a dry-run switch defaulting to true \
+         (`dry_run: {param: dry_run, default: true}`) or a paired dry-run tool \
+         (`paired_dry_run_tool`) with a confirmation parameter in `require_true`."
+    );
+}
+
+#[test]
+fn every_problem_is_reported_at_once() {
+    let source = edit("    scope: kg:read\n", "    scope: kg:reed\n").replace(
+        "    mutation:\n      dry_run: {param: dry_run, default: true}\n",
+        "",
+    );
+    let shown: Vec<String> = errors(&source).iter().map(ToString::to_string).collect();
+    assert_eq!(shown.len(), 2, "{shown:#?}");
+    assert!(shown[0].starts_with("manifest/demo.yaml:24:5: tool `kg_get_thing`: unknown scope"));
+    assert!(shown[1].starts_with("manifest/demo.yaml:49:5: tool `kg_rebuild`: a write tool"));
+}
+
+fn loaded() -> Vec<LoadedManifest> {
+    vec![LoadedManifest {
+        path: PathBuf::from(FILE),
+        manifest: parse(Path::new(FILE), DEMO).expect("DEMO parses"),
+    }]
+}
+
+#[test]
+fn generated_code_is_stable_and_parses() {
+    let first = generate(&loaded()).expect("generate");
+    let second = generate(&loaded()).expect("generate again");
+    assert_eq!(first, second, "generation must be deterministic");
+    let file = syn::parse_file(&first).expect("generated code parses as Rust");
+    assert!(!file.items.is_empty());
+    for needle in [
+        "pub mod demo",
+        "#[deny(warnings)]",
+        "pub struct KgGetThingInput",
+        "pub struct KgRebuildOutput",
+        "pub trait CustomHandlers",
+        "pub static SURFACE",
+        "pub static SURFACES",
+    ] {
+        assert!(first.contains(needle), "generated code lacks `{needle}`");
+    }
+}
+
+#[test]
+fn real_manifest_generates_stable_code() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../manifest/nexus-code-kg.yaml");
+    let source = std::fs::read_to_string(&path).expect("read the real manifest");
+    let shown = PathBuf::from("manifest/nexus-code-kg.yaml");
+    let manifests = || {
+        vec![LoadedManifest {
+            path: shown.clone(),
+            manifest: parse(&shown, &source).expect("real manifest parses"),
+        }]
+    };
+    let first = generate(&manifests()).expect("generate");
+    assert_eq!(first, generate(&manifests()).expect("generate again"));
+    syn::parse_file(&first).expect("generated code parses as Rust");
+    assert!(first.contains("fn kg_regenerate_submit("));
+}
