@@ -1,0 +1,232 @@
+//! Over HTTP, the key decides what exists: a tokens file grants scopes per key, local-path tools
+//! never exist in remote_http, and regeneration reports progress to a real client (rmcp's
+//! Streamable HTTP client).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod support;
+
+use rmcp::model::{
+    CallToolRequestParams, NumberOrString, ProgressNotificationParam, ProgressToken,
+    RequestMetaObject,
+};
+use rmcp::service::{NotificationContext, RunningService};
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::{ClientHandler, RoleClient, ServiceExt};
+use serde_json::{Value, json};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+fn hash(key: &str) -> String {
+    nexus_mcp::auth::sha256(key)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+struct Server {
+    child: Child,
+    url: String,
+    _data: tempfile::TempDir,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// `serve --transport http --listen 127.0.0.1:0 --tokens FILE`; the bound address comes from stderr.
+fn start(fixture: &support::Fixture, tokens: &str) -> Server {
+    let data = tempfile::tempdir().unwrap();
+    let tokens_file = data.path().join("tokens");
+    std::fs::write(&tokens_file, tokens).unwrap();
+    let mut child = Command::new(support::bin())
+        .args([
+            "serve",
+            "--transport",
+            "http",
+            "--listen",
+            "127.0.0.1:0",
+            "--tokens",
+        ])
+        .arg(&tokens_file)
+        .arg("--repo")
+        .arg(fixture.repo_arg())
+        .arg("--data-dir")
+        .arg(data.path())
+        .env("PATH", support::tool_path())
+        .env_remove("NEXUS_API_URL")
+        .env_remove("NEXUS_MCP_API_KEY")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let log = Arc::new(Mutex::new(String::new()));
+    let rx = support::tee_lines(child.stderr.take().unwrap(), log.clone());
+    let line = support::wait_for_line(
+        &rx,
+        "nexus-mcp listening on http://",
+        Duration::from_secs(60),
+        &log,
+        "http server",
+    );
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .next()
+        .unwrap();
+    Server {
+        child,
+        url: format!("http://{addr}/mcp"),
+        _data: data,
+    }
+}
+
+/// Counts progress notifications.
+#[derive(Clone, Default)]
+struct Progress(Arc<Mutex<Vec<(f64, Option<f64>)>>>);
+
+impl ClientHandler for Progress {
+    async fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _ctx: NotificationContext<RoleClient>,
+    ) {
+        self.0.lock().unwrap().push((params.progress, params.total));
+    }
+}
+
+async fn connect(url: &str, key: &str, handler: Progress) -> RunningService<RoleClient, Progress> {
+    let transport = StreamableHttpClientTransport::with_client(
+        reqwest::Client::new(),
+        StreamableHttpClientTransportConfig::with_uri(url.to_owned()).auth_header(key.to_owned()),
+    );
+    handler.serve(transport).await.unwrap()
+}
+
+async fn names(client: &RunningService<RoleClient, Progress>) -> Vec<String> {
+    client
+        .list_all_tools()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|t| t.name.to_string())
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_key_sees_its_scopes_and_regeneration_reports_progress() {
+    let fixture = support::fixture_repo();
+    let tokens = format!(
+        "# reader: read only\nsha256:{} kg:read\n# operator: may regenerate; kg:local is granted but has no tool over HTTP\nsha256:{} kg:read,kg:local,kg:regenerate\n",
+        hash("reader-key"),
+        hash("operator-key")
+    );
+    let server = start(&fixture, &tokens);
+
+    let reader = connect(&server.url, "reader-key", Progress::default()).await;
+    let tools = names(&reader).await;
+    assert!(tools.contains(&"kg_latest_graph".to_owned()), "{tools:?}");
+    assert!(
+        !tools.iter().any(|t| t.starts_with("kg_regenerate")),
+        "reader must not see regeneration: {tools:?}"
+    );
+    assert!(
+        !tools.contains(&"kg_compare_with_local_git".to_owned()),
+        "no local paths over HTTP: {tools:?}"
+    );
+    let latest = reader
+        .call_tool(
+            CallToolRequestParams::new("kg_latest_graph").with_arguments(
+                json!({"repository": support::REPO_NAME})
+                    .as_object()
+                    .unwrap()
+                    .clone(),
+            ),
+        )
+        .await
+        .unwrap();
+    let latest = latest.structured_content.unwrap();
+    assert_eq!(latest["graph"]["commit_sha"], fixture.head.as_str());
+    assert_eq!(
+        latest["freshness"]["verdict"],
+        Value::Null,
+        "remote answers carry no local verdict"
+    );
+    let err = reader
+        .call_tool(
+            CallToolRequestParams::new("kg_regenerate_dry_run").with_arguments(
+                json!({"repository": support::REPO_NAME, "branch": "main"})
+                    .as_object()
+                    .unwrap()
+                    .clone(),
+            ),
+        )
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("unknown tool"), "{err}");
+    reader.cancel().await.unwrap();
+
+    let progress = Progress::default();
+    let operator = connect(&server.url, "operator-key", progress.clone()).await;
+    let tools = names(&operator).await;
+    assert!(
+        tools.contains(&"kg_regenerate_submit".to_owned()),
+        "{tools:?}"
+    );
+    assert!(
+        !tools.contains(&"kg_compare_with_local_git".to_owned()),
+        "{tools:?}"
+    );
+    let plan = operator
+        .call_tool(
+            CallToolRequestParams::new("kg_regenerate_dry_run").with_arguments(
+                json!({"repository": support::REPO_NAME, "branch": "main"})
+                    .as_object()
+                    .unwrap()
+                    .clone(),
+            ),
+        )
+        .await
+        .unwrap()
+        .structured_content
+        .unwrap();
+    let plan_id = plan["plan"]["plan_id"].as_str().unwrap();
+    let mut submit = CallToolRequestParams::new("kg_regenerate_submit").with_arguments(
+        json!({"plan_id": plan_id, "confirmed_by_sr": true})
+            .as_object()
+            .unwrap()
+            .clone(),
+    );
+    submit.meta = Some(RequestMetaObject::with_progress_token(ProgressToken(
+        NumberOrString::String("regen-1".into()),
+    )));
+    let done = operator
+        .call_tool(submit)
+        .await
+        .unwrap()
+        .structured_content
+        .unwrap();
+    assert_eq!(done["regeneration"]["status"], "ready", "{done}");
+    let seen = progress.0.lock().unwrap().clone();
+    assert!(!seen.is_empty(), "no progress notification arrived");
+    assert_eq!(
+        seen.last().unwrap(),
+        &(1.0, Some(1.0)),
+        "the last notification says finished: {seen:?}"
+    );
+    operator.cancel().await.unwrap();
+
+    // A wrong key is refused before any MCP processing.
+    let transport = StreamableHttpClientTransport::with_client(
+        reqwest::Client::new(),
+        StreamableHttpClientTransportConfig::with_uri(server.url.clone()).auth_header("nope"),
+    );
+    assert!(Progress::default().serve(transport).await.is_err());
+}
