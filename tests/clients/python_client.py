@@ -16,7 +16,6 @@ import argparse
 import json
 import os
 import sys
-from typing import Any
 
 import anyio
 from mcp import Client, MCPError, StdioServerParameters
@@ -106,11 +105,14 @@ async def run_stdio(args: argparse.Namespace) -> None:
     base = ["serve", "--repo", args.repo, "--data-dir", args.data_dir]
     repository = args.repo.split("=", 1)[0]
 
-    print("stdio, default scopes:")
+    mode = args.mode
+    print(f"stdio ({mode}), default scopes:")
     params = StdioServerParameters(command=args.binary, args=base, env=env)
-    async with Client(params, mode="legacy", read_timeout_seconds=120) as client:
+    async with Client(params, mode=mode, read_timeout_seconds=120) as client:
         expect(client.server_info is not None, "no serverInfo in the initialize answer")
-        print(f"  connected: {client.server_info.name} {client.server_info.version}, protocol {client.protocol_version}")
+        print(
+            f"  connected: {client.server_info.name} {client.server_info.version}, protocol {client.protocol_version}"
+        )
         names = await tool_names(client)
         missing = DEFAULT_STDIO_TOOLS - names
         expect(not missing, f"tools/list over stdio lacks {sorted(missing)}; got {sorted(names)}")
@@ -121,9 +123,11 @@ async def run_stdio(args: argparse.Namespace) -> None:
         await check_latest_graph(client, repository, args.head)
         await check_bad_arguments(client)
 
-    print("stdio, --scopes kg:read,kg:local,kg:regenerate:")
-    params = StdioServerParameters(command=args.binary, args=[*base, "--scopes", "kg:read,kg:local,kg:regenerate"], env=env)
-    async with Client(params, mode="legacy", read_timeout_seconds=120) as client:
+    print(f"stdio ({mode}), --scopes kg:read,kg:local,kg:regenerate:")
+    params = StdioServerParameters(
+        command=args.binary, args=[*base, "--scopes", "kg:read,kg:local,kg:regenerate"], env=env
+    )
+    async with Client(params, mode=mode, read_timeout_seconds=120) as client:
         names = await tool_names(client)
         missing = REGENERATE_TOOLS - names
         expect(not missing, f"with kg:regenerate granted, tools/list lacks {sorted(missing)}")
@@ -133,22 +137,21 @@ async def run_stdio(args: argparse.Namespace) -> None:
 async def run_http(args: argparse.Namespace) -> None:
     key = os.environ.get("NEXUS_MCP_TEST_KEY", "")
     expect(bool(key), "NEXUS_MCP_TEST_KEY is not set")
-    for mode in ("legacy", "auto"):
-        print(f"http ({mode}):")
-        async with create_mcp_http_client(headers={"X-MCP-API-KEY": key}) as http:
-            transport = streamable_http_client(args.url, http_client=http)
-            async with Client(transport, mode=mode, read_timeout_seconds=120) as client:
-                print(f"  connected: protocol {client.protocol_version}")
-                names = await tool_names(client)
-                missing = (READ_TOOLS | REGENERATE_TOOLS) - names
-                expect(not missing, f"tools/list over HTTP with an all-scopes key lacks {sorted(missing)}")
-                expect(
-                    not (LOCAL_TOOLS & names),
-                    f"local_stdio-only tools {sorted(LOCAL_TOOLS & names)} are listed over HTTP",
-                )
-                print(f"  tools/list: {len(names)} tools")
-                await check_latest_graph(client, args.repository, args.head)
-                await check_bad_arguments(client)
+    print(f"http ({args.mode}):")
+    async with create_mcp_http_client(headers={"X-MCP-API-KEY": key}) as http:
+        transport = streamable_http_client(args.url, http_client=http)
+        async with Client(transport, mode=args.mode, read_timeout_seconds=120) as client:
+            print(f"  connected: protocol {client.protocol_version}")
+            names = await tool_names(client)
+            missing = (READ_TOOLS | REGENERATE_TOOLS) - names
+            expect(not missing, f"tools/list over HTTP with an all-scopes key lacks {sorted(missing)}")
+            expect(
+                not (LOCAL_TOOLS & names),
+                f"local_stdio-only tools {sorted(LOCAL_TOOLS & names)} are listed over HTTP",
+            )
+            print(f"  tools/list: {len(names)} tools")
+            await check_latest_graph(client, args.repository, args.head)
+            await check_bad_arguments(client)
 
 
 def main() -> int:
@@ -163,6 +166,13 @@ def main() -> int:
     h.add_argument("--url", required=True)
     h.add_argument("--repository", required=True)
     h.add_argument("--head", required=True)
+    for sp in (s, h):
+        sp.add_argument(
+            "--mode",
+            choices=["legacy", "auto"],
+            default="legacy",
+            help="legacy: initialize handshake, 2025-11-25; auto (the SDK's default): 2026-07-28 when offered",
+        )
     args = p.parse_args()
     try:
         anyio.run(run_stdio if args.transport == "stdio" else run_http, args)
