@@ -1,9 +1,9 @@
 //! The HTTP API (see API.md): bearer auth, JSON errors, cursor pagination.
 
-use crate::engine::{AppState, Repo};
+use crate::engine::{AppState, Repo, Submitted};
 use crate::error::LiteError;
 use crate::store::{self, GRAPH_COLS};
-use crate::util::{decode_cursor, encode_cursor, now_epoch};
+use crate::util::{decode_cursor, encode_cursor};
 use crate::{git, index};
 use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::extract::{Path, Query, Request, State};
@@ -1170,14 +1170,28 @@ async fn regen_start(
             Value::Bool(b) => *b,
             _ => return Err(ApiError::bad("`allow_dirty` must be a boolean")),
         };
-        let plan = s
-            .plans
-            .lock()
-            .ok()
-            .and_then(|m| m.get(plan_id).cloned())
-            .ok_or_else(|| ApiError::not_found(format!("unknown plan_id `{plan_id}`; create a plan with POST /api/v1/regenerations/plan")))?;
-        if plan.expires_at <= now_epoch() {
-            return Err(ApiError::conflict("plan_expired", "the plan expired (plans live 15 minutes); create a new plan"));
+        let unknown = || {
+            ApiError::not_found(format!(
+                "unknown plan_id `{plan_id}`; create a plan with POST /api/v1/regenerations/plan"
+            ))
+        };
+        let used = || {
+            ApiError::not_found(format!(
+                "plan_id `{plan_id}` was already used (plans are single use); create a new plan with POST /api/v1/regenerations/plan"
+            ))
+        };
+        let expired = || {
+            ApiError::conflict(
+                "plan_expired",
+                "the plan expired (plans live 15 minutes); create a new plan",
+            )
+        };
+        let plan = s.load_plan(plan_id)?.ok_or_else(unknown)?;
+        if plan.used {
+            return Err(used());
+        }
+        if plan.expires_at <= s.clock.now() {
+            return Err(expired());
         }
         if plan.ambiguous {
             return Err(ApiError::conflict(
@@ -1189,7 +1203,10 @@ async fn regen_start(
         let head = git::head_sha(&repo.root)?;
         let branch = git::current_branch(&repo.root)?;
         let dirty = git::dirty_files(&repo.root)?;
-        if head != plan.head_sha || branch != plan.current_branch || dirty != plan.dirty_files {
+        if head != plan.head_sha
+            || branch != plan.current_branch
+            || crate::engine::dirty_fingerprint(&dirty) != plan.dirty_fingerprint
+        {
             return Err(ApiError::conflict(
                 "plan_stale",
                 "HEAD, the branch or the set of dirty files changed since the plan; create a new plan",
@@ -1214,17 +1231,17 @@ async fn regen_start(
                 ));
             }
         }
-        if let Ok(mut m) = s.plans.lock() {
-            m.remove(plan_id);
+        let started = s.start_regen(&plan);
+        if !matches!(started, Ok(Submitted::Started(_)))
+            && let Ok(mut running) = s.running.lock()
+        {
+            running.remove(&plan.repository);
         }
-        match s.start_regen(&plan) {
-            Ok(r) => Ok(r),
-            Err(e) => {
-                if let Ok(mut running) = s.running.lock() {
-                    running.remove(&plan.repository);
-                }
-                Err(e.into())
-            }
+        match started? {
+            Submitted::Started(r) => Ok(r),
+            Submitted::AlreadyUsed => Err(used()),
+            Submitted::Expired => Err(expired()),
+            Submitted::Unknown => Err(unknown()),
         }
     })
     .await

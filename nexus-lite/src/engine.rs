@@ -9,6 +9,7 @@ use crate::{LiteConfig, git};
 use serde_json::{Value, json};
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -34,19 +35,47 @@ pub struct Repo {
     index_lock: Mutex<()>,
 }
 
-#[derive(Debug, Clone)]
-pub struct Plan {
-    pub plan_id: String,
-    pub repository: String,
-    pub branch: String,
-    pub current_branch: Option<String>,
-    pub head_sha: Option<String>,
-    pub dirty_files: Vec<String>,
-    pub ambiguous: bool,
-    pub ambiguity_reason: Option<String>,
-    pub expires_at: i64,
-    pub previous_graph_id: Option<String>,
-    pub json: Value,
+/// A regeneration plan (stored in SQLite: plans outlive the process that made them).
+pub type Plan = store::PlanRow;
+
+/// The server's clock for plan expiry. Tests move it forward instead of sleeping.
+#[derive(Debug, Default)]
+pub struct Clock {
+    offset_secs: AtomicI64,
+}
+
+impl Clock {
+    /// Unix seconds, plus the offset set by [`Clock::advance`].
+    pub fn now(&self) -> i64 {
+        now_epoch() + self.offset_secs.load(Ordering::Relaxed)
+    }
+
+    /// Moves this clock `secs` seconds forward (tests: expire plans without waiting).
+    pub fn advance(&self, secs: i64) {
+        self.offset_secs.fetch_add(secs, Ordering::Relaxed);
+    }
+}
+
+/// Fingerprint of a dirty set (sorted, deduplicated paths): what a plan is bound to.
+pub fn dirty_fingerprint(paths: &[String]) -> String {
+    let mut sorted: Vec<&str> = paths.iter().map(String::as_str).collect();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let mut all = Vec::new();
+    for p in sorted {
+        all.extend_from_slice(p.as_bytes());
+        all.push(0);
+    }
+    crate::util::sha256_hex(&all)
+}
+
+/// What a submit of a plan did.
+#[derive(Debug)]
+pub enum Submitted {
+    Started(Regen),
+    AlreadyUsed,
+    Expired,
+    Unknown,
 }
 
 #[derive(Debug, Clone)]
@@ -85,7 +114,8 @@ pub struct AppState {
     pub token: String,
     pub index_on_first_use: bool,
     pub repos: Vec<Repo>,
-    pub plans: Mutex<HashMap<String, Plan>>,
+    /// Plan expiry clock (injectable offset for tests).
+    pub clock: Clock,
     pub regens: Mutex<HashMap<String, Regen>>,
     pub running: Mutex<HashSet<String>>,
 }
@@ -159,7 +189,7 @@ impl AppState {
             token: config.token.clone(),
             index_on_first_use: config.index_on_first_use,
             repos,
-            plans: Mutex::new(HashMap::new()),
+            clock: Clock::default(),
             regens: Mutex::new(HashMap::new()),
             running: Mutex::new(HashSet::new()),
         }))
@@ -269,7 +299,8 @@ impl AppState {
             .filter(|p| index::language_of(p).is_some())
             .count();
         let plan_id = uuid::Uuid::new_v4().to_string();
-        let expires_at = now_epoch() + PLAN_TTL_SECS;
+        let now = self.clock.now();
+        let expires_at = now + PLAN_TTL_SECS;
         let previous_graph_id = previous
             .as_ref()
             .and_then(|(_, g)| g["graph_id"].as_str().map(str::to_string));
@@ -293,27 +324,35 @@ impl AppState {
             "expires_at": rfc3339(expires_at),
         });
         let plan = Plan {
-            plan_id: plan_id.clone(),
+            plan_id,
             repository: repo.name.clone(),
             branch,
             current_branch,
             head_sha,
+            dirty_fingerprint: dirty_fingerprint(&dirty_files),
             dirty_files,
             ambiguous,
             ambiguity_reason,
-            expires_at,
             previous_graph_id,
+            expires_at,
+            created_at: now,
+            used: false,
             json,
         };
-        if let Ok(mut plans) = self.plans.lock() {
-            plans.retain(|_, p| p.expires_at > now_epoch());
-            plans.insert(plan_id, plan.clone());
-        }
+        let writer = store::open(&self.data_dir)?;
+        store::insert_plan(&writer, &plan, now)?;
         Ok(plan)
     }
 
-    /// Registers a regeneration (memory + database) and returns it.
-    pub fn start_regen(&self, plan: &Plan) -> Result<Regen, LiteError> {
+    /// The stored plan `plan_id` (used or not, expired or not), from any process.
+    pub fn load_plan(&self, plan_id: &str) -> Result<Option<Plan>, LiteError> {
+        store::load_plan(&self.reader()?, plan_id)
+    }
+
+    /// Consumes the plan and registers its regeneration (memory + database) in one database
+    /// transaction: of concurrent submits of one plan, in this process or another, exactly one
+    /// gets `Started`; the others get `AlreadyUsed` (or `Expired` when it expired meanwhile).
+    pub fn start_regen(&self, plan: &Plan) -> Result<Submitted, LiteError> {
         let regen = Regen {
             regeneration_id: uuid::Uuid::new_v4().to_string(),
             plan_id: plan.plan_id.clone(),
@@ -326,23 +365,31 @@ impl AppState {
             error: None,
             warnings: Vec::new(),
         };
-        let conn = store::open(&self.data_dir)?;
-        conn.execute(
-            "INSERT INTO regenerations VALUES (?1, ?2, ?3, ?4, 'running', 'queued', 0, 0, NULL, ?5, NULL, '[]', ?6)",
-            rusqlite::params![
-                regen.regeneration_id,
-                plan.plan_id,
-                plan.repository,
-                plan.branch,
-                plan.previous_graph_id,
-                rfc3339(now_epoch())
-            ],
-        )
-        .map_err(LiteError::db("recording the regeneration"))?;
-        if let Ok(mut m) = self.regens.lock() {
-            m.insert(regen.regeneration_id.clone(), regen.clone());
-        }
-        Ok(regen)
+        let now = self.clock.now();
+        let mut conn = store::open(&self.data_dir)?;
+        let claim = store::claim_plan(
+            &mut conn,
+            &store::NewRegen {
+                regeneration_id: &regen.regeneration_id,
+                plan_id: &plan.plan_id,
+                repository: &plan.repository,
+                branch: &plan.branch,
+                previous_graph_id: plan.previous_graph_id.as_deref(),
+                created_at: &rfc3339(now_epoch()),
+            },
+            now,
+        )?;
+        Ok(match claim {
+            store::Claim::Claimed => {
+                if let Ok(mut m) = self.regens.lock() {
+                    m.insert(regen.regeneration_id.clone(), regen.clone());
+                }
+                Submitted::Started(regen)
+            }
+            store::Claim::AlreadyUsed => Submitted::AlreadyUsed,
+            store::Claim::Expired => Submitted::Expired,
+            store::Claim::Unknown => Submitted::Unknown,
+        })
     }
 
     /// Finishes a regeneration after its run (the success path is written in the graph

@@ -7,7 +7,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
-pub const SCHEMA_VERSION: i64 = 2;
+pub const SCHEMA_VERSION: i64 = 4;
 
 const MIGRATIONS: &[(i64, &str, &str)] = &[
     (
@@ -64,6 +64,54 @@ CREATE TABLE regenerations(regeneration_id TEXT PRIMARY KEY, plan_id TEXT NOT NU
         2,
         "nodes.detail: the language's own kind of a class (Rust struct/enum/union/trait)",
         "ALTER TABLE nodes ADD COLUMN detail TEXT;",
+    ),
+    (
+        3,
+        "plans: regeneration plans outlive the process that made them (single use, expiry)",
+        r#"
+CREATE TABLE plans(
+  plan_id TEXT PRIMARY KEY,
+  repository TEXT NOT NULL,
+  branch TEXT NOT NULL,
+  current_branch TEXT,
+  head_sha TEXT,
+  dirty_fingerprint TEXT NOT NULL,
+  dirty_files TEXT NOT NULL,
+  ambiguous INTEGER NOT NULL,
+  ambiguity_reason TEXT,
+  previous_graph_id TEXT,
+  expires_at INTEGER NOT NULL,
+  created_at INTEGER NOT NULL,
+  used INTEGER NOT NULL DEFAULT 0,
+  used_at INTEGER,
+  regeneration_id TEXT,
+  plan_json TEXT NOT NULL
+);
+CREATE INDEX plans_by_expiry ON plans(expires_at);
+"#,
+    ),
+    (
+        4,
+        "parse_cache and analyser_cache: incremental runs survive a restart",
+        r#"
+CREATE TABLE parse_cache(
+  grammar TEXT NOT NULL,
+  content_hash TEXT NOT NULL,
+  language TEXT NOT NULL,
+  format TEXT NOT NULL,
+  parse TEXT NOT NULL,
+  PRIMARY KEY(content_hash, grammar)
+) WITHOUT ROWID;
+CREATE TABLE analyser_cache(
+  tool TEXT NOT NULL,
+  path TEXT NOT NULL,
+  content_hash TEXT NOT NULL,
+  fingerprint TEXT NOT NULL,
+  version TEXT,
+  findings TEXT NOT NULL,
+  PRIMARY KEY(tool, path, content_hash, fingerprint)
+) WITHOUT ROWID;
+"#,
     ),
 ];
 
@@ -407,4 +455,162 @@ pub fn file_hashes(conn: &Connection, gpk: i64) -> Result<Vec<(String, String)>,
         .collect::<Result<Vec<_>, _>>()
         .map_err(LiteError::db("reading files"))?;
     Ok(rows)
+}
+
+/// A regeneration plan as stored (what a submit is checked against).
+#[derive(Debug, Clone)]
+pub struct PlanRow {
+    pub plan_id: String,
+    pub repository: String,
+    pub branch: String,
+    pub current_branch: Option<String>,
+    pub head_sha: Option<String>,
+    /// sha256 of the sorted dirty paths (see `engine::dirty_fingerprint`).
+    pub dirty_fingerprint: String,
+    pub dirty_files: Vec<String>,
+    pub ambiguous: bool,
+    pub ambiguity_reason: Option<String>,
+    pub previous_graph_id: Option<String>,
+    pub expires_at: i64,
+    pub created_at: i64,
+    pub used: bool,
+    pub json: Value,
+}
+
+/// Expired plans are kept this long after expiry so a late submit still gets `plan_expired`
+/// (not `not_found`); then they are deleted.
+pub const PLAN_KEEP_AFTER_EXPIRY_SECS: i64 = 24 * 3600;
+
+/// Records a new plan and deletes plans expired for more than a day.
+pub fn insert_plan(conn: &Connection, p: &PlanRow, now: i64) -> Result<(), LiteError> {
+    conn.execute(
+        "DELETE FROM plans WHERE expires_at < ?1",
+        [now - PLAN_KEEP_AFTER_EXPIRY_SECS],
+    )
+    .map_err(LiteError::db("deleting old plans"))?;
+    conn.execute(
+        "INSERT INTO plans(plan_id, repository, branch, current_branch, head_sha, dirty_fingerprint,
+           dirty_files, ambiguous, ambiguity_reason, previous_graph_id, expires_at, created_at,
+           used, used_at, regeneration_id, plan_json)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, 0, NULL, NULL, ?13)",
+        params![
+            p.plan_id,
+            p.repository,
+            p.branch,
+            p.current_branch,
+            p.head_sha,
+            p.dirty_fingerprint,
+            serde_json::to_string(&p.dirty_files).unwrap_or_else(|_| "[]".into()),
+            p.ambiguous,
+            p.ambiguity_reason,
+            p.previous_graph_id,
+            p.expires_at,
+            p.created_at,
+            p.json.to_string(),
+        ],
+    )
+    .map_err(LiteError::db("recording the plan"))?;
+    Ok(())
+}
+
+pub fn load_plan(conn: &Connection, plan_id: &str) -> Result<Option<PlanRow>, LiteError> {
+    conn.query_row(
+        "SELECT plan_id, repository, branch, current_branch, head_sha, dirty_fingerprint,
+           dirty_files, ambiguous, ambiguity_reason, previous_graph_id, expires_at, created_at,
+           used, plan_json
+         FROM plans WHERE plan_id=?1",
+        [plan_id],
+        |r| {
+            let dirty: String = r.get(6)?;
+            let json: String = r.get(13)?;
+            Ok(PlanRow {
+                plan_id: r.get(0)?,
+                repository: r.get(1)?,
+                branch: r.get(2)?,
+                current_branch: r.get(3)?,
+                head_sha: r.get(4)?,
+                dirty_fingerprint: r.get(5)?,
+                dirty_files: serde_json::from_str(&dirty).unwrap_or_default(),
+                ambiguous: r.get(7)?,
+                ambiguity_reason: r.get(8)?,
+                previous_graph_id: r.get(9)?,
+                expires_at: r.get(10)?,
+                created_at: r.get(11)?,
+                used: r.get(12)?,
+                json: serde_json::from_str(&json).unwrap_or(Value::Null),
+            })
+        },
+    )
+    .optional()
+    .map_err(LiteError::db("reading a plan"))
+}
+
+/// Result of trying to consume a plan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Claim {
+    /// The plan was unused and unexpired: it is now used and the regeneration row exists.
+    Claimed,
+    /// Another submit (this or another process) used it first.
+    AlreadyUsed,
+    Expired,
+    Unknown,
+}
+
+/// The regeneration row written together with the plan claim.
+pub struct NewRegen<'a> {
+    pub regeneration_id: &'a str,
+    pub plan_id: &'a str,
+    pub repository: &'a str,
+    pub branch: &'a str,
+    pub previous_graph_id: Option<&'a str>,
+    pub created_at: &'a str,
+}
+
+/// Consumes the plan and records the regeneration in one IMMEDIATE transaction: of two
+/// concurrent submits of one plan (threads or processes), exactly one gets `Claimed`.
+pub fn claim_plan(
+    conn: &mut Connection,
+    regen: &NewRegen<'_>,
+    now: i64,
+) -> Result<Claim, LiteError> {
+    let tx = conn
+        .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+        .map_err(LiteError::db("starting the plan claim"))?;
+    let n = tx
+        .execute(
+            "UPDATE plans SET used=1, used_at=?2, regeneration_id=?3
+             WHERE plan_id=?1 AND used=0 AND expires_at > ?2",
+            params![regen.plan_id, now, regen.regeneration_id],
+        )
+        .map_err(LiteError::db("claiming the plan"))?;
+    if n == 0 {
+        let state: Option<(bool, i64)> = tx
+            .query_row(
+                "SELECT used, expires_at FROM plans WHERE plan_id=?1",
+                [regen.plan_id],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()
+            .map_err(LiteError::db("reading the plan"))?;
+        return Ok(match state {
+            None => Claim::Unknown,
+            Some((true, _)) => Claim::AlreadyUsed,
+            Some((false, _)) => Claim::Expired,
+        });
+    }
+    tx.execute(
+        "INSERT INTO regenerations VALUES (?1, ?2, ?3, ?4, 'running', 'queued', 0, 0, NULL, ?5, NULL, '[]', ?6)",
+        params![
+            regen.regeneration_id,
+            regen.plan_id,
+            regen.repository,
+            regen.branch,
+            regen.previous_graph_id,
+            regen.created_at
+        ],
+    )
+    .map_err(LiteError::db("recording the regeneration"))?;
+    tx.commit()
+        .map_err(LiteError::db("committing the plan claim"))?;
+    Ok(Claim::Claimed)
 }
