@@ -88,9 +88,12 @@ fn start(fixture: &support::Fixture, tokens: &str) -> Server {
     }
 }
 
-/// Counts progress notifications.
+/// (progress, total) of one notification.
+type Step = (f64, Option<f64>);
+
+/// Records progress notifications.
 #[derive(Clone, Default)]
-struct Progress(Arc<Mutex<Vec<(f64, Option<f64>)>>>);
+struct Progress(Arc<Mutex<Vec<Step>>>);
 
 impl ClientHandler for Progress {
     async fn on_progress(

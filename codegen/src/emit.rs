@@ -106,6 +106,9 @@ fn struct_for(
 ) -> TokenStream {
     let required = schema::required(schema);
     let mut defaults = Vec::new();
+    // Default follows the manifest: a field with a schema default starts at that value (a
+    // derived Default would make `dry_run` false, the unsafe value).
+    let mut inits = Vec::new();
     let fields = schema::properties(schema)
         .into_iter()
         .map(|(prop, prop_schema)| {
@@ -121,8 +124,9 @@ fn struct_for(
                 });
             let ty = rust_type(prop_schema, types);
             let default = prop_schema.get("default").and_then(default_literal);
-            let attrs = if required.contains(prop) {
-                quote!()
+            let (attrs, ty) = if required.contains(prop) {
+                inits.push(quote!(#ident: Default::default()));
+                (quote!(), ty)
             } else if let Some((lit_ty, lit)) =
                 default.filter(|_| !ty.to_string().starts_with("Option"))
             {
@@ -133,31 +137,44 @@ fn struct_for(
                 );
                 let fn_path = fn_name.to_string();
                 defaults.push(quote! { fn #fn_name() -> #lit_ty { #lit } });
-                quote!(#[serde(default = #fn_path)])
+                inits.push(quote!(#ident: #fn_name()));
+                (quote!(#[serde(default = #fn_path)]), ty)
             } else {
                 // Optional: absent and null read the same, so a nullable type is not wrapped twice.
                 let optional = if ty.to_string().starts_with("Option") {
-                    ty.clone()
+                    ty
                 } else {
                     quote!(Option<#ty>)
                 };
-                return quote! {
-                    #doc
-                    #rename
-                    #[serde(default, skip_serializing_if = "Option::is_none")]
-                    pub #ident: #optional,
-                };
+                inits.push(quote!(#ident: None));
+                (
+                    quote!(#[serde(default, skip_serializing_if = "Option::is_none")]),
+                    optional,
+                )
             };
             quote! { #doc #rename #attrs pub #ident: #ty, }
         })
         .collect::<Vec<_>>();
     let deny = strict.then(|| quote!(#[serde(deny_unknown_fields)]));
     let doc = format!(" {doc}");
+    if defaults.is_empty() {
+        return quote! {
+            #[doc = #doc]
+            #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+            #deny
+            pub struct #name { #(#fields)* }
+        };
+    }
     quote! {
         #[doc = #doc]
         #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
         #deny
         pub struct #name { #(#fields)* }
+        impl Default for #name {
+            fn default() -> Self {
+                Self { #(#inits),* }
+            }
+        }
         #(#defaults)*
     }
 }

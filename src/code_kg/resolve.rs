@@ -115,6 +115,96 @@ async fn not_found_reason(
     ))
 }
 
+/// What resolving a proof gave, before it takes the shape of a tool's output.
+enum Resolution {
+    NotFound {
+        reason: String,
+        next_step: &'static str,
+    },
+    Ready {
+        item: Value,
+        packet: Box<Packet>,
+        next_step: &'static str,
+    },
+    Ambiguous {
+        candidates: Vec<Candidate>,
+        total: usize,
+        disambiguate: &'static [&'static str],
+    },
+}
+
+impl Resolution {
+    /// Resolves `matches` (already filtered by the proof): none, one (with its packet) or many.
+    async fn of(
+        ctx: &ToolContext,
+        graph_id: &str,
+        mut matches: Vec<Value>,
+        total: usize,
+        disambiguate: &'static [&'static str],
+        not_found: (String, &'static str),
+        ready_hint: &'static str,
+    ) -> Result<Self, ToolError> {
+        Ok(match matches.len() {
+            0 => Resolution::NotFound {
+                reason: not_found.0,
+                next_step: not_found.1,
+            },
+            1 => {
+                let item = matches.remove(0);
+                let packet = packet::build(ctx, graph_id, &item).await?;
+                Resolution::Ready {
+                    item,
+                    packet: Box::new(packet),
+                    next_step: ready_hint,
+                }
+            }
+            n => Resolution::Ambiguous {
+                candidates: matches
+                    .iter()
+                    .take(MAX_CANDIDATES)
+                    .map(candidate)
+                    .collect::<Result<_, _>>()?,
+                total: total.max(n),
+                disambiguate,
+            },
+        })
+    }
+}
+
+/// Both packet tools share one output shape but for the field naming the resolved item.
+macro_rules! packet_output {
+    ($out:ident, $field:ident, $what:literal, $graph:expr, $resolution:expr) => {{
+        let mut out = $out { graph: typed(&$graph, "graph").ok(), ..Default::default() };
+        match $resolution {
+            Resolution::NotFound { reason, next_step } => {
+                out.status = "not_found".to_owned();
+                out.reason = Some(reason);
+                out.next_step = Some(next_step.to_owned());
+            }
+            Resolution::Ready { item, packet: p, next_step } => {
+                out.status = "ready".to_owned();
+                out.$field = Some(typed(&item, $what)?);
+                out.file_context = p.file_context;
+                out.nearby_relations = Some(p.nearby_relations);
+                out.impact = p.impact;
+                out.recommended_reads = Some(p.recommended_reads);
+                out.recommended_commands = Some(p.recommended_commands);
+                out.safety_notes = Some(p.safety_notes);
+                out.next_step = Some(next_step.to_owned());
+            }
+            Resolution::Ambiguous { candidates, total, disambiguate } => {
+                // The spec's exact ambiguous shape: no graph, no hint, nothing to act on by mistake.
+                out = $out { status: "ambiguous".to_owned(), ..Default::default() };
+                out.candidates_truncated = Some(total > candidates.len());
+                out.candidates = Some(candidates);
+                out.required_disambiguation = Some(disambiguate.iter().map(|s| (*s).to_owned()).collect());
+                out.total_candidates = Some(i64::try_from(total).unwrap_or(i64::MAX));
+            }
+        }
+        out
+    }};
+}
+
 pub async fn audit_risk(
     ctx: &ToolContext,
     input: KgGetAuditRiskInput,
@@ -123,84 +213,33 @@ pub async fn audit_risk(
     let answer = risks(ctx, &input, true, true, true).await?;
     let graph = answer.get("graph").cloned().unwrap_or(Value::Null);
     let mut matches = items(&answer);
+    let mut total = total(&answer);
     if let Some(message) = &input.message {
         matches.retain(|i| i.get("message").and_then(Value::as_str) == Some(message.as_str()));
+        total = matches.len();
     }
-    let empty = KgGetAuditRiskOutput {
-        finding: None,
-        status: String::new(),
-        graph: typed(&graph, "graph").ok(),
-        file_context: None,
-        nearby_relations: None,
-        impact: None,
-        recommended_reads: None,
-        recommended_commands: None,
-        safety_notes: None,
-        candidates: None,
-        required_disambiguation: None,
-        total_candidates: None,
-        candidates_truncated: None,
-        reason: None,
-        next_step: None,
+    let not_found = if matches.is_empty() {
+        not_found_reason(ctx, &input).await?
+    } else {
+        String::new()
     };
-    match matches.len() {
-        0 => Ok(KgGetAuditRiskOutput {
-            status: "not_found".to_owned(),
-            reason: Some(not_found_reason(ctx, &input).await?),
-            next_step: Some(
-                "List the current findings with kg_list_audit_risks and resolve one of those."
-                    .to_owned(),
-            ),
-            ..empty
-        }),
-        1 => {
-            let finding = matches.remove(0);
-            let Packet {
-                file_context,
-                nearby_relations,
-                impact,
-                recommended_reads,
-                recommended_commands,
-                safety_notes,
-            } = packet::build(ctx, &input.graph_id, &finding).await?;
-            Ok(KgGetAuditRiskOutput {
-                status: "ready".to_owned(),
-                finding: Some(typed(&finding, "finding")?),
-                file_context,
-                nearby_relations: Some(nearby_relations),
-                impact,
-                recommended_reads: Some(recommended_reads),
-                recommended_commands: Some(recommended_commands),
-                safety_notes: Some(safety_notes),
-                next_step: Some("Read the recommended files, fix, run the recommended commands, then kg_regenerate (dry run first) and kg_compare_runs.".to_owned()),
-                ..empty
-            })
-        }
-        n => {
-            let total = if input.message.is_some() {
-                n
-            } else {
-                total(&answer).max(n)
-            };
-            let candidates = matches
-                .iter()
-                .take(MAX_CANDIDATES)
-                .map(candidate)
-                .collect::<Result<Vec<_>, _>>()?;
-            Ok(KgGetAuditRiskOutput {
-                status: "ambiguous".to_owned(),
-                candidates_truncated: Some(total > candidates.len()),
-                candidates: Some(candidates),
-                required_disambiguation: Some(
-                    DISAMBIGUATE.iter().map(|s| (*s).to_owned()).collect(),
-                ),
-                total_candidates: Some(i64::try_from(total).unwrap_or(i64::MAX)),
-                // The spec's exact ambiguous shape: no graph, no hint, nothing to act on by mistake.
-                graph: None,
-                ..empty
-            })
-        }
-    }
+    let resolution = Resolution::of(
+        ctx,
+        &input.graph_id,
+        matches,
+        total,
+        &DISAMBIGUATE,
+        (not_found, "List the current findings with kg_list_audit_risks and resolve one of those."),
+        "Read the recommended files, fix, run the recommended commands, then kg_regenerate (dry run first) and kg_compare_runs.",
+    )
+    .await?;
+    Ok(packet_output!(
+        KgGetAuditRiskOutput,
+        finding,
+        "finding",
+        graph,
+        resolution
+    ))
 }
 
 pub async fn anomaly(
@@ -209,19 +248,14 @@ pub async fn anomaly(
 ) -> Result<KgGetAnomalyOutput, ToolError> {
     let answer = match &input.anomaly_id {
         Some(id) => {
+            let path = format!(
+                "/api/v1/anomalies/{}",
+                percent_encoding::utf8_percent_encode(id, percent_encoding::NON_ALPHANUMERIC)
+            );
             let one = ctx
                 .app
                 .nexus
-                .send(
-                    &NexusRequest::get(format!(
-                        "/api/v1/anomalies/{}",
-                        percent_encoding::utf8_percent_encode(
-                            id,
-                            percent_encoding::NON_ALPHANUMERIC
-                        )
-                    ))
-                    .param("graph_id", Some(&input.graph_id)),
-                )
+                .send(&NexusRequest::get(path).param("graph_id", Some(&input.graph_id)))
                 .await?;
             serde_json::json!({"graph": one.get("graph"), "items": [one.get("anomaly")], "total": 1})
         }
@@ -239,77 +273,29 @@ pub async fn anomaly(
     if let Some(line) = input.line {
         matches.retain(|a| a.get("line").and_then(Value::as_i64) == Some(line));
     }
-    let empty = KgGetAnomalyOutput {
-        anomaly: None,
-        status: String::new(),
-        graph: typed(&graph, "graph").ok(),
-        file_context: None,
-        nearby_relations: None,
-        impact: None,
-        recommended_reads: None,
-        recommended_commands: None,
-        safety_notes: None,
-        candidates: None,
-        required_disambiguation: None,
-        total_candidates: None,
-        candidates_truncated: None,
-        reason: None,
-        next_step: None,
-    };
-    match matches.len() {
-        0 => Ok(KgGetAnomalyOutput {
-            status: "not_found".to_owned(),
-            reason: Some(format!(
-                "no anomaly matches (kind {}, path {}, line {}) in graph {}.",
-                input.kind.as_deref().unwrap_or("any"),
-                input.path.as_deref().unwrap_or("any"),
-                input.line.map_or("any".to_owned(), |l| l.to_string()),
-                input.graph_id
-            )),
-            next_step: Some(
-                "List anomalies with kg_list_anomalies and pass an anomaly_id from it.".to_owned(),
-            ),
-            ..empty
-        }),
-        1 => {
-            let anomaly = matches.remove(0);
-            let Packet {
-                file_context,
-                nearby_relations,
-                impact,
-                recommended_reads,
-                recommended_commands,
-                safety_notes,
-            } = packet::build(ctx, &input.graph_id, &anomaly).await?;
-            Ok(KgGetAnomalyOutput {
-                status: "ready".to_owned(),
-                anomaly: Some(typed(&anomaly, "anomaly")?),
-                file_context,
-                nearby_relations: Some(nearby_relations),
-                impact,
-                recommended_reads: Some(recommended_reads),
-                recommended_commands: Some(recommended_commands),
-                safety_notes: Some(safety_notes),
-                next_step: Some("Read the recommended files; anomalies often block analysis of the whole file, so fix them first.".to_owned()),
-                ..empty
-            })
-        }
-        n => {
-            let candidates = matches
-                .iter()
-                .take(MAX_CANDIDATES)
-                .map(candidate)
-                .collect::<Result<Vec<_>, _>>()?;
-            Ok(KgGetAnomalyOutput {
-                status: "ambiguous".to_owned(),
-                candidates_truncated: Some(n > candidates.len()),
-                candidates: Some(candidates),
-                required_disambiguation: Some(vec!["anomaly_id".to_owned(), "line".to_owned()]),
-                total_candidates: Some(i64::try_from(n).unwrap_or(i64::MAX)),
-                reason: Some(format!("{n} anomalies match; nothing was picked.")),
-                next_step: Some("Ask again with the anomaly_id of one candidate.".to_owned()),
-                ..empty
-            })
-        }
-    }
+    let reason = format!(
+        "no anomaly matches (kind {}, path {}, line {}) in graph {}.",
+        input.kind.as_deref().unwrap_or("any"),
+        input.path.as_deref().unwrap_or("any"),
+        input.line.map_or("any".to_owned(), |l| l.to_string()),
+        input.graph_id
+    );
+    let total = matches.len();
+    let resolution = Resolution::of(
+        ctx,
+        &input.graph_id,
+        matches,
+        total,
+        &["anomaly_id", "line"],
+        (reason, "List anomalies with kg_list_anomalies and pass an anomaly_id from it."),
+        "Read the recommended files; anomalies often block analysis of the whole file, so fix them first.",
+    )
+    .await?;
+    Ok(packet_output!(
+        KgGetAnomalyOutput,
+        anomaly,
+        "anomaly",
+        graph,
+        resolution
+    ))
 }
