@@ -3,9 +3,9 @@
 use crate::error::LiteError;
 use crate::findings::{self, AnalyserStatus};
 use crate::index::{self, ParseCache};
-use crate::store;
 use crate::util::{now_epoch, rfc3339};
 use crate::{LiteConfig, git};
+use crate::{cache, store};
 use serde_json::{Value, json};
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
@@ -20,12 +20,20 @@ pub const PLAN_TTL_SECS: i64 = 15 * 60;
 /// (used by the crash test to kill the process mid-write deterministically).
 pub const PAUSE_ENV: &str = "NEXUS_LITE_TEST_PAUSE_BEFORE_COMMIT";
 
-/// Per-file analyser results keyed by (tool, path, content hash, config fingerprint).
+/// Analyser cache key: (tool, path, content hash, fingerprint from
+/// [`cache::analyser_fingerprint`]).
+type AnalyserKey = (String, String, String, String);
+
+/// Per-file analyser results, the in-memory level in front of the SQLite `analyser_cache`.
 #[derive(Default)]
 pub struct AnalyserCache {
-    files: HashMap<(String, String, String, String), Vec<findings::RawFinding>>,
+    files: HashMap<AnalyserKey, Vec<findings::RawFinding>>,
+    /// Keys of `files` not stored in the database yet (written with the next graph).
+    unpersisted: HashSet<AnalyserKey>,
     versions: HashMap<String, Option<String>>,
 }
+
+const ANALYSERS: [&str; 2] = ["ruff", "bandit"];
 
 pub struct Repo {
     pub name: String,
@@ -293,7 +301,10 @@ impl AppState {
         }
         changed.sort();
         changed.dedup();
-        let incremental = previous.is_some() && !repo.cache.is_empty();
+        let incremental = match &previous {
+            None => false,
+            Some((gpk, _)) => !repo.cache.is_empty() || cache::has_parses_for_graph(&conn, *gpk)?,
+        };
         let changed_sources = changed
             .iter()
             .filter(|p| index::language_of(p).is_some())
@@ -582,8 +593,22 @@ fn run_index(
                 });
             }
         };
-        let data =
-            index::build(&repo.name, &repo.root, &files, &repo.cache, &progress).map_err(fail)?;
+        let load = |keys: &[String]| match cache::load_parses(&conn, keys) {
+            Ok(found) => found,
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot read the stored parse cache; parsing instead");
+                HashMap::new()
+            }
+        };
+        let data = index::build(
+            &repo.name,
+            &repo.root,
+            &files,
+            &repo.cache,
+            &load,
+            &progress,
+        )
+        .map_err(fail)?;
         let graph_ms = t1.elapsed().as_secs_f64() * 1000.0;
         phase("analysing");
         let t2 = Instant::now();
@@ -594,19 +619,47 @@ fn run_index(
             .map(|f| (f.path.clone(), f.content_hash.clone()))
             .collect();
         let root = repo.root.as_path();
-        let fingerprint = config_fingerprint(root);
+        let config_fp = config_fingerprint(root);
+        let ruff_fp = cache::analyser_fingerprint("ruff", &config_fp);
+        let bandit_fp = cache::analyser_fingerprint("bandit", &config_fp);
+        let fp_of = |tool: &str| -> &str {
+            if tool == "ruff" {
+                ruff_fp.as_str()
+            } else {
+                bandit_fp.as_str()
+            }
+        };
+        let key_of = |tool: &str, p: &str, h: &str| -> AnalyserKey {
+            (tool.into(), p.into(), h.into(), fp_of(tool).into())
+        };
+        let mut analyser_loaded = 0usize;
         let (todo_ruff, todo_bandit) = match repo.analyser_cache.lock() {
-            Ok(c) => {
+            Ok(mut c) => {
+                // The persistent level: results of another process (or before a restart).
+                for tool in ANALYSERS {
+                    let missing: Vec<(String, String)> = py
+                        .iter()
+                        .filter(|(p, h)| !c.files.contains_key(&key_of(tool, p, h)))
+                        .cloned()
+                        .collect();
+                    match cache::load_findings(&conn, tool, fp_of(tool), &missing) {
+                        Ok((found, version)) => {
+                            analyser_loaded += found.len();
+                            for ((p, h), v) in found {
+                                c.files.insert(key_of(tool, &p, &h), v);
+                            }
+                            if version.is_some() {
+                                c.versions.entry(tool.to_string()).or_insert(version);
+                            }
+                        }
+                        Err(e) => {
+                            tracing::warn!(error = %e, tool, "cannot read the stored analyser cache")
+                        }
+                    }
+                }
                 let todo = |tool: &str| -> Vec<String> {
                     py.iter()
-                        .filter(|(p, h)| {
-                            !c.files.contains_key(&(
-                                tool.to_string(),
-                                p.clone(),
-                                h.clone(),
-                                fingerprint.clone(),
-                            ))
-                        })
+                        .filter(|(p, h)| !c.files.contains_key(&key_of(tool, p, h)))
                         .map(|(p, _)| p.clone())
                         .collect()
                 };
@@ -641,6 +694,11 @@ fn run_index(
         let mut ruff = Vec::new();
         let mut bandit = Vec::new();
         let (mut ruff_st, mut bandit_st) = (ruff_st, bandit_st);
+        // Tools whose stored results must be forgotten (failed or missing in this run).
+        let mut forget: Vec<&'static str> = Vec::new();
+        // Results to store with the graph: (key, findings, tool version).
+        let mut to_store: Vec<(AnalyserKey, Vec<findings::RawFinding>, Option<String>)> =
+            Vec::new();
         if let Ok(mut c) = repo.analyser_cache.lock() {
             for (tool, st, fresh, todo, out) in [
                 ("ruff", &mut ruff_st, ruff_new, &todo_ruff, &mut ruff),
@@ -655,6 +713,8 @@ fn run_index(
                 if st.status != "ok" {
                     // Never mix stale cached results with a failed or missing analyser.
                     c.files.retain(|k, _| k.0 != tool);
+                    c.unpersisted.retain(|k| k.0 != tool);
+                    forget.push(tool);
                     continue;
                 }
                 if st.version.is_some() {
@@ -670,29 +730,23 @@ fn run_index(
                     py.iter().map(|(p, h)| (p.as_str(), h.as_str())).collect();
                 for p in todo {
                     let h = hash_of.get(p.as_str()).copied().unwrap_or("");
-                    c.files.insert(
-                        (
-                            tool.to_string(),
-                            p.clone(),
-                            h.to_string(),
-                            fingerprint.clone(),
-                        ),
-                        by_path.remove(p).unwrap_or_default(),
-                    );
+                    let key = key_of(tool, p, h);
+                    c.files
+                        .insert(key.clone(), by_path.remove(p).unwrap_or_default());
+                    c.unpersisted.insert(key);
                 }
                 for (p, h) in &py {
-                    if let Some(v) =
-                        c.files
-                            .get(&(tool.to_string(), p.clone(), h.clone(), fingerprint.clone()))
-                    {
+                    if let Some(v) = c.files.get(&key_of(tool, p, h)) {
                         out.extend(v.iter().cloned());
                     }
                 }
                 let live: HashSet<(String, String)> = py.iter().cloned().collect();
-                c.files.retain(|k, _| {
-                    k.0 != tool
-                        || (live.contains(&(k.1.clone(), k.2.clone())) && k.3 == fingerprint)
-                });
+                let fp = fp_of(tool);
+                let keep = |k: &AnalyserKey| {
+                    k.0 != tool || (live.contains(&(k.1.clone(), k.2.clone())) && k.3 == fp)
+                };
+                c.files.retain(|k, _| keep(k));
+                c.unpersisted.retain(|k| keep(k));
                 st.findings = out.len();
                 if todo.len() < py.len() {
                     st.reason = Some(format!(
@@ -702,6 +756,16 @@ fn run_index(
                     ));
                 }
             }
+            let c = &*c;
+            to_store = c
+                .unpersisted
+                .iter()
+                .filter_map(|k| {
+                    let findings = c.files.get(k)?.clone();
+                    let version = c.versions.get(&k.0).cloned().flatten();
+                    Some((k.clone(), findings, version))
+                })
+                .collect();
         }
         let (imported, import_st) = match imports_dir(state, &repo.name) {
             Some(dir) => findings::import_dir(root, &dir),
@@ -733,6 +797,8 @@ fn run_index(
             "files_listed": files.len(),
             "files_parsed": data.parsed_files,
             "files_reused": data.reused_files,
+            "files_reused_from_db": data.loaded_files,
+            "analyser_results_reused_from_db": analyser_loaded,
             "nodes": data.nodes.len(),
             "edges": data.edges.len(),
         });
@@ -750,6 +816,7 @@ fn run_index(
                 )
             })
             .collect();
+        let pruned = std::cell::Cell::new((0usize, 0usize));
         let counts = store::write_graph(
             &mut conn,
             &graph_id,
@@ -765,10 +832,41 @@ fn run_index(
                     )
                     .map_err(LiteError::db("recording the regeneration result"))?;
                 }
+                // The caches are written and pruned with the graph: committed together or
+                // not at all.
+                cache::store_parses(tx, &data.new_parses)?;
+                let entries: Vec<cache::FindingsEntry<'_>> = to_store
+                    .iter()
+                    .map(|(k, f, v)| cache::FindingsEntry {
+                        tool: &k.0,
+                        path: &k.1,
+                        content_hash: &k.2,
+                        fingerprint: &k.3,
+                        version: v.as_deref(),
+                        findings: f,
+                    })
+                    .collect();
+                cache::store_findings(tx, &entries)?;
+                let py_paths: Vec<&str> = py.iter().map(|(p, _)| p.as_str()).collect();
+                for tool in &forget {
+                    cache::forget_findings(tx, tool, &py_paths)?;
+                }
+                pruned.set(cache::prune(tx)?);
                 Ok(())
             },
             || pause_before_commit(&graph_id),
         )?;
+        let parse_keys: Vec<String> = data.new_parses.iter().map(|(k, _, _)| k.clone()).collect();
+        repo.cache.mark_persisted(&parse_keys);
+        if let Ok(mut c) = repo.analyser_cache.lock() {
+            for (k, _, _) in &to_store {
+                c.unpersisted.remove(k);
+            }
+        }
+        let (pruned_parses, pruned_results) = pruned.get();
+        stats["parses_stored"] = json!(parse_keys.len());
+        stats["analyser_results_stored"] = json!(to_store.len());
+        stats["cache_rows_pruned"] = json!(pruned_parses + pruned_results);
         stats["write_ms"] = json!(t3.elapsed().as_secs_f64() * 1000.0);
         // The graph is committed and served; fold the WAL back outside the measured write.
         let t4 = Instant::now();

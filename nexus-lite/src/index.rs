@@ -74,21 +74,60 @@ pub struct GraphData {
     pub parses: HashMap<String, (String, Arc<FileParse>)>,
     pub parsed_files: usize,
     pub reused_files: usize,
+    /// Of `reused_files`, how many came from the database (not from this process's memory).
+    pub loaded_files: usize,
+    /// Parses used by this run that are not stored yet: (cache key, language, parse).
+    pub new_parses: Vec<(String, &'static str, Arc<FileParse>)>,
 }
 
-/// Parse results keyed by content hash, reused by incremental regenerations.
+/// Parse results keyed by `grammar:content hash`, reused by incremental regenerations. The
+/// in-memory level in front of the SQLite `parse_cache` (see `cache.rs`): `persisted` says
+/// whether the entry is known to be stored there.
 #[derive(Default)]
 pub struct ParseCache {
-    map: Mutex<HashMap<String, Arc<FileParse>>>,
+    map: Mutex<HashMap<String, Cached>>,
+}
+
+struct Cached {
+    parse: Arc<FileParse>,
+    persisted: bool,
 }
 
 impl ParseCache {
     fn get(&self, key: &str) -> Option<Arc<FileParse>> {
-        self.map.lock().ok().and_then(|m| m.get(key).cloned())
+        self.map
+            .lock()
+            .ok()
+            .and_then(|m| m.get(key).map(|c| c.parse.clone()))
     }
-    fn put(&self, key: String, value: Arc<FileParse>) {
+    fn put(&self, key: String, parse: Arc<FileParse>, persisted: bool) {
         if let Ok(mut m) = self.map.lock() {
-            m.insert(key, value);
+            let was = m.get(&key).is_some_and(|c| c.persisted);
+            m.insert(
+                key,
+                Cached {
+                    parse,
+                    persisted: persisted || was,
+                },
+            );
+        }
+    }
+    fn contains(&self, key: &str) -> bool {
+        self.map.lock().is_ok_and(|m| m.contains_key(key))
+    }
+    fn is_persisted(&self, key: &str) -> bool {
+        self.map
+            .lock()
+            .is_ok_and(|m| m.get(key).is_some_and(|c| c.persisted))
+    }
+    /// Records that `keys` were written to the database (after the graph's COMMIT).
+    pub fn mark_persisted(&self, keys: &[String]) {
+        if let Ok(mut m) = self.map.lock() {
+            for k in keys {
+                if let Some(c) = m.get_mut(k) {
+                    c.persisted = true;
+                }
+            }
         }
     }
     /// Drops entries not used by the latest run.
@@ -104,6 +143,9 @@ impl ParseCache {
         self.len() == 0
     }
 }
+
+/// Loads stored parses for cache keys missing from memory (the persistent level).
+pub type ParseLoader<'a> = &'a dyn Fn(&[String]) -> HashMap<String, FileParse>;
 
 pub fn language_of(path: &str) -> Option<&'static str> {
     Lang::from_path(path).map(Lang::name)
@@ -543,6 +585,7 @@ pub fn build(
     root: &Path,
     files: &[String],
     cache: &ParseCache,
+    load: ParseLoader<'_>,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<GraphData, String> {
     let total = files.len();
@@ -568,10 +611,27 @@ pub fn build(
         .filter_map(|(i, l)| {
             let (bytes, lang) = (l.bytes.as_ref()?, l.lang?);
             let hash = format!("sha256:{}", crate::util::sha256_hex(bytes));
-            let key = format!("{}:{hash}", lang.name());
+            let key = format!("{}:{hash}", lang.grammar_name());
             Some((i, hash, key))
         })
         .collect();
+    // The persistent level: what memory misses, the database may hold (first run after a
+    // start).
+    let mut missing: Vec<String> = todo
+        .iter()
+        .filter(|(_, _, key)| !cache.contains(key))
+        .map(|(_, _, key)| key.clone())
+        .collect();
+    missing.sort_unstable();
+    missing.dedup();
+    let loaded = load(&missing);
+    data.loaded_files = todo
+        .iter()
+        .filter(|(_, _, key)| loaded.contains_key(key))
+        .count();
+    for (key, parse) in loaded {
+        cache.put(key, Arc::new(parse), true);
+    }
     let results: Vec<Slot> = todo.iter().map(|_| Mutex::new(None)).collect();
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(total - todo.len());
@@ -625,10 +685,16 @@ pub fn build(
             .into_inner()
             .map_err(|_| "a parser thread panicked".to_string())?
             .ok_or_else(|| "a file was not parsed".to_string())??;
-        cache.put(key.clone(), parse.clone());
-        keep.insert(key.clone());
         let l = &listed[*i];
         let lang = l.lang.unwrap_or(Lang::Python);
+        if !cache.is_persisted(key) {
+            cache.put(key.clone(), parse.clone(), false);
+            if keep.insert(key.clone()) {
+                data.new_parses
+                    .push((key.clone(), lang.name(), parse.clone()));
+            }
+        }
+        keep.insert(key.clone());
         data.files.push(FileRow {
             path: l.path.clone(),
             language: lang.name(),

@@ -3,9 +3,10 @@
 //! Every language module (`python`, `ecmascript`, `rust_lang`) turns one source file into a
 //! [`FileParse`]; `index` links them into one graph with the same node and edge kinds.
 
+use serde::{Deserialize, Deserializer, Serialize};
 use tree_sitter::{Node, Parser};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SymKind {
     Class,
     Function,
@@ -22,7 +23,7 @@ impl SymKind {
     }
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
 pub struct Symbol {
     pub kind: SymKind,
     pub name: String,
@@ -37,7 +38,7 @@ pub struct Symbol {
 }
 
 /// One binding created by an import statement.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Import {
     /// Python: module text without the leading dots (may be empty for `from . import x`).
     /// JS/TS: the specifier (`./x`, `react`). Rust: the `::` path (`crate::a::B`).
@@ -56,7 +57,7 @@ pub struct Import {
     pub mod_decl: bool,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Call {
     pub caller: Option<usize>,
     /// Dotted callee (`helper`, `self.run`, `mod.f`); Rust `::` paths are written with dots.
@@ -64,14 +65,58 @@ pub struct Call {
     pub line: u32,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Base {
     pub class: usize,
     pub base: String,
     pub line: u32,
 }
 
-#[derive(Debug, Clone, Default)]
+/// Every `Symbol::detail` a language module produces (parse-cache rows are read back into
+/// these static strings).
+pub const SYMBOL_DETAILS: [&str; 4] = ["struct", "enum", "union", "trait"];
+
+/// `Symbol` as stored, with `detail` as owned text.
+#[derive(Deserialize)]
+struct SymbolRepr {
+    kind: SymKind,
+    name: String,
+    local_qname: String,
+    line: u32,
+    end_line: u32,
+    parent: Option<usize>,
+    detail: Option<String>,
+}
+
+impl<'de> Deserialize<'de> for Symbol {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let r = SymbolRepr::deserialize(d)?;
+        let detail = match r.detail {
+            None => None,
+            Some(v) => Some(
+                SYMBOL_DETAILS
+                    .iter()
+                    .find(|k| **k == v)
+                    .copied()
+                    .ok_or_else(|| {
+                        serde::de::Error::custom(format!("unknown symbol detail `{v}`"))
+                    })?,
+            ),
+        };
+        Ok(Symbol {
+            kind: r.kind,
+            name: r.name,
+            local_qname: r.local_qname,
+            line: r.line,
+            end_line: r.end_line,
+            parent: r.parent,
+            detail,
+        })
+    }
+}
+
+/// One file's parse result; serializable for the persistent parse cache (`cache.rs`).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct FileParse {
     pub symbols: Vec<Symbol>,
     pub imports: Vec<Import>,
@@ -119,6 +164,17 @@ impl Lang {
         match self {
             Lang::Python => "python",
             Lang::TypeScript | Lang::Tsx => "typescript",
+            Lang::JavaScript => "javascript",
+            Lang::Rust => "rust",
+        }
+    }
+
+    /// The grammar a file is parsed with (parse-cache key: `.ts` and `.tsx` differ).
+    pub fn grammar_name(self) -> &'static str {
+        match self {
+            Lang::Python => "python",
+            Lang::TypeScript => "typescript",
+            Lang::Tsx => "tsx",
             Lang::JavaScript => "javascript",
             Lang::Rust => "rust",
         }

@@ -7,6 +7,7 @@
 //! stdout is its stdio protocol channel.
 
 pub mod api;
+pub mod cache;
 pub mod ecmascript;
 pub mod engine;
 pub mod error;

@@ -1,0 +1,365 @@
+//! Persistent parse and analyser caches (SQLite), so the first incremental run after a restart
+//! reuses the work of the previous process instead of re-parsing and re-analysing everything.
+//!
+//! - `parse_cache`: one [`FileParse`] per (grammar, content sha256), valid for one
+//!   [`parse_format`] (a fingerprint of the parser code and grammars: an upgraded nexus-lite
+//!   never reuses parses made by another version).
+//! - `analyser_cache`: ruff/bandit findings per (tool, path, content sha256, fingerprint), the
+//!   fingerprint covering the analyser configuration files, the normalizer code and the tool
+//!   executable found on `PATH` (its path, size and mtime: an upgrade invalidates).
+//!
+//! Both are written in the graph's transaction and pruned there: entries not referenced by the
+//! latest ready graph of some (repository, branch) are deleted, so the size stays bounded by
+//! the files of the graphs being served.
+
+use crate::error::LiteError;
+use crate::findings::RawFinding;
+use crate::lang::FileParse;
+use rusqlite::{Connection, OptionalExtension, Transaction, params};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::sync::{Arc, LazyLock};
+
+/// Fingerprint of everything that shapes a [`FileParse`]: the language modules' source and the
+/// grammars (ABI, node kinds, fields).
+pub fn parse_format() -> &'static str {
+    static FORMAT: LazyLock<String> = LazyLock::new(|| {
+        let mut all = String::from(concat!(
+            include_str!("lang.rs"),
+            include_str!("python.rs"),
+            include_str!("ecmascript.rs"),
+            include_str!("rust_lang.rs"),
+            include_str!("../Cargo.toml"),
+        ));
+        let grammars: [tree_sitter::Language; 4] = [
+            tree_sitter_python::LANGUAGE.into(),
+            tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+            tree_sitter_typescript::LANGUAGE_TSX.into(),
+            tree_sitter_rust::LANGUAGE.into(),
+        ];
+        let js: tree_sitter::Language = tree_sitter_javascript::LANGUAGE.into();
+        for g in grammars.iter().chain(std::iter::once(&js)) {
+            all.push_str(&format!(
+                "\0{}:{}:{}",
+                g.abi_version(),
+                g.node_kind_count(),
+                g.field_count()
+            ));
+        }
+        crate::util::sha256_hex(all.as_bytes())
+    });
+    &FORMAT
+}
+
+/// The executable `program` would run as from `PATH`: path, size and mtime (or `missing`).
+fn executable_fingerprint(program: &str) -> String {
+    let Some(path) = std::env::var_os("PATH") else {
+        return "missing".into();
+    };
+    for dir in std::env::split_paths(&path) {
+        let p = dir.join(program);
+        if let Ok(m) = std::fs::metadata(&p)
+            && m.is_file()
+        {
+            let mtime = m
+                .modified()
+                .ok()
+                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                .map(|d| d.as_nanos())
+                .unwrap_or(0);
+            return format!("{}\0{}\0{mtime}", p.display(), m.len());
+        }
+    }
+    "missing".into()
+}
+
+/// Cache fingerprint of one analyser: configuration files, our normalizer, the executable.
+pub fn analyser_fingerprint(tool: &str, config_fingerprint: &str) -> String {
+    let mut all = Vec::new();
+    for part in [
+        tool,
+        config_fingerprint,
+        include_str!("findings.rs"),
+        &executable_fingerprint(tool),
+    ] {
+        all.extend_from_slice(part.as_bytes());
+        all.push(0);
+    }
+    crate::util::sha256_hex(&all)
+}
+
+/// Splits a parse-cache key `grammar:sha256:…` into (grammar, content hash).
+fn split_key(key: &str) -> Option<(&str, &str)> {
+    key.split_once(':')
+}
+
+/// Stored parses for `keys` (`grammar:content hash`) made by this parser version. A row that
+/// does not deserialize is treated as a miss.
+pub fn load_parses(
+    conn: &Connection,
+    keys: &[String],
+) -> Result<HashMap<String, FileParse>, LiteError> {
+    let mut out = HashMap::new();
+    if keys.is_empty() {
+        return Ok(out);
+    }
+    let mut st = conn
+        .prepare_cached(
+            "SELECT parse FROM parse_cache WHERE content_hash=?1 AND grammar=?2 AND format=?3",
+        )
+        .map_err(LiteError::db("preparing the parse cache lookup"))?;
+    for key in keys {
+        let Some((grammar, hash)) = split_key(key) else {
+            continue;
+        };
+        let text: Option<String> = st
+            .query_row(params![hash, grammar, parse_format()], |r| r.get(0))
+            .optional()
+            .map_err(LiteError::db("reading the parse cache"))?;
+        if let Some(parse) = text.and_then(|t| serde_json::from_str::<FileParse>(&t).ok()) {
+            out.insert(key.clone(), parse);
+        }
+    }
+    Ok(out)
+}
+
+/// Writes parses (`key`, files.language, parse) inside the graph transaction.
+pub fn store_parses(
+    tx: &Transaction<'_>,
+    entries: &[(String, &'static str, Arc<FileParse>)],
+) -> Result<usize, LiteError> {
+    let mut st = tx
+        .prepare_cached(
+            "INSERT OR REPLACE INTO parse_cache(content_hash, grammar, language, format, parse)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+        )
+        .map_err(LiteError::db("preparing the parse cache write"))?;
+    let mut n = 0;
+    for (key, language, parse) in entries {
+        let Some((grammar, hash)) = split_key(key) else {
+            continue;
+        };
+        let Ok(text) = serde_json::to_string(parse.as_ref()) else {
+            continue;
+        };
+        st.execute(params![hash, grammar, language, parse_format(), text])
+            .map_err(LiteError::db("writing the parse cache"))?;
+        n += 1;
+    }
+    Ok(n)
+}
+
+/// True when the stored parse cache holds entries for files of graph `gpk` (a plan then says
+/// `incremental` even right after a restart).
+pub fn has_parses_for_graph(conn: &Connection, gpk: i64) -> Result<bool, LiteError> {
+    conn.query_row(
+        "SELECT EXISTS(SELECT 1 FROM files f JOIN parse_cache p
+           ON p.content_hash=f.content_hash AND p.language=f.language
+         WHERE f.gpk=?1 AND p.format=?2)",
+        params![gpk, parse_format()],
+        |r| r.get(0),
+    )
+    .map_err(LiteError::db("reading the parse cache"))
+}
+
+/// A [`RawFinding`] as stored (its `&'static str` fields as text).
+#[derive(Serialize, Deserialize)]
+struct StoredFinding {
+    source_tool: String,
+    finding_type: String,
+    rule_id: String,
+    path: String,
+    line: Option<u32>,
+    end_line: Option<u32>,
+    message: String,
+    severity: String,
+    confidence: Option<String>,
+    category: String,
+    false_positive: Option<String>,
+}
+
+fn intern(value: &str, known: &[&'static str]) -> Option<&'static str> {
+    known.iter().find(|k| **k == value).copied()
+}
+
+impl StoredFinding {
+    fn from_raw(f: &RawFinding) -> StoredFinding {
+        StoredFinding {
+            source_tool: f.source_tool.into(),
+            finding_type: f.finding_type.clone(),
+            rule_id: f.rule_id.clone(),
+            path: f.path.clone(),
+            line: f.line,
+            end_line: f.end_line,
+            message: f.message.clone(),
+            severity: f.severity.into(),
+            confidence: f.confidence.map(str::to_string),
+            category: f.category.into(),
+            false_positive: f.false_positive.clone(),
+        }
+    }
+
+    fn into_raw(self) -> Option<RawFinding> {
+        let confidence = match &self.confidence {
+            None => None,
+            Some(c) => Some(intern(c, &["high", "medium", "low"])?),
+        };
+        Some(RawFinding {
+            source_tool: intern(&self.source_tool, &["ruff", "bandit"])?,
+            finding_type: self.finding_type,
+            rule_id: self.rule_id,
+            path: self.path,
+            line: self.line,
+            end_line: self.end_line,
+            message: self.message,
+            severity: intern(
+                &self.severity,
+                &["critical", "high", "medium", "low", "info"],
+            )?,
+            confidence,
+            category: intern(
+                &self.category,
+                &[
+                    "security",
+                    "runtime",
+                    "architecture",
+                    "maintainability",
+                    "style",
+                ],
+            )?,
+            false_positive: self.false_positive,
+        })
+    }
+}
+
+/// Stored findings of `tool` for (path, content hash) pairs under `fingerprint`, and the tool
+/// version recorded with them.
+pub type LoadedFindings = (HashMap<(String, String), Vec<RawFinding>>, Option<String>);
+
+pub fn load_findings(
+    conn: &Connection,
+    tool: &str,
+    fingerprint: &str,
+    files: &[(String, String)],
+) -> Result<LoadedFindings, LiteError> {
+    let mut out = HashMap::new();
+    let mut version = None;
+    if files.is_empty() {
+        return Ok((out, version));
+    }
+    let mut st = conn
+        .prepare_cached(
+            "SELECT version, findings FROM analyser_cache
+             WHERE tool=?1 AND path=?2 AND content_hash=?3 AND fingerprint=?4",
+        )
+        .map_err(LiteError::db("preparing the analyser cache lookup"))?;
+    for (path, hash) in files {
+        let row: Option<(Option<String>, String)> = st
+            .query_row(params![tool, path, hash, fingerprint], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .optional()
+            .map_err(LiteError::db("reading the analyser cache"))?;
+        let Some((v, text)) = row else { continue };
+        let Ok(stored) = serde_json::from_str::<Vec<StoredFinding>>(&text) else {
+            continue;
+        };
+        let Some(raw) = stored
+            .into_iter()
+            .map(StoredFinding::into_raw)
+            .collect::<Option<Vec<_>>>()
+        else {
+            continue;
+        };
+        if version.is_none() {
+            version = v;
+        }
+        out.insert((path.clone(), hash.clone()), raw);
+    }
+    Ok((out, version))
+}
+
+/// One analyser cache entry to write: (tool, path, content hash, fingerprint) -> findings.
+pub struct FindingsEntry<'a> {
+    pub tool: &'a str,
+    pub path: &'a str,
+    pub content_hash: &'a str,
+    pub fingerprint: &'a str,
+    pub version: Option<&'a str>,
+    pub findings: &'a [RawFinding],
+}
+
+pub fn store_findings(
+    tx: &Transaction<'_>,
+    entries: &[FindingsEntry<'_>],
+) -> Result<usize, LiteError> {
+    let mut st = tx
+        .prepare_cached(
+            "INSERT OR REPLACE INTO analyser_cache(tool, path, content_hash, fingerprint, version, findings)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        )
+        .map_err(LiteError::db("preparing the analyser cache write"))?;
+    for e in entries {
+        let stored: Vec<StoredFinding> = e.findings.iter().map(StoredFinding::from_raw).collect();
+        let text = serde_json::to_string(&stored).unwrap_or_else(|_| "[]".into());
+        st.execute(params![
+            e.tool,
+            e.path,
+            e.content_hash,
+            e.fingerprint,
+            e.version,
+            text
+        ])
+        .map_err(LiteError::db("writing the analyser cache"))?;
+    }
+    Ok(entries.len())
+}
+
+/// Forgets `tool`'s stored results for `paths` (the tool failed or is missing in this run:
+/// never mix old results with a tool that does not run).
+pub fn forget_findings(tx: &Transaction<'_>, tool: &str, paths: &[&str]) -> Result<(), LiteError> {
+    let mut st = tx
+        .prepare_cached("DELETE FROM analyser_cache WHERE tool=?1 AND path=?2")
+        .map_err(LiteError::db("preparing the analyser cache delete"))?;
+    for p in paths {
+        st.execute(params![tool, p])
+            .map_err(LiteError::db("clearing the analyser cache"))?;
+    }
+    Ok(())
+}
+
+/// Deletes cache entries not referenced by the latest ready graph of any (repository, branch),
+/// and parses made by another parser version. Runs inside the graph transaction, after the new
+/// graph is marked ready. Returns (parse rows, analyser rows) deleted.
+pub fn prune(tx: &Transaction<'_>) -> Result<(usize, usize), LiteError> {
+    const LIVE: &str =
+        "SELECT MAX(gpk) FROM graphs WHERE status='ready' GROUP BY repository, branch";
+    let parses = tx
+        .execute(
+            &format!(
+                "DELETE FROM parse_cache WHERE format<>?1 OR (content_hash, language) NOT IN
+                   (SELECT f.content_hash, f.language FROM files f WHERE f.gpk IN ({LIVE}))"
+            ),
+            [parse_format()],
+        )
+        .map_err(LiteError::db("pruning the parse cache"))?;
+    let findings = tx
+        .execute(
+            &format!(
+                "DELETE FROM analyser_cache WHERE (path, content_hash) NOT IN
+                   (SELECT f.path, f.content_hash FROM files f WHERE f.gpk IN ({LIVE}))"
+            ),
+            [],
+        )
+        .map_err(LiteError::db("pruning the analyser cache"))?;
+    Ok((parses, findings))
+}
+
+/// Row counts of the two caches (tests, bench).
+pub fn sizes(conn: &Connection) -> Result<(i64, i64), LiteError> {
+    let count = |table: &str| -> Result<i64, LiteError> {
+        conn.query_row(&format!("SELECT COUNT(*) FROM {table}"), [], |r| r.get(0))
+            .map_err(LiteError::db("counting cache rows"))
+    };
+    Ok((count("parse_cache")?, count("analyser_cache")?))
+}
