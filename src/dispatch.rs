@@ -53,7 +53,7 @@ pub async fn call(ctx: ToolContext, name: &str, arguments: Value) -> Result<Valu
             future.await?
         }
     };
-    Ok(finish(&ctx, tool, &arguments, raw).await)
+    Ok(finish(&ctx, tool, raw).await)
 }
 
 fn validate(ctx: &ToolContext, tool: &ToolSpec, arguments: &Value) -> Result<(), ToolError> {
@@ -216,7 +216,7 @@ fn pointer(dotted: &str) -> String {
 }
 
 /// Shapes, budgets and annotates a raw result.
-async fn finish(ctx: &ToolContext, tool: &ToolSpec, _arguments: &Value, mut raw: Value) -> Value {
+async fn finish(ctx: &ToolContext, tool: &ToolSpec, mut raw: Value) -> Value {
     let page = raw.as_object_mut().and_then(|o| o.remove("_page"));
     let freshness = freshness::block(ctx, &raw).await;
     let (mut value, mut report) = trim::shape(raw, &tool.response);
