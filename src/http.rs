@@ -11,6 +11,7 @@ use axum::http::StatusCode;
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use axum::serve::ListenerExt;
 use axum::{Json, Router};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
@@ -114,6 +115,12 @@ pub async fn serve(
     let local = listener.local_addr().map_err(HttpError::Serve)?;
     tracing::info!(%local, "nexus-mcp listening: Streamable HTTP at /mcp, legacy SSE at /sse");
     eprintln!("nexus-mcp listening on http://{local} (/mcp, /sse, /healthz)");
+    // Small SSE frames must not wait for Nagle + delayed ACK (~40 ms a call on a reused connection).
+    let listener = listener.tap_io(|tcp| {
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::debug!(error = %e, "cannot set TCP_NODELAY");
+        }
+    });
     axum::serve(listener, router(app, auth, allowed_hosts))
         .with_graceful_shutdown(async {
             let _ = tokio::signal::ctrl_c().await;

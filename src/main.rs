@@ -292,10 +292,12 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
             match transport {
                 Transport::Stdio => {
                     let scopes = stdio_scopes(surface, backend)?;
+                    let nexus = app.nexus.clone();
                     let service = McpServer::new(app, Mode::LocalStdio, scopes)
                         .serve(rmcp::transport::stdio())
                         .await
                         .map_err(|e| format!("stdio session failed to start: {e}"))?;
+                    nexus.warm_up();
                     service
                         .waiting()
                         .await
@@ -304,6 +306,7 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
                 }
                 Transport::Http => {
                     let auth = http_auth(surface, tokens.as_deref(), *insecure_no_auth, *listen)?;
+                    app.nexus.warm_up();
                     http::serve(app, *listen, auth, allowed_hosts)
                         .await
                         .map_err(|e| e.to_string())?;

@@ -5,6 +5,7 @@ use crate::handler::ToolError;
 use reqwest::{Method, StatusCode};
 use serde_json::Value;
 use std::fmt;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 /// How many times a GET is tried in all; POSTs are never retried (they may not be idempotent).
@@ -70,7 +71,10 @@ impl fmt::Debug for Secret {
 
 #[derive(Debug, Clone)]
 pub struct NexusClient {
-    http: reqwest::Client,
+    /// Built on first use: loading the system's trust roots costs ~15 ms, which a server that
+    /// is only asked for tools/list should not pay at start-up (see [`NexusClient::warm_up`]).
+    http: Arc<OnceLock<Result<reqwest::Client, String>>>,
+    timeout: Duration,
     base: String,
     token: Secret,
 }
@@ -81,8 +85,6 @@ pub enum NexusClientError {
         "NEXUS_API_URL `{0}` is not an http(s) URL. Set it to the Nexus API root, e.g. https://nexus.example.com"
     )]
     BadUrl(String),
-    #[error("cannot build the HTTP client: {0}")]
-    Build(#[from] reqwest::Error),
 }
 
 impl NexusClient {
@@ -90,16 +92,36 @@ impl NexusClient {
         if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
             return Err(NexusClientError::BadUrl(base_url.to_owned()));
         }
-        let http = reqwest::Client::builder()
-            .timeout(timeout)
-            .connect_timeout(Duration::from_secs(5))
-            .user_agent(concat!("nexus-mcp/", env!("CARGO_PKG_VERSION")))
-            .build()?;
         Ok(NexusClient {
-            http,
+            http: Arc::default(),
+            timeout,
             base: base_url.trim_end_matches('/').to_owned(),
             token,
         })
+    }
+
+    fn http(&self) -> Result<&reqwest::Client, ToolError> {
+        self.http
+            .get_or_init(|| {
+                reqwest::Client::builder()
+                    .timeout(self.timeout)
+                    .connect_timeout(Duration::from_secs(5))
+                    .user_agent(concat!("nexus-mcp/", env!("CARGO_PKG_VERSION")))
+                    .build()
+                    .map_err(|e| e.to_string())
+            })
+            .as_ref()
+            .map_err(|e| {
+                ToolError::Internal(format!("cannot build the HTTP client for Nexus: {e}"))
+            })
+    }
+
+    /// Builds the HTTP client off the request path, so the first tool call does not pay for it.
+    pub fn warm_up(&self) {
+        let client = self.clone();
+        std::thread::spawn(move || {
+            let _ = client.http();
+        });
     }
 
     pub fn base_url(&self) -> &str {
@@ -136,7 +158,7 @@ impl NexusClient {
     async fn send_once(&self, request: &NexusRequest) -> Result<Value, ToolError> {
         let url = format!("{}{}", self.base, request.path);
         let mut builder = self
-            .http
+            .http()?
             .request(request.method.clone(), &url)
             .bearer_auth(self.token.expose())
             .query(&request.query);
