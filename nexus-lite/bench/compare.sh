@@ -5,8 +5,8 @@
 #   nexus-lite/bench/compare.sh [RUNS]          (default 3 runs per tool, medians reported)
 #
 # Environment: WORK (scratch dir, default /tmp/nexus-lite-compare), LINES (default 100000),
-# ANALYSERS_PATH (dir holding ruff and bandit, default /work/venv-lite/bin),
-# CARGO_TARGET_DIR (default /work/target-lite). The other tools are installed under $WORK
+# ANALYSERS_PATH (dir holding ruff and bandit, default .venv/bin of the workspace),
+# CARGO_TARGET_DIR (default: cargo's own). The other tools are installed under $WORK
 # (npm prefix and a venv); nothing of theirs is committed. Every run indexes from scratch
 # (fresh data dir / fresh HOME). A tool that cannot index is reported with the reason, never
 # with a number. GitNexus is installed with --omit=optional: its optional onnxruntime-node
@@ -15,9 +15,10 @@ set -u
 RUNS=${1:-3}
 WORK=${WORK:-/tmp/nexus-lite-compare}
 LINES=${LINES:-100000}
-ANALYSERS_PATH=${ANALYSERS_PATH:-/work/venv-lite/bin}
-export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-/work/target-lite}
+ANALYSERS_PATH=${ANALYSERS_PATH:-$(cd "$(dirname "$0")/../.." && pwd)/.venv/bin}
+
 HERE=$(cd "$(dirname "$0")/../.." && pwd)
+export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HERE/target}
 mkdir -p "$WORK"
 BASE_PATH=/usr/local/bin:/usr/bin:/bin   # no ruff/bandit: graph build only
 

@@ -100,7 +100,7 @@ pub fn analysers_available() -> bool {
         if std::env::var("NEXUS_LITE_REQUIRE_ANALYSERS").as_deref() == Ok("1") {
             panic!(
                 "ruff and bandit must be on PATH (NEXUS_LITE_REQUIRE_ANALYSERS=1): \
-                 python3 -m venv /work/venv-lite && /work/venv-lite/bin/pip install ruff bandit"
+                 bash .ci/setup (it creates .venv with ruff and bandit) and put .venv/bin on PATH"
             );
         }
         eprintln!("skipping analyser assertions: ruff or bandit is not on PATH");
