@@ -195,6 +195,11 @@ fn next_cursor(offset: usize, limit: usize, total: usize) -> Value {
     }
 }
 
+/// A page of a graph's rows: `{graph, items, total, next_cursor}`.
+fn page_json(graph: Value, items: Vec<Value>, total: i64, offset: usize, limit: usize) -> Value {
+    json!({"graph": graph, "items": items, "total": total, "next_cursor": next_cursor(offset, limit, total as usize)})
+}
+
 async fn blocking<F>(state: Arc<AppState>, f: F) -> ApiResult
 where
     F: FnOnce(&AppState) -> Result<Value, ApiError> + Send + 'static,
@@ -423,18 +428,17 @@ async fn graphs_list(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
             wh.push("branch=?".into());
             args.push(Sql::Text(b.into()));
         }
-        let w = wh.join(" AND ");
-        let total: i64 = conn.query_row(
-            &format!("SELECT COUNT(*) FROM graphs WHERE {w}"),
-            rusqlite::params_from_iter(args.iter()),
-            |r| r.get(0),
+        let (total, items) = count_and_page(
+            &conn,
+            GRAPH_COLS,
+            "graphs",
+            &wh,
+            &args,
+            "gpk DESC",
+            limit,
+            offset,
+            store::graph_json,
         )?;
-        let mut st = conn.prepare(&format!(
-            "SELECT {GRAPH_COLS} FROM graphs WHERE {w} ORDER BY gpk DESC LIMIT {limit} OFFSET {offset}"
-        ))?;
-        let items = st
-            .query_map(rusqlite::params_from_iter(args.iter()), store::graph_json)?
-            .collect::<Result<Vec<_>, _>>()?;
         Ok(json!({"items": items, "total": total, "next_cursor": next_cursor(offset, limit, total as usize)}))
     })
     .await
@@ -519,21 +523,29 @@ fn finding_json(r: &rusqlite::Row<'_>, risk: bool) -> rusqlite::Result<Value> {
     Ok(v)
 }
 
-fn finding_filters(p: &P, wh: &mut Vec<String>, args: &mut Vec<Sql>) -> Result<(), ApiError> {
-    let mut in_list = |col: &str, vals: Vec<String>, wh: &mut Vec<String>| {
-        if !vals.is_empty() {
-            wh.push(format!("{col} IN ({})", vec!["?"; vals.len()].join(",")));
-            args.extend(vals.into_iter().map(Sql::Text));
-        }
-    };
-    in_list("source_tool", p.list("source_tool", TOOLS)?, wh);
-    in_list("severity", p.list("severity", SEVERITIES)?, wh);
-    in_list("finding_type", p.list("finding_type", &[])?, wh);
-    in_list("dedupe_key", p.list("dedupe_key", &[])?, wh);
+/// Adds `col IN (?, ...)` for the values given, if any.
+fn filter_in(col: &str, vals: Vec<String>, wh: &mut Vec<String>, args: &mut Vec<Sql>) {
+    if !vals.is_empty() {
+        wh.push(format!("{col} IN ({})", vec!["?"; vals.len()].join(",")));
+        args.extend(vals.into_iter().map(Sql::Text));
+    }
+}
+
+/// Adds `path=?` when the `path` parameter is given.
+fn filter_path(p: &P, wh: &mut Vec<String>, args: &mut Vec<Sql>) -> Result<(), ApiError> {
     if let Some(path) = p.path("path")? {
         wh.push("path=?".into());
         args.push(Sql::Text(path));
     }
+    Ok(())
+}
+
+fn finding_filters(p: &P, wh: &mut Vec<String>, args: &mut Vec<Sql>) -> Result<(), ApiError> {
+    filter_in("source_tool", p.list("source_tool", TOOLS)?, wh, args);
+    filter_in("severity", p.list("severity", SEVERITIES)?, wh, args);
+    filter_in("finding_type", p.list("finding_type", &[])?, wh, args);
+    filter_in("dedupe_key", p.list("dedupe_key", &[])?, wh, args);
+    filter_path(p, wh, args)?;
     if let Some(line) = p.opt_int("line", 1, i64::from(u32::MAX))? {
         wh.push("line=?".into());
         args.push(Sql::Integer(line));
@@ -589,7 +601,7 @@ async fn findings_list(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
             offset,
             |r| finding_json(r, false),
         )?;
-        Ok(json!({"graph": g, "items": items, "total": total, "next_cursor": next_cursor(offset, limit, total as usize)}))
+        Ok(page_json(g, items, total, offset, limit))
     })
     .await
 }
@@ -605,27 +617,60 @@ fn parse_id(raw: &str, prefix: char, what: &str) -> Result<i64, ApiError> {
         })
 }
 
-async fn finding_get(State(s): State<Arc<AppState>>, Path(id): Path<String>, q: Q) -> ApiResult {
-    let p = P::new(q)?;
-    blocking(s, move |s| {
-        let conn = s.reader()?;
-        let (gpk, g) = require_graph(&conn, &p)?;
-        let n = parse_id(&id, 'f', "finding")?;
+/// One row of a graph's findings or anomalies by its id (`f12`, `a3`), for the `GET .../{id}` endpoints.
+struct ById {
+    prefix: char,
+    /// The singular noun: the answer's key and the id column's stem (`finding` -> `finding_id`).
+    what: &'static str,
+    cols: &'static str,
+    table: &'static str,
+}
+
+impl ById {
+    fn get(
+        &self,
+        conn: &Connection,
+        p: &P,
+        id: &str,
+        map: impl FnOnce(&rusqlite::Row<'_>) -> rusqlite::Result<Value>,
+    ) -> Result<Value, ApiError> {
         use rusqlite::OptionalExtension;
-        let f = conn
+        let ById {
+            prefix,
+            what,
+            cols,
+            table,
+        } = *self;
+        let (gpk, g) = require_graph(conn, p)?;
+        let n = parse_id(id, prefix, what)?;
+        let item = conn
             .query_row(
-                &format!("SELECT {FINDING_COLS} FROM findings WHERE gpk=?1 AND finding_id=?2"),
+                &format!("SELECT {cols} FROM {table} WHERE gpk=?1 AND {what}_id=?2"),
                 [gpk, n],
-                |r| finding_json(r, true),
+                map,
             )
             .optional()?
             .ok_or_else(|| {
                 ApiError::not_found(format!(
-                    "no finding `{id}` in graph {}",
+                    "no {what} `{id}` in graph {}",
                     g["graph_id"].as_str().unwrap_or("")
                 ))
             })?;
-        Ok(json!({"graph": g, "finding": f}))
+        Ok(json!({"graph": g, what: item}))
+    }
+}
+
+async fn finding_get(State(s): State<Arc<AppState>>, Path(id): Path<String>, q: Q) -> ApiResult {
+    let p = P::new(q)?;
+    blocking(s, move |s| {
+        let conn = s.reader()?;
+        let by_id = ById {
+            prefix: 'f',
+            what: "finding",
+            cols: FINDING_COLS,
+            table: "findings",
+        };
+        by_id.get(&conn, &p, &id, |r| finding_json(r, true))
     })
     .await
 }
@@ -673,7 +718,9 @@ async fn audit_risks(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
             let (k, n) = row?;
             rank_counts.insert(k.to_string(), json!(n));
         }
-        Ok(json!({"graph": g, "items": items, "total": total, "next_cursor": next_cursor(offset, limit, total as usize), "ranks": rank_counts}))
+        let mut answer = page_json(g, items, total, offset, limit);
+        answer["ranks"] = Value::Object(rank_counts);
+        Ok(answer)
     })
     .await
 }
@@ -699,22 +746,23 @@ async fn anomalies_list(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
         let (limit, offset) = p.page()?;
         let mut wh = vec!["gpk=?".to_string()];
         let mut args = Vec::new();
-        let kinds = p.list("kind", KINDS)?;
-        if !kinds.is_empty() {
-            wh.push(format!("kind IN ({})", vec!["?"; kinds.len()].join(",")));
-            args.extend(kinds.into_iter().map(Sql::Text));
-        }
-        if let Some(path) = p.path("path")? {
-            wh.push("path=?".into());
-            args.push(Sql::Text(path));
-        }
+        filter_in("kind", p.list("kind", KINDS)?, &mut wh, &mut args);
+        filter_path(&p, &mut wh, &mut args)?;
         let conn = s.reader()?;
         let (gpk, g) = select(s, &conn, &p)?;
         args.insert(0, Sql::Integer(gpk));
         let (total, items) = count_and_page(
-            &conn, ANOMALY_COLS, "anomalies", &wh, &args, "anomaly_id", limit, offset, anomaly_json,
+            &conn,
+            ANOMALY_COLS,
+            "anomalies",
+            &wh,
+            &args,
+            "anomaly_id",
+            limit,
+            offset,
+            anomaly_json,
         )?;
-        Ok(json!({"graph": g, "items": items, "total": total, "next_cursor": next_cursor(offset, limit, total as usize)}))
+        Ok(page_json(g, items, total, offset, limit))
     })
     .await
 }
@@ -723,23 +771,13 @@ async fn anomaly_get(State(s): State<Arc<AppState>>, Path(id): Path<String>, q: 
     let p = P::new(q)?;
     blocking(s, move |s| {
         let conn = s.reader()?;
-        let (gpk, g) = require_graph(&conn, &p)?;
-        let n = parse_id(&id, 'a', "anomaly")?;
-        use rusqlite::OptionalExtension;
-        let a = conn
-            .query_row(
-                &format!("SELECT {ANOMALY_COLS} FROM anomalies WHERE gpk=?1 AND anomaly_id=?2"),
-                [gpk, n],
-                anomaly_json,
-            )
-            .optional()?
-            .ok_or_else(|| {
-                ApiError::not_found(format!(
-                    "no anomaly `{id}` in graph {}",
-                    g["graph_id"].as_str().unwrap_or("")
-                ))
-            })?;
-        Ok(json!({"graph": g, "anomaly": a}))
+        let by_id = ById {
+            prefix: 'a',
+            what: "anomaly",
+            cols: ANOMALY_COLS,
+            table: "anomalies",
+        };
+        by_id.get(&conn, &p, &id, anomaly_json)
     })
     .await
 }
