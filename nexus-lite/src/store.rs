@@ -235,6 +235,23 @@ pub fn mark_failed(conn: &Connection, graph_id: &str, error: &str) -> Result<(),
     Ok(())
 }
 
+/// Prepares `sql` once and runs `insert` for each row; errors say "preparing {what}" / "writing {what}".
+fn insert_each<T>(
+    tx: &rusqlite::Transaction<'_>,
+    what: &str,
+    sql: &str,
+    rows: impl IntoIterator<Item = T>,
+    mut insert: impl FnMut(&mut rusqlite::Statement<'_>, T) -> rusqlite::Result<usize>,
+) -> Result<(), LiteError> {
+    let mut st = tx
+        .prepare(sql)
+        .map_err(LiteError::db(format!("preparing {what}")))?;
+    for row in rows {
+        insert(&mut st, row).map_err(LiteError::db(format!("writing {what}")))?;
+    }
+    Ok(())
+}
+
 /// Writes the whole graph and flips it to `ready` in one transaction.
 /// `before_commit` runs inside the transaction just before COMMIT (test hook).
 #[allow(clippy::too_many_arguments)]
@@ -258,12 +275,12 @@ pub fn write_graph(
             |r| r.get(0),
         )
         .map_err(LiteError::db("finding the running graph"))?;
-    let e = LiteError::db;
-    {
-        let mut st = tx
-            .prepare("INSERT INTO files VALUES (?1, ?2, ?3, ?4, ?5)")
-            .map_err(e("preparing files"))?;
-        for f in &data.files {
+    insert_each(
+        &tx,
+        "files",
+        "INSERT INTO files VALUES (?1, ?2, ?3, ?4, ?5)",
+        &data.files,
+        |st, f| {
             st.execute(params![
                 gpk,
                 f.path,
@@ -271,15 +288,15 @@ pub fn write_graph(
                 f.content_hash,
                 f.size as i64
             ])
-            .map_err(e("writing files"))?;
-        }
-        let mut st = tx
-            .prepare(
-                "INSERT INTO nodes(gpk, id, kind, name, qualified_name, path, line, end_line, language, detail)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-            )
-            .map_err(e("preparing nodes"))?;
-        for n in &data.nodes {
+        },
+    )?;
+    insert_each(
+        &tx,
+        "nodes",
+        "INSERT INTO nodes(gpk, id, kind, name, qualified_name, path, line, end_line, language, detail)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+        &data.nodes,
+        |st, n| {
             st.execute(params![
                 gpk,
                 n.id,
@@ -292,12 +309,14 @@ pub fn write_graph(
                 n.language,
                 n.detail
             ])
-            .map_err(e("writing nodes"))?;
-        }
-        let mut st = tx
-            .prepare("INSERT INTO edges VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
-            .map_err(e("preparing edges"))?;
-        for ed in &data.edges {
+        },
+    )?;
+    insert_each(
+        &tx,
+        "edges",
+        "INSERT INTO edges VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        &data.edges,
+        |st, ed| {
             st.execute(params![
                 gpk,
                 ed.kind,
@@ -306,12 +325,14 @@ pub fn write_graph(
                 ed.confidence,
                 ed.line
             ])
-            .map_err(e("writing edges"))?;
-        }
-        let mut st = tx
-            .prepare("INSERT INTO imports VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
-            .map_err(e("preparing imports"))?;
-        for i in &data.imports {
+        },
+    )?;
+    insert_each(
+        &tx,
+        "imports",
+        "INSERT INTO imports VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        &data.imports,
+        |st, i| {
             st.execute(params![
                 gpk,
                 i.path,
@@ -320,12 +341,14 @@ pub fn write_graph(
                 i.external,
                 i.line
             ])
-            .map_err(e("writing imports"))?;
-        }
-        let mut st = tx
-            .prepare("INSERT INTO anomalies VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")
-            .map_err(e("preparing anomalies"))?;
-        for (i, a) in data.anomalies.iter().enumerate() {
+        },
+    )?;
+    insert_each(
+        &tx,
+        "anomalies",
+        "INSERT INTO anomalies VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        data.anomalies.iter().enumerate(),
+        |st, (i, a)| {
             st.execute(params![
                 gpk,
                 i as i64 + 1,
@@ -336,15 +359,15 @@ pub fn write_graph(
                 a.severity,
                 a.details.to_string()
             ])
-            .map_err(e("writing anomalies"))?;
-        }
-        let mut st = tx
-            .prepare(
-                "INSERT INTO findings VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13,
+        },
+    )?;
+    insert_each(
+        &tx,
+        "findings",
+        "INSERT INTO findings VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13,
                  ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
-            )
-            .map_err(e("preparing findings"))?;
-        for f in findings {
+        findings,
+        |st, f| {
             let r = &f.raw;
             st.execute(params![
                 gpk,
@@ -368,9 +391,8 @@ pub fn write_graph(
                 f.cluster.as_ref().map(|c| c.1 as i64),
                 f.false_positive_hint
             ])
-            .map_err(e("writing findings"))?;
-        }
-    }
+        },
+    )?;
     let count = |k: &str| data.nodes.iter().filter(|n| n.kind == k).count();
     let counts = json!({
         "files": count("file"),
@@ -388,10 +410,10 @@ pub fn write_graph(
             stats.to_string()
         ],
     )
-    .map_err(e("marking the graph ready"))?;
+    .map_err(LiteError::db("marking the graph ready"))?;
     extra(&tx)?;
     before_commit();
-    tx.commit().map_err(e("committing the graph"))?;
+    tx.commit().map_err(LiteError::db("committing the graph"))?;
     Ok(counts)
 }
 
