@@ -4,62 +4,13 @@
 mod common;
 
 use common::*;
-use nexus_lite::{LiteConfig, RepoSpec};
 use serde_json::Value;
 use std::collections::HashSet;
 use std::net::SocketAddr;
 use std::path::Path;
 
-struct Server {
-    addr: SocketAddr,
-    stop: Option<std::sync::mpsc::Sender<()>>,
-    thread: Option<std::thread::JoinHandle<()>>,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        if let Some(s) = self.stop.take() {
-            let _ = s.send(());
-        }
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
-    }
-}
-
 fn start(repo: &Path, data: &Path, first_use: bool) -> Server {
-    let config = LiteConfig {
-        data_dir: data.to_path_buf(),
-        repos: vec![RepoSpec {
-            name: None,
-            path: repo.to_path_buf(),
-        }],
-        token: TOKEN.into(),
-        index_on_first_use: first_use,
-    };
-    let (addr_tx, addr_rx) = std::sync::mpsc::channel();
-    let (stop_tx, stop_rx) = std::sync::mpsc::channel::<()>();
-    let thread = std::thread::spawn(move || {
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(async move {
-            let running = nexus_lite::spawn(config, "127.0.0.1:0".parse().unwrap())
-                .await
-                .unwrap();
-            addr_tx.send(running.addr).unwrap();
-            let _ = tokio::task::spawn_blocking(move || stop_rx.recv()).await;
-            running.shutdown().await;
-        });
-    });
-    let addr = addr_rx.recv().unwrap();
-    Server {
-        addr,
-        stop: Some(stop_tx),
-        thread: Some(thread),
-    }
+    start_server(repo, data, None, first_use)
 }
 
 fn items(v: &Value) -> &Vec<Value> {

@@ -8,74 +8,14 @@ mod common;
 
 use common::*;
 use nexus_lite::engine::PLAN_TTL_SECS;
-use nexus_lite::{AppState, LiteConfig, RepoSpec};
 use serde_json::Value;
 use std::net::SocketAddr;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-struct Server {
-    addr: SocketAddr,
-    state: Arc<AppState>,
-    stop: Option<std::sync::mpsc::Sender<()>>,
-    thread: Option<std::thread::JoinHandle<()>>,
-}
-
-impl Server {
-    fn stop(mut self) {
-        self.shutdown();
-    }
-    fn shutdown(&mut self) {
-        if let Some(s) = self.stop.take() {
-            let _ = s.send(());
-        }
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        self.shutdown();
-    }
-}
-
 fn start(repo: &Path, data: &Path) -> Server {
-    let config = LiteConfig {
-        data_dir: data.to_path_buf(),
-        repos: vec![RepoSpec {
-            name: None,
-            path: repo.to_path_buf(),
-        }],
-        token: TOKEN.into(),
-        index_on_first_use: false,
-    };
-    let (tx, rx) = std::sync::mpsc::channel();
-    let (stop_tx, stop_rx) = std::sync::mpsc::channel::<()>();
-    let thread = std::thread::spawn(move || {
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(async move {
-            let running = nexus_lite::spawn(config, "127.0.0.1:0".parse().unwrap())
-                .await
-                .unwrap();
-            tx.send((running.addr, running.state.clone())).unwrap();
-            let _ = tokio::task::spawn_blocking(move || stop_rx.recv()).await;
-            running.shutdown().await;
-        });
-    });
-    let (addr, state) = rx.recv().unwrap();
-    Server {
-        addr,
-        state,
-        stop: Some(stop_tx),
-        thread: Some(thread),
-    }
+    start_server(repo, data, None, false)
 }
 
 fn plan(addr: SocketAddr) -> String {

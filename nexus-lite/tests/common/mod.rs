@@ -2,13 +2,85 @@
 //! HTTP client and analyser detection.
 #![allow(dead_code)]
 
+use nexus_lite::{AppState, LiteConfig, RepoSpec};
 use serde_json::Value;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::Path;
 use std::process::Command;
+use std::sync::Arc;
 
 pub const TOKEN: &str = "test-token-0123456789";
+
+/// A real nexus-lite server on 127.0.0.1 (its own thread and runtime); stops when dropped.
+pub struct Server {
+    pub addr: SocketAddr,
+    pub state: Arc<AppState>,
+    stop: Option<std::sync::mpsc::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Server {
+    pub fn stop(mut self) {
+        self.shutdown();
+    }
+    fn shutdown(&mut self) {
+        if let Some(s) = self.stop.take() {
+            let _ = s.send(());
+        }
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}
+
+/// Serves one repository (`name`: None takes it from the origin remote) from `data`.
+pub fn start_server(
+    repo: &Path,
+    data: &Path,
+    name: Option<&str>,
+    index_on_first_use: bool,
+) -> Server {
+    let config = LiteConfig {
+        data_dir: data.to_path_buf(),
+        repos: vec![RepoSpec {
+            name: name.map(str::to_string),
+            path: repo.to_path_buf(),
+        }],
+        token: TOKEN.into(),
+        index_on_first_use,
+    };
+    let (tx, rx) = std::sync::mpsc::channel();
+    let (stop_tx, stop_rx) = std::sync::mpsc::channel::<()>();
+    let thread = std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async move {
+            let running = nexus_lite::spawn(config, "127.0.0.1:0".parse().unwrap())
+                .await
+                .unwrap();
+            tx.send((running.addr, running.state.clone())).unwrap();
+            let _ = tokio::task::spawn_blocking(move || stop_rx.recv()).await;
+            running.shutdown().await;
+        });
+    });
+    let (addr, state) = rx.recv().unwrap();
+    Server {
+        addr,
+        state,
+        stop: Some(stop_tx),
+        thread: Some(thread),
+    }
+}
 
 pub fn git(dir: &Path, args: &[&str]) -> String {
     let out = Command::new("git")
