@@ -4,21 +4,10 @@
 //! `import`/`export ... from`/`require()`/`import()`, calls and `extends`.
 
 use crate::lang::{
-    Base, Call, FileParse, Import, SymKind, Symbol, end_line_of, line_of, note_error, plain_callee,
-    text,
+    Base, FileParse, Import, SymKind, children_rev, in_function, line_of, note_error, parse_tree,
+    plain_callee, push_symbol, text,
 };
 use tree_sitter::{Node, Parser};
-
-fn in_function(out: &FileParse, scope: Option<usize>) -> bool {
-    let mut cur = scope;
-    while let Some(i) = cur {
-        if out.symbols[i].kind != SymKind::Class {
-            return true;
-        }
-        cur = out.symbols[i].parent;
-    }
-    false
-}
 
 /// The text of a string literal without its quotes.
 fn string_value(node: Node<'_>, src: &[u8]) -> Option<String> {
@@ -30,29 +19,6 @@ fn string_value(node: Node<'_>, src: &[u8]) -> Option<String> {
         .trim_matches(|c| c == '"' || c == '\'' || c == '`')
         .to_string();
     (!inner.is_empty() && !inner.contains("${")).then_some(inner)
-}
-
-fn push_symbol(
-    out: &mut FileParse,
-    node: Node<'_>,
-    name: &str,
-    kind: SymKind,
-    scope: Option<usize>,
-) -> usize {
-    let local_qname = match scope {
-        Some(i) => format!("{}.{}", out.symbols[i].local_qname, name),
-        None => name.to_string(),
-    };
-    out.symbols.push(Symbol {
-        kind,
-        name: name.to_string(),
-        local_qname,
-        line: line_of(node),
-        end_line: end_line_of(node),
-        parent: scope,
-        detail: None,
-    });
-    out.symbols.len() - 1
 }
 
 fn callee_text(node: Node<'_>, src: &[u8]) -> Option<String> {
@@ -149,9 +115,7 @@ fn has_child_kind(node: Node<'_>, kind: &str) -> bool {
 
 /// Parses one TypeScript or JavaScript file (the parser decides which grammar).
 pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
-    let tree = parser
-        .parse(src, None)
-        .ok_or_else(|| "tree-sitter returned no tree (parse cancelled)".to_string())?;
+    let tree = parse_tree(parser, src)?;
     let mut out = FileParse::default();
     let mut stack: Vec<(Node<'_>, Option<usize>)> = vec![(tree.root_node(), None)];
     while let Some((node, scope)) = stack.pop() {
@@ -314,11 +278,7 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
                             });
                         }
                     } else if let Some(callee) = callee_text(f, src) {
-                        out.calls.push(Call {
-                            caller: scope,
-                            callee,
-                            line: line_of(node),
-                        });
+                        out.push_call(scope, callee, node);
                     }
                 }
             }
@@ -327,18 +287,12 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
                     .child_by_field_name("constructor")
                     .and_then(|f| callee_text(f, src))
                 {
-                    out.calls.push(Call {
-                        caller: scope,
-                        callee,
-                        line: line_of(node),
-                    });
+                    out.push_call(scope, callee, node);
                 }
             }
             _ => {}
         }
-        let mut c = node.walk();
-        let children: Vec<Node<'_>> = node.children(&mut c).collect();
-        for child in children.into_iter().rev() {
+        for child in children_rev(node) {
             stack.push((child, child_scope));
         }
     }

@@ -4,7 +4,7 @@
 //! [`FileParse`]; `index` links them into one graph with the same node and edge kinds.
 
 use serde::{Deserialize, Deserializer, Serialize};
-use tree_sitter::{Node, Parser};
+use tree_sitter::{Node, Parser, Tree};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SymKind {
@@ -232,6 +232,67 @@ impl Parsers {
             Lang::Rust => crate::rust_lang::parse(parser, src),
         }
     }
+}
+
+impl FileParse {
+    /// Records a call from `caller` (a symbol index, None at module level) made at `node`.
+    pub(crate) fn push_call(&mut self, caller: Option<usize>, callee: String, node: Node<'_>) {
+        self.calls.push(Call {
+            caller,
+            callee,
+            line: line_of(node),
+        });
+    }
+}
+
+/// Runs `parser` over `src`; every language walker starts here.
+pub(crate) fn parse_tree(parser: &mut Parser, src: &[u8]) -> Result<Tree, String> {
+    parser
+        .parse(src, None)
+        .ok_or_else(|| "tree-sitter returned no tree (parse cancelled)".to_string())
+}
+
+/// The children of `node`, last first: pushed on a walker's stack they come off in source order.
+pub(crate) fn children_rev<'t>(node: Node<'t>) -> impl Iterator<Item = Node<'t>> {
+    let mut c = node.walk();
+    let children: Vec<Node<'t>> = node.children(&mut c).collect();
+    children.into_iter().rev()
+}
+
+/// True when `scope` is inside a function or method (any enclosing symbol is not a class).
+pub(crate) fn in_function(out: &FileParse, scope: Option<usize>) -> bool {
+    let mut cur = scope;
+    while let Some(i) = cur {
+        if out.symbols[i].kind != SymKind::Class {
+            return true;
+        }
+        cur = out.symbols[i].parent;
+    }
+    false
+}
+
+/// Pushes a symbol named `name` under `scope` (qualified `outer.name`) and returns its index.
+pub(crate) fn push_symbol(
+    out: &mut FileParse,
+    node: Node<'_>,
+    name: &str,
+    kind: SymKind,
+    scope: Option<usize>,
+) -> usize {
+    let local_qname = match scope {
+        Some(i) => format!("{}.{}", out.symbols[i].local_qname, name),
+        None => name.to_string(),
+    };
+    out.symbols.push(Symbol {
+        kind,
+        name: name.to_string(),
+        local_qname,
+        line: line_of(node),
+        end_line: end_line_of(node),
+        parent: scope,
+        detail: None,
+    });
+    out.symbols.len() - 1
 }
 
 pub(crate) fn text<'a>(node: Node<'_>, src: &'a [u8]) -> &'a str {

@@ -3,29 +3,16 @@
 use tree_sitter::{Node, Parser};
 
 pub use crate::lang::{Base, Call, FileParse, Import, SymKind, Symbol};
-use crate::lang::{line_of, note_error, text};
+use crate::lang::{children_rev, in_function, line_of, note_error, parse_tree, push_symbol, text};
 
 /// Creates a parser for Python.
 pub fn parser() -> Result<Parser, String> {
     crate::lang::parser(crate::lang::Lang::Python)
 }
 
-fn in_function(out: &FileParse, scope: Option<usize>) -> bool {
-    let mut cur = scope;
-    while let Some(i) = cur {
-        if out.symbols[i].kind != SymKind::Class {
-            return true;
-        }
-        cur = out.symbols[i].parent;
-    }
-    false
-}
-
 /// Parses one Python source file.
 pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
-    let tree = parser
-        .parse(src, None)
-        .ok_or_else(|| "tree-sitter returned no tree (parse cancelled)".to_string())?;
+    let tree = parse_tree(parser, src)?;
     let root = tree.root_node();
     let mut out = FileParse::default();
     // Explicit stack: (node, enclosing symbol index, deferred-import context).
@@ -48,20 +35,7 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
                     } else {
                         SymKind::Function
                     };
-                    let local_qname = match scope {
-                        Some(i) => format!("{}.{}", out.symbols[i].local_qname, name),
-                        None => name.clone(),
-                    };
-                    out.symbols.push(Symbol {
-                        kind,
-                        name,
-                        local_qname,
-                        line: line_of(node),
-                        end_line: node.end_position().row as u32 + 1,
-                        parent: scope,
-                        detail: None,
-                    });
-                    let idx = out.symbols.len() - 1;
+                    let idx = push_symbol(&mut out, node, &name, kind, scope);
                     child_scope = Some(idx);
                     if kind == SymKind::Class
                         && let Some(supers) = node.child_by_field_name("superclasses")
@@ -182,11 +156,7 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
                 {
                     let callee = text(f, src);
                     if crate::lang::plain_callee(callee) {
-                        out.calls.push(Call {
-                            caller: scope,
-                            callee: callee.to_string(),
-                            line: line_of(node),
-                        });
+                        out.push_call(scope, callee.to_string(), node);
                     }
                 }
             }
@@ -198,9 +168,7 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
             .is_some_and(|c| matches!(text(c, src), "TYPE_CHECKING" | "typing.TYPE_CHECKING"))
             .then(|| node.child_by_field_name("consequence"))
             .flatten();
-        let mut c = node.walk();
-        let children: Vec<Node<'_>> = node.children(&mut c).collect();
-        for child in children.into_iter().rev() {
+        for child in children_rev(node) {
             let d = deferred || type_checking_body.is_some_and(|b| b.id() == child.id());
             stack.push((child, child_scope, d));
         }

@@ -3,8 +3,8 @@
 //! `mod x;` declarations, calls and `impl Trait for Type` (inherits).
 
 use crate::lang::{
-    Base, Call, FileParse, Import, SymKind, Symbol, end_line_of, line_of, note_error, plain_callee,
-    text,
+    Base, FileParse, Import, SymKind, Symbol, children_rev, end_line_of, line_of, note_error,
+    parse_tree, plain_callee, text,
 };
 use tree_sitter::{Node, Parser};
 
@@ -164,9 +164,7 @@ fn push_symbol(
 
 /// Parses one Rust source file.
 pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
-    let tree = parser
-        .parse(src, None)
-        .ok_or_else(|| "tree-sitter returned no tree (parse cancelled)".to_string())?;
+    let tree = parse_tree(parser, src)?;
     let mut out = FileParse::default();
     let mut ctxs = vec![Ctx {
         parent: None,
@@ -307,18 +305,12 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
                     .child_by_field_name("function")
                     .and_then(|f| callee_text(f, src, ctx.owner.as_deref()))
                 {
-                    out.calls.push(Call {
-                        caller: ctx.parent,
-                        callee,
-                        line: line_of(node),
-                    });
+                    out.push_call(ctx.parent, callee, node);
                 }
             }
             _ => {}
         }
-        let mut c = node.walk();
-        let children: Vec<Node<'_>> = node.children(&mut c).collect();
-        for child in children.into_iter().rev() {
+        for child in children_rev(node) {
             stack.push((child, child_ci));
         }
     }
