@@ -580,28 +580,68 @@ fn count_and_page(
     Ok((total, items))
 }
 
+/// A filtered page of one graph's rows (findings, anomalies): `wh` starts with `gpk=?`, which
+/// [`GraphList::answer`] binds once the graph is known; `args` bind the filters after it.
+struct GraphList {
+    wh: Vec<String>,
+    args: Vec<Sql>,
+    limit: usize,
+    offset: usize,
+}
+
+impl GraphList {
+    fn new(p: &P) -> Result<Self, ApiError> {
+        let (limit, offset) = p.page()?;
+        Ok(GraphList {
+            wh: vec!["gpk=?".to_string()],
+            args: Vec::new(),
+            limit,
+            offset,
+        })
+    }
+
+    /// Counts and pages the graph's matching rows: `{graph, items, total, next_cursor}`.
+    fn answer(
+        &self,
+        conn: &Connection,
+        (gpk, g): (i64, Value),
+        cols: &str,
+        table: &str,
+        order: &str,
+        map: impl Fn(&rusqlite::Row<'_>) -> rusqlite::Result<Value>,
+    ) -> Result<Value, ApiError> {
+        let mut args = self.args.clone();
+        args.insert(0, Sql::Integer(gpk));
+        let (total, items) = count_and_page(
+            conn,
+            cols,
+            table,
+            &self.wh,
+            &args,
+            order,
+            self.limit,
+            self.offset,
+            map,
+        )?;
+        Ok(page_json(g, items, total, self.offset, self.limit))
+    }
+}
+
 async fn findings_list(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
     let p = P::new(q)?;
     blocking(s, move |s| {
-        let (limit, offset) = p.page()?;
-        let mut wh = vec!["gpk=?".to_string()];
-        let mut args = Vec::new();
-        finding_filters(&p, &mut wh, &mut args)?;
+        let mut list = GraphList::new(&p)?;
+        finding_filters(&p, &mut list.wh, &mut list.args)?;
         let conn = s.reader()?;
-        let (gpk, g) = select(s, &conn, &p)?;
-        args.insert(0, Sql::Integer(gpk));
-        let (total, items) = count_and_page(
+        let graph = select(s, &conn, &p)?;
+        list.answer(
             &conn,
+            graph,
             FINDING_COLS,
             "findings",
-            &wh,
-            &args,
             "sev_order, path, line, finding_id",
-            limit,
-            offset,
             |r| finding_json(r, false),
-        )?;
-        Ok(page_json(g, items, total, offset, limit))
+        )
     })
     .await
 }
@@ -678,31 +718,25 @@ async fn finding_get(State(s): State<Arc<AppState>>, Path(id): Path<String>, q: 
 async fn audit_risks(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
     let p = P::new(q)?;
     blocking(s, move |s| {
-        let (limit, offset) = p.page()?;
-        let mut wh = vec!["gpk=?".to_string()];
-        let mut args = Vec::new();
-        finding_filters(&p, &mut wh, &mut args)?;
-        let base_wh = wh.clone();
-        let base_args = args.clone();
+        let mut list = GraphList::new(&p)?;
+        finding_filters(&p, &mut list.wh, &mut list.args)?;
+        let base_wh = list.wh.clone();
+        let base_args = list.args.clone();
         let ranks = p.list("rank", &["1", "2", "3", "4", "5", "6"])?;
         let include_low = p.bool("include_low")?;
         if !ranks.is_empty() {
-            wh.push(format!("rank IN ({})", ranks.join(",")));
+            list.wh.push(format!("rank IN ({})", ranks.join(",")));
         } else if !include_low {
-            wh.push("rank <= 4".into());
+            list.wh.push("rank <= 4".into());
         }
         let conn = s.reader()?;
         let (gpk, g) = select(s, &conn, &p)?;
-        args.insert(0, Sql::Integer(gpk));
-        let (total, items) = count_and_page(
+        let mut answer = list.answer(
             &conn,
+            (gpk, g),
             FINDING_COLS,
             "findings",
-            &wh,
-            &args,
             "rank, sev_order, path, line, finding_id",
-            limit,
-            offset,
             |r| finding_json(r, true),
         )?;
         let mut rank_counts = Map::new();
@@ -718,7 +752,6 @@ async fn audit_risks(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
             let (k, n) = row?;
             rank_counts.insert(k.to_string(), json!(n));
         }
-        let mut answer = page_json(g, items, total, offset, limit);
         answer["ranks"] = Value::Object(rank_counts);
         Ok(answer)
     })
@@ -743,26 +776,19 @@ const ANOMALY_COLS: &str = "anomaly_id, kind, path, line, message, severity, det
 async fn anomalies_list(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
     let p = P::new(q)?;
     blocking(s, move |s| {
-        let (limit, offset) = p.page()?;
-        let mut wh = vec!["gpk=?".to_string()];
-        let mut args = Vec::new();
-        filter_in("kind", p.list("kind", KINDS)?, &mut wh, &mut args);
-        filter_path(&p, &mut wh, &mut args)?;
+        let mut list = GraphList::new(&p)?;
+        filter_in("kind", p.list("kind", KINDS)?, &mut list.wh, &mut list.args);
+        filter_path(&p, &mut list.wh, &mut list.args)?;
         let conn = s.reader()?;
-        let (gpk, g) = select(s, &conn, &p)?;
-        args.insert(0, Sql::Integer(gpk));
-        let (total, items) = count_and_page(
+        let graph = select(s, &conn, &p)?;
+        list.answer(
             &conn,
+            graph,
             ANOMALY_COLS,
             "anomalies",
-            &wh,
-            &args,
             "anomaly_id",
-            limit,
-            offset,
             anomaly_json,
-        )?;
-        Ok(page_json(g, items, total, offset, limit))
+        )
     })
     .await
 }
