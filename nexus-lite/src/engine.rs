@@ -411,19 +411,7 @@ impl AppState {
                 r.status = "ready";
                 r.phase = "done";
                 r.graph_id = Some(o.graph_id.clone());
-                r.warnings = o
-                    .analysers
-                    .iter()
-                    .filter(|a| a.status != "ok")
-                    .map(|a| {
-                        format!(
-                            "{} {}: {}",
-                            a.tool,
-                            a.status,
-                            a.reason.clone().unwrap_or_default()
-                        )
-                    })
-                    .collect();
+                r.warnings = analyser_warnings(&o.analysers);
             }),
             Err(e) => {
                 let msg = e.to_string();
@@ -476,6 +464,22 @@ impl AppState {
 
 /// Hash of the analyser configuration files at the repository root: a change invalidates the
 /// per-file analyser cache.
+/// One `tool status: reason` line per analyser that did not run cleanly.
+fn analyser_warnings(statuses: &[AnalyserStatus]) -> Vec<String> {
+    statuses
+        .iter()
+        .filter(|a| a.status != "ok")
+        .map(|a| {
+            format!(
+                "{} {}: {}",
+                a.tool,
+                a.status,
+                a.reason.clone().unwrap_or_default()
+            )
+        })
+        .collect()
+}
+
 fn config_fingerprint(root: &std::path::Path) -> String {
     let mut all = Vec::new();
     for name in [
@@ -804,18 +808,7 @@ fn run_index(
         });
         let regen_for_tx = regen_id.map(str::to_string);
         let gid = graph_id.clone();
-        let warnings: Vec<String> = statuses
-            .iter()
-            .filter(|a| a.status != "ok")
-            .map(|a| {
-                format!(
-                    "{} {}: {}",
-                    a.tool,
-                    a.status,
-                    a.reason.clone().unwrap_or_default()
-                )
-            })
-            .collect();
+        let warnings = analyser_warnings(&statuses);
         let pruned = std::cell::Cell::new((0usize, 0usize));
         let counts = store::write_graph(
             &mut conn,

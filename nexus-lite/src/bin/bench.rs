@@ -189,16 +189,20 @@ fn run() -> Result<Value, String> {
             (root, Some(n))
         }
     };
-    let state = AppState::new(&LiteConfig {
-        data_dir: scratch.join("data"),
-        repos: vec![RepoSpec {
-            name: Some("bench/tree".into()),
-            path: root.clone(),
-        }],
-        token: String::new(),
-        index_on_first_use: false,
-    })
-    .map_err(|e| e.to_string())?;
+    // A new state on the bench data directory (each call is a restart: fresh in-memory caches).
+    let open_state = || {
+        AppState::new(&LiteConfig {
+            data_dir: scratch.join("data"),
+            repos: vec![RepoSpec {
+                name: Some("bench/tree".into()),
+                path: root.clone(),
+            }],
+            token: String::new(),
+            index_on_first_use: false,
+        })
+        .map_err(|e| e.to_string())
+    };
+    let state = open_state()?;
     let repo = state.repos.first().ok_or("no repository")?;
     let t = Instant::now();
     let full = state.index_now(repo, None).map_err(|e| e.to_string())?;
@@ -236,16 +240,7 @@ fn run() -> Result<Value, String> {
     // A restart (a new state: empty in-memory caches, the SQLite ones only), then another
     // one-file change.
     drop(state);
-    let state = AppState::new(&LiteConfig {
-        data_dir: scratch.join("data"),
-        repos: vec![RepoSpec {
-            name: Some("bench/tree".into()),
-            path: root.clone(),
-        }],
-        token: String::new(),
-        index_on_first_use: false,
-    })
-    .map_err(|e| e.to_string())?;
+    let state = open_state()?;
     let repo = state.repos.first().ok_or("no repository")?;
     change_one(2)?;
     let t = Instant::now();
