@@ -70,6 +70,15 @@ fn require_bindings(call: Node<'_>, src: &[u8]) -> Vec<(Option<String>, String)>
     }
 }
 
+/// The whole-module binding `(None, alias)` of `* as alias` or `alias = require(...)`: the
+/// node's first identifier child.
+fn identifier_binding(node: Node<'_>, src: &[u8]) -> Option<(Option<String>, String)> {
+    let mut c = node.walk();
+    node.named_children(&mut c)
+        .find(|n| n.kind() == "identifier")
+        .map(|id| (None, text(id, src).to_string()))
+}
+
 /// (name, alias) bindings of an `import_clause`.
 fn clause_bindings(clause: Node<'_>, src: &[u8]) -> Vec<(Option<String>, String)> {
     let mut v = Vec::new();
@@ -77,15 +86,7 @@ fn clause_bindings(clause: Node<'_>, src: &[u8]) -> Vec<(Option<String>, String)
     for child in clause.named_children(&mut c) {
         match child.kind() {
             "identifier" => v.push((Some("default".to_string()), text(child, src).to_string())),
-            "namespace_import" => {
-                let mut c2 = child.walk();
-                if let Some(id) = child
-                    .named_children(&mut c2)
-                    .find(|n| n.kind() == "identifier")
-                {
-                    v.push((None, text(id, src).to_string()));
-                }
-            }
+            "namespace_import" => v.extend(identifier_binding(child, src)),
             "named_imports" => {
                 let mut c2 = child.walk();
                 for spec in child.named_children(&mut c2) {
@@ -219,15 +220,7 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
                     for child in node.named_children(&mut c) {
                         match child.kind() {
                             "import_clause" => binds.extend(clause_bindings(child, src)),
-                            "import_require_clause" => {
-                                let mut c2 = child.walk();
-                                if let Some(id) = child
-                                    .named_children(&mut c2)
-                                    .find(|n| n.kind() == "identifier")
-                                {
-                                    binds.push((None, text(id, src).to_string()));
-                                }
-                            }
+                            "import_require_clause" => binds.extend(identifier_binding(child, src)),
                             _ => {}
                         }
                     }
