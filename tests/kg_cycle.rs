@@ -7,40 +7,20 @@ use rmcp::service::RunningService;
 use rmcp::transport::TokioChildProcess;
 use rmcp::{RoleClient, ServiceExt};
 use serde_json::{Value, json};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
-const REPO: &str = "acme/shop";
+mod support;
 
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(["-c", "user.name=t", "-c", "user.email=t@t"])
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).trim().to_owned()
-}
+use support::git;
+
+const REPO: &str = support::REPO_NAME;
 
 /// PATH with the project's venv (ruff, bandit) first; None when bandit is not available.
 fn analyser_path() -> Option<String> {
-    let venv = Path::new(env!("CARGO_MANIFEST_DIR")).join(".venv/bin");
-    let path = format!(
-        "{}:{}",
-        venv.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
+    let path = support::tool_path().to_string_lossy().into_owned();
     let found = std::env::split_paths(&path).any(|d| d.join("bandit").is_file());
-    if !found && std::env::var("NEXUS_MCP_REQUIRE_CLIENTS").as_deref() == Ok("1") {
-        panic!("bandit is not installed (.ci/run installs it into .venv)");
-    }
-    found.then_some(path)
+    support::require(found.then_some(path), "bandit", "kg_cycle")
 }
 
 struct Fixture {
@@ -162,10 +142,7 @@ fn finding<'a>(risks: &'a Value, finding_type: &str) -> Vec<&'a Value> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_whole_cycle_fixes_a_bandit_finding() {
-    let Some(path) = analyser_path() else {
-        eprintln!("skipped: bandit not installed");
-        return;
-    };
+    let Some(path) = analyser_path() else { return };
     let f = fixture();
     let client = connect(&f, &path, "kg:read,kg:local,kg:regenerate").await;
 
@@ -392,10 +369,7 @@ async fn the_whole_cycle_fixes_a_bandit_finding() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn regeneration_refuses_stale_plans_dirty_worktrees_and_missing_scope() {
-    let Some(path) = analyser_path() else {
-        eprintln!("skipped: bandit not installed");
-        return;
-    };
+    let Some(path) = analyser_path() else { return };
     let f = fixture();
     let reader = connect(&f, &path, "kg:read,kg:local").await;
     let tools: Vec<String> = reader
@@ -507,10 +481,7 @@ async fn regeneration_refuses_stale_plans_dirty_worktrees_and_missing_scope() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn freshness_verdicts_and_local_path_refusals() {
-    let Some(path) = analyser_path() else {
-        eprintln!("skipped: bandit not installed");
-        return;
-    };
+    let Some(path) = analyser_path() else { return };
     let f = fixture();
     let client = connect(&f, &path, "kg:read,kg:local").await;
     let graph =
@@ -601,10 +572,7 @@ async fn freshness_verdicts_and_local_path_refusals() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn long_lists_are_cut_to_budget_and_continue_with_a_cursor() {
-    let Some(path) = analyser_path() else {
-        eprintln!("skipped: bandit not installed");
-        return;
-    };
+    let Some(path) = analyser_path() else { return };
     let f = fixture();
     // 120 unused imports: ruff reports each (low severity, so only with include_low).
     let imports: String = (0..120)
