@@ -361,10 +361,21 @@ fn main() -> ExitCode {
         )
         .init();
     let cli = Cli::parse();
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
+    // One stdio client is served by one thread: no cross-thread wake-ups on every message.
+    // HTTP serves many clients at once and gets the multi-threaded scheduler.
+    let http = matches!(
+        cli.command,
+        Command::Serve {
+            transport: Transport::Http,
+            ..
+        }
+    );
+    let mut builder = if http {
+        tokio::runtime::Builder::new_multi_thread()
+    } else {
+        tokio::runtime::Builder::new_current_thread()
+    };
+    let runtime = match builder.enable_all().build() {
         Ok(r) => r,
         Err(e) => {
             eprintln!("nexus-mcp: cannot start the async runtime: {e}");
