@@ -80,7 +80,7 @@ pub fn expected(surface: &SurfaceSpec) -> Result<BTreeMap<String, String>, Contr
                         "modes": s.modes.iter().map(|m| m.as_str()).collect::<Vec<_>>().join(", ")})
         })
         .collect();
-    let readme = minijinja::Environment::new().render_str(
+    let readme = crate::templates::env().render_str(
         README_TEMPLATE,
         minijinja::context! { surface => minijinja::Value::from(minijinja::value::Serde(json!({"name": surface.name, "title": surface.title, "version": surface.version}))), tools => minijinja::Value::from(minijinja::value::Serde(&tools)), scopes => minijinja::Value::from(minijinja::value::Serde(&scopes)) },
     )?;

@@ -74,8 +74,7 @@ fn render_value(tool: &str, template: &str, input: &Value) -> Result<Option<Valu
     if let Some(field) = single_field(template) {
         return Ok(input.get(field).filter(|v| !v.is_null()).cloned());
     }
-    let env = minijinja::Environment::new();
-    let text = env
+    let text = crate::templates::env()
         .render_str(
             template,
             minijinja::context! { input => minijinja::Value::from(minijinja::value::Serde(input)) },
