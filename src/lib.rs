@@ -19,6 +19,7 @@ pub mod redact;
 pub mod server;
 pub mod spec;
 pub mod sse;
+pub mod stdio;
 pub mod templates;
 pub mod trim;
 

@@ -294,7 +294,7 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
                     let scopes = stdio_scopes(surface, backend)?;
                     let nexus = app.nexus.clone();
                     let service = McpServer::new(app, Mode::LocalStdio, scopes)
-                        .serve(rmcp::transport::stdio())
+                        .serve(nexus_mcp::stdio::transport())
                         .await
                         .map_err(|e| format!("stdio session failed to start: {e}"))?;
                     nexus.warm_up();

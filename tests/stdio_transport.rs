@@ -1,0 +1,156 @@
+//! The stdio transport on every kind of standard stream an agent may hand it: pipes (Python,
+//! Codex; covered by the client tests), a Unix socketpair (what Node's libuv gives a child, so
+//! Claude Code and the Inspector), and regular files (a script replaying requests), which
+//! cannot be polled and take the blocking fallback.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod support;
+
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Write};
+use std::os::fd::OwnedFd;
+use std::os::unix::net::UnixStream;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+fn initialize(id: u64) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "stdio_transport", "version": "0"}}})
+}
+
+fn serve(fixture: &support::Fixture, data: &std::path::Path) -> Command {
+    let mut cmd = Command::new(support::bin());
+    cmd.arg("serve")
+        .arg("--repo")
+        .arg(fixture.repo_arg())
+        .arg("--data-dir")
+        .arg(data)
+        .env("PATH", support::tool_path())
+        .env_remove("NEXUS_API_URL")
+        .stderr(Stdio::inherit());
+    cmd
+}
+
+/// Waits for the server to exit on its own (it must, once its input ends).
+fn exits_within(child: Child, within: Duration) -> std::process::ExitStatus {
+    let pid = child.id();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut child = child;
+        let _ = tx.send(child.wait());
+    });
+    match rx.recv_timeout(within) {
+        Ok(status) => status.expect("wait for nexus-mcp"),
+        Err(_) => {
+            let _ = Command::new("kill").arg("-9").arg(pid.to_string()).status();
+            panic!("nexus-mcp did not exit within {within:?} after its input ended");
+        }
+    }
+}
+
+fn tool_names(answer: &Value) -> Vec<String> {
+    answer["result"]["tools"]
+        .as_array()
+        .unwrap_or_else(|| panic!("tools/list answered no tools: {answer}"))
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn a_socketpair_as_stdin_and_stdout_serves_a_whole_session() {
+    let fixture = support::fixture_repo();
+    let data = tempfile::tempdir().unwrap();
+    let (ours, theirs) = UnixStream::pair().unwrap();
+    let child = serve(&fixture, data.path())
+        .stdin(Stdio::from(OwnedFd::from(theirs.try_clone().unwrap())))
+        .stdout(Stdio::from(OwnedFd::from(theirs)))
+        .spawn()
+        .expect("spawn nexus-mcp serve");
+    // Bounds every read, so a server that never answers fails the test instead of hanging it.
+    ours.set_read_timeout(Some(Duration::from_secs(120)))
+        .unwrap();
+    let mut reader = BufReader::new(ours.try_clone().unwrap());
+    let mut writer = ours;
+    let mut answer = |msg: Value, id: Option<u64>| -> Option<Value> {
+        writer.write_all(format!("{msg}\n").as_bytes()).unwrap();
+        let id = id?;
+        loop {
+            let mut line = String::new();
+            assert!(
+                reader.read_line(&mut line).expect("read from the socket") > 0,
+                "nexus-mcp closed the socket before answering {id}"
+            );
+            let v: Value = serde_json::from_str(&line).unwrap();
+            if v["id"].as_u64() == Some(id) {
+                return Some(v);
+            }
+        }
+    };
+
+    let init = answer(initialize(1), Some(1)).unwrap();
+    assert_eq!(init["result"]["serverInfo"]["name"], "nexus-code-kg");
+    answer(
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        None,
+    );
+    let tools = answer(
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}),
+        Some(2),
+    )
+    .unwrap();
+    assert!(tool_names(&tools).contains(&"kg_latest_graph".to_owned()));
+    let call = answer(
+        json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "kg_latest_graph", "arguments": {"repository": support::REPO_NAME}}}),
+        Some(3),
+    )
+    .unwrap();
+    assert!(
+        call["result"]["structuredContent"]["graph"]["commit_sha"].is_string(),
+        "kg_latest_graph over a socketpair: {call}"
+    );
+
+    // End of input ends the session.
+    reader
+        .get_ref()
+        .shutdown(std::net::Shutdown::Write)
+        .unwrap();
+    let status = exits_within(child, Duration::from_secs(30));
+    assert!(status.success(), "nexus-mcp exited with {status}");
+}
+
+#[test]
+fn requests_replayed_from_a_file_are_answered_into_a_file() {
+    let fixture = support::fixture_repo();
+    let data = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let requests = dir.path().join("requests.jsonl");
+    let answers = dir.path().join("answers.jsonl");
+    let lines = [
+        initialize(1),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}),
+    ];
+    std::fs::write(
+        &requests,
+        lines.iter().map(|l| format!("{l}\n")).collect::<String>(),
+    )
+    .unwrap();
+    let child = serve(&fixture, data.path())
+        .stdin(std::fs::File::open(&requests).unwrap())
+        .stdout(std::fs::File::create(&answers).unwrap())
+        .spawn()
+        .expect("spawn nexus-mcp serve");
+    let status = exits_within(child, Duration::from_secs(120));
+    assert!(status.success(), "nexus-mcp exited with {status}");
+
+    let out = std::fs::read_to_string(&answers).unwrap();
+    let by_id = |id: u64| {
+        out.lines()
+            .map(|l| serde_json::from_str::<Value>(l).unwrap())
+            .find(|v| v["id"].as_u64() == Some(id))
+            .unwrap_or_else(|| panic!("no answer to request {id} in {out:?}"))
+    };
+    assert_eq!(by_id(1)["result"]["serverInfo"]["name"], "nexus-code-kg");
+    assert!(tool_names(&by_id(2)).contains(&"kg_latest_graph".to_owned()));
+}
