@@ -370,19 +370,6 @@ fn ms(d: Duration) -> String {
     format!("{:.3} ms", d.as_secs_f64() * 1e3)
 }
 
-fn time_n(n: usize, warmup: usize, mut f: impl FnMut(u64)) -> Vec<Duration> {
-    for i in 0..warmup {
-        f(1_000_000 + i as u64);
-    }
-    (0..n)
-        .map(|i| {
-            let t = Instant::now();
-            f(10 + i as u64);
-            t.elapsed()
-        })
-        .collect()
-}
-
 fn main() {
     // `cargo bench` passes `--bench`; `cargo test --benches` passes nothing useful: run either way.
     let calls = env_usize("NEXUS_MCP_BENCH_CALLS", 200);
@@ -497,6 +484,11 @@ fn main() {
     );
 
     let mut direct = Http::connect(lite_addr);
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let reqwest_client = reqwest::Client::new();
     for (tool, path) in [
         ("kg_latest_graph", "/api/v1/graphs/select"),
         ("kg_graph_summary", "/api/v1/summary"),
@@ -505,29 +497,74 @@ fn main() {
             "{path}?repository={}",
             support::REPO_NAME.replace('/', "%2F")
         );
-        let d = time_n(calls, warmup, |_| {
+        // Interleaved: call i goes direct, then over stdio, then over HTTP, so that drift on
+        // this shared machine hits the three rows alike. Every path hands its caller parsed JSON.
+        let mut id = 10;
+        let (mut d, mut s, mut h, mut rq) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for i in 0..warmup + calls {
+            let t = Instant::now();
             let r = direct.request("GET", &target, &[("Authorization", &bearer)], "");
+            let v: Value = serde_json::from_str(&r.body).expect("direct GET answered JSON");
+            let direct_time = t.elapsed();
             assert_eq!(r.status, 200, "direct GET {target}: {}", r.body);
-        });
+            assert!(
+                v["graph"]["commit_sha"].is_string(),
+                "direct GET {target}: {v}"
+            );
+
+            // The same GET through reqwest, the HTTP client nexus-mcp uses: how much of the
+            // overhead is the client library rather than MCP.
+            let t = Instant::now();
+            let v: Value = rt.block_on(async {
+                let r = reqwest_client
+                    .get(format!("{lite_url}{target}"))
+                    .header("Authorization", &bearer)
+                    .send()
+                    .await
+                    .expect("reqwest GET");
+                r.json().await.expect("reqwest GET answered JSON")
+            });
+            let reqwest_time = t.elapsed();
+            assert!(
+                v["graph"]["commit_sha"].is_string(),
+                "reqwest GET {target}: {v}"
+            );
+
+            id += 1;
+            let t = Instant::now();
+            stdio.send(&call(id, tool));
+            let answer = stdio.answer(id);
+            let stdio_time = t.elapsed();
+            check_call(&answer, tool);
+
+            id += 1;
+            let t = Instant::now();
+            let r = mcp_http.request("POST", "/mcp", &mcp_headers, &call(id, tool).to_string());
+            let answer = rpc_answer(&r, id);
+            let http_time = t.elapsed();
+            assert_eq!(r.status, 200, "tools/call over HTTP: {}", r.body);
+            check_call(&answer, tool);
+
+            if i >= warmup {
+                d.push(direct_time);
+                rq.push(reqwest_time);
+                s.push(stdio_time);
+                h.push(http_time);
+            }
+        }
         let direct_row = row(format!("{tool}: direct GET {path} (nexus-lite)"), d, None);
         let base = direct_row.median;
         rows.push(direct_row);
-
-        let s = time_n(calls, warmup, |id| {
-            stdio.send(&call(id, tool));
-            check_call(&stdio.answer(id), tool);
-        });
+        rows.push(row(
+            format!("{tool}: direct GET {path} through reqwest"),
+            rq,
+            Some(base),
+        ));
         rows.push(row(
             format!("{tool}: MCP tools/call over stdio"),
             s,
             Some(base),
         ));
-
-        let h = time_n(calls, warmup, |id| {
-            let r = mcp_http.request("POST", "/mcp", &mcp_headers, &call(id, tool).to_string());
-            assert_eq!(r.status, 200, "tools/call over HTTP: {}", r.body);
-            check_call(&rpc_answer(&r, id), tool);
-        });
         rows.push(row(
             format!("{tool}: MCP tools/call over Streamable HTTP"),
             h,
