@@ -186,7 +186,7 @@ async fn run_mapped(
         }
     }
     let request = mapping::render(tool.name, spec, &input)?;
-    let mut response = ctx.app.nexus.send(&request).await?;
+    let mut response = ctx.nexus(&request).await?;
     if let Some(p) = &tool.pagination {
         prepare_page(&mut response, p, page_cursor, skip);
     }

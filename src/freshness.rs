@@ -211,9 +211,7 @@ pub async fn finding_paths(
     // Bounded: 40 pages of 500 findings; a larger graph is cut and the verdict says unsafe below.
     for _ in 0..40 {
         let page = ctx
-            .app
-            .nexus
-            .send(
+            .nexus(
                 &NexusRequest::get("/api/v1/findings")
                     .param("graph_id", Some(graph_id))
                     .param("limit", Some(500))

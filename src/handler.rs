@@ -2,6 +2,7 @@
 //! custom-handler dispatchers and the generic mapped-tool runtime.
 
 use crate::app::App;
+use crate::nexus_client::NexusRequest;
 use crate::spec::Mode;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -24,6 +25,27 @@ pub trait ProgressSink: Send + Sync {
     ) -> Pin<Box<dyn Future<Output = ()> + Send + '_>>;
 }
 
+/// Severity of a message for the client's log (MCP `notifications/message`), least first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum LogLevel {
+    Debug,
+    Info,
+    Notice,
+    Warning,
+    Error,
+}
+
+/// Sends log messages to the client, at or above the level the client chose.
+pub trait LogSink: Send + Sync {
+    /// Whether a message at `level` would be sent (lets callers skip formatting it).
+    fn enabled(&self, level: LogLevel) -> bool;
+    fn log(
+        &self,
+        level: LogLevel,
+        message: String,
+    ) -> Pin<Box<dyn Future<Output = ()> + Send + '_>>;
+}
+
 /// Everything a tool call may use. Cheap to clone.
 #[derive(Clone)]
 pub struct ToolContext {
@@ -31,6 +53,7 @@ pub struct ToolContext {
     pub mode: Mode,
     pub scopes: Arc<BTreeSet<String>>,
     pub progress: Option<Arc<dyn ProgressSink>>,
+    pub log: Option<Arc<dyn LogSink>>,
 }
 
 impl ToolContext {
@@ -38,6 +61,17 @@ impl ToolContext {
         if let Some(sink) = &self.progress {
             sink.report(done, total, message.into()).await;
         }
+    }
+
+    pub async fn log(&self, level: LogLevel, message: impl Into<String>) {
+        if let Some(sink) = self.log.as_ref().filter(|s| s.enabled(level)) {
+            sink.log(level, message.into()).await;
+        }
+    }
+
+    /// A Nexus API request on behalf of this call: retries and timings reach the client's log.
+    pub async fn nexus(&self, request: &NexusRequest) -> Result<Value, ToolError> {
+        self.app.nexus.send(request, self.log.as_deref()).await
     }
 
     pub fn has_scope(&self, scope: &str) -> bool {

@@ -4,6 +4,7 @@
 pub mod access;
 pub mod app;
 pub mod auth;
+pub mod client_log;
 pub mod code_kg;
 pub mod contract;
 pub mod dispatch;

@@ -260,6 +260,7 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
                 mode: Mode::LocalStdio,
                 scopes: Arc::new(scopes),
                 progress: None,
+                log: None,
             };
             let outcome = dispatch::call(ctx, tool, args).await;
             let code = match outcome {

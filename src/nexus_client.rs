@@ -1,12 +1,12 @@
 //! The only way nexus-mcp reaches knowledge: the Nexus HTTP API. The service token stays here;
 //! it is never logged, never returned, and never part of an error message.
 
-use crate::handler::ToolError;
+use crate::handler::{LogLevel, LogSink, ToolError};
 use reqwest::{Method, StatusCode};
 use serde_json::Value;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How many times a GET is tried in all; POSTs are never retried (they may not be idempotent).
 const GET_ATTEMPTS: u32 = 3;
@@ -128,8 +128,13 @@ impl NexusClient {
         &self.base
     }
 
-    /// Sends `request`, retrying GETs on transport errors and 5xx answers.
-    pub async fn send(&self, request: &NexusRequest) -> Result<Value, ToolError> {
+    /// Sends `request`, retrying GETs on transport errors and 5xx answers. `log` (the calling
+    /// client's log, if any) hears about each request and each retry.
+    pub async fn send(
+        &self,
+        request: &NexusRequest,
+        log: Option<&dyn LogSink>,
+    ) -> Result<Value, ToolError> {
         let attempts = if request.method == Method::GET {
             GET_ATTEMPTS
         } else {
@@ -137,13 +142,41 @@ impl NexusClient {
         };
         let mut last = None;
         for attempt in 1..=attempts {
-            match self.send_once(request).await {
+            let started = Instant::now();
+            let outcome = self.send_once(request).await;
+            if let Some(log) = log.filter(|l| l.enabled(LogLevel::Debug)) {
+                let took = started.elapsed().as_secs_f64() * 1e3;
+                let what = match &outcome {
+                    Ok(_) => "answered".to_owned(),
+                    Err(e) => format!("failed ({e})"),
+                };
+                log.log(
+                    LogLevel::Debug,
+                    format!(
+                        "Nexus {} {} {what} in {took:.1} ms",
+                        request.method, request.path
+                    ),
+                )
+                .await;
+            }
+            match outcome {
                 Err(
                     e @ ToolError::Backend {
                         retryable: true, ..
                     },
                 ) if attempt < attempts => {
                     tracing::warn!(path = %request.path, attempt, error = %e, "retrying Nexus GET");
+                    if let Some(log) = log.filter(|l| l.enabled(LogLevel::Warning)) {
+                        log.log(
+                            LogLevel::Warning,
+                            format!(
+                                "Nexus GET {} failed ({e}); retrying (attempt {} of {attempts})",
+                                request.path,
+                                attempt + 1
+                            ),
+                        )
+                        .await;
+                    }
                     // Short backoff between attempts; the total stays well under the call timeout.
                     tokio::time::sleep(Duration::from_millis(100 * u64::from(attempt * attempt)))
                         .await;

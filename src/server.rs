@@ -4,10 +4,13 @@
 
 use crate::access;
 use crate::app::App;
+use crate::client_log::SessionLogLevel;
 use crate::dispatch::{self, CallError};
 use crate::handler::{ProgressSink, ToolContext, ToolError};
 use crate::spec::{Access, Mode, ToolSpec};
 use rmcp::ServerHandler;
+#[allow(deprecated)]
+use rmcp::model::SetLevelRequestParams;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
     GetPromptRequestParams, GetPromptResponse, GetPromptResult, Implementation, ListPromptsResult,
@@ -33,14 +36,19 @@ pub struct McpServer {
     mode: Mode,
     /// Scopes for stdio; over HTTP each request carries its own.
     scopes: Arc<BTreeSet<String>>,
+    /// This session's `logging/setLevel` choice.
+    log_level: SessionLogLevel,
 }
 
 impl McpServer {
+    /// One per session (stdio, each Streamable HTTP or SSE session), so the log level chosen by
+    /// one client never applies to another.
     pub fn new(app: Arc<App>, mode: Mode, scopes: BTreeSet<String>) -> Self {
         McpServer {
             app,
             mode,
             scopes: Arc::new(scopes),
+            log_level: SessionLogLevel::default(),
         }
     }
 
@@ -150,6 +158,7 @@ pub fn call_result(outcome: Result<Value, CallError>) -> Result<CallToolResult, 
 }
 
 impl ServerHandler for McpServer {
+    #[allow(deprecated)] // the logging capability, see `set_level`
     fn get_info(&self) -> ServerConfig {
         let surface = self.app.surface;
         ServerConfig::new(
@@ -157,6 +166,7 @@ impl ServerHandler for McpServer {
                 .enable_tools()
                 .enable_prompts()
                 .enable_resources()
+                .enable_logging()
                 .build(),
         )
         .with_server_info(
@@ -204,6 +214,7 @@ impl ServerHandler for McpServer {
             mode: self.mode,
             scopes: self.scopes_for(&ctx),
             progress,
+            log: Some(self.log_level.sink(ctx.peer.clone(), self.app.surface.name)),
         };
         let arguments = request
             .arguments
@@ -218,6 +229,16 @@ impl ServerHandler for McpServer {
             tracing::info!(tool = %name, error = %e, "tool call failed");
         }
         call_result(outcome).map(Into::into)
+    }
+
+    #[allow(deprecated)] // logging/setLevel: deprecated for 2026-07-28 (SEP-2577), used by 2025 clients
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        _ctx: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.log_level.set(request.level);
+        Ok(())
     }
 
     async fn list_prompts(

@@ -3,9 +3,11 @@
 //! never appears in any of it.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod support;
+
 use nexus_mcp::handler::ToolError;
 use nexus_mcp::nexus_client::{NexusClient, NexusRequest, Secret};
-use serde_json::json;
+use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;
 use std::sync::mpsc;
@@ -87,7 +89,10 @@ async fn server_errors_are_retried_for_gets_and_reported_as_retryable() {
     let err = r#"{"error":{"code":"internal","message":"database is locked"}}"#;
     let (url, seen) = backend(vec![Some((500, err)), Some((503, err)), Some((500, err))]);
     let e = client(&url)
-        .send(&NexusRequest::get("/api/v1/summary").param("graph_id", Some("g1")))
+        .send(
+            &NexusRequest::get("/api/v1/summary").param("graph_id", Some("g1")),
+            None,
+        )
         .await
         .unwrap_err();
     assert!(
@@ -111,10 +116,10 @@ async fn server_errors_are_retried_for_gets_and_reported_as_retryable() {
 async fn a_post_is_never_retried() {
     let (url, seen) = backend(vec![Some((500, "{}")), Some((200, "{}"))]);
     let e = client(&url)
-        .send(&NexusRequest::post(
-            "/api/v1/regenerations",
-            json!({"plan_id": "p"}),
-        ))
+        .send(
+            &NexusRequest::post("/api/v1/regenerations", json!({"plan_id": "p"})),
+            None,
+        )
         .await
         .unwrap_err();
     assert!(matches!(
@@ -135,7 +140,7 @@ async fn a_post_is_never_retried() {
 async fn a_hanging_backend_times_out_then_recovers() {
     let (url, seen) = backend(vec![None, Some((200, r#"{"graph":{"graph_id":"g1"}}"#))]);
     let v = client(&url)
-        .send(&NexusRequest::get("/api/v1/graphs/select"))
+        .send(&NexusRequest::get("/api/v1/graphs/select"), None)
         .await
         .unwrap();
     assert_eq!(v["graph"]["graph_id"], "g1", "the second attempt answers");
@@ -146,7 +151,7 @@ async fn a_hanging_backend_times_out_then_recovers() {
 async fn malformed_bodies_and_client_errors_say_what_went_wrong() {
     let (url, _seen) = backend(vec![Some((200, "<html>proxy login</html>"))]);
     let e = client(&url)
-        .send(&NexusRequest::get("/api/v1/summary"))
+        .send(&NexusRequest::get("/api/v1/summary"), None)
         .await
         .unwrap_err();
     assert!(
@@ -160,7 +165,7 @@ async fn malformed_bodies_and_client_errors_say_what_went_wrong() {
         r#"{"error":{"code":"not_found","message":"no graph `g9`"}}"#,
     ))]);
     let e = client(&url)
-        .send(&NexusRequest::get("/api/v1/graphs/select"))
+        .send(&NexusRequest::get("/api/v1/graphs/select"), None)
         .await
         .unwrap_err();
     assert!(
@@ -173,7 +178,10 @@ async fn malformed_bodies_and_client_errors_say_what_went_wrong() {
         r#"{"error":{"code":"plan_stale","message":"HEAD moved"}}"#,
     ))]);
     let e = client(&url)
-        .send(&NexusRequest::post("/api/v1/regenerations", json!({})))
+        .send(
+            &NexusRequest::post("/api/v1/regenerations", json!({})),
+            None,
+        )
         .await
         .unwrap_err();
     assert!(
@@ -186,7 +194,7 @@ async fn malformed_bodies_and_client_errors_say_what_went_wrong() {
         r#"{"error":{"code":"unauthorized","message":"bad token"}}"#,
     ))]);
     let e = client(&url)
-        .send(&NexusRequest::get("/api/v1/summary"))
+        .send(&NexusRequest::get("/api/v1/summary"), None)
         .await
         .unwrap_err();
     assert!(
@@ -194,4 +202,113 @@ async fn malformed_bodies_and_client_errors_say_what_went_wrong() {
         "{e}"
     );
     no_token(&e);
+}
+
+/// The retry above, seen by an MCP client over stdio: after `logging/setLevel` it receives the
+/// retry as a `warning` message (and, at `debug`, each Nexus request); a session that never set
+/// a level receives no log messages at all.
+#[test]
+fn the_client_log_reports_retries_at_the_level_it_asked_for() {
+    let graph = r#"{"graph":{"graph_id":"g1","commit_sha":"abc"}}"#;
+    let (url, _seen) = backend(vec![
+        Some((503, r#"{"error":{"code":"busy","message":"reindexing"}}"#)),
+        Some((200, graph)),
+        Some((200, graph)),
+        Some((503, "{}")),
+        Some((200, graph)),
+    ]);
+    let mut child = std::process::Command::new(support::bin())
+        .arg("serve")
+        .env("NEXUS_API_URL", &url)
+        .env("NEXUS_API_TOKEN", TOKEN)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut send = |v: Value| writeln!(stdin, "{v}").unwrap();
+    // Every line up to the answer to `id`: the notifications sent while it ran, then the answer.
+    let mut until = |id: u64| -> (Vec<Value>, Value) {
+        let mut notes = Vec::new();
+        loop {
+            let mut line = String::new();
+            assert!(stdout.read_line(&mut line).unwrap() > 0, "stdout closed");
+            let v: Value = serde_json::from_str(&line).unwrap();
+            if v["id"].as_u64() == Some(id) {
+                return (notes, v);
+            }
+            notes.push(v);
+        }
+    };
+    let call = |id: u64| json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "kg_latest_graph", "arguments": {"repository": "acme/shop"}}});
+    let messages = |notes: &[Value], level: &str| -> Vec<String> {
+        notes
+            .iter()
+            .filter(|n| n["method"] == "notifications/message" && n["params"]["level"] == level)
+            .map(|n| n["params"]["data"].as_str().unwrap().to_owned())
+            .collect()
+    };
+
+    send(
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}),
+    );
+    let (_, init) = until(1);
+    assert!(
+        init["result"]["capabilities"]["logging"].is_object(),
+        "logging capability not declared: {init}"
+    );
+    send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+
+    // No level set: the retry happens, silently.
+    send(call(2));
+    let (notes, answer) = until(2);
+    assert!(answer["result"]["isError"] != json!(true), "{answer}");
+    assert!(
+        notes.iter().all(|n| n["method"] != "notifications/message"),
+        "log messages before any logging/setLevel: {notes:?}"
+    );
+
+    send(
+        json!({"jsonrpc": "2.0", "id": 3, "method": "logging/setLevel", "params": {"level": "debug"}}),
+    );
+    assert_eq!(until(3).1["result"], json!({}));
+    send(call(4));
+    let (notes, _) = until(4);
+    let debug = messages(&notes, "debug");
+    assert!(
+        debug.len() == 1 && debug[0].starts_with("Nexus GET /api/v1/graphs/select answered in"),
+        "one debug message per Nexus request: {notes:?}"
+    );
+
+    send(
+        json!({"jsonrpc": "2.0", "id": 5, "method": "logging/setLevel", "params": {"level": "warning"}}),
+    );
+    until(5);
+    send(call(6));
+    let (notes, answer) = until(6);
+    assert!(answer["result"]["isError"] != json!(true), "{answer}");
+    assert!(
+        messages(&notes, "debug").is_empty(),
+        "debug below warning: {notes:?}"
+    );
+    let warnings = messages(&notes, "warning");
+    assert!(
+        warnings.len() == 1
+            && warnings[0].contains("/api/v1/graphs/select")
+            && warnings[0].contains("retrying (attempt 2 of 3)"),
+        "the retry as a warning: {notes:?}"
+    );
+    assert!(
+        !warnings[0].contains(TOKEN),
+        "the service token leaked: {warnings:?}"
+    );
+    assert!(
+        notes
+            .iter()
+            .all(|n| n["params"]["logger"] == "nexus-code-kg")
+    );
+    let _ = child.kill();
+    let _ = child.wait();
 }

@@ -60,7 +60,7 @@ impl CustomHandlers for CodeKg {
             .param("repository", input.repository.as_deref())
             .param("branch", input.branch.as_deref())
             .param("graph_id", input.graph_id.as_deref());
-        let answer = ctx.app.nexus.send(&request).await?;
+        let answer = ctx.nexus(&request).await?;
         let graph = answer.get("graph").cloned().unwrap_or(Value::Null);
         let commit = graph
             .get("commit_sha")

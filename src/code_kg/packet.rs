@@ -44,9 +44,7 @@ pub async fn build(ctx: &ToolContext, graph_id: &str, item: &Value) -> Result<Pa
         .and_then(Value::as_str)
         .unwrap_or("nexus_kg");
     let context = ctx
-        .app
-        .nexus
-        .send(
+        .nexus(
             &NexusRequest::get("/api/v1/file-context")
                 .param("graph_id", Some(graph_id))
                 .param("path", Some(&path))
@@ -64,9 +62,7 @@ pub async fn build(ctx: &ToolContext, graph_id: &str, item: &Value) -> Result<Pa
         c.remove("graph");
     }
     let impact = ctx
-        .app
-        .nexus
-        .send(
+        .nexus(
             &NexusRequest::get("/api/v1/impact")
                 .param("graph_id", Some(graph_id))
                 .param("path", Some(&path))

@@ -22,9 +22,7 @@ pub async fn plan(
     branch: &str,
 ) -> Result<(RegenerationPlan, Vec<String>), ToolError> {
     let answer = ctx
-        .app
-        .nexus
-        .send(&NexusRequest::post(
+        .nexus(&NexusRequest::post(
             "/api/v1/regenerations/plan",
             json!({"repository": repository, "branch": branch}),
         ))
@@ -81,9 +79,7 @@ pub async fn submit(
     allow_dirty: bool,
 ) -> Result<Finished, ToolError> {
     let started = ctx
-        .app
-        .nexus
-        .send(&NexusRequest::post(
+        .nexus(&NexusRequest::post(
             "/api/v1/regenerations",
             json!({"plan_id": plan_id, "allow_dirty": allow_dirty}),
         ))
@@ -120,7 +116,7 @@ pub async fn submit(
             .await;
         // Polling Nexus is the contract (no push channel); the interval is short and bounded.
         tokio::time::sleep(POLL_EVERY).await;
-        state = ctx.app.nexus.send(&NexusRequest::get(path.clone())).await?;
+        state = ctx.nexus(&NexusRequest::get(path.clone())).await?;
     }
     let regeneration: Regeneration = typed(&state, "regeneration")?;
     let mut warnings = regeneration.warnings.clone().unwrap_or_default();
@@ -134,9 +130,7 @@ pub async fn submit(
     ) {
         (Some("ready"), Some(base), Some(head)) => {
             let cmp = ctx
-                .app
-                .nexus
-                .send(
+                .nexus(
                     &NexusRequest::get("/api/v1/compare")
                         .param("base_graph_id", Some(base))
                         .param("head_graph_id", Some(head))

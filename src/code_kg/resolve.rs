@@ -48,7 +48,7 @@ async fn risks(
         .param("dedupe_key", input.dedupe_key.as_deref())
         .param("include_low", Some(true))
         .param("limit", Some(50));
-    ctx.app.nexus.send(&request).await
+    ctx.nexus(&request).await
 }
 
 /// Why nothing matched: drop parts of the tuple one at a time and say which one was wrong.
@@ -253,9 +253,7 @@ pub async fn anomaly(
                 percent_encoding::utf8_percent_encode(id, percent_encoding::NON_ALPHANUMERIC)
             );
             let one = ctx
-                .app
-                .nexus
-                .send(&NexusRequest::get(path).param("graph_id", Some(&input.graph_id)))
+                .nexus(&NexusRequest::get(path).param("graph_id", Some(&input.graph_id)))
                 .await?;
             serde_json::json!({"graph": one.get("graph"), "items": [one.get("anomaly")], "total": 1})
         }
@@ -265,7 +263,7 @@ pub async fn anomaly(
                 .param("kind", input.kind.as_deref())
                 .param("path", input.path.as_deref())
                 .param("limit", Some(200));
-            ctx.app.nexus.send(&request).await?
+            ctx.nexus(&request).await?
         }
     };
     let graph = answer.get("graph").cloned().unwrap_or(Value::Null);
