@@ -84,7 +84,8 @@ fn python_stdio(mode: &str, test: &str) {
 }
 
 /// The Python SDK over Streamable HTTP with the key in X-MCP-API-KEY.
-fn python_http(mode: &str, test: &str) {
+/// `threads`: the legacy-mode test also runs the server on the multi-threaded runtime.
+fn python_http(mode: &str, threads: Option<u16>, test: &str) {
     let Some(py) = support::require(support::python_with_mcp(), PYTHON_WHAT, test) else {
         return;
     };
@@ -93,6 +94,7 @@ fn python_http(mode: &str, test: &str) {
         &fixture,
         HttpOptions {
             key: Some(KEY.into()),
+            threads,
             ..Default::default()
         },
     );
@@ -125,7 +127,7 @@ fn python_sdk_over_stdio() {
 
 #[test]
 fn python_sdk_over_streamable_http() {
-    python_http("legacy", "python_sdk_over_streamable_http");
+    python_http("legacy", Some(2), "python_sdk_over_streamable_http");
 }
 
 /// `mcp.Client(...)` with no mode argument negotiates 2026-07-28, where every result must
@@ -137,7 +139,7 @@ fn python_sdk_default_mode_over_stdio() {
 
 #[test]
 fn python_sdk_default_mode_over_streamable_http() {
-    python_http("auto", "python_sdk_default_mode_over_streamable_http");
+    python_http("auto", None, "python_sdk_default_mode_over_streamable_http");
 }
 
 /// Every server scenario of @modelcontextprotocol/conformance (`--suite all`). Scenarios that

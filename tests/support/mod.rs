@@ -183,6 +183,8 @@ pub struct HttpOptions {
     pub key: Option<String>,
     /// Pass `--insecure-no-auth`.
     pub insecure_no_auth: bool,
+    /// Pass `--threads N` (the server's default is one thread).
+    pub threads: Option<u16>,
 }
 
 /// A running `nexus-mcp serve --transport http` over the fixture; killed on drop.
@@ -221,6 +223,9 @@ impl HttpServer {
         }
         if opts.insecure_no_auth {
             cmd.arg("--insecure-no-auth");
+        }
+        if let Some(n) = opts.threads {
+            cmd.arg("--threads").arg(n.to_string());
         }
         let mut child = cmd.spawn().expect("spawn nexus-mcp serve --transport http");
         let stderr = Arc::new(Mutex::new(String::new()));
