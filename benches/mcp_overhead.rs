@@ -346,6 +346,19 @@ struct Row {
     median: Duration,
     p90: Duration,
     baseline: Option<Duration>,
+    /// nexus-mcp's own CPU time (all threads, user + system) per measured call.
+    cpu_per_call: Option<Duration>,
+}
+
+/// CPU time a process has used so far: the sum over its threads of /proc's schedstat, which
+/// counts nanoseconds (where /proc/PID/stat counts 10 ms ticks).
+fn cpu_time(pid: u32) -> Duration {
+    let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).expect("read /proc/PID/task");
+    let ns: u64 = tasks
+        .filter_map(|t| std::fs::read_to_string(t.ok()?.path().join("schedstat")).ok())
+        .filter_map(|s| s.split_whitespace().next()?.parse::<u64>().ok())
+        .sum();
+    Duration::from_nanos(ns)
 }
 
 fn row(name: impl Into<String>, mut samples: Vec<Duration>, baseline: Option<Duration>) -> Row {
@@ -363,6 +376,7 @@ fn row(name: impl Into<String>, mut samples: Vec<Duration>, baseline: Option<Dur
         median,
         p90,
         baseline,
+        cpu_per_call: None,
     }
 }
 
@@ -439,6 +453,7 @@ fn main() {
     let mut child = http_server.spawn().expect("spawn nexus-mcp http");
     let log = Arc::new(Mutex::new(String::new()));
     let rx = support::tee_lines(child.stderr.take().unwrap(), log.clone());
+    let http_pid = child.id();
     let _http_server = Killed(child);
     support::wait_for_line(
         &rx,
@@ -501,6 +516,8 @@ fn main() {
         // this shared machine hits the three rows alike. Every path hands its caller parsed JSON.
         let mut id = 10;
         let (mut d, mut s, mut h, mut rq) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let (mut stdio_cpu, mut http_cpu) = (Duration::ZERO, Duration::ZERO);
+        let stdio_pid = stdio.child.0.id();
         for i in 0..warmup + calls {
             let t = Instant::now();
             let r = direct.request("GET", &target, &[("Authorization", &bearer)], "");
@@ -531,17 +548,21 @@ fn main() {
             );
 
             id += 1;
+            let cpu = cpu_time(stdio_pid);
             let t = Instant::now();
             stdio.send(&call(id, tool));
             let answer = stdio.answer(id);
             let stdio_time = t.elapsed();
+            let stdio_cpu_call = cpu_time(stdio_pid) - cpu;
             check_call(&answer, tool);
 
             id += 1;
+            let cpu = cpu_time(http_pid);
             let t = Instant::now();
             let r = mcp_http.request("POST", "/mcp", &mcp_headers, &call(id, tool).to_string());
             let answer = rpc_answer(&r, id);
             let http_time = t.elapsed();
+            let http_cpu_call = cpu_time(http_pid) - cpu;
             assert_eq!(r.status, 200, "tools/call over HTTP: {}", r.body);
             check_call(&answer, tool);
 
@@ -550,6 +571,8 @@ fn main() {
                 rq.push(reqwest_time);
                 s.push(stdio_time);
                 h.push(http_time);
+                stdio_cpu += stdio_cpu_call;
+                http_cpu += http_cpu_call;
             }
         }
         let direct_row = row(format!("{tool}: direct GET {path} (nexus-lite)"), d, None);
@@ -560,16 +583,19 @@ fn main() {
             rq,
             Some(base),
         ));
-        rows.push(row(
-            format!("{tool}: MCP tools/call over stdio"),
-            s,
-            Some(base),
-        ));
-        rows.push(row(
-            format!("{tool}: MCP tools/call over Streamable HTTP"),
-            h,
-            Some(base),
-        ));
+        let per_call = |total: Duration| Some(total / u32::try_from(calls).unwrap());
+        rows.push(Row {
+            cpu_per_call: per_call(stdio_cpu),
+            ..row(format!("{tool}: MCP tools/call over stdio"), s, Some(base))
+        });
+        rows.push(Row {
+            cpu_per_call: per_call(http_cpu),
+            ..row(
+                format!("{tool}: MCP tools/call over Streamable HTTP"),
+                h,
+                Some(base),
+            )
+        });
     }
 
     println!();
@@ -577,20 +603,27 @@ fn main() {
         "nexus-mcp overhead ({calls} calls per call row after {warmup} warm-up, {starts} cold starts; release build, loopback)"
     );
     println!();
-    println!("| measurement | n | median | p90 | overhead (median − direct) |");
-    println!("|---|---:|---:|---:|---:|");
+    println!(
+        "| measurement | n | median | p90 | overhead (median − direct) | nexus-mcp CPU per call |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|");
     for r in &rows {
         let over = r
             .baseline
             .map(|b| ms(r.median.saturating_sub(b)))
             .unwrap_or_else(|| "—".into());
+        let cpu = r
+            .cpu_per_call
+            .map(|c| format!("{:.0} µs", c.as_secs_f64() * 1e6))
+            .unwrap_or_else(|| "—".into());
         println!(
-            "| {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} |",
             r.name,
             r.n,
             ms(r.median),
             ms(r.p90),
-            over
+            over,
+            cpu
         );
     }
 }
