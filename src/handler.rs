@@ -63,12 +63,6 @@ impl ToolContext {
         }
     }
 
-    pub async fn log(&self, level: LogLevel, message: impl Into<String>) {
-        if let Some(sink) = self.log.as_ref().filter(|s| s.enabled(level)) {
-            sink.log(level, message.into()).await;
-        }
-    }
-
     /// A Nexus API request on behalf of this call: retries and timings reach the client's log.
     pub async fn nexus(&self, request: &NexusRequest) -> Result<Value, ToolError> {
         self.app.nexus.send(request, self.log.as_deref()).await
