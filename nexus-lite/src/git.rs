@@ -76,9 +76,35 @@ pub fn head_sha(repo: &Path) -> Result<Option<String>, LiteError> {
 
 /// Current branch name, or `None` when HEAD is detached.
 pub fn current_branch(repo: &Path) -> Result<Option<String>, LiteError> {
+    if let Some(branch) = head_file_branch(repo) {
+        return Ok(branch);
+    }
     match run_text(repo, &["symbolic-ref", "-q", "--short", "HEAD"]) {
         Ok(s) if !s.is_empty() => Ok(Some(s)),
         _ => Ok(None),
+    }
+}
+
+/// What `git symbolic-ref --short HEAD` says, read from the HEAD file: `Some(Some(branch))`,
+/// `Some(None)` when detached, `None` when unsure (no readable HEAD, a symref outside
+/// refs/heads), and git is asked. Every graph selection without a branch needs this, and
+/// spawning git took ~1.7 ms of a ~2 ms request.
+fn head_file_branch(repo: &Path) -> Option<Option<String>> {
+    let dot_git = repo.join(".git");
+    let git_dir = if dot_git.is_dir() {
+        dot_git
+    } else {
+        // A linked worktree or submodule: `.git` is a file naming the real git dir.
+        let link = std::fs::read_to_string(&dot_git).ok()?;
+        repo.join(link.strip_prefix("gitdir:")?.trim())
+    };
+    let head = std::fs::read_to_string(git_dir.join("HEAD")).ok()?;
+    match head.trim().strip_prefix("ref:") {
+        Some(target) => target
+            .trim()
+            .strip_prefix("refs/heads/")
+            .map(|b| Some(b.to_string())),
+        None => Some(None),
     }
 }
 
@@ -177,6 +203,55 @@ pub fn show(repo: &Path, sha: &str, path: &str) -> Result<Vec<u8>, LiteError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn git_ok(dir: &Path, args: &[&str]) {
+        let st = Command::new("git")
+            .arg("-C")
+            .arg(dir)
+            .args(["-c", "user.email=t@example.com", "-c", "user.name=t"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(st.status.success(), "git {args:?}: {st:?}");
+    }
+
+    /// The HEAD-file reading agrees with git itself: a branch with a slash, an unborn branch,
+    /// a detached HEAD and a linked worktree.
+    #[test]
+    fn the_head_file_says_what_git_symbolic_ref_says() {
+        let tmp = tempfile::tempdir().unwrap();
+        let repo = tmp.path().join("r");
+        std::fs::create_dir(&repo).unwrap();
+        git_ok(&repo, &["init", "-q", "-b", "trunk"]);
+        let agree = |dir: &Path, expected: Option<&str>| {
+            let by_git = match run_text(dir, &["symbolic-ref", "-q", "--short", "HEAD"]) {
+                Ok(s) if !s.is_empty() => Some(s),
+                _ => None,
+            };
+            assert_eq!(by_git.as_deref(), expected, "git in {}", dir.display());
+            assert_eq!(
+                head_file_branch(dir),
+                Some(expected.map(str::to_string)),
+                "HEAD file in {}",
+                dir.display()
+            );
+            assert_eq!(current_branch(dir).unwrap().as_deref(), expected);
+        };
+        agree(&repo, Some("trunk")); // unborn: no commit yet
+        std::fs::write(repo.join("a.py"), "x = 1\n").unwrap();
+        git_ok(&repo, &["add", "-A"]);
+        git_ok(&repo, &["commit", "-qm", "one"]);
+        git_ok(&repo, &["checkout", "-q", "-b", "feature/x"]);
+        agree(&repo, Some("feature/x"));
+        let wt = tmp.path().join("wt");
+        git_ok(
+            &repo,
+            &["worktree", "add", "-q", "-b", "other", wt.to_str().unwrap()],
+        );
+        agree(&wt, Some("other"));
+        git_ok(&repo, &["checkout", "-q", "--detach"]);
+        agree(&repo, None);
+    }
 
     #[test]
     fn owner_name_parses_common_remote_forms() {
