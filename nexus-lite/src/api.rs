@@ -666,13 +666,39 @@ struct ById {
     table: &'static str,
 }
 
+const FINDING_BY_ID: ById = ById {
+    prefix: 'f',
+    what: "finding",
+    cols: FINDING_COLS,
+    table: "findings",
+};
+
+const ANOMALY_BY_ID: ById = ById {
+    prefix: 'a',
+    what: "anomaly",
+    cols: ANOMALY_COLS,
+    table: "anomalies",
+};
+
 impl ById {
+    /// `GET /api/v1/<table>/{id}`: `{graph, <what>}`, or 404 naming the id and the graph.
+    async fn answer(
+        self,
+        s: Arc<AppState>,
+        id: String,
+        q: Q,
+        map: fn(&rusqlite::Row<'_>) -> rusqlite::Result<Value>,
+    ) -> ApiResult {
+        let p = P::new(q)?;
+        blocking(s, move |s| self.get(&s.reader()?, &p, &id, map)).await
+    }
+
     fn get(
         &self,
         conn: &Connection,
         p: &P,
         id: &str,
-        map: impl FnOnce(&rusqlite::Row<'_>) -> rusqlite::Result<Value>,
+        map: fn(&rusqlite::Row<'_>) -> rusqlite::Result<Value>,
     ) -> Result<Value, ApiError> {
         use rusqlite::OptionalExtension;
         let ById {
@@ -701,18 +727,9 @@ impl ById {
 }
 
 async fn finding_get(State(s): State<Arc<AppState>>, Path(id): Path<String>, q: Q) -> ApiResult {
-    let p = P::new(q)?;
-    blocking(s, move |s| {
-        let conn = s.reader()?;
-        let by_id = ById {
-            prefix: 'f',
-            what: "finding",
-            cols: FINDING_COLS,
-            table: "findings",
-        };
-        by_id.get(&conn, &p, &id, |r| finding_json(r, true))
-    })
-    .await
+    FINDING_BY_ID
+        .answer(s, id, q, |r| finding_json(r, true))
+        .await
 }
 
 async fn audit_risks(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
@@ -794,18 +811,7 @@ async fn anomalies_list(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
 }
 
 async fn anomaly_get(State(s): State<Arc<AppState>>, Path(id): Path<String>, q: Q) -> ApiResult {
-    let p = P::new(q)?;
-    blocking(s, move |s| {
-        let conn = s.reader()?;
-        let by_id = ById {
-            prefix: 'a',
-            what: "anomaly",
-            cols: ANOMALY_COLS,
-            table: "anomalies",
-        };
-        by_id.get(&conn, &p, &id, anomaly_json)
-    })
-    .await
+    ANOMALY_BY_ID.answer(s, id, q, anomaly_json).await
 }
 
 async fn file_context(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
