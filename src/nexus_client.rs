@@ -76,6 +76,8 @@ pub struct NexusClient {
     http: Arc<OnceLock<Result<reqwest::Client, String>>>,
     timeout: Duration,
     base: String,
+    /// `base` parsed once: each request only sets its path and query on a copy.
+    base_url: reqwest::Url,
     token: Secret,
 }
 
@@ -89,13 +91,20 @@ pub enum NexusClientError {
 
 impl NexusClient {
     pub fn new(base_url: &str, token: Secret, timeout: Duration) -> Result<Self, NexusClientError> {
+        let bad = || NexusClientError::BadUrl(base_url.to_owned());
         if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
-            return Err(NexusClientError::BadUrl(base_url.to_owned()));
+            return Err(bad());
+        }
+        let base = base_url.trim_end_matches('/').to_owned();
+        let parsed = reqwest::Url::parse(&base).map_err(|_| bad())?;
+        if parsed.cannot_be_a_base() || parsed.query().is_some() || parsed.fragment().is_some() {
+            return Err(bad());
         }
         Ok(NexusClient {
             http: Arc::default(),
             timeout,
-            base: base_url.trim_end_matches('/').to_owned(),
+            base,
+            base_url: parsed,
             token,
         })
     }
@@ -188,13 +197,26 @@ impl NexusClient {
         Err(last.unwrap_or_else(|| ToolError::Internal("no attempt was made".to_owned())))
     }
 
+    /// The request's URL: the base URL's path prefix, the request's (already percent-encoded)
+    /// path, its query pairs form-encoded.
+    fn url(&self, request: &NexusRequest) -> reqwest::Url {
+        let mut url = self.base_url.clone();
+        url.set_path(&format!(
+            "{}{}",
+            self.base_url.path().trim_end_matches('/'),
+            request.path
+        ));
+        if !request.query.is_empty() {
+            url.query_pairs_mut().extend_pairs(&request.query);
+        }
+        url
+    }
+
     async fn send_once(&self, request: &NexusRequest) -> Result<Value, ToolError> {
-        let url = format!("{}{}", self.base, request.path);
         let mut builder = self
             .http()?
-            .request(request.method.clone(), &url)
-            .bearer_auth(self.token.expose())
-            .query(&request.query);
+            .request(request.method.clone(), self.url(request))
+            .bearer_auth(self.token.expose());
         if let Some(body) = &request.body {
             builder = builder.json(body);
         }
@@ -264,5 +286,42 @@ fn status_error(status: StatusCode, path: &str, body: &[u8]) -> ToolError {
             message,
             retryable: false,
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    fn client(base: &str) -> NexusClient {
+        NexusClient::new(base, Secret::new("t".into()), Duration::from_secs(1)).unwrap()
+    }
+
+    #[test]
+    fn urls_keep_the_base_prefix_the_encoded_path_and_a_form_encoded_query() {
+        let request = NexusRequest::get("/api/v1/findings/a%2Fb%3Fc")
+            .param("repository", Some("acme/shop"))
+            .param("q", Some("a b&c=d"));
+        assert_eq!(
+            client("https://nexus.example.com/base/")
+                .url(&request)
+                .as_str(),
+            "https://nexus.example.com/base/api/v1/findings/a%2Fb%3Fc?repository=acme%2Fshop&q=a+b%26c%3Dd"
+        );
+        assert_eq!(
+            client("http://127.0.0.1:8080")
+                .url(&NexusRequest::get("/api/v1/graphs"))
+                .as_str(),
+            "http://127.0.0.1:8080/api/v1/graphs"
+        );
+    }
+
+    #[test]
+    fn a_base_url_that_cannot_take_a_path_is_refused() {
+        for bad in ["ftp://x", "http://", "https://h/?q=1", "nexus.example.com"] {
+            let err = NexusClient::new(bad, Secret::new("t".into()), Duration::from_secs(1));
+            assert!(err.is_err(), "{bad} was accepted");
+        }
     }
 }
