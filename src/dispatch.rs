@@ -63,6 +63,10 @@ fn validate(ctx: &ToolContext, tool: &ToolSpec, arguments: &Value) -> Result<(),
             tool.name
         )));
     };
+    // Valid arguments, the usual case, skip collecting errors.
+    if validator.is_valid(arguments) {
+        return Ok(());
+    }
     let problems: Vec<String> = validator
         .iter_errors(arguments)
         .take(5)

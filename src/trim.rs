@@ -189,8 +189,20 @@ fn shorten(s: &mut String, max: usize) -> bool {
     true
 }
 
+/// The length of `value`'s compact JSON, counted without building it.
 fn size(value: &Value) -> usize {
-    serde_json::to_string(value).map_or(0, |s| s.len())
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 += buf.len();
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    serde_json::to_writer(&mut count, value).map_or(0, |()| count.0)
 }
 
 /// Cuts `value` until its JSON fits `budget` characters: first the biggest arrays (halving),
