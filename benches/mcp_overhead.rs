@@ -9,9 +9,12 @@
 //!   NEXUS_MCP_BENCH_CALLS=1000 NEXUS_MCP_BENCH_STARTS=30 cargo bench --bench mcp_overhead
 //!
 //! Rows: (a) cold start, spawn → first tools/list answer over stdio, with a remote backend and
-//! with the embedded nexus-lite over an already-indexed data dir; (b) one mapped tools/call
-//! over stdio and over Streamable HTTP (keep-alive, stateful session), next to a direct HTTP GET
-//! of the same nexus-lite endpoint (keep-alive). Medians; overhead = median(MCP) − median(direct).
+//! with the embedded nexus-lite over an already-indexed data dir; (b) `ping` over stdio and over
+//! Streamable HTTP: what one JSON-RPC round trip costs with no tool and no backend; (c) one
+//! mapped tools/call over stdio and over Streamable HTTP (keep-alive, stateful session), next to
+//! a direct HTTP GET of the same nexus-lite endpoint (keep-alive), the same GET through reqwest,
+//! and a floor: a process with no MCP at all that forwards the GET (axum + reqwest). Medians;
+//! overhead = median(path) − median(direct).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 #[path = "../tests/support/mod.rs"]
@@ -106,6 +109,61 @@ fn start_lite(fixture: &support::Fixture, data: &std::path::Path) -> (Killed, So
         "nexus-lite serve",
     );
     (Killed(child), SocketAddr::from(([127, 0, 0, 1], port)))
+}
+
+/// Set in the environment of the bench's own executable to make it the floor proxy instead.
+const FLOOR_ENV: &str = "MCP_OVERHEAD_FLOOR_PROXY";
+
+/// The floor any HTTP front costs on this machine, with no MCP at all: a process (this bench's
+/// own executable, re-run with FLOOR_ENV=<nexus-lite URL>) serving axum on one current-thread
+/// runtime, as `serve --transport http` does, whose only route forwards the GET to nexus-lite
+/// through reqwest, parses the JSON and answers it. Prints its address on stdout.
+fn run_floor_proxy(lite_url: String) {
+    use axum::extract::{Request, State};
+    use axum::serve::ListenerExt;
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async move {
+        let bearer = format!("Bearer {LITE_TOKEN}");
+        let forward = |State((client, base, bearer)): State<(reqwest::Client, String, String)>,
+                       request: Request| async move {
+            let target = request.uri().path_and_query().map_or("/", |p| p.as_str());
+            let r = client
+                .get(format!("{base}{target}"))
+                .header("Authorization", bearer)
+                .send()
+                .await
+                .expect("floor proxy GET");
+            let v: Value = r.json().await.expect("floor proxy GET answered JSON");
+            axum::Json(v)
+        };
+        let app = axum::Router::new().fallback(forward).with_state((
+            reqwest::Client::new(),
+            lite_url,
+            bearer,
+        ));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        println!("{}", listener.local_addr().unwrap());
+        let listener = listener.tap_io(|tcp| tcp.set_nodelay(true).unwrap());
+        axum::serve(listener, app).await.unwrap();
+    });
+}
+
+fn start_floor_proxy(lite_url: &str) -> (Killed, SocketAddr) {
+    let mut child = Command::new(std::env::current_exe().unwrap())
+        .env(FLOOR_ENV, lite_url)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("spawn the floor proxy");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .expect("the floor proxy prints its address");
+    let addr = line.trim().parse().expect("the floor proxy's address");
+    (Killed(child), addr)
 }
 
 // ---- a minimal keep-alive HTTP/1.1 client (Content-Length or chunked bodies) ------------------
@@ -350,15 +408,35 @@ struct Row {
     cpu_per_call: Option<Duration>,
 }
 
-/// CPU time a process has used so far: the sum over its threads of /proc's schedstat, which
-/// counts nanoseconds (where /proc/PID/stat counts 10 ms ticks).
-fn cpu_time(pid: u32) -> Duration {
-    let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).expect("read /proc/PID/task");
-    let ns: u64 = tasks
-        .filter_map(|t| std::fs::read_to_string(t.ok()?.path().join("schedstat")).ok())
-        .filter_map(|s| s.split_whitespace().next()?.parse::<u64>().ok())
-        .sum();
-    Duration::from_nanos(ns)
+/// CPU time each thread of a process has used so far, from /proc's schedstat, which counts
+/// nanoseconds (where /proc/PID/stat counts 10 ms ticks).
+struct CpuSnapshot(std::collections::HashMap<std::ffi::OsString, u64>);
+
+impl CpuSnapshot {
+    fn of(pid: u32) -> CpuSnapshot {
+        let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).expect("read /proc/PID/task");
+        CpuSnapshot(
+            tasks
+                .filter_map(|t| {
+                    let t = t.ok()?;
+                    let stat = std::fs::read_to_string(t.path().join("schedstat")).ok()?;
+                    Some((t.file_name(), stat.split_whitespace().next()?.parse().ok()?))
+                })
+                .collect(),
+        )
+    }
+
+    /// CPU used since `self`, by the threads alive now: a thread that exited in between (an
+    /// idle blocking-pool thread) must not make the total go backwards.
+    fn since(&self, pid: u32) -> Duration {
+        let now = CpuSnapshot::of(pid);
+        let ns: u64 = now
+            .0
+            .iter()
+            .map(|(tid, ns)| ns.saturating_sub(self.0.get(tid).copied().unwrap_or(0)))
+            .sum();
+        Duration::from_nanos(ns)
+    }
 }
 
 fn row(name: impl Into<String>, mut samples: Vec<Duration>, baseline: Option<Duration>) -> Row {
@@ -385,6 +463,9 @@ fn ms(d: Duration) -> String {
 }
 
 fn main() {
+    if let Ok(lite_url) = std::env::var(FLOOR_ENV) {
+        return run_floor_proxy(lite_url);
+    }
     // `cargo bench` passes `--bench`; `cargo test --benches` passes nothing useful: run either way.
     let calls = env_usize("NEXUS_MCP_BENCH_CALLS", 200);
     let starts = env_usize("NEXUS_MCP_BENCH_STARTS", 20);
@@ -499,6 +580,50 @@ fn main() {
     );
 
     let mut direct = Http::connect(lite_addr);
+    let (floor_proxy, floor_addr) = start_floor_proxy(&lite_url);
+    let floor_pid = floor_proxy.0.id();
+    let mut floor = Http::connect(floor_addr);
+    // What one JSON-RPC round trip costs with no tool and no backend: `ping`, interleaved.
+    {
+        let (mut s, mut h) = (Vec::new(), Vec::new());
+        let (mut stdio_cpu, mut http_cpu) = (Duration::ZERO, Duration::ZERO);
+        let stdio_pid = stdio.child.0.id();
+        let ping = |id: u64| json!({"jsonrpc": "2.0", "id": id, "method": "ping"});
+        for i in 0..warmup + calls {
+            let id = 1_000_000 + 2 * i as u64;
+            let cpu = CpuSnapshot::of(stdio_pid);
+            let t = Instant::now();
+            stdio.send(&ping(id));
+            let answer = stdio.answer(id);
+            let stdio_time = t.elapsed();
+            let stdio_cpu_call = cpu.since(stdio_pid);
+            assert!(answer["result"].is_object(), "ping over stdio: {answer}");
+
+            let cpu = CpuSnapshot::of(http_pid);
+            let t = Instant::now();
+            let r = mcp_http.request("POST", "/mcp", &mcp_headers, &ping(id + 1).to_string());
+            let answer = rpc_answer(&r, id + 1);
+            let http_time = t.elapsed();
+            let http_cpu_call = cpu.since(http_pid);
+            assert!(answer["result"].is_object(), "ping over HTTP: {answer}");
+            if i >= warmup {
+                s.push(stdio_time);
+                h.push(http_time);
+                stdio_cpu += stdio_cpu_call;
+                http_cpu += http_cpu_call;
+            }
+        }
+        let per_call = |total: Duration| Some(total / u32::try_from(calls).unwrap());
+        rows.push(Row {
+            cpu_per_call: per_call(stdio_cpu),
+            ..row("ping (no tool, no backend) over stdio", s, None)
+        });
+        rows.push(Row {
+            cpu_per_call: per_call(http_cpu),
+            ..row("ping (no tool, no backend) over Streamable HTTP", h, None)
+        });
+    }
+
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -512,11 +637,14 @@ fn main() {
             "{path}?repository={}",
             support::REPO_NAME.replace('/', "%2F")
         );
-        // Interleaved: call i goes direct, then over stdio, then over HTTP, so that drift on
-        // this shared machine hits the three rows alike. Every path hands its caller parsed JSON.
+        // Interleaved: call i goes direct, through reqwest, through the floor proxy, over stdio,
+        // then over HTTP, so that drift on this shared machine hits every row alike. Every path
+        // hands its caller parsed JSON.
         let mut id = 10;
-        let (mut d, mut s, mut h, mut rq) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-        let (mut stdio_cpu, mut http_cpu) = (Duration::ZERO, Duration::ZERO);
+        let (mut d, mut s, mut h, mut rq, mut fl) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let (mut stdio_cpu, mut http_cpu, mut floor_cpu) =
+            (Duration::ZERO, Duration::ZERO, Duration::ZERO);
         let stdio_pid = stdio.child.0.id();
         for i in 0..warmup + calls {
             let t = Instant::now();
@@ -547,28 +675,43 @@ fn main() {
                 "reqwest GET {target}: {v}"
             );
 
+            let cpu = CpuSnapshot::of(floor_pid);
+            let t = Instant::now();
+            let r = floor.request("GET", &target, &[], "");
+            let v: Value = serde_json::from_str(&r.body).expect("floor proxy answered JSON");
+            let floor_time = t.elapsed();
+            let floor_cpu_call = cpu.since(floor_pid);
+            assert!(
+                v["graph"]["commit_sha"].is_string(),
+                "floor proxy {target}: {} {}",
+                r.status,
+                r.body
+            );
+
             id += 1;
-            let cpu = cpu_time(stdio_pid);
+            let cpu = CpuSnapshot::of(stdio_pid);
             let t = Instant::now();
             stdio.send(&call(id, tool));
             let answer = stdio.answer(id);
             let stdio_time = t.elapsed();
-            let stdio_cpu_call = cpu_time(stdio_pid) - cpu;
+            let stdio_cpu_call = cpu.since(stdio_pid);
             check_call(&answer, tool);
 
             id += 1;
-            let cpu = cpu_time(http_pid);
+            let cpu = CpuSnapshot::of(http_pid);
             let t = Instant::now();
             let r = mcp_http.request("POST", "/mcp", &mcp_headers, &call(id, tool).to_string());
             let answer = rpc_answer(&r, id);
             let http_time = t.elapsed();
-            let http_cpu_call = cpu_time(http_pid) - cpu;
+            let http_cpu_call = cpu.since(http_pid);
             assert_eq!(r.status, 200, "tools/call over HTTP: {}", r.body);
             check_call(&answer, tool);
 
             if i >= warmup {
                 d.push(direct_time);
                 rq.push(reqwest_time);
+                fl.push(floor_time);
+                floor_cpu += floor_cpu_call;
                 s.push(stdio_time);
                 h.push(http_time);
                 stdio_cpu += stdio_cpu_call;
@@ -584,6 +727,16 @@ fn main() {
             Some(base),
         ));
         let per_call = |total: Duration| Some(total / u32::try_from(calls).unwrap());
+        rows.push(Row {
+            cpu_per_call: per_call(floor_cpu),
+            ..row(
+                format!(
+                    "{tool}: floor, no MCP: an axum process forwarding the GET through reqwest"
+                ),
+                fl,
+                Some(base),
+            )
+        });
         rows.push(Row {
             cpu_per_call: per_call(stdio_cpu),
             ..row(format!("{tool}: MCP tools/call over stdio"), s, Some(base))
