@@ -14,7 +14,8 @@
 //! mapped tools/call over stdio and over Streamable HTTP (keep-alive, stateful session), next to
 //! a direct HTTP GET of the same nexus-lite endpoint (keep-alive), the same GET through reqwest,
 //! and a floor: a process with no MCP at all that forwards the GET (axum + reqwest). Medians;
-//! overhead = median(path) − median(direct).
+//! overhead = the median of the per-iteration differences path − direct (the rows are
+//! interleaved, so this cancels drift between iterations), next to median(path) − median(direct).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 #[path = "../tests/support/mod.rs"]
@@ -404,6 +405,9 @@ struct Row {
     median: Duration,
     p90: Duration,
     baseline: Option<Duration>,
+    /// The median of the per-iteration differences with the direct call, in ms (signed): the
+    /// iterations are interleaved, so this cancels the machine's drift between iterations.
+    paired: Option<f64>,
     /// nexus-mcp's own CPU time (all threads, user + system) per measured call.
     cpu_per_call: Option<Duration>,
 }
@@ -454,7 +458,25 @@ fn row(name: impl Into<String>, mut samples: Vec<Duration>, baseline: Option<Dur
         median,
         p90,
         baseline,
+        paired: None,
         cpu_per_call: None,
+    }
+}
+
+/// A row measured in the same iterations as `direct`, compared with it.
+fn compared(name: impl Into<String>, samples: Vec<Duration>, direct: &[Duration]) -> Row {
+    let mut diffs: Vec<f64> = samples
+        .iter()
+        .zip(direct)
+        .map(|(s, d)| (s.as_secs_f64() - d.as_secs_f64()) * 1e3)
+        .collect();
+    diffs.sort_by(f64::total_cmp);
+    let paired = diffs[diffs.len() / 2];
+    let mut sorted = direct.to_vec();
+    sorted.sort();
+    Row {
+        paired: Some(paired),
+        ..row(name, samples, Some(sorted[sorted.len() / 2]))
     }
 }
 
@@ -718,35 +740,37 @@ fn main() {
                 http_cpu += http_cpu_call;
             }
         }
-        let direct_row = row(format!("{tool}: direct GET {path} (nexus-lite)"), d, None);
-        let base = direct_row.median;
-        rows.push(direct_row);
         rows.push(row(
+            format!("{tool}: direct GET {path} (nexus-lite)"),
+            d.clone(),
+            None,
+        ));
+        rows.push(compared(
             format!("{tool}: direct GET {path} through reqwest"),
             rq,
-            Some(base),
+            &d,
         ));
         let per_call = |total: Duration| Some(total / u32::try_from(calls).unwrap());
         rows.push(Row {
             cpu_per_call: per_call(floor_cpu),
-            ..row(
+            ..compared(
                 format!(
                     "{tool}: floor, no MCP: an axum process forwarding the GET through reqwest"
                 ),
                 fl,
-                Some(base),
+                &d,
             )
         });
         rows.push(Row {
             cpu_per_call: per_call(stdio_cpu),
-            ..row(format!("{tool}: MCP tools/call over stdio"), s, Some(base))
+            ..compared(format!("{tool}: MCP tools/call over stdio"), s, &d)
         });
         rows.push(Row {
             cpu_per_call: per_call(http_cpu),
-            ..row(
+            ..compared(
                 format!("{tool}: MCP tools/call over Streamable HTTP"),
                 h,
-                Some(base),
+                &d,
             )
         });
     }
@@ -757,25 +781,28 @@ fn main() {
     );
     println!();
     println!(
-        "| measurement | n | median | p90 | overhead (median − direct) | nexus-mcp CPU per call |"
+        "| measurement | n | median | p90 | median − direct median | overhead: median of paired differences | nexus-mcp CPU per call |"
     );
-    println!("|---|---:|---:|---:|---:|---:|");
+    println!("|---|---:|---:|---:|---:|---:|---:|");
+    let signed = |v: f64| format!("{v:.3} ms");
     for r in &rows {
         let over = r
             .baseline
-            .map(|b| ms(r.median.saturating_sub(b)))
+            .map(|b| signed((r.median.as_secs_f64() - b.as_secs_f64()) * 1e3))
             .unwrap_or_else(|| "—".into());
+        let paired = r.paired.map(signed).unwrap_or_else(|| "—".into());
         let cpu = r
             .cpu_per_call
             .map(|c| format!("{:.0} µs", c.as_secs_f64() * 1e6))
             .unwrap_or_else(|| "—".into());
         println!(
-            "| {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} |",
             r.name,
             r.n,
             ms(r.median),
             ms(r.p90),
             over,
+            paired,
             cpu
         );
     }
