@@ -84,7 +84,7 @@ pub struct NexusClient {
 #[derive(Debug, thiserror::Error)]
 pub enum NexusClientError {
     #[error(
-        "NEXUS_API_URL `{0}` is not an http(s) URL. Set it to the Nexus API root, e.g. https://nexus.example.com"
+        "NEXUS_API_URL `{0}` is not a usable Nexus API root: it must be an http(s) URL with a host and no query or fragment, e.g. https://nexus.example.com"
     )]
     BadUrl(String),
 }
