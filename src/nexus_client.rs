@@ -75,8 +75,7 @@ pub struct NexusClient {
     /// is only asked for tools/list should not pay at start-up (see [`NexusClient::warm_up`]).
     http: Arc<OnceLock<Result<reqwest::Client, String>>>,
     timeout: Duration,
-    base: String,
-    /// `base` parsed once: each request only sets its path and query on a copy.
+    /// NEXUS_API_URL, parsed once: each request sets its path and query on a copy.
     base_url: reqwest::Url,
     token: Secret,
 }
@@ -92,18 +91,17 @@ pub enum NexusClientError {
 impl NexusClient {
     pub fn new(base_url: &str, token: Secret, timeout: Duration) -> Result<Self, NexusClientError> {
         let bad = || NexusClientError::BadUrl(base_url.to_owned());
-        if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
-            return Err(bad());
-        }
-        let base = base_url.trim_end_matches('/').to_owned();
-        let parsed = reqwest::Url::parse(&base).map_err(|_| bad())?;
-        if parsed.cannot_be_a_base() || parsed.query().is_some() || parsed.fragment().is_some() {
+        let parsed = reqwest::Url::parse(base_url).map_err(|_| bad())?;
+        if !matches!(parsed.scheme(), "http" | "https")
+            || parsed.cannot_be_a_base()
+            || parsed.query().is_some()
+            || parsed.fragment().is_some()
+        {
             return Err(bad());
         }
         Ok(NexusClient {
             http: Arc::default(),
             timeout,
-            base,
             base_url: parsed,
             token,
         })
@@ -131,10 +129,6 @@ impl NexusClient {
         std::thread::spawn(move || {
             let _ = client.http();
         });
-    }
-
-    pub fn base_url(&self) -> &str {
-        &self.base
     }
 
     /// Sends `request`, retrying GETs on transport errors and 5xx answers. `log` (the calling
