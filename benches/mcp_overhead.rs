@@ -408,7 +408,7 @@ struct Row {
     /// The median of the per-iteration differences with the direct call, in ms (signed): the
     /// iterations are interleaved, so this cancels the machine's drift between iterations.
     paired: Option<f64>,
-    /// nexus-mcp's own CPU time (all threads, user + system) per measured call.
+    /// The serving process's own CPU time (all threads, user + system) per measured call.
     cpu_per_call: Option<Duration>,
 }
 
@@ -443,6 +443,15 @@ impl CpuSnapshot {
     }
 }
 
+/// Runs `f` once: its result, how long it took, and the CPU process `pid` used meanwhile.
+fn timed<T>(pid: u32, f: impl FnOnce() -> T) -> (T, Duration, Duration) {
+    let cpu = CpuSnapshot::of(pid);
+    let t = Instant::now();
+    let out = f();
+    let took = t.elapsed();
+    (out, took, cpu.since(pid))
+}
+
 fn row(name: impl Into<String>, mut samples: Vec<Duration>, baseline: Option<Duration>) -> Row {
     samples.sort();
     let n = samples.len();
@@ -463,20 +472,28 @@ fn row(name: impl Into<String>, mut samples: Vec<Duration>, baseline: Option<Dur
     }
 }
 
-/// A row measured in the same iterations as `direct`, compared with it.
-fn compared(name: impl Into<String>, samples: Vec<Duration>, direct: &[Duration]) -> Row {
+/// A row measured in the same iterations as `direct` (whose median is `direct_median`).
+fn compared(
+    name: impl Into<String>,
+    samples: Vec<Duration>,
+    direct: &[Duration],
+    direct_median: Duration,
+) -> Row {
     let mut diffs: Vec<f64> = samples
         .iter()
         .zip(direct)
         .map(|(s, d)| (s.as_secs_f64() - d.as_secs_f64()) * 1e3)
         .collect();
     diffs.sort_by(f64::total_cmp);
-    let paired = diffs[diffs.len() / 2];
-    let mut sorted = direct.to_vec();
-    sorted.sort();
+    let n = diffs.len();
+    let paired = if n % 2 == 1 {
+        diffs[n / 2]
+    } else {
+        (diffs[n / 2 - 1] + diffs[n / 2]) / 2.0
+    };
     Row {
         paired: Some(paired),
-        ..row(name, samples, Some(sorted[sorted.len() / 2]))
+        ..row(name, samples, Some(direct_median))
     }
 }
 
@@ -613,20 +630,16 @@ fn main() {
         let ping = |id: u64| json!({"jsonrpc": "2.0", "id": id, "method": "ping"});
         for i in 0..warmup + calls {
             let id = 1_000_000 + 2 * i as u64;
-            let cpu = CpuSnapshot::of(stdio_pid);
-            let t = Instant::now();
-            stdio.send(&ping(id));
-            let answer = stdio.answer(id);
-            let stdio_time = t.elapsed();
-            let stdio_cpu_call = cpu.since(stdio_pid);
+            let (answer, stdio_time, stdio_cpu_call) = timed(stdio_pid, || {
+                stdio.send(&ping(id));
+                stdio.answer(id)
+            });
             assert!(answer["result"].is_object(), "ping over stdio: {answer}");
 
-            let cpu = CpuSnapshot::of(http_pid);
-            let t = Instant::now();
-            let r = mcp_http.request("POST", "/mcp", &mcp_headers, &ping(id + 1).to_string());
-            let answer = rpc_answer(&r, id + 1);
-            let http_time = t.elapsed();
-            let http_cpu_call = cpu.since(http_pid);
+            let (answer, http_time, http_cpu_call) = timed(http_pid, || {
+                let r = mcp_http.request("POST", "/mcp", &mcp_headers, &ping(id + 1).to_string());
+                rpc_answer(&r, id + 1)
+            });
             assert!(answer["result"].is_object(), "ping over HTTP: {answer}");
             if i >= warmup {
                 s.push(stdio_time);
@@ -697,12 +710,11 @@ fn main() {
                 "reqwest GET {target}: {v}"
             );
 
-            let cpu = CpuSnapshot::of(floor_pid);
-            let t = Instant::now();
-            let r = floor.request("GET", &target, &[], "");
-            let v: Value = serde_json::from_str(&r.body).expect("floor proxy answered JSON");
-            let floor_time = t.elapsed();
-            let floor_cpu_call = cpu.since(floor_pid);
+            let ((r, v), floor_time, floor_cpu_call) = timed(floor_pid, || {
+                let r = floor.request("GET", &target, &[], "");
+                let v: Value = serde_json::from_str(&r.body).expect("floor proxy answered JSON");
+                (r, v)
+            });
             assert!(
                 v["graph"]["commit_sha"].is_string(),
                 "floor proxy {target}: {} {}",
@@ -711,21 +723,18 @@ fn main() {
             );
 
             id += 1;
-            let cpu = CpuSnapshot::of(stdio_pid);
-            let t = Instant::now();
-            stdio.send(&call(id, tool));
-            let answer = stdio.answer(id);
-            let stdio_time = t.elapsed();
-            let stdio_cpu_call = cpu.since(stdio_pid);
+            let (answer, stdio_time, stdio_cpu_call) = timed(stdio_pid, || {
+                stdio.send(&call(id, tool));
+                stdio.answer(id)
+            });
             check_call(&answer, tool);
 
             id += 1;
-            let cpu = CpuSnapshot::of(http_pid);
-            let t = Instant::now();
-            let r = mcp_http.request("POST", "/mcp", &mcp_headers, &call(id, tool).to_string());
-            let answer = rpc_answer(&r, id);
-            let http_time = t.elapsed();
-            let http_cpu_call = cpu.since(http_pid);
+            let ((r, answer), http_time, http_cpu_call) = timed(http_pid, || {
+                let r = mcp_http.request("POST", "/mcp", &mcp_headers, &call(id, tool).to_string());
+                let answer = rpc_answer(&r, id);
+                (r, answer)
+            });
             assert_eq!(r.status, 200, "tools/call over HTTP: {}", r.body);
             check_call(&answer, tool);
 
@@ -740,15 +749,18 @@ fn main() {
                 http_cpu += http_cpu_call;
             }
         }
-        rows.push(row(
+        let direct_row = row(
             format!("{tool}: direct GET {path} (nexus-lite)"),
             d.clone(),
             None,
-        ));
+        );
+        let base = direct_row.median;
+        rows.push(direct_row);
         rows.push(compared(
             format!("{tool}: direct GET {path} through reqwest"),
             rq,
             &d,
+            base,
         ));
         let per_call = |total: Duration| Some(total / u32::try_from(calls).unwrap());
         rows.push(Row {
@@ -759,11 +771,12 @@ fn main() {
                 ),
                 fl,
                 &d,
+                base,
             )
         });
         rows.push(Row {
             cpu_per_call: per_call(stdio_cpu),
-            ..compared(format!("{tool}: MCP tools/call over stdio"), s, &d)
+            ..compared(format!("{tool}: MCP tools/call over stdio"), s, &d, base)
         });
         rows.push(Row {
             cpu_per_call: per_call(http_cpu),
@@ -771,6 +784,7 @@ fn main() {
                 format!("{tool}: MCP tools/call over Streamable HTTP"),
                 h,
                 &d,
+                base,
             )
         });
     }
@@ -781,7 +795,7 @@ fn main() {
     );
     println!();
     println!(
-        "| measurement | n | median | p90 | median − direct median | overhead: median of paired differences | nexus-mcp CPU per call |"
+        "| measurement | n | median | p90 | median − direct median | overhead: median of paired differences | server CPU per call |"
     );
     println!("|---|---:|---:|---:|---:|---:|---:|");
     let signed = |v: f64| format!("{v:.3} ms");
