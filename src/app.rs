@@ -3,7 +3,9 @@
 
 use crate::handler::{ToolContext, ToolFuture};
 use crate::nexus_client::NexusClient;
+use crate::server::tool_json;
 use crate::spec::{SurfaceSpec, ToolSpec};
+use rmcp::model::Tool;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::PathBuf;
@@ -30,6 +32,9 @@ pub struct App {
     pub settings: Settings,
     pub custom: CustomDispatch,
     validators: Vec<OnceLock<Option<jsonschema::Validator>>>,
+    /// rmcp's form of each tool, in registry order: parsed from the registry's JSON once, not
+    /// on every tools/list or stateless call.
+    mcp_tools: OnceLock<Vec<Option<Tool>>>,
     finding_paths: Mutex<HashMap<String, Arc<BTreeSet<String>>>>,
 }
 
@@ -47,24 +52,43 @@ impl App {
             settings,
             custom,
             validators,
+            mcp_tools: OnceLock::new(),
             finding_paths: Mutex::default(),
         }
     }
 
+    fn index_of(&self, tool: &ToolSpec) -> Option<usize> {
+        self.surface.tools.iter().position(|t| t.name == tool.name)
+    }
+
     /// The compiled input validator of `tool`, built on first use so start-up stays fast.
     pub fn validator(&self, tool: &ToolSpec) -> Option<&jsonschema::Validator> {
-        let index = self
-            .surface
-            .tools
-            .iter()
-            .position(|t| t.name == tool.name)?;
-        self.validators[index]
+        self.validators[self.index_of(tool)?]
             .get_or_init(|| {
                 let schema: Value = serde_json::from_str(tool.input_schema).ok()?;
                 jsonschema::draft202012::new(&schema)
                     .inspect_err(|e| tracing::error!(tool = tool.name, error = %e, "input schema does not compile"))
                     .ok()
             })
+            .as_ref()
+    }
+
+    /// The MCP definition of `tool` as rmcp types (what tools/list lists).
+    pub fn mcp_tool(&self, tool: &ToolSpec) -> Option<&Tool> {
+        let index = self.index_of(tool)?;
+        self.mcp_tools
+            .get_or_init(|| {
+                self.surface
+                    .tools
+                    .iter()
+                    .map(|t| {
+                        serde_json::from_value(tool_json(t))
+                            .inspect_err(|e| tracing::error!(tool = t.name, error = %e, "tool definition is not an MCP Tool"))
+                            .ok()
+                    })
+                    .collect()
+            })
+            .get(index)?
             .as_ref()
     }
 

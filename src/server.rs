@@ -182,7 +182,7 @@ impl ServerHandler for McpServer {
             .surface
             .tool(name)
             .filter(|t| t.modes.contains(&self.mode))?;
-        serde_json::from_value(tool_json(tool)).ok()
+        self.app.mcp_tool(tool).cloned()
     }
 
     async fn list_tools(
@@ -193,7 +193,14 @@ impl ServerHandler for McpServer {
         let scopes = self.scopes_for(&ctx);
         let tools = self
             .visible_tools(&scopes)
-            .map(|t| from_json(tool_json(t)))
+            .map(|t| {
+                self.app.mcp_tool(t).cloned().ok_or_else(|| {
+                    ErrorData::internal_error(
+                        format!("the definition of tool {} is not a valid MCP Tool", t.name),
+                        None,
+                    )
+                })
+            })
             .collect::<Result<Vec<Tool>, _>>()?;
         Ok(ListToolsResult::with_all_items(tools))
     }
