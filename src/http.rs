@@ -67,7 +67,10 @@ async fn require_key(State(auth): State<Auth>, mut request: Request, next: Next)
 /// The full router; `allowed_hosts` extends the DNS-rebinding allowlist beyond loopback names.
 pub fn router(app: Arc<App>, auth: Auth, allowed_hosts: &[String]) -> Router {
     let factory_app = app.clone();
-    let mut config = StreamableHttpServerConfig::default();
+    // 2026-07-28 requests are stateless: a plain JSON answer when the call sends nothing before
+    // its result (rmcp falls back to SSE when a tool reports progress first). 2025 sessions
+    // keep their SSE streams.
+    let mut config = StreamableHttpServerConfig::default().with_json_response(true);
     if !allowed_hosts.is_empty() {
         let mut hosts: Vec<String> = ["localhost", "127.0.0.1", "::1"]
             .iter()

@@ -6,7 +6,7 @@
 
 mod support;
 
-use serde_json::Value;
+use serde_json::{Value, json};
 use std::process::{Command, Output};
 use std::time::Duration;
 use support::{HttpOptions, HttpServer, REPO_NAME};
@@ -424,6 +424,93 @@ fn http_auth_with_curl() {
     assert!(
         body.contains("nexus-code-kg"),
         "/healthz body does not name the surface: {body}"
+    );
+}
+
+/// A 2026-07-28 client needs no session: one curl POST with the per-request `_meta` and the
+/// SEP-2243 headers gets the tool's result back as plain JSON, not an SSE stream.
+#[test]
+fn stateless_call_with_curl_answers_plain_json() {
+    if support::require(
+        support::curl(),
+        "curl",
+        "stateless_call_with_curl_answers_plain_json",
+    )
+    .is_none()
+    {
+        return;
+    }
+    let fixture = support::fixture_repo();
+    let server = HttpServer::start(
+        &fixture,
+        HttpOptions {
+            key: Some(KEY.into()),
+            ..Default::default()
+        },
+    );
+    let call = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {
+        "name": "kg_latest_graph",
+        "arguments": {"repository": REPO_NAME},
+        "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+        },
+    }})
+    .to_string();
+    let key_header = format!("X-MCP-API-KEY: {KEY}");
+    let mcp = server.url("/mcp");
+    let out = support::run_bounded(
+        Command::new("curl").args([
+            "-s",
+            "-i",
+            "--max-time",
+            "30",
+            "-X",
+            "POST",
+            "-H",
+            "Content-Type: application/json",
+            "-H",
+            "Accept: application/json, text/event-stream",
+            "-H",
+            "MCP-Protocol-Version: 2026-07-28",
+            "-H",
+            "Mcp-Method: tools/call",
+            "-H",
+            "Mcp-Name: kg_latest_graph",
+            "-H",
+            &key_header,
+            "--data",
+            &call,
+            &mcp,
+        ]),
+        Duration::from_secs(60),
+        "curl (2026-07-28 tools/call)",
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let (head, body) = text
+        .split_once("\r\n\r\n")
+        .unwrap_or_else(|| panic!("curl got no HTTP response:\n{}", show(&out)));
+    let head = head.to_ascii_lowercase();
+    assert!(
+        head.starts_with("http/1.1 200"),
+        "stateless tools/call: {text}"
+    );
+    assert!(
+        head.contains("content-type: application/json"),
+        "a stateless result with nothing before it should be plain JSON: {text}"
+    );
+    assert!(
+        !head.contains("mcp-session-id"),
+        "a 2026-07-28 request must not open a session: {text}"
+    );
+    let answer: Value = serde_json::from_str(body)
+        .unwrap_or_else(|e| panic!("the body is not one JSON-RPC message ({e}): {body}"));
+    assert_eq!(answer["id"], 7, "{answer}");
+    let result = &answer["result"];
+    assert_ne!(result["isError"], json!(true), "{answer}");
+    assert!(
+        result["structuredContent"]["graph"]["commit_sha"].is_string(),
+        "no graph in the stateless result: {answer}"
     );
 }
 
