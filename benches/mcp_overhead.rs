@@ -11,11 +11,14 @@
 //! Rows: (a) cold start, spawn → first tools/list answer over stdio, with a remote backend and
 //! with the embedded nexus-lite over an already-indexed data dir; (b) `ping` over stdio and over
 //! Streamable HTTP: what one JSON-RPC round trip costs with no tool and no backend; (c) one
-//! mapped tools/call over stdio and over Streamable HTTP (keep-alive, stateful session), next to
-//! a direct HTTP GET of the same nexus-lite endpoint (keep-alive), the same GET through reqwest,
-//! and a floor: a process with no MCP at all that forwards the GET (axum + reqwest). Medians;
-//! overhead = the median of the per-iteration differences path − direct (the rows are
-//! interleaved, so this cancels drift between iterations), next to median(path) − median(direct).
+//! mapped tools/call over stdio and over Streamable HTTP (a 2025-11-25 session, and a stateless
+//! 2026-07-28 request), next to a direct HTTP GET of the same nexus-lite endpoint (keep-alive),
+//! the same GET through reqwest, and a floor: a process with no MCP at all that forwards the GET
+//! (axum + reqwest). The routes of (c) run in rounds twice over: interleaved, one call each, so
+//! every server is cache-cold at its call as between an agent's calls; then back to back, a few
+//! calls each, so every server is warm as in a criterion loop. Medians; overhead = the median of
+//! the per-sample differences route − direct (paired within a round, which cancels drift), next
+//! to median(route) − median(direct).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 #[path = "../tests/support/mod.rs"]
@@ -31,6 +34,7 @@ use std::time::{Duration, Instant};
 
 const LITE_TOKEN: &str = "bench-lite-token";
 const MCP_KEY: &str = "bench-mcp-key";
+const STATELESS_VERSION: &str = "2026-07-28";
 
 fn env_usize(name: &str, default: usize) -> usize {
     std::env::var(name)
@@ -365,6 +369,19 @@ fn call(id: u64, tool: &str) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": tool, "arguments": {"repository": support::REPO_NAME}}})
 }
 
+/// The same call as a 2026-07-28 client sends it: no session, the protocol version and client
+/// capabilities in the request's own `_meta`.
+fn stateless_call(id: u64, tool: &str) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+        "name": tool,
+        "arguments": {"repository": support::REPO_NAME},
+        "_meta": {
+            "io.modelcontextprotocol/protocolVersion": STATELESS_VERSION,
+            "io.modelcontextprotocol/clientCapabilities": {},
+        },
+    }})
+}
+
 fn check_call(answer: &Value, tool: &str) {
     let r = &answer["result"];
     assert!(
@@ -395,6 +412,108 @@ fn cold_start(envs: &[(&str, &str)], args: &[String]) -> Duration {
     );
     drop(s.child);
     d
+}
+
+// ---- routes and their order ----------------------------------------------------------------------
+
+/// The ways one tool's data can reach the caller, timed side by side.
+#[derive(Clone, Copy)]
+enum Route {
+    Direct,
+    Reqwest,
+    Floor,
+    Stdio,
+    Http,
+    HttpStateless,
+}
+
+const ROUTES: [Route; 6] = [
+    Route::Direct,
+    Route::Reqwest,
+    Route::Floor,
+    Route::Stdio,
+    Route::Http,
+    Route::HttpStateless,
+];
+
+impl Route {
+    fn describe(self) -> &'static str {
+        match self {
+            Route::Direct => "direct GET",
+            Route::Reqwest => "the same GET through reqwest",
+            Route::Floor => "floor, no MCP: an axum process forwarding the GET through reqwest",
+            Route::Stdio => "MCP tools/call over stdio",
+            Route::Http => "MCP tools/call over Streamable HTTP (2025-11-25 session)",
+            Route::HttpStateless => "MCP tools/call over Streamable HTTP (2026-07-28, stateless)",
+        }
+    }
+}
+
+/// How the routes take turns within one round. Either way every route runs in every round, so
+/// drift on this shared machine hits every row alike and the paired differences cancel it.
+#[derive(Clone, Copy)]
+enum Order {
+    /// One call per route per round: each server process is cache-cold at its call, as it is
+    /// between an agent's calls.
+    Interleaved,
+    /// BLOCK calls in a row per route per round, the first of which is dropped: each server
+    /// is warm, as in a criterion-style loop.
+    BackToBack,
+}
+
+const BLOCK: usize = 8;
+
+/// One route's kept samples.
+#[derive(Default)]
+struct Samples {
+    times: Vec<Duration>,
+    cpu: Option<Duration>,
+}
+
+impl Samples {
+    fn cpu_per_call(&self) -> Option<Duration> {
+        Some(self.cpu? / u32::try_from(self.times.len()).unwrap())
+    }
+}
+
+impl Order {
+    fn label(self) -> &'static str {
+        match self {
+            Order::Interleaved => "interleaved (cold)",
+            Order::BackToBack => "back to back (warm)",
+        }
+    }
+
+    /// `calls` kept samples per route, after `warmup` rounds; sample i of every route comes
+    /// from the same round and block position, so the paired differences line up.
+    fn run(
+        self,
+        calls: usize,
+        warmup: usize,
+        call: &mut impl FnMut(Route) -> (Duration, Option<Duration>),
+    ) -> Vec<Samples> {
+        let (block, dropped) = match self {
+            Order::Interleaved => (1, 0),
+            Order::BackToBack => (BLOCK, 1),
+        };
+        let rounds = warmup + calls.div_ceil(block - dropped);
+        let mut samples: Vec<Samples> = ROUTES.iter().map(|_| Samples::default()).collect();
+        for round in 0..rounds {
+            for route in ROUTES {
+                for k in 0..block {
+                    let (took, cpu) = call(route);
+                    let s = &mut samples[route as usize];
+                    if round >= warmup && k >= dropped && s.times.len() < calls {
+                        s.times.push(took);
+                        if let Some(cpu) = cpu {
+                            s.cpu = Some(s.cpu.unwrap_or_default() + cpu);
+                        }
+                    }
+                }
+            }
+        }
+        samples
+    }
 }
 
 // ---- statistics -------------------------------------------------------------------------------
@@ -618,6 +737,16 @@ fn main() {
         ack.body
     );
 
+    // A 2026-07-28 client: no initialize, no session; SEP-2243 headers on every request.
+    let mut stateless_http = Http::connect(mcp_addr);
+    let stateless_headers: Vec<(&str, &str)> = vec![
+        accept,
+        ctype,
+        key,
+        ("MCP-Protocol-Version", STATELESS_VERSION),
+        ("Mcp-Method", "tools/call"),
+    ];
+
     let mut direct = Http::connect(lite_addr);
     let (floor_proxy, floor_addr) = start_floor_proxy(&lite_url);
     let floor_pid = floor_proxy.0.id();
@@ -664,129 +793,137 @@ fn main() {
         .build()
         .unwrap();
     let reqwest_client = reqwest::Client::new();
-    for (tool, path) in [
-        ("kg_latest_graph", "/api/v1/graphs/select"),
-        ("kg_graph_summary", "/api/v1/summary"),
-    ] {
-        let target = format!(
-            "{path}?repository={}",
-            support::REPO_NAME.replace('/', "%2F")
-        );
-        // Interleaved: call i goes direct, through reqwest, through the floor proxy, over stdio,
-        // then over HTTP, so that drift on this shared machine hits every row alike. Every path
-        // hands its caller parsed JSON.
-        let mut id = 10;
-        let (mut d, mut s, mut h, mut rq, mut fl) =
-            (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
-        let (mut stdio_cpu, mut http_cpu, mut floor_cpu) =
-            (Duration::ZERO, Duration::ZERO, Duration::ZERO);
-        let stdio_pid = stdio.child.0.id();
-        for i in 0..warmup + calls {
-            let t = Instant::now();
-            let r = direct.request("GET", &target, &[("Authorization", &bearer)], "");
-            let v: Value = serde_json::from_str(&r.body).expect("direct GET answered JSON");
-            let direct_time = t.elapsed();
-            assert_eq!(r.status, 200, "direct GET {target}: {}", r.body);
-            assert!(
-                v["graph"]["commit_sha"].is_string(),
-                "direct GET {target}: {v}"
+    let stdio_pid = stdio.child.0.id();
+    let mut id = 10;
+    for order in [Order::Interleaved, Order::BackToBack] {
+        for (tool, path) in [
+            ("kg_latest_graph", "/api/v1/graphs/select"),
+            ("kg_graph_summary", "/api/v1/summary"),
+        ] {
+            let target = format!(
+                "{path}?repository={}",
+                support::REPO_NAME.replace('/', "%2F")
             );
-
-            // The same GET through reqwest, the HTTP client nexus-mcp uses: how much of the
-            // overhead is the client library rather than MCP.
-            let t = Instant::now();
-            let v: Value = rt.block_on(async {
-                let r = reqwest_client
-                    .get(format!("{lite_url}{target}"))
-                    .header("Authorization", &bearer)
-                    .send()
-                    .await
-                    .expect("reqwest GET");
-                r.json().await.expect("reqwest GET answered JSON")
-            });
-            let reqwest_time = t.elapsed();
-            assert!(
-                v["graph"]["commit_sha"].is_string(),
-                "reqwest GET {target}: {v}"
+            // One call over one route: its time, and the serving process's CPU where that
+            // process is ours (nexus-lite's own work is the same on every route). Every route
+            // hands its caller parsed JSON.
+            let mut call_route = |route: Route| -> (Duration, Option<Duration>) {
+                match route {
+                    Route::Direct => {
+                        let t = Instant::now();
+                        let r = direct.request("GET", &target, &[("Authorization", &bearer)], "");
+                        let v: Value =
+                            serde_json::from_str(&r.body).expect("direct GET answered JSON");
+                        let took = t.elapsed();
+                        assert_eq!(r.status, 200, "direct GET {target}: {}", r.body);
+                        assert!(
+                            v["graph"]["commit_sha"].is_string(),
+                            "direct GET {target}: {v}"
+                        );
+                        (took, None)
+                    }
+                    Route::Reqwest => {
+                        let t = Instant::now();
+                        let v: Value = rt.block_on(async {
+                            let r = reqwest_client
+                                .get(format!("{lite_url}{target}"))
+                                .header("Authorization", &bearer)
+                                .send()
+                                .await
+                                .expect("reqwest GET");
+                            r.json().await.expect("reqwest GET answered JSON")
+                        });
+                        let took = t.elapsed();
+                        assert!(
+                            v["graph"]["commit_sha"].is_string(),
+                            "reqwest GET {target}: {v}"
+                        );
+                        (took, None)
+                    }
+                    Route::Floor => {
+                        let ((r, v), took, cpu) = timed(floor_pid, || {
+                            let r = floor.request("GET", &target, &[], "");
+                            let v: Value =
+                                serde_json::from_str(&r.body).expect("floor proxy answered JSON");
+                            (r, v)
+                        });
+                        assert!(
+                            v["graph"]["commit_sha"].is_string(),
+                            "floor proxy {target}: {} {}",
+                            r.status,
+                            r.body
+                        );
+                        (took, Some(cpu))
+                    }
+                    Route::Stdio => {
+                        id += 1;
+                        let (answer, took, cpu) = timed(stdio_pid, || {
+                            stdio.send(&call(id, tool));
+                            stdio.answer(id)
+                        });
+                        check_call(&answer, tool);
+                        (took, Some(cpu))
+                    }
+                    Route::Http => {
+                        id += 1;
+                        let ((r, answer), took, cpu) = timed(http_pid, || {
+                            let r = mcp_http.request(
+                                "POST",
+                                "/mcp",
+                                &mcp_headers,
+                                &call(id, tool).to_string(),
+                            );
+                            let answer = rpc_answer(&r, id);
+                            (r, answer)
+                        });
+                        assert_eq!(r.status, 200, "tools/call over HTTP: {}", r.body);
+                        check_call(&answer, tool);
+                        (took, Some(cpu))
+                    }
+                    Route::HttpStateless => {
+                        id += 1;
+                        let mut headers = stateless_headers.clone();
+                        headers.push(("Mcp-Name", tool));
+                        let ((r, answer), took, cpu) = timed(http_pid, || {
+                            let r = stateless_http.request(
+                                "POST",
+                                "/mcp",
+                                &headers,
+                                &stateless_call(id, tool).to_string(),
+                            );
+                            let answer = rpc_answer(&r, id);
+                            (r, answer)
+                        });
+                        assert_eq!(r.status, 200, "2026-07-28 tools/call over HTTP: {}", r.body);
+                        check_call(&answer, tool);
+                        (took, Some(cpu))
+                    }
+                }
+            };
+            let samples = order.run(calls, warmup, &mut call_route);
+            let label = |what: &str| format!("{tool}, {}: {what}", order.label());
+            let d = &samples[Route::Direct as usize].times;
+            let direct_row = row(
+                label(&format!("direct GET {path} (nexus-lite)")),
+                d.clone(),
+                None,
             );
-
-            let ((r, v), floor_time, floor_cpu_call) = timed(floor_pid, || {
-                let r = floor.request("GET", &target, &[], "");
-                let v: Value = serde_json::from_str(&r.body).expect("floor proxy answered JSON");
-                (r, v)
-            });
-            assert!(
-                v["graph"]["commit_sha"].is_string(),
-                "floor proxy {target}: {} {}",
-                r.status,
-                r.body
-            );
-
-            id += 1;
-            let (answer, stdio_time, stdio_cpu_call) = timed(stdio_pid, || {
-                stdio.send(&call(id, tool));
-                stdio.answer(id)
-            });
-            check_call(&answer, tool);
-
-            id += 1;
-            let ((r, answer), http_time, http_cpu_call) = timed(http_pid, || {
-                let r = mcp_http.request("POST", "/mcp", &mcp_headers, &call(id, tool).to_string());
-                let answer = rpc_answer(&r, id);
-                (r, answer)
-            });
-            assert_eq!(r.status, 200, "tools/call over HTTP: {}", r.body);
-            check_call(&answer, tool);
-
-            if i >= warmup {
-                d.push(direct_time);
-                rq.push(reqwest_time);
-                fl.push(floor_time);
-                floor_cpu += floor_cpu_call;
-                s.push(stdio_time);
-                h.push(http_time);
-                stdio_cpu += stdio_cpu_call;
-                http_cpu += http_cpu_call;
+            let base = direct_row.median;
+            rows.push(direct_row);
+            for route in [
+                Route::Reqwest,
+                Route::Floor,
+                Route::Stdio,
+                Route::Http,
+                Route::HttpStateless,
+            ] {
+                let s = &samples[route as usize];
+                rows.push(Row {
+                    cpu_per_call: s.cpu_per_call(),
+                    ..compared(label(route.describe()), s.times.clone(), d, base)
+                });
             }
         }
-        let direct_row = row(
-            format!("{tool}: direct GET {path} (nexus-lite)"),
-            d.clone(),
-            None,
-        );
-        let base = direct_row.median;
-        rows.push(direct_row);
-        rows.push(compared(
-            format!("{tool}: direct GET {path} through reqwest"),
-            rq,
-            &d,
-            base,
-        ));
-        let per_call = |total: Duration| Some(total / u32::try_from(calls).unwrap());
-        rows.push(Row {
-            cpu_per_call: per_call(floor_cpu),
-            ..compared(
-                format!(
-                    "{tool}: floor, no MCP: an axum process forwarding the GET through reqwest"
-                ),
-                fl,
-                &d,
-                base,
-            )
-        });
-        rows.push(Row {
-            cpu_per_call: per_call(stdio_cpu),
-            ..compared(format!("{tool}: MCP tools/call over stdio"), s, &d, base)
-        });
-        rows.push(Row {
-            cpu_per_call: per_call(http_cpu),
-            ..compared(
-                format!("{tool}: MCP tools/call over Streamable HTTP"),
-                h,
-                &d,
-                base,
-            )
-        });
     }
 
     println!();
