@@ -205,18 +205,21 @@ fn size(value: &Value) -> usize {
     serde_json::to_writer(&mut count, value).map_or(0, |()| count.0)
 }
 
-/// Cuts `value` until its JSON fits `budget` characters: first the biggest arrays (halving),
-/// then the longest strings. Records every cut in `report`.
+/// Cuts `value` until its JSON fits `budget` characters: first the biggest arrays, each to the
+/// longest head that fits (at least one item), then the longest strings. Records every cut in
+/// `report`.
 pub fn fit_budget(value: &mut Value, budget: usize, report: &mut Report) {
-    // Each round at least halves something, so this ends; the bound is a guard, not a tuning knob.
+    // Every round drops at least one item or halves a string, so this ends; the bound is a
+    // guard, not a tuning knob.
     for _ in 0..256 {
-        if size(value) <= budget {
+        let total = size(value);
+        if total <= budget {
             return;
         }
         let mut biggest: Option<(String, usize)> = None;
         largest_array(value, &mut String::new(), &mut biggest);
         if let Some((path, _)) = biggest {
-            halve_array(value, &path, report);
+            cut_array(value, &path, total - budget, report);
             continue;
         }
         if !shorten_longest_string(value, report) {
@@ -254,12 +257,19 @@ fn largest_array(value: &Value, path: &mut String, best: &mut Option<(String, us
     }
 }
 
-fn halve_array(value: &mut Value, path: &str, report: &mut Report) {
+/// Drops the tail of the array at `path` until `excess` characters are gone, keeping at least
+/// one item: an array's items add up, so this keeps as many as the budget allows.
+fn cut_array(value: &mut Value, path: &str, excess: usize, report: &mut Report) {
     let Some(Value::Array(items)) = lookup_mut(value, path) else {
         return;
     };
     let total = items.len();
-    let kept = total / 2;
+    let (mut kept, mut freed) = (total, 0);
+    while kept > 1 && freed < excess {
+        kept -= 1;
+        // The item and the comma before it.
+        freed += size(&items[kept]) + 1;
+    }
     items.truncate(kept);
     match report.cuts.iter_mut().find(|c| c.path == path) {
         Some(cut) => cut.kept = kept,
@@ -362,11 +372,11 @@ mod tests {
     }
 
     #[test]
-    fn budget_halves_the_biggest_array_and_says_so() {
+    fn budget_keeps_as_many_items_as_fit_and_says_so() {
         let items: Vec<Value> = (0..200)
             .map(|i| json!({"path": format!("src/module_{i}.py"), "line": i}))
             .collect();
-        let mut v = json!({"items": items, "total": 200});
+        let mut v = json!({"items": items.clone(), "total": 200});
         let mut report = Report::default();
         fit_budget(&mut v, 2000, &mut report);
         assert!(size(&v) <= 2000);
@@ -379,9 +389,30 @@ mod tests {
                 total: 200
             }]
         );
+        let one_more = json!({"items": items[..=kept], "total": 200});
+        assert!(
+            size(&one_more) > 2000,
+            "{kept} items kept, but {} would fit",
+            kept + 1
+        );
         assert_eq!(
             v["items"][0]["path"], "src/module_0.py",
             "cuts keep the head of a list"
         );
+    }
+
+    #[test]
+    fn nested_arrays_and_long_strings_are_cut_until_the_budget_holds() {
+        let files: Vec<Value> = (0..40)
+            .map(|i| json!({"path": format!("f{i}.py"), "symbols": (0..30).map(|j| format!("sym_{i}_{j}")).collect::<Vec<_>>(), "doc": "d".repeat(300)}))
+            .collect();
+        let mut v = json!({"files": files});
+        let mut report = Report::default();
+        fit_budget(&mut v, 1500, &mut report);
+        assert!(size(&v) <= 1500, "{} > 1500", size(&v));
+        assert!(report.truncated());
+        for cut in &report.cuts {
+            assert!(cut.kept >= 1 && cut.kept < cut.total, "{cut:?}");
+        }
     }
 }
