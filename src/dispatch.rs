@@ -223,14 +223,58 @@ fn pointer(dotted: &str) -> String {
 async fn finish(ctx: &ToolContext, tool: &ToolSpec, mut raw: Value) -> Value {
     let page = raw.as_object_mut().and_then(|o| o.remove("_page"));
     let freshness = freshness::block(ctx, &raw).await;
-    let (mut value, mut report) = trim::shape(raw, &tool.response);
-    trim::fit_budget(
-        &mut value,
-        tool.response.budget.saturating_sub(ENVELOPE_RESERVE),
-        &mut report,
-    );
+    let (value, mut report) = trim::shape(raw, &tool.response);
+    fit_with_envelope(value, &mut report, tool.response.budget, |value, report| {
+        annotate(value, tool, page.as_ref(), report, freshness.as_ref());
+    })
+}
+
+/// The keys [`annotate`] sets on a result.
+const ENVELOPE_KEYS: [&str; 3] = ["freshness", "truncation", "next_cursor"];
+
+/// Cuts `value` to fit `budget` with the envelope `annotate` adds after the cut. The envelope
+/// grows with what was cut (one entry per cut array), so when it outgrows its reserve the
+/// body is cut further by the overshoot and annotated again.
+fn fit_with_envelope(
+    mut value: Value,
+    report: &mut trim::Report,
+    budget: usize,
+    annotate: impl Fn(&mut Value, &trim::Report),
+) -> Value {
+    let mut room = budget.saturating_sub(ENVELOPE_RESERVE);
+    loop {
+        trim::fit_budget(&mut value, room, report);
+        let before: Vec<Option<Value>> = ENVELOPE_KEYS
+            .iter()
+            .map(|k| value.get(*k).cloned())
+            .collect();
+        annotate(&mut value, report);
+        let over = trim::size(&value).saturating_sub(budget);
+        if over == 0 || room == 0 {
+            return value;
+        }
+        if let Some(obj) = value.as_object_mut() {
+            for (key, old) in ENVELOPE_KEYS.iter().zip(before) {
+                match old {
+                    Some(v) => obj.insert((*key).to_owned(), v),
+                    None => obj.remove(*key),
+                };
+            }
+        }
+        room = room.saturating_sub(over);
+    }
+}
+
+/// Adds the freshness block, our continuation cursor, and what the budget cut.
+fn annotate(
+    value: &mut Value,
+    tool: &ToolSpec,
+    page: Option<&Value>,
+    report: &trim::Report,
+    freshness: Option<&Value>,
+) {
     let next_cursor = tool.pagination.as_ref().and_then(|p| {
-        let page = page.as_ref()?;
+        let page = page?;
         let skip = page
             .get("skip")
             .and_then(Value::as_u64)
@@ -248,28 +292,79 @@ async fn finish(ctx: &ToolContext, tool: &ToolSpec, mut raw: Value) -> Value {
                 .map(|b| encode_cursor(Some(b), 0)),
         }
     });
-    if let Some(obj) = value.as_object_mut() {
-        if tool.pagination.is_some() && obj.contains_key("next_cursor") {
-            obj.insert("next_cursor".to_owned(), json!(next_cursor));
-        }
-        if let Some(f) = freshness {
-            obj.insert("freshness".to_owned(), f);
-        }
-        if report.truncated() {
-            let note = format!(
-                "Cut to fit {} characters.{}",
-                tool.response.budget,
-                if next_cursor.is_some() {
-                    " Pass next_cursor to continue, or narrow the filters."
-                } else {
-                    " Narrow the request to see the rest."
-                }
-            );
-            obj.insert(
-                "truncation".to_owned(),
-                json!({"truncated": true, "cuts": report.cuts, "strings_shortened": report.strings_shortened, "next_cursor": next_cursor, "note": note}),
-            );
-        }
+    let Some(obj) = value.as_object_mut() else {
+        return;
+    };
+    if tool.pagination.is_some() && obj.contains_key("next_cursor") {
+        obj.insert("next_cursor".to_owned(), json!(next_cursor));
     }
-    value
+    if let Some(f) = freshness {
+        obj.insert("freshness".to_owned(), f.clone());
+    }
+    if report.truncated() {
+        let note = format!(
+            "Cut to fit {} characters.{}",
+            tool.response.budget,
+            if next_cursor.is_some() {
+                " Pass next_cursor to continue, or narrow the filters."
+            } else {
+                " Narrow the request to see the rest."
+            }
+        );
+        obj.insert(
+            "truncation".to_owned(),
+            json!({"truncated": true, "cuts": report.cuts, "strings_shortened": report.strings_shortened, "next_cursor": next_cursor, "note": note}),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_large_envelope_still_fits_the_budget() {
+        // 60 nested arrays each cut by max_items: the truncation block lists every cut, far
+        // more than the envelope's reserve.
+        let files: Vec<Value> = (0..60)
+            .map(|i| json!({"path": format!("src/f{i}.py"), "symbols": ["a", "b"]}))
+            .collect();
+        let mut report = trim::Report::default();
+        for i in 0..60 {
+            report.cuts.push(trim::Cut {
+                path: format!("files[{i}].symbols"),
+                kept: 2,
+                total: 90,
+            });
+        }
+        let annotate = |value: &mut Value, report: &trim::Report| {
+            value["truncation"] = json!({"truncated": true, "cuts": report.cuts});
+        };
+        let out = fit_with_envelope(
+            json!({"files": files, "total": 60}),
+            &mut report,
+            4000,
+            annotate,
+        );
+        assert!(
+            trim::size(&out) <= 4000,
+            "{} > 4000: {out}",
+            trim::size(&out)
+        );
+        let kept = out["files"].as_array().map_or(0, Vec::len);
+        assert!((1..60).contains(&kept), "kept {kept} files");
+        assert_eq!(out["truncation"]["truncated"], true);
+        let cuts = out["truncation"]["cuts"].as_array().unwrap();
+        assert_eq!(
+            cuts.len(),
+            kept + 1,
+            "one cut per kept file plus the files themselves: {cuts:?}"
+        );
+        assert!(
+            cuts.iter()
+                .any(|c| c["path"] == "files" && c["kept"] == kept && c["total"] == 60),
+            "{cuts:?}"
+        );
+        assert_eq!(out["total"], 60, "the body keeps its counts");
+    }
 }

@@ -190,7 +190,7 @@ fn shorten(s: &mut String, max: usize) -> bool {
 }
 
 /// The length of `value`'s compact JSON, counted without building it.
-fn size(value: &Value) -> usize {
+pub fn size(value: &Value) -> usize {
     struct Count(usize);
     impl std::io::Write for Count {
         fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
@@ -271,6 +271,10 @@ fn cut_array(value: &mut Value, path: &str, excess: usize, report: &mut Report) 
         freed += size(&items[kept]) + 1;
     }
     items.truncate(kept);
+    // Cuts inside the dropped items are gone with them.
+    report
+        .cuts
+        .retain(|c| !inside_dropped_item(&c.path, path, kept));
     match report.cuts.iter_mut().find(|c| c.path == path) {
         Some(cut) => cut.kept = kept,
         None => report.cuts.push(Cut {
@@ -279,6 +283,16 @@ fn cut_array(value: &mut Value, path: &str, excess: usize, report: &mut Report) 
             total,
         }),
     }
+}
+
+/// Whether `cut_path` lies inside item `kept` or later of the array at `array_path`.
+fn inside_dropped_item(cut_path: &str, array_path: &str, kept: usize) -> bool {
+    cut_path
+        .strip_prefix(array_path)
+        .and_then(|rest| rest.strip_prefix('['))
+        .and_then(|rest| rest.split(']').next())
+        .and_then(|index| index.parse::<usize>().ok())
+        .is_some_and(|index| index >= kept)
 }
 
 /// Resolves a path as written in [`Cut::path`] (`items[3].symbols`).
