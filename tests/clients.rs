@@ -427,14 +427,72 @@ fn http_auth_with_curl() {
     );
 }
 
-/// A 2026-07-28 client needs no session: one curl POST with the per-request `_meta` and the
-/// SEP-2243 headers gets the tool's result back as plain JSON, not an SSE stream.
+/// One 2026-07-28 request with curl: the per-request `_meta`, the SEP-2243 headers, no session.
+/// Returns the lowercased response head and the body.
+fn stateless_post(
+    server: &HttpServer,
+    id: u64,
+    tool: &str,
+    arguments: Value,
+    meta: Value,
+) -> (String, String) {
+    let mut meta = meta;
+    meta["io.modelcontextprotocol/protocolVersion"] = json!("2026-07-28");
+    meta["io.modelcontextprotocol/clientCapabilities"] = json!({});
+    let call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+        "name": tool, "arguments": arguments, "_meta": meta,
+    }})
+    .to_string();
+    let key_header = format!("X-MCP-API-KEY: {KEY}");
+    let name_header = format!("Mcp-Name: {tool}");
+    let out = support::run_bounded(
+        Command::new("curl").args([
+            "-s",
+            "-i",
+            "--max-time",
+            "60",
+            "-X",
+            "POST",
+            "-H",
+            "Content-Type: application/json",
+            "-H",
+            "Accept: application/json, text/event-stream",
+            "-H",
+            "MCP-Protocol-Version: 2026-07-28",
+            "-H",
+            "Mcp-Method: tools/call",
+            "-H",
+            &name_header,
+            "-H",
+            &key_header,
+            "--data",
+            &call,
+            &server.url("/mcp"),
+        ]),
+        Duration::from_secs(90),
+        "curl (2026-07-28 tools/call)",
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let (head, body) = text
+        .split_once("\r\n\r\n")
+        .unwrap_or_else(|| panic!("curl got no HTTP response:\n{}", show(&out)));
+    let head = head.to_ascii_lowercase();
+    assert!(head.starts_with("http/1.1 200"), "stateless {tool}: {text}");
+    assert!(
+        !head.contains("mcp-session-id"),
+        "a 2026-07-28 request must not open a session: {text}"
+    );
+    (head, body.to_owned())
+}
+
+/// A 2026-07-28 client needs no session. A result with nothing before it comes back as plain
+/// JSON; a call that reports progress streams its notifications, then its result, over SSE.
 #[test]
-fn stateless_call_with_curl_answers_plain_json() {
+fn stateless_calls_with_curl_answer_json_or_stream_progress() {
     if support::require(
         support::curl(),
         "curl",
-        "stateless_call_with_curl_answers_plain_json",
+        "stateless_calls_with_curl_answer_json_or_stream_progress",
     )
     .is_none()
     {
@@ -448,69 +506,73 @@ fn stateless_call_with_curl_answers_plain_json() {
             ..Default::default()
         },
     );
-    let call = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {
-        "name": "kg_latest_graph",
-        "arguments": {"repository": REPO_NAME},
-        "_meta": {
-            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-            "io.modelcontextprotocol/clientCapabilities": {},
-        },
-    }})
-    .to_string();
-    let key_header = format!("X-MCP-API-KEY: {KEY}");
-    let mcp = server.url("/mcp");
-    let out = support::run_bounded(
-        Command::new("curl").args([
-            "-s",
-            "-i",
-            "--max-time",
-            "30",
-            "-X",
-            "POST",
-            "-H",
-            "Content-Type: application/json",
-            "-H",
-            "Accept: application/json, text/event-stream",
-            "-H",
-            "MCP-Protocol-Version: 2026-07-28",
-            "-H",
-            "Mcp-Method: tools/call",
-            "-H",
-            "Mcp-Name: kg_latest_graph",
-            "-H",
-            &key_header,
-            "--data",
-            &call,
-            &mcp,
-        ]),
-        Duration::from_secs(60),
-        "curl (2026-07-28 tools/call)",
-    );
-    let text = String::from_utf8_lossy(&out.stdout);
-    let (head, body) = text
-        .split_once("\r\n\r\n")
-        .unwrap_or_else(|| panic!("curl got no HTTP response:\n{}", show(&out)));
-    let head = head.to_ascii_lowercase();
-    assert!(
-        head.starts_with("http/1.1 200"),
-        "stateless tools/call: {text}"
+    let (head, body) = stateless_post(
+        &server,
+        7,
+        "kg_latest_graph",
+        json!({"repository": REPO_NAME}),
+        json!({}),
     );
     assert!(
         head.contains("content-type: application/json"),
-        "a stateless result with nothing before it should be plain JSON: {text}"
+        "a stateless result with nothing before it should be plain JSON: {head}\n{body}"
     );
-    assert!(
-        !head.contains("mcp-session-id"),
-        "a 2026-07-28 request must not open a session: {text}"
-    );
-    let answer: Value = serde_json::from_str(body)
+    let answer: Value = serde_json::from_str(&body)
         .unwrap_or_else(|e| panic!("the body is not one JSON-RPC message ({e}): {body}"));
     assert_eq!(answer["id"], 7, "{answer}");
-    let result = &answer["result"];
-    assert_ne!(result["isError"], json!(true), "{answer}");
+    assert_ne!(answer["result"]["isError"], json!(true), "{answer}");
     assert!(
-        result["structuredContent"]["graph"]["commit_sha"].is_string(),
+        answer["result"]["structuredContent"]["graph"]["commit_sha"].is_string(),
         "no graph in the stateless result: {answer}"
+    );
+
+    // Regeneration reports progress: the answer falls back to a stream that carries it.
+    let (_, body) = stateless_post(
+        &server,
+        8,
+        "kg_regenerate_dry_run",
+        json!({"repository": REPO_NAME, "branch": "main"}),
+        json!({}),
+    );
+    let plan: Value = serde_json::from_str(&body).unwrap_or_else(|e| panic!("{e}: {body}"));
+    let plan_id = plan["result"]["structuredContent"]["plan"]["plan_id"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no plan_id in the dry run: {plan}"))
+        .to_owned();
+    let (head, body) = stateless_post(
+        &server,
+        9,
+        "kg_regenerate_submit",
+        json!({"plan_id": plan_id, "confirmed_by_sr": true}),
+        json!({"progressToken": "regen-9"}),
+    );
+    assert!(
+        head.contains("content-type: text/event-stream"),
+        "progress needs a stream: {head}\n{body}"
+    );
+    let events: Vec<Value> = body
+        .lines()
+        .filter_map(|l| l.strip_prefix("data:"))
+        .filter_map(|d| serde_json::from_str(d.trim()).ok())
+        .collect();
+    let progress: Vec<&Value> = events
+        .iter()
+        .filter(|e| e["method"] == "notifications/progress")
+        .collect();
+    assert!(!progress.is_empty(), "no progress in the stream: {body}");
+    assert!(
+        progress
+            .iter()
+            .all(|p| p["params"]["progressToken"] == "regen-9"),
+        "{body}"
+    );
+    let last = events
+        .last()
+        .unwrap_or_else(|| panic!("empty stream: {body}"));
+    assert_eq!(last["id"], 9, "the result ends the stream: {body}");
+    assert_eq!(
+        last["result"]["structuredContent"]["regeneration"]["status"], "ready",
+        "{body}"
     );
 }
 
