@@ -524,8 +524,9 @@ struct Row {
     median: Duration,
     p90: Duration,
     baseline: Option<Duration>,
-    /// The median of the per-iteration differences with the direct call, in ms (signed): the
-    /// iterations are interleaved, so this cancels the machine's drift between iterations.
+    /// The median of the per-sample differences with the direct call, in ms (signed): each
+    /// sample is paired with the direct one of the same round and position, so this cancels
+    /// the machine's drift between rounds.
     paired: Option<f64>,
     /// The serving process's own CPU time (all threads, user + system) per measured call.
     cpu_per_call: Option<Duration>,
@@ -591,7 +592,7 @@ fn row(name: impl Into<String>, mut samples: Vec<Duration>, baseline: Option<Dur
     }
 }
 
-/// A row measured in the same iterations as `direct` (whose median is `direct_median`).
+/// A row measured in the same rounds as `direct` (whose median is `direct_median`).
 fn compared(
     name: impl Into<String>,
     samples: Vec<Duration>,
