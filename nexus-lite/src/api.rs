@@ -690,7 +690,7 @@ impl ById {
         map: fn(&rusqlite::Row<'_>) -> rusqlite::Result<Value>,
     ) -> ApiResult {
         let p = P::new(q)?;
-        blocking(s, move |s| self.get(&s.reader()?, &p, &id, map)).await
+        blocking(s, move |s| self.get(&*s.reader()?, &p, &id, map)).await
     }
 
     fn get(

@@ -117,6 +117,9 @@ impl Regen {
 }
 
 /// Everything the HTTP layer needs.
+/// Read connections kept open: an agent's calls come one or two at a time.
+const READERS: usize = 2;
+
 pub struct AppState {
     pub data_dir: PathBuf,
     pub token: String,
@@ -126,6 +129,7 @@ pub struct AppState {
     pub clock: Clock,
     pub regens: Mutex<HashMap<String, Regen>>,
     pub running: Mutex<HashSet<String>>,
+    readers: store::Readers,
 }
 
 /// Outcome of one indexing run.
@@ -188,6 +192,7 @@ impl AppState {
         }
         let mut conn = store::open(&config.data_dir)?;
         store::migrate(&mut conn)?;
+        let readers = store::Readers::open(&config.data_dir, READERS)?;
         let recovered = store::recover_interrupted(&conn)?;
         if recovered > 0 {
             tracing::warn!(recovered, "marked interrupted graph runs as failed");
@@ -200,6 +205,7 @@ impl AppState {
             clock: Clock::default(),
             regens: Mutex::new(HashMap::new()),
             running: Mutex::new(HashSet::new()),
+            readers,
         }))
     }
 
@@ -207,12 +213,9 @@ impl AppState {
         self.repos.iter().find(|r| r.name == name)
     }
 
-    /// A read connection (one per request; WAL lets it read while a run writes).
-    pub fn reader(&self) -> Result<rusqlite::Connection, LiteError> {
-        let conn = store::open(&self.data_dir)?;
-        conn.execute_batch("PRAGMA query_only=ON;")
-            .map_err(LiteError::db("opening a read connection"))?;
-        Ok(conn)
+    /// A read connection (WAL lets it read while a run writes).
+    pub fn reader(&self) -> Result<store::Reader<'_>, LiteError> {
+        self.readers.get()
     }
 
     fn set_regen(&self, id: &str, f: impl FnOnce(&mut Regen)) {
@@ -357,7 +360,7 @@ impl AppState {
 
     /// The stored plan `plan_id` (used or not, expired or not), from any process.
     pub fn load_plan(&self, plan_id: &str) -> Result<Option<Plan>, LiteError> {
-        store::load_plan(&self.reader()?, plan_id)
+        store::load_plan(&*self.reader()?, plan_id)
     }
 
     /// Consumes the plan and registers its regeneration (memory + database) in one database

@@ -5,7 +5,9 @@ use crate::findings::{AnalyserStatus, Finding, severity_order};
 use crate::index::GraphData;
 use rusqlite::{Connection, OptionalExtension, params};
 use serde_json::{Value, json};
+use std::ops::Deref;
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard, TryLockError};
 
 pub const SCHEMA_VERSION: i64 = 4;
 
@@ -133,6 +135,67 @@ pub fn open(data_dir: &Path) -> Result<Connection, LiteError> {
     )
     .map_err(LiteError::db("enabling WAL mode"))?;
     Ok(conn)
+}
+
+/// A read-only connection (`query_only`: a read path can never write).
+fn open_reader(data_dir: &Path) -> Result<Connection, LiteError> {
+    let conn = open(data_dir)?;
+    conn.execute_batch("PRAGMA query_only=ON;")
+        .map_err(LiteError::db("opening a read connection"))?;
+    Ok(conn)
+}
+
+/// Read connections kept open for the server's lifetime. Opening one per request made SQLite
+/// build and tear down its WAL index each time (the last connection to close checkpoints and
+/// deletes the -wal and -shm files): about two thirds of a 0.55 ms graphs/select.
+pub struct Readers {
+    data_dir: PathBuf,
+    kept: Vec<Mutex<Connection>>,
+}
+
+/// A read connection: one of the kept ones, or, when all are busy, one of its own.
+pub enum Reader<'a> {
+    Kept(MutexGuard<'a, Connection>),
+    Own(Connection),
+}
+
+impl Deref for Reader<'_> {
+    type Target = Connection;
+
+    fn deref(&self) -> &Connection {
+        match self {
+            Reader::Kept(conn) => conn,
+            Reader::Own(conn) => conn,
+        }
+    }
+}
+
+impl Readers {
+    /// Opens `count` read connections on the database in `data_dir`.
+    pub fn open(data_dir: &Path, count: usize) -> Result<Readers, LiteError> {
+        let kept = (0..count)
+            .map(|_| open_reader(data_dir).map(Mutex::new))
+            .collect::<Result<_, _>>()?;
+        Ok(Readers {
+            data_dir: data_dir.to_path_buf(),
+            kept,
+        })
+    }
+
+    /// A free kept connection, else a new one (a burst of parallel requests).
+    pub fn get(&self) -> Result<Reader<'_>, LiteError> {
+        for slot in &self.kept {
+            match slot.try_lock() {
+                Ok(conn) => return Ok(Reader::Kept(conn)),
+                // Only a panic poisons a slot; the connection itself is still sound.
+                Err(TryLockError::Poisoned(poisoned)) => {
+                    return Ok(Reader::Kept(poisoned.into_inner()));
+                }
+                Err(TryLockError::WouldBlock) => {}
+            }
+        }
+        open_reader(&self.data_dir).map(Reader::Own)
+    }
 }
 
 pub fn db_path(data_dir: &Path) -> PathBuf {
@@ -635,4 +698,54 @@ pub fn claim_plan(
     tx.commit()
         .map_err(LiteError::db("committing the plan claim"))?;
     Ok(Claim::Claimed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn readers_are_kept_shared_and_never_block_or_write() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut conn = open(dir.path()).unwrap();
+        migrate(&mut conn).unwrap();
+        let readers = Readers::open(dir.path(), 1).unwrap();
+        let count = |r: &Connection| -> i64 {
+            r.query_row("SELECT count(*) FROM schema_migrations", [], |row| {
+                row.get(0)
+            })
+            .unwrap()
+        };
+        {
+            let first = readers.get().unwrap();
+            assert!(matches!(first, Reader::Kept(_)));
+            // The only kept connection is busy: a second reader gets one of its own.
+            let second = readers.get().unwrap();
+            assert!(matches!(second, Reader::Own(_)));
+            assert_eq!(count(&first), count(&second));
+            assert!(
+                second.execute("DELETE FROM schema_migrations", []).is_err(),
+                "a read connection must refuse writes"
+            );
+        }
+        // Released, the kept connection is handed out again and sees later writes.
+        conn.execute(
+            "INSERT INTO schema_migrations(version, description, applied_at) VALUES (9999, 't', 'now')",
+            [],
+        )
+        .unwrap();
+        let again = readers.get().unwrap();
+        assert!(matches!(again, Reader::Kept(_)));
+        let seen: i64 = again
+            .query_row(
+                "SELECT count(*) FROM schema_migrations WHERE version = 9999",
+                [],
+                |row| row.get(0),
+            )
+            .unwrap();
+        assert_eq!(
+            seen, 1,
+            "a kept reader sees what was committed after it opened"
+        );
+    }
 }
