@@ -382,6 +382,26 @@ fn stateless_call(id: u64, tool: &str) -> Value {
     }})
 }
 
+/// One tools/call POSTed to /mcp (`message` is built and sent inside the timed region, as on
+/// stdio): its answer checked; its time and the server's CPU.
+fn post_call(
+    conn: &mut Http,
+    pid: u32,
+    headers: &[(&str, &str)],
+    id: u64,
+    tool: &str,
+    message: impl FnOnce() -> Value,
+) -> (Duration, Option<Duration>) {
+    let ((r, answer), took, cpu) = timed(pid, || {
+        let r = conn.request("POST", "/mcp", headers, &message().to_string());
+        let answer = rpc_answer(&r, id);
+        (r, answer)
+    });
+    assert_eq!(r.status, 200, "{tool} over HTTP: {}", r.body);
+    check_call(&answer, tool);
+    (took, Some(cpu))
+}
+
 fn check_call(answer: &Value, tool: &str) {
     let r = &answer["result"];
     assert!(
@@ -867,37 +887,17 @@ fn main() {
                     }
                     Route::Http => {
                         id += 1;
-                        let ((r, answer), took, cpu) = timed(http_pid, || {
-                            let r = mcp_http.request(
-                                "POST",
-                                "/mcp",
-                                &mcp_headers,
-                                &call(id, tool).to_string(),
-                            );
-                            let answer = rpc_answer(&r, id);
-                            (r, answer)
-                        });
-                        assert_eq!(r.status, 200, "tools/call over HTTP: {}", r.body);
-                        check_call(&answer, tool);
-                        (took, Some(cpu))
+                        post_call(&mut mcp_http, http_pid, &mcp_headers, id, tool, || {
+                            call(id, tool)
+                        })
                     }
                     Route::HttpStateless => {
                         id += 1;
                         let mut headers = stateless_headers.clone();
                         headers.push(("Mcp-Name", tool));
-                        let ((r, answer), took, cpu) = timed(http_pid, || {
-                            let r = stateless_http.request(
-                                "POST",
-                                "/mcp",
-                                &headers,
-                                &stateless_call(id, tool).to_string(),
-                            );
-                            let answer = rpc_answer(&r, id);
-                            (r, answer)
-                        });
-                        assert_eq!(r.status, 200, "2026-07-28 tools/call over HTTP: {}", r.body);
-                        check_call(&answer, tool);
-                        (took, Some(cpu))
+                        post_call(&mut stateless_http, http_pid, &headers, id, tool, || {
+                            stateless_call(id, tool)
+                        })
                     }
                 }
             };

@@ -256,13 +256,7 @@ fn inspector_cli_over_legacy_sse() {
         return;
     }
     let fixture = support::fixture_repo();
-    let server = HttpServer::start(
-        &fixture,
-        HttpOptions {
-            key: Some(KEY.into()),
-            ..Default::default()
-        },
-    );
+    let server = keyed_server(&fixture);
 
     let out = inspector(&server, &["--method", "tools/list"]);
     assert!(
@@ -323,6 +317,17 @@ fn inspector_cli_over_legacy_sse() {
     );
 }
 
+/// `serve --transport http` over `fixture`, with KEY as its API key.
+fn keyed_server(fixture: &support::Fixture) -> HttpServer {
+    HttpServer::start(
+        fixture,
+        HttpOptions {
+            key: Some(KEY.into()),
+            ..Default::default()
+        },
+    )
+}
+
 fn curl_status(args: &[&str]) -> u16 {
     let out = support::run_bounded(
         Command::new("curl")
@@ -351,13 +356,7 @@ fn http_auth_with_curl() {
         return;
     }
     let fixture = support::fixture_repo();
-    let server = HttpServer::start(
-        &fixture,
-        HttpOptions {
-            key: Some(KEY.into()),
-            ..Default::default()
-        },
-    );
+    let server = keyed_server(&fixture);
     let mcp = server.url("/mcp");
     let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"curl","version":"0"}}}"#;
     let post = |extra: &[&str]| {
@@ -499,13 +498,7 @@ fn stateless_calls_with_curl_answer_json_or_stream_progress() {
         return;
     }
     let fixture = support::fixture_repo();
-    let server = HttpServer::start(
-        &fixture,
-        HttpOptions {
-            key: Some(KEY.into()),
-            ..Default::default()
-        },
-    );
+    let server = keyed_server(&fixture);
     let (head, body) = stateless_post(
         &server,
         7,

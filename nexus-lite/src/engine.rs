@@ -116,10 +116,10 @@ impl Regen {
     }
 }
 
-/// Everything the HTTP layer needs.
 /// Read connections kept open: an agent's calls come one or two at a time.
 const READERS: usize = 2;
 
+/// Everything the HTTP layer needs.
 pub struct AppState {
     pub data_dir: PathBuf,
     pub token: String,
