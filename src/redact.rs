@@ -1,6 +1,7 @@
 //! Nothing secret leaves: values under secret-sounding keys, well-known token formats anywhere,
 //! and `name = "literal"` assignments of secret-sounding names inside code snippets.
 
+use aho_corasick::AhoCorasick;
 use regex::Regex;
 use serde_json::Value;
 use std::sync::LazyLock;
@@ -29,40 +30,56 @@ static ASSIGNMENTS: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(r#"(?i)([A-Za-z0-9_\-]*(?:passw(?:or)?d|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|credential)[A-Za-z0-9_\-]*["']?\s*[:=]\s*)(["'])([^"'\n]{4,})(["'])"#).ok()
 });
 
-/// Whether a JSON key names a secret.
+/// Parts of key names that mark a secret, matched ASCII-case-insensitively in one pass.
+static SECRET_KEY_PARTS: LazyLock<Option<AhoCorasick>> = LazyLock::new(|| {
+    AhoCorasick::builder()
+        .ascii_case_insensitive(true)
+        .build([
+            "password",
+            "passwd",
+            "secret",
+            "api_key",
+            "api-key",
+            "apikey",
+            "access_key",
+            "access-key",
+            "private_key",
+            "private-key",
+            "authorization",
+            "credential",
+            "cookie",
+        ])
+        .ok()
+});
+
+/// Whether a JSON key names a secret. Runs on every key of every answer, so it allocates nothing.
 pub fn is_secret_key(key: &str) -> bool {
-    let k = key.to_ascii_lowercase();
-    [
-        "password",
-        "passwd",
-        "secret",
-        "api_key",
-        "apikey",
-        "access_key",
-        "private_key",
-        "authorization",
-        "credential",
-        "cookie",
-    ]
-    .iter()
-    .any(|s| k.contains(s))
-        || k == "token"
-        || k.ends_with("_token")
+    let bytes = key.as_bytes();
+    let suffix = bytes.len().checked_sub(6).map(|at| &bytes[at..]);
+    key.eq_ignore_ascii_case("token")
+        || suffix
+            .is_some_and(|s| s.eq_ignore_ascii_case(b"_token") || s.eq_ignore_ascii_case(b"-token"))
+        || SECRET_KEY_PARTS
+            .as_ref()
+            .is_none_or(|parts| parts.is_match(key))
 }
 
-/// Redacts secrets in text; returns whether anything changed.
+/// Redacts secrets in text; returns whether anything changed. Fails closed: if a pattern did
+/// not compile, the whole text is redacted.
 pub fn redact_text(text: &mut String) -> bool {
+    let (Some(formats), Some(assignments)) = (TOKEN_FORMATS.as_ref(), ASSIGNMENTS.as_ref()) else {
+        *text = REDACTED.to_owned();
+        return true;
+    };
     let mut changed = false;
-    if let Some(re) = TOKEN_FORMATS.as_ref()
-        && re.is_match(text)
-    {
-        *text = re.replace_all(text, REDACTED).into_owned();
+    if formats.is_match(text) {
+        *text = formats.replace_all(text, REDACTED).into_owned();
         changed = true;
     }
-    if let Some(re) = ASSIGNMENTS.as_ref()
-        && re.is_match(text)
-    {
-        *text = re
+    // An assignment quotes its literal; most strings have no quote and skip the regex.
+    let bytes = text.as_bytes();
+    if (bytes.contains(&b'"') || bytes.contains(&b'\'')) && assignments.is_match(text) {
+        *text = assignments
             .replace_all(text, format!("${{1}}${{2}}{REDACTED}${{4}}"))
             .into_owned();
         changed = true;
@@ -112,6 +129,36 @@ mod tests {
             v["snippet"]["text"],
             "DB_PASSWORD = \"[REDACTED]\"\nx = 1\napi_key: '[REDACTED]'"
         );
+    }
+
+    #[test]
+    fn secret_keys_match_in_any_case_and_ordinary_keys_do_not() {
+        for key in [
+            "password",
+            "DB_PASSWORD",
+            "Authorization",
+            "X-Api-Key",
+            "aws_secret_access_key",
+            "token",
+            "Token",
+            "GITHUB_TOKEN",
+            "x-auth-token",
+            "session_cookie",
+        ] {
+            assert!(is_secret_key(key), "{key} should be secret");
+        }
+        for key in [
+            "tokens_used",
+            "tokenizer",
+            "token_count",
+            "dedupe_key",
+            "path",
+            "keyword",
+            "é_token_é",
+            "",
+        ] {
+            assert!(!is_secret_key(key), "{key} should not be secret");
+        }
     }
 
     #[test]
