@@ -12,9 +12,6 @@ use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde_json::{Map, Value, json};
 
-/// Room kept for the freshness and truncation blocks when fitting a result into its budget.
-const ENVELOPE_RESERVE: usize = 700;
-
 /// A call that failed before or while running.
 #[derive(Debug, thiserror::Error)]
 pub enum CallError {
@@ -232,25 +229,24 @@ async fn finish(ctx: &ToolContext, tool: &ToolSpec, mut raw: Value) -> Value {
 /// The keys [`annotate`] sets on a result.
 const ENVELOPE_KEYS: [&str; 3] = ["freshness", "truncation", "next_cursor"];
 
-/// Cuts `value` to fit `budget` with the envelope `annotate` adds after the cut. The envelope
-/// grows with what was cut (one entry per cut array), so when it outgrows its reserve the
-/// body is cut further by the overshoot and annotated again.
+/// Cuts `value` to fit `budget` together with the envelope `annotate` adds. A result that fits
+/// is measured once and left whole. Otherwise the body is cut by the real overshoot and annotated
+/// again: the envelope grows with what was cut (one entry per cut array), so this repeats until
+/// the whole fits or nothing more can be cut.
 fn fit_with_envelope(
     mut value: Value,
     report: &mut trim::Report,
     budget: usize,
     annotate: impl Fn(&mut Value, &trim::Report),
 ) -> Value {
-    let mut room = budget.saturating_sub(ENVELOPE_RESERVE);
     loop {
-        trim::fit_budget(&mut value, room, report);
         let before: Vec<Option<Value>> = ENVELOPE_KEYS
             .iter()
             .map(|k| value.get(*k).cloned())
             .collect();
         annotate(&mut value, report);
         let over = trim::size(&value).saturating_sub(budget);
-        if over == 0 || room == 0 {
+        if over == 0 {
             return value;
         }
         if let Some(obj) = value.as_object_mut() {
@@ -261,7 +257,13 @@ fn fit_with_envelope(
                 };
             }
         }
-        room = room.saturating_sub(over);
+        let body = trim::size(&value);
+        trim::fit_budget(&mut value, body.saturating_sub(over), report);
+        if trim::size(&value) >= body {
+            // Nothing left to cut (one item, short strings): the best this result can do.
+            annotate(&mut value, report);
+            return value;
+        }
     }
 }
 
@@ -313,7 +315,7 @@ fn annotate(
         );
         obj.insert(
             "truncation".to_owned(),
-            json!({"truncated": true, "cuts": report.cuts, "strings_shortened": report.strings_shortened, "next_cursor": next_cursor, "note": note}),
+            json!({"truncated": true, "cuts": report.cuts, "strings_shortened": report.strings_shortened(), "next_cursor": next_cursor, "note": note}),
         );
     }
 }
@@ -321,6 +323,25 @@ fn annotate(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_result_that_fits_with_its_envelope_is_not_cut() {
+        // 65 items of ~52 characters: ~3,500 with the envelope, within 4,000 but more than
+        // the budget minus the fixed 700-character envelope reserve this used to keep.
+        let items: Vec<Value> = (0..65)
+            .map(|i| json!({"path": format!("src/module_{i:02}.py"), "rule": "S324", "line": i}))
+            .collect();
+        let annotate = |value: &mut Value, _: &trim::Report| {
+            value["freshness"] = json!({"graph_id": "g1", "verdict": null, "note": "The graph describes commit_sha only."});
+        };
+        let mut report = trim::Report::default();
+        let out = fit_with_envelope(json!({"items": items}), &mut report, 4000, annotate);
+        let size = trim::size(&out);
+        assert!((3300..=4000).contains(&size), "{size}");
+        assert_eq!(out["items"].as_array().map(Vec::len), Some(65));
+        assert!(!report.truncated(), "{report:?}");
+        assert!(out.get("freshness").is_some());
+    }
 
     #[test]
     fn a_large_envelope_still_fits_the_budget() {

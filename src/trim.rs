@@ -19,13 +19,19 @@ pub struct Cut {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Report {
     pub cuts: Vec<Cut>,
-    pub strings_shortened: usize,
+    /// Where a string was shortened, in [`Cut::path`] notation.
+    pub shortened: Vec<String>,
     pub redacted: usize,
 }
 
 impl Report {
     pub fn truncated(&self) -> bool {
-        !self.cuts.is_empty() || self.strings_shortened > 0
+        !self.cuts.is_empty() || !self.shortened.is_empty()
+    }
+
+    /// Strings shortened and still in the result.
+    pub fn strings_shortened(&self) -> usize {
+        self.shortened.len()
     }
 
     /// Items kept of the array at `path`, when it was cut.
@@ -53,7 +59,9 @@ pub fn shape(mut value: Value, spec: &ResponseSpec) -> (Value, Report) {
         exclude(&mut value, &segments(pattern));
     }
     report.redacted = redact::redact_value(&mut value);
-    cap(&mut value, spec, &mut String::new(), &mut report);
+    if spec.max_items.is_some() || spec.max_string.is_some() {
+        cap(&mut value, spec, &mut At::default(), &mut report);
+    }
     (value, report)
 }
 
@@ -136,45 +144,82 @@ fn exclude(value: &mut Value, pattern: &[&str]) {
     }
 }
 
-fn cap(value: &mut Value, spec: &ResponseSpec, path: &mut String, report: &mut Report) {
+fn cap(value: &mut Value, spec: &ResponseSpec, at: &mut At, report: &mut Report) {
     match value {
         Value::Array(items) => {
             if let Some(max) = spec.max_items
                 && items.len() > max
             {
                 report.cuts.push(Cut {
-                    path: path.clone(),
+                    path: at.path.clone(),
                     kept: max,
                     total: items.len(),
                 });
                 items.truncate(max);
             }
             for (i, item) in items.iter_mut().enumerate() {
-                let len = path.len();
-                path.push_str(&format!("[{i}]"));
-                cap(item, spec, path, report);
-                path.truncate(len);
+                at.enter(Step::Index(i), |at| cap(item, spec, at, report));
             }
         }
         Value::Object(map) => {
             for (key, item) in map.iter_mut() {
-                let len = path.len();
-                if !path.is_empty() {
-                    path.push('.');
-                }
-                path.push_str(key);
-                cap(item, spec, path, report);
-                path.truncate(len);
+                at.enter(Step::Key(key), |at| cap(item, spec, at, report));
             }
         }
         Value::String(s) => {
             if let Some(max) = spec.max_string
                 && shorten(s, max)
             {
-                report.strings_shortened += 1;
+                report.shortened.push(at.path.clone());
             }
         }
         _ => {}
+    }
+}
+
+/// Where a value sits: the path reported to the agent (`files[3].symbols`) and the JSON
+/// pointer that finds it again whatever its keys contain (`/files/3/symbols`).
+#[derive(Debug, Clone, Default)]
+struct At {
+    path: String,
+    pointer: String,
+}
+
+enum Step<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+impl At {
+    /// Runs `f` one step further down, at `key` or `[index]`.
+    fn enter<T>(&mut self, step: Step<'_>, f: impl FnOnce(&mut At) -> T) -> T {
+        use std::fmt::Write;
+        let (path_len, pointer_len) = (self.path.len(), self.pointer.len());
+        self.pointer.push('/');
+        match step {
+            Step::Key(key) => {
+                if !self.path.is_empty() {
+                    self.path.push('.');
+                }
+                self.path.push_str(key);
+                // RFC 6901 escapes.
+                for c in key.chars() {
+                    match c {
+                        '~' => self.pointer.push_str("~0"),
+                        '/' => self.pointer.push_str("~1"),
+                        c => self.pointer.push(c),
+                    }
+                }
+            }
+            Step::Index(index) => {
+                let _ = write!(self.path, "[{index}]");
+                let _ = write!(self.pointer, "{index}");
+            }
+        }
+        let out = f(self);
+        self.path.truncate(path_len);
+        self.pointer.truncate(pointer_len);
+        out
     }
 }
 
@@ -216,10 +261,10 @@ pub fn fit_budget(value: &mut Value, budget: usize, report: &mut Report) {
         if total <= budget {
             return;
         }
-        let mut biggest: Option<(String, usize)> = None;
-        largest_array(value, &mut String::new(), &mut biggest);
-        if let Some((path, _)) = biggest {
-            cut_array(value, &path, total - budget, report);
+        let mut biggest: Option<(At, usize)> = None;
+        largest_array(value, &mut At::default(), &mut biggest);
+        if let Some((at, _)) = biggest {
+            cut_array(value, &at, total - budget, report);
             continue;
         }
         if !shorten_longest_string(value, report) {
@@ -228,29 +273,20 @@ pub fn fit_budget(value: &mut Value, budget: usize, report: &mut Report) {
     }
 }
 
-fn largest_array(value: &Value, path: &mut String, best: &mut Option<(String, usize)>) {
+fn largest_array(value: &Value, at: &mut At, best: &mut Option<(At, usize)>) {
     match value {
         Value::Array(items) => {
             let s = size(value);
             if items.len() > 1 && best.as_ref().is_none_or(|(_, b)| s > *b) {
-                *best = Some((path.clone(), s));
+                *best = Some((at.clone(), s));
             }
             for (i, item) in items.iter().enumerate() {
-                let len = path.len();
-                path.push_str(&format!("[{i}]"));
-                largest_array(item, path, best);
-                path.truncate(len);
+                at.enter(Step::Index(i), |at| largest_array(item, at, best));
             }
         }
         Value::Object(map) => {
             for (key, item) in map {
-                let len = path.len();
-                if !path.is_empty() {
-                    path.push('.');
-                }
-                path.push_str(key);
-                largest_array(item, path, best);
-                path.truncate(len);
+                at.enter(Step::Key(key), |at| largest_array(item, at, best));
             }
         }
         _ => {}
@@ -259,10 +295,11 @@ fn largest_array(value: &Value, path: &mut String, best: &mut Option<(String, us
 
 /// Drops the tail of the array at `path` until `excess` characters are gone, keeping at least
 /// one item: an array's items add up, so this keeps as many as the budget allows.
-fn cut_array(value: &mut Value, path: &str, excess: usize, report: &mut Report) {
-    let Some(Value::Array(items)) = lookup_mut(value, path) else {
+fn cut_array(value: &mut Value, at: &At, excess: usize, report: &mut Report) {
+    let Some(Value::Array(items)) = value.pointer_mut(&at.pointer) else {
         return;
     };
+    let path = at.path.as_str();
     let total = items.len();
     let (mut kept, mut freed) = (total, 0);
     while kept > 1 && freed < excess {
@@ -271,10 +308,13 @@ fn cut_array(value: &mut Value, path: &str, excess: usize, report: &mut Report) 
         freed += size(&items[kept]) + 1;
     }
     items.truncate(kept);
-    // Cuts inside the dropped items are gone with them.
+    // Cuts and shortened strings inside the dropped items are gone with them.
     report
         .cuts
         .retain(|c| !inside_dropped_item(&c.path, path, kept));
+    report
+        .shortened
+        .retain(|s| !inside_dropped_item(s, path, kept));
     match report.cuts.iter_mut().find(|c| c.path == path) {
         Some(cut) => cut.kept = kept,
         None => report.cuts.push(Cut {
@@ -295,38 +335,37 @@ fn inside_dropped_item(cut_path: &str, array_path: &str, kept: usize) -> bool {
         .is_some_and(|index| index >= kept)
 }
 
-/// Resolves a path as written in [`Cut::path`] (`items[3].symbols`).
-fn lookup_mut<'a>(value: &'a mut Value, path: &str) -> Option<&'a mut Value> {
-    let mut node = value;
-    for part in path.split('.').filter(|p| !p.is_empty()) {
-        let (key, indexes) = match part.find('[') {
-            Some(at) => (&part[..at], &part[at..]),
-            None => (part, ""),
-        };
-        if !key.is_empty() {
-            node = node.get_mut(key)?;
-        }
-        for index in indexes.split(['[', ']']).filter(|s| !s.is_empty()) {
-            node = node.get_mut(index.parse::<usize>().ok()?)?;
-        }
-    }
-    Some(node)
-}
-
 fn shorten_longest_string(value: &mut Value, report: &mut Report) -> bool {
-    fn longest(value: &mut Value) -> Option<&mut String> {
+    fn longest(value: &Value, at: &mut At, best: &mut Option<(At, usize)>) {
         match value {
-            Value::String(s) => Some(s),
-            Value::Array(items) => items.iter_mut().filter_map(longest).max_by_key(|s| s.len()),
-            Value::Object(map) => map.values_mut().filter_map(longest).max_by_key(|s| s.len()),
-            _ => None,
+            Value::String(s) if best.as_ref().is_none_or(|(_, b)| s.len() > *b) => {
+                *best = Some((at.clone(), s.len()));
+            }
+            Value::Array(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    at.enter(Step::Index(i), |at| longest(item, at, best));
+                }
+            }
+            Value::Object(map) => {
+                for (key, item) in map {
+                    at.enter(Step::Key(key), |at| longest(item, at, best));
+                }
+            }
+            _ => {}
         }
     }
-    match longest(value) {
-        Some(s) if s.chars().count() > 64 => {
+    let mut best = None;
+    longest(value, &mut At::default(), &mut best);
+    let Some((at, _)) = best else {
+        return false;
+    };
+    match value.pointer_mut(&at.pointer) {
+        Some(Value::String(s)) if s.chars().count() > 64 => {
             let half = (s.chars().count() / 2).max(64);
             shorten(s, half);
-            report.strings_shortened += 1;
+            if !report.shortened.contains(&at.path) {
+                report.shortened.push(at.path);
+            }
             true
         }
         _ => false,
@@ -376,7 +415,7 @@ mod tests {
                 total: 3
             }]
         );
-        assert_eq!(report.strings_shortened, 1);
+        assert_eq!(report.strings_shortened(), 1);
         assert!(
             out["note"]
                 .as_str()
@@ -428,5 +467,46 @@ mod tests {
         for cut in &report.cuts {
             assert!(cut.kept >= 1 && cut.kept < cut.total, "{cut:?}");
         }
+    }
+
+    #[test]
+    fn arrays_and_strings_under_keys_with_dots_or_brackets_are_cut_too() {
+        // Backends key maps by file path; a path-shaped key must not hide its array from the cut.
+        let rows: Vec<Value> = (0..50)
+            .map(|i| json!({"line": i, "rule": "S324"}))
+            .collect();
+        let mut v = json!({"by_path": {"src/a.py": rows, "b[1].md": "x".repeat(900)}});
+        let mut report = Report::default();
+        fit_budget(&mut v, 600, &mut report);
+        assert!(size(&v) <= 600, "{} > 600: {v}", size(&v));
+        let kept = v["by_path"]["src/a.py"].as_array().map_or(0, Vec::len);
+        assert!((1..50).contains(&kept), "kept {kept}");
+        assert!(
+            report
+                .cuts
+                .iter()
+                .any(|c| c.path == "by_path.src/a.py" && c.kept == kept && c.total == 50),
+            "{:?}",
+            report.cuts
+        );
+        assert_eq!(report.strings_shortened(), 1, "{report:?}");
+    }
+
+    #[test]
+    fn a_string_dropped_with_its_item_is_not_counted_as_shortened() {
+        // max_string (20) shortens item 15's doc; the budget then drops items 10 to 19.
+        let items: Vec<Value> = (0..20)
+            .map(|i| json!({"id": i, "doc": if i == 15 { "d".repeat(200) } else { "short".to_owned() }}))
+            .collect();
+        let (mut v, mut report) = shape(json!({"items": items}), &spec(&[], &[], None));
+        assert_eq!(report.strings_shortened(), 1);
+        fit_budget(&mut v, 300, &mut report);
+        assert!(size(&v) <= 300, "{} > 300: {v}", size(&v));
+        let kept = v["items"].as_array().map_or(0, Vec::len);
+        assert!(
+            kept <= 15,
+            "item 15 and its shortened doc are gone: kept {kept}"
+        );
+        assert_eq!(report.strings_shortened(), 0, "{report:?}");
     }
 }
