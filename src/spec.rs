@@ -145,6 +145,21 @@ pub struct PromptArgSpec {
     pub name: &'static str,
     pub description: &'static str,
     pub required: bool,
+    pub complete: Option<CompletionSpec>,
+}
+
+/// Where completion/complete finds values for a prompt argument.
+#[derive(Debug)]
+pub enum CompletionSpec {
+    /// A fixed list.
+    Values(&'static [&'static str]),
+    /// The strings at `pick` (dotted, `*` for every item) in a Nexus answer, for callers
+    /// holding `scope`.
+    Nexus {
+        nexus: NexusSpec,
+        pick: &'static str,
+        scope: &'static str,
+    },
 }
 
 #[derive(Debug)]

@@ -1,7 +1,7 @@
 //! Rust code for one surface: typed input/output structs, the custom-handler trait and its
 //! dispatcher, and the static registry the runtime is driven by.
 
-use crate::model::{Access, HandlerKind, Manifest, Method, Mode, Tool};
+use crate::model::{Access, Completion, HandlerKind, Manifest, Method, Mode, NexusMapping, Tool};
 use crate::schema;
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
@@ -311,6 +311,32 @@ fn pairs(map: &BTreeMap<String, String>) -> TokenStream {
     quote!(&[#(#items),*])
 }
 
+fn nexus_spec(m: &NexusMapping) -> TokenStream {
+    let method = match m.method {
+        Method::Get => quote!(crate::spec::HttpMethod::Get),
+        Method::Post => quote!(crate::spec::HttpMethod::Post),
+    };
+    let (path, query, body) = (&m.path, pairs(&m.query), pairs(&m.body));
+    quote!(crate::spec::NexusSpec { method: #method, path: #path, query: #query, body: #body })
+}
+
+fn completion_spec(complete: &Option<Completion>) -> TokenStream {
+    let Some(c) = complete else {
+        return quote!(None);
+    };
+    match (&c.nexus, &c.pick, &c.scope) {
+        (Some(m), Some(pick), Some(scope)) => {
+            let nexus = nexus_spec(m);
+            quote!(Some(crate::spec::CompletionSpec::Nexus { nexus: #nexus, pick: #pick, scope: #scope }))
+        }
+        // Validation has refused every other shape.
+        _ => {
+            let values = strs(&c.values);
+            quote!(Some(crate::spec::CompletionSpec::Values(#values)))
+        }
+    }
+}
+
 fn registry(manifest: &Manifest) -> TokenStream {
     let types = &manifest.types;
     let server = &manifest.server;
@@ -342,12 +368,8 @@ fn registry(manifest: &Manifest) -> TokenStream {
         let output_schema = canonical_json(&schema::publish(&schema::with_envelope(&tool.output), types));
         let nexus = match &tool.nexus {
             Some(m) => {
-                let method = match m.method {
-                    Method::Get => quote!(crate::spec::HttpMethod::Get),
-                    Method::Post => quote!(crate::spec::HttpMethod::Post),
-                };
-                let (path, query, body) = (&m.path, pairs(&m.query), pairs(&m.body));
-                quote!(Some(crate::spec::NexusSpec { method: #method, path: #path, query: #query, body: #body }))
+                let spec = nexus_spec(m);
+                quote!(Some(#spec))
             }
             None => quote!(None),
         };
@@ -393,7 +415,8 @@ fn registry(manifest: &Manifest) -> TokenStream {
         let (n, t, d, tpl) = (&p.name, opt_str(&p.title), &p.description, &p.template);
         let args = p.arguments.iter().map(|a| {
             let (an, ad, ar) = (&a.name, &a.description, a.required);
-            quote!(crate::spec::PromptArgSpec { name: #an, description: #ad, required: #ar })
+            let complete = completion_spec(&a.complete);
+            quote!(crate::spec::PromptArgSpec { name: #an, description: #ad, required: #ar, complete: #complete })
         });
         quote!(crate::spec::PromptSpec { name: #n, title: #t, description: #d, arguments: &[#(#args),*], template: #tpl })
     });

@@ -190,6 +190,25 @@ pub struct PromptArgument {
     pub description: String,
     #[serde(default)]
     pub required: bool,
+    /// Where completion/complete finds values for this argument.
+    #[serde(default)]
+    pub complete: Option<Completion>,
+}
+
+/// Completion values for a prompt argument: a fixed list, or strings picked from a Nexus answer.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Completion {
+    #[serde(default)]
+    pub values: Vec<String>,
+    #[serde(default)]
+    pub nexus: Option<NexusMapping>,
+    /// Dotted path with `*` into the Nexus answer, e.g. `items.*.name`.
+    #[serde(default)]
+    pub pick: Option<String>,
+    /// The scope a caller needs for values read from Nexus.
+    #[serde(default)]
+    pub scope: Option<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]

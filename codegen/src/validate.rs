@@ -3,7 +3,7 @@
 
 use crate::error::ManifestError;
 use crate::locate::{Locator, Step};
-use crate::model::{Access, HandlerKind, Manifest, Method, Tool};
+use crate::model::{Access, Completion, HandlerKind, Manifest, Method, NexusMapping, Tool};
 use crate::schema;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -193,9 +193,43 @@ fn check_mapping(
         }
         return;
     };
+    let fields = Fields {
+        prefix: "input",
+        names: inputs.keys().copied().collect(),
+        required: required.clone(),
+        a_field: "an input field",
+        add_to: "the input properties",
+        when_missing: "has no value when the input omits it. Add `{}` to the input's `required` list.",
+    };
+    let at = [Step::from("tools"), Step::from(i), Step::from("nexus")];
+    check_nexus(c, &at, subject, nexus, &fields);
+}
+
+/// What a Nexus mapping's templates can read, and how to say so in errors.
+struct Fields<'a> {
+    /// Templates read `<prefix>.<name>`.
+    prefix: &'a str,
+    names: BTreeSet<&'a str>,
+    required: BTreeSet<&'a str>,
+    a_field: &'a str,
+    add_to: &'a str,
+    /// What is wrong with a path parameter that may be absent, and the fix; `{}` is its name.
+    when_missing: &'a str,
+}
+
+/// Checks a Nexus mapping at `at`.
+fn check_nexus(
+    c: &mut Checker<'_>,
+    at: &[Step],
+    subject: Option<String>,
+    nexus: &NexusMapping,
+    fields: &Fields<'_>,
+) {
+    let what = fields.prefix;
+    let under = |tail: &[Step]| -> Vec<Step> { at.iter().chain(tail).cloned().collect() };
     if !nexus.path.starts_with('/') {
         c.report(
-            path!["tools", i, "nexus", "path"],
+            &under(path!["path"]),
             subject.clone(),
             format!(
                 "nexus path `{}` must start with `/` (it is relative to NEXUS_API_URL).",
@@ -204,49 +238,58 @@ fn check_mapping(
         );
     }
     for param in path_params(&nexus.path) {
-        if !inputs.contains_key(param.as_str()) {
+        if !fields.names.contains(param.as_str()) {
             c.report(
-                path!["tools", i, "nexus", "path"],
+                &under(path!["path"]),
                 subject.clone(),
-                format!("path parameter `{{{param}}}` is not an input field. Add `{param}` to the input properties or remove it from the path."),
+                format!(
+                    "path parameter `{{{param}}}` is not {}. Add `{param}` to {} or remove it from the path.",
+                    fields.a_field, fields.add_to
+                ),
             );
-        } else if !required.contains(param.as_str()) {
+        } else if !fields.required.contains(param.as_str()) {
             c.report(
-                path!["tools", i, "nexus", "path"],
+                &under(path!["path"]),
                 subject.clone(),
-                format!("path parameter `{{{param}}}` has no value when the input omits it. Add `{param}` to the input's `required` list."),
+                format!(
+                    "path parameter `{{{param}}}` {}",
+                    fields.when_missing.replace("{}", &param)
+                ),
             );
         }
     }
     if nexus.method == Method::Get && !nexus.body.is_empty() {
         c.report(
-            path!["tools", i, "nexus", "body"],
+            &under(path!["body"]),
             subject.clone(),
             "a GET mapping cannot have a body. Use `query:` or `method: POST`.".to_owned(),
         );
     }
     for (section, templates) in [("query", &nexus.query), ("body", &nexus.body)] {
         for (name, template) in templates {
-            let at = path!["tools", i, "nexus", section, name.as_str()];
+            let at = under(path![section, name.as_str()]);
             match template_variables(template) {
                 Err(e) => c.report(
-                    at,
+                    &at,
                     subject.clone(),
                     format!("template `{template}` does not parse: {e}."),
                 ),
                 Ok(vars) => {
                     for var in vars {
-                        match var.strip_prefix("input.") {
-                            Some(field) if inputs.contains_key(field) => {}
+                        match var.strip_prefix(&format!("{what}.")) {
+                            Some(field) if fields.names.contains(field) => {}
                             Some(field) => c.report(
-                                at,
+                                &at,
                                 subject.clone(),
-                                format!("template uses `input.{field}`, which is not an input field. Add `{field}` to the input properties or fix the name."),
+                                format!(
+                                    "template uses `{what}.{field}`, which is not {}. Add `{field}` to {} or fix the name.",
+                                    fields.a_field, fields.add_to
+                                ),
                             ),
                             None => c.report(
-                                at,
+                                &at,
                                 subject.clone(),
-                                format!("template uses `{var}`; mapping templates can only read `input.<field>`."),
+                                format!("template uses `{var}`; mapping templates can only read `{what}.<field>`."),
                             ),
                         }
                     }
@@ -378,6 +421,19 @@ fn check_prompts_and_resources(c: &mut Checker<'_>, manifest: &Manifest) {
             );
         }
         let args: BTreeSet<&str> = prompt.arguments.iter().map(|a| a.name.as_str()).collect();
+        for (j, arg) in prompt.arguments.iter().enumerate() {
+            if let Some(complete) = &arg.complete {
+                let at = [
+                    Step::from("prompts"),
+                    Step::from(i),
+                    Step::from("arguments"),
+                    Step::from(j),
+                    Step::from("complete"),
+                ];
+                let subject = Some(format!("prompt `{}`, argument `{}`", prompt.name, arg.name));
+                check_completion(c, manifest, &at, subject, complete, &args);
+            }
+        }
         check_text_template(
             c,
             path!["prompts", i, "template"],
@@ -411,6 +467,63 @@ fn check_prompts_and_resources(c: &mut Checker<'_>, manifest: &Manifest) {
             |_| false,
         );
     }
+}
+
+/// A completion is a fixed list, or a GET whose answer `pick` reads, behind a scope.
+fn check_completion(
+    c: &mut Checker<'_>,
+    manifest: &Manifest,
+    at: &[Step],
+    subject: Option<String>,
+    complete: &Completion,
+    args: &BTreeSet<&str>,
+) {
+    let under = |tail: &[Step]| -> Vec<Step> { at.iter().chain(tail).cloned().collect() };
+    let Some(nexus) = &complete.nexus else {
+        if complete.values.is_empty() {
+            c.report(at, subject, "a completion needs `values: [...]` (a fixed list) or `nexus:` with `pick:` and `scope:` (values read from Nexus).".to_owned());
+        } else if complete.pick.is_some() || complete.scope.is_some() {
+            c.report(at, subject, "`pick` and `scope` belong to a `nexus:` completion; a `values:` list needs neither. Remove them.".to_owned());
+        }
+        return;
+    };
+    if !complete.values.is_empty() {
+        c.report(
+            &under(path!["values"]),
+            subject.clone(),
+            "a completion has either `values` or `nexus`, not both. Keep one.".to_owned(),
+        );
+    }
+    if nexus.method != Method::Get {
+        c.report(
+            &under(path!["nexus", "method"]),
+            subject.clone(),
+            "completion values are read with GET: a completion must never change anything. Set `method: GET`.".to_owned(),
+        );
+    }
+    if complete.pick.as_deref().is_none_or(str::is_empty) {
+        c.report(at, subject.clone(), "a `nexus:` completion needs `pick:`, the dotted path of the values in the answer, e.g. `items.*.name`.".to_owned());
+    }
+    match complete.scope.as_deref() {
+        None => c.report(at, subject.clone(), "a `nexus:` completion needs `scope:`, the scope a caller must hold to see these values (e.g. kg:read).".to_owned()),
+        Some(scope) if !manifest.scopes.iter().any(|s| s.name == scope) => c.report(
+            &under(path!["scope"]),
+            subject.clone(),
+            format!("unknown scope `{scope}`. Declare it under `scopes:` or use one of: {}.", manifest.scopes.iter().map(|s| s.name.as_str()).collect::<Vec<_>>().join(", ")),
+        ),
+        Some(_) => {}
+    }
+    // The mapping's input is the prompt's arguments the client already filled in; any may be
+    // missing, so a path parameter never has a guaranteed value.
+    let fields = Fields {
+        prefix: "input",
+        names: args.clone(),
+        required: BTreeSet::new(),
+        a_field: "an argument of this prompt",
+        add_to: "the prompt's arguments",
+        when_missing: "may have no value: a client asks for completions before filling in every argument. Pass `{}` in `query:` instead.",
+    };
+    check_nexus(c, &under(path!["nexus"]), subject, nexus, &fields);
 }
 
 fn check_text_template(

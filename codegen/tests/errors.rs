@@ -495,3 +495,135 @@ fn real_manifest_generates_stable_code() {
     syn::parse_file(&first).expect("generated code parses as Rust");
     assert!(first.contains("fn kg_regenerate_submit("));
 }
+
+/// A prompt whose arguments complete from Nexus and from a fixed list, appended to `DEMO`.
+const PROMPT: &str = r##"prompts:
+  - name: triage
+    description: Triage a repository.
+    arguments:
+      - name: repository
+        description: owner/name.
+        required: true
+        complete:
+          nexus:
+            method: GET
+            path: /api/v1/repositories
+            query:
+              owner: "{{ input.owner }}"
+          pick: items.*.name
+          scope: kg:read
+      - name: owner
+        description: Owner.
+      - name: tool
+        description: Analyser.
+        complete:
+          values: [ruff, bandit]
+    template: "Triage {{ args.repository }}."
+"##;
+
+/// `DEMO` plus `PROMPT` with `from` (once in `PROMPT`) replaced by `to`.
+fn edit_prompt(from: &str, to: &str) -> String {
+    assert_eq!(
+        PROMPT.matches(from).count(),
+        1,
+        "`{from}` must occur once in PROMPT"
+    );
+    format!("{DEMO}{}", PROMPT.replacen(from, to, 1))
+}
+
+#[test]
+fn completions_from_nexus_and_from_a_list_are_valid() {
+    let source = format!("{DEMO}{PROMPT}");
+    assert!(parse(Path::new(FILE), &source).is_ok());
+}
+
+#[test]
+fn completion_with_neither_values_nor_nexus() {
+    let source = edit_prompt(
+        "          values: [ruff, bandit]\n",
+        "          values: []\n",
+    );
+    assert_eq!(
+        only_error(&source, "complete:"),
+        "manifest/demo.yaml:87:9: prompt `triage`, argument `tool`: a completion needs `values: \
+         [...]` (a fixed list) or `nexus:` with `pick:` and `scope:` (values read from Nexus)."
+    );
+}
+
+#[test]
+fn completion_from_nexus_without_pick() {
+    let source = edit_prompt("          pick: items.*.name\n", "");
+    assert_eq!(
+        only_error(&source, "complete:"),
+        "manifest/demo.yaml:75:9: prompt `triage`, argument `repository`: a `nexus:` completion \
+         needs `pick:`, the dotted path of the values in the answer, e.g. `items.*.name`."
+    );
+}
+
+#[test]
+fn completion_from_nexus_with_an_unknown_scope() {
+    let source = edit_prompt("scope: kg:read", "scope: kg:reed");
+    assert_eq!(
+        only_error(&source, "scope: kg:reed"),
+        "manifest/demo.yaml:82:11: prompt `triage`, argument `repository`: unknown scope \
+         `kg:reed`. Declare it under `scopes:` or use one of: kg:read, kg:regenerate."
+    );
+}
+
+#[test]
+fn completion_that_posts() {
+    let source = edit_prompt("method: GET", "method: POST");
+    assert_eq!(
+        only_error(&source, "method: POST"),
+        "manifest/demo.yaml:77:13: prompt `triage`, argument `repository`: completion values are \
+         read with GET: a completion must never change anything. Set `method: GET`."
+    );
+}
+
+#[test]
+fn completion_template_reads_an_unknown_argument() {
+    let source = edit_prompt("{{ input.owner }}", "{{ input.team }}");
+    assert_eq!(
+        only_error(&source, "owner: \"{{ input.team }}\""),
+        "manifest/demo.yaml:80:15: prompt `triage`, argument `repository`: template uses \
+         `input.team`, which is not an argument of this prompt. Add `team` to the prompt's \
+         arguments or fix the name."
+    );
+}
+
+#[test]
+fn completion_path_parameter() {
+    let source = edit_prompt("path: /api/v1/repositories", "path: /api/v1/owners/{owner}");
+    assert_eq!(
+        only_error(&source, "path: /api/v1/owners/{owner}"),
+        "manifest/demo.yaml:78:13: prompt `triage`, argument `repository`: path parameter \
+         `{owner}` may have no value: a client asks for completions before filling in every \
+         argument. Pass `owner` in `query:` instead."
+    );
+}
+
+#[test]
+fn completion_with_both_values_and_nexus() {
+    let source = edit_prompt(
+        "          pick: items.*.name\n",
+        "          pick: items.*.name\n          values: [acme/shop]\n",
+    );
+    assert_eq!(
+        only_error(&source, "values: [acme/shop]"),
+        "manifest/demo.yaml:82:11: prompt `triage`, argument `repository`: a completion has either \
+         `values` or `nexus`, not both. Keep one."
+    );
+}
+
+#[test]
+fn completion_list_with_a_scope() {
+    let source = edit_prompt(
+        "          values: [ruff, bandit]\n",
+        "          values: [ruff, bandit]\n          scope: kg:read\n",
+    );
+    assert_eq!(
+        only_error(&source, "complete:"),
+        "manifest/demo.yaml:87:9: prompt `triage`, argument `tool`: `pick` and `scope` belong to a \
+         `nexus:` completion; a `values:` list needs neither. Remove them."
+    );
+}
