@@ -6,6 +6,7 @@ pub mod app;
 pub mod auth;
 pub mod client_log;
 pub mod code_kg;
+pub mod completion;
 pub mod contract;
 pub mod dispatch;
 pub mod embedded;

@@ -5,6 +5,7 @@
 use crate::access;
 use crate::app::App;
 use crate::client_log::SessionLogLevel;
+use crate::completion::{self, CompletionError};
 use crate::dispatch::{self, CallError};
 use crate::handler::{ProgressSink, ToolContext, ToolError};
 use crate::spec::{Access, Mode, ToolSpec};
@@ -12,11 +13,12 @@ use rmcp::ServerHandler;
 #[allow(deprecated)]
 use rmcp::model::SetLevelRequestParams;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
-    GetPromptRequestParams, GetPromptResponse, GetPromptResult, Implementation, ListPromptsResult,
-    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
-    ProgressToken, Prompt, PromptMessage, ReadResourceRequestParams, ReadResourceResponse,
-    ReadResourceResult, Resource, ResourceContents, ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
+    CompletionInfo, ContentBlock, ErrorData, GetPromptRequestParams, GetPromptResponse,
+    GetPromptResult, Implementation, ListPromptsResult, ListResourcesResult, ListToolsResult,
+    PaginatedRequestParams, ProgressNotificationParam, ProgressToken, Prompt, PromptMessage,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Reference, Resource,
+    ResourceContents, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::{Peer, RequestContext, RoleServer};
 use serde::de::DeserializeOwned;
@@ -64,6 +66,20 @@ impl McpServer {
                 .unwrap_or_else(|| self.scopes.clone());
         }
         self.scopes.clone()
+    }
+
+    fn tool_context(
+        &self,
+        ctx: &RequestContext<RoleServer>,
+        progress: Option<Arc<dyn ProgressSink>>,
+    ) -> ToolContext {
+        ToolContext {
+            app: self.app.clone(),
+            mode: self.mode,
+            scopes: self.scopes_for(ctx),
+            progress,
+            log: Some(self.log_level.sink(ctx.peer.clone(), self.app.surface.name)),
+        }
     }
 
     fn visible_tools(
@@ -161,18 +177,26 @@ impl ServerHandler for McpServer {
     #[allow(deprecated)] // the logging capability, see `set_level`
     fn get_info(&self) -> ServerConfig {
         let surface = self.app.surface;
-        ServerConfig::new(
-            ServerCapabilities::builder()
-                .enable_tools()
-                .enable_prompts()
-                .enable_resources()
-                .enable_logging()
-                .build(),
-        )
-        .with_server_info(
-            Implementation::new(surface.name, surface.version).with_title(surface.title),
-        )
-        .with_instructions(surface.instructions)
+        let mut capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_prompts()
+            .enable_resources()
+            .enable_logging()
+            .build();
+        // Offered when the manifest declares a completion source for some prompt argument.
+        if surface
+            .prompts
+            .iter()
+            .flat_map(|p| p.arguments)
+            .any(|a| a.complete.is_some())
+        {
+            capabilities.completions = Some(Default::default());
+        }
+        ServerConfig::new(capabilities)
+            .with_server_info(
+                Implementation::new(surface.name, surface.version).with_title(surface.title),
+            )
+            .with_instructions(surface.instructions)
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
@@ -216,13 +240,7 @@ impl ServerHandler for McpServer {
                 token,
             }) as Arc<dyn ProgressSink>
         });
-        let tool_ctx = ToolContext {
-            app: self.app.clone(),
-            mode: self.mode,
-            scopes: self.scopes_for(&ctx),
-            progress,
-            log: Some(self.log_level.sink(ctx.peer.clone(), self.app.surface.name)),
-        };
+        let tool_ctx = self.tool_context(&ctx, progress);
         let arguments = request
             .arguments
             .map(Value::Object)
@@ -266,6 +284,46 @@ impl ServerHandler for McpServer {
             })
             .collect::<Result<Vec<Prompt>, _>>()?;
         Ok(ListPromptsResult::with_all_items(prompts))
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        let Reference::Prompt(prompt) = &request.r#ref else {
+            return Err(ErrorData::invalid_params(
+                format!(
+                    "{} has no resource templates to complete; only prompt arguments complete (see prompts/list)",
+                    self.app.surface.name
+                ),
+                None,
+            ));
+        };
+        let filled: Map<String, Value> = request
+            .context
+            .and_then(|c| c.arguments)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(k, v)| (k, Value::String(v)))
+            .collect();
+        let found = completion::complete(
+            &self.tool_context(&ctx, None),
+            &prompt.name,
+            &request.argument.name,
+            &request.argument.value,
+            &filled,
+        )
+        .await
+        .map_err(|e| match e {
+            CompletionError::Nexus(_) => ErrorData::internal_error(e.to_string(), None),
+            _ => ErrorData::invalid_params(e.to_string(), None),
+        })?;
+        let total = u32::try_from(found.total).unwrap_or(u32::MAX);
+        let has_more = found.total > found.values.len();
+        let info = CompletionInfo::with_pagination(found.values, Some(total), has_more)
+            .map_err(|e| ErrorData::internal_error(e, None))?;
+        Ok(CompleteResult::new(info))
     }
 
     async fn get_prompt(

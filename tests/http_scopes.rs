@@ -6,8 +6,8 @@
 mod support;
 
 use rmcp::model::{
-    CallToolRequestParams, NumberOrString, ProgressNotificationParam, ProgressToken,
-    RequestMetaObject,
+    ArgumentInfo, CallToolRequestParams, CompleteRequestParams, NumberOrString,
+    ProgressNotificationParam, ProgressToken, Reference, RequestMetaObject,
 };
 use rmcp::service::{NotificationContext, RunningService};
 use rmcp::transport::StreamableHttpClientTransport;
@@ -232,4 +232,96 @@ async fn each_key_sees_its_scopes_and_regeneration_reports_progress() {
         StreamableHttpClientTransportConfig::with_uri(server.url.clone()).auth_header("nope"),
     );
     assert!(Progress::default().serve(transport).await.is_err());
+}
+
+async fn complete(
+    client: &RunningService<RoleClient, Progress>,
+    prompt: &str,
+    argument: &str,
+    typed: &str,
+) -> Result<Vec<String>, rmcp::ServiceError> {
+    let params = CompleteRequestParams::new(
+        Reference::for_prompt(prompt),
+        ArgumentInfo::new(argument, typed),
+    );
+    Ok(client.complete(params).await?.completion.values)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn prompt_arguments_complete_from_nexus_only_for_keys_that_can_read_it() {
+    let fixture = support::fixture_repo();
+    let tokens = format!(
+        "sha256:{} kg:read\nsha256:{} kg:regenerate\n",
+        hash("reader-key"),
+        hash("regenerate-only-key")
+    );
+    let server = start(&fixture, &tokens);
+
+    let reader = connect(&server.url, "reader-key", Progress::default()).await;
+    let offered = reader
+        .peer_info()
+        .and_then(|info| info.capabilities.completions.clone());
+    assert!(
+        offered.is_some(),
+        "the completions capability is advertised"
+    );
+    assert_eq!(
+        complete(&reader, "triage_graph", "repository", "ACME/")
+            .await
+            .unwrap(),
+        [support::REPO_NAME],
+        "repositories come from Nexus, matched by prefix in any case"
+    );
+    assert!(
+        complete(&reader, "triage_graph", "repository", "zz")
+            .await
+            .unwrap()
+            .is_empty(),
+        "no repository starts with zz"
+    );
+    assert_eq!(
+        complete(&reader, "fix_audit_risk", "source_tool", "b")
+            .await
+            .unwrap(),
+        ["bandit"]
+    );
+    assert!(
+        complete(&reader, "fix_audit_risk", "path", "s")
+            .await
+            .unwrap()
+            .is_empty(),
+        "an argument with no declared source completes to nothing"
+    );
+    let err = complete(&reader, "no_such_prompt", "repository", "")
+        .await
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("unknown prompt `no_such_prompt`"),
+        "{err}"
+    );
+    let err = complete(&reader, "triage_graph", "repo", "")
+        .await
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("its arguments are: repository, branch"),
+        "{err}"
+    );
+    reader.cancel().await.unwrap();
+
+    // Without kg:read no tool can read the repository list, and neither can completion.
+    let other = connect(&server.url, "regenerate-only-key", Progress::default()).await;
+    assert!(
+        complete(&other, "triage_graph", "repository", "")
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert_eq!(
+        complete(&other, "fix_audit_risk", "source_tool", "")
+            .await
+            .unwrap(),
+        ["nexus_kg", "ruff", "bandit", "osv", "audit_ai"]
+    );
+    other.cancel().await.unwrap();
 }

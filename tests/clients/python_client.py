@@ -21,6 +21,7 @@ import anyio
 from mcp import Client, MCPError, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
+from mcp.types import PromptReference
 
 READ_TOOLS = {
     "kg_latest_graph",
@@ -100,6 +101,20 @@ async def check_bad_arguments(client: Client) -> None:
         raise Failed("calling an unknown tool did not fail")
 
 
+async def check_completion(client: Client, repository: str) -> None:
+    # Prompt arguments complete from the manifest: repositories from Nexus, analysers from a list.
+    ref = PromptReference(type="ref/prompt", name="triage_graph")
+    got = await client.complete(ref, {"name": "repository", "value": repository[:2]})
+    expect(
+        got.completion.values == [repository],
+        f"completing repository from {repository[:2]!r} gave {got.completion.values}, expected [{repository!r}]",
+    )
+    ref = PromptReference(type="ref/prompt", name="fix_audit_risk")
+    got = await client.complete(ref, {"name": "source_tool", "value": "r"})
+    expect(got.completion.values == ["ruff"], f"completing source_tool from 'r' gave {got.completion.values}")
+    print(f"  completion/complete: repository -> {repository}, source_tool r -> ruff")
+
+
 async def run_stdio(args: argparse.Namespace) -> None:
     env = {"PATH": os.environ.get("PATH", ""), "NEXUS_MCP_LOG": os.environ.get("NEXUS_MCP_LOG", "warn")}
     base = ["serve", "--repo", args.repo, "--data-dir", args.data_dir]
@@ -122,6 +137,7 @@ async def run_stdio(args: argparse.Namespace) -> None:
         print(f"  tools/list: {len(names)} tools, no kg_regenerate*")
         await check_latest_graph(client, repository, args.head)
         await check_bad_arguments(client)
+        await check_completion(client, repository)
 
     print(f"stdio ({mode}), --scopes kg:read,kg:local,kg:regenerate:")
     params = StdioServerParameters(
@@ -152,6 +168,7 @@ async def run_http(args: argparse.Namespace) -> None:
             print(f"  tools/list: {len(names)} tools")
             await check_latest_graph(client, args.repository, args.head)
             await check_bad_arguments(client)
+            await check_completion(client, args.repository)
 
 
 def main() -> int:

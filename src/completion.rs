@@ -1,0 +1,171 @@
+//! completion/complete for prompt arguments, from the manifest: a fixed list, or the strings a
+//! Nexus GET answers, for callers holding the completion's scope. An argument with no declared
+//! source completes to nothing; nothing is guessed.
+
+use crate::handler::{ToolContext, ToolError};
+use crate::mapping;
+use crate::spec::{CompletionSpec, SurfaceSpec};
+use serde_json::{Map, Value};
+
+/// The most values one answer carries (the MCP limit).
+pub const MAX_VALUES: usize = 100;
+
+/// Values for the typed prefix, at most [`MAX_VALUES`], and how many matched in all.
+#[derive(Debug, PartialEq)]
+pub struct Completions {
+    pub values: Vec<String>,
+    pub total: usize,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum CompletionError {
+    #[error("unknown prompt `{0}`; call prompts/list")]
+    UnknownPrompt(String),
+    #[error("prompt `{prompt}` has no argument `{argument}`; its arguments are: {known}")]
+    UnknownArgument {
+        prompt: String,
+        argument: String,
+        known: String,
+    },
+    #[error("cannot read completion values from Nexus: {0}")]
+    Nexus(#[from] ToolError),
+}
+
+/// Completes `argument` of `prompt` for the text typed so far, `typed`. `filled` holds the
+/// prompt's other arguments the client already knows; the Nexus mapping reads them as `input`.
+pub async fn complete(
+    ctx: &ToolContext,
+    prompt: &str,
+    argument: &str,
+    typed: &str,
+    filled: &Map<String, Value>,
+) -> Result<Completions, CompletionError> {
+    let surface = ctx.app.surface;
+    let spec = surface
+        .prompts
+        .iter()
+        .find(|p| p.name == prompt)
+        .ok_or_else(|| CompletionError::UnknownPrompt(prompt.to_owned()))?;
+    let arg = spec
+        .arguments
+        .iter()
+        .find(|a| a.name == argument)
+        .ok_or_else(|| CompletionError::UnknownArgument {
+            prompt: prompt.to_owned(),
+            argument: argument.to_owned(),
+            known: spec
+                .arguments
+                .iter()
+                .map(|a| a.name)
+                .collect::<Vec<_>>()
+                .join(", "),
+        })?;
+    let candidates = match &arg.complete {
+        None => Vec::new(),
+        Some(CompletionSpec::Values(values)) => values.iter().map(|v| (*v).to_owned()).collect(),
+        Some(CompletionSpec::Nexus { nexus, pick, scope }) => {
+            if !usable(surface, ctx, scope) {
+                // Values this caller could not read through any tool are not shown here either.
+                Vec::new()
+            } else {
+                let what = format!("completion of prompt `{prompt}`, argument `{argument}`");
+                let request = mapping::render(&what, nexus, &Value::Object(filled.clone()))?;
+                let answer = ctx.nexus(&request).await?;
+                let mut found = Vec::new();
+                strings_at(&answer, &pick.split('.').collect::<Vec<_>>(), &mut found);
+                found
+            }
+        }
+    };
+    Ok(matching(candidates, typed))
+}
+
+fn usable(surface: &SurfaceSpec, ctx: &ToolContext, scope: &str) -> bool {
+    ctx.has_scope(scope)
+        && surface
+            .scope(scope)
+            .is_some_and(|s| s.modes.contains(&ctx.mode))
+}
+
+/// The strings at a dotted path; `*` takes every item of an array, and arrays met on the way
+/// are walked through. Numbers and booleans count as their text.
+fn strings_at(value: &Value, path: &[&str], out: &mut Vec<String>) {
+    match (value, path.split_first()) {
+        (Value::Array(items), Some((&"*", rest))) => {
+            items.iter().for_each(|v| strings_at(v, rest, out));
+        }
+        (Value::Array(items), _) => items.iter().for_each(|v| strings_at(v, path, out)),
+        (Value::Object(map), Some((key, rest))) => {
+            if let Some(v) = map.get(*key) {
+                strings_at(v, rest, out);
+            }
+        }
+        (Value::String(s), None) => out.push(s.clone()),
+        (Value::Number(n), None) => out.push(n.to_string()),
+        (Value::Bool(b), None) => out.push(b.to_string()),
+        _ => {}
+    }
+}
+
+/// Candidates starting with `typed` (ignoring ASCII case), each once, in the source's order.
+fn matching(candidates: Vec<String>, typed: &str) -> Completions {
+    let mut seen = std::collections::HashSet::new();
+    let all: Vec<String> = candidates
+        .into_iter()
+        .filter(|c| {
+            c.get(..typed.len())
+                .is_some_and(|head| head.eq_ignore_ascii_case(typed))
+        })
+        .filter(|c| seen.insert(c.clone()))
+        .collect();
+    let total = all.len();
+    Completions {
+        values: all.into_iter().take(MAX_VALUES).collect(),
+        total,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn strings_are_picked_through_arrays_and_wildcards() {
+        let answer = json!({"items": [
+            {"name": "acme/shop", "branches": ["main", "dev"]},
+            {"name": "acme/api", "branches": ["main"]},
+            {"other": 1},
+        ]});
+        let mut names = Vec::new();
+        strings_at(&answer, &["items", "*", "name"], &mut names);
+        assert_eq!(names, ["acme/shop", "acme/api"]);
+        let mut branches = Vec::new();
+        strings_at(&answer, &["items", "branches"], &mut branches);
+        assert_eq!(branches, ["main", "dev", "main"]);
+    }
+
+    #[test]
+    fn matching_filters_by_prefix_once_each_and_caps_at_the_mcp_limit() {
+        let got = matching(
+            vec![
+                "acme/shop".into(),
+                "Acme/API".into(),
+                "beta/x".into(),
+                "acme/shop".into(),
+            ],
+            "acme/",
+        );
+        assert_eq!(
+            got,
+            Completions {
+                values: vec!["acme/shop".into(), "Acme/API".into()],
+                total: 2
+            }
+        );
+        let many: Vec<String> = (0..250).map(|i| format!("r{i}")).collect();
+        let got = matching(many, "");
+        assert_eq!((got.values.len(), got.total), (MAX_VALUES, 250));
+        assert!(matching(vec!["é/x".into()], "e").values.is_empty());
+    }
+}
