@@ -627,3 +627,13 @@ fn completion_list_with_a_scope() {
          `nexus:` completion; a `values:` list needs neither. Remove them."
     );
 }
+
+#[test]
+fn completion_from_nexus_without_scope() {
+    let source = edit_prompt("          scope: kg:read\n", "");
+    assert_eq!(
+        only_error(&source, "complete:"),
+        "manifest/demo.yaml:75:9: prompt `triage`, argument `repository`: a `nexus:` completion \
+         needs `scope:`, the scope a caller must hold to see these values (e.g. kg:read)."
+    );
+}
