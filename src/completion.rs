@@ -1,6 +1,7 @@
 //! completion/complete for prompt arguments, from the manifest: a fixed list, or the strings a
 //! Nexus GET answers, for callers holding the completion's scope. An argument with no declared
-//! source completes to nothing; nothing is guessed.
+//! source, or whose filled-in arguments Nexus does not know, completes to nothing; nothing is
+//! guessed.
 
 use crate::handler::{ToolContext, ToolError};
 use crate::mapping;
@@ -70,7 +71,13 @@ pub async fn complete(
             } else {
                 let what = format!("completion of prompt `{prompt}`, argument `{argument}`");
                 let request = mapping::render(&what, nexus, &Value::Object(filled.clone()))?;
-                let answer = ctx.nexus(&request).await?;
+                let answer = match ctx.nexus(&request).await {
+                    Ok(answer) => answer,
+                    // The arguments filled in so far name something Nexus does not know (a
+                    // repository still being typed): nothing completes.
+                    Err(ToolError::NotFound { .. }) => Value::Null,
+                    Err(e) => return Err(e.into()),
+                };
                 let mut found = Vec::new();
                 strings_at(&answer, &pick.split('.').collect::<Vec<_>>(), &mut found);
                 found

@@ -6,7 +6,7 @@
 mod support;
 
 use rmcp::model::{
-    ArgumentInfo, CallToolRequestParams, CompleteRequestParams, NumberOrString,
+    ArgumentInfo, CallToolRequestParams, CompleteRequestParams, CompletionContext, NumberOrString,
     ProgressNotificationParam, ProgressToken, Reference, RequestMetaObject,
 };
 use rmcp::service::{NotificationContext, RunningService};
@@ -291,6 +291,47 @@ async fn prompt_arguments_complete_from_nexus_only_for_keys_that_can_read_it() {
             .unwrap()
             .is_empty(),
         "an argument with no declared source completes to nothing"
+    );
+    // Branches come from the repository's graphs, once the first one exists.
+    reader
+        .call_tool(
+            CallToolRequestParams::new("kg_latest_graph").with_arguments(
+                json!({"repository": support::REPO_NAME})
+                    .as_object()
+                    .unwrap()
+                    .clone(),
+            ),
+        )
+        .await
+        .unwrap();
+    let mut params = CompleteRequestParams::new(
+        Reference::for_prompt("triage_graph"),
+        ArgumentInfo::new("branch", "m"),
+    );
+    params.context = Some(CompletionContext::with_arguments(
+        [("repository".to_owned(), support::REPO_NAME.to_owned())].into(),
+    ));
+    assert_eq!(
+        reader
+            .complete(params.clone())
+            .await
+            .unwrap()
+            .completion
+            .values,
+        ["main"]
+    );
+    params.context = Some(CompletionContext::with_arguments(
+        [("repository".to_owned(), "acme/unknown".to_owned())].into(),
+    ));
+    assert!(
+        reader
+            .complete(params)
+            .await
+            .unwrap()
+            .completion
+            .values
+            .is_empty(),
+        "a repository Nexus does not know has no branches (not an error)"
     );
     let err = complete(&reader, "no_such_prompt", "repository", "")
         .await
