@@ -5,7 +5,7 @@
 
 use crate::handler::{ToolContext, ToolError};
 use crate::mapping;
-use crate::spec::{CompletionSpec, SurfaceSpec};
+use crate::spec::{CompletionSpec, NexusSpec, SurfaceSpec};
 use serde_json::{Map, Value};
 
 /// The most values one answer carries (the MCP limit).
@@ -64,27 +64,35 @@ pub async fn complete(
     let candidates = match &arg.complete {
         None => Vec::new(),
         Some(CompletionSpec::Values(values)) => values.iter().map(|v| (*v).to_owned()).collect(),
-        Some(CompletionSpec::Nexus { nexus, pick, scope }) => {
-            if !usable(surface, ctx, scope) {
-                // Values this caller could not read through any tool are not shown here either.
-                Vec::new()
-            } else {
-                let what = format!("completion of prompt `{prompt}`, argument `{argument}`");
-                let request = mapping::render(&what, nexus, &Value::Object(filled.clone()))?;
-                let answer = match ctx.nexus(&request).await {
-                    Ok(answer) => answer,
-                    // The arguments filled in so far name something Nexus does not know (a
-                    // repository still being typed): nothing completes.
-                    Err(ToolError::NotFound { .. }) => Value::Null,
-                    Err(e) => return Err(e.into()),
-                };
-                let mut found = Vec::new();
-                strings_at(&answer, &pick.split('.').collect::<Vec<_>>(), &mut found);
-                found
-            }
+        Some(CompletionSpec::Nexus { nexus, pick, scope }) if usable(surface, ctx, scope) => {
+            let what = format!("completion of prompt `{prompt}`, argument `{argument}`");
+            from_nexus(ctx, &what, nexus, pick, filled).await?
         }
+        // Values this caller could not read through any tool are not shown here either.
+        Some(CompletionSpec::Nexus { .. }) => Vec::new(),
     };
     Ok(matching(candidates, typed))
+}
+
+/// The strings at `pick` in the answer to `nexus`, rendered from the filled-in arguments.
+async fn from_nexus(
+    ctx: &ToolContext,
+    what: &str,
+    nexus: &NexusSpec,
+    pick: &str,
+    filled: &Map<String, Value>,
+) -> Result<Vec<String>, ToolError> {
+    let request = mapping::render(what, nexus, &Value::Object(filled.clone()))?;
+    let answer = match ctx.nexus(&request).await {
+        Ok(answer) => answer,
+        // The arguments filled in so far name something Nexus does not know (a repository
+        // still being typed): nothing completes.
+        Err(ToolError::NotFound { .. }) => return Ok(Vec::new()),
+        Err(e) => return Err(e),
+    };
+    let mut found = Vec::new();
+    strings_at(&answer, &pick.split('.').collect::<Vec<_>>(), &mut found);
+    Ok(found)
 }
 
 fn usable(surface: &SurfaceSpec, ctx: &ToolContext, scope: &str) -> bool {
