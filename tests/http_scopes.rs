@@ -17,6 +17,7 @@ use serde_json::{Value, json};
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+use tokio::sync::watch;
 
 fn hash(key: &str) -> String {
     nexus_mcp::auth::sha256(key)
@@ -91,9 +92,17 @@ fn start(fixture: &support::Fixture, tokens: &str) -> Server {
 /// (progress, total) of one notification.
 type Step = (f64, Option<f64>);
 
-/// Records progress notifications.
-#[derive(Clone, Default)]
-struct Progress(Arc<Mutex<Vec<Step>>>);
+/// Records progress notifications. rmcp's client handles each notification in a task of its
+/// own, so a call's result can arrive before its last notification is handled: tests wait on
+/// the channel instead of reading it right after the result.
+#[derive(Clone)]
+struct Progress(Arc<watch::Sender<Vec<Step>>>);
+
+impl Default for Progress {
+    fn default() -> Self {
+        Progress(Arc::new(watch::channel(Vec::new()).0))
+    }
+}
 
 impl ClientHandler for Progress {
     async fn on_progress(
@@ -101,7 +110,8 @@ impl ClientHandler for Progress {
         params: ProgressNotificationParam,
         _ctx: NotificationContext<RoleClient>,
     ) {
-        self.0.lock().unwrap().push((params.progress, params.total));
+        self.0
+            .send_modify(|seen| seen.push((params.progress, params.total)));
     }
 }
 
@@ -217,12 +227,17 @@ async fn each_key_sees_its_scopes_and_regeneration_reports_progress() {
         .structured_content
         .unwrap();
     assert_eq!(done["regeneration"]["status"], "ready", "{done}");
-    let seen = progress.0.lock().unwrap().clone();
-    assert!(!seen.is_empty(), "no progress notification arrived");
-    assert_eq!(
-        seen.last().unwrap(),
-        &(1.0, Some(1.0)),
-        "the last notification says finished: {seen:?}"
+    let mut seen = progress.0.subscribe();
+    let finished = tokio::time::timeout(
+        Duration::from_secs(10),
+        // Handled concurrently, notifications may be recorded out of order.
+        seen.wait_for(|s| s.contains(&(1.0, Some(1.0)))),
+    )
+    .await;
+    assert!(
+        matches!(finished, Ok(Ok(_))),
+        "no notification said finished: {:?}",
+        *progress.0.borrow()
     );
     operator.cancel().await.unwrap();
 
