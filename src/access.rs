@@ -10,10 +10,19 @@ pub fn visible(
     mode: Mode,
     scopes: &BTreeSet<String>,
 ) -> bool {
-    tool.modes.contains(&mode)
-        && scopes.contains(tool.scope)
+    tool.modes.contains(&mode) && scope_usable(surface, tool.scope, mode, scopes)
+}
+
+/// The caller holds `scope`, and the scope exists in `mode`.
+pub fn scope_usable(
+    surface: &SurfaceSpec,
+    scope: &str,
+    mode: Mode,
+    scopes: &BTreeSet<String>,
+) -> bool {
+    scopes.contains(scope)
         && surface
-            .scope(tool.scope)
+            .scope(scope)
             .is_some_and(|s| s.modes.contains(&mode))
 }
 

@@ -3,9 +3,10 @@
 //! source, or whose filled-in arguments Nexus does not know, completes to nothing; nothing is
 //! guessed.
 
+use crate::access;
 use crate::handler::{ToolContext, ToolError};
 use crate::mapping;
-use crate::spec::{CompletionSpec, NexusSpec, SurfaceSpec};
+use crate::spec::{CompletionSpec, NexusSpec};
 use serde_json::{Map, Value};
 
 /// The most values one answer carries (the MCP limit).
@@ -39,7 +40,7 @@ pub async fn complete(
     prompt: &str,
     argument: &str,
     typed: &str,
-    filled: &Map<String, Value>,
+    filled: Map<String, Value>,
 ) -> Result<Completions, CompletionError> {
     let surface = ctx.app.surface;
     let spec = surface
@@ -64,7 +65,9 @@ pub async fn complete(
     let candidates = match &arg.complete {
         None => Vec::new(),
         Some(CompletionSpec::Values(values)) => values.iter().map(|v| (*v).to_owned()).collect(),
-        Some(CompletionSpec::Nexus { nexus, pick, scope }) if usable(surface, ctx, scope) => {
+        Some(CompletionSpec::Nexus { nexus, pick, scope })
+            if access::scope_usable(surface, scope, ctx.mode, &ctx.scopes) =>
+        {
             let what = format!("completion of prompt `{prompt}`, argument `{argument}`");
             from_nexus(ctx, &what, nexus, pick, filled).await?
         }
@@ -80,9 +83,9 @@ async fn from_nexus(
     what: &str,
     nexus: &NexusSpec,
     pick: &str,
-    filled: &Map<String, Value>,
+    filled: Map<String, Value>,
 ) -> Result<Vec<String>, ToolError> {
-    let request = mapping::render(what, nexus, &Value::Object(filled.clone()))?;
+    let request = mapping::render(what, nexus, &Value::Object(filled))?;
     let answer = match ctx.nexus(&request).await {
         Ok(answer) => answer,
         // The arguments filled in so far name something Nexus does not know (a repository
@@ -93,13 +96,6 @@ async fn from_nexus(
     let mut found = Vec::new();
     strings_at(&answer, &pick.split('.').collect::<Vec<_>>(), &mut found);
     Ok(found)
-}
-
-fn usable(surface: &SurfaceSpec, ctx: &ToolContext, scope: &str) -> bool {
-    ctx.has_scope(scope)
-        && surface
-            .scope(scope)
-            .is_some_and(|s| s.modes.contains(&ctx.mode))
 }
 
 /// The strings at a dotted path; `*` takes every item of an array, and arrays met on the way

@@ -312,7 +312,7 @@ impl ServerHandler for McpServer {
             &prompt.name,
             &request.argument.name,
             &request.argument.value,
-            &filled,
+            filled,
         )
         .await
         .map_err(|e| match e {

@@ -261,9 +261,11 @@ pub fn fit_budget(value: &mut Value, budget: usize, report: &mut Report) {
         if total <= budget {
             return;
         }
-        let mut biggest: Option<(At, usize)> = None;
-        largest_array(value, &mut At::default(), &mut biggest);
-        if let Some((at, _)) = biggest {
+        let biggest_array = heaviest(value, |v| match v {
+            Value::Array(items) if items.len() > 1 => Some(size(v)),
+            _ => None,
+        });
+        if let Some(at) = biggest_array {
             cut_array(value, &at, total - budget, report);
             continue;
         }
@@ -273,24 +275,37 @@ pub fn fit_budget(value: &mut Value, budget: usize, report: &mut Report) {
     }
 }
 
-fn largest_array(value: &Value, at: &mut At, best: &mut Option<(At, usize)>) {
-    match value {
-        Value::Array(items) => {
-            let s = size(value);
-            if items.len() > 1 && best.as_ref().is_none_or(|(_, b)| s > *b) {
-                *best = Some((at.clone(), s));
-            }
-            for (i, item) in items.iter().enumerate() {
-                at.enter(Step::Index(i), |at| largest_array(item, at, best));
-            }
+/// Where the node that `weigh` scores highest sits (the first of equals), or `None` when it
+/// scores none.
+fn heaviest(value: &Value, weigh: impl Fn(&Value) -> Option<usize>) -> Option<At> {
+    fn walk(
+        value: &Value,
+        at: &mut At,
+        weigh: &impl Fn(&Value) -> Option<usize>,
+        best: &mut Option<(At, usize)>,
+    ) {
+        if let Some(weight) = weigh(value)
+            && best.as_ref().is_none_or(|(_, b)| weight > *b)
+        {
+            *best = Some((at.clone(), weight));
         }
-        Value::Object(map) => {
-            for (key, item) in map {
-                at.enter(Step::Key(key), |at| largest_array(item, at, best));
+        match value {
+            Value::Array(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    at.enter(Step::Index(i), |at| walk(item, at, weigh, best));
+                }
             }
+            Value::Object(map) => {
+                for (key, item) in map {
+                    at.enter(Step::Key(key), |at| walk(item, at, weigh, best));
+                }
+            }
+            _ => {}
         }
-        _ => {}
     }
+    let mut best = None;
+    walk(value, &mut At::default(), &weigh, &mut best);
+    best.map(|(at, _)| at)
 }
 
 /// Drops the tail of the array at `path` until `excess` characters are gone, keeping at least
@@ -336,27 +351,11 @@ fn inside_dropped_item(cut_path: &str, array_path: &str, kept: usize) -> bool {
 }
 
 fn shorten_longest_string(value: &mut Value, report: &mut Report) -> bool {
-    fn longest(value: &Value, at: &mut At, best: &mut Option<(At, usize)>) {
-        match value {
-            Value::String(s) if best.as_ref().is_none_or(|(_, b)| s.len() > *b) => {
-                *best = Some((at.clone(), s.len()));
-            }
-            Value::Array(items) => {
-                for (i, item) in items.iter().enumerate() {
-                    at.enter(Step::Index(i), |at| longest(item, at, best));
-                }
-            }
-            Value::Object(map) => {
-                for (key, item) in map {
-                    at.enter(Step::Key(key), |at| longest(item, at, best));
-                }
-            }
-            _ => {}
-        }
-    }
-    let mut best = None;
-    longest(value, &mut At::default(), &mut best);
-    let Some((at, _)) = best else {
+    let longest = heaviest(value, |v| match v {
+        Value::String(s) => Some(s.len()),
+        _ => None,
+    });
+    let Some(at) = longest else {
         return false;
     };
     match value.pointer_mut(&at.pointer) {

@@ -115,6 +115,14 @@ impl ClientHandler for Progress {
     }
 }
 
+/// A tools/call of `tool` with `arguments` (a JSON object).
+fn call(tool: &'static str, arguments: Value) -> CallToolRequestParams {
+    let Value::Object(arguments) = arguments else {
+        panic!("arguments must be a JSON object: {arguments}");
+    };
+    CallToolRequestParams::new(tool).with_arguments(arguments)
+}
+
 async fn connect(url: &str, key: &str, handler: Progress) -> RunningService<RoleClient, Progress> {
     let transport = StreamableHttpClientTransport::with_client(
         reqwest::Client::new(),
@@ -155,14 +163,10 @@ async fn each_key_sees_its_scopes_and_regeneration_reports_progress() {
         "no local paths over HTTP: {tools:?}"
     );
     let latest = reader
-        .call_tool(
-            CallToolRequestParams::new("kg_latest_graph").with_arguments(
-                json!({"repository": support::REPO_NAME})
-                    .as_object()
-                    .unwrap()
-                    .clone(),
-            ),
-        )
+        .call_tool(call(
+            "kg_latest_graph",
+            json!({"repository": support::REPO_NAME}),
+        ))
         .await
         .unwrap();
     let latest = latest.structured_content.unwrap();
@@ -173,14 +177,10 @@ async fn each_key_sees_its_scopes_and_regeneration_reports_progress() {
         "remote answers carry no local verdict"
     );
     let err = reader
-        .call_tool(
-            CallToolRequestParams::new("kg_regenerate_dry_run").with_arguments(
-                json!({"repository": support::REPO_NAME, "branch": "main"})
-                    .as_object()
-                    .unwrap()
-                    .clone(),
-            ),
-        )
+        .call_tool(call(
+            "kg_regenerate_dry_run",
+            json!({"repository": support::REPO_NAME, "branch": "main"}),
+        ))
         .await
         .unwrap_err();
     assert!(err.to_string().contains("unknown tool"), "{err}");
@@ -198,24 +198,18 @@ async fn each_key_sees_its_scopes_and_regeneration_reports_progress() {
         "{tools:?}"
     );
     let plan = operator
-        .call_tool(
-            CallToolRequestParams::new("kg_regenerate_dry_run").with_arguments(
-                json!({"repository": support::REPO_NAME, "branch": "main"})
-                    .as_object()
-                    .unwrap()
-                    .clone(),
-            ),
-        )
+        .call_tool(call(
+            "kg_regenerate_dry_run",
+            json!({"repository": support::REPO_NAME, "branch": "main"}),
+        ))
         .await
         .unwrap()
         .structured_content
         .unwrap();
     let plan_id = plan["plan"]["plan_id"].as_str().unwrap();
-    let mut submit = CallToolRequestParams::new("kg_regenerate_submit").with_arguments(
-        json!({"plan_id": plan_id, "confirmed_by_sr": true})
-            .as_object()
-            .unwrap()
-            .clone(),
+    let mut submit = call(
+        "kg_regenerate_submit",
+        json!({"plan_id": plan_id, "confirmed_by_sr": true}),
     );
     submit.meta = Some(RequestMetaObject::with_progress_token(ProgressToken(
         NumberOrString::String("regen-1".into()),
@@ -309,14 +303,10 @@ async fn prompt_arguments_complete_from_nexus_only_for_keys_that_can_read_it() {
     );
     // Branches come from the repository's graphs, once the first one exists.
     reader
-        .call_tool(
-            CallToolRequestParams::new("kg_latest_graph").with_arguments(
-                json!({"repository": support::REPO_NAME})
-                    .as_object()
-                    .unwrap()
-                    .clone(),
-            ),
-        )
+        .call_tool(call(
+            "kg_latest_graph",
+            json!({"repository": support::REPO_NAME}),
+        ))
         .await
         .unwrap();
     let mut params = CompleteRequestParams::new(

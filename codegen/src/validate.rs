@@ -205,6 +205,11 @@ fn check_mapping(
     check_nexus(c, &at, subject, nexus, &fields);
 }
 
+/// The path `tail` below `at`.
+fn under(at: &[Step], tail: &[Step]) -> Vec<Step> {
+    at.iter().chain(tail).cloned().collect()
+}
+
 /// What a Nexus mapping's templates can read, and how to say so in errors.
 struct Fields<'a> {
     /// Templates read `<prefix>.<name>`.
@@ -226,10 +231,9 @@ fn check_nexus(
     fields: &Fields<'_>,
 ) {
     let what = fields.prefix;
-    let under = |tail: &[Step]| -> Vec<Step> { at.iter().chain(tail).cloned().collect() };
     if !nexus.path.starts_with('/') {
         c.report(
-            &under(path!["path"]),
+            &under(at, path!["path"]),
             subject.clone(),
             format!(
                 "nexus path `{}` must start with `/` (it is relative to NEXUS_API_URL).",
@@ -240,7 +244,7 @@ fn check_nexus(
     for param in path_params(&nexus.path) {
         if !fields.names.contains(param.as_str()) {
             c.report(
-                &under(path!["path"]),
+                &under(at, path!["path"]),
                 subject.clone(),
                 format!(
                     "path parameter `{{{param}}}` is not {}. Add `{param}` to {} or remove it from the path.",
@@ -249,7 +253,7 @@ fn check_nexus(
             );
         } else if !fields.required.contains(param.as_str()) {
             c.report(
-                &under(path!["path"]),
+                &under(at, path!["path"]),
                 subject.clone(),
                 format!(
                     "path parameter `{{{param}}}` {}",
@@ -260,14 +264,14 @@ fn check_nexus(
     }
     if nexus.method == Method::Get && !nexus.body.is_empty() {
         c.report(
-            &under(path!["body"]),
+            &under(at, path!["body"]),
             subject.clone(),
             "a GET mapping cannot have a body. Use `query:` or `method: POST`.".to_owned(),
         );
     }
     for (section, templates) in [("query", &nexus.query), ("body", &nexus.body)] {
         for (name, template) in templates {
-            let at = under(path![section, name.as_str()]);
+            let at = under(at, path![section, name.as_str()]);
             match template_variables(template) {
                 Err(e) => c.report(
                     &at,
@@ -478,7 +482,6 @@ fn check_completion(
     complete: &Completion,
     args: &BTreeSet<&str>,
 ) {
-    let under = |tail: &[Step]| -> Vec<Step> { at.iter().chain(tail).cloned().collect() };
     let Some(nexus) = &complete.nexus else {
         if complete.values.is_empty() {
             c.report(at, subject, "a completion needs `values: [...]` (a fixed list) or `nexus:` with `pick:` and `scope:` (values read from Nexus).".to_owned());
@@ -489,14 +492,14 @@ fn check_completion(
     };
     if !complete.values.is_empty() {
         c.report(
-            &under(path!["values"]),
+            &under(at, path!["values"]),
             subject.clone(),
             "a completion has either `values` or `nexus`, not both. Keep one.".to_owned(),
         );
     }
     if nexus.method != Method::Get {
         c.report(
-            &under(path!["nexus", "method"]),
+            &under(at, path!["nexus", "method"]),
             subject.clone(),
             "completion values are read with GET: a completion must never change anything. Set `method: GET`.".to_owned(),
         );
@@ -507,7 +510,7 @@ fn check_completion(
     match complete.scope.as_deref() {
         None => c.report(at, subject.clone(), "a `nexus:` completion needs `scope:`, the scope a caller must hold to see these values (e.g. kg:read).".to_owned()),
         Some(scope) if !manifest.scopes.iter().any(|s| s.name == scope) => c.report(
-            &under(path!["scope"]),
+            &under(at, path!["scope"]),
             subject.clone(),
             format!("unknown scope `{scope}`. Declare it under `scopes:` or use one of: {}.", manifest.scopes.iter().map(|s| s.name.as_str()).collect::<Vec<_>>().join(", ")),
         ),
@@ -523,7 +526,7 @@ fn check_completion(
         add_to: "the prompt's arguments",
         when_missing: "may have no value: a client asks for completions before filling in every argument. Pass `{}` in `query:` instead.",
     };
-    check_nexus(c, &under(path!["nexus"]), subject, nexus, &fields);
+    check_nexus(c, &under(at, path!["nexus"]), subject, nexus, &fields);
 }
 
 fn check_text_template(
