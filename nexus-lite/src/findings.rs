@@ -156,6 +156,8 @@ pub fn run_ruff(root: &Path, files: &[String]) -> (Vec<RawFinding>, AnalyserStat
             "--no-cache",
             "--exit-zero",
             "--no-fix",
+            // File names are never options (a tracked `--output-file=app.py` would overwrite app.py).
+            "--",
         ])
         .args(files);
     let out = match cmd.output() {
@@ -260,7 +262,10 @@ pub fn run_bandit(root: &Path, files: &[String]) -> (Vec<RawFinding>, AnalyserSt
         );
     }
     let mut cmd = Command::new("bandit");
-    cmd.current_dir(root).args(["-f", "json", "-q"]).args(files);
+    // `--`: file names are never options (a tracked `--output=app.py` would overwrite app.py).
+    cmd.current_dir(root)
+        .args(["-f", "json", "-q", "--"])
+        .args(files);
     let out = match cmd.output() {
         Ok(o) => o,
         Err(e) => return (Vec::new(), not_found("bandit", &e)),

@@ -1,21 +1,192 @@
-//! Thin, typed wrappers over the git command line.
+//! Thin, typed wrappers over the git command line, and the one hardened way to run git.
+//!
+//! Repositories are not trusted: their `.git/config` (and anything it includes) and their
+//! attributes can name programs for git to run. Every git run of nexus-lite and nexus-mcp goes
+//! through [`command`] (and [`content_command`] for commands that read work-tree content), which
+//! forces each of those settings off. A pure-Rust reader (gix) was considered: it runs filter
+//! drivers too, and its compile cost on a small machine is large, so git stays a subprocess.
 
 use crate::error::LiteError;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn run(repo: &Path, args: &[&str]) -> Result<Vec<u8>, LiteError> {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(repo)
-        .args(args)
-        .env("GIT_OPTIONAL_LOCKS", "0")
+/// Config forced on every run, as command-scope config (`GIT_CONFIG_COUNT`), which wins over
+/// the repository's own config and its includes. Why each one:
+const FORCED_CONFIG: &[(&str, &str)] = &[
+    // `status` runs the fsmonitor command to learn which files changed.
+    ("core.fsmonitor", "false"),
+    // Hooks (e.g. post-index-change when the index is refreshed) are looked up in no directory.
+    ("core.hooksPath", "/dev/null"),
+    // Output goes to a pipe, but a pager must never be a repository's program.
+    ("core.pager", "cat"),
+    // An external diff program; diffs also pass --no-ext-diff.
+    ("diff.external", ""),
+    // The attributes file named by config; the work tree's .gitattributes is replaced by the
+    // empty tree in [`content_command`].
+    ("core.attributesFile", "/dev/null"),
+    // ssh, askpass and credential helpers only run for network access, which
+    // protocol.allow=never already refuses (a partial clone fetches missing objects lazily).
+    ("core.sshCommand", "false"),
+    ("core.askPass", ""),
+    ("credential.helper", ""),
+    ("protocol.allow", "never"),
+    // Signature verification runs gpg (or ssh-keygen, gpgsm).
+    ("log.showSignature", "false"),
+    ("gpg.program", "false"),
+    ("gpg.openpgp.program", "false"),
+    ("gpg.ssh.program", "false"),
+    ("gpg.x509.program", "false"),
+    // Nothing we run edits a message; an editor is never the repository's program.
+    ("core.editor", "false"),
+];
+
+/// The empty tree per object format: the attribute source of [`content_command`], so no
+/// `.gitattributes` of the work tree applies.
+const EMPTY_TREE_SHA1: &str = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+const EMPTY_TREE_SHA256: &str = "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321";
+
+/// A git command for `repo` that runs nothing the repository configures: the settings of
+/// [`FORCED_CONFIG`], no system or global config (`GIT_CONFIG_NOSYSTEM`, `GIT_CONFIG_GLOBAL`:
+/// neither is needed to read state, and the results do not depend on the user's setup), no
+/// terminal prompt, no lazy fetch of missing objects, no pager, and no optional locks (reads
+/// never write the index under a concurrent git). Arguments go after it; put revisions after
+/// `--end-of-options` and paths after `--`.
+pub fn command(repo: &Path) -> Command {
+    let mut cmd = Command::new("git");
+    cmd.arg("--no-pager").arg("-C").arg(repo);
+    // Variables of the caller that would redirect git to another repository or program.
+    for var in [
+        "GIT_DIR",
+        "GIT_WORK_TREE",
+        "GIT_INDEX_FILE",
+        "GIT_CONFIG_PARAMETERS",
+        "GIT_EXTERNAL_DIFF",
+        "GIT_ATTR_SOURCE",
+    ] {
+        cmd.env_remove(var);
+    }
+    cmd.env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_ATTR_NOSYSTEM", "1")
+        .env("GIT_TERMINAL_PROMPT", "0")
+        .env("GIT_NO_LAZY_FETCH", "1")
+        .env("GIT_PAGER", "cat")
+        .env("GIT_OPTIONAL_LOCKS", "0");
+    set_config(&mut cmd, &[]);
+    cmd
+}
+
+/// Sets [`FORCED_CONFIG`] plus `extra` as command-scope config.
+fn set_config(cmd: &mut Command, extra: &[(String, String)]) {
+    let all: Vec<(&str, &str)> = FORCED_CONFIG
+        .iter()
+        .copied()
+        .chain(extra.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+        .collect();
+    cmd.env("GIT_CONFIG_COUNT", all.len().to_string());
+    for (i, (key, value)) in all.iter().enumerate() {
+        cmd.env(format!("GIT_CONFIG_KEY_{i}"), key)
+            .env(format!("GIT_CONFIG_VALUE_{i}"), value);
+    }
+}
+
+/// The command listing what [`neutralise_drivers`] needs: the configured filter and diff
+/// drivers and the object format (`git config` reads config and executes nothing).
+pub fn drivers_listing_command(repo: &Path) -> Command {
+    let mut cmd = command(repo);
+    cmd.args([
+        "config",
+        "-z",
+        "--get-regexp",
+        r"^(filter|diff)\..*\.|^extensions\.objectformat$",
+    ]);
+    cmd
+}
+
+/// Makes `cmd` (from [`command`]) safe for commands that read work-tree content (`status`
+/// hashes modified files through clean filters): the attribute source is the empty tree, so
+/// the work tree's `.gitattributes` names no driver, and each driver configured anywhere
+/// (attributes in `$GIT_DIR/info/attributes` still apply) gets empty programs, which git
+/// treats as no filter, and `required=false`. `listing` is the stdout of
+/// [`drivers_listing_command`].
+pub fn neutralise_drivers(cmd: &mut Command, listing: &[u8]) {
+    let mut extra = Vec::new();
+    let mut empty_tree = EMPTY_TREE_SHA1;
+    for entry in listing.split(|b| *b == 0).filter(|e| !e.is_empty()) {
+        let entry = String::from_utf8_lossy(entry);
+        let (key, value) = entry.split_once('\n').unwrap_or((&entry, ""));
+        if key == "extensions.objectformat" {
+            if value.trim() == "sha256" {
+                empty_tree = EMPTY_TREE_SHA256;
+            }
+            continue;
+        }
+        let Some((section, rest)) = key.split_once('.') else {
+            continue;
+        };
+        let Some((driver, _)) = rest.rsplit_once('.') else {
+            continue;
+        };
+        let keys: &[(&str, &str)] = match section {
+            "filter" => &[
+                ("clean", ""),
+                ("smudge", ""),
+                ("process", ""),
+                ("required", "false"),
+            ],
+            "diff" => &[("textconv", ""), ("command", "")],
+            _ => continue,
+        };
+        for (name, value) in keys {
+            let pair = (format!("{section}.{driver}.{name}"), (*value).to_string());
+            if !extra.contains(&pair) {
+                extra.push(pair);
+            }
+        }
+    }
+    set_config(cmd, &extra);
+    cmd.env("GIT_ATTR_SOURCE", empty_tree);
+}
+
+/// Whether [`drivers_listing_command`] answered: exit 1 with no output means no driver.
+pub fn listing_succeeded(out: &std::process::Output) -> bool {
+    out.status.success() || (out.status.code() == Some(1) && out.stdout.is_empty())
+}
+
+/// [`command`] made safe for reading work-tree content (see [`neutralise_drivers`]).
+pub fn content_command(repo: &Path) -> Result<Command, LiteError> {
+    let listing = drivers_listing_command(repo)
         .output()
-        .map_err(|e| LiteError::Git {
+        .map_err(|e| cannot_run(repo, "config --get-regexp", &e))?;
+    if !listing_succeeded(&listing) {
+        return Err(LiteError::Git {
             path: repo.to_path_buf(),
-            args: args.join(" "),
-            message: format!("cannot run git ({e}); is git installed and on PATH?"),
-        })?;
+            args: "config --get-regexp".into(),
+            message: String::from_utf8_lossy(&listing.stderr).trim().to_string(),
+        });
+    }
+    let mut cmd = command(repo);
+    neutralise_drivers(&mut cmd, &listing.stdout);
+    Ok(cmd)
+}
+
+fn cannot_run(repo: &Path, args: &str, e: &std::io::Error) -> LiteError {
+    LiteError::Git {
+        path: repo.to_path_buf(),
+        args: args.into(),
+        message: format!("cannot run git ({e}); is git installed and on PATH?"),
+    }
+}
+
+fn run(repo: &Path, args: &[&str]) -> Result<Vec<u8>, LiteError> {
+    output(repo, command(repo), args)
+}
+
+fn output(repo: &Path, mut cmd: Command, args: &[&str]) -> Result<Vec<u8>, LiteError> {
+    let out = cmd
+        .args(args)
+        .output()
+        .map_err(|e| cannot_run(repo, &args.join(" "), &e))?;
     if !out.status.success() {
         return Err(LiteError::Git {
             path: repo.to_path_buf(),
@@ -165,9 +336,17 @@ pub fn owner_name_from_url(url: &str) -> Option<String> {
 
 /// Files with uncommitted changes (`git status --porcelain=v1 -z`), sorted.
 pub fn dirty_files(repo: &Path) -> Result<Vec<String>, LiteError> {
-    let out = run(
+    // Submodules are not recursed into: git would run there with the submodule's config.
+    let out = output(
         repo,
-        &["status", "--porcelain=v1", "-z", "--untracked-files=all"],
+        content_command(repo)?,
+        &[
+            "status",
+            "--porcelain=v1",
+            "-z",
+            "--untracked-files=all",
+            "--ignore-submodules=all",
+        ],
     )?;
     let mut files = Vec::new();
     let mut entries = out.split(|b| *b == 0).filter(|s| !s.is_empty());
@@ -191,13 +370,34 @@ pub fn dirty_files(repo: &Path) -> Result<Vec<String>, LiteError> {
 
 /// Files changed between two commits.
 pub fn changed_between(repo: &Path, from: &str, to: &str) -> Result<Vec<String>, LiteError> {
-    let out = run(repo, &["diff", "--name-only", "-z", from, to])?;
+    let out = run(
+        repo,
+        &[
+            "diff",
+            "--name-only",
+            "-z",
+            "--no-ext-diff",
+            "--no-textconv",
+            "--end-of-options",
+            from,
+            to,
+            "--",
+        ],
+    )?;
     Ok(split_z(&out))
 }
 
-/// Content of `path` at commit `sha` (`git show SHA:path`).
+/// Content of `path` at commit `sha`, as stored (`git cat-file blob`: no textconv, no filter).
 pub fn show(repo: &Path, sha: &str, path: &str) -> Result<Vec<u8>, LiteError> {
-    run(repo, &["show", &format!("{sha}:{path}")])
+    run(
+        repo,
+        &[
+            "cat-file",
+            "blob",
+            "--end-of-options",
+            &format!("{sha}:{path}"),
+        ],
+    )
 }
 
 #[cfg(test)]
@@ -251,6 +451,23 @@ mod tests {
         agree(&wt, Some("other"));
         git_ok(&repo, &["checkout", "-q", "--detach"]);
         agree(&repo, None);
+    }
+
+    /// The attribute source is the empty tree of the repository's object format: a SHA-256
+    /// repository's status works (a SHA-1 tree name would make git refuse to run).
+    #[test]
+    fn status_reads_a_sha256_repository() {
+        let tmp = tempfile::tempdir().unwrap();
+        let repo = tmp.path();
+        git_ok(
+            repo,
+            &["init", "-q", "--object-format=sha256", "-b", "main"],
+        );
+        std::fs::write(repo.join("a.py"), "x = 1\n").unwrap();
+        git_ok(repo, &["add", "-A"]);
+        git_ok(repo, &["commit", "-qm", "one"]);
+        std::fs::write(repo.join("a.py"), "x = 2\n").unwrap();
+        assert_eq!(dirty_files(repo).unwrap(), vec!["a.py".to_string()]);
     }
 
     #[test]
