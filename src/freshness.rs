@@ -33,10 +33,13 @@ pub struct Evidence {
     pub reasons: Vec<String>,
 }
 
+/// Runs git through nexus-lite's hardened builder: nothing the repository configures runs.
 async fn git(repo: &Path, args: &[&str]) -> Result<(bool, String), String> {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(repo)
+    run(Command::from(nexus_lite::git::command(repo)), args).await
+}
+
+async fn run(mut cmd: Command, args: &[&str]) -> Result<(bool, String), String> {
+    let out = cmd
         .args(args)
         .output()
         .await
@@ -54,11 +57,36 @@ async fn git_ok(repo: &Path, args: &[&str]) -> Result<String, String> {
     }
 }
 
-/// Dirty paths (modified, staged, untracked, both sides of renames), repo-relative.
+/// `git status` hashes modified files through clean filters: the drivers the repository
+/// configures are listed first and neutralised (see `nexus_lite::git::neutralise_drivers`).
+async fn content_git(repo: &Path, args: &[&str]) -> Result<String, String> {
+    let listing = Command::from(nexus_lite::git::drivers_listing_command(repo))
+        .output()
+        .await
+        .map_err(|e| format!("cannot run git: {e}"))?;
+    if !nexus_lite::git::listing_succeeded(&listing) {
+        return Err("`git config --get-regexp` failed".to_owned());
+    }
+    let mut cmd = nexus_lite::git::command(repo);
+    nexus_lite::git::neutralise_drivers(&mut cmd, &listing.stdout);
+    match run(Command::from(cmd), args).await? {
+        (true, out) => Ok(out),
+        (false, _) => Err(format!("`git {}` failed", args.join(" "))),
+    }
+}
+
+/// Dirty paths (modified, staged, untracked, both sides of renames), repo-relative. Submodules
+/// are not recursed into: git would run there with the submodule's own config.
 async fn dirty_files(repo: &Path) -> Result<Vec<String>, String> {
-    let out = git_ok(
+    let out = content_git(
         repo,
-        &["status", "--porcelain=v1", "-z", "--untracked-files=all"],
+        &[
+            "status",
+            "--porcelain=v1",
+            "-z",
+            "--untracked-files=all",
+            "--ignore-submodules=all",
+        ],
     )
     .await?;
     let mut files = Vec::new();
@@ -94,7 +122,12 @@ pub async fn assess(
         files_with_findings_touched: Vec::new(),
         reasons: Vec::new(),
     };
-    let head = match git_ok(repo, &["rev-parse", "--verify", "HEAD^{commit}"]).await {
+    let head = match git_ok(
+        repo,
+        &["rev-parse", "--verify", "--end-of-options", "HEAD^{commit}"],
+    )
+    .await
+    {
         Ok(h) => h.trim().to_owned(),
         Err(e) => {
             ev.reasons.push(format!(
@@ -117,15 +150,40 @@ pub async fn assess(
         ev.commits_between = Some(0);
         true
     } else {
-        match git(repo, &["merge-base", "--is-ancestor", graph_commit, &head]).await {
+        match git(
+            repo,
+            &[
+                "merge-base",
+                "--is-ancestor",
+                "--end-of-options",
+                graph_commit,
+                &head,
+            ],
+        )
+        .await
+        {
             Ok((true, _)) => {
                 let range = format!("{graph_commit}..{head}");
-                ev.commits_between = git_ok(repo, &["rev-list", "--count", &range])
-                    .await
-                    .ok()
-                    .and_then(|n| n.trim().parse().ok());
-                if let Ok(names) =
-                    git_ok(repo, &["diff", "--name-only", "-z", graph_commit, &head]).await
+                ev.commits_between =
+                    git_ok(repo, &["rev-list", "--count", "--end-of-options", &range])
+                        .await
+                        .ok()
+                        .and_then(|n| n.trim().parse().ok());
+                if let Ok(names) = git_ok(
+                    repo,
+                    &[
+                        "diff",
+                        "--name-only",
+                        "-z",
+                        "--no-ext-diff",
+                        "--no-textconv",
+                        "--end-of-options",
+                        graph_commit,
+                        &head,
+                        "--",
+                    ],
+                )
+                .await
                 {
                     ev.changed_files = names
                         .split('\0')
@@ -138,7 +196,12 @@ pub async fn assess(
             Ok((false, _)) => {
                 let known = git(
                     repo,
-                    &["cat-file", "-e", &format!("{graph_commit}^{{commit}}")],
+                    &[
+                        "cat-file",
+                        "-e",
+                        "--end-of-options",
+                        &format!("{graph_commit}^{{commit}}"),
+                    ],
                 )
                 .await
                 .is_ok_and(|(ok, _)| ok);

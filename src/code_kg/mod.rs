@@ -75,9 +75,7 @@ impl CustomHandlers for CodeKg {
         let paths = freshness::finding_paths(&ctx, &graph_id).await?;
         let max = u32::try_from(input.max_commits_behind.max(0)).unwrap_or(u32::MAX);
         let ev = freshness::assess(&checkout, &commit, &paths, max).await;
-        let local_branch = tokio::process::Command::new("git")
-            .arg("-C")
-            .arg(&checkout)
+        let local_branch = tokio::process::Command::from(nexus_lite::git::command(&checkout))
             .args(["symbolic-ref", "--short", "-q", "HEAD"])
             .output()
             .await
