@@ -17,7 +17,9 @@ use std::time::Instant;
 pub const PLAN_TTL_SECS: i64 = 15 * 60;
 
 /// Env var naming a file the writer creates right before COMMIT, then blocks forever
-/// (used by the crash test to kill the process mid-write deterministically).
+/// (used by the crash test to kill the process mid-write deterministically). Compiled only with
+/// the `test-hooks` feature, which nexus-lite's own tests enable: no other build honours it.
+#[cfg(feature = "test-hooks")]
 pub const PAUSE_ENV: &str = "NEXUS_LITE_TEST_PAUSE_BEFORE_COMMIT";
 
 /// Analyser cache key: (tool, path, content hash, fingerprint from
@@ -130,6 +132,8 @@ pub struct AppState {
     pub regens: Mutex<HashMap<String, Regen>>,
     pub running: Mutex<HashSet<String>>,
     readers: store::Readers,
+    /// Held for the state's life (the process's, in both binaries): one process per data dir.
+    _data_dir_lock: crate::lock::DataDirLock,
 }
 
 /// Outcome of one indexing run.
@@ -190,6 +194,9 @@ impl AppState {
                 index_lock: Mutex::new(()),
             });
         }
+        // Before anything touches the database: start-up recovery would mark another
+        // process's live runs failed.
+        let data_dir_lock = crate::lock::lock_data_dir(&config.data_dir)?;
         let mut conn = store::open(&config.data_dir)?;
         store::migrate(&mut conn)?;
         let readers = store::Readers::open(&config.data_dir, READERS)?;
@@ -206,6 +213,7 @@ impl AppState {
             regens: Mutex::new(HashMap::new()),
             running: Mutex::new(HashSet::new()),
             readers,
+            _data_dir_lock: data_dir_lock,
         }))
     }
 
@@ -534,6 +542,7 @@ fn imports_dir(state: &AppState, repository: &str) -> Option<PathBuf> {
     Some(state.data_dir.join("imports").join(repository))
 }
 
+#[cfg(feature = "test-hooks")]
 fn pause_before_commit(graph_id: &str) {
     if let Ok(path) = std::env::var(PAUSE_ENV)
         && !path.is_empty()
@@ -546,6 +555,9 @@ fn pause_before_commit(graph_id: &str) {
         }
     }
 }
+
+#[cfg(not(feature = "test-hooks"))]
+fn pause_before_commit(_graph_id: &str) {}
 
 fn run_index(
     state: &AppState,

@@ -26,6 +26,12 @@ pub enum LiteError {
         source: std::io::Error,
     },
     #[error(
+        "the data directory {} is in use by another nexus-lite or nexus-mcp process{}; stop that process, or give this one another data directory (--data-dir)",
+        path.display(),
+        holder.map(|pid| format!(" (pid {pid})")).unwrap_or_default()
+    )]
+    DataDirInUse { path: PathBuf, holder: Option<u32> },
+    #[error(
         "repository path {path} is not usable: {reason}; pass the root of a git work tree with --repo"
     )]
     BadRepo { path: PathBuf, reason: String },

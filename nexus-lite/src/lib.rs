@@ -15,6 +15,7 @@ pub mod findings;
 pub mod git;
 pub mod index;
 pub mod lang;
+pub mod lock;
 pub mod python;
 pub mod rust_lang;
 pub mod store;

@@ -139,3 +139,77 @@ fn killing_a_regeneration_before_commit_keeps_the_previous_graph() {
         .unwrap();
     assert_eq!(orphans, 0, "nothing half-written may remain");
 }
+
+/// A second process on a data directory whose first process is mid-regeneration is refused,
+/// naming the directory, the holder's PID and what to do, and the live run is left alone (it
+/// used to be marked `failed` as "interrupted"). Once the first process is gone, a new one
+/// starts.
+#[test]
+fn a_second_process_on_the_data_directory_is_refused_and_leaves_the_live_run_alone() {
+    let repo_dir = tempfile::tempdir().unwrap();
+    let data_dir = tempfile::tempdir().unwrap();
+    let repo = repo_dir.path();
+    let data = data_dir.path();
+    fixture_repo(repo);
+    let index = || {
+        Command::new(BIN)
+            .args(["index", "--data-dir"])
+            .arg(data)
+            .arg("--repo")
+            .arg(format!("acme/crash={}", repo.display()))
+            .output()
+            .unwrap()
+    };
+
+    let pause = data.join("paused-before-commit");
+    let (mut child, a) = serve(repo, data, Some(&pause));
+    let plan = post(
+        a,
+        "/api/v1/regenerations/plan",
+        r#"{"repository":"acme/crash"}"#,
+    );
+    assert_eq!(plan.status, 200, "{}", plan.body);
+    let pid = plan.body["plan_id"].as_str().unwrap();
+    let run = post(
+        a,
+        "/api/v1/regenerations",
+        &format!(r#"{{"plan_id":"{pid}"}}"#),
+    );
+    assert_eq!(run.status, 202, "{}", run.body);
+    let regen_id = run.body["regeneration_id"].as_str().unwrap().to_string();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !pause.exists() {
+        assert!(Instant::now() < deadline, "the writer never reached COMMIT");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+
+    let second = index();
+    assert!(!second.status.success(), "the second process must refuse");
+    let err = String::from_utf8_lossy(&second.stderr);
+    let dir = data.canonicalize().unwrap().display().to_string();
+    assert!(err.contains(&dir), "names the directory: {err}");
+    assert!(
+        err.contains(&format!("pid {}", child.id())),
+        "names the holder: {err}"
+    );
+    assert!(err.contains("--data-dir"), "says what to do: {err}");
+
+    let st = get(a, &format!("/api/v1/regenerations/{regen_id}"));
+    assert_eq!(st.body["status"], "running", "{}", st.body);
+    let graphs = get(a, "/api/v1/graphs?repository=acme/crash");
+    assert_eq!(graphs.body["total"], 1, "{}", graphs.body);
+    assert_eq!(
+        graphs.body["items"][0]["status"], "running",
+        "{}",
+        graphs.body
+    );
+    child.kill().unwrap();
+    child.wait().unwrap();
+
+    let after = index();
+    assert!(
+        after.status.success(),
+        "{}",
+        String::from_utf8_lossy(&after.stderr)
+    );
+}
