@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 //! Two nexus-mcp processes on one data directory: the second one's embedded nexus-lite refuses
 //! to start, saying which directory, which process holds it and what to do.
 

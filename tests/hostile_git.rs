@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 //! Hostile repositories against `kg_compare_with_local_git` (and the freshness block of every
 //! local answer): comparing a graph with a checkout runs none of the repository's programs.
 

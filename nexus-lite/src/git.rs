@@ -10,8 +10,8 @@ use crate::error::LiteError;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// Config forced on every run, as command-scope config (`GIT_CONFIG_COUNT`), which wins over
-/// the repository's own config and its includes. Why each one:
+/// Config forced on every run, as command-line config (`-c`, understood by every git), which
+/// wins over the repository's own config and its includes. Why each one:
 const FORCED_CONFIG: &[(&str, &str)] = &[
     // `status` runs the fsmonitor command to learn which files changed.
     ("core.fsmonitor", "false"),
@@ -54,6 +54,9 @@ const EMPTY_TREE_SHA256: &str = "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b
 pub fn command(repo: &Path) -> Command {
     let mut cmd = Command::new("git");
     cmd.arg("--no-pager").arg("-C").arg(repo);
+    for (key, value) in FORCED_CONFIG {
+        cmd.arg("-c").arg(format!("{key}={value}"));
+    }
     // Variables of the caller that would redirect git to another repository or program.
     for var in [
         "GIT_DIR",
@@ -76,15 +79,11 @@ pub fn command(repo: &Path) -> Command {
     cmd
 }
 
-/// Sets [`FORCED_CONFIG`] plus `extra` as command-scope config.
+/// Sets `extra` as command-scope config through the environment (`GIT_CONFIG_COUNT`, git
+/// 2.31+), which takes any key verbatim: `-c` would split a driver name containing `=`.
 fn set_config(cmd: &mut Command, extra: &[(String, String)]) {
-    let all: Vec<(&str, &str)> = FORCED_CONFIG
-        .iter()
-        .copied()
-        .chain(extra.iter().map(|(k, v)| (k.as_str(), v.as_str())))
-        .collect();
-    cmd.env("GIT_CONFIG_COUNT", all.len().to_string());
-    for (i, (key, value)) in all.iter().enumerate() {
+    cmd.env("GIT_CONFIG_COUNT", extra.len().to_string());
+    for (i, (key, value)) in extra.iter().enumerate() {
         cmd.env(format!("GIT_CONFIG_KEY_{i}"), key)
             .env(format!("GIT_CONFIG_VALUE_{i}"), value);
     }

@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 //! Hostile repositories against nexus-lite's indexing (what a read-only `kg_latest_graph`
 //! triggers): git configured to run programs, and file names that are analyser options.
 
