@@ -2,9 +2,9 @@
 //! dropped it; this shim is an rmcp `Transport` over two bounded queues.
 //!
 //! A session belongs to the key that opened it: any other key posting to it gets the 404 of an
-//! unknown session. Both queues are bounded; a client that leaves its stream unread until an
-//! answer has waited `send_timeout` for room loses its session (logged), so an unread stream
-//! costs at most one queue of messages.
+//! unknown session. Both queues are bounded. While the stream's queue is full, new requests get
+//! 429; an answer that waits `send_timeout` for room closes the session (logged). An unread
+//! stream thus costs at most one queue of messages plus the key's calls in flight.
 
 use crate::app::App;
 use crate::auth::{Caller, KeyId};
@@ -67,6 +67,8 @@ struct Session {
     id: String,
     owner: KeyId,
     to_server: mpsc::Sender<ClientJsonRpcMessage>,
+    /// The stream's queue, to refuse new requests while it is full.
+    to_client: mpsc::Sender<ServerJsonRpcMessage>,
     /// The per-key call permits of requests not answered yet.
     calls: Mutex<HashMap<RequestId, OwnedSemaphorePermit>>,
     closed: watch::Sender<bool>,
@@ -115,10 +117,13 @@ impl Transport<RoleServer> for LegacyTransport {
                 JsonRpcMessage::Error(e) => e.id.clone(),
                 _ => None,
             };
+            let sent = tokio::time::timeout(timeout, tx.send(item)).await;
+            // The call stays in flight (holding its per-key permit) until its answer is
+            // queued, so blocked answers are bounded by --max-calls-per-key.
             if let Some(id) = answered {
                 lock(&session.calls).remove(&id);
             }
-            match tokio::time::timeout(timeout, tx.send(item)).await {
+            match sent {
                 Ok(Ok(())) => Ok(()),
                 Ok(Err(_)) => {
                     session.close();
@@ -176,6 +181,7 @@ pub async fn open(
         id: id.clone(),
         owner: caller.id,
         to_server,
+        to_client: to_client.clone(),
         calls: Mutex::default(),
         closed,
         sessions: state.sessions.clone(),
@@ -262,6 +268,14 @@ pub async fn post(
         JsonRpcMessage::Request(r) => Some(r.id.clone()),
         _ => None,
     };
+    if request_id.is_some() && session.to_client.capacity() == 0 {
+        return (
+            StatusCode::TOO_MANY_REQUESTS,
+            [("retry-after", "1")],
+            Json(serde_json::json!({"error": format!("this session's event stream has {QUEUE} unread messages; read them before posting more requests")})),
+        )
+            .into_response();
+    }
     if let Some(id) = &request_id {
         match state.registry.call(caller.id) {
             Ok(permit) => {

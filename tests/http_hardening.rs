@@ -602,13 +602,21 @@ async fn an_sse_client_that_never_reads_loses_its_session_not_the_server_memory(
         404,
         "the slow consumer's session is closed"
     );
-    assert!(
-        server
-            .log
-            .lock()
-            .unwrap()
-            .contains("stopped reading its stream")
-    );
+    // Logged (stderr is read by a thread of its own: poll it, bounded).
+    let logged = Instant::now() + Duration::from_secs(10);
+    while !server
+        .log
+        .lock()
+        .unwrap()
+        .contains("stopped reading its stream")
+    {
+        assert!(
+            Instant::now() < logged,
+            "the close was not logged: {}",
+            server.log.lock().unwrap()
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     // Other clients are unaffected.
     let (mut other, other_path) = SseClient::open(server.addr, Some(READER)).await;
     assert_eq!(
