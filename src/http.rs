@@ -65,7 +65,7 @@ impl Default for HttpSettings {
             body_timeout: Duration::from_secs(30),
             stall_timeout: Duration::from_secs(30),
             max_sessions_per_key: 2048,
-            max_calls_per_key: 256,
+            max_calls_per_key: 1024,
             session_idle_timeout: Duration::from_secs(300),
         }
     }

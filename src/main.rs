@@ -76,7 +76,7 @@ struct HttpLimits {
     #[arg(long, env = "NEXUS_MCP_MAX_SESSIONS_PER_KEY", default_value_t = 2048, value_parser = clap::value_parser!(u32).range(1..))]
     max_sessions_per_key: u32,
     /// Requests in flight per API key.
-    #[arg(long, env = "NEXUS_MCP_MAX_CALLS_PER_KEY", default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, env = "NEXUS_MCP_MAX_CALLS_PER_KEY", default_value_t = 1024, value_parser = clap::value_parser!(u32).range(1..))]
     max_calls_per_key: u32,
     /// Seconds without traffic after which a Streamable HTTP session is closed.
     #[arg(long, env = "NEXUS_MCP_SESSION_IDLE_TIMEOUT", default_value = "300", value_parser = seconds)]

@@ -19,7 +19,9 @@ use axum::response::{IntoResponse, Response};
 use futures::StreamExt;
 use rmcp::RoleServer;
 use rmcp::ServiceExt;
-use rmcp::model::{ClientJsonRpcMessage, JsonRpcMessage, RequestId, ServerJsonRpcMessage};
+use rmcp::model::{
+    ClientJsonRpcMessage, ClientRequest, JsonRpcMessage, RequestId, ServerJsonRpcMessage,
+};
 use rmcp::transport::Transport;
 use serde::Deserialize;
 use std::collections::{BTreeSet, HashMap};
@@ -276,7 +278,8 @@ pub async fn post(
         )
             .into_response();
     }
-    if let Some(id) = &request_id {
+    let is_initialize = matches!(&message, JsonRpcMessage::Request(r) if matches!(r.request, ClientRequest::InitializeRequest(_)));
+    if let Some(id) = request_id.as_ref().filter(|_| !is_initialize) {
         match state.registry.call(caller.id) {
             Ok(permit) => {
                 lock(&session.calls).insert(id.clone(), permit);

@@ -28,6 +28,8 @@ struct Origin {
     scheme: String,
     host: String,
     port: u16,
+    /// The port a Host header without one means for this scheme.
+    default_port: u16,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -58,7 +60,7 @@ impl Allowlist {
     }
 
     /// Checks one request's headers; the error is the answer to send.
-    pub fn check(&self, method: &Method, headers: &HeaderMap) -> Result<(), Response> {
+    pub fn check(&self, method: &Method, headers: &HeaderMap) -> Result<(), Refusal> {
         let host = headers
             .get(header::HOST)
             .and_then(|v| v.to_str().ok())
@@ -80,7 +82,7 @@ impl Allowlist {
             let origin = origin.to_str().ok().and_then(parse_origin);
             let same_origin = origin
                 .as_ref()
-                .is_some_and(|o| o.host == host && port.map_or(true, |p| p == o.port));
+                .is_some_and(|o| o.host == host && port.unwrap_or(o.default_port) == o.port);
             let listed = origin.as_ref().is_some_and(|o| self.origins.contains(o));
             if !same_origin && !listed {
                 tracing::warn!(?origin, "refused a cross-origin request");
@@ -100,8 +102,21 @@ impl Allowlist {
     }
 }
 
-fn refuse(status: StatusCode, message: &str) -> Response {
-    (status, Json(json!({ "error": message }))).into_response()
+/// Why a request was refused, answered as `{"error": message}` with `status`.
+#[derive(Debug)]
+pub struct Refusal {
+    status: StatusCode,
+    message: &'static str,
+}
+
+impl IntoResponse for Refusal {
+    fn into_response(self) -> Response {
+        (self.status, Json(json!({ "error": self.message }))).into_response()
+    }
+}
+
+fn refuse(status: StatusCode, message: &'static str) -> Refusal {
+    Refusal { status, message }
 }
 
 fn is_json(headers: &HeaderMap) -> bool {
@@ -124,19 +139,23 @@ fn parse_origin(value: &str) -> Option<Origin> {
     let (scheme, rest) = value.trim().split_once("://")?;
     let scheme = scheme.to_ascii_lowercase();
     let (host, port) = authority(rest.strip_suffix('/').unwrap_or(rest))?;
-    let port = match (port, scheme.as_str()) {
-        (Some(p), _) => p,
-        (None, "http") => 80,
-        (None, "https") => 443,
+    let default_port = match scheme.as_str() {
+        "http" => 80,
+        "https" => 443,
         _ => return None,
     };
-    Some(Origin { scheme, host, port })
+    Some(Origin {
+        scheme,
+        host,
+        port: port.unwrap_or(default_port),
+        default_port,
+    })
 }
 
 pub async fn layer(State(allow): State<Arc<Allowlist>>, request: Request, next: Next) -> Response {
     match allow.check(request.method(), request.headers()) {
         Ok(()) => next.run(request).await,
-        Err(refused) => refused,
+        Err(refused) => refused.into_response(),
     }
 }
 
@@ -155,7 +174,7 @@ mod tests {
     fn status(allow: &Allowlist, method: Method, pairs: &[(&'static str, &str)]) -> u16 {
         match allow.check(&method, &headers(pairs)) {
             Ok(()) => 200,
-            Err(r) => r.status().as_u16(),
+            Err(r) => r.status.as_u16(),
         }
     }
 

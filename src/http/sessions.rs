@@ -237,7 +237,8 @@ pub async fn bind(State(b): State<Binding>, request: Request, next: Next) -> Res
     } else {
         None
     };
-    let permit = if is_request {
+    // initialize is bounded by the session cap instead.
+    let permit = if is_request && !initialize {
         match b.registry.call(caller.id) {
             Ok(p) => Some(p),
             Err(hit) => return hit.into_response(),
