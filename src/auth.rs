@@ -15,6 +15,15 @@ pub enum AuthError {
         source: std::io::Error,
     },
     #[error(
+        "{source_name} holds an API key with leading or trailing whitespace ({what}). Clients cannot send that whitespace (HTTP trims header values), so the key could never match. Remove the whitespace where {source_name} is set, e.g. write the key with `printf %s` rather than `echo`."
+    )]
+    KeyWhitespace {
+        source_name: &'static str,
+        what: &'static str,
+    },
+    #[error("{source_name} is set but holds only whitespace; set it to the API key or unset it.")]
+    KeyBlank { source_name: &'static str },
+    #[error(
         "{path}:{line}: {message}. Each line is `sha256:<64 hex chars> scope[,scope...]`; `#` starts a comment."
     )]
     Syntax {
@@ -29,6 +38,42 @@ pub struct KeyStore {
     entries: Vec<([u8; 32], Arc<BTreeSet<String>>)>,
 }
 
+/// Who is calling: the sha256 of the key presented (never the key itself), or one shared
+/// identity under `--insecure-no-auth`. Sessions belong to the identity that opened them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct KeyId([u8; 32]);
+
+impl KeyId {
+    /// The single identity of every caller under `--insecure-no-auth`.
+    pub const OPEN: KeyId = KeyId([0; 32]);
+}
+
+/// The authenticated caller of one HTTP request (a request extension set by the auth layer).
+#[derive(Debug, Clone)]
+pub struct Caller {
+    pub id: KeyId,
+    pub scopes: Arc<BTreeSet<String>>,
+}
+
+/// Refuses a key that can never match: HTTP trims header values, so a key with surrounding
+/// whitespace would be stored as it is and never presented that way.
+pub fn check_key(source_name: &'static str, key: &str) -> Result<(), AuthError> {
+    if key.trim().is_empty() {
+        return Err(AuthError::KeyBlank { source_name });
+    }
+    let what = match (
+        key.starts_with(char::is_whitespace),
+        key.ends_with(char::is_whitespace),
+    ) {
+        (false, false) => return Ok(()),
+        (true, true) => "at both ends",
+        (true, false) => "at its start",
+        (false, true) if key.ends_with('\n') || key.ends_with('\r') => "a trailing newline",
+        (false, true) => "at its end",
+    };
+    Err(AuthError::KeyWhitespace { source_name, what })
+}
+
 pub fn sha256(key: &str) -> [u8; 32] {
     Sha256::digest(key.as_bytes()).into()
 }
@@ -38,8 +83,16 @@ impl KeyStore {
         self.entries.is_empty()
     }
 
-    pub fn add_key(&mut self, key: &str, scopes: BTreeSet<String>) {
+    /// Adds a key given in clear (NEXUS_MCP_API_KEY); `source_name` names it in errors.
+    pub fn add_key(
+        &mut self,
+        source_name: &'static str,
+        key: &str,
+        scopes: BTreeSet<String>,
+    ) -> Result<(), AuthError> {
+        check_key(source_name, key)?;
         self.entries.push((sha256(key), Arc::new(scopes)));
+        Ok(())
     }
 
     /// Loads a tokens file; `known` checks each scope name.
@@ -85,11 +138,19 @@ impl KeyStore {
 
     /// The scopes of `presented`, or None. Every entry is compared, so timing does not say which.
     pub fn authenticate(&self, presented: &str) -> Option<Arc<BTreeSet<String>>> {
+        self.identify(presented).map(|caller| caller.scopes)
+    }
+
+    /// The caller presenting `presented`, or None; same constant-time comparison.
+    pub fn identify(&self, presented: &str) -> Option<Caller> {
         let digest = sha256(presented);
         let mut found = None;
         for (hash, scopes) in &self.entries {
             if bool::from(hash.ct_eq(&digest)) && found.is_none() {
-                found = Some(scopes.clone());
+                found = Some(Caller {
+                    id: KeyId(digest),
+                    scopes: scopes.clone(),
+                });
             }
         }
         found
@@ -139,6 +200,54 @@ mod tests {
             vec!["kg:read"]
         );
         assert!(store.authenticate("k2").is_none());
+    }
+
+    #[test]
+    fn a_key_with_surrounding_whitespace_is_refused_with_its_source() {
+        let scopes = BTreeSet::new;
+        let mut store = KeyStore::default();
+        for (key, what) in [
+            ("k1\n", "a trailing newline"),
+            (" k1", "at its start"),
+            ("\tk1 ", "at both ends"),
+            ("k1 ", "at its end"),
+        ] {
+            let err = store
+                .add_key("NEXUS_MCP_API_KEY", key, scopes())
+                .unwrap_err()
+                .to_string();
+            assert!(
+                err.starts_with("NEXUS_MCP_API_KEY holds an API key"),
+                "{err}"
+            );
+            assert!(err.contains(what), "{key:?}: {err}");
+            assert!(
+                !err.contains("k1"),
+                "the message must not echo the key: {err}"
+            );
+        }
+        let err = store
+            .add_key("NEXUS_MCP_API_KEY", "  ", scopes())
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("holds only whitespace"), "{err}");
+        assert!(store.is_empty());
+        store.add_key("NEXUS_MCP_API_KEY", "k 1", scopes()).unwrap();
+        assert!(
+            store.authenticate("k 1").is_some(),
+            "inner spaces are part of the key"
+        );
+    }
+
+    #[test]
+    fn callers_are_told_apart_by_key() {
+        let mut store = KeyStore::default();
+        store.add_key("test", "a", BTreeSet::new()).unwrap();
+        store.add_key("test", "b", BTreeSet::new()).unwrap();
+        let a = store.identify("a").unwrap().id;
+        assert_eq!(a, store.identify("a").unwrap().id);
+        assert_ne!(a, store.identify("b").unwrap().id);
+        assert_ne!(a, KeyId::OPEN);
     }
 
     #[test]

@@ -1,8 +1,17 @@
-//! The HTTP server: Streamable HTTP at /mcp, legacy SSE at /sse + /message, /healthz. Every MCP
-//! route needs a key; a bad or missing key gets 401 before any MCP processing.
+//! The HTTP server: Streamable HTTP at /mcp, legacy SSE at /sse + /message, /healthz.
+//!
+//! Layers of every MCP route, outermost first: `guard` (Host, Origin, Content-Type; before
+//! anything else), the key check (401), `body` (read within a time limit, after auth), then for
+//! /mcp `sessions::bind` (sessions belong to their key; per-key caps). `conn` accepts
+//! connections under a global cap with header and stall timeouts.
+
+pub mod body;
+pub mod conn;
+pub mod guard;
+pub mod sessions;
 
 use crate::app::App;
-use crate::auth::{KeyStore, presented_key};
+use crate::auth::{Caller, KeyId, KeyStore, presented_key};
 use crate::server::{GrantedScopes, McpServer};
 use crate::spec::Mode;
 use crate::sse::{self, SseState};
@@ -11,14 +20,14 @@ use axum::http::StatusCode;
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use axum::serve::ListenerExt;
 use axum::{Json, Router};
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::session::local::{LocalSessionManager, SessionConfig};
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use serde_json::json;
 use std::collections::BTreeSet;
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// How requests are authenticated.
 #[derive(Clone)]
@@ -26,6 +35,40 @@ pub enum Auth {
     Keys(Arc<KeyStore>),
     /// --insecure-no-auth on a loopback address: every request gets these scopes.
     Open(Arc<BTreeSet<String>>),
+}
+
+/// Every HTTP cap and timeout (flags and NEXUS_MCP_* settings; see the README).
+#[derive(Debug, Clone)]
+pub struct HttpSettings {
+    /// `--allowed-host`: extra Host values besides the loopback names.
+    pub allowed_hosts: Vec<String>,
+    /// `--allowed-origin`: browser origins allowed besides the server's own.
+    pub allowed_origins: Vec<String>,
+    pub max_connections: usize,
+    pub header_timeout: Duration,
+    pub body_timeout: Duration,
+    /// A response stream blocked this long (client not reading) is closed.
+    pub stall_timeout: Duration,
+    pub max_sessions_per_key: usize,
+    pub max_calls_per_key: usize,
+    /// A Streamable HTTP session with no traffic for this long is closed.
+    pub session_idle_timeout: Duration,
+}
+
+impl Default for HttpSettings {
+    fn default() -> Self {
+        HttpSettings {
+            allowed_hosts: Vec::new(),
+            allowed_origins: Vec::new(),
+            max_connections: 4096,
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(30),
+            stall_timeout: Duration::from_secs(30),
+            max_sessions_per_key: 2048,
+            max_calls_per_key: 1024,
+            session_idle_timeout: Duration::from_secs(300),
+        }
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -43,16 +86,24 @@ pub enum HttpError {
     },
     #[error("the HTTP server failed: {0}")]
     Serve(std::io::Error),
+    #[error(transparent)]
+    Origin(#[from] guard::BadOrigin),
 }
 
 async fn require_key(State(auth): State<Auth>, mut request: Request, next: Next) -> Response {
-    let scopes = match &auth {
-        Auth::Open(scopes) => Some(scopes.clone()),
-        Auth::Keys(store) => presented_key(request.headers()).and_then(|k| store.authenticate(k)),
+    let caller = match &auth {
+        Auth::Open(scopes) => Some(Caller {
+            id: KeyId::OPEN,
+            scopes: scopes.clone(),
+        }),
+        Auth::Keys(store) => presented_key(request.headers()).and_then(|k| store.identify(k)),
     };
-    match scopes {
-        Some(scopes) => {
-            request.extensions_mut().insert(GrantedScopes(scopes));
+    match caller {
+        Some(caller) => {
+            request
+                .extensions_mut()
+                .insert(GrantedScopes(caller.scopes.clone()));
+            request.extensions_mut().insert(caller);
             next.run(request).await
         }
         None => (
@@ -64,21 +115,34 @@ async fn require_key(State(auth): State<Auth>, mut request: Request, next: Next)
     }
 }
 
-/// The full router; `allowed_hosts` extends the DNS-rebinding allowlist beyond loopback names.
-pub fn router(app: Arc<App>, auth: Auth, allowed_hosts: &[String]) -> Router {
+/// The full router.
+pub fn router(app: Arc<App>, auth: Auth, settings: &HttpSettings) -> Result<Router, HttpError> {
+    let allow = Arc::new(guard::Allowlist::new(
+        &settings.allowed_hosts,
+        &settings.allowed_origins,
+    )?);
     let factory_app = app.clone();
     // 2026-07-28 requests are stateless: a plain JSON answer when the call sends nothing before
     // its result (rmcp falls back to SSE when a tool reports progress first). 2025 sessions
-    // keep their SSE streams.
+    // keep their SSE streams. rmcp checks Host again (same list) as a second line.
     let mut config = StreamableHttpServerConfig::default().with_json_response(true);
-    if !allowed_hosts.is_empty() {
+    if !settings.allowed_hosts.is_empty() {
         let mut hosts: Vec<String> = ["localhost", "127.0.0.1", "::1"]
             .iter()
             .map(|h| (*h).to_owned())
             .collect();
-        hosts.extend(allowed_hosts.iter().cloned());
+        hosts.extend(settings.allowed_hosts.iter().cloned());
         config = config.with_allowed_hosts(hosts);
     }
+    let mut session_config = SessionConfig::default();
+    session_config.keep_alive = Some(settings.session_idle_timeout);
+    let mut manager = LocalSessionManager::default();
+    manager.session_config = session_config;
+    let manager = Arc::new(manager);
+    let registry = sessions::Registry::new(sessions::KeyCaps {
+        sessions: settings.max_sessions_per_key,
+        calls: settings.max_calls_per_key,
+    });
     let mcp = StreamableHttpService::new(
         // Scopes come per request from the auth layer; the server's own set stays empty (fail closed).
         move || {
@@ -88,18 +152,30 @@ pub fn router(app: Arc<App>, auth: Auth, allowed_hosts: &[String]) -> Router {
                 BTreeSet::new(),
             ))
         },
-        Arc::new(LocalSessionManager::default()),
+        manager.clone(),
         config,
     );
+    let binding = sessions::Binding {
+        registry: registry.clone(),
+        manager,
+    };
+    let streamable = Router::new()
+        .nest_service("/mcp", mcp)
+        .layer(middleware::from_fn_with_state(binding, sessions::bind));
     let legacy = Router::new()
         .route("/sse", get(sse::open))
         .route("/message", post(sse::post))
-        .with_state(SseState::new(app.clone()));
-    Router::new()
-        .nest_service("/mcp", mcp)
+        .with_state(SseState::new(app.clone(), registry, settings.stall_timeout));
+    Ok(streamable
         .merge(legacy)
+        .layer(middleware::from_fn_with_state(
+            settings.body_timeout,
+            body::buffer,
+        ))
         .layer(middleware::from_fn_with_state(auth, require_key))
-        .route("/healthz", get(move || async move { Json(json!({"status": "ok", "surface": app.surface.name, "version": env!("CARGO_PKG_VERSION")})) }))
+        .layer(middleware::from_fn_with_state(allow, guard::layer))
+        // Health has no data and no effect: no key, and any Host (load balancers probe by IP).
+        .route("/healthz", get(move || async move { Json(json!({"status": "ok", "surface": app.surface.name, "version": env!("CARGO_PKG_VERSION")})) })))
 }
 
 /// Binds and serves until ctrl-c.
@@ -107,8 +183,9 @@ pub async fn serve(
     app: Arc<App>,
     listen: SocketAddr,
     auth: Auth,
-    allowed_hosts: &[String],
+    settings: &HttpSettings,
 ) -> Result<(), HttpError> {
+    let router = router(app, auth, settings)?;
     let listener = tokio::net::TcpListener::bind(listen)
         .await
         .map_err(|source| HttpError::Bind {
@@ -118,16 +195,15 @@ pub async fn serve(
     let local = listener.local_addr().map_err(HttpError::Serve)?;
     tracing::info!(%local, "nexus-mcp listening: Streamable HTTP at /mcp, legacy SSE at /sse");
     eprintln!("nexus-mcp listening on http://{local} (/mcp, /sse, /healthz)");
-    // Small SSE frames must not wait for Nagle + delayed ACK (~40 ms a call on a reused connection).
-    let listener = listener.tap_io(|tcp| {
-        if let Err(e) = tcp.set_nodelay(true) {
-            tracing::debug!(error = %e, "cannot set TCP_NODELAY");
-        }
-    });
-    axum::serve(listener, router(app, auth, allowed_hosts))
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await
-        .map_err(HttpError::Serve)
+    let limits = conn::ConnLimits {
+        max_connections: conn::fit_connections(settings.max_connections),
+        header_timeout: settings.header_timeout,
+        stall_timeout: settings.stall_timeout,
+        shutdown_grace: Duration::from_secs(5),
+    };
+    conn::serve(listener, router, limits, async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
+    .await;
+    Ok(())
 }

@@ -57,6 +57,45 @@ struct Backend {
     scopes: Option<String>,
 }
 
+/// Caps and timeouts of the HTTP transport (seconds may be fractional).
+#[derive(clap::Args)]
+struct HttpLimits {
+    /// Open connections at most (lowered to fit the descriptor limit); over it, 503.
+    #[arg(long, env = "NEXUS_MCP_MAX_CONNECTIONS", default_value_t = 4096, value_parser = clap::value_parser!(u32).range(1..))]
+    max_connections: u32,
+    /// Seconds a client has to send a request's headers; also how long an idle kept-alive connection stays open.
+    #[arg(long, env = "NEXUS_MCP_HEADER_TIMEOUT", default_value = "10", value_parser = seconds)]
+    header_timeout: Duration,
+    /// Seconds a client has to send a request's body.
+    #[arg(long, env = "NEXUS_MCP_BODY_TIMEOUT", default_value = "30", value_parser = seconds)]
+    body_timeout: Duration,
+    /// Seconds a response stream may stay blocked by a client that does not read it before it is closed.
+    #[arg(long, env = "NEXUS_MCP_STALL_TIMEOUT", default_value = "30", value_parser = seconds)]
+    stall_timeout: Duration,
+    /// Open sessions (Streamable HTTP and legacy SSE) per API key.
+    #[arg(long, env = "NEXUS_MCP_MAX_SESSIONS_PER_KEY", default_value_t = 2048, value_parser = clap::value_parser!(u32).range(1..))]
+    max_sessions_per_key: u32,
+    /// Requests in flight per API key.
+    #[arg(long, env = "NEXUS_MCP_MAX_CALLS_PER_KEY", default_value_t = 1024, value_parser = clap::value_parser!(u32).range(1..))]
+    max_calls_per_key: u32,
+    /// Seconds without traffic after which a Streamable HTTP session is closed.
+    #[arg(long, env = "NEXUS_MCP_SESSION_IDLE_TIMEOUT", default_value = "300", value_parser = seconds)]
+    session_idle_timeout: Duration,
+}
+
+/// A positive number of seconds, fractions allowed.
+fn seconds(value: &str) -> Result<Duration, String> {
+    let secs: f64 = value
+        .parse()
+        .map_err(|_| format!("{value:?} is not a number of seconds"))?;
+    if !(secs > 0.0 && secs <= 86_400.0 * 365.0) {
+        return Err(format!(
+            "{value} seconds: give a positive number of seconds"
+        ));
+    }
+    Ok(Duration::from_secs_f64(secs))
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Serve MCP over stdio (local_stdio) or HTTP (remote_http).
@@ -74,6 +113,11 @@ enum Command {
         /// Extra Host header values accepted over HTTP (DNS-rebinding protection allows only loopback names otherwise).
         #[arg(long = "allowed-host")]
         allowed_hosts: Vec<String>,
+        /// Browser origins (scheme://host[:port]) allowed over HTTP besides the server's own.
+        #[arg(long = "allowed-origin")]
+        allowed_origins: Vec<String>,
+        #[command(flatten)]
+        limits: HttpLimits,
         /// Runtime threads for the HTTP transport. 1 serves every connection on one thread, which
         /// is the fastest per call (no cross-thread wake-ups); raise it for many busy agents.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
@@ -294,9 +338,21 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
             tokens,
             insecure_no_auth,
             allowed_hosts,
+            allowed_origins,
+            limits,
             threads: _,
             backend,
         } => {
+            // Keys are checked before anything starts: a bad key fails fast.
+            let auth = match transport {
+                Transport::Http => Some(http_auth(
+                    surface,
+                    tokens.as_deref(),
+                    *insecure_no_auth,
+                    *listen,
+                )?),
+                Transport::Stdio => None,
+            };
             let (app, _lite) = build_app(&cli, surface, backend).await?;
             match transport {
                 Transport::Stdio => {
@@ -314,9 +370,22 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
                     Ok(ExitCode::SUCCESS)
                 }
                 Transport::Http => {
-                    let auth = http_auth(surface, tokens.as_deref(), *insecure_no_auth, *listen)?;
+                    let Some(auth) = auth else {
+                        return Err("internal: HTTP without an authentication mode".into());
+                    };
                     app.nexus.warm_up();
-                    http::serve(app, *listen, auth, allowed_hosts)
+                    let settings = http::HttpSettings {
+                        allowed_hosts: allowed_hosts.clone(),
+                        allowed_origins: allowed_origins.clone(),
+                        max_connections: limits.max_connections as usize,
+                        header_timeout: limits.header_timeout,
+                        body_timeout: limits.body_timeout,
+                        stall_timeout: limits.stall_timeout,
+                        max_sessions_per_key: limits.max_sessions_per_key as usize,
+                        max_calls_per_key: limits.max_calls_per_key as usize,
+                        session_idle_timeout: limits.session_idle_timeout,
+                    };
+                    http::serve(app, *listen, auth, &settings)
                         .await
                         .map_err(|e| e.to_string())?;
                     Ok(ExitCode::SUCCESS)
@@ -336,10 +405,13 @@ fn http_auth(
     if let Ok(key) = std::env::var("NEXUS_MCP_API_KEY")
         && !key.is_empty()
     {
-        store.add_key(
-            &key,
-            surface.scopes.iter().map(|s| s.name.to_owned()).collect(),
-        );
+        store
+            .add_key(
+                "NEXUS_MCP_API_KEY",
+                &key,
+                surface.scopes.iter().map(|s| s.name.to_owned()).collect(),
+            )
+            .map_err(|e| e.to_string())?;
     }
     if let Some(path) = tokens {
         store
