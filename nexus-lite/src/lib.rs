@@ -17,6 +17,7 @@ pub mod index;
 pub mod lang;
 pub mod python;
 pub mod rust_lang;
+pub mod secret_spans;
 pub mod store;
 pub mod util;
 
