@@ -230,7 +230,12 @@ fn putty_end(line: &str) -> bool {
 /// one, the last line that still looks like a block body.
 fn block_end(lines: &[&str], begin: usize, is_end: fn(&str) -> bool) -> usize {
     let mut last_body = begin;
-    for (j, line) in lines.iter().enumerate().skip(begin + 1).take(MAX_BLOCK_LINES) {
+    for (j, line) in lines
+        .iter()
+        .enumerate()
+        .skip(begin + 1)
+        .take(MAX_BLOCK_LINES)
+    {
         if is_end(line) {
             return j;
         }
@@ -314,7 +319,9 @@ fn high_entropy(line: &str) -> bool {
 /// The short last line of a base64 body.
 fn base64_tail(line: &str) -> bool {
     let core = core(line);
-    core.len() >= 4 && core.bytes().all(is_base64) && core.bytes().any(|b| b.is_ascii_alphanumeric())
+    core.len() >= 4
+        && core.bytes().all(is_base64)
+        && core.bytes().any(|b| b.is_ascii_alphanumeric())
 }
 
 /// Shannon entropy of `s` in bits per byte.
@@ -471,7 +478,8 @@ mod tests {
         let (text, first, last) = embed(&block, 2, 3);
         assert_eq!(only(&detect(&text)), (first, last, SpanKind::PrivateKey));
         // Code that only names the marker blanks that one line, not the code after it.
-        let code = "if line.startswith(\"-----BEGIN CERTIFICATE-----\"):\n    start = i\nreturn start\n";
+        let code =
+            "if line.startswith(\"-----BEGIN CERTIFICATE-----\"):\n    start = i\nreturn start\n";
         assert_eq!(only(&detect(code)), (1, 1, SpanKind::ArmoredBlock));
     }
 
