@@ -4,7 +4,7 @@
 
 use crate::access;
 use crate::freshness;
-use crate::handler::{ToolContext, ToolError};
+use crate::handler::{ToolContext, ToolError, capped, echo};
 use crate::mapping;
 use crate::spec::{Handler, PaginationSpec, ToolSpec};
 use crate::trim;
@@ -74,7 +74,9 @@ fn validate(ctx: &ToolContext, tool: &ToolSpec, arguments: &Value) -> Result<(),
             } else {
                 format!("`{}`", at.trim_start_matches('/').replace('/', "."))
             };
-            format!("{at}: {e}")
+            // The offending value is quoted capped: a 1 MB argument must not come back whole.
+            let value = e.instance().to_string();
+            format!("{at}: {}", e.masked_with(echo(&value)))
         })
         .collect();
     if problems.is_empty() {
@@ -82,7 +84,7 @@ fn validate(ctx: &ToolContext, tool: &ToolSpec, arguments: &Value) -> Result<(),
     } else {
         Err(ToolError::InvalidArguments {
             tool: tool.name.to_owned(),
-            message: problems.join("; "),
+            message: capped(&problems.join("; ")).into_owned(),
         })
     }
 }

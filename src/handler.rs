@@ -7,6 +7,7 @@ use crate::spec::Mode;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 use std::future::Future;
 use std::pin::Pin;
@@ -107,6 +108,10 @@ impl ToolError {
 
     /// The structured body of an isError result: an agent can branch on `code`.
     pub fn to_json(&self) -> Value {
+        self.body(capped(&self.to_string()).into_owned())
+    }
+
+    fn body(&self, message: String) -> Value {
         let (code, retryable) = match self {
             ToolError::InvalidArguments { .. } => ("invalid_arguments".to_owned(), false),
             ToolError::Refused { code, .. } => ((*code).to_owned(), false),
@@ -116,7 +121,79 @@ impl ToolError {
             } => (code.clone(), *retryable),
             ToolError::Internal(_) => ("internal".to_owned(), false),
         };
-        json!({"error": {"code": code, "message": self.to_string(), "retryable": retryable}})
+        json!({"error": {"code": code, "message": message, "retryable": retryable}})
+    }
+
+    /// Whether the message describes the server rather than the call: a backend failure or a
+    /// bug, whose text carries absolute paths, git's stderr or backend internals. Argument
+    /// problems, refusals and not-found answers are about the call and stay specific.
+    pub fn is_internal(&self) -> bool {
+        match self {
+            ToolError::InvalidArguments { .. }
+            | ToolError::Refused { .. }
+            | ToolError::NotFound { .. } => false,
+            // Nexus' own 4xx codes (plan_stale, dirty_not_allowed…) answer the call; a 5xx,
+            // a transport failure or an unreadable answer is the server's business.
+            ToolError::Backend { code, .. } => {
+                matches!(code.as_str(), "nexus_unavailable" | "bad_response")
+            }
+            ToolError::Internal(_) => true,
+        }
+    }
+
+    /// The isError body for a client in `mode`. Over HTTP, an internal error becomes a generic
+    /// message with a reference; the details are logged on stderr under the same reference.
+    /// A local stdio user owns the machine and gets the details.
+    pub fn to_client_json(&self, mode: Mode) -> Value {
+        if mode == Mode::LocalStdio || !self.is_internal() {
+            return self.to_json();
+        }
+        let reference = log_internal(self);
+        let retry = match self {
+            ToolError::Backend {
+                retryable: true, ..
+            } => " The call can be retried.",
+            _ => "",
+        };
+        self.body(format!(
+            "internal error on the server; the operator finds the details in its log under reference {reference}.{retry}"
+        ))
+    }
+}
+
+/// Logs an internal error's details with a new reference, returned for the client's message.
+pub fn log_internal(error: &dyn std::fmt::Display) -> String {
+    let reference = uuid::Uuid::new_v4().simple().to_string();
+    tracing::error!(%reference, error = %error, "internal error; the HTTP client got only the reference");
+    reference
+}
+
+/// At most this many characters of an input value are quoted back in a message.
+pub const ECHO_MAX: usize = 80;
+
+/// `value` as a message may quote it: whole when short, else its first [`ECHO_MAX`] characters,
+/// `…` and its length, so a huge argument never comes back in an error.
+pub fn echo(value: &str) -> Cow<'_, str> {
+    cut(value, ECHO_MAX)
+}
+
+/// Longest message an error carries: the backstop for a quote not capped where it was written
+/// (a Nexus message, a schema error naming a huge property).
+pub const MESSAGE_MAX: usize = 1000;
+
+/// A whole message within [`MESSAGE_MAX`] characters.
+pub fn capped(message: &str) -> Cow<'_, str> {
+    cut(message, MESSAGE_MAX)
+}
+
+fn cut(text: &str, max: usize) -> Cow<'_, str> {
+    match text.char_indices().nth(max) {
+        None => Cow::Borrowed(text),
+        Some((at, _)) => Cow::Owned(format!(
+            "{}… ({} characters)",
+            &text[..at],
+            text.chars().count()
+        )),
     }
 }
 
@@ -133,4 +210,47 @@ pub fn decode_input<T: DeserializeOwned>(tool: &str, arguments: Value) -> Result
 pub fn encode_output<T: Serialize>(output: T) -> Result<Value, ToolError> {
     serde_json::to_value(output)
         .map_err(|e| ToolError::Internal(format!("cannot encode a tool result: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn echoes_are_cut_with_their_length() {
+        assert_eq!(echo("short"), "short");
+        let long = "é".repeat(100_000);
+        let shown = echo(&long);
+        assert!(shown.starts_with(&"é".repeat(ECHO_MAX)));
+        assert!(shown.ends_with("… (100000 characters)"), "{shown}");
+        assert!(shown.chars().count() < ECHO_MAX + 30);
+        let body = ToolError::NotFound { message: long }.to_json();
+        let message = body["error"]["message"].as_str().unwrap_or_default();
+        assert!(message.chars().count() < MESSAGE_MAX + 30, "{message}");
+    }
+
+    #[test]
+    fn internal_errors_are_generic_over_http_only() {
+        let e = ToolError::Backend {
+            code: "nexus_unavailable".to_owned(),
+            message: "git rev-parse failed in /srv/repos/shop: fatal: bad object".to_owned(),
+            retryable: true,
+        };
+        let http = e.to_client_json(Mode::RemoteHttp).to_string();
+        assert!(
+            !http.contains("/srv/repos") && !http.contains("fatal"),
+            "{http}"
+        );
+        assert!(
+            http.contains("reference") && http.contains("nexus_unavailable"),
+            "{http}"
+        );
+        let stdio = e.to_client_json(Mode::LocalStdio).to_string();
+        assert!(
+            stdio.contains("/srv/repos/shop: fatal: bad object"),
+            "{stdio}"
+        );
+        let refused = ToolError::refused("plan_stale", "HEAD moved; plan again");
+        assert_eq!(refused.to_client_json(Mode::RemoteHttp), refused.to_json());
+    }
 }

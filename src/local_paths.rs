@@ -1,7 +1,7 @@
 //! Local paths from agents are accepted only in local stdio, only inside
 //! NEXUS_MCP_LOCAL_REPO_ROOTS, after resolving symlinks, and never with `..`.
 
-use crate::handler::{ToolContext, ToolError};
+use crate::handler::{ToolContext, ToolError, echo};
 use crate::spec::Mode;
 use std::path::{Component, Path, PathBuf};
 
@@ -28,16 +28,17 @@ pub fn resolve(ctx: &ToolContext, local_path: &str) -> Result<PathBuf, ToolError
         ));
     }
     let path = Path::new(local_path);
+    let shown = echo(local_path);
     if !path.is_absolute() {
         return Err(ToolError::refused(
             "local_path_refused",
-            format!("local_path `{local_path}` must be absolute"),
+            format!("local_path `{shown}` must be absolute"),
         ));
     }
     if path.components().any(|c| c == Component::ParentDir) {
         return Err(ToolError::refused(
             "local_path_refused",
-            format!("local_path `{local_path}` contains `..`; pass the checkout's real path"),
+            format!("local_path `{shown}` contains `..`; pass the checkout's real path"),
         ));
     }
     let roots = &ctx.app.settings.local_repo_roots;
@@ -48,13 +49,13 @@ pub fn resolve(ctx: &ToolContext, local_path: &str) -> Result<PathBuf, ToolError
         ));
     }
     let canonical = path.canonicalize().map_err(|e| ToolError::NotFound {
-        message: format!("local_path `{local_path}` cannot be resolved: {e}"),
+        message: format!("local_path `{shown}` cannot be resolved: {e}"),
     })?;
     if !roots.iter().any(|root| canonical.starts_with(root)) {
         return Err(ToolError::refused(
             "local_path_refused",
             format!(
-                "local_path `{local_path}` resolves outside NEXUS_MCP_LOCAL_REPO_ROOTS (symlinks are followed before the check)"
+                "local_path `{shown}` resolves outside NEXUS_MCP_LOCAL_REPO_ROOTS (symlinks are followed before the check)"
             ),
         ));
     }

@@ -7,7 +7,7 @@ use crate::app::App;
 use crate::client_log::SessionLogLevel;
 use crate::completion::{self, CompletionError};
 use crate::dispatch::{self, CallError};
-use crate::handler::{ProgressSink, ToolContext, ToolError};
+use crate::handler::{ProgressSink, ToolContext, ToolError, capped, echo, log_internal};
 use crate::spec::{Access, Mode, ToolSpec};
 use rmcp::ServerHandler;
 #[allow(deprecated)]
@@ -152,20 +152,26 @@ impl ProgressSink for PeerProgress {
 
 /// Domain failures become isError results an agent can act on; bad arguments and unknown
 /// tools are protocol errors (-32602).
-pub fn call_result(outcome: Result<Value, CallError>) -> Result<CallToolResult, ErrorData> {
+/// Over HTTP, internal failures answer a generic message with a reference (see
+/// [`ToolError::to_client_json`]); every quoted input is capped.
+pub fn call_result(
+    outcome: Result<Value, CallError>,
+    mode: Mode,
+) -> Result<CallToolResult, ErrorData> {
     match outcome {
         Ok(value) => Ok(CallToolResult::structured(value)),
         Err(CallError::UnknownTool(name)) => Err(ErrorData::invalid_params(
             format!(
-                "unknown tool `{name}`: it does not exist, or this connection lacks its scope or runtime mode. Call tools/list."
+                "unknown tool `{}`: it does not exist, or this connection lacks its scope or runtime mode. Call tools/list.",
+                echo(&name)
             ),
             None,
         )),
-        Err(CallError::Tool(e @ ToolError::InvalidArguments { .. })) => {
-            Err(ErrorData::invalid_params(e.to_string(), None))
-        }
+        Err(CallError::Tool(e @ ToolError::InvalidArguments { .. })) => Err(
+            ErrorData::invalid_params(capped(&e.to_string()).into_owned(), None),
+        ),
         Err(CallError::Tool(e)) => {
-            let body = e.to_json();
+            let body = e.to_client_json(mode);
             Ok(CallToolResult::error(vec![ContentBlock::text(
                 body.to_string(),
             )]))
@@ -251,9 +257,9 @@ impl ServerHandler for McpServer {
             () = ctx.ct.cancelled() => Err(CallError::Tool(ToolError::refused("cancelled", "the client cancelled the call"))),
         };
         if let Err(CallError::Tool(e)) = &outcome {
-            tracing::info!(tool = %name, error = %e, "tool call failed");
+            tracing::info!(tool = %echo(&name), error = %capped(&e.to_string()), "tool call failed");
         }
-        call_result(outcome).map(Into::into)
+        call_result(outcome, self.mode).map(Into::into)
     }
 
     #[allow(deprecated)] // logging/setLevel: deprecated for 2026-07-28 (SEP-2577), used by 2025 clients
@@ -316,8 +322,19 @@ impl ServerHandler for McpServer {
         )
         .await
         .map_err(|e| match e {
-            CompletionError::Nexus(_) => ErrorData::internal_error(e.to_string(), None),
-            _ => ErrorData::invalid_params(e.to_string(), None),
+            CompletionError::Nexus(_) if self.mode == Mode::RemoteHttp => {
+                ErrorData::internal_error(
+                    format!(
+                        "completion failed on the server; the operator finds the details in its log under reference {}",
+                        log_internal(&e)
+                    ),
+                    None,
+                )
+            }
+            CompletionError::Nexus(_) => {
+                ErrorData::internal_error(capped(&e.to_string()).into_owned(), None)
+            }
+            _ => ErrorData::invalid_params(capped(&e.to_string()).into_owned(), None),
         })?;
         let total = u32::try_from(found.total).unwrap_or(u32::MAX);
         let has_more = found.total > found.values.len();
@@ -338,7 +355,10 @@ impl ServerHandler for McpServer {
             .find(|p| p.name == request.name)
             .ok_or_else(|| {
                 ErrorData::invalid_params(
-                    format!("unknown prompt `{}`; call prompts/list", request.name),
+                    format!(
+                        "unknown prompt `{}`; call prompts/list",
+                        echo(&request.name)
+                    ),
                     None,
                 )
             })?;
@@ -397,7 +417,10 @@ impl ServerHandler for McpServer {
             .find(|r| r.uri == request.uri)
             .ok_or_else(|| {
                 ErrorData::resource_not_found(
-                    format!("unknown resource `{}`; call resources/list", request.uri),
+                    format!(
+                        "unknown resource `{}`; call resources/list",
+                        echo(&request.uri)
+                    ),
                     None,
                 )
             })?;

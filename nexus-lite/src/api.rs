@@ -2,6 +2,7 @@
 
 use crate::engine::{AppState, Repo, Submitted};
 use crate::error::LiteError;
+use crate::secret_spans::{self, SecretSpan};
 use crate::store::{self, GRAPH_COLS};
 use crate::util::{decode_cursor, encode_cursor};
 use crate::{git, index};
@@ -15,6 +16,7 @@ use axum::{Json, Router};
 use rusqlite::Connection;
 use rusqlite::types::Value as Sql;
 use serde_json::{Map, Value, json};
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 
@@ -877,6 +879,7 @@ async fn file_context(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
         let findings: Vec<Value> = st
             .query_map(rusqlite::params![gpk, path], |r| finding_json(r, false))?
             .collect::<Result<_, _>>()?;
+        let stored_spans = store::secret_spans(&conn, gpk, &path)?;
         let snippet = g["repository"]
             .as_str()
             .and_then(|r| s.repo(r))
@@ -884,17 +887,7 @@ async fn file_context(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
             .and_then(|(repo, sha)| git::show(&repo.root, sha, &path).ok())
             .and_then(|bytes| {
                 let text = String::from_utf8(bytes).ok()?;
-                let lines: Vec<&str> = text.lines().collect();
-                if lines.is_empty() {
-                    return None;
-                }
-                let center = line.unwrap_or(1 + radius).max(1) as usize;
-                let start = center.saturating_sub(radius as usize).max(1);
-                let end = (center + radius as usize).min(lines.len());
-                if start > end {
-                    return None;
-                }
-                Some(json!({"start_line": start, "end_line": end, "text": lines[start - 1..end].join("\n")}))
+                snippet(&text, line, radius, stored_spans)
             });
         Ok(json!({
             "graph": g,
@@ -910,6 +903,33 @@ async fn file_context(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
         }))
     })
     .await
+}
+
+/// The window of `radius` lines around `line` of `text`, every line of a secret span replaced by
+/// its marker. The spans are those recorded at index time plus those found in `text` now: the
+/// text is read from git at request time and a window that starts inside a key block never
+/// shows the block's BEGIN line, so the whole file is what decides.
+fn snippet(text: &str, line: Option<i64>, radius: i64, stored: Vec<SecretSpan>) -> Option<Value> {
+    let lines: Vec<&str> = text.lines().collect();
+    if lines.is_empty() {
+        return None;
+    }
+    let center = line.unwrap_or(1 + radius).max(1) as usize;
+    let start = center.saturating_sub(radius as usize).max(1);
+    let end = (center + radius as usize).min(lines.len());
+    if start > end {
+        return None;
+    }
+    let mut spans = stored;
+    spans.extend(secret_spans::detect(text));
+    let spans = secret_spans::merge(spans);
+    let shown: Vec<Cow<'_, str>> = (start..=end)
+        .map(|n| {
+            let no = u32::try_from(n).unwrap_or(u32::MAX);
+            secret_spans::mask_line(&spans, no, lines[n - 1])
+        })
+        .collect();
+    Some(json!({"start_line": start, "end_line": end, "text": shown.join("\n")}))
 }
 
 struct NodeInfo {

@@ -1,6 +1,7 @@
 //! Builds one graph (nodes, edges, imports, anomalies) from a git work tree.
 
 use crate::lang::{FileParse, Import, Lang, Parsers, SymKind};
+use crate::secret_spans::{self, SecretSpan};
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::Path;
@@ -78,6 +79,8 @@ pub struct GraphData {
     pub loaded_files: usize,
     /// Parses used by this run that are not stored yet: (cache key, language, parse).
     pub new_parses: Vec<(String, &'static str, Arc<FileParse>)>,
+    /// Secret spans of every tracked text file that has some (see `secret_spans`).
+    pub secret_spans: BTreeMap<String, Vec<SecretSpan>>,
 }
 
 /// Parse results keyed by `grammar:content hash`, reused by incremental regenerations. The
@@ -525,6 +528,7 @@ struct Listed {
     bytes: Option<Arc<Vec<u8>>>,
     size: u64,
     skipped: Option<String>,
+    spans: Vec<SecretSpan>,
 }
 
 fn read_listed(root: &Path, path: &str) -> Listed {
@@ -536,6 +540,7 @@ fn read_listed(root: &Path, path: &str) -> Listed {
         bytes: None,
         size: 0,
         skipped: None,
+        spans: Vec::new(),
     };
     let meta = match std::fs::symlink_metadata(&full) {
         Ok(m) => m,
@@ -558,13 +563,18 @@ fn read_listed(root: &Path, path: &str) -> Listed {
         ));
         return listed;
     }
-    if lang.is_none() {
-        return listed; // not parsed: no need to read it
-    }
+    // Every text file is read for its secret spans (kg_file_context shows any tracked file);
+    // only source files are parsed.
     match std::fs::read(&full) {
         Ok(bytes) => {
-            let head = &bytes[..bytes.len().min(8000)];
-            if head.contains(&0) {
+            let binary = bytes[..bytes.len().min(8000)].contains(&0);
+            if !binary {
+                listed.spans = secret_spans::detect(&String::from_utf8_lossy(&bytes));
+            }
+            if lang.is_none() {
+                return listed;
+            }
+            if binary {
                 listed.skipped = Some("binary content (NUL bytes)".into());
             } else if std::str::from_utf8(&bytes).is_err() {
                 listed.skipped = Some("not valid UTF-8".into());
@@ -572,7 +582,8 @@ fn read_listed(root: &Path, path: &str) -> Listed {
                 listed.bytes = Some(Arc::new(bytes));
             }
         }
-        Err(e) => listed.skipped = Some(format!("cannot be read: {e}")),
+        Err(e) if lang.is_some() => listed.skipped = Some(format!("cannot be read: {e}")),
+        Err(_) => {}
     }
     listed
 }
@@ -589,8 +600,14 @@ pub fn build(
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<GraphData, String> {
     let total = files.len();
-    let listed: Vec<Listed> = files.iter().map(|p| read_listed(root, p)).collect();
+    let mut listed: Vec<Listed> = files.iter().map(|p| read_listed(root, p)).collect();
     let mut data = GraphData::default();
+    for l in &mut listed {
+        if !l.spans.is_empty() {
+            data.secret_spans
+                .insert(l.path.clone(), std::mem::take(&mut l.spans));
+        }
+    }
     for l in &listed {
         if let Some(reason) = &l.skipped {
             data.anomalies.push(AnomalyRow {
@@ -715,10 +732,24 @@ pub fn build(
     data.parsed_files = sources.len() - data.reused_files.min(sources.len());
     let tracked: HashSet<String> = files.iter().cloned().collect();
     link(repository, &sources, &tracked, &mut data);
+    mask_anomaly_messages(&mut data);
     for s in sources {
         data.parses.insert(s.path, (s.module, s.parse));
     }
     Ok(data)
+}
+
+/// An anomaly on a line of a secret span may quote it (a syntax error "near `MIIE…`"): its
+/// message is withheld.
+fn mask_anomaly_messages(data: &mut GraphData) {
+    for a in &mut data.anomalies {
+        let (Some(line), Some(spans)) = (a.line, data.secret_spans.get(&a.path)) else {
+            continue;
+        };
+        if let Some(masked) = secret_spans::mask_message(spans, line, line) {
+            a.message = format!("{}:{line}: {masked}", a.path);
+        }
+    }
 }
 
 /// Turns parse results into nodes, edges, imports and anomalies.

@@ -18,6 +18,7 @@ pub mod lang;
 pub mod lock;
 pub mod python;
 pub mod rust_lang;
+pub mod secret_spans;
 pub mod store;
 pub mod util;
 

@@ -3,13 +3,15 @@
 use crate::error::LiteError;
 use crate::findings::{AnalyserStatus, Finding, severity_order};
 use crate::index::GraphData;
+use crate::secret_spans::{self, SecretSpan, SpanKind};
 use rusqlite::{Connection, OptionalExtension, params};
 use serde_json::{Value, json};
+use std::borrow::Cow;
 use std::ops::Deref;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, TryLockError};
 
-pub const SCHEMA_VERSION: i64 = 4;
+pub const SCHEMA_VERSION: i64 = 5;
 
 const MIGRATIONS: &[(i64, &str, &str)] = &[
     (
@@ -112,6 +114,20 @@ CREATE TABLE analyser_cache(
   version TEXT,
   findings TEXT NOT NULL,
   PRIMARY KEY(tool, path, content_hash, fingerprint)
+) WITHOUT ROWID;
+"#,
+    ),
+    (
+        5,
+        "secret_spans: line ranges of multi-line secrets, blanked in every text the API returns",
+        r#"
+CREATE TABLE secret_spans(
+  gpk INTEGER NOT NULL,
+  path TEXT NOT NULL,
+  start_line INTEGER NOT NULL,
+  end_line INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  PRIMARY KEY(gpk, path, start_line)
 ) WITHOUT ROWID;
 "#,
     ),
@@ -432,6 +448,7 @@ pub fn write_graph(
         findings,
         |st, f| {
             let r = &f.raw;
+            let message = finding_message(data, r);
             st.execute(params![
                 gpk,
                 f.finding_id,
@@ -441,7 +458,7 @@ pub fn write_graph(
                 r.path,
                 r.line,
                 r.end_line,
-                r.message,
+                message,
                 r.severity,
                 severity_order(r.severity),
                 r.confidence,
@@ -455,6 +472,15 @@ pub fn write_graph(
                 f.false_positive_hint
             ])
         },
+    )?;
+    insert_each(
+        &tx,
+        "secret spans",
+        "INSERT INTO secret_spans VALUES (?1, ?2, ?3, ?4, ?5)",
+        data.secret_spans
+            .iter()
+            .flat_map(|(path, spans)| spans.iter().map(move |s| (path, s))),
+        |st, (path, s)| st.execute(params![gpk, path, s.start, s.end, s.kind.as_str()]),
     )?;
     let count = |k: &str| data.nodes.iter().filter(|n| n.kind == k).count();
     let counts = json!({
@@ -478,6 +504,42 @@ pub fn write_graph(
     before_commit();
     tx.commit().map_err(LiteError::db("committing the graph"))?;
     Ok(counts)
+}
+
+/// A finding's message as stored: withheld when the finding is on a line of a secret span
+/// (an analyser's message may quote the line).
+fn finding_message<'a>(data: &GraphData, r: &'a crate::findings::RawFinding) -> Cow<'a, str> {
+    let spans = data.secret_spans.get(&r.path);
+    match (spans, r.line) {
+        (Some(spans), Some(line)) => {
+            match secret_spans::mask_message(spans, line, r.end_line.unwrap_or(line).max(line)) {
+                Some(masked) => Cow::Owned(masked),
+                None => Cow::Borrowed(&r.message),
+            }
+        }
+        _ => Cow::Borrowed(&r.message),
+    }
+}
+
+/// The secret spans recorded for `path` in graph `gpk`.
+pub fn secret_spans(conn: &Connection, gpk: i64, path: &str) -> Result<Vec<SecretSpan>, LiteError> {
+    let mut st = conn
+        .prepare_cached(
+            "SELECT start_line, end_line, kind FROM secret_spans WHERE gpk=?1 AND path=?2 ORDER BY start_line",
+        )
+        .map_err(LiteError::db("reading secret spans"))?;
+    let rows = st
+        .query_map(params![gpk, path], |r| {
+            Ok(SecretSpan {
+                start: r.get(0)?,
+                end: r.get(1)?,
+                kind: SpanKind::parse(&r.get::<_, String>(2)?),
+            })
+        })
+        .map_err(LiteError::db("reading secret spans"))?
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(LiteError::db("reading secret spans"))?;
+    Ok(rows)
 }
 
 /// The public Graph object.

@@ -6,8 +6,9 @@ use super::typed;
 use crate::generated::nexus_code_kg::{
     KgRegenerateInput, KgRegenerateOutput, Regeneration, RegenerationPlan,
 };
-use crate::handler::{ToolContext, ToolError};
+use crate::handler::{ToolContext, ToolError, log_internal};
 use crate::nexus_client::NexusRequest;
+use crate::spec::Mode;
 use percent_encoding::{NON_ALPHANUMERIC, utf8_percent_encode};
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
@@ -118,7 +119,17 @@ pub async fn submit(
         tokio::time::sleep(POLL_EVERY).await;
         state = ctx.nexus(&NexusRequest::get(path.clone())).await?;
     }
-    let regeneration: Regeneration = typed(&state, "regeneration")?;
+    let mut regeneration: Regeneration = typed(&state, "regeneration")?;
+    // A failed run's error is the server's (absolute paths, git's stderr): over HTTP the
+    // client gets a reference to the log instead.
+    if ctx.mode == Mode::RemoteHttp
+        && let Some(error) = regeneration.error.take()
+    {
+        regeneration.error = Some(format!(
+            "the regeneration failed on the server; the operator finds the details in its log under reference {}",
+            log_internal(&error)
+        ));
+    }
     let mut warnings = regeneration.warnings.clone().unwrap_or_default();
     if allow_dirty {
         warnings.push("allow_dirty was set: the new graph includes uncommitted changes, so its commit_sha alone does not describe it.".to_owned());

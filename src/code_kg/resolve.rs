@@ -4,7 +4,7 @@
 use super::packet::{self, Packet};
 use super::typed;
 use crate::generated::nexus_code_kg::*;
-use crate::handler::{ToolContext, ToolError};
+use crate::handler::{ToolContext, ToolError, echo};
 use crate::nexus_client::NexusRequest;
 use serde_json::Value;
 
@@ -67,8 +67,8 @@ async fn not_found_reason(
             return Ok(format!(
                 "no {} finding `{}` at {}:{}; the graph has it at line(s) {} of that file. The code may have moved: check freshness, then ask again with the right line.",
                 input.source_tool,
-                input.finding_type,
-                input.path,
+                echo(&input.finding_type),
+                echo(&input.path),
                 input.line.unwrap_or_default(),
                 lines.join(", ")
             ));
@@ -79,8 +79,8 @@ async fn not_found_reason(
         return Ok(format!(
             "no {} finding `{}` in {}; {} exist in other files (e.g. {}). Check the path.",
             input.source_tool,
-            input.finding_type,
-            input.path,
+            echo(&input.finding_type),
+            echo(&input.path),
             total(&other_files),
             items(&other_files)
                 .first()
@@ -103,15 +103,16 @@ async fn not_found_reason(
         types.dedup();
         return Ok(format!(
             "no finding_type `{}` from {} in {}; that file has: {}.",
-            input.finding_type,
+            echo(&input.finding_type),
             input.source_tool,
-            input.path,
+            echo(&input.path),
             types.join(", ")
         ));
     }
     Ok(format!(
         "the graph has no {} finding of type `{}` anywhere: it may be fixed already, or the proof comes from another graph.",
-        input.source_tool, input.finding_type
+        input.source_tool,
+        echo(&input.finding_type)
     ))
 }
 
@@ -273,10 +274,10 @@ pub async fn anomaly(
     }
     let reason = format!(
         "no anomaly matches (kind {}, path {}, line {}) in graph {}.",
-        input.kind.as_deref().unwrap_or("any"),
-        input.path.as_deref().unwrap_or("any"),
+        echo(input.kind.as_deref().unwrap_or("any")),
+        echo(input.path.as_deref().unwrap_or("any")),
         input.line.map_or("any".to_owned(), |l| l.to_string()),
-        input.graph_id
+        echo(&input.graph_id)
     );
     let total = matches.len();
     let resolution = Resolution::of(
