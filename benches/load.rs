@@ -20,7 +20,9 @@
 //!    (benches/load_python.py), with the Python process's CPU next to the server's.
 //!
 //! Settings: NEXUS_MCP_LOAD_SESSIONS (1000), NEXUS_MCP_LOAD_RATE (500 calls/s),
-//! NEXUS_MCP_LOAD_SECONDS (20), NEXUS_MCP_LOAD_SSE (200), NEXUS_MCP_LOAD_PYTHON (off),
+//! NEXUS_MCP_LOAD_SECONDS (20), NEXUS_MCP_LOAD_SSE (200), NEXUS_MCP_LOAD_PYTHON (off; 200 is
+//! the probe's load), the defaults under `cargo bench` (otherwise a smoke run: 20, 50, 2, 10),
+//! NEXUS_MCP_LOAD_KEYS (API keys the clients are spread over, round robin; 8),
 //! NEXUS_MCP_LOAD_ONLY (comma-separated loads), NEXUS_MCP_LOAD_TIMEOUT (seconds per request,
 //! 30), NEXUS_MCP_LOAD_SERVER_ARGS (extra `serve` flags, space-separated, e.g. `--threads 2`).
 //!
@@ -40,7 +42,9 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-const KEY: &str = "load-bench-key";
+/// An API key; every load spreads its clients over several (NEXUS_MCP_LOAD_KEYS), as many
+/// agents would, so that per-key caps on sessions and calls apply as they do in use.
+type Key = &'static str;
 const SESSION_VERSION: &str = "2025-11-25";
 const STATELESS_VERSION: &str = "2026-07-28";
 const TOOLS: [&str; 2] = ["kg_latest_graph", "kg_graph_summary"];
@@ -61,6 +65,7 @@ struct Config {
     only: Option<Vec<String>>,
     timeout: Duration,
     server_args: Vec<String>,
+    keys: Vec<Key>,
 }
 
 fn env_num<T: std::str::FromStr>(name: &str, default: T) -> T {
@@ -74,12 +79,15 @@ fn env_num<T: std::str::FromStr>(name: &str, default: T) -> T {
 }
 
 impl Config {
+    /// `cargo bench` passes `--bench`; run any other way (`cargo test --benches`, the binary on
+    /// its own) the defaults are a smoke run that only shows the bench still works.
     fn from_env() -> Config {
+        let full = std::env::args().any(|a| a == "--bench");
         Config {
-            sessions: env_num("NEXUS_MCP_LOAD_SESSIONS", 1000),
-            rate: env_num("NEXUS_MCP_LOAD_RATE", 500),
-            seconds: env_num("NEXUS_MCP_LOAD_SECONDS", 20),
-            sse: env_num("NEXUS_MCP_LOAD_SSE", 200),
+            sessions: env_num("NEXUS_MCP_LOAD_SESSIONS", if full { 1000 } else { 20 }),
+            rate: env_num("NEXUS_MCP_LOAD_RATE", if full { 500 } else { 50 }),
+            seconds: env_num("NEXUS_MCP_LOAD_SECONDS", if full { 20 } else { 2 }),
+            sse: env_num("NEXUS_MCP_LOAD_SSE", if full { 200 } else { 10 }),
             python: env_num("NEXUS_MCP_LOAD_PYTHON", 0),
             only: std::env::var("NEXUS_MCP_LOAD_ONLY")
                 .ok()
@@ -88,7 +96,15 @@ impl Config {
             server_args: std::env::var("NEXUS_MCP_LOAD_SERVER_ARGS")
                 .map(|v| v.split_whitespace().map(str::to_owned).collect())
                 .unwrap_or_default(),
+            keys: (0..env_num::<usize>("NEXUS_MCP_LOAD_KEYS", 8).max(1))
+                .map(|i| -> Key { Box::leak(format!("load-bench-key-{i}").into_boxed_str()) })
+                .collect(),
         }
+    }
+
+    /// The key of client `i`.
+    fn key(&self, i: usize) -> Key {
+        self.keys[i % self.keys.len()]
     }
 
     fn runs(&self, load: &str) -> bool {
@@ -107,6 +123,9 @@ impl Config {
         );
         if self.python > 0 {
             env.push_str(&format!(" NEXUS_MCP_LOAD_PYTHON={}", self.python));
+        }
+        if self.keys.len() != 8 {
+            env.push_str(&format!(" NEXUS_MCP_LOAD_KEYS={}", self.keys.len()));
         }
         if let Some(only) = &self.only {
             env.push_str(&format!(" NEXUS_MCP_LOAD_ONLY={}", only.join(",")));
@@ -143,10 +162,20 @@ fn check_fd_limit(needed: usize) {
 struct Server {
     child: Child,
     addr: SocketAddr,
+    _tokens: tempfile::TempDir,
 }
 
 impl Server {
-    fn start(fixture: &support::Fixture, data: &Path, extra: &[String]) -> Server {
+    fn start(fixture: &support::Fixture, data: &Path, cfg: &Config) -> Server {
+        use sha2::Digest;
+        let tokens = tempfile::tempdir().unwrap();
+        let tokens_file = tokens.path().join("tokens");
+        let lines: String = cfg
+            .keys
+            .iter()
+            .map(|k| format!("sha256:{:x} kg:read\n", sha2::Sha256::digest(k.as_bytes())))
+            .collect();
+        std::fs::write(&tokens_file, lines).unwrap();
         let port = support::free_port();
         let mut child = Command::new(support::bin())
             .args(["serve", "--transport", "http", "--listen"])
@@ -155,9 +184,11 @@ impl Server {
             .arg(fixture.repo_arg())
             .arg("--data-dir")
             .arg(data)
-            .args(extra)
+            .arg("--tokens")
+            .arg(&tokens_file)
+            .args(&cfg.server_args)
             .env("PATH", support::tool_path())
-            .env("NEXUS_MCP_API_KEY", KEY)
+            .env_remove("NEXUS_MCP_API_KEY")
             .env_remove("NEXUS_API_URL")
             .env_remove("NEXUS_API_TOKEN")
             .stdin(Stdio::null())
@@ -179,6 +210,7 @@ impl Server {
         Server {
             child,
             addr: SocketAddr::from(([127, 0, 0, 1], port)),
+            _tokens: tokens,
         }
     }
 
@@ -215,13 +247,15 @@ fn cpu_time(who: &str) -> Duration {
     Duration::from_millis(ticks * 10)
 }
 
-/// The server's memory, from /proc/<pid>/status, in KiB.
+/// The server's memory (from /proc/<pid>/status, in KiB) and descriptors.
 #[derive(Clone, Copy, Default)]
 struct Memory {
     /// VmHWM: the peak resident set since the process started.
     peak: u64,
     /// VmRSS: resident now.
     now: u64,
+    /// Open file descriptors (sockets, mostly): whether closed connections were let go.
+    fds: usize,
 }
 
 impl Memory {
@@ -238,6 +272,7 @@ impl Memory {
         Memory {
             peak: field("VmHWM:"),
             now: field("VmRSS:"),
+            fds: std::fs::read_dir(format!("/proc/{pid}/fd")).map_or(0, Iterator::count),
         }
     }
 }
@@ -459,14 +494,14 @@ impl Bodies {
     }
 }
 
-fn headers(pairs: &[(&str, &str)]) -> HeaderMap {
+fn headers(key: Key, pairs: &[(&str, &str)]) -> HeaderMap {
     let mut map = HeaderMap::new();
     map.insert(
         "accept",
         HeaderValue::from_static("application/json, text/event-stream"),
     );
     map.insert("content-type", HeaderValue::from_static("application/json"));
-    map.insert("x-mcp-api-key", HeaderValue::from_static(KEY));
+    map.insert("x-mcp-api-key", HeaderValue::from_static(key));
     for (k, v) in pairs {
         map.insert(
             HeaderName::from_bytes(k.as_bytes()).unwrap(),
@@ -593,12 +628,13 @@ struct Session {
 async fn open_session(
     client: &reqwest::Client,
     url: &str,
+    key: Key,
     bodies: &Bodies,
     timeout: Duration,
     tally: &mut Tally,
 ) -> Option<Session> {
     let started = Instant::now();
-    let init = post(client, url, headers(&[]), bodies.initialize, timeout)
+    let init = post(client, url, headers(key, &[]), bodies.initialize, timeout)
         .await
         .and_then(|a| {
             let id = a
@@ -621,10 +657,13 @@ async fn open_session(
         }
     };
     let session = Session {
-        headers: headers(&[
-            ("mcp-session-id", &id),
-            ("mcp-protocol-version", SESSION_VERSION),
-        ]),
+        headers: headers(
+            key,
+            &[
+                ("mcp-session-id", &id),
+                ("mcp-protocol-version", SESSION_VERSION),
+            ],
+        ),
     };
     let started = Instant::now();
     let ack = post(
@@ -731,11 +770,12 @@ async fn sessions_load(server: &Server, cfg: &Config, bodies: Arc<Bodies>) -> Ve
     };
 
     let window = Window::open(pid);
-    let opened = all_at_once((0..n).collect(), |_| {
+    let opened = all_at_once((0..n).collect(), |i| {
         let (client, url, bodies) = (client.clone(), url.clone(), bodies.clone());
+        let key = cfg.key(i);
         async move {
             let mut tally = Tally::default();
-            let session = open_session(&client, &url, &bodies, timeout, &mut tally).await;
+            let session = open_session(&client, &url, key, &bodies, timeout, &mut tally).await;
             (session, tally)
         }
     })
@@ -788,6 +828,17 @@ async fn sessions_load(server: &Server, cfg: &Config, bodies: Arc<Bodies>) -> Ve
 
 // ---- load 2: stateless 2026-07-28 calls at a fixed rate -----------------------------------
 
+fn stateless_headers(key: Key, tool: &str) -> HeaderMap {
+    headers(
+        key,
+        &[
+            ("mcp-protocol-version", STATELESS_VERSION),
+            ("mcp-method", "tools/call"),
+            ("mcp-name", tool),
+        ],
+    )
+}
+
 async fn stateless_call(
     client: reqwest::Client,
     url: Arc<str>,
@@ -808,15 +859,9 @@ async fn stateless_load(server: &Server, cfg: &Config, bodies: Arc<Bodies>) -> V
     let period = Duration::from_secs_f64(1.0 / f64::from(cfg.rate));
     let client = http_client();
     let url: Arc<str> = server.url("/mcp").into();
-    let per_tool: Vec<HeaderMap> = TOOLS
-        .iter()
-        .map(|tool| {
-            headers(&[
-                ("mcp-protocol-version", STATELESS_VERSION),
-                ("mcp-method", "tools/call"),
-                ("mcp-name", tool),
-            ])
-        })
+    // Headers for call k: tool k % tools, key k / tools % keys.
+    let per_call: Vec<HeaderMap> = (0..TOOLS.len() * cfg.keys.len())
+        .map(|k| stateless_headers(cfg.key(k / TOOLS.len()), TOOLS[k % TOOLS.len()]))
         .collect();
     let pid = server.pid();
     let window = Window::open(pid);
@@ -827,11 +872,12 @@ async fn stateless_load(server: &Server, cfg: &Config, bodies: Arc<Bodies>) -> V
         let due = start + period.mul_f64(k as f64);
         tokio::time::sleep_until(due).await;
         worst_lag = worst_lag.max(due.elapsed());
-        let i = usize::try_from(k).unwrap() % TOOLS.len();
+        let k = usize::try_from(k).unwrap();
+        let i = k % TOOLS.len();
         tasks.push(tokio::spawn(stateless_call(
             client.clone(),
             url.clone(),
-            per_tool[i].clone(),
+            per_call[k % per_call.len()].clone(),
             bodies.stateless[i],
             call_id(i),
             due,
@@ -861,6 +907,7 @@ async fn stateless_load(server: &Server, cfg: &Config, bodies: Arc<Bodies>) -> V
 
 /// A legacy SSE session: the open event stream and where to POST.
 struct SseSession {
+    key: Key,
     post_url: String,
     stream: reqwest::Response,
     buffer: String,
@@ -871,12 +918,13 @@ impl SseSession {
     async fn open(
         client: &reqwest::Client,
         base: &str,
+        key: Key,
         timeout: Duration,
     ) -> Result<Self, Failure> {
         let stream = client
             .get(format!("{base}/sse"))
             .header("accept", "text/event-stream")
-            .header("x-mcp-api-key", KEY)
+            .header("x-mcp-api-key", key)
             .send()
             .await
             .map_err(|e| Failure::from_reqwest(&e))?;
@@ -887,6 +935,7 @@ impl SseSession {
             ));
         }
         let mut session = SseSession {
+            key,
             post_url: String::new(),
             stream,
             buffer: String::new(),
@@ -937,9 +986,15 @@ impl SseSession {
         body: Body,
         timeout: Duration,
     ) -> Result<(), Failure> {
-        post(client, &self.post_url, headers(&[]), body, timeout)
-            .await
-            .map(drop)
+        post(
+            client,
+            &self.post_url,
+            headers(self.key, &[]),
+            body,
+            timeout,
+        )
+        .await
+        .map(drop)
     }
 
     /// POSTs a request and reads the stream up to its answer.
@@ -965,12 +1020,13 @@ impl SseSession {
 async fn open_sse_session(
     client: &reqwest::Client,
     base: &str,
+    key: Key,
     bodies: &Bodies,
     timeout: Duration,
     tally: &mut Tally,
 ) -> Option<SseSession> {
     let started = Instant::now();
-    let mut session = match SseSession::open(client, base, timeout).await {
+    let mut session = match SseSession::open(client, base, key, timeout).await {
         Ok(s) => s,
         Err(f) => {
             tally.record(Err(f));
@@ -1038,11 +1094,12 @@ async fn sse_load(server: &Server, cfg: &Config, bodies: Arc<Bodies>) -> Vec<Row
     };
 
     let window = Window::open(pid);
-    let opened = all_at_once((0..n).collect(), |_| {
+    let opened = all_at_once((0..n).collect(), |i| {
         let (client, base, bodies) = (client.clone(), base.clone(), bodies.clone());
+        let key = cfg.key(i);
         async move {
             let mut tally = Tally::default();
-            let session = open_sse_session(&client, &base, &bodies, timeout, &mut tally).await;
+            let session = open_sse_session(&client, &base, key, &bodies, timeout, &mut tally).await;
             (session, tally)
         }
     })
@@ -1135,7 +1192,7 @@ fn python_load(server: &Server, cfg: &Config) -> Vec<Row> {
         .args(["--url", &server.url("/mcp")])
         .args(["--repository", support::REPO_NAME])
         .args(["--sessions", &cfg.python.to_string()])
-        .env("NEXUS_MCP_LOAD_KEY", KEY)
+        .env("NEXUS_MCP_LOAD_KEY", cfg.key(0))
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
@@ -1203,17 +1260,13 @@ fn python_load(server: &Server, cfg: &Config) -> Vec<Row> {
 // ---- the run ------------------------------------------------------------------------------
 
 /// One stateless kg_latest_graph; the first one on a fresh data dir indexes the fixture.
-fn first_call(server: &Server, bodies: &Bodies, rt: &tokio::runtime::Runtime) {
+fn first_call(server: &Server, key: Key, bodies: &Bodies, rt: &tokio::runtime::Runtime) {
     let client = http_client();
     let url = server.url("/mcp");
     let answer = rt.block_on(stateless_call(
         client,
         url.into(),
-        headers(&[
-            ("mcp-protocol-version", STATELESS_VERSION),
-            ("mcp-method", "tools/call"),
-            ("mcp-name", TOOLS[0]),
-        ]),
+        stateless_headers(key, TOOLS[0]),
         bodies.stateless[0],
         call_id(0),
         tokio::time::Instant::now(),
@@ -1247,13 +1300,24 @@ fn print_report(cfg: &Config, rows: &[Row], baselines: &[(String, Memory)]) {
         "nexus-mcp under load: {profile}; loopback, embedded nexus-lite, server {}",
         support::bin().display()
     );
+    let loadavg = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    println!(
+        "{} API keys, clients spread over them round robin; {} cores; load average at the end: {}",
+        cfg.keys.len(),
+        std::thread::available_parallelism().map_or(0, usize::from),
+        loadavg
+            .split_whitespace()
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
     println!();
     println!("```sh\n{}\n```", cfg.command());
     println!();
     println!(
-        "| load | clients | requests ok | errors | throughput | p50 | p99 | max | server RSS peak / at end | CPU (% of one core): server | client | other processes |"
+        "| load | clients | requests ok | errors | throughput | p50 | p99 | max | server RSS peak / at end | server fds at end | CPU (% of one core): server | client | other processes |"
     );
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for r in rows {
         let ok = r.tally.latencies.len();
         let summary = Summary::of(&r.tally.latencies);
@@ -1269,7 +1333,7 @@ fn print_report(cfg: &Config, rows: &[Row], baselines: &[(String, Memory)]) {
                 .map_or("—".into(), |u| cpu_cell(f(u), u.wall))
         };
         println!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} / {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} / {} | {} | {} | {} | {} |",
             r.load,
             r.clients,
             ok,
@@ -1280,6 +1344,7 @@ fn print_report(cfg: &Config, rows: &[Row], baselines: &[(String, Memory)]) {
             cell(|s| s.max),
             mib(r.memory.peak),
             mib(r.memory.now),
+            r.memory.fds,
             cpu(|u| u.server_cpu),
             cpu(|u| u.client_cpu),
             cpu(|u| u.others_cpu),
@@ -1288,8 +1353,9 @@ fn print_report(cfg: &Config, rows: &[Row], baselines: &[(String, Memory)]) {
     println!();
     for (load, m) in baselines {
         println!(
-            "- {load}: the server started at {} RSS (after one call).",
-            mib(m.now)
+            "- {load}: the server started at {} RSS and {} fds (after one call).",
+            mib(m.now),
+            m.fds
         );
     }
     for r in rows {
@@ -1311,7 +1377,8 @@ fn main() {
     let bodies = Arc::new(Bodies::new());
     // Index once; every load's server then starts over the indexed data dir.
     first_call(
-        &Server::start(&fixture, data.path(), &cfg.server_args),
+        &Server::start(&fixture, data.path(), &cfg),
+        cfg.key(0),
         &bodies,
         &rt,
     );
@@ -1322,9 +1389,9 @@ fn main() {
         if !cfg.runs(load) {
             continue;
         }
-        let server = Server::start(&fixture, data.path(), &cfg.server_args);
+        let server = Server::start(&fixture, data.path(), &cfg);
         // One call first, so the baseline includes what any first call loads.
-        first_call(&server, &bodies, &rt);
+        first_call(&server, cfg.key(0), &bodies, &rt);
         baselines.push((load.to_owned(), server.memory()));
         eprintln!("load: {load}…");
         rows.extend(match load {
