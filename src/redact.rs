@@ -140,8 +140,8 @@ static ASSIGNMENT_REGEX: LazyLock<Option<Regex>> = LazyLock::new(|| {
         concat!(
             r#"{names}["'`]?\]?(?:"#,
             // Quoted, after `=`, `:`, `:=`, `==`, `=>`, `<-`, or a type annotation and `=`.
-            r#"(?:\s*:\s*[A-Za-z_&][\w&'<>\[\]., |]{{0,40}}?)?\s*(?:[:=!]=|=>|<-|:|=)\s*[rbufRBUF]{{0,2}}"#,
-            r#"(?:"((?:[^"\\\n]|\\.|"[^\s,;)\]}}:"\n])*)"|'((?:[^'\\\n]|\\.|'[^\s,;)\]}}:'\n])*)'|`([^`\n]*)`)"#,
+            r#"(?:[ \t]*:[ \t]*[A-Za-z_&][\w&<>\[\]., |]{{0,40}}?[ \t]*=|[ \t]*(?:[:=!]=|=>|<-|:|=))[ \t]*[rbufRBUF]{{0,2}}"#,
+            r#"(?:"((?:[^"\\\n]|\\.|"[^\s,;)\]}}:."+\n])*)"|'((?:[^'\\\n]|\\.|'[^\s,;)\]}}:.'+\n])*)'|`([^`\n]*)`)"#,
             // Unquoted after `=` or `:`, judged in code by its shape.
             r#"|[ \t]*(=|:)[ \t]*([^\s"'`][^\n]*)"#,
             // XML element.
@@ -330,8 +330,12 @@ fn judge_assignment(text: &str, caps: &Captures) -> Option<Range<usize>> {
     let v = value.as_str();
     match index {
         2..=4 => {
-            let path = word == "pwd" && v.starts_with(['/', '~']);
-            (!v.trim().is_empty() && !reference(v) && !path && (!weak || random_looking(v)))
+            let between = &text[name.end()..value.start()];
+            // `token == "struct"` is a parser; `password == "root"` is a hard-coded password.
+            let comparison = between.contains("==") || between.contains("!=");
+            let password_family = matches!(word.as_str(), "pass" | "pwd" | "passphrase")
+                || word.starts_with("passw");
+            (quoted_secret(v, &word, weak) && (!comparison || password_family))
                 .then(|| value.range())
         }
         5 => {
@@ -404,6 +408,7 @@ fn unquoted_secret(v: &str, form: &Form, trailer: bool, word: &str, weak: bool) 
         return false;
     };
     if reference(v)
+        || !v.chars().any(char::is_alphanumeric)
         || "{[(<%!*&|>@#\\=:$`".contains(first)
         || v.contains(['(', ')', '[', ']', '{', '}'])
         || NOT_SECRET_WORDS.iter().any(|w| v.eq_ignore_ascii_case(w))
@@ -474,69 +479,112 @@ fn redact_blocks(text: &mut String) -> bool {
 /// base64 lines of PEM width (the text is all inside a block). Pure, for callers that record
 /// secret spans themselves.
 pub fn secret_line_spans(text: &str) -> Vec<Range<usize>> {
-    let mut spans = Vec::new();
+    let mut spans: Vec<Range<usize>> = Vec::new();
     if !text.contains("-----") && !text.contains('\n') {
         return spans;
     }
-    let mut body_start: Option<usize> = None;
-    // Where the current run of base64 lines started, and how many lines it has.
-    let mut run: Option<(usize, usize, usize)> = None;
-    let mut seen_marker = false;
+    // (start, content without the line break) of every line.
+    let mut lines = Vec::new();
     let mut offset = 0;
     for line in text.split_inclusive('\n') {
-        let start = offset;
+        lines.push((offset, line.trim_end_matches(['\n', '\r'])));
         offset += line.len();
-        let content = line.trim_end_matches(['\n', '\r']);
-        if let Some(kind) = pem_marker(content) {
-            let body_end = start + (content.len() - content.trim_start().len());
-            match kind {
-                Marker::Begin => {
-                    flush_run(&mut run, &mut spans);
-                    // The key may sit on the marker's line (JSON with `\n` escapes).
-                    let after = pem_marker_end(content);
-                    body_start = Some(start + after);
+    }
+    let span_of = |from: usize, to: usize| lines[from].0..lines[to].0 + lines[to].1.len();
+    // A run of PEM-width base64 lines: (first line, lines so far).
+    let mut run: Option<(usize, usize)> = None;
+    let mut i = 0;
+    while i < lines.len() {
+        let (start, content) = lines[i];
+        match pem_marker(content) {
+            Some(Marker::Begin) => {
+                run = None;
+                let after = pem_marker_end(content);
+                let rest = &content[after..];
+                // JSON with `\n` escapes: the key sits on the marker's line.
+                let same_line = rest.find("-----END").unwrap_or(rest.len());
+                if base64_run(&rest[..same_line]) {
+                    spans.push(start + after..start + after + same_line);
                 }
-                Marker::End => {
-                    run = None;
-                    let begin = body_start.take().unwrap_or(if seen_marker { start } else { 0 });
-                    let end = start + content.find("-----END").unwrap_or(0);
-                    if begin < end.max(body_end) {
-                        // A run of base64 lines before it was part of this body.
-                        spans.retain(|s| s.end <= begin);
-                        spans.push(begin..end);
-                    }
+                let mut j = i + 1;
+                while j < lines.len() && key_body_line(lines[j].1) {
+                    j += 1;
+                }
+                if j > i + 1 {
+                    spans.push(span_of(i + 1, j - 1));
+                }
+                // The END line that closes this block has nothing left to redact.
+                i = if j < lines.len() && matches!(pem_marker(lines[j].1), Some(Marker::End)) {
+                    j + 1
+                } else {
+                    j
+                };
+                continue;
+            }
+            Some(Marker::End) => {
+                run = None;
+                // The text starts inside the block: its body lines lead up to this END.
+                let mut k = i;
+                while k > 0 && key_body_line(lines[k - 1].1) {
+                    k -= 1;
+                }
+                if k < i {
+                    let body = span_of(k, i - 1);
+                    spans.retain(|s| s.end <= body.start);
+                    spans.push(body);
+                }
+                let before = content.find("-----END").unwrap_or(0);
+                if base64_run(&content[..before]) {
+                    spans.push(start..start + before);
                 }
             }
-            seen_marker = true;
-            continue;
+            None if base64_line(content) => {
+                let (first, n) = run.unwrap_or((i, 0));
+                run = Some((first, n + 1));
+                if n + 1 == 2 {
+                    spans.push(span_of(first, i));
+                } else if n + 1 > 2
+                    && let Some(last) = spans.last_mut()
+                {
+                    *last = span_of(first, i);
+                }
+            }
+            None => run = None,
         }
-        if body_start.is_some() {
-            continue;
-        }
-        if base64_line(content) {
-            run = Some(match run {
-                Some((s, _, n)) => (s, start + content.len(), n + 1),
-                None => (start, start + content.len(), 1),
-            });
-        } else {
-            flush_run(&mut run, &mut spans);
-        }
+        i += 1;
     }
-    if let Some(begin) = body_start {
-        spans.push(begin..text.len());
-    }
-    flush_run(&mut run, &mut spans);
-    spans.retain(|s| !text[s.clone()].trim().is_empty());
     spans.sort_by_key(|s| s.start);
     spans
 }
 
-fn flush_run(run: &mut Option<(usize, usize, usize)>, spans: &mut Vec<Range<usize>>) {
-    if let Some((start, end, lines)) = run.take()
-        && lines >= 2
-    {
-        spans.push(start..end);
+/// A line inside a key block: base64 (any width up to 76, the last line is shorter) or a PEM
+/// header (`Proc-Type: 4,ENCRYPTED`, `Version: …`), not empty.
+fn key_body_line(line: &str) -> bool {
+    let t = line.trim();
+    if t.is_empty() || pem_marker(t).is_some() {
+        return false;
     }
+    let base64 = t.len() <= 76
+        && t
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='));
+    let header = t.split_once(": ").is_some_and(|(name, _)| {
+        !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphabetic() || b == b'-')
+    });
+    base64 || header
+}
+
+/// Somewhere in `s`, 16 base64 characters in a row (a key, not a label).
+fn base64_run(s: &str) -> bool {
+    let mut n = 0;
+    s.bytes().any(|b| {
+        n = if b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=') {
+            n + 1
+        } else {
+            0
+        };
+        n >= 16
+    })
 }
 
 enum Marker {
@@ -580,10 +628,52 @@ fn base64_line(line: &str) -> bool {
         && t.bytes().any(|b| b.is_ascii_lowercase())
 }
 
-/// `${VAR}`, `$VAR`, `{{ var }}`, `%(name)s`, `<your-password>`: a reference, not a value.
+/// A quoted literal that reads as a secret: not a keyword, a mask, a placeholder, a label
+/// repeating the name, a colour, a regular expression or an interpolation of other values.
+fn quoted_secret(v: &str, word: &str, weak: bool) -> bool {
+    let t = v.trim();
+    let letters_only = t.chars().all(|c| c.is_alphabetic() || matches!(c, '_' | '-' | ' '));
+    !(t.chars().count() < 4
+        || !t.chars().any(char::is_alphanumeric)
+        || reference(t)
+        || NOT_SECRET_WORDS.iter().any(|w| t.eq_ignore_ascii_case(w))
+        || (letters_only && t.to_ascii_lowercase().replace(['_', '-', ' '], "").contains(word))
+        || (word == "pwd" && t.starts_with(['/', '~']))
+        || colour(t)
+        || regex_like(t)
+        || (weak && !random_looking(t)))
+}
+
+/// `#f8f8f2`: a colour (pygments styles map `Token` to colours).
+fn colour(t: &str) -> bool {
+    t.strip_prefix('#').is_some_and(|hex| {
+        matches!(hex.len(), 3 | 4 | 6 | 8) && hex.bytes().all(|b| b.is_ascii_hexdigit())
+    })
+}
+
+/// A regular expression (lexers name their patterns `token`).
+fn regex_like(t: &str) -> bool {
+    ["(?:", "[^", "\\w", "\\d", "\\s", "]+", "]*", ")+", ")*", ".*", "\\b"]
+        .iter()
+        .any(|m| t.contains(m))
+}
+
+/// `${VAR}`, `$VAR`, `{{ var }}`, `%(name)s`, `<your-password>`, `f"{a}:{b}"`: a reference or
+/// a template of other values, not a value.
 fn reference(v: &str) -> bool {
     let t = v.trim();
+    let mut outside = 0;
+    let mut depth = 0usize;
+    for c in t.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth = depth.saturating_sub(1),
+            c if depth == 0 && c.is_alphanumeric() => outside += 1,
+            _ => {}
+        }
+    }
     t.starts_with('$')
+        || (t.contains('{') && outside < 4)
         || t.starts_with("{{")
         || t.starts_with("%(")
         || t == "%s"
@@ -595,7 +685,9 @@ fn reference(v: &str) -> bool {
 /// digits mixed.
 fn random_looking(v: &str) -> bool {
     v.len() >= 16
-        && !v.contains(char::is_whitespace)
+        && v
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"+/=_-.~".contains(&b))
         && v.bytes().any(|b| b.is_ascii_digit())
         && v.bytes().any(|b| b.is_ascii_alphabetic())
 }
@@ -683,7 +775,7 @@ mod tests {
         for (text, want) in [
             ("PASSWORD=hunter2", "PASSWORD=[REDACTED]"),
             ("  password: hunter2 # prod", "  password: [REDACTED] # prod"),
-            ("pwd = \"x9!\"", "pwd = \"[REDACTED]\""),
+            ("pwd = \"x9!z\"", "pwd = \"[REDACTED]\""),
             (r#"password = "it's\"x""#, r#"password = "[REDACTED]""#),
             ("postgres://app:s3cret@db/shop", "postgres://app:[REDACTED]@db/shop"),
             ("Authorization: Bearer abc123def456", "Authorization: Bearer [REDACTED]"),

@@ -107,7 +107,7 @@ fn plants() -> Vec<Plant> {
         plant("Slack webhook", format!("T{}/B{}/{}", rnd(&format!("{UPPER}{DIGITS}"), 8, 42), rnd(&format!("{UPPER}{DIGITS}"), 8, 43), alnum(24, 44)), "hooks.slack.com/services/", "requests.post('https://hooks.slack.com/services/{}')"),
         plant("Google API key", format!("{}{}", concat!("AI", "za"), alnum(35, 45)), "maps.js?key=", "<script src=\"maps.js?key={}\">"),
         plant("Google OAuth client secret", format!("{}{}", concat!("GOC", "SPX-"), alnum(28, 46)), "client_config", "client_config({})"),
-        plant("GCP service-account JSON private_key", alnum(64, 47), "\"private_key\": \"-----BEGIN PRIVATE KEY-----", "{\"type\": \"service_account\", \"private_key\": \"-----BEGIN PRIVATE KEY-----\\n{}\\n-----END PRIVATE KEY-----\\n\"}"),
+        plant("GCP service-account JSON private_key", alnum(64, 47), "\"private_key\": \"", "{\"type\": \"service_account\", \"private_key\": \"-----BEGIN PRIVATE KEY-----\\n{}\\n-----END PRIVATE KEY-----\\n\"}"),
         plant("Azure storage connection string", format!("{}==", b64(86, 48)), "AccountKey=", "DefaultEndpointsProtocol=https;AccountName=shop;AccountKey={};EndpointSuffix=core.windows.net"),
         plant("Azure AD client secret", format!("{}8Q~{}", alnum(3, 49), alnum(31, 50)), "ClientSecretCredential", "ClientSecretCredential(t, c, {})"),
         plant("Twilio API key", format!("SK{}", hex(32, 51)), "Client(", "Client({}, s)"),
