@@ -66,9 +66,25 @@ fn scan(dirs: &[String]) {
             continue;
         }
         let ok = p.extension().and_then(|e| e.to_str()).is_some_and(|e| {
-            matches!(e, "py" | "rs" | "toml" | "yaml" | "yml" | "json" | "cfg" | "ini" | "txt" | "md" | "js" | "ts" | "sh")
+            matches!(
+                e,
+                "py" | "rs"
+                    | "toml"
+                    | "yaml"
+                    | "yml"
+                    | "json"
+                    | "cfg"
+                    | "ini"
+                    | "txt"
+                    | "md"
+                    | "js"
+                    | "ts"
+                    | "sh"
+            )
         });
-        let Ok(text) = std::fs::read_to_string(&p) else { continue };
+        let Ok(text) = std::fs::read_to_string(&p) else {
+            continue;
+        };
         if !ok {
             continue;
         }
@@ -78,7 +94,13 @@ fn scan(dirs: &[String]) {
             let mut s = line.to_owned();
             if redact::redact_text(&mut s) {
                 hits += 1;
-                println!("{}:{}: {}\n    → {}", show(&p), n + 1, line.trim(), s.trim());
+                println!(
+                    "{}:{}: {}\n    → {}",
+                    show(&p),
+                    n + 1,
+                    line.trim(),
+                    s.trim()
+                );
             }
         }
         // Multi-line rules see the file as one string (PEM blocks, base64 runs).
@@ -93,7 +115,13 @@ fn scan(dirs: &[String]) {
             redact::redact_text(&mut alone);
             if alone != y {
                 hits += 1;
-                println!("{}:{} (in file): {}\n    → {}", show(&p), n + 1, x.trim(), y.trim());
+                println!(
+                    "{}:{} (in file): {}\n    → {}",
+                    show(&p),
+                    n + 1,
+                    x.trim(),
+                    y.trim()
+                );
             }
         }
     }

@@ -163,15 +163,95 @@ static TRIGGERS: LazyLock<Option<AhoCorasick>> = LazyLock::new(|| {
 });
 
 const TRIGGER_WORDS: &[&str] = &[
-    "pass", "pwd", "secret", "token", "credential", "key", "bearer", "basic", "authoriz", "://",
-    "-----", "akia", "asia", "abia", "acca", "agpa", "aida", "aipa", "anpa", "anva", "aroa",
-    "apka", "asca", "gh", "glpat", "gldt", "glptt", "glrt", "glcbt", "glimt", "glsoat", "glffct",
-    "gloas", "xox", "xapp", "sk_", "rk_", "sk-", "whsec", "aiza", "gocspx", "ya29", "sig=", "q~",
-    "sk", "sg.", "-us", "npm_", "pypi-", "rubygems_", "dckr", "hrku", "shp", "sq0", "eaaa",
-    "hf_", "api_org", "r8_", "gsk_", "xai-", "pplx", "age-", "dapi", "do", "dp.", "lin_api",
-    "discord", ":aa", "atatt", "ssws", "sntry", "glc_", "glsa_", "nrak", "pmak", "pul-",
-    "atlasv1", "hvs.", "hvb.", "sbp_", "ltai", "tskey", "figd", "ntn_", "pscale", "cfpat",
-    "dt0c01", "flwseck", "eyj",
+    "pass",
+    "pwd",
+    "secret",
+    "token",
+    "credential",
+    "key",
+    "bearer",
+    "basic",
+    "authoriz",
+    "://",
+    "-----",
+    "akia",
+    "asia",
+    "abia",
+    "acca",
+    "agpa",
+    "aida",
+    "aipa",
+    "anpa",
+    "anva",
+    "aroa",
+    "apka",
+    "asca",
+    "gh",
+    "glpat",
+    "gldt",
+    "glptt",
+    "glrt",
+    "glcbt",
+    "glimt",
+    "glsoat",
+    "glffct",
+    "gloas",
+    "xox",
+    "xapp",
+    "sk_",
+    "rk_",
+    "sk-",
+    "whsec",
+    "aiza",
+    "gocspx",
+    "ya29",
+    "sig=",
+    "q~",
+    "sk",
+    "sg.",
+    "-us",
+    "npm_",
+    "pypi-",
+    "rubygems_",
+    "dckr",
+    "hrku",
+    "shp",
+    "sq0",
+    "eaaa",
+    "hf_",
+    "api_org",
+    "r8_",
+    "gsk_",
+    "xai-",
+    "pplx",
+    "age-",
+    "dapi",
+    "do",
+    "dp.",
+    "lin_api",
+    "discord",
+    ":aa",
+    "atatt",
+    "ssws",
+    "sntry",
+    "glc_",
+    "glsa_",
+    "nrak",
+    "pmak",
+    "pul-",
+    "atlasv1",
+    "hvs.",
+    "hvb.",
+    "sbp_",
+    "ltai",
+    "tskey",
+    "figd",
+    "ntn_",
+    "pscale",
+    "cfpat",
+    "dt0c01",
+    "flwseck",
+    "eyj",
 ];
 
 /// Whether a JSON key names a secret. Runs on every key of every answer, so it allocates nothing.
@@ -320,7 +400,8 @@ fn judge_assignment(text: &str, caps: &Captures) -> Option<Range<usize>> {
     // `bypass` or `monkey`.
     if matches!(word.as_str(), "pass" | "pwd" | "key")
         && before.is_some_and(|c| {
-            c.is_alphanumeric() && !(c.is_lowercase() && name.as_str().starts_with(char::is_uppercase))
+            c.is_alphanumeric()
+                && !(c.is_lowercase() && name.as_str().starts_with(char::is_uppercase))
         })
     {
         return None;
@@ -333,8 +414,8 @@ fn judge_assignment(text: &str, caps: &Captures) -> Option<Range<usize>> {
             let between = &text[name.end()..value.start()];
             // `token == "struct"` is a parser; `password == "root"` is a hard-coded password.
             let comparison = between.contains("==") || between.contains("!=");
-            let password_family = matches!(word.as_str(), "pass" | "pwd" | "passphrase")
-                || word.starts_with("passw");
+            let password_family =
+                matches!(word.as_str(), "pass" | "pwd" | "passphrase") || word.starts_with("passw");
             (quoted_secret(v, &word, weak) && (!comparison || password_family))
                 .then(|| value.range())
         }
@@ -372,7 +453,9 @@ fn judge_assignment(text: &str, caps: &Captures) -> Option<Range<usize>> {
         7 => {
             let line_start = text[..name.start()].rfind('\n').map_or(0, |i| i + 1);
             let opened = text[line_start..name.start()]
-                .trim_end_matches(|c: char| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | ':'))
+                .trim_end_matches(|c: char| {
+                    c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | ':')
+                })
                 .ends_with('<');
             let t = v.trim();
             (opened && !t.is_empty() && !reference(t) && (!weak || random_looking(t)))
@@ -396,10 +479,39 @@ fn starts_its_line(text: &str, at: usize) -> bool {
 
 /// Words that, as a whole unquoted value, are a keyword, a type or a placeholder.
 const NOT_SECRET_WORDS: &[&str] = &[
-    "none", "null", "nil", "true", "false", "yes", "no", "on", "off", "undefined", "required",
-    "optional", "string", "str", "bytes", "int", "integer", "bool", "boolean", "number", "any",
-    "object", "float", "char", "default", "empty", "unknown", "self", "this", "new", "await",
-    "return", "lambda",
+    "none",
+    "null",
+    "nil",
+    "true",
+    "false",
+    "yes",
+    "no",
+    "on",
+    "off",
+    "undefined",
+    "required",
+    "optional",
+    "string",
+    "str",
+    "bytes",
+    "int",
+    "integer",
+    "bool",
+    "boolean",
+    "number",
+    "any",
+    "object",
+    "float",
+    "char",
+    "default",
+    "empty",
+    "unknown",
+    "self",
+    "this",
+    "new",
+    "await",
+    "return",
+    "lambda",
 ];
 
 /// An unquoted value that reads as a secret rather than as code.
@@ -419,7 +531,9 @@ fn unquoted_secret(v: &str, form: &Form, trailer: bool, word: &str, weak: bool) 
         return false;
     }
     let identifier = |s: &str| {
-        s.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_')
+        s.chars()
+            .next()
+            .is_some_and(|c| c.is_alphabetic() || c == '_')
             && s.chars().all(|c| c.is_alphanumeric() || c == '_')
     };
     // `self.password`, `settings.SECRET_KEY`, `Foo::bar`: an attribute or a path.
@@ -565,8 +679,7 @@ fn key_body_line(line: &str) -> bool {
         return false;
     }
     let base64 = t.len() <= 76
-        && t
-            .bytes()
+        && t.bytes()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='));
     let header = t.split_once(": ").is_some_and(|(name, _)| {
         !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphabetic() || b == b'-')
@@ -632,12 +745,17 @@ fn base64_line(line: &str) -> bool {
 /// repeating the name, a colour, a regular expression or an interpolation of other values.
 fn quoted_secret(v: &str, word: &str, weak: bool) -> bool {
     let t = v.trim();
-    let letters_only = t.chars().all(|c| c.is_alphabetic() || matches!(c, '_' | '-' | ' '));
+    let letters_only = t
+        .chars()
+        .all(|c| c.is_alphabetic() || matches!(c, '_' | '-' | ' '));
     !(t.chars().count() < 4
         || !t.chars().any(char::is_alphanumeric)
         || reference(t)
         || NOT_SECRET_WORDS.iter().any(|w| t.eq_ignore_ascii_case(w))
-        || (letters_only && t.to_ascii_lowercase().replace(['_', '-', ' '], "").contains(word))
+        || (letters_only
+            && t.to_ascii_lowercase()
+                .replace(['_', '-', ' '], "")
+                .contains(word))
         || (word == "pwd" && t.starts_with(['/', '~']))
         || colour(t)
         || regex_like(t)
@@ -653,9 +771,11 @@ fn colour(t: &str) -> bool {
 
 /// A regular expression (lexers name their patterns `token`).
 fn regex_like(t: &str) -> bool {
-    ["(?:", "[^", "\\w", "\\d", "\\s", "]+", "]*", ")+", ")*", ".*", "\\b"]
-        .iter()
-        .any(|m| t.contains(m))
+    [
+        "(?:", "[^", "\\w", "\\d", "\\s", "]+", "]*", ")+", ")*", ".*", "\\b",
+    ]
+    .iter()
+    .any(|m| t.contains(m))
 }
 
 /// `${VAR}`, `$VAR`, `{{ var }}`, `%(name)s`, `<your-password>`, `f"{a}:{b}"`: a reference or
@@ -685,8 +805,7 @@ fn reference(v: &str) -> bool {
 /// digits mixed.
 fn random_looking(v: &str) -> bool {
     v.len() >= 16
-        && v
-            .bytes()
+        && v.bytes()
             .all(|b| b.is_ascii_alphanumeric() || b"+/=_-.~".contains(&b))
         && v.bytes().any(|b| b.is_ascii_digit())
         && v.bytes().any(|b| b.is_ascii_alphabetic())
@@ -774,11 +893,20 @@ mod tests {
     fn only_the_secret_part_goes_and_the_line_stays_readable() {
         for (text, want) in [
             ("PASSWORD=hunter2", "PASSWORD=[REDACTED]"),
-            ("  password: hunter2 # prod", "  password: [REDACTED] # prod"),
+            (
+                "  password: hunter2 # prod",
+                "  password: [REDACTED] # prod",
+            ),
             ("pwd = \"x9!z\"", "pwd = \"[REDACTED]\""),
             (r#"password = "it's\"x""#, r#"password = "[REDACTED]""#),
-            ("postgres://app:s3cret@db/shop", "postgres://app:[REDACTED]@db/shop"),
-            ("Authorization: Bearer abc123def456", "Authorization: Bearer [REDACTED]"),
+            (
+                "postgres://app:s3cret@db/shop",
+                "postgres://app:[REDACTED]@db/shop",
+            ),
+            (
+                "Authorization: Bearer abc123def456",
+                "Authorization: Bearer [REDACTED]",
+            ),
         ] {
             let mut s = text.to_owned();
             assert!(redact_text(&mut s), "{text}");
@@ -810,7 +938,8 @@ mod tests {
     #[test]
     fn key_bodies_are_found_as_line_spans() {
         let body = "MIIEowIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF8PbnGy0AHB7MhgHcTz6sE2I2yPB\naVdV8R1n2k6cPu0hY2Zk4NQ9FkV8Xq3bT7yR0c1xEw5vJmL8nK2pQ4sD6fG8hJ9k";
-        let text = format!("a\n-----BEGIN RSA PRIVATE KEY-----\n{body}\n-----END RSA PRIVATE KEY-----\nb");
+        let text =
+            format!("a\n-----BEGIN RSA PRIVATE KEY-----\n{body}\n-----END RSA PRIVATE KEY-----\nb");
         let spans = secret_line_spans(&text);
         assert_eq!(spans.len(), 1);
         assert_eq!(text[spans[0].clone()].trim(), body);
