@@ -153,106 +153,119 @@ static ASSIGNMENT_REGEX: LazyLock<Option<Regex>> = LazyLock::new(|| {
     .ok()
 });
 
-/// Everything a secret can start from: when none of these is in a string, it is left as is
-/// without running a regex (the common case).
-static TRIGGERS: LazyLock<Option<AhoCorasick>> = LazyLock::new(|| {
-    AhoCorasick::builder()
-        .ascii_case_insensitive(true)
-        .build(TRIGGER_WORDS)
-        .ok()
-});
+/// What a credential format starts with (or contains), case-sensitive: when none of these is
+/// in a string, the format regex does not run (the common case).
+static FORMAT_TRIGGERS: LazyLock<Option<AhoCorasick>> =
+    LazyLock::new(|| AhoCorasick::new(FORMAT_TRIGGER_WORDS).ok());
 
-const TRIGGER_WORDS: &[&str] = &[
-    "pass",
-    "pwd",
-    "secret",
-    "token",
-    "credential",
-    "key",
-    "bearer",
-    "basic",
-    "authoriz",
+const FORMAT_TRIGGER_WORDS: &[&str] = &[
     "://",
-    "-----",
-    "akia",
-    "asia",
-    "abia",
-    "acca",
-    "agpa",
-    "aida",
-    "aipa",
-    "anpa",
-    "anva",
-    "aroa",
-    "apka",
-    "asca",
-    "gh",
-    "glpat",
-    "gldt",
-    "glptt",
-    "glrt",
-    "glcbt",
-    "glimt",
-    "glsoat",
-    "glffct",
-    "gloas",
+    "AKIA",
+    "ASIA",
+    "ABIA",
+    "ACCA",
+    "AGPA",
+    "AIDA",
+    "AIPA",
+    "ANPA",
+    "ANVA",
+    "AROA",
+    "APKA",
+    "ASCA",
+    "ghp_",
+    "gho_",
+    "ghu_",
+    "ghs_",
+    "ghr_",
+    "github_pat_",
+    "glpat-",
+    "gldt-",
+    "glptt-",
+    "glrt-",
+    "glcbt-",
+    "glimt-",
+    "glsoat-",
+    "glffct-",
+    "gloas-",
+    "glc_",
+    "glsa_",
     "xox",
-    "xapp",
+    "xapp-",
+    "hooks.slack",
     "sk_",
     "rk_",
     "sk-",
-    "whsec",
-    "aiza",
-    "gocspx",
-    "ya29",
+    "whsec_",
+    "AIza",
+    "GOCSPX-",
+    "ya29.",
+    "AccountKey=",
+    "SharedAccess",
     "sig=",
-    "q~",
-    "sk",
-    "sg.",
+    "Q~",
+    "SK",
+    "SG.",
+    "key-",
     "-us",
     "npm_",
     "pypi-",
     "rubygems_",
-    "dckr",
-    "hrku",
-    "shp",
+    "dckr_pat_",
+    "HRKU-",
+    "shpat_",
+    "shpca_",
+    "shppa_",
+    "shpss_",
     "sq0",
-    "eaaa",
+    "EAAA",
     "hf_",
-    "api_org",
+    "api_org_",
     "r8_",
     "gsk_",
     "xai-",
-    "pplx",
-    "age-",
+    "pplx-",
+    "AGE-SECRET-KEY-",
     "dapi",
-    "do",
+    "_v1_",
     "dp.",
-    "lin_api",
+    "lin_api_",
     "discord",
-    ":aa",
-    "atatt",
-    "ssws",
+    ":AA",
+    "ATATT3",
+    "SSWS",
     "sntry",
-    "glc_",
-    "glsa_",
-    "nrak",
-    "pmak",
+    "NRAK-",
+    "PMAK-",
     "pul-",
-    "atlasv1",
+    ".atlasv1.",
     "hvs.",
     "hvb.",
     "sbp_",
-    "ltai",
-    "tskey",
-    "figd",
+    "LTAI",
+    "tskey-",
+    "figd_",
     "ntn_",
-    "pscale",
-    "cfpat",
-    "dt0c01",
-    "flwseck",
-    "eyj",
+    "pscale_",
+    "CFPAT-",
+    "dt0c01.",
+    "FLWSECK",
+    "eyJ",
+    "earer",
+    "EARER",
+    "asic",
+    "ASIC",
+    "uthorization",
+    "UTHORIZATION",
 ];
+
+/// Parts of the names an assignment rule looks for, case-insensitive: without one of them the
+/// assignment regex does not run.
+static NAME_TRIGGERS: LazyLock<Option<AhoCorasick>> = LazyLock::new(|| {
+    AhoCorasick::builder()
+        .ascii_case_insensitive(true)
+        .build(["pass", "pwd", "secret", "token", "credential", "key"])
+        .ok()
+});
 
 /// Whether a JSON key names a secret. Runs on every key of every answer, so it allocates nothing.
 pub fn is_secret_key(key: &str) -> bool {
@@ -302,8 +315,9 @@ static SECRET_KEY_PARTS: LazyLock<Option<AhoCorasick>> = LazyLock::new(|| {
 /// Redacts secrets in text; returns whether anything changed. Fails closed: if a pattern did
 /// not compile, the whole text is redacted.
 pub fn redact_text(text: &mut String) -> bool {
-    let (Some(triggers), Some(formats), Some(assignments)) = (
-        TRIGGERS.as_ref(),
+    let (Some(format_triggers), Some(name_triggers), Some(formats), Some(assignments)) = (
+        FORMAT_TRIGGERS.as_ref(),
+        NAME_TRIGGERS.as_ref(),
         FORMAT_REGEX.as_ref(),
         ASSIGNMENT_REGEX.as_ref(),
     ) else {
@@ -312,16 +326,17 @@ pub fn redact_text(text: &mut String) -> bool {
     };
     // Key bodies need no trigger word: a window can hold nothing but base64 lines.
     let mut changed = redact_blocks(text);
-    if !triggers.is_match(text.as_str()) {
-        return changed;
+    if format_triggers.is_match(text.as_str()) {
+        let spans = find_secrets(text, formats, |_, caps| {
+            let (index, group) = first_group(caps, 1)?;
+            format_check(index - 1, group.as_str()).then(|| group.range())
+        });
+        changed |= replace_spans(text, &spans);
     }
-    let spans = find_secrets(text, formats, |_, caps| {
-        let (index, group) = first_group(caps, 1)?;
-        format_check(index - 1, group.as_str()).then(|| group.range())
-    });
-    changed |= replace_spans(text, &spans);
-    let spans = find_secrets(text, assignments, judge_assignment);
-    changed |= replace_spans(text, &spans);
+    if name_triggers.is_match(text.as_str()) {
+        let spans = find_secrets(text, assignments, judge_assignment);
+        changed |= replace_spans(text, &spans);
+    }
     changed
 }
 
