@@ -9,7 +9,7 @@ use nexus_mcp::app::{App, CustomDispatch, Settings};
 use nexus_mcp::auth::KeyStore;
 use nexus_mcp::handler::ToolContext;
 use nexus_mcp::http::{self, Auth};
-use nexus_mcp::nexus_client::{NexusClient, Secret};
+use nexus_mcp::nexus_client::{self, NexusClient, Secret};
 use nexus_mcp::server::{self, McpServer};
 use nexus_mcp::spec::{Mode, SurfaceSpec};
 use nexus_mcp::{code_kg, contract, dispatch, embedded, local_paths};
@@ -173,6 +173,10 @@ async fn build_app(
         settings.local_repo_roots = local_paths::parse_roots(&roots);
     }
     let timeout = Duration::from_secs(60);
+    let max_answer = std::env::var("NEXUS_MCP_MAX_NEXUS_ANSWER_BYTES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(nexus_client::DEFAULT_MAX_ANSWER_BYTES);
     let (client, lite) = match &cli.nexus_url {
         Some(url) => {
             let token = std::env::var("NEXUS_API_TOKEN").map_err(|_| {
@@ -180,7 +184,9 @@ async fn build_app(
                     .to_owned()
             })?;
             (
-                NexusClient::new(url, Secret::new(token), timeout).map_err(|e| e.to_string())?,
+                NexusClient::new(url, Secret::new(token), timeout)
+                    .map_err(|e| e.to_string())?
+                    .with_max_answer_bytes(max_answer),
                 None,
             )
         }
@@ -199,7 +205,8 @@ async fn build_app(
             }
             (
                 NexusClient::new(&lite.url, Secret::new(lite.token.clone()), timeout)
-                    .map_err(|e| e.to_string())?,
+                    .map_err(|e| e.to_string())?
+                    .with_max_answer_bytes(max_answer),
                 Some(lite),
             )
         }

@@ -1,7 +1,10 @@
 //! The only way nexus-mcp reaches knowledge: the Nexus HTTP API. The service token stays here;
-//! it is never logged, never returned, and never part of an error message.
+//! it is never logged, never returned, and never part of an error message: whatever Nexus sends
+//! back (results and error text alike) has the token's literal value and every secret-looking
+//! value replaced before anyone sees it, and an answer is read up to a size cap, never whole.
 
 use crate::handler::{LogLevel, LogSink, ToolError};
+use crate::redact::{self, REDACTED};
 use reqwest::{Method, StatusCode};
 use serde_json::Value;
 use std::fmt;
@@ -10,6 +13,12 @@ use std::time::{Duration, Instant};
 
 /// How many times a GET is tried in all; POSTs are never retried (they may not be idempotent).
 const GET_ATTEMPTS: u32 = 3;
+
+/// Default cap on one Nexus answer (NEXUS_MCP_MAX_NEXUS_ANSWER_BYTES).
+pub const DEFAULT_MAX_ANSWER_BYTES: usize = 16 * 1024 * 1024;
+
+/// How much of an error answer is read: enough for any error message, never a flood.
+const MAX_ERROR_BODY_BYTES: usize = 64 * 1024;
 
 /// A request rendered from a manifest mapping (or built by a custom handler).
 #[derive(Debug, Clone, PartialEq)]
@@ -78,6 +87,7 @@ pub struct NexusClient {
     /// NEXUS_API_URL, parsed once: each request sets its path and query on a copy.
     base_url: reqwest::Url,
     token: Secret,
+    max_answer_bytes: usize,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -104,7 +114,47 @@ impl NexusClient {
             timeout,
             base_url: parsed,
             token,
+            max_answer_bytes: DEFAULT_MAX_ANSWER_BYTES,
         })
+    }
+
+    /// Caps the size of one Nexus answer: a longer one is cut off and the call fails.
+    pub fn with_max_answer_bytes(mut self, max: usize) -> Self {
+        self.max_answer_bytes = max;
+        self
+    }
+
+    /// Upstream text as it may be shown or logged: the token's literal value and every
+    /// secret-looking value redacted.
+    fn scrub_text(&self, text: &mut String) {
+        let token = self.token.expose();
+        if !token.is_empty() && text.contains(token) {
+            *text = text.replace(token, REDACTED);
+        }
+        redact::redact_text(text);
+    }
+
+    /// Replaces the token's literal value in every string and key of an answer (the rest of
+    /// redaction happens when the result is shaped, see `trim::shape`).
+    fn scrub_value(&self, value: &mut Value) {
+        let token = self.token.expose();
+        if token.is_empty() {
+            return;
+        }
+        match value {
+            Value::String(s) if s.contains(token) => *s = s.replace(token, REDACTED),
+            Value::Array(items) => items.iter_mut().for_each(|v| self.scrub_value(v)),
+            Value::Object(map) => {
+                if map.keys().any(|k| k.contains(token)) {
+                    *map = std::mem::take(map)
+                        .into_iter()
+                        .map(|(k, v)| (k.replace(token, REDACTED), v))
+                        .collect();
+                }
+                map.values_mut().for_each(|v| self.scrub_value(v));
+            }
+            _ => {}
+        }
     }
 
     fn http(&self) -> Result<&reqwest::Client, ToolError> {
@@ -219,18 +269,70 @@ impl NexusClient {
             .await
             .map_err(|e| transport_error(&request.path, &e))?;
         let status = response.status();
-        let bytes = response
-            .bytes()
-            .await
-            .map_err(|e| transport_error(&request.path, &e))?;
-        if status.is_success() {
-            return serde_json::from_slice(&bytes).map_err(|e| ToolError::Backend {
-                code: "bad_response".to_owned(),
-                message: format!("Nexus answered {} for {} with a body that is not JSON ({e}). Check that NEXUS_API_URL points at a Nexus API.", status.as_u16(), request.path),
-                retryable: false,
-            });
+        if !status.is_success() {
+            // An error body cut at the cap no longer parses, and says `HTTP <status>`.
+            let bytes = match read_capped(response, MAX_ERROR_BODY_BYTES, &request.path).await {
+                Ok(Ok(bytes)) | Err(bytes) => bytes,
+                Ok(Err(_)) => Vec::new(),
+            };
+            let mut error = status_error(status, &request.path, &bytes);
+            match &mut error {
+                ToolError::NotFound { message } => self.scrub_text(message),
+                ToolError::Backend { code, message, .. } => {
+                    self.scrub_text(code);
+                    self.scrub_text(message);
+                }
+                _ => {}
+            }
+            return Err(error);
         }
-        Err(status_error(status, &request.path, &bytes))
+        let bytes = read_capped(response, self.max_answer_bytes, &request.path)
+            .await
+            .map_err(|_| ToolError::Backend {
+                code: "nexus_answer_too_large".to_owned(),
+                message: format!(
+                    "Nexus answered more than {} bytes for {}, the cap on one answer; it was cut off unread. Ask for less (a smaller limit, a narrower filter or a page), or have the operator raise NEXUS_MCP_MAX_NEXUS_ANSWER_BYTES.",
+                    self.max_answer_bytes, request.path
+                ),
+                retryable: false,
+            })??;
+        let mut value: Value = serde_json::from_slice(&bytes).map_err(|e| ToolError::Backend {
+            code: "bad_response".to_owned(),
+            message: format!("Nexus answered {} for {} with a body that is not JSON ({e}). Check that NEXUS_API_URL points at a Nexus API.", status.as_u16(), request.path),
+            retryable: false,
+        })?;
+        self.scrub_value(&mut value);
+        Ok(value)
+    }
+}
+
+/// Reads a body chunk by chunk, up to `max` bytes. `Err` holds the first `max` bytes when the
+/// body is longer (the rest is never read); the inner result is the transport's.
+async fn read_capped(
+    mut response: reqwest::Response,
+    max: usize,
+    path: &str,
+) -> Result<Result<Vec<u8>, ToolError>, Vec<u8>> {
+    if response
+        .content_length()
+        .is_some_and(|n| n > u64::try_from(max).unwrap_or(u64::MAX))
+    {
+        return Err(Vec::new());
+    }
+    let mut body = Vec::new();
+    loop {
+        match response.chunk().await {
+            Ok(Some(chunk)) => {
+                if body.len() + chunk.len() > max {
+                    let room = max - body.len();
+                    body.extend_from_slice(&chunk[..room]);
+                    return Err(body);
+                }
+                body.extend_from_slice(&chunk);
+            }
+            Ok(None) => return Ok(Ok(body)),
+            Err(e) => return Ok(Err(transport_error(path, &e))),
+        }
     }
 }
 

@@ -312,3 +312,203 @@ fn the_client_log_reports_retries_at_the_level_it_asked_for() {
     let _ = child.kill();
     let _ = child.wait();
 }
+
+/// What a stub Nexus answers, given the request's Authorization header.
+type Answer = fn(&str) -> axum::response::Response;
+
+/// A stub Nexus (axum on 127.0.0.1:0, on a runtime of its own) answering every request with
+/// `answer`.
+fn axum_backend(answer: Answer) -> String {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async move {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            tx.send(listener.local_addr().unwrap()).unwrap();
+            let app =
+                axum::Router::new().fallback(move |headers: axum::http::HeaderMap| async move {
+                    let auth = headers
+                        .get("authorization")
+                        .and_then(|v| v.to_str().ok())
+                        .unwrap_or_default()
+                        .to_owned();
+                    answer(&auth)
+                });
+            axum::serve(listener, app).await.unwrap();
+        });
+    });
+    format!("http://{}", rx.recv().unwrap())
+}
+
+/// A JSON answer with `status` whose error message quotes the Authorization header and the
+/// bare token, as a careless Nexus (or a proxy in front of it) might.
+fn echo(status: u16, auth: &str) -> axum::response::Response {
+    let token = auth.trim_start_matches("Bearer ");
+    let body = json!({"error": {"code": "bad_request", "message": format!("rejected `Authorization: {auth}`: token {token} is not valid here")}});
+    axum::response::Response::builder()
+        .status(status)
+        .header("content-type", "application/json")
+        .body(axum::body::Body::from(body.to_string()))
+        .unwrap()
+}
+
+/// One `kg_latest_graph` call over stdio through the real binary against `url`: the answer, the
+/// server's whole stderr (default log level) and its peak resident memory in KiB.
+fn latest_graph_through_the_binary(url: &str, env: &[(&str, &str)]) -> (Value, String, u64) {
+    let log = tempfile::NamedTempFile::new().unwrap();
+    let mut child = std::process::Command::new(support::bin())
+        .arg("serve")
+        .env("NEXUS_API_URL", url)
+        .env("NEXUS_API_TOKEN", TOKEN)
+        .env_remove("NEXUS_MCP_LOG")
+        .envs(env.iter().copied())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(log.reopen().unwrap())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    for message in [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "kg_latest_graph", "arguments": {"repository": "acme/shop"}}}),
+    ] {
+        writeln!(stdin, "{message}").unwrap();
+    }
+    let answer = loop {
+        let mut line = String::new();
+        assert!(stdout.read_line(&mut line).unwrap() > 0, "stdout closed");
+        let v: Value = serde_json::from_str(&line).unwrap();
+        if v["id"] == 2 {
+            break v;
+        }
+    };
+    let status = std::fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap();
+    let peak_kib = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    (
+        answer,
+        std::fs::read_to_string(log.path()).unwrap(),
+        peak_kib,
+    )
+}
+
+/// Defect 9: a Nexus that echoes the Authorization header in its error bodies. Neither the
+/// agent (4xx and 5xx error results) nor the operator's log (the 5xx retry warnings, at the
+/// default level) ever sees the service token.
+#[test]
+fn a_nexus_echoing_the_authorization_header_never_leaks_the_token() {
+    for (what, answer) in [
+        ("4xx", (|auth| echo(400, auth)) as Answer),
+        ("5xx", |auth| echo(500, auth)),
+    ] {
+        let url = axum_backend(answer);
+        let (answer, stderr, _) = latest_graph_through_the_binary(&url, &[]);
+        let shown = answer.to_string();
+        assert_eq!(answer["result"]["isError"], true, "{what}: {shown}");
+        assert!(
+            shown.contains("rejected") && shown.contains(redact_marker()),
+            "{what}: the error still says what Nexus answered: {shown}"
+        );
+        assert!(
+            !shown.contains(TOKEN),
+            "{what}: token in the result: {shown}"
+        );
+        assert!(!stderr.contains(TOKEN), "{what}: token on stderr: {stderr}");
+        if what == "5xx" {
+            assert!(
+                stderr.contains("retrying Nexus GET"),
+                "the retries are logged: {stderr}"
+            );
+        }
+    }
+}
+
+fn redact_marker() -> &'static str {
+    nexus_mcp::redact::REDACTED
+}
+
+/// The token's literal value is also replaced in successful answers, whatever field carries it.
+#[tokio::test]
+async fn the_token_is_scrubbed_from_results_too() {
+    let url = axum_backend(|auth| {
+        let body = json!({"graph": {"graph_id": "g1", "note": format!("served for {auth}"), "raw": auth.trim_start_matches("Bearer ")}});
+        axum::response::Response::builder()
+            .header("content-type", "application/json")
+            .body(axum::body::Body::from(body.to_string()))
+            .unwrap()
+    });
+    let v = client(&url)
+        .send(&NexusRequest::get("/api/v1/graphs/select"), None)
+        .await
+        .unwrap();
+    assert_eq!(v["graph"]["graph_id"], "g1");
+    assert!(!v.to_string().contains(TOKEN), "{v}");
+    assert_eq!(v["graph"]["raw"], redact_marker());
+}
+
+static PAD: [u8; 64 * 1024] = [b'a'; 64 * 1024];
+
+/// An endless answer: `{"graph":{"pad":"aaaa…` forever.
+fn endless(_auth: &str) -> axum::response::Response {
+    let head = futures::stream::once(async {
+        Ok::<_, std::io::Error>(axum::body::Bytes::from_static(b"{\"graph\":{\"pad\":\""))
+    });
+    let pad = futures::stream::repeat_with(|| Ok(axum::body::Bytes::from_static(&PAD)));
+    axum::response::Response::builder()
+        .header("content-type", "application/json")
+        .body(axum::body::Body::from_stream(futures::StreamExt::chain(
+            head, pad,
+        )))
+        .unwrap()
+}
+
+/// Defect 9: an answer over the cap (here an endless one) is cut off while it streams in, with
+/// an error that says so, instead of being buffered until memory or the timeout runs out.
+#[test]
+fn an_oversized_answer_is_cut_off_with_a_clear_error_and_bounded_memory() {
+    let url = axum_backend(endless);
+    let started = std::time::Instant::now();
+    let (answer, _, peak_kib) =
+        latest_graph_through_the_binary(&url, &[("NEXUS_MCP_MAX_NEXUS_ANSWER_BYTES", "1048576")]);
+    let result = &answer["result"];
+    assert_eq!(result["isError"], true, "{answer}");
+    let error = &result["structuredContent"]["error"];
+    let shown = result.to_string();
+    assert!(
+        shown.contains("nexus_answer_too_large")
+            && shown.contains("more than 1048576 bytes")
+            && shown.contains("/api/v1/graphs/select"),
+        "{error} {shown}"
+    );
+    // Well before the 60 s request timeout: the answer was cut, not read to the end.
+    assert!(started.elapsed() < Duration::from_secs(30));
+    assert!(peak_kib < 256 * 1024, "peak RSS {peak_kib} KiB");
+
+    // The in-process client says the same with its default cap of 16 MiB.
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let e = runtime
+        .block_on(
+            NexusClient::new(&url, Secret::new(TOKEN.to_owned()), Duration::from_secs(30))
+                .unwrap()
+                .send(&NexusRequest::get("/api/v1/graphs/select"), None),
+        )
+        .unwrap_err();
+    assert!(
+        matches!(&e, ToolError::Backend { code, retryable: false, .. } if code == "nexus_answer_too_large"),
+        "{e:?}"
+    );
+    assert!(e.to_string().contains("more than 16777216 bytes"), "{e}");
+}
