@@ -229,11 +229,11 @@ where
 
     async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {
         loop {
-            if self.reply.is_some() || self.unflushed {
-                if let Err(e) = self.answer().await {
-                    tracing::error!(error = %e, "cannot write to stdout");
-                    return None;
-                }
+            if (self.reply.is_some() || self.unflushed)
+                && let Err(e) = self.answer().await
+            {
+                tracing::error!(error = %e, "cannot write to stdout");
+                return None;
             }
             let line = match self.read_line().await {
                 Ok(Line::Complete) => std::mem::take(&mut self.line),

@@ -649,6 +649,12 @@ fn a_manifest_cut_off_inside_a_key_is_reported_on_its_last_line() {
     let e = &errors[0];
     let lines: Vec<&str> = source.split('\n').collect();
     assert_eq!(e.line, lines.len(), "{e}");
-    assert!(e.column >= 1 && e.column <= lines[e.line - 1].chars().count() + 1, "{e}");
-    assert!(!e.message.contains(" at line "), "the position is printed once, up front: {e}");
+    assert!(
+        e.column >= 1 && e.column <= lines[e.line - 1].chars().count() + 1,
+        "{e}"
+    );
+    assert!(
+        !e.message.contains(" at line "),
+        "the position is printed once, up front: {e}"
+    );
 }

@@ -435,9 +435,7 @@ fn well_formed_error(reply: &Value) -> Result<i64, String> {
             framing::INVALID_PARAMS,
         ]
         .contains(&code)
-        || !reply["error"]["message"]
-            .as_str()
-            .is_some_and(|m| !m.is_empty())
+        || reply["error"]["message"].as_str().is_none_or(str::is_empty)
     {
         return Err(format!("malformed error reply: {reply}"));
     }
