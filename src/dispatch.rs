@@ -234,8 +234,9 @@ const ENVELOPE_KEYS: [&str; 3] = ["freshness", "truncation", "next_cursor"];
 /// Cuts `value` to fit `budget` together with the envelope `annotate` adds. A result that fits
 /// is measured once and left whole. Otherwise the body is cut by the real overshoot and annotated
 /// again: the envelope grows with what was cut (one entry per cut array), so this repeats until
-/// the whole fits or nothing more can be cut.
-fn fit_with_envelope(
+/// the whole fits or nothing more can be cut. Public for the fuzz targets only.
+#[doc(hidden)]
+pub fn fit_with_envelope(
     mut value: Value,
     report: &mut trim::Report,
     budget: usize,

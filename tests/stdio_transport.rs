@@ -154,3 +154,114 @@ fn requests_replayed_from_a_file_are_answered_into_a_file() {
     assert_eq!(by_id(1)["result"]["serverInfo"]["name"], "nexus-code-kg");
     assert!(tool_names(&by_id(2)).contains(&"kg_latest_graph".to_owned()));
 }
+
+/// Defect 12: a hostile or buggy client writes lines that are not valid JSON-RPC. Each one gets
+/// its JSON-RPC error (with the request's id when it can be read, null otherwise) and the
+/// session goes on.
+#[test]
+fn malformed_lines_get_json_rpc_errors_and_the_session_continues() {
+    let fixture = support::fixture_repo();
+    let data = tempfile::tempdir().unwrap();
+    let mut child = serve(&fixture, data.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("spawn nexus-mcp serve");
+    let mut stdin = child.stdin.take().unwrap();
+    let log = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    let lines = support::tee_lines(child.stdout.take().unwrap(), log.clone());
+    // Writes one line; reads the next answer (bounded) unless `line` is a notification.
+    let mut exchange = |line: &str, answered: bool| -> Value {
+        writeln!(stdin, "{line}").unwrap();
+        stdin.flush().unwrap();
+        if !answered {
+            return Value::Null;
+        }
+        let answer = lines
+            .recv_timeout(Duration::from_secs(60))
+            .unwrap_or_else(|_| {
+                panic!(
+                    "no answer to {line:?}; stdout so far:\n{}",
+                    log.lock().unwrap()
+                )
+            });
+        serde_json::from_str(&answer)
+            .unwrap_or_else(|e| panic!("answer to {line:?} is not JSON ({e}): {answer}"))
+    };
+    let init = exchange(&initialize(1).to_string(), true);
+    assert_eq!(init["id"], 1, "{init}");
+    exchange(
+        &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string(),
+        false,
+    );
+
+    let cases: &[(&str, i64, Value)] = &[
+        ("garbage", -32700, Value::Null),
+        ("{", -32700, Value::Null),
+        ("[]", -32600, Value::Null),
+        (
+            r#"[{"jsonrpc":"2.0","id":20,"method":"ping"}]"#,
+            -32600,
+            Value::Null,
+        ),
+        ("42", -32600, Value::Null),
+        (r#"{"jsonrpc":"2.0","id":7}"#, -32600, json!(7)),
+        (
+            r#"{"jsonrpc":"1.0","id":8,"method":"ping"}"#,
+            -32600,
+            json!(8),
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":"eight","method":5}"#,
+            -32600,
+            json!("eight"),
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":{"x":1},"method":"ping"}"#,
+            -32600,
+            Value::Null,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"kg_latest_graph","arguments":[1]}}"#,
+            -32602,
+            json!(9),
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"kg_latest_graph","arguments":"x"}}"#,
+            -32602,
+            json!(10),
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":11,"method":"tools/list","params":[]}"#,
+            -32602,
+            json!(11),
+        ),
+    ];
+    for (line, code, id) in cases {
+        let answer = exchange(line, true);
+        assert_eq!(answer["error"]["code"], *code, "answer to {line}: {answer}");
+        assert_eq!(
+            answer.get("id"),
+            Some(id),
+            "answer to {line} must carry id {id}: {answer}"
+        );
+        assert_eq!(answer["jsonrpc"], "2.0", "{answer}");
+        assert!(
+            answer["error"]["message"]
+                .as_str()
+                .is_some_and(|m| !m.is_empty()),
+            "{answer}"
+        );
+    }
+
+    let pong = exchange(r#"{"jsonrpc":"2.0","id":12,"method":"ping"}"#, true);
+    assert_eq!(pong, json!({"jsonrpc": "2.0", "id": 12, "result": {}}));
+    let call = exchange(&json!({"jsonrpc": "2.0", "id": 13, "method": "tools/call", "params": {"name": "kg_latest_graph", "arguments": {"repository": support::REPO_NAME}}}).to_string(), true);
+    assert!(
+        call["result"]["structuredContent"]["graph"]["commit_sha"].is_string(),
+        "a tools/call after the bad lines: {call}"
+    );
+    drop(stdin);
+    let status = exits_within(child, Duration::from_secs(30));
+    assert!(status.success(), "nexus-mcp exited with {status}");
+}

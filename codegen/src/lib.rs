@@ -25,7 +25,9 @@ pub struct LoadedManifest {
 /// Parses and checks one manifest's text; `path` is used in messages only.
 pub fn parse(path: &Path, source: &str) -> Result<Manifest, Vec<ManifestError>> {
     let manifest: Manifest = yaml_serde::from_str(source).map_err(|e| {
-        let (line, column) = e.location().map_or((1, 1), |l| (l.line(), l.column()));
+        let (line, column) = e
+            .location()
+            .map_or((1, 1), |l| inside(source, l.line(), l.column()));
         let (subject, message) = name_subject(source, &strip_location(&e.to_string()));
         vec![ManifestError {
             file: path.to_owned(),
@@ -43,12 +45,34 @@ pub fn parse(path: &Path, source: &str) -> Result<Manifest, Vec<ManifestError>> 
     }
 }
 
-/// yaml_serde appends " at line L column C"; we print the position up front instead.
-fn strip_location(message: &str) -> String {
-    match message.rfind(" at line ") {
-        Some(at) => message[..at].to_owned(),
-        None => message.to_owned(),
+/// The position clamped into `source`: the YAML scanner reports an unexpected end of input on
+/// the line after the last one, which an editor cannot jump to.
+fn inside(source: &str, line: usize, column: usize) -> (usize, usize) {
+    let lines: Vec<&str> = source.split('\n').collect();
+    match lines.get(line.max(1) - 1) {
+        Some(text) => (line.max(1), column.clamp(1, text.chars().count() + 1)),
+        None => {
+            let last = lines.last().map_or(0, |l| l.chars().count());
+            (lines.len(), last + 1)
+        }
     }
+}
+
+/// yaml_serde writes " at line L column C" after the problem (twice when it names what it was
+/// scanning); we print the position up front instead.
+fn strip_location(message: &str) -> String {
+    let mut out = message.to_owned();
+    while let Some(at) = out.find(" at line ") {
+        let rest = &out[at + " at line ".len()..];
+        let digits = |s: &str| s.len() - s.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        let line_len = digits(rest);
+        let Some(after) = rest[line_len..].strip_prefix(" column ") else {
+            break;
+        };
+        let end = at + " at line ".len() + line_len + " column ".len() + digits(after);
+        out.replace_range(at..end, "");
+    }
+    out
 }
 
 /// yaml_serde says where it failed as a path (`tools[1].nexus: unknown field ...`); name the

@@ -637,3 +637,24 @@ fn completion_from_nexus_without_scope() {
          needs `scope:`, the scope a caller must hold to see these values (e.g. kg:read)."
     );
 }
+
+/// Found by the manifest fuzz target (tests/fuzz.rs): a manifest cut off inside a key (an editor
+/// crash, a partial write) made the YAML scanner report the line after the last one, which an
+/// editor cannot jump to, and its message kept a second "at line L column C".
+#[test]
+fn a_manifest_cut_off_inside_a_key_is_reported_on_its_last_line() {
+    let source = format!("{}\n  truncat", DEMO.trim_end());
+    let errors = errors(&source);
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    let e = &errors[0];
+    let lines: Vec<&str> = source.split('\n').collect();
+    assert_eq!(e.line, lines.len(), "{e}");
+    assert!(
+        e.column >= 1 && e.column <= lines[e.line - 1].chars().count() + 1,
+        "{e}"
+    );
+    assert!(
+        !e.message.contains(" at line "),
+        "the position is printed once, up front: {e}"
+    );
+}

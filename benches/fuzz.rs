@@ -1,0 +1,101 @@
+//! The fuzz targets of tests/fuzz.rs at volume: `NEXUS_MCP_FUZZ_CASES` cases per target
+//! (default 100,000), every case run (no stop at the first failure), printing per target the
+//! cases, the failures, the time and the first failing input. Exits non-zero on any failure.
+//! `cargo bench --bench fuzz [target…]` runs the named targets only.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+#[path = "../tests/support/fuzz_props.rs"]
+mod props;
+
+use proptest::prelude::*;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let cases = props::cases(100_000);
+    let wanted: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let run = |name: &str| wanted.is_empty() || wanted.iter().any(|w| w == name);
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let app = props::app(Vec::new());
+    let world = props::path_world();
+    // Quiet: the HTTP target makes the server log every refused request.
+    let mut tallies = Vec::new();
+    let mut record = |name: &'static str, tally: props::Tally| {
+        println!(
+            "{name:<16} cases {:>7}  failures {:>5}  {:>8.1?}",
+            tally.cases, tally.failures, tally.elapsed
+        );
+        if let Some(first) = &tally.first_failure {
+            println!("  first failure: {first}");
+        }
+        tallies.push(tally.failures);
+    };
+    if run("manifest") {
+        record(
+            "manifest",
+            props::count(cases, props::mutated_manifest(), props::manifest_property),
+        );
+    }
+    if run("stdio_frame") {
+        record(
+            "stdio_frame",
+            props::count(cases, props::stdio_line(), props::frame_property),
+        );
+    }
+    if run("stdio_transport") {
+        record(
+            "stdio_transport",
+            props::count(cases, props::stdio_session(), |l| {
+                props::transport_property(&rt, l)
+            }),
+        );
+    }
+    if run("http") {
+        record(
+            "http",
+            props::count(cases, props::http_case(), |c| {
+                props::http_property(&rt, &app, c)
+            }),
+        );
+    }
+    if run("fit_budget") {
+        record(
+            "fit_budget",
+            props::count(cases, props::value_and_budget(), props::fit_budget_property),
+        );
+    }
+    if run("shape_budget") {
+        record(
+            "shape_budget",
+            props::count(
+                cases,
+                (props::value_and_budget(), any::<prop::sample::Index>()),
+                |(v, t)| props::shape_property(v, t),
+            ),
+        );
+    }
+    if run("redact") {
+        record(
+            "redact",
+            props::count(cases, props::planted_case(), props::redact_property),
+        );
+    }
+    if run("local_paths") {
+        record(
+            "local_paths",
+            props::count(cases, props::local_path(), |p| {
+                props::resolve_property(&world, p)
+            }),
+        );
+    }
+    if tallies.iter().any(|f| *f > 0) {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}

@@ -1,0 +1,123 @@
+//! Property-based fuzzing (proptest) of what hostile input reaches: manifest parsing and codegen
+//! validation, JSON-RPC framing over stdio and HTTP, trimming and redaction, local path
+//! resolution. Each target runs `NEXUS_MCP_FUZZ_CASES` cases (default: 2,000, or fewer for the
+//! targets that are slow in a debug build, so each test stays around 20 s); `cargo bench --bench
+//! fuzz` runs the same properties 100,000 times each and counts failures.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+#[path = "support/fuzz_props.rs"]
+mod props;
+
+use proptest::prelude::*;
+
+/// Per-target defaults, scaled to what a debug build runs in about 20 s on two shared cores.
+const CASES: u32 = 2_000;
+const SLOW_CASES: u32 = 1_000;
+const MANIFEST_CASES: u32 = 200;
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+#[test]
+fn mutated_manifests_fail_with_positions_inside_the_file() {
+    props::check(
+        "manifest",
+        props::cases(MANIFEST_CASES),
+        props::mutated_manifest(),
+        props::manifest_property,
+    );
+}
+
+#[test]
+fn every_stdio_line_is_dispatched_or_answered() {
+    props::check(
+        "stdio_frame",
+        props::cases(CASES),
+        props::stdio_line(),
+        props::frame_property,
+    );
+}
+
+#[test]
+fn the_stdio_transport_answers_each_malformed_line_once_in_whole_lines() {
+    let rt = runtime();
+    props::check(
+        "stdio_transport",
+        props::cases(SLOW_CASES),
+        props::stdio_session(),
+        |lines| props::transport_property(&rt, lines),
+    );
+}
+
+#[test]
+fn no_http_request_gets_a_server_error() {
+    let rt = runtime();
+    let app = props::app(Vec::new());
+    props::check(
+        "http",
+        props::cases(SLOW_CASES),
+        props::http_case(),
+        |case| props::http_property(&rt, &app, case),
+    );
+}
+
+#[test]
+fn fit_budget_fits_or_has_nothing_left_to_cut() {
+    props::check(
+        "fit_budget",
+        props::cases(SLOW_CASES),
+        props::value_and_budget(),
+        props::fit_budget_property,
+    );
+}
+
+#[test]
+fn shaped_results_with_their_envelope_fit_the_budget() {
+    props::check(
+        "shape_budget",
+        props::cases(SLOW_CASES),
+        (props::value_and_budget(), any::<prop::sample::Index>()),
+        |(v, tool)| props::shape_property(v, tool),
+    );
+}
+
+#[test]
+fn a_planted_secret_never_survives_redaction() {
+    props::check(
+        "redact",
+        props::cases(SLOW_CASES),
+        props::planted_case(),
+        props::redact_property,
+    );
+}
+
+#[test]
+fn local_paths_never_resolve_outside_the_root() {
+    let world = props::path_world();
+    props::check(
+        "local_paths",
+        props::cases(CASES),
+        props::local_path(),
+        |p| props::resolve_property(&world, p),
+    );
+}
+
+/// Found while writing the fit_budget target (reported to the lead; trim.rs is not ours to
+/// edit): the longest string is chosen by bytes but cut only when it has over 64 characters, so
+/// 60 four-byte characters stop the budget while a 300-character ASCII string stays whole.
+#[test]
+#[ignore = "trim::fit_budget bug reported to the lead; un-ignore once trim.rs is fixed"]
+fn a_short_multibyte_string_does_not_stop_the_budget() {
+    let mut value = serde_json::json!({"a": "😀".repeat(60), "b": "x".repeat(300)});
+    let mut report = nexus_mcp::trim::Report::default();
+    nexus_mcp::trim::fit_budget(&mut value, 300, &mut report);
+    assert!(
+        nexus_mcp::trim::size(&value) <= 300,
+        "{} characters left over a budget of 300: {value}",
+        nexus_mcp::trim::size(&value)
+    );
+}

@@ -1,0 +1,1139 @@
+//! Property-based fuzz targets, shared by `tests/fuzz.rs` (a few thousand cases per target in CI,
+//! with shrinking) and `benches/fuzz.rs` (>= 100,000 cases per target on demand, counting every
+//! failure). Each target is a proptest strategy plus a check that returns `Err(why)` when a
+//! property does not hold; a panic is caught and counted as a failure too.
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use nexus_mcp::app::{App, Settings};
+use nexus_mcp::handler::ToolContext;
+use nexus_mcp::http::Auth;
+use nexus_mcp::nexus_client::{NexusClient, Secret};
+use nexus_mcp::spec::Mode;
+use nexus_mcp::stdio::framing::{self, Frame};
+use proptest::prelude::*;
+use proptest::strategy::ValueTree;
+use proptest::test_runner::{Config, TestCaseError, TestRunner};
+use serde_json::{Map, Value, json};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+// ---------------------------------------------------------------- running
+
+/// Cases per target: `NEXUS_MCP_FUZZ_CASES`, else `default`.
+pub fn cases(default: u32) -> u32 {
+    std::env::var("NEXUS_MCP_FUZZ_CASES")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(default)
+}
+
+/// For tests: proptest's runner (shrinks the first failure and panics with it).
+pub fn check<S: Strategy>(
+    name: &str,
+    cases: u32,
+    strategy: S,
+    property: impl Fn(S::Value) -> Result<(), String>,
+) where
+    S::Value: std::fmt::Debug,
+{
+    let config = Config {
+        cases,
+        failure_persistence: None,
+        max_shrink_iters: 2048,
+        ..Config::default()
+    };
+    let started = Instant::now();
+    let result = TestRunner::new(config).run(&strategy, |input| {
+        property(input).map_err(TestCaseError::fail)
+    });
+    eprintln!("fuzz {name}: {cases} cases in {:.1?}", started.elapsed());
+    if let Err(e) = result {
+        panic!("fuzz target {name} failed: {e}");
+    }
+}
+
+/// What a counting run found.
+pub struct Tally {
+    pub cases: u32,
+    pub failures: u32,
+    pub first_failure: Option<String>,
+    pub elapsed: Duration,
+}
+
+/// For the bench: runs every case (no shrinking) and counts failures, panics included.
+pub fn count<S: Strategy>(
+    cases: u32,
+    strategy: S,
+    property: impl Fn(S::Value) -> Result<(), String>,
+) -> Tally
+where
+    S::Value: std::fmt::Debug + Clone,
+{
+    let mut runner = TestRunner::new(Config {
+        failure_persistence: None,
+        ..Config::default()
+    });
+    let started = Instant::now();
+    let mut tally = Tally {
+        cases,
+        failures: 0,
+        first_failure: None,
+        elapsed: Duration::ZERO,
+    };
+    // NEXUS_MCP_FUZZ_SECONDS bounds a target's run; the cases actually run are reported.
+    let limit = std::env::var("NEXUS_MCP_FUZZ_SECONDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .map(Duration::from_secs);
+    for case in 0..cases {
+        if limit.is_some_and(|l| started.elapsed() > l) {
+            tally.cases = case;
+            break;
+        }
+        let Ok(tree) = strategy.new_tree(&mut runner) else {
+            continue;
+        };
+        let input = tree.current();
+        let shown = input.clone();
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| property(input)));
+        let why = match outcome {
+            Ok(Ok(())) => continue,
+            Ok(Err(why)) => why,
+            Err(panic) => format!(
+                "panic: {}",
+                panic
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+                    .unwrap_or_default()
+            ),
+        };
+        tally.failures += 1;
+        if tally.first_failure.is_none() {
+            let mut input = format!("{shown:?}");
+            input.truncate(4000);
+            tally.first_failure = Some(format!("{why}\n  input: {input}"));
+        }
+    }
+    tally.elapsed = started.elapsed();
+    tally
+}
+
+// ---------------------------------------------------------------- shared generators
+
+/// Text that exercises escaping, multi-byte characters and length.
+pub fn text() -> impl Strategy<Value = String> + Clone {
+    prop_oneof![
+        "[a-z_ ]{0,12}",
+        any::<String>(),
+        "[\\PC\n\t\"\\\\]{0,40}",
+        "[a-zA-Z0-9 é中😀]{60,400}",
+    ]
+}
+
+/// Any JSON value, nested up to three levels.
+pub fn json_value() -> impl Strategy<Value = Value> + Clone {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        any::<i64>().prop_map(Value::from),
+        any::<f64>().prop_filter_map("finite", |f| serde_json::Number::from_f64(f)
+            .map(Value::Number)),
+        text().prop_map(Value::String),
+    ];
+    leaf.prop_recursive(3, 48, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..8).prop_map(Value::Array),
+            prop::collection::vec((text(), inner), 0..6)
+                .prop_map(|kv| Value::Object(kv.into_iter().collect::<Map<_, _>>())),
+        ]
+    })
+}
+
+/// JSON-RPC messages close to valid ones, with one part replaced by something random.
+pub fn near_message(methods: &'static [&'static str]) -> impl Strategy<Value = Value> + Clone {
+    let id = prop_oneof![
+        Just(None),
+        Just(Some(json!(1))),
+        Just(Some(json!("a"))),
+        Just(Some(Value::Null)),
+        json_value().prop_map(Some),
+    ];
+    let params = prop_oneof![
+        Just(None),
+        Just(Some(json!({}))),
+        Just(Some(
+            json!({"name": "kg_latest_graph", "arguments": {"repository": "acme/shop"}})
+        )),
+        Just(Some(json!({"name": "kg_latest_graph", "arguments": [1]}))),
+        Just(Some(json!({"name": "kg_latest_graph", "arguments": "x"}))),
+        Just(Some(
+            json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "f", "version": "0"}})
+        )),
+        json_value().prop_map(Some),
+    ];
+    let jsonrpc = prop_oneof![
+        4 => Just(Some(json!("2.0"))),
+        1 => Just(None),
+        1 => json_value().prop_map(Some),
+    ];
+    let method = prop_oneof![
+        4 => prop::sample::select(methods).prop_map(|m| Some(json!(m))),
+        1 => Just(None),
+        1 => json_value().prop_map(Some),
+    ];
+    (jsonrpc, id, method, params).prop_map(|(jsonrpc, id, method, params)| {
+        let mut m = Map::new();
+        for (k, v) in [
+            ("jsonrpc", jsonrpc),
+            ("id", id),
+            ("method", method),
+            ("params", params),
+        ] {
+            if let Some(v) = v {
+                m.insert(k.to_owned(), v);
+            }
+        }
+        Value::Object(m)
+    })
+}
+
+/// Every method a client may send, and a few it may not.
+pub const METHODS: &[&str] = &[
+    "initialize",
+    "ping",
+    "tools/list",
+    "tools/call",
+    "prompts/list",
+    "prompts/get",
+    "resources/list",
+    "resources/read",
+    "completion/complete",
+    "logging/setLevel",
+    "notifications/initialized",
+    "notifications/cancelled",
+    "notifications/unknown",
+    "sampling/createMessage",
+    "nonsense",
+];
+
+// ---------------------------------------------------------------- manifest
+
+const MANIFEST: &str = include_str!("../../manifest/nexus-code-kg.yaml");
+
+/// One edit of a manifest's text.
+#[derive(Debug, Clone)]
+pub enum Edit {
+    DeleteLine(prop::sample::Index),
+    DuplicateLine(prop::sample::Index),
+    /// Replaces what follows the line's first `: ` (a value) with `with`.
+    ReplaceValue(prop::sample::Index, String),
+    InsertLine(prop::sample::Index, String),
+    Indent(prop::sample::Index, bool),
+    InjectAt(prop::sample::Index, String),
+    TruncateAt(prop::sample::Index),
+}
+
+fn yaml_value() -> impl Strategy<Value = String> + Clone {
+    prop_oneof![
+        prop::sample::select(
+            &[
+                "[]",
+                "{}",
+                "42",
+                "-1",
+                "true",
+                "null",
+                "~",
+                "''",
+                "'x'",
+                "[1, 2]",
+                "{a: 1}",
+                "1e999",
+                "\"\\u0000\"",
+                "*anchor",
+                "&a x",
+                "!!binary aGk=",
+                "|",
+                ">-",
+                "- x",
+                "mapped",
+                "custom",
+                "read",
+                "write",
+                "kg:read",
+                "kg_latest_graph",
+                "/api/v1/x",
+                "{{ x }}",
+                "{% if %}",
+                "GET",
+                "POST",
+            ][..]
+        )
+        .prop_map(str::to_owned),
+        text(),
+    ]
+}
+
+fn edit() -> impl Strategy<Value = Edit> + Clone {
+    let at = any::<prop::sample::Index>();
+    prop_oneof![
+        at.clone().prop_map(Edit::DeleteLine),
+        at.clone().prop_map(Edit::DuplicateLine),
+        (at.clone(), yaml_value()).prop_map(|(i, v)| Edit::ReplaceValue(i, v)),
+        (
+            at.clone(),
+            prop_oneof![yaml_value(), "[a-z_]{1,10}: .{0,10}"]
+        )
+            .prop_map(|(i, v)| Edit::InsertLine(i, v)),
+        (at.clone(), any::<bool>()).prop_map(|(i, b)| Edit::Indent(i, b)),
+        (at.clone(), text()).prop_map(|(i, s)| Edit::InjectAt(i, s)),
+        at.prop_map(Edit::TruncateAt),
+    ]
+}
+
+fn apply(source: &str, edit: &Edit) -> String {
+    let mut lines: Vec<String> = source.split('\n').map(str::to_owned).collect();
+    match edit {
+        Edit::DeleteLine(i) => {
+            lines.remove(i.index(lines.len()));
+        }
+        Edit::DuplicateLine(i) => {
+            let at = i.index(lines.len());
+            lines.insert(at, lines[at].clone());
+        }
+        Edit::ReplaceValue(i, v) => {
+            let at = i.index(lines.len());
+            if let Some(colon) = lines[at].find(": ") {
+                lines[at] = format!("{}: {v}", &lines[at][..colon]);
+            } else {
+                lines[at] = format!("{}{v}", lines[at]);
+            }
+        }
+        Edit::InsertLine(i, v) => {
+            let at = i.index(lines.len() + 1);
+            lines.insert(at, v.clone());
+        }
+        Edit::Indent(i, deeper) => {
+            let at = i.index(lines.len());
+            lines[at] = if *deeper {
+                format!("  {}", lines[at])
+            } else {
+                lines[at].trim_start().to_owned()
+            };
+        }
+        Edit::InjectAt(i, s) => {
+            let mut text = lines.join("\n");
+            let mut at = i.index(text.len() + 1);
+            while !text.is_char_boundary(at) {
+                at -= 1;
+            }
+            text.insert_str(at, s);
+            return text;
+        }
+        Edit::TruncateAt(i) => {
+            let mut text = lines.join("\n");
+            let mut at = i.index(text.len() + 1);
+            while !text.is_char_boundary(at) {
+                at -= 1;
+            }
+            text.truncate(at);
+            return text;
+        }
+    }
+    lines.join("\n")
+}
+
+/// The real manifest with one to four random edits.
+pub fn mutated_manifest() -> impl Strategy<Value = Vec<Edit>> {
+    prop::collection::vec(edit(), 1..5)
+}
+
+/// Parsing and validation never panic; every error points inside the file (line within it,
+/// column within that line, or just past its end); a manifest that passes generates code
+/// without panicking.
+pub fn manifest_property(edits: Vec<Edit>) -> Result<(), String> {
+    let source = edits.iter().fold(MANIFEST.to_owned(), |s, e| apply(&s, e));
+    let path = Path::new("manifest/fuzzed.yaml");
+    match nexus_mcp_codegen::parse(path, &source) {
+        Ok(manifest) => {
+            let loaded = nexus_mcp_codegen::LoadedManifest {
+                path: path.to_owned(),
+                manifest,
+            };
+            // A manifest that validates may still fail to emit (an error, not a panic).
+            let _ = nexus_mcp_codegen::generate(&[loaded]);
+            Ok(())
+        }
+        Err(errors) => {
+            if errors.is_empty() {
+                return Err("parse failed with no error".into());
+            }
+            let lines: Vec<&str> = source.split('\n').collect();
+            for e in &errors {
+                let Some(line) = e.line.checked_sub(1).and_then(|l| lines.get(l)) else {
+                    return Err(format!("error at line {} of {}: {e}", e.line, lines.len()));
+                };
+                let width = line.chars().count() + 1;
+                if e.column == 0 || e.column > width {
+                    return Err(format!(
+                        "error at column {} of a {}-character line {}: {e}",
+                        e.column,
+                        width - 1,
+                        e.line
+                    ));
+                }
+                if e.message.trim().is_empty() {
+                    return Err(format!(
+                        "error without a message at {}:{}",
+                        e.line, e.column
+                    ));
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+// ---------------------------------------------------------------- stdio framing
+
+/// One stdio input line.
+pub fn stdio_line() -> impl Strategy<Value = Vec<u8>> + Clone {
+    prop_oneof![
+        prop::collection::vec(any::<u8>(), 0..200),
+        json_value().prop_map(|v| v.to_string().into_bytes()),
+        near_message(METHODS).prop_map(|v| v.to_string().into_bytes()),
+        // Valid JSON cut short.
+        (near_message(METHODS), any::<prop::sample::Index>()).prop_map(|(v, i)| {
+            let mut s = v.to_string().into_bytes();
+            s.truncate(i.index(s.len() + 1));
+            s
+        }),
+    ]
+    .prop_map(|mut line| {
+        line.retain(|b| *b != b'\n');
+        line
+    })
+}
+
+/// Whether a reply is a well-formed JSON-RPC error: `jsonrpc`, an `id` that is null, a string
+/// or an integer, and an error with one of the framing codes and a message.
+fn well_formed_error(reply: &Value) -> Result<i64, String> {
+    let code = reply["error"]["code"].as_i64().ok_or("no error code")?;
+    let id_ok = match reply.get("id") {
+        Some(Value::Null | Value::String(_)) => true,
+        Some(Value::Number(n)) => n.is_i64(),
+        _ => false,
+    };
+    if reply["jsonrpc"] != "2.0"
+        || !id_ok
+        || ![
+            framing::PARSE_ERROR,
+            framing::INVALID_REQUEST,
+            framing::INVALID_PARAMS,
+        ]
+        .contains(&code)
+        || reply["error"]["message"].as_str().is_none_or(str::is_empty)
+    {
+        return Err(format!("malformed error reply: {reply}"));
+    }
+    Ok(code)
+}
+
+/// Every line is dispatched, skipped (blank, or a notification that is not MCP), or answered with
+/// a well-formed error: -32700 exactly when the line is not JSON, carrying the line's id when it
+/// has a readable one.
+pub fn frame_property(line: Vec<u8>) -> Result<(), String> {
+    let parsed: Option<Value> = {
+        let l = line.strip_suffix(b"\r").unwrap_or(&line);
+        let l = l.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(l);
+        serde_json::from_slice(l).ok()
+    };
+    match framing::frame(&line) {
+        Frame::Message(m) => match parsed {
+            Some(Value::Object(_)) => {
+                serde_json::to_string(&m)
+                    .map_err(|e| format!("dispatched message does not serialize: {e}"))?;
+                Ok(())
+            }
+            other => Err(format!(
+                "dispatched a line that is not a JSON object: {other:?}"
+            )),
+        },
+        Frame::Skip => match &parsed {
+            None if line.iter().all(u8::is_ascii_whitespace) || line == b"\r" => Ok(()),
+            Some(Value::Object(o)) if !o.contains_key("id") => Ok(()),
+            _ => Err("skipped a line that needed an answer".into()),
+        },
+        Frame::Reply(reply) => {
+            let code = well_formed_error(&reply)?;
+            match (&parsed, code) {
+                (None, framing::PARSE_ERROR) => Ok(()),
+                (None, _) => Err(format!("not JSON, but answered {code}")),
+                (Some(_), framing::PARSE_ERROR) => {
+                    Err("valid JSON answered as a parse error".into())
+                }
+                (Some(Value::Object(o)), _) => {
+                    let readable = match o.get("id") {
+                        Some(Value::String(_)) => o.get("id").cloned(),
+                        Some(Value::Number(n)) if n.is_i64() => o.get("id").cloned(),
+                        _ => None,
+                    };
+                    match readable {
+                        Some(id) if reply["id"] != id => {
+                            Err(format!("answer {reply} lost the id {id}"))
+                        }
+                        None if !reply["id"].is_null() => {
+                            Err(format!("answer {reply} invented an id"))
+                        }
+                        _ => Ok(()),
+                    }
+                }
+                (Some(_), _) => {
+                    if reply["id"].is_null() {
+                        Ok(())
+                    } else {
+                        Err(format!("a non-object answered with an id: {reply}"))
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A run of lines through the whole transport, in process.
+pub fn stdio_session() -> impl Strategy<Value = Vec<Vec<u8>>> {
+    prop::collection::vec(stdio_line(), 1..8)
+}
+
+/// Through `LineTransport` (in memory): what comes out is whole JSON lines, one error answer per
+/// line that [`framing::frame`] answers, and every dispatched message reaches the session.
+pub fn transport_property(rt: &tokio::runtime::Runtime, lines: Vec<Vec<u8>>) -> Result<(), String> {
+    use rmcp::transport::Transport;
+    use tokio::io::AsyncReadExt;
+    let mut input = Vec::new();
+    let (mut messages, mut replies) = (0usize, 0usize);
+    for line in &lines {
+        input.extend_from_slice(line);
+        input.push(b'\n');
+        match framing::frame(line) {
+            Frame::Message(_) => messages += 1,
+            Frame::Reply(_) => replies += 1,
+            Frame::Skip => {}
+        }
+    }
+    rt.block_on(async move {
+        let (writer, mut out) = tokio::io::duplex(1 << 20);
+        let mut transport = nexus_mcp::stdio::LineTransport::new(&input[..], writer);
+        let mut received = 0;
+        while Transport::<rmcp::RoleServer>::receive(&mut transport)
+            .await
+            .is_some()
+        {
+            received += 1;
+        }
+        Transport::<rmcp::RoleServer>::close(&mut transport)
+            .await
+            .map_err(|e| e.to_string())?;
+        drop(transport);
+        let mut written = Vec::new();
+        out.read_to_end(&mut written)
+            .await
+            .map_err(|e| e.to_string())?;
+        if received != messages {
+            return Err(format!(
+                "{received} messages reached the session, {messages} expected"
+            ));
+        }
+        let text = String::from_utf8(written).map_err(|e| format!("output is not UTF-8: {e}"))?;
+        let answers: Vec<&str> = text.lines().collect();
+        if answers.len() != replies || (!text.is_empty() && !text.ends_with('\n')) {
+            return Err(format!(
+                "{} answers for {replies} malformed lines: {text:?}",
+                answers.len()
+            ));
+        }
+        for answer in answers {
+            let v: Value = serde_json::from_str(answer)
+                .map_err(|e| format!("answer is not JSON ({e}): {answer}"))?;
+            well_formed_error(&v)?;
+        }
+        Ok(())
+    })
+}
+
+// ---------------------------------------------------------------- HTTP
+
+/// A server whose Nexus is a closed loopback port: every path short of a backend call runs.
+pub fn app(roots: Vec<PathBuf>) -> Arc<App> {
+    let surface = nexus_mcp::surface("nexus-code-kg").expect("the nexus-code-kg surface");
+    let nexus = NexusClient::new(
+        "http://127.0.0.1:9",
+        Secret::new("fuzz-token".into()),
+        Duration::from_millis(200),
+    )
+    .expect("a Nexus client");
+    let settings = Settings {
+        local_repo_roots: roots,
+        ..Settings::default()
+    };
+    Arc::new(App::new(surface, nexus, settings, Arc::new(|_, _, _| None)))
+}
+
+/// One HTTP request: method, path, headers, body.
+#[derive(Debug, Clone)]
+pub struct HttpCase {
+    pub method: &'static str,
+    pub path: &'static str,
+    pub headers: Vec<(&'static str, String)>,
+    pub body: Vec<u8>,
+}
+
+/// Methods sent over HTTP: no `initialize`, whose session would outlive the case (five minutes
+/// each, so 100,000 of them would only measure memory).
+const HTTP_METHODS: &[&str] = &[
+    "ping",
+    "tools/list",
+    "tools/call",
+    "prompts/list",
+    "resources/list",
+    "completion/complete",
+    "notifications/initialized",
+    "nonsense",
+];
+
+pub fn http_case() -> impl Strategy<Value = HttpCase> {
+    let header_value = |common: &'static [&'static str]| {
+        prop_oneof![
+            3 => prop::sample::select(common).prop_map(str::to_owned),
+            1 => "[ -~]{0,40}",
+        ]
+    };
+    let headers = (
+        header_value(&[
+            "application/json",
+            "text/plain",
+            "application/json; charset=utf-8",
+            "",
+        ]),
+        header_value(&[
+            "application/json, text/event-stream",
+            "application/json",
+            "text/event-stream",
+            "*/*",
+        ]),
+        header_value(&["2025-11-25", "2026-07-28", "2025-03-26", "1999-01-01"]),
+        proptest::option::of(header_value(&["00000000-0000-0000-0000-000000000000", "x"])),
+        header_value(&["127.0.0.1", "localhost", "evil.example", "127.0.0.1:8765"]),
+        proptest::option::of(header_value(&[
+            "http://127.0.0.1",
+            "https://evil.example",
+            "null",
+        ])),
+        proptest::option::of(header_value(&["tools/call", "ping", "x"])),
+    )
+        .prop_map(|(ct, accept, version, session, host, origin, mcp_method)| {
+            let mut h = vec![
+                ("content-type", ct),
+                ("accept", accept),
+                ("mcp-protocol-version", version),
+                ("host", host),
+            ];
+            h.extend(session.map(|s| ("mcp-session-id", s)));
+            h.extend(origin.map(|o| ("origin", o)));
+            h.extend(mcp_method.map(|m| ("mcp-method", m)));
+            h
+        });
+    let meta = prop_oneof![
+        Just(None),
+        Just(Some(
+            json!({"protocolVersion": "2026-07-28", "clientCapabilities": {}})
+        )),
+        json_value().prop_map(Some),
+    ];
+    let body = prop_oneof![
+        prop::collection::vec(any::<u8>(), 0..300),
+        json_value().prop_map(|v| v.to_string().into_bytes()),
+        (near_message(HTTP_METHODS), meta).prop_map(|(mut v, meta)| {
+            if let (Some(meta), Some(obj)) = (meta, v.as_object_mut()) {
+                let params = obj.entry("params").or_insert_with(|| json!({}));
+                if let Some(p) = params.as_object_mut() {
+                    p.insert("_meta".into(), meta);
+                }
+            }
+            v.to_string().into_bytes()
+        }),
+    ];
+    (
+        prop::sample::select(&["POST", "POST", "POST", "GET", "DELETE", "PUT"][..]),
+        prop::sample::select(&["/mcp", "/mcp", "/message?sessionId=x", "/sse", "/healthz"][..]),
+        headers,
+        body,
+    )
+        .prop_map(|(method, path, headers, body)| HttpCase {
+            method,
+            path,
+            headers,
+            body,
+        })
+}
+
+/// No request makes the router panic or answer 5xx.
+pub fn http_property(
+    rt: &tokio::runtime::Runtime,
+    app: &Arc<App>,
+    case: HttpCase,
+) -> Result<(), String> {
+    use tower::ServiceExt;
+    let scopes: BTreeSet<String> = ["kg:read", "kg:local", "kg:regenerate"]
+        .iter()
+        .map(|s| (*s).to_owned())
+        .collect();
+    let router = nexus_mcp::http::router(app.clone(), Auth::Open(Arc::new(scopes)), &[]);
+    let mut request = axum::http::Request::builder()
+        .method(case.method)
+        .uri(case.path);
+    for (name, value) in &case.headers {
+        request = request.header(*name, value.as_str());
+    }
+    let Ok(request) = request.body(axum::body::Body::from(case.body.clone())) else {
+        // A header value the http crate refuses never reaches a server.
+        return Ok(());
+    };
+    rt.block_on(async move {
+        // A GET that opens an event stream answers its status at once; its body is not read.
+        let response = tokio::time::timeout(Duration::from_secs(10), router.oneshot(request))
+            .await
+            .map_err(|_| "no answer within 10 s".to_owned())?
+            .map_err(|e| format!("router error: {e}"))?;
+        if response.status().is_server_error() {
+            let status = response.status();
+            let body = tokio::time::timeout(
+                Duration::from_secs(2),
+                axum::body::to_bytes(response.into_body(), 64 * 1024),
+            )
+            .await;
+            let body = match body {
+                Ok(Ok(b)) => String::from_utf8_lossy(&b).into_owned(),
+                _ => String::new(),
+            };
+            return Err(format!("{status}: {body}"));
+        }
+        Ok(())
+    })
+}
+
+// ---------------------------------------------------------------- trim and redact
+
+/// A value and a budget from none to a little over its size.
+pub fn value_and_budget() -> impl Strategy<Value = (Value, f64)> {
+    (json_value(), 0.0..1.2f64)
+}
+
+/// The smallest a value gets: no array over one item, no string over 64 characters plus the
+/// marker that says how much was cut.
+fn irreducible(value: &Value) -> Option<String> {
+    match value {
+        Value::Array(items) if items.len() > 1 => {
+            Some(format!("an array of {} items", items.len()))
+        }
+        Value::Array(items) => items.iter().find_map(irreducible),
+        Value::Object(map) => map.values().find_map(irreducible),
+        Value::String(s)
+            if s.chars().count() > 64 + "…[18446744073709551615 more characters cut]".len() =>
+        {
+            Some(format!("a string of {} characters", s.chars().count()))
+        }
+        _ => None,
+    }
+}
+
+/// `fit_budget` never panics and either fits the budget or has nothing left it may cut.
+pub fn fit_budget_property((value, fraction): (Value, f64)) -> Result<(), String> {
+    let size = nexus_mcp::trim::size(&value);
+    let budget = (size as f64 * fraction) as usize;
+    let mut cut = value;
+    let mut report = nexus_mcp::trim::Report::default();
+    nexus_mcp::trim::fit_budget(&mut cut, budget, &mut report);
+    let after = nexus_mcp::trim::size(&cut);
+    if after <= budget {
+        return Ok(());
+    }
+    match irreducible(&cut) {
+        Some(left) => Err(format!(
+            "{after} characters over a budget of {budget} (from {size}), yet {left} is left"
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Shaping with every tool's real response spec, then the budget with an envelope, as a call
+/// does: no panic, and the result with its envelope fits or cannot be cut further.
+pub fn shape_property(
+    (value, fraction): (Value, f64),
+    tool: prop::sample::Index,
+) -> Result<(), String> {
+    let surface = nexus_mcp::surface("nexus-code-kg").ok_or("no surface")?;
+    let tool = &surface.tools[tool.index(surface.tools.len())];
+    let (shaped, mut report) = nexus_mcp::trim::shape(value, &tool.response);
+    let budget = ((nexus_mcp::trim::size(&shaped) as f64 * fraction) as usize).max(1);
+    let out = nexus_mcp::dispatch::fit_with_envelope(
+        shaped,
+        &mut report,
+        budget,
+        |value, report| {
+            if let Some(obj) = value.as_object_mut()
+                && report.truncated()
+            {
+                obj.insert(
+                "truncation".into(),
+                json!({"truncated": true, "cuts": report.cuts, "strings_shortened": report.strings_shortened()}),
+            );
+            }
+        },
+    );
+    let after = nexus_mcp::trim::size(&out);
+    if after <= budget {
+        return Ok(());
+    }
+    let mut body = out.clone();
+    if let Some(obj) = body.as_object_mut() {
+        obj.remove("truncation");
+    }
+    match irreducible(&body) {
+        Some(left) => Err(format!(
+            "{} ({}): {after} characters over {budget}, yet {left} is left",
+            tool.name, surface.name
+        )),
+        None => Ok(()),
+    }
+}
+
+/// One planted secret: a family the redactor covers, a regex generating the secret, and the text
+/// around it (`{}` is the secret). The lead extends this list as redaction learns new families.
+pub struct Planted {
+    pub kind: &'static str,
+    pub secret: &'static str,
+    pub context: &'static str,
+}
+
+pub const PLANTED: &[Planted] = &[
+    Planted {
+        kind: "aws_access_key_id",
+        secret: "AKIA[0-9A-Z]{16}",
+        context: "{}",
+    },
+    Planted {
+        kind: "aws_sts_key_id",
+        secret: "ASIA[0-9A-Z]{16}",
+        context: "aws_key_id={}",
+    },
+    Planted {
+        kind: "github_classic_token",
+        secret: "gh[pousr]_[A-Za-z0-9]{36,40}",
+        context: "{}",
+    },
+    Planted {
+        kind: "github_fine_grained_pat",
+        secret: "github_pat_[A-Za-z0-9_]{40,60}",
+        context: "{}",
+    },
+    Planted {
+        kind: "gitlab_pat",
+        secret: "glpat-[A-Za-z0-9_\\-]{20}",
+        context: "{}",
+    },
+    Planted {
+        kind: "slack_token",
+        secret: "xox[abposr]-[0-9]{10,12}-[A-Za-z0-9]{10,24}",
+        context: "{}",
+    },
+    Planted {
+        kind: "openai_key",
+        secret: "sk-(proj-)?[A-Za-z0-9_\\-]{20,48}",
+        context: "{}",
+    },
+    Planted {
+        kind: "anthropic_key",
+        secret: "sk-ant-api03-[A-Za-z0-9_\\-]{20,48}",
+        context: "{}",
+    },
+    Planted {
+        kind: "google_api_key",
+        secret: "AIza[0-9A-Za-z_\\-]{35}",
+        context: "{}",
+    },
+    Planted {
+        kind: "jwt",
+        secret: "eyJ[A-Za-z0-9_\\-]{8,30}\\.eyJ[A-Za-z0-9_\\-]{8,30}\\.[A-Za-z0-9_\\-]{8,40}",
+        context: "Bearer {}",
+    },
+    Planted {
+        kind: "pem_private_key",
+        secret: "-----BEGIN (RSA |EC |OPENSSH )?PRIVATE KEY-----\n[A-Za-z0-9+/]{40,64}\n[A-Za-z0-9+/]{40,64}\n-----END (RSA |EC |OPENSSH )?PRIVATE KEY-----",
+        context: "{}",
+    },
+    Planted {
+        kind: "password_assignment",
+        secret: "[A-Za-z0-9!#%&*]{6,24}",
+        context: "password = \"{}\"",
+    },
+    Planted {
+        kind: "api_key_assignment",
+        secret: "[A-Za-z0-9_]{8,32}",
+        context: "API_KEY: '{}'",
+    },
+    Planted {
+        kind: "secret_json_member",
+        secret: "[A-Za-z0-9]{8,32}",
+        context: "\"client_secret\": \"{}\"",
+    },
+];
+
+/// Where the secret goes.
+#[derive(Debug, Clone)]
+pub enum Place {
+    /// The whole of a string value.
+    Whole,
+    /// Inside a string, after and before random text (space-separated, as in a snippet).
+    Embedded(String, String),
+    /// The value of a member with a random key.
+    Member(String),
+}
+
+/// A random value with a planted secret somewhere in it.
+#[derive(Debug, Clone)]
+pub struct PlantedCase {
+    pub value: Value,
+    pub kind: &'static str,
+    pub secret: String,
+    pub place: Place,
+    pub at: prop::sample::Index,
+}
+
+pub fn planted_case() -> impl Strategy<Value = PlantedCase> {
+    let kinds: Vec<BoxedStrategy<(&'static str, String, &'static str)>> = PLANTED
+        .iter()
+        .map(|p| {
+            proptest::string::string_regex(p.secret)
+                .expect("a planted secret regex")
+                .prop_map(move |s| (p.kind, s, p.context))
+                .boxed()
+        })
+        .collect();
+    let place = prop_oneof![
+        Just(Place::Whole),
+        ("[a-z ]{0,20}", "[a-z ]{0,20}").prop_map(|(a, b)| Place::Embedded(a, b)),
+        text().prop_map(Place::Member),
+    ];
+    (
+        prop::strategy::Union::new(kinds),
+        json_value(),
+        place,
+        any::<prop::sample::Index>(),
+    )
+        .prop_map(|((kind, secret, context), value, place, at)| {
+            PlantedCase {
+                value,
+                kind,
+                secret,
+                place,
+                at,
+            }
+            .with_context(context)
+        })
+}
+
+impl PlantedCase {
+    /// The text planted: the secret in its context.
+    fn with_context(mut self, context: &str) -> Self {
+        let planted = context.replace("{}", &self.secret);
+        let text = match &self.place {
+            Place::Whole | Place::Member(_) => planted,
+            Place::Embedded(a, b) => format!("{a}{planted}{b}"),
+        };
+        let leaf = match &self.place {
+            Place::Member(key) => json!({ key.clone(): text }),
+            _ => Value::String(text),
+        };
+        plant(&mut self.value, leaf, self.at);
+        self
+    }
+}
+
+/// Puts `leaf` at a position `at` picks among the value's nodes (replacing a scalar, adding to an
+/// array or object, or wrapping the root).
+fn plant(value: &mut Value, leaf: Value, at: prop::sample::Index) {
+    fn count(v: &Value) -> usize {
+        1 + match v {
+            Value::Array(a) => a.iter().map(count).sum(),
+            Value::Object(o) => o.values().map(count).sum(),
+            _ => 0,
+        }
+    }
+    fn walk(v: &mut Value, n: &mut usize, leaf: &mut Option<Value>) {
+        if leaf.is_none() {
+            return;
+        }
+        if *n == 0 {
+            let l = leaf.take().unwrap_or(Value::Null);
+            match v {
+                Value::Array(a) => a.push(l),
+                Value::Object(o) => {
+                    o.insert(format!("planted{}", o.len()), l);
+                }
+                scalar => *scalar = l,
+            }
+            return;
+        }
+        *n -= 1;
+        match v {
+            Value::Array(a) => a.iter_mut().for_each(|c| walk(c, n, leaf)),
+            Value::Object(o) => o.values_mut().for_each(|c| walk(c, n, leaf)),
+            _ => {}
+        }
+    }
+    let mut n = at.index(count(value));
+    let mut leaf = Some(leaf);
+    walk(value, &mut n, &mut leaf);
+}
+
+/// After `redact_value`, no string in the value (keys included) contains the secret.
+pub fn redact_property(case: PlantedCase) -> Result<(), String> {
+    let mut value = case.value;
+    nexus_mcp::redact::redact_value(&mut value);
+    fn find<'a>(v: &'a Value, secret: &str) -> Option<&'a str> {
+        match v {
+            Value::String(s) if s.contains(secret) => Some(s),
+            Value::Array(a) => a.iter().find_map(|c| find(c, secret)),
+            Value::Object(o) => o.iter().find_map(|(k, c)| {
+                if k.contains(secret) {
+                    Some(k.as_str())
+                } else {
+                    find(c, secret)
+                }
+            }),
+            _ => None,
+        }
+    }
+    match find(&value, &case.secret) {
+        Some(leak) => Err(format!("{} survived redaction in {leak:?}", case.kind)),
+        None => Ok(()),
+    }
+}
+
+// ---------------------------------------------------------------- local paths
+
+/// A root with a checkout inside, and symlinks pointing in, out, absolute and in a loop.
+pub struct PathWorld {
+    _dir: tempfile::TempDir,
+    pub base: PathBuf,
+    pub root: PathBuf,
+    pub ctx: ToolContext,
+}
+
+pub fn path_world() -> PathWorld {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let base = dir.path().canonicalize().expect("canonical tempdir");
+    let root = base.join("root");
+    let outside = base.join("outside");
+    for d in [
+        root.join("repo/src"),
+        outside.join("repo"),
+        root.join("é 中"),
+    ] {
+        std::fs::create_dir_all(d).expect("mkdir");
+    }
+    let links: [(&str, PathBuf); 6] = [
+        ("repo/in", root.join("repo/src")),
+        ("repo/out", outside.join("repo")),
+        ("repo/abs", PathBuf::from("/etc")),
+        ("repo/up", PathBuf::from("../..")),
+        ("repo/loop", root.join("repo/loop")),
+        ("repo/rel_out", PathBuf::from("../../outside")),
+    ];
+    for (name, target) in links {
+        std::os::unix::fs::symlink(target, root.join(name)).expect("symlink");
+    }
+    let ctx = ToolContext {
+        app: app(vec![root.clone()]),
+        mode: Mode::LocalStdio,
+        scopes: Arc::new(BTreeSet::new()),
+        progress: None,
+        log: None,
+    };
+    PathWorld {
+        _dir: dir,
+        base,
+        root,
+        ctx,
+    }
+}
+
+/// A path built from pieces that matter: the root, `..`, `.`, the links, unicode, NUL bytes.
+pub fn local_path() -> impl Strategy<Value = (u8, Vec<String>)> {
+    let piece = prop_oneof![
+        prop::sample::select(
+            &[
+                "..",
+                ".",
+                "",
+                "repo",
+                "src",
+                "in",
+                "out",
+                "abs",
+                "up",
+                "loop",
+                "rel_out",
+                "é 中",
+                "outside",
+                "root",
+                "a\0b",
+                "\0",
+                "~",
+                "repo/../..",
+                "%2e%2e",
+                "…",
+                "etc",
+            ][..]
+        )
+        .prop_map(str::to_owned),
+        "[^/]{1,8}",
+    ];
+    (0u8..4, prop::collection::vec(piece, 0..8))
+}
+
+/// `resolve` never answers a path outside the root, nor one that is not canonical.
+pub fn resolve_property(
+    world: &PathWorld,
+    (start, pieces): (u8, Vec<String>),
+) -> Result<(), String> {
+    let prefix = match start {
+        0 => world.root.display().to_string(),
+        1 => world.base.display().to_string(),
+        2 => String::new(),
+        _ => "/".into(),
+    };
+    let path = format!("{prefix}/{}", pieces.join("/"));
+    match nexus_mcp::local_paths::resolve(&world.ctx, &path) {
+        Err(_) => Ok(()),
+        Ok(resolved) => {
+            if !resolved.starts_with(&world.root) {
+                return Err(format!(
+                    "{path:?} resolved outside the root to {}",
+                    resolved.display()
+                ));
+            }
+            match resolved.canonicalize() {
+                Ok(c) if c == resolved => Ok(()),
+                other => Err(format!(
+                    "{path:?} resolved to a non-canonical {} ({other:?})",
+                    resolved.display()
+                )),
+            }
+        }
+    }
+}
