@@ -351,8 +351,10 @@ fn inside_dropped_item(cut_path: &str, array_path: &str, kept: usize) -> bool {
 }
 
 fn shorten_longest_string(value: &mut Value, report: &mut Report) -> bool {
+    // Only strings that can be cut compete: a short string of wide characters must not hide a
+    // longer cuttable one behind it.
     let longest = heaviest(value, |v| match v {
-        Value::String(s) => Some(s.len()),
+        Value::String(s) if s.len() > 64 && s.chars().count() > 64 => Some(s.len()),
         _ => None,
     });
     let Some(at) = longest else {

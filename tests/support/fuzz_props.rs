@@ -691,7 +691,12 @@ pub fn http_property(
         .iter()
         .map(|s| (*s).to_owned())
         .collect();
-    let router = nexus_mcp::http::router(app.clone(), Auth::Open(Arc::new(scopes)), &[]);
+    let router = nexus_mcp::http::router(
+        app.clone(),
+        Auth::Open(Arc::new(scopes)),
+        &nexus_mcp::http::HttpSettings::default(),
+    )
+    .map_err(|e| e.to_string())?;
     let mut request = axum::http::Request::builder()
         .method(case.method)
         .uri(case.path);
@@ -897,7 +902,7 @@ pub const PLANTED: &[Planted] = &[
 pub enum Place {
     /// The whole of a string value.
     Whole,
-    /// Inside a string, after and before random text (space-separated, as in a snippet).
+    /// Inside a string, after and before random text that ends at a delimiter.
     Embedded(String, String),
     /// The value of a member with a random key.
     Member(String),
@@ -925,7 +930,9 @@ pub fn planted_case() -> impl Strategy<Value = PlantedCase> {
         .collect();
     let place = prop_oneof![
         Just(Place::Whole),
-        ("[a-z ]{0,20}", "[a-z ]{0,20}").prop_map(|(a, b)| Place::Embedded(a, b)),
+        // Text around the secret ends at a delimiter, as in code and logs (`key=…`, `"…"`).
+        ("([a-z ]{0,19}[ =:\"'])?", "([ ,;\"'][a-z ]{0,19})?")
+            .prop_map(|(a, b)| Place::Embedded(a, b)),
         text().prop_map(Place::Member),
     ];
     (
