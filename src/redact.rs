@@ -13,43 +13,46 @@ use std::sync::LazyLock;
 pub const REDACTED: &str = "[REDACTED]";
 
 /// Credential formats, each anchored on a distinctive prefix (or inner literal) so ordinary
-/// code is left alone. In each pattern the one capturing group is the secret part.
+/// code is left alone. In each pattern the one capturing group is the secret part. A prefix
+/// distinctive on its own needs no word boundary around the token: a key glued to other text
+/// (`token%3Dghp_…`, `AKIA…` followed by a letter) is still a key; short or generic prefixes
+/// keep theirs.
 const FORMATS: &[&str] = &[
-    // AWS access key ids.
-    r"\b((?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA|ASCA)[0-9A-Z]{16})\b",
+    // AWS access key ids; no boundary after: a key glued to the next word is still a key.
+    r"((?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA|ASCA)[0-9A-Z]{16})",
     // GitHub, GitLab.
-    r"\b((?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,})",
-    r"\b(github_pat_[A-Za-z0-9_]{40,})",
-    r"\b(gl(?:pat|dt|ptt|rt|cbt|imt|soat|ffct|oas)-[A-Za-z0-9_\-]{20,})",
+    r"((?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,})",
+    r"(github_pat_[A-Za-z0-9_]{40,})",
+    r"(gl(?:pat|dt|ptt|rt|cbt|imt|soat|ffct|oas)-[A-Za-z0-9_\-]{20,})",
     // Slack tokens and webhooks.
-    r"\b(xox[abposre]-[A-Za-z0-9\-]{10,})",
-    r"\b(xapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+)",
+    r"(xox[abposre]-[A-Za-z0-9\-]{10,})",
+    r"(xapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+)",
     r"hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9+/_\-]{20,})",
     // Stripe secret, restricted and webhook keys.
-    r"\b((?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,})",
-    r"\b(whsec_[A-Za-z0-9]{24,})",
+    r"((?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,})",
+    r"(whsec_[A-Za-z0-9]{24,})",
     // Google: API keys, OAuth client secrets and access tokens.
-    r"\b(AIza[0-9A-Za-z_\-]{35})",
-    r"\b(GOCSPX-[A-Za-z0-9_\-]{28})",
-    r"\b(ya29\.[0-9A-Za-z_\-]{20,})",
+    r"(AIza[0-9A-Za-z_\-]{35})",
+    r"(GOCSPX-[A-Za-z0-9_\-]{28})",
+    r"(ya29\.[0-9A-Za-z_\-]{20,})",
     // Azure storage / service bus connection strings and SAS signatures, AD client secrets.
     r"(?:AccountKey|SharedAccessKey|SharedAccessSignature)=([^;\s'`]{20,})",
     r"[?&]sig=([A-Za-z0-9%+/=]{20,})",
     r"\b([A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.\-]{31,34})",
     // Twilio, SendGrid, Mailgun, Mailchimp.
     r"\b(SK[0-9a-f]{32})\b",
-    r"\b(SG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43})",
+    r"(SG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43})",
     r"\b(key-[0-9a-f]{32})\b",
     r"\b([0-9a-f]{32}-us\d{1,2})\b",
     // Package registries and platforms.
-    r"\b(npm_[A-Za-z0-9]{36})\b",
-    r"\b(pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_\-]{50,})",
-    r"\b(rubygems_[a-f0-9]{48})\b",
-    r"\b(dckr_pat_[A-Za-z0-9_\-]{20,})",
-    r"\b(HRKU-[A-Za-z0-9_\-]{20,})",
-    r"\b(shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32})\b",
-    r"\b(sq0(?:atp|csp)-[0-9A-Za-z_\-]{22,43})",
-    r"\b(EAAA[A-Za-z0-9_\-+=]{60})",
+    r"(npm_[A-Za-z0-9]{36})",
+    r"(pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_\-]{50,})",
+    r"(rubygems_[a-f0-9]{48})",
+    r"(dckr_pat_[A-Za-z0-9_\-]{20,})",
+    r"(HRKU-[A-Za-z0-9_\-]{20,})",
+    r"(shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32})",
+    r"(sq0(?:atp|csp)-[0-9A-Za-z_\-]{22,43})",
+    r"(EAAA[A-Za-z0-9_\-+=]{60})",
     // AI providers: OpenAI (sk-, sk-proj-), Anthropic (sk-ant-), Hugging Face, Replicate, Groq…
     r"\b(sk-[A-Za-z0-9_\-]{20,})",
     r"\b(hf_[A-Za-z0-9]{34,})\b",
@@ -59,33 +62,33 @@ const FORMATS: &[&str] = &[
     r"\b(xai-[A-Za-z0-9]{80})\b",
     r"\b(pplx-[a-f0-9]{48})\b",
     // Infrastructure and SaaS tokens.
-    r"\b(AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58})\b",
+    r"(AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58})",
     r"\b(dapi[a-f0-9]{32}(?:-\d)?)\b",
-    r"\b(do[por]_v1_[a-f0-9]{64})\b",
-    r"\b(dp\.(?:pt|st|ct|scim|audit)\.[A-Za-z0-9]{40,44})\b",
-    r"\b(lin_api_[A-Za-z0-9]{40})\b",
+    r"(do[por]_v1_[a-f0-9]{64})",
+    r"(dp\.(?:pt|st|ct|scim|audit)\.[A-Za-z0-9]{40,44})",
+    r"(lin_api_[A-Za-z0-9]{40})",
     r"discord(?:app)?\.com/api/webhooks/\d+/([A-Za-z0-9_\-]{60,})",
     r"(\d{8,10}:AA[A-Za-z0-9_\-]{33})\b",
-    r"\b(ATATT3[A-Za-z0-9_\-=]{150,})",
+    r"(ATATT3[A-Za-z0-9_\-=]{150,})",
     r"\bSSWS\s+(00[A-Za-z0-9_\-]{40})\b",
-    r"\b(sntry[su]_[A-Za-z0-9+/=_]{50,})",
-    r"\b(gl(?:c|sa)_[A-Za-z0-9+/_]{32,}={0,2})",
-    r"\b(NRAK-[A-Z0-9]{27})\b",
-    r"\b(PMAK-[a-f0-9]{24}-[a-f0-9]{34})\b",
+    r"(sntry[su]_[A-Za-z0-9+/=_]{50,})",
+    r"(gl(?:c|sa)_[A-Za-z0-9+/_]{32,}={0,2})",
+    r"(NRAK-[A-Z0-9]{27})",
+    r"(PMAK-[a-f0-9]{24}-[a-f0-9]{34})",
     r"\b(pul-[a-f0-9]{40})\b",
     r"\b([a-z0-9]{14}\.atlasv1\.[a-z0-9\-_=]{60,70})",
-    r"\b(hv[sb]\.[A-Za-z0-9_\-]{90,})",
-    r"\b(sbp_[a-f0-9]{40})\b",
+    r"(hv[sb]\.[A-Za-z0-9_\-]{90,})",
+    r"(sbp_[a-f0-9]{40})",
     r"\b(LTAI[A-Za-z0-9]{20})\b",
     r"\b(tskey-(?:api|auth|client)-[A-Za-z0-9]+-[A-Za-z0-9]+)",
-    r"\b(figd_[A-Za-z0-9_\-]{40,})",
-    r"\b(ntn_[0-9]{11}[A-Za-z0-9]{35})\b",
-    r"\b(pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_\-.=]{32,})",
-    r"\b(CFPAT-[A-Za-z0-9_\-]{43})",
-    r"\b(dt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64})\b",
-    r"\b(FLWSECK(?:_TEST)?-[a-h0-9]{32}-X)",
+    r"(figd_[A-Za-z0-9_\-]{40,})",
+    r"(ntn_[0-9]{11}[A-Za-z0-9]{35})",
+    r"(pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_\-.=]{32,})",
+    r"(CFPAT-[A-Za-z0-9_\-]{43})",
+    r"(dt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64})",
+    r"(FLWSECK(?:_TEST)?-[a-h0-9]{32}-X)",
     // JWTs.
-    r"\b(eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*)",
+    r"(eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*)",
     // Authorization headers (the scheme stays) and credentials in URLs (the user stays).
     r"\b(?:[Bb]earer|BEARER)\s+([A-Za-z0-9_\-.~+/]{8,}=*)",
     r"\b(?:[Bb]asic|BASIC)\s+([A-Za-z0-9+/]{8,}={0,2})",
@@ -926,6 +929,20 @@ mod tests {
             let mut s = text.to_owned();
             assert!(redact_text(&mut s), "{text}");
             assert_eq!(s, want);
+        }
+    }
+
+    #[test]
+    fn a_token_glued_to_other_text_is_still_redacted() {
+        let ghp = format!("ghp_{}", "a1B2c3D4".repeat(5));
+        let akia = format!("AKIA{}", "ABCD2345".repeat(2));
+        for text in [
+            format!("https://api.example.com/x?token%3D{ghp}&y=1"),
+            format!("id {akia}x"),
+        ] {
+            let mut t = text.clone();
+            assert!(redact_text(&mut t), "{text}");
+            assert!(!t.contains(&ghp) && !t.contains(&akia), "{t}");
         }
     }
 
