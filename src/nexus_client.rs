@@ -17,6 +17,11 @@ const GET_ATTEMPTS: u32 = 3;
 /// Default cap on one Nexus answer (NEXUS_MCP_MAX_NEXUS_ANSWER_BYTES).
 pub const DEFAULT_MAX_ANSWER_BYTES: usize = 16 * 1024 * 1024;
 
+/// Requests to Nexus in flight at once from this process; further ones wait their turn. A
+/// thousand agents calling at once otherwise open a thousand connections to Nexus (and, with
+/// the embedded nexus-lite, a thousand server tasks in this process) for no gain in speed.
+const MAX_IN_FLIGHT: usize = 64;
+
 /// How much of an error answer is read: enough for any error message, never a flood.
 const MAX_ERROR_BODY_BYTES: usize = 64 * 1024;
 
@@ -88,6 +93,8 @@ pub struct NexusClient {
     base_url: reqwest::Url,
     token: Secret,
     max_answer_bytes: usize,
+    /// Permits for [`MAX_IN_FLIGHT`].
+    in_flight: Arc<tokio::sync::Semaphore>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -115,6 +122,7 @@ impl NexusClient {
             base_url: parsed,
             token,
             max_answer_bytes: DEFAULT_MAX_ANSWER_BYTES,
+            in_flight: Arc::new(tokio::sync::Semaphore::new(MAX_IN_FLIGHT)),
         })
     }
 
@@ -163,6 +171,7 @@ impl NexusClient {
                 reqwest::Client::builder()
                     .timeout(self.timeout)
                     .connect_timeout(Duration::from_secs(5))
+                    .pool_max_idle_per_host(MAX_IN_FLIGHT)
                     .user_agent(concat!("nexus-mcp/", env!("CARGO_PKG_VERSION")))
                     .build()
                     .map_err(|e| e.to_string())
@@ -257,6 +266,18 @@ impl NexusClient {
     }
 
     async fn send_once(&self, request: &NexusRequest) -> Result<Value, ToolError> {
+        let _permit = tokio::time::timeout(self.timeout, self.in_flight.acquire())
+            .await
+            .ok()
+            .and_then(Result::ok)
+            .ok_or_else(|| ToolError::Backend {
+                code: "nexus_busy".to_owned(),
+                message: format!(
+                    "{MAX_IN_FLIGHT} Nexus requests were already in flight for {} s; retry the call shortly",
+                    self.timeout.as_secs()
+                ),
+                retryable: true,
+            })?;
         let mut builder = self
             .http()?
             .request(request.method.clone(), self.url(request))

@@ -206,9 +206,20 @@ async fn blocking<F>(state: Arc<AppState>, f: F) -> ApiResult
 where
     F: FnOnce(&AppState) -> Result<Value, ApiError> + Send + 'static,
 {
-    let v = tokio::task::spawn_blocking(move || f(&state))
+    let permit = state
+        .blocking_permits
+        .clone()
+        .acquire_owned()
         .await
-        .map_err(|e| ApiError::from(LiteError::Task(e.to_string())))??;
+        .map_err(|e| {
+            ApiError::from(LiteError::Task(format!("the request queue is closed: {e}")))
+        })?;
+    let v = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        f(&state)
+    })
+    .await
+    .map_err(|e| ApiError::from(LiteError::Task(e.to_string())))??;
     Ok(Json(v).into_response())
 }
 

@@ -121,6 +121,11 @@ impl Regen {
 /// Read connections kept open: an agent's calls come one or two at a time.
 const READERS: usize = 2;
 
+/// Requests running on blocking threads at once; the others wait as futures. A burst of a
+/// thousand concurrent calls otherwise grows tokio's blocking pool to hundreds of threads, each
+/// with its own SQLite connection and page cache, and that memory is slow to come back.
+const BLOCKING_REQUESTS: usize = 8;
+
 /// Everything the HTTP layer needs.
 pub struct AppState {
     pub data_dir: PathBuf,
@@ -132,6 +137,8 @@ pub struct AppState {
     pub regens: Mutex<HashMap<String, Regen>>,
     pub running: Mutex<HashSet<String>>,
     readers: store::Readers,
+    /// Permits for [`BLOCKING_REQUESTS`], each held until its blocking work ends.
+    pub blocking_permits: Arc<tokio::sync::Semaphore>,
     /// Held for the state's life (the process's, in both binaries): one process per data dir.
     _data_dir_lock: crate::lock::DataDirLock,
 }
@@ -213,6 +220,7 @@ impl AppState {
             regens: Mutex::new(HashMap::new()),
             running: Mutex::new(HashSet::new()),
             readers,
+            blocking_permits: Arc::new(tokio::sync::Semaphore::new(BLOCKING_REQUESTS)),
             _data_dir_lock: data_dir_lock,
         }))
     }
