@@ -378,6 +378,16 @@ fn find_secrets(
 
 /// Replaces each (ordered, non-overlapping) span by `[REDACTED]`.
 fn replace_spans(text: &mut String, spans: &[Range<usize>]) -> bool {
+    rewrite_spans(text, spans, |_, out| out.push_str(REDACTED))
+}
+
+/// Rebuilds `text` with each (ordered, non-overlapping) span written by `write`; false when
+/// there is no span.
+fn rewrite_spans(
+    text: &mut String,
+    spans: &[Range<usize>],
+    write: impl Fn(&str, &mut String),
+) -> bool {
     if spans.is_empty() {
         return false;
     }
@@ -388,7 +398,7 @@ fn replace_spans(text: &mut String, spans: &[Range<usize>]) -> bool {
             continue;
         }
         out.push_str(&text[last..span.start]);
-        out.push_str(REDACTED);
+        write(&text[span.clone()], &mut out);
         last = span.end;
     }
     out.push_str(&text[last..]);
@@ -576,17 +586,8 @@ fn unquoted_secret(v: &str, form: &Form, trailer: bool, word: &str, weak: bool) 
 /// END lines and the line count stay.
 fn redact_blocks(text: &mut String) -> bool {
     let spans = secret_line_spans(text);
-    if spans.is_empty() {
-        return false;
-    }
-    let mut out = String::with_capacity(text.len());
-    let mut last = 0;
-    for span in spans {
-        if span.start < last {
-            continue;
-        }
-        out.push_str(&text[last..span.start]);
-        for (i, line) in text[span.clone()].split('\n').enumerate() {
+    rewrite_spans(text, &spans, |block, out| {
+        for (i, line) in block.split('\n').enumerate() {
             if i > 0 {
                 out.push('\n');
             }
@@ -598,11 +599,7 @@ fn redact_blocks(text: &mut String) -> bool {
                 out.push_str(&line[kept.len()..]);
             }
         }
-        last = span.end;
-    }
-    out.push_str(&text[last..]);
-    *text = out;
-    true
+    })
 }
 
 /// Byte ranges of the secret bodies of private-key blocks in `text`: between a
