@@ -764,7 +764,7 @@ fn quoted_secret(v: &str, word: &str, weak: bool) -> bool {
         .chars()
         .all(|c| c.is_alphabetic() || matches!(c, '_' | '-' | ' '));
     !(t.chars().count() < 4
-        || !t.chars().any(char::is_alphanumeric)
+        || mask(t)
         || reference(t)
         || NOT_SECRET_WORDS.iter().any(|w| t.eq_ignore_ascii_case(w))
         || (letters_only
@@ -775,6 +775,14 @@ fn quoted_secret(v: &str, word: &str, weak: bool) -> bool {
         || colour(t)
         || regex_like(t)
         || (weak && !random_looking(t)))
+}
+
+/// `****`, `...`, `••••`: a mask or a placeholder, not a value (a password of other symbols,
+/// `&!%*#%`, is one).
+fn mask(t: &str) -> bool {
+    let mut chars = t.chars();
+    let first = chars.next();
+    chars.all(|c| Some(c) == first) || t.chars().all(|c| "*.•·-_ ?".contains(c))
 }
 
 /// `#f8f8f2`: a colour (pygments styles map `Token` to colours).
@@ -908,6 +916,7 @@ mod tests {
     fn only_the_secret_part_goes_and_the_line_stays_readable() {
         for (text, want) in [
             ("PASSWORD=hunter2", "PASSWORD=[REDACTED]"),
+            (r#"password = "&!%*#%""#, r#"password = "[REDACTED]""#),
             (
                 "  password: hunter2 # prod",
                 "  password: [REDACTED] # prod",
@@ -946,6 +955,7 @@ mod tests {
     #[test]
     fn ordinary_code_is_left_alone() {
         for code in [
+            r#"password = "********""#,
             "def hash(data):\n    return hashlib.sha1(data).hexdigest()\n",
             "password = get_password()\ntoken = self.token\nsecret_key = settings.SECRET_KEY",
             "def login(password: str, token: Optional[str] = None):",
