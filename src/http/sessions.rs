@@ -9,7 +9,6 @@ use axum::extract::{Request, State};
 use axum::http::{HeaderMap, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use futures::StreamExt;
 use rmcp::transport::streamable_http_server::SessionManager;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use serde_json::json;
@@ -261,12 +260,39 @@ pub async fn bind(State(b): State<Binding>, request: Request, next: Next) -> Res
     match permit {
         // The call is in flight until its answer (often an SSE stream) has been sent.
         Some(permit) => response.map(|body| {
-            Body::from_stream(body.into_data_stream().map(move |chunk| {
-                let _held = &permit;
-                chunk
-            }))
+            Body::new(Holding {
+                body,
+                _permit: permit,
+            })
         }),
         None => response,
+    }
+}
+
+/// A response body that holds the call's permit until it ends or is dropped, and keeps the
+/// body's length (a stream wrapper would send a plain JSON answer chunked).
+struct Holding {
+    body: Body,
+    _permit: OwnedSemaphorePermit,
+}
+
+impl hyper::body::Body for Holding {
+    type Data = axum::body::Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<hyper::body::Frame<Self::Data>, Self::Error>>> {
+        std::pin::Pin::new(&mut self.body).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> hyper::body::SizeHint {
+        self.body.size_hint()
     }
 }
 
