@@ -5,31 +5,10 @@
 
 mod support;
 
-use rmcp::model::CallToolRequestParams;
-use rmcp::service::RunningService;
-use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
-use rmcp::{RoleClient, ServiceExt};
+use rmcp::ServiceExt;
+use rmcp::transport::TokioChildProcess;
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
-
-type Client = RunningService<RoleClient, ()>;
-
-/// Ok(structuredContent), or Err(the isError text or the protocol error's message).
-async fn call(client: &Client, tool: &str, args: Value) -> Result<Value, String> {
-    let params = CallToolRequestParams::new(tool.to_owned())
-        .with_arguments(args.as_object().cloned().unwrap());
-    match client.call_tool(params).await {
-        Ok(r) if r.is_error == Some(true) => Err(r
-            .content
-            .first()
-            .and_then(|c| c.as_text())
-            .map(|t| t.text.clone())
-            .unwrap_or_default()),
-        Ok(r) => Ok(r.structured_content.unwrap_or(Value::Null)),
-        Err(e) => Err(e.to_string()),
-    }
-}
 
 /// The 32-hex reference in `message`.
 fn reference(message: &str) -> String {
@@ -55,15 +34,11 @@ async fn a_git_failure_reaches_an_http_client_as_a_reference_only() {
             ..Default::default()
         },
     );
-    let transport = StreamableHttpClientTransport::with_client(
-        reqwest::Client::new(),
-        StreamableHttpClientTransportConfig::with_uri(server.url("/mcp")).auth_header(key),
-    );
-    let client = ().serve(transport).await.unwrap();
+    let client = support::http_client(server.url("/mcp"), key).await;
     // The repository stops being a git repository under the running server: every git
     // command of the next plan fails, with the work tree's absolute path in its error.
     std::fs::rename(f.path.join(".git"), f.path.with_extension("moved-git")).unwrap();
-    let error = call(
+    let error = support::call_tool(
         &client,
         "kg_regenerate_dry_run",
         json!({"repository": support::REPO_NAME, "branch": "main"}),
@@ -123,7 +98,7 @@ async fn errors_quote_huge_inputs_capped() {
     let client = ().serve(TokioChildProcess::new(cmd).unwrap()).await.unwrap();
     // A 1 MB path breaks the schema (maxLength 1024): the error names the problem, not the value.
     let huge = "a".repeat(1_000_000);
-    let error = call(&client, "kg_file_context", json!({"path": huge}))
+    let error = support::call_tool(&client, "kg_file_context", json!({"path": huge}))
         .await
         .expect_err("a 1 MB path is refused");
     assert!(
@@ -134,7 +109,7 @@ async fn errors_quote_huge_inputs_capped() {
     );
     assert!(error.contains("1000002 characters"), "{error}");
     // A long finding_type (no maxLength) is quoted capped in the not_found reason.
-    let graph = call(
+    let graph = support::call_tool(
         &client,
         "kg_latest_graph",
         json!({"repository": support::REPO_NAME}),
@@ -143,7 +118,7 @@ async fn errors_quote_huge_inputs_capped() {
     .unwrap();
     let graph_id = graph["graph"]["graph_id"].as_str().unwrap();
     let long_type = "bandit_".to_owned() + &"x".repeat(5_000);
-    let answer = call(
+    let answer = support::call_tool(
         &client,
         "kg_get_audit_risk",
         json!({"graph_id": graph_id, "source_tool": "bandit", "finding_type": long_type, "path": "shop/crypto.py", "line": 6}),

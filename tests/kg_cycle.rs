@@ -2,10 +2,8 @@
 //! binary and its embedded nexus-lite indexing a real git repository with real ruff and bandit.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use rmcp::model::CallToolRequestParams;
-use rmcp::service::RunningService;
+use rmcp::ServiceExt;
 use rmcp::transport::TokioChildProcess;
-use rmcp::{RoleClient, ServiceExt};
 use serde_json::{Value, json};
 use std::path::PathBuf;
 use std::process::Command;
@@ -68,7 +66,7 @@ fn fixture() -> Fixture {
     }
 }
 
-type Client = RunningService<RoleClient, ()>;
+type Client = support::McpClient;
 
 async fn connect(f: &Fixture, path: &str, scopes: &str) -> Client {
     let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_nexus-mcp"));
@@ -88,24 +86,8 @@ async fn connect(f: &Fixture, path: &str, scopes: &str) -> Client {
         .unwrap()
 }
 
-/// Calls a tool; Ok(structuredContent) or Err(the isError body or the protocol error text).
-async fn call(client: &Client, tool: &str, args: Value) -> Result<Value, String> {
-    let params = CallToolRequestParams::new(tool.to_owned())
-        .with_arguments(args.as_object().cloned().unwrap_or_default());
-    match client.call_tool(params).await {
-        Ok(r) if r.is_error == Some(true) => Err(r
-            .content
-            .first()
-            .and_then(|c| c.as_text())
-            .map(|t| t.text.clone())
-            .unwrap_or_default()),
-        Ok(r) => Ok(r.structured_content.unwrap_or(Value::Null)),
-        Err(e) => Err(e.to_string()),
-    }
-}
-
 async fn ok(client: &Client, tool: &str, args: Value) -> Value {
-    let result = call(client, tool, args.clone())
+    let result = support::call_tool(client, tool, args.clone())
         .await
         .unwrap_or_else(|e| panic!("{tool} {args}: {e}"));
     // What clients validate: the published output schema (the Python SDK rejects a mismatch).
@@ -311,7 +293,7 @@ async fn the_whole_cycle_fixes_a_bandit_finding() {
         plan["plan"]["head_sha"],
         git(&f.repo, &["rev-parse", "HEAD"])
     );
-    let refused = call(&client, "kg_regenerate_submit", json!({"plan_id": plan_id}))
+    let refused = support::call_tool(&client, "kg_regenerate_submit", json!({"plan_id": plan_id}))
         .await
         .unwrap_err();
     assert!(refused.contains("confirmation_required"), "{refused}");
@@ -387,7 +369,7 @@ async fn regeneration_refuses_stale_plans_dirty_worktrees_and_missing_scope() {
         !tools.iter().any(|t| t.starts_with("kg_regenerate")),
         "{tools:?}"
     );
-    let err = call(
+    let err = support::call_tool(
         &reader,
         "kg_regenerate_dry_run",
         json!({"repository": REPO, "branch": "main"}),
@@ -412,7 +394,7 @@ async fn regeneration_refuses_stale_plans_dirty_worktrees_and_missing_scope() {
     )
     .unwrap();
     git(&f.repo, &["commit", "-qam", "swap"]);
-    let stale = call(
+    let stale = support::call_tool(
         &client,
         "kg_regenerate_submit",
         json!({"plan_id": plan["plan"]["plan_id"], "confirmed_by_sr": true}),
@@ -444,7 +426,7 @@ async fn regeneration_refuses_stale_plans_dirty_worktrees_and_missing_scope() {
         "{plan}"
     );
     let plan_id = plan["plan"]["plan_id"].clone();
-    let dirty = call(
+    let dirty = support::call_tool(
         &client,
         "kg_regenerate_submit",
         json!({"plan_id": plan_id, "confirmed_by_sr": true}),
@@ -468,7 +450,7 @@ async fn regeneration_refuses_stale_plans_dirty_worktrees_and_missing_scope() {
         "{done}"
     );
     // The compat tool needs the plan too.
-    let no_plan = call(
+    let no_plan = support::call_tool(
         &client,
         "kg_regenerate",
         json!({"repository": REPO, "branch": "main", "dry_run": false, "confirmed_by_sr": true}),
@@ -558,7 +540,7 @@ async fn freshness_verdicts_and_local_path_refusals() {
             link.display().to_string()
         },
     ] {
-        let err = call(
+        let err = support::call_tool(
             &client,
             "kg_compare_with_local_git",
             json!({"graph_id": graph, "local_path": bad}),
@@ -622,7 +604,7 @@ async fn long_lists_are_cut_to_budget_and_continue_with_a_cursor() {
     }
     let unique: std::collections::BTreeSet<&String> = seen.iter().collect();
     assert_eq!((seen.len(), unique.len()), (120, 120));
-    let bad = call(
+    let bad = support::call_tool(
         &client,
         "kg_list_audit_risks",
         json!({"repository": REPO, "cursor": "not-a-cursor"}),

@@ -9,8 +9,7 @@ mod support;
 use base64::Engine;
 use rmcp::model::CallToolRequestParams;
 use rmcp::service::RunningService;
-use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+use rmcp::transport::TokioChildProcess;
 use rmcp::{RoleClient, ServiceExt};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
@@ -159,11 +158,7 @@ async fn no_window_shows_key_lines_over_http() {
             ..Default::default()
         },
     );
-    let transport = StreamableHttpClientTransport::with_client(
-        reqwest::Client::new(),
-        StreamableHttpClientTransportConfig::with_uri(server.url("/mcp")).auth_header(key),
-    );
-    let client = ().serve(transport).await.unwrap();
+    let client = support::http_client(server.url("/mcp"), key).await;
     // The window the probe used (starting two lines into the block), then one spanning it.
     for (center, radius) in [(block.0 + 8, 6), ((block.0 + block.1) / 2, 14)] {
         let answer = file_context(&client, center, radius).await;

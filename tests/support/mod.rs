@@ -471,3 +471,38 @@ pub fn curl() -> Option<PathBuf> {
         .unwrap_or(false);
     ok.then(|| PathBuf::from("curl"))
 }
+
+/// An rmcp client session.
+pub type McpClient = rmcp::service::RunningService<rmcp::RoleClient, ()>;
+
+/// An rmcp client over Streamable HTTP at `url`, presenting `key` as a bearer token.
+pub async fn http_client(url: String, key: &str) -> McpClient {
+    use rmcp::ServiceExt;
+    use rmcp::transport::StreamableHttpClientTransport;
+    use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+    let transport = StreamableHttpClientTransport::with_client(
+        reqwest::Client::new(),
+        StreamableHttpClientTransportConfig::with_uri(url).auth_header(key.to_owned()),
+    );
+    ().serve(transport).await.expect("an MCP session over HTTP")
+}
+
+/// Calls a tool; Ok(structuredContent) or Err(the isError text or the protocol error's message).
+pub async fn call_tool(
+    client: &McpClient,
+    tool: &str,
+    args: serde_json::Value,
+) -> Result<serde_json::Value, String> {
+    let params = rmcp::model::CallToolRequestParams::new(tool.to_owned())
+        .with_arguments(args.as_object().cloned().unwrap_or_default());
+    match client.call_tool(params).await {
+        Ok(r) if r.is_error == Some(true) => Err(r
+            .content
+            .first()
+            .and_then(|c| c.as_text())
+            .map(|t| t.text.clone())
+            .unwrap_or_default()),
+        Ok(r) => Ok(r.structured_content.unwrap_or(serde_json::Value::Null)),
+        Err(e) => Err(e.to_string()),
+    }
+}
