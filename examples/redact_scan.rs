@@ -4,7 +4,7 @@
 //! positives by eye.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use nexus_mcp::redact;
+use nexus_mcp_runtime::redact;
 use serde_json::json;
 use std::path::Path;
 use std::time::Instant;

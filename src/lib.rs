@@ -1,33 +1,16 @@
-//! nexus-mcp: an MCP server, declared in manifest/*.yaml, that gives coding agents a read-mostly
-//! view of a Nexus code knowledge graph through the Nexus HTTP API only.
+//! nexus-mcp: MCP surfaces declared in manifest/*.yaml, served by the generic engine in
+//! nexus-mcp-runtime through the Nexus HTTP API only (a remote Nexus or the embedded nexus-lite).
+//! This crate holds what is not generic: the generated registry, each surface's own code, the
+//! embedded backend and the command line.
 
-pub mod access;
-pub mod app;
-pub mod auth;
-pub mod client_log;
-pub mod code_kg;
-pub mod completion;
-pub mod contract;
-pub mod dispatch;
 pub mod embedded;
-pub mod freshness;
 pub mod generated;
-pub mod handler;
-pub mod http;
-pub mod local_paths;
-pub mod mapping;
-pub mod nexus_client;
-pub mod redact;
-pub mod server;
-pub mod spec;
-pub mod sse;
-pub mod stdio;
-pub mod templates;
-pub mod trim;
+pub mod surfaces;
 
 pub use generated::SURFACES;
+pub use nexus_mcp_runtime as runtime;
 
 /// The surface called `name`.
-pub fn surface(name: &str) -> Option<&'static spec::SurfaceSpec> {
+pub fn surface(name: &str) -> Option<&'static nexus_mcp_runtime::spec::SurfaceSpec> {
     SURFACES.iter().copied().find(|s| s.name == name)
 }

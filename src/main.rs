@@ -4,16 +4,17 @@
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use nexus_mcp::access;
-use nexus_mcp::app::{App, CustomDispatch, Settings};
-use nexus_mcp::auth::KeyStore;
-use nexus_mcp::handler::ToolContext;
-use nexus_mcp::http::{self, Auth};
-use nexus_mcp::nexus_client::{self, NexusClient, Secret};
-use nexus_mcp::server::{self, McpServer};
-use nexus_mcp::spec::{Mode, SurfaceSpec};
-use nexus_mcp::{code_kg, contract, dispatch, embedded, local_paths};
+use nexus_mcp::surfaces::{self, Environment};
+use nexus_mcp::{embedded, runtime};
 use rmcp::ServiceExt;
+use runtime::access;
+use runtime::app::{App, Settings, ToolContext};
+use runtime::backend::{self as nexus_client, NexusClient, Secret};
+use runtime::mcp::{self as server, McpServer};
+use runtime::spec::{Mode, SurfaceSpec};
+use runtime::transport::auth::KeyStore;
+use runtime::transport::http::{self, Auth};
+use runtime::{call, contract, local_paths};
 use std::collections::BTreeSet;
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -149,26 +150,14 @@ enum Command {
     },
 }
 
-fn custom_dispatch(surface: &SurfaceSpec) -> CustomDispatch {
-    match surface.name {
-        "nexus-code-kg" => code_kg::dispatcher(),
-        _ => Arc::new(|_, _, _| None),
-    }
-}
-
 /// Connects to Nexus (remote or embedded) and builds the shared state.
 async fn build_app(
     cli: &Cli,
     surface: &'static SurfaceSpec,
     backend: &Backend,
 ) -> Result<(Arc<App>, Option<embedded::Embedded>), String> {
-    let mut settings = Settings {
-        max_commits_behind: std::env::var("NEXUS_MCP_MAX_COMMITS_BEHIND")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(20),
-        ..Settings::default()
-    };
+    let mut settings = Settings::default();
+    let mut env = Environment::default();
     if let Ok(roots) = std::env::var("NEXUS_MCP_LOCAL_REPO_ROOTS") {
         settings.local_repo_roots = local_paths::parse_roots(&roots);
     }
@@ -194,7 +183,7 @@ async fn build_app(
             let lite = embedded::start(backend.data_dir.clone(), &backend.repos)
                 .await
                 .map_err(|e| e.to_string())?;
-            settings.local_checkouts = lite.checkouts.clone();
+            env.local_checkouts = lite.checkouts.clone();
             if settings.local_repo_roots.is_empty() {
                 // Embedded over local checkouts: those checkouts are the natural allowlist.
                 settings.local_repo_roots = lite
@@ -216,7 +205,7 @@ async fn build_app(
             surface,
             client,
             settings,
-            custom_dispatch(surface),
+            surfaces::parts(surface.name, &env),
         )),
         lite,
     ))
@@ -320,7 +309,7 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
                 progress: None,
                 log: None,
             };
-            let outcome = dispatch::call(ctx, tool, args).await;
+            let outcome = call::call(ctx, tool, args).await;
             let code = match outcome {
                 Ok(v) => {
                     println!(
@@ -366,7 +355,7 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
                     let scopes = stdio_scopes(surface, backend)?;
                     let nexus = app.nexus.clone();
                     let service = McpServer::new(app, Mode::LocalStdio, scopes)
-                        .serve(nexus_mcp::stdio::transport())
+                        .serve(runtime::transport::stdio::transport())
                         .await
                         .map_err(|e| format!("stdio session failed to start: {e}"))?;
                     nexus.warm_up();

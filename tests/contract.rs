@@ -2,7 +2,7 @@
 //! missing, or when a removed tool left its file behind.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use nexus_mcp::contract;
+use nexus_mcp_runtime::contract;
 use std::path::Path;
 
 #[test]

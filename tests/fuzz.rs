@@ -112,11 +112,11 @@ fn local_paths_never_resolve_outside_the_root() {
 #[test]
 fn a_short_multibyte_string_does_not_stop_the_budget() {
     let mut value = serde_json::json!({"a": "😀".repeat(60), "b": "x".repeat(300)});
-    let mut report = nexus_mcp::trim::Report::default();
-    nexus_mcp::trim::fit_budget(&mut value, 400, &mut report);
+    let mut report = nexus_mcp_runtime::trim::Report::default();
+    nexus_mcp_runtime::trim::fit_budget(&mut value, 400, &mut report);
     assert!(
-        nexus_mcp::trim::size(&value) <= 400,
+        nexus_mcp_runtime::trim::size(&value) <= 400,
         "{} characters left over a budget of 400: {value}",
-        nexus_mcp::trim::size(&value)
+        nexus_mcp_runtime::trim::size(&value)
     );
 }

@@ -5,7 +5,7 @@
 #[path = "../nexus-lite/tests/common/hostile.rs"]
 mod hostile;
 
-use nexus_mcp::freshness::{Verdict, assess};
+use nexus_mcp::surfaces::code_kg::freshness::{Verdict, assess};
 use std::collections::BTreeSet;
 
 /// For each vector, against a dirty work tree (status must hash the modified file): no planted

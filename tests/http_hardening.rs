@@ -17,7 +17,7 @@ const OPERATOR: &str = "operator-key";
 const READER: &str = "reader-key";
 
 fn hash(key: &str) -> String {
-    nexus_mcp::auth::sha256(key)
+    nexus_mcp_runtime::transport::auth::sha256(key)
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect()

@@ -20,7 +20,7 @@ use std::time::Duration;
 use tokio::sync::watch;
 
 fn hash(key: &str) -> String {
-    nexus_mcp::auth::sha256(key)
+    nexus_mcp_runtime::transport::auth::sha256(key)
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect()

@@ -5,8 +5,8 @@
 
 mod support;
 
-use nexus_mcp::handler::ToolError;
-use nexus_mcp::nexus_client::{NexusClient, NexusRequest, Secret};
+use nexus_mcp_runtime::backend::{NexusClient, NexusRequest, Secret};
+use nexus_mcp_runtime::error::ToolError;
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;
@@ -434,7 +434,7 @@ fn a_nexus_echoing_the_authorization_header_never_leaks_the_token() {
 }
 
 fn redact_marker() -> &'static str {
-    nexus_mcp::redact::REDACTED
+    nexus_mcp_runtime::redact::REDACTED
 }
 
 /// The token's literal value is also replaced in successful answers, whatever field carries it.

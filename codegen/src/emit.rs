@@ -9,7 +9,7 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 
 /// The generated module for one surface, as tokens.
-pub fn surface(manifest: &Manifest, source_file: &str) -> TokenStream {
+pub fn surface(manifest: &Manifest, source_file: &str, runtime: &syn::Path) -> TokenStream {
     let types = &manifest.types;
     let header = format!(
         " Generated from {source_file} by nexus-mcp-codegen. Do not edit: change the manifest."
@@ -23,6 +23,7 @@ pub fn surface(manifest: &Manifest, source_file: &str) -> TokenStream {
         #[doc = #header]
         #[deny(warnings)]
         pub mod #module {
+            use #runtime as runtime;
             #(#shared)*
             #(#tool_types)*
             #custom
@@ -241,8 +242,8 @@ fn custom_trait(manifest: &Manifest) -> TokenStream {
         let doc = format!(" `{}`: {}", tool.name, tool.title);
         quote! {
             #[doc = #doc]
-            fn #method(&self, ctx: crate::handler::ToolContext, input: #input)
-                -> impl std::future::Future<Output = Result<#output, crate::handler::ToolError>> + Send;
+            fn #method(&self, ctx: runtime::app::ToolContext, input: #input)
+                -> impl std::future::Future<Output = Result<#output, runtime::error::ToolError>> + Send;
         }
     });
     let arms = custom.iter().map(|tool| {
@@ -250,8 +251,8 @@ fn custom_trait(manifest: &Manifest) -> TokenStream {
         let method = field_ident(&tool.name);
         quote! {
             #name => Some(Box::pin(async move {
-                let input = crate::handler::decode_input(#name, arguments)?;
-                crate::handler::encode_output(handlers.#method(ctx, input).await?)
+                let input = runtime::app::decode_input(#name, arguments)?;
+                runtime::app::encode_output(handlers.#method(ctx, input).await?)
             })),
         }
     });
@@ -265,10 +266,10 @@ fn custom_trait(manifest: &Manifest) -> TokenStream {
         /// Runs the custom tool `tool`, or answers `None` when it is not a custom tool of this surface.
         pub fn dispatch_custom<H: CustomHandlers>(
             handlers: std::sync::Arc<H>,
-            ctx: crate::handler::ToolContext,
+            ctx: runtime::app::ToolContext,
             tool: &str,
             arguments: serde_json::Value,
-        ) -> Option<crate::handler::ToolFuture> {
+        ) -> Option<runtime::app::ToolFuture> {
             match tool {
                 #(#arms)*
                 _ => {
@@ -282,8 +283,8 @@ fn custom_trait(manifest: &Manifest) -> TokenStream {
 
 fn modes(list: &[Mode]) -> TokenStream {
     let items = list.iter().map(|m| match m {
-        Mode::LocalStdio => quote!(crate::spec::Mode::LocalStdio),
-        Mode::RemoteHttp => quote!(crate::spec::Mode::RemoteHttp),
+        Mode::LocalStdio => quote!(runtime::spec::Mode::LocalStdio),
+        Mode::RemoteHttp => quote!(runtime::spec::Mode::RemoteHttp),
     });
     quote!(&[#(#items),*])
 }
@@ -313,11 +314,11 @@ fn pairs(map: &BTreeMap<String, String>) -> TokenStream {
 
 fn nexus_spec(m: &NexusMapping) -> TokenStream {
     let method = match m.method {
-        Method::Get => quote!(crate::spec::HttpMethod::Get),
-        Method::Post => quote!(crate::spec::HttpMethod::Post),
+        Method::Get => quote!(runtime::spec::HttpMethod::Get),
+        Method::Post => quote!(runtime::spec::HttpMethod::Post),
     };
     let (path, query, body) = (&m.path, pairs(&m.query), pairs(&m.body));
-    quote!(crate::spec::NexusSpec { method: #method, path: #path, query: #query, body: #body })
+    quote!(runtime::spec::NexusSpec { method: #method, path: #path, query: #query, body: #body })
 }
 
 fn completion_spec(complete: &Option<Completion>) -> TokenStream {
@@ -327,12 +328,12 @@ fn completion_spec(complete: &Option<Completion>) -> TokenStream {
     match (&c.nexus, &c.pick, &c.scope) {
         (Some(m), Some(pick), Some(scope)) => {
             let nexus = nexus_spec(m);
-            quote!(Some(crate::spec::CompletionSpec::Nexus { nexus: #nexus, pick: #pick, scope: #scope }))
+            quote!(Some(runtime::spec::CompletionSpec::Nexus { nexus: #nexus, pick: #pick, scope: #scope }))
         }
         // Validation has refused every other shape.
         _ => {
             let values = strs(&c.values);
-            quote!(Some(crate::spec::CompletionSpec::Values(#values)))
+            quote!(Some(runtime::spec::CompletionSpec::Values(#values)))
         }
     }
 }
@@ -349,20 +350,20 @@ fn registry(manifest: &Manifest) -> TokenStream {
     );
     let scopes = manifest.scopes.iter().map(|s| {
         let (n, d, m, def) = (&s.name, &s.description, modes(&s.modes), s.default_stdio);
-        quote!(crate::spec::ScopeSpec { name: #n, description: #d, modes: #m, default_stdio: #def })
+        quote!(runtime::spec::ScopeSpec { name: #n, description: #d, modes: #m, default_stdio: #def })
     });
     let tools = manifest.tools.iter().map(|tool| {
         let scope_modes = manifest.scopes.iter().find(|s| s.name == tool.scope).map(|s| s.modes.clone()).unwrap_or_default();
         let tool_modes = modes(tool.modes.as_ref().unwrap_or(&scope_modes));
         let (n, t, d, s) = (&tool.name, &tool.title, &tool.description, &tool.scope);
         let access = match tool.access {
-            Access::Read => quote!(crate::spec::Access::Read),
-            Access::Write => quote!(crate::spec::Access::Write),
-            Access::Destructive => quote!(crate::spec::Access::Destructive),
+            Access::Read => quote!(runtime::spec::Access::Read),
+            Access::Write => quote!(runtime::spec::Access::Write),
+            Access::Destructive => quote!(runtime::spec::Access::Destructive),
         };
         let handler = match tool.handler {
-            HandlerKind::Mapped => quote!(crate::spec::Handler::Mapped),
-            HandlerKind::Custom => quote!(crate::spec::Handler::Custom),
+            HandlerKind::Mapped => quote!(runtime::spec::Handler::Mapped),
+            HandlerKind::Custom => quote!(runtime::spec::Handler::Custom),
         };
         let input_schema = canonical_json(&schema::publish(&tool.input, types));
         let output_schema = canonical_json(&schema::publish(&schema::with_envelope(&tool.output), types));
@@ -380,7 +381,7 @@ fn registry(manifest: &Manifest) -> TokenStream {
         let pagination = match &tool.pagination {
             Some(p) => {
                 let (items, cursor) = (&p.items, &p.cursor);
-                quote!(Some(crate::spec::PaginationSpec { items: #items, cursor: #cursor }))
+                quote!(Some(runtime::spec::PaginationSpec { items: #items, cursor: #cursor }))
             }
             None => quote!(None),
         };
@@ -393,7 +394,7 @@ fn registry(manifest: &Manifest) -> TokenStream {
                 let plan = opt_str(&m.plan_param);
                 let dirty = opt_str(&m.dirty_worktree_param);
                 let follow = opt_str(&m.follow_up);
-                quote!(Some(crate::spec::MutationSpec {
+                quote!(Some(runtime::spec::MutationSpec {
                     dry_run_param: #dry_param, dry_run_default: #dry_default, paired_dry_run_tool: #paired,
                     require_true: #require, plan_param: #plan, dirty_worktree_param: #dirty, follow_up: #follow,
                 }))
@@ -401,11 +402,11 @@ fn registry(manifest: &Manifest) -> TokenStream {
             None => quote!(None),
         };
         quote! {
-            crate::spec::ToolSpec {
+            runtime::spec::ToolSpec {
                 name: #n, title: #t, description: #d, scope: #s, access: #access, modes: #tool_modes,
                 handler: #handler, input_schema: #input_schema, output_schema: #output_schema,
                 nexus: #nexus,
-                response: crate::spec::ResponseSpec { pick: #pick, exclude: #exclude, max_items: #max_items, max_string: #max_string, budget: #budget, redact: #redact },
+                response: runtime::spec::ResponseSpec { pick: #pick, exclude: #exclude, max_items: #max_items, max_string: #max_string, budget: #budget, redact: #redact },
                 pagination: #pagination,
                 mutation: #mutation,
             }
@@ -416,17 +417,17 @@ fn registry(manifest: &Manifest) -> TokenStream {
         let args = p.arguments.iter().map(|a| {
             let (an, ad, ar) = (&a.name, &a.description, a.required);
             let complete = completion_spec(&a.complete);
-            quote!(crate::spec::PromptArgSpec { name: #an, description: #ad, required: #ar, complete: #complete })
+            quote!(runtime::spec::PromptArgSpec { name: #an, description: #ad, required: #ar, complete: #complete })
         });
-        quote!(crate::spec::PromptSpec { name: #n, title: #t, description: #d, arguments: &[#(#args),*], template: #tpl })
+        quote!(runtime::spec::PromptSpec { name: #n, title: #t, description: #d, arguments: &[#(#args),*], template: #tpl })
     });
     let resources = manifest.resources.iter().map(|r| {
         let (u, n, t, d, m, tpl) = (&r.uri, &r.name, opt_str(&r.title), &r.description, &r.mime_type, &r.template);
-        quote!(crate::spec::ResourceSpec { uri: #u, name: #n, title: #t, description: #d, mime_type: #m, template: #tpl })
+        quote!(runtime::spec::ResourceSpec { uri: #u, name: #n, title: #t, description: #d, mime_type: #m, template: #tpl })
     });
     quote! {
         /// Everything the manifest declares for this surface; the runtime is driven by it.
-        pub static SURFACE: crate::spec::SurfaceSpec = crate::spec::SurfaceSpec {
+        pub static SURFACE: runtime::spec::SurfaceSpec = runtime::spec::SurfaceSpec {
             name: #name,
             title: #title,
             version: #version,
@@ -436,6 +437,9 @@ fn registry(manifest: &Manifest) -> TokenStream {
             tools: &[#(#tools),*],
             prompts: &[#(#prompts),*],
             resources: &[#(#resources),*],
+            // Until the manifest declares its envelope, every output schema declares `freshness`
+            // (schema::with_envelope), so that is the field the runtime may add.
+            envelope: &["freshness"],
         };
     }
 }

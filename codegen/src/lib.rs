@@ -7,10 +7,12 @@ pub mod error;
 pub mod locate;
 pub mod model;
 pub mod schema;
+pub mod settings;
 pub mod validate;
 
 pub use error::{CodegenError, ManifestError};
 pub use model::Manifest;
+pub use settings::Settings;
 
 use quote::{format_ident, quote};
 use std::path::{Path, PathBuf};
@@ -149,11 +151,27 @@ pub fn load_dir(dir: &Path, display_root: &Path) -> Result<Vec<LoadedManifest>, 
     }
 }
 
-/// The formatted Rust source for all surfaces: one module per surface plus `SURFACES`.
+/// The formatted Rust source for all surfaces with the default [`Settings`].
 pub fn generate(manifests: &[LoadedManifest]) -> Result<String, CodegenError> {
+    generate_with(manifests, &Settings::default())
+}
+
+/// The formatted Rust source for all surfaces: one module per surface plus `SURFACES`.
+pub fn generate_with(
+    manifests: &[LoadedManifest],
+    settings: &Settings,
+) -> Result<String, CodegenError> {
+    let runtime =
+        syn::parse_str::<syn::Path>(&settings.runtime_path).map_err(|e| CodegenError::Emit {
+            surface: "(settings)".to_owned(),
+            message: format!(
+                "runtime_path `{}` is not a Rust path: {e}",
+                settings.runtime_path
+            ),
+        })?;
     let modules = manifests
         .iter()
-        .map(|m| emit::surface(&m.manifest, &m.path.display().to_string()));
+        .map(|m| emit::surface(&m.manifest, &m.path.display().to_string(), &runtime));
     let statics = manifests.iter().map(|m| {
         let module = format_ident!("{}", m.manifest.surface.replace('-', "_"));
         quote!(&#module::SURFACE)
@@ -161,7 +179,7 @@ pub fn generate(manifests: &[LoadedManifest]) -> Result<String, CodegenError> {
     let tokens = quote! {
         #(#modules)*
         /// Every surface declared under manifest/, in file-name order.
-        pub static SURFACES: &[&crate::spec::SurfaceSpec] = &[#(#statics),*];
+        pub static SURFACES: &[&#runtime::spec::SurfaceSpec] = &[#(#statics),*];
     };
     let file = syn::parse2::<syn::File>(tokens).map_err(|e| CodegenError::Emit {
         surface: manifests

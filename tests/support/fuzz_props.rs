@@ -4,12 +4,12 @@
 //! property does not hold; a panic is caught and counted as a failure too.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use nexus_mcp::app::{App, Settings};
-use nexus_mcp::handler::ToolContext;
-use nexus_mcp::http::Auth;
-use nexus_mcp::nexus_client::{NexusClient, Secret};
-use nexus_mcp::spec::Mode;
-use nexus_mcp::stdio::framing::{self, Frame};
+use nexus_mcp_runtime::app::ToolContext;
+use nexus_mcp_runtime::app::{App, Settings};
+use nexus_mcp_runtime::backend::{NexusClient, Secret};
+use nexus_mcp_runtime::spec::Mode;
+use nexus_mcp_runtime::transport::http::Auth;
+use nexus_mcp_runtime::transport::stdio::framing::{self, Frame};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
@@ -534,7 +534,8 @@ pub fn transport_property(rt: &tokio::runtime::Runtime, lines: Vec<Vec<u8>>) -> 
     }
     rt.block_on(async move {
         let (writer, mut out) = tokio::io::duplex(1 << 20);
-        let mut transport = nexus_mcp::stdio::LineTransport::new(&input[..], writer);
+        let mut transport =
+            nexus_mcp_runtime::transport::stdio::LineTransport::new(&input[..], writer);
         let mut received = 0;
         while Transport::<rmcp::RoleServer>::receive(&mut transport)
             .await
@@ -585,9 +586,8 @@ pub fn app(roots: Vec<PathBuf>) -> Arc<App> {
     .expect("a Nexus client");
     let settings = Settings {
         local_repo_roots: roots,
-        ..Settings::default()
     };
-    Arc::new(App::new(surface, nexus, settings, Arc::new(|_, _, _| None)))
+    Arc::new(App::new(surface, nexus, settings, Default::default()))
 }
 
 /// One HTTP request: method, path, headers, body.
@@ -699,10 +699,10 @@ pub fn http_property(
         .iter()
         .map(|s| (*s).to_owned())
         .collect();
-    let router = nexus_mcp::http::router(
+    let router = nexus_mcp_runtime::transport::http::router(
         app.clone(),
         Auth::Open(Arc::new(scopes)),
-        &nexus_mcp::http::HttpSettings::default(),
+        &nexus_mcp_runtime::transport::http::HttpSettings::default(),
     )
     .map_err(|e| e.to_string())?;
     let mut request = axum::http::Request::builder()
@@ -765,12 +765,12 @@ fn irreducible(value: &Value) -> Option<String> {
 
 /// `fit_budget` never panics and either fits the budget or has nothing left it may cut.
 pub fn fit_budget_property((value, fraction): (Value, f64)) -> Result<(), String> {
-    let size = nexus_mcp::trim::size(&value);
+    let size = nexus_mcp_runtime::trim::size(&value);
     let budget = (size as f64 * fraction) as usize;
     let mut cut = value;
-    let mut report = nexus_mcp::trim::Report::default();
-    nexus_mcp::trim::fit_budget(&mut cut, budget, &mut report);
-    let after = nexus_mcp::trim::size(&cut);
+    let mut report = nexus_mcp_runtime::trim::Report::default();
+    nexus_mcp_runtime::trim::fit_budget(&mut cut, budget, &mut report);
+    let after = nexus_mcp_runtime::trim::size(&cut);
     if after <= budget {
         return Ok(());
     }
@@ -790,12 +790,13 @@ pub fn shape_property(
 ) -> Result<(), String> {
     let surface = nexus_mcp::surface("nexus-code-kg").ok_or("no surface")?;
     let tool = &surface.tools[tool.index(surface.tools.len())];
-    let (shaped, mut report) = nexus_mcp::trim::shape(value, &tool.response);
-    let budget = ((nexus_mcp::trim::size(&shaped) as f64 * fraction) as usize).max(1);
-    let out = nexus_mcp::dispatch::fit_with_envelope(
+    let (shaped, mut report) = nexus_mcp_runtime::trim::shape(value, &tool.response);
+    let budget = ((nexus_mcp_runtime::trim::size(&shaped) as f64 * fraction) as usize).max(1);
+    let out = nexus_mcp_runtime::call::fit_with_envelope(
         shaped,
         &mut report,
         budget,
+        &["truncation"],
         |value, report| {
             if let Some(obj) = value.as_object_mut()
                 && report.truncated()
@@ -807,7 +808,7 @@ pub fn shape_property(
             }
         },
     );
-    let after = nexus_mcp::trim::size(&out);
+    let after = nexus_mcp_runtime::trim::size(&out);
     if after <= budget {
         return Ok(());
     }
@@ -1018,7 +1019,7 @@ fn plant(value: &mut Value, leaf: Value, at: prop::sample::Index) {
 /// After `redact_value`, no string in the value (keys included) contains the secret.
 pub fn redact_property(case: PlantedCase) -> Result<(), String> {
     let mut value = case.value;
-    nexus_mcp::redact::redact_value(&mut value);
+    nexus_mcp_runtime::redact::redact_value(&mut value);
     fn find<'a>(v: &'a Value, secret: &str) -> Option<&'a str> {
         match v {
             Value::String(s) if s.contains(secret) => Some(s),
@@ -1133,7 +1134,7 @@ pub fn resolve_property(
         _ => "/".into(),
     };
     let path = format!("{prefix}/{}", pieces.join("/"));
-    match nexus_mcp::local_paths::resolve(&world.ctx, &path) {
+    match nexus_mcp_runtime::local_paths::resolve(&world.ctx, &path) {
         Err(_) => Ok(()),
         Ok(resolved) => {
             if !resolved.starts_with(&world.root) {

@@ -1,5 +1,5 @@
 use nexus_mcp::generated::nexus_code_kg::*;
-use nexus_mcp::handler::{ToolContext, ToolError};
+use nexus_mcp_runtime::{app::ToolContext, error::ToolError};
 
 // Implements every custom tool but kg_regenerate_submit: the build must name the missing one.
 struct Partial;

@@ -1,5 +1,5 @@
 use nexus_mcp::generated::nexus_code_kg::*;
-use nexus_mcp::handler::{ToolContext, ToolError};
+use nexus_mcp_runtime::{app::ToolContext, error::ToolError};
 
 // kg_get_anomaly takes the input of kg_get_audit_risk: the build must reject the signature.
 struct Mixed;

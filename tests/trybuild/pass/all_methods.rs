@@ -1,6 +1,6 @@
 #![deny(warnings)]
 use nexus_mcp::generated::nexus_code_kg::*;
-use nexus_mcp::handler::{ToolContext, ToolError};
+use nexus_mcp_runtime::{app::ToolContext, error::ToolError};
 
 // Every custom tool implemented: compiles warning-free and plugs into the generated dispatcher.
 struct Full;

@@ -1,7 +1,7 @@
 //! Renders a Nexus request from a tool's manifest mapping and its (validated) arguments.
 
-use crate::handler::ToolError;
-use crate::nexus_client::NexusRequest;
+use crate::backend::NexusRequest;
+use crate::error::ToolError;
 use crate::spec::{HttpMethod, NexusSpec};
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use serde_json::{Map, Value};

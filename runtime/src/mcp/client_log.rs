@@ -4,7 +4,7 @@
 //! allowance for rmcp's types in this module only.
 #![allow(deprecated)]
 
-use crate::handler::{LogLevel, LogSink};
+use crate::log::{LogLevel, LogSink};
 use rmcp::model::{LoggingLevel, LoggingMessageNotificationParam};
 use rmcp::service::{Peer, RoleServer};
 use serde_json::json;

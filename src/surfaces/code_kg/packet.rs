@@ -3,8 +3,9 @@
 
 use super::typed;
 use crate::generated::nexus_code_kg::{FileContext, Impact, RecommendedRead, Relation};
-use crate::handler::{ToolContext, ToolError};
-use crate::nexus_client::NexusRequest;
+use nexus_mcp_runtime::app::ToolContext;
+use nexus_mcp_runtime::backend::NexusRequest;
+use nexus_mcp_runtime::error::ToolError;
 use serde_json::Value;
 
 pub struct Packet {

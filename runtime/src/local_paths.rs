@@ -1,7 +1,8 @@
 //! Local paths from agents are accepted only in local stdio, only inside
 //! NEXUS_MCP_LOCAL_REPO_ROOTS, after resolving symlinks, and never with `..`.
 
-use crate::handler::{ToolContext, ToolError, echo};
+use crate::app::ToolContext;
+use crate::error::{ToolError, echo};
 use crate::spec::Mode;
 use std::path::{Component, Path, PathBuf};
 
@@ -24,7 +25,7 @@ pub fn resolve(ctx: &ToolContext, local_path: &str) -> Result<PathBuf, ToolError
     if ctx.mode != Mode::LocalStdio {
         return Err(ToolError::refused(
             "local_path_refused",
-            "local paths are only accepted by a local stdio server; over HTTP, select the graph with repository and branch",
+            "local paths are only accepted by a local stdio server; over HTTP, name what to read with the tool's other inputs",
         ));
     }
     let path = Path::new(local_path);

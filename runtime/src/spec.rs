@@ -57,6 +57,9 @@ pub struct SurfaceSpec {
     pub tools: &'static [ToolSpec],
     pub prompts: &'static [PromptSpec],
     pub resources: &'static [ResourceSpec],
+    /// Fields the surface's envelope hook may add to every answer (declared in the manifest and
+    /// in every output schema); `truncation` is the engine's own and always possible.
+    pub envelope: &'static [&'static str],
 }
 
 impl SurfaceSpec {

@@ -1,7 +1,7 @@
 //! contract/<surface>/: the published form of each tool, committed, and checked byte for byte
 //! against the manifest so CI fails on any drift, missing file or leftover of a removed tool.
 
-use crate::server::annotations;
+use crate::mcp::annotations;
 use crate::spec::{SurfaceSpec, ToolSpec};
 use serde_json::{Value, json};
 use similar::TextDiff;

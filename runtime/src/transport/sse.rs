@@ -7,10 +7,10 @@
 //! stream thus costs at most one queue of messages plus the key's calls in flight.
 
 use crate::app::App;
-use crate::auth::{Caller, KeyId};
-use crate::http::sessions::{Registry, Slot};
-use crate::server::McpServer;
+use crate::mcp::McpServer;
 use crate::spec::Mode;
+use crate::transport::auth::{Caller, KeyId};
+use crate::transport::http::sessions::{Registry, Slot};
 use axum::Json;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;

@@ -1,9 +1,11 @@
 //! How fresh is the graph compared with a local checkout? Fails closed: anything git cannot
 //! answer is never `fresh`.
 
-use crate::handler::{ToolContext, ToolError};
-use crate::nexus_client::NexusRequest;
-use crate::spec::Mode;
+use super::CodeKg;
+use nexus_mcp_runtime::app::ToolContext;
+use nexus_mcp_runtime::backend::NexusRequest;
+use nexus_mcp_runtime::error::ToolError;
+use nexus_mcp_runtime::spec::Mode;
 use serde::Serialize;
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
@@ -263,10 +265,11 @@ pub async fn assess(
 /// Paths that carry at least one finding in `graph_id` (all pages), cached per graph: a graph
 /// never changes once ready.
 pub async fn finding_paths(
+    code_kg: &CodeKg,
     ctx: &ToolContext,
     graph_id: &str,
 ) -> Result<Arc<BTreeSet<String>>, ToolError> {
-    if let Some(hit) = ctx.app.cached_finding_paths(graph_id) {
+    if let Some(hit) = code_kg.cached_finding_paths(graph_id) {
         return Ok(hit);
     }
     let mut paths = BTreeSet::new();
@@ -297,7 +300,7 @@ pub async fn finding_paths(
             .map(str::to_owned);
         if cursor.is_none() {
             let paths = Arc::new(paths);
-            ctx.app.cache_finding_paths(graph_id, paths.clone());
+            code_kg.cache_finding_paths(graph_id, paths.clone());
             return Ok(paths);
         }
     }
@@ -307,17 +310,16 @@ pub async fn finding_paths(
 }
 
 /// The short freshness block put on every answer that names its graph.
-pub async fn block(ctx: &ToolContext, raw: &Value) -> Option<Value> {
+pub async fn block(code_kg: &CodeKg, ctx: &ToolContext, raw: &Value) -> Option<Value> {
     let graph = raw.get("graph").or_else(|| raw.get("head"))?;
     let text = |k: &str| graph.get(k).and_then(Value::as_str).map(str::to_owned);
     let (graph_id, commit) = (text("graph_id"), text("commit_sha"));
     let mut block = json!({"graph_id": graph_id, "commit_sha": commit, "generated_at": text("generated_at"), "verdict": null});
-    let checkout =
-        text("repository").and_then(|r| ctx.app.settings.local_checkouts.get(&r).cloned());
+    let checkout = text("repository").and_then(|r| code_kg.local_checkouts.get(&r).cloned());
     let note = match (ctx.mode, checkout, graph_id, commit) {
-        (Mode::LocalStdio, Some(repo), Some(id), Some(commit)) => match finding_paths(ctx, &id).await {
+        (Mode::LocalStdio, Some(repo), Some(id), Some(commit)) => match finding_paths(code_kg, ctx, &id).await {
             Ok(paths) => {
-                let ev = assess(&repo, &commit, &paths, ctx.app.settings.max_commits_behind).await;
+                let ev = assess(&repo, &commit, &paths, code_kg.max_commits_behind).await;
                 block["verdict"] = json!(ev.verdict);
                 if ev.verdict == Verdict::Fresh {
                     "The graph matches the local checkout.".to_owned()

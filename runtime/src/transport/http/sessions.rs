@@ -2,7 +2,7 @@
 //! its calls in flight. A request naming another key's session gets exactly the 404 of an
 //! unknown session, so a key cannot even learn that the session exists.
 
-use crate::auth::{Caller, KeyId};
+use crate::transport::auth::{Caller, KeyId};
 use axum::Json;
 use axum::body::Body;
 use axum::extract::{Request, State};
@@ -306,8 +306,8 @@ mod tests {
             sessions: 2,
             calls: 1,
         });
-        let a = crate::auth::KeyId::OPEN;
-        let mut store = crate::auth::KeyStore::default();
+        let a = crate::transport::auth::KeyId::OPEN;
+        let mut store = crate::transport::auth::KeyStore::default();
         store.add_key("test", "b", Default::default()).unwrap();
         let b = store.identify("b").unwrap().id;
         let first = registry.reserve(a).unwrap();

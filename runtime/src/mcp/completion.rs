@@ -3,10 +3,16 @@
 //! source, or whose filled-in arguments Nexus does not know, completes to nothing; nothing is
 //! guessed.
 
+use super::McpServer;
 use crate::access;
-use crate::handler::{ToolContext, ToolError};
-use crate::mapping;
+use crate::app::ToolContext;
+use crate::backend::mapping;
+use crate::error::ToolError;
+use crate::error::{capped, log_internal};
+use crate::spec::Mode;
 use crate::spec::{CompletionSpec, NexusSpec};
+use rmcp::model::{CompleteRequestParams, CompleteResult, CompletionInfo, ErrorData, Reference};
+use rmcp::service::{RequestContext, RoleServer};
 use serde_json::{Map, Value};
 
 /// The most values one answer carries (the MCP limit).
@@ -133,6 +139,59 @@ fn matching(candidates: Vec<String>, typed: &str) -> Completions {
     Completions {
         values: all.into_iter().take(MAX_VALUES).collect(),
         total,
+    }
+}
+
+impl McpServer {
+    pub(super) async fn completion_complete(
+        &self,
+        request: CompleteRequestParams,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        let Reference::Prompt(prompt) = &request.r#ref else {
+            return Err(ErrorData::invalid_params(
+                format!(
+                    "{} has no resource templates to complete; only prompt arguments complete (see prompts/list)",
+                    self.app.surface.name
+                ),
+                None,
+            ));
+        };
+        let filled: Map<String, Value> = request
+            .context
+            .and_then(|c| c.arguments)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(k, v)| (k, Value::String(v)))
+            .collect();
+        let found = complete(
+            &self.tool_context(&ctx, None),
+            &prompt.name,
+            &request.argument.name,
+            &request.argument.value,
+            filled,
+        )
+        .await
+        .map_err(|e| match e {
+            CompletionError::Nexus(_) if self.mode == Mode::RemoteHttp => {
+                ErrorData::internal_error(
+                    format!(
+                        "completion failed on the server; the operator finds the details in its log under reference {}",
+                        log_internal(&e)
+                    ),
+                    None,
+                )
+            }
+            CompletionError::Nexus(_) => {
+                ErrorData::internal_error(capped(&e.to_string()).into_owned(), None)
+            }
+            _ => ErrorData::invalid_params(capped(&e.to_string()).into_owned(), None),
+        })?;
+        let total = u32::try_from(found.total).unwrap_or(u32::MAX);
+        let has_more = found.total > found.values.len();
+        let info = CompletionInfo::with_pagination(found.values, Some(total), has_more)
+            .map_err(|e| ErrorData::internal_error(e, None))?;
+        Ok(CompleteResult::new(info))
     }
 }
 

@@ -4,8 +4,9 @@
 use super::packet::{self, Packet};
 use super::typed;
 use crate::generated::nexus_code_kg::*;
-use crate::handler::{ToolContext, ToolError, echo};
-use crate::nexus_client::NexusRequest;
+use nexus_mcp_runtime::app::ToolContext;
+use nexus_mcp_runtime::backend::NexusRequest;
+use nexus_mcp_runtime::error::{ToolError, echo};
 use serde_json::Value;
 
 /// How many candidates an ambiguous answer lists.

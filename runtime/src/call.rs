@@ -1,11 +1,11 @@
 //! One tool call, from raw arguments to the trimmed result: visibility, schema validation, the
-//! manifest's mutation rules, mapped or custom execution, freshness and budget. stdio, HTTP and
-//! the `call` CLI all go through here.
+//! manifest's mutation rules, mapped or custom execution, the surface's envelope and the budget.
+//! stdio, HTTP and the `call` CLI all go through here.
 
 use crate::access;
-use crate::freshness;
-use crate::handler::{ToolContext, ToolError, capped, echo};
-use crate::mapping;
+use crate::app::ToolContext;
+use crate::backend::mapping;
+use crate::error::{ToolError, capped, echo};
 use crate::spec::{Handler, PaginationSpec, ToolSpec};
 use crate::trim;
 use base64::Engine;
@@ -41,7 +41,7 @@ pub async fn call(ctx: ToolContext, name: &str, arguments: Value) -> Result<Valu
         Handler::Custom => {
             let app = ctx.app.clone();
             let future =
-                (app.custom)(ctx.clone(), tool.name, arguments.clone()).ok_or_else(|| {
+                (app.parts.custom)(ctx.clone(), tool.name, arguments.clone()).ok_or_else(|| {
                     ToolError::Internal(format!(
                         "custom tool `{}` has no implementation",
                         tool.name
@@ -219,19 +219,47 @@ fn pointer(dotted: &str) -> String {
 }
 
 /// Shapes, budgets and annotates a raw result.
-async fn finish(ctx: &ToolContext, tool: &ToolSpec, mut raw: Value) -> Value {
+async fn finish(ctx: &ToolContext, tool: &'static ToolSpec, mut raw: Value) -> Value {
     let page = raw.as_object_mut().and_then(|o| o.remove("_page"));
-    let freshness = freshness::block(ctx, &raw).await;
+    let envelope = envelope(ctx, tool, &raw).await;
     let (value, mut report) = trim::shape(raw, &tool.response);
-    fit_with_envelope(value, &mut report, tool.response.budget, |value, report| {
-        annotate(value, tool, page.as_ref(), report, freshness.as_ref());
-    })
+    let keys: Vec<&str> = ENGINE_KEYS
+        .into_iter()
+        .chain(envelope.keys().map(String::as_str))
+        .collect();
+    fit_with_envelope(
+        value,
+        &mut report,
+        tool.response.budget,
+        &keys,
+        |value, report| {
+            annotate(value, tool, page.as_ref(), report, &envelope);
+        },
+    )
 }
 
-/// The keys [`annotate`] sets on a result.
-const ENVELOPE_KEYS: [&str; 3] = ["freshness", "truncation", "next_cursor"];
+/// The surface's envelope fields for this answer: what its hook computes, limited to the names
+/// its manifest declares (the output schemas publish exactly those).
+async fn envelope(ctx: &ToolContext, tool: &'static ToolSpec, raw: &Value) -> Map<String, Value> {
+    let Some(hook) = &ctx.app.parts.envelope else {
+        return Map::new();
+    };
+    let mut fields = hook.fields(ctx, tool, raw).await;
+    let declared = ctx.app.surface.envelope;
+    fields.retain(|name, _| {
+        let keep = declared.contains(&name.as_str());
+        if !keep {
+            tracing::error!(surface = ctx.app.surface.name, field = %name, "envelope field not declared in the manifest; dropped");
+        }
+        keep
+    });
+    fields
+}
 
-/// Cuts `value` to fit `budget` together with the envelope `annotate` adds. A result that fits
+/// The keys [`annotate`] always owns on a result, besides the surface's envelope fields.
+const ENGINE_KEYS: [&str; 2] = ["truncation", "next_cursor"];
+
+/// Cuts `value` to fit `budget` together with the envelope `annotate` adds (the `keys` it sets). A result that fits
 /// is measured once and left whole. Otherwise the body is cut by the real overshoot and annotated
 /// again: the envelope grows with what was cut (one entry per cut array), so this repeats until
 /// the whole fits or nothing more can be cut. Public for the fuzz targets only.
@@ -240,20 +268,18 @@ pub fn fit_with_envelope(
     mut value: Value,
     report: &mut trim::Report,
     budget: usize,
+    keys: &[&str],
     annotate: impl Fn(&mut Value, &trim::Report),
 ) -> Value {
     loop {
-        let before: Vec<Option<Value>> = ENVELOPE_KEYS
-            .iter()
-            .map(|k| value.get(*k).cloned())
-            .collect();
+        let before: Vec<Option<Value>> = keys.iter().map(|k| value.get(*k).cloned()).collect();
         annotate(&mut value, report);
         let over = trim::size(&value).saturating_sub(budget);
         if over == 0 {
             return value;
         }
         if let Some(obj) = value.as_object_mut() {
-            for (key, old) in ENVELOPE_KEYS.iter().zip(before) {
+            for (key, old) in keys.iter().zip(before) {
                 match old {
                     Some(v) => obj.insert((*key).to_owned(), v),
                     None => obj.remove(*key),
@@ -270,13 +296,13 @@ pub fn fit_with_envelope(
     }
 }
 
-/// Adds the freshness block, our continuation cursor, and what the budget cut.
+/// Adds the surface's envelope fields, our continuation cursor, and what the budget cut.
 fn annotate(
     value: &mut Value,
     tool: &ToolSpec,
     page: Option<&Value>,
     report: &trim::Report,
-    freshness: Option<&Value>,
+    envelope: &Map<String, Value>,
 ) {
     let next_cursor = tool.pagination.as_ref().and_then(|p| {
         let page = page?;
@@ -303,8 +329,8 @@ fn annotate(
     if tool.pagination.is_some() && obj.contains_key("next_cursor") {
         obj.insert("next_cursor".to_owned(), json!(next_cursor));
     }
-    if let Some(f) = freshness {
-        obj.insert("freshness".to_owned(), f.clone());
+    for (key, field) in envelope {
+        obj.insert(key.clone(), field.clone());
     }
     if report.truncated() {
         let note = format!(
@@ -338,7 +364,13 @@ mod tests {
             value["freshness"] = json!({"graph_id": "g1", "verdict": null, "note": "The graph describes commit_sha only."});
         };
         let mut report = trim::Report::default();
-        let out = fit_with_envelope(json!({"items": items}), &mut report, 4000, annotate);
+        let out = fit_with_envelope(
+            json!({"items": items}),
+            &mut report,
+            4000,
+            &["freshness"],
+            annotate,
+        );
         let size = trim::size(&out);
         assert!((3300..=4000).contains(&size), "{size}");
         assert_eq!(out["items"].as_array().map(Vec::len), Some(65));
@@ -368,6 +400,7 @@ mod tests {
             json!({"files": files, "total": 60}),
             &mut report,
             4000,
+            &["truncation"],
             annotate,
         );
         assert!(

@@ -11,10 +11,10 @@ pub mod guard;
 pub mod sessions;
 
 use crate::app::App;
-use crate::auth::{Caller, KeyId, KeyStore, presented_key};
-use crate::server::{GrantedScopes, McpServer};
+use crate::mcp::{GrantedScopes, McpServer};
 use crate::spec::Mode;
-use crate::sse::{self, SseState};
+use crate::transport::auth::{Caller, KeyId, KeyStore, presented_key};
+use crate::transport::sse::{self, SseState};
 use axum::extract::{Request, State};
 use axum::http::StatusCode;
 use axum::middleware::{self, Next};

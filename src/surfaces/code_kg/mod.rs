@@ -1,27 +1,83 @@
 //! The nexus-code-kg tools that need code: proof-tuple resolution and action packets, the
 //! local freshness verdict, and guarded regeneration. Everything goes through the Nexus API.
 
+pub mod freshness;
 mod packet;
 mod regenerate;
 mod resolve;
 
-use crate::app::CustomDispatch;
-use crate::freshness;
+use super::Environment;
 use crate::generated::nexus_code_kg::*;
-use crate::handler::{ToolContext, ToolError};
-use crate::local_paths;
-use crate::nexus_client::NexusRequest;
+use nexus_mcp_runtime::app::{EnvelopeHook, SurfaceParts, ToolContext};
+use nexus_mcp_runtime::backend::NexusRequest;
+use nexus_mcp_runtime::error::ToolError;
+use nexus_mcp_runtime::local_paths;
+use nexus_mcp_runtime::spec::ToolSpec;
 use serde::de::DeserializeOwned;
-use serde_json::Value;
-use std::sync::Arc;
+use serde_json::{Map, Value};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::future::Future;
+use std::path::PathBuf;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
 
-/// The nexus-code-kg implementation of the generated `CustomHandlers` trait.
-pub struct CodeKg;
+/// nexus-code-kg's own state, and its implementation of the generated `CustomHandlers` trait.
+#[derive(Default)]
+pub struct CodeKg {
+    /// Local checkouts known for repositories (embedded nexus-lite, local stdio only), used for
+    /// the freshness verdict on every answer.
+    local_checkouts: BTreeMap<String, PathBuf>,
+    /// How many commits behind still counts as usable (NEXUS_MCP_MAX_COMMITS_BEHIND, default 20).
+    max_commits_behind: u32,
+    /// Paths with findings, per graph: a ready graph never changes.
+    finding_paths: Mutex<HashMap<String, Arc<BTreeSet<String>>>>,
+}
 
-/// Binds the generated dispatcher to [`CodeKg`].
-pub fn dispatcher() -> CustomDispatch {
-    let handlers = Arc::new(CodeKg);
-    Arc::new(move |ctx, tool, args| dispatch_custom(handlers.clone(), ctx, tool, args))
+/// The binding: custom handlers and the freshness envelope, sharing one [`CodeKg`].
+pub fn bind(env: &Environment) -> SurfaceParts {
+    let code_kg = Arc::new(CodeKg {
+        local_checkouts: env.local_checkouts.clone(),
+        max_commits_behind: std::env::var("NEXUS_MCP_MAX_COMMITS_BEHIND")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(20),
+        finding_paths: Mutex::default(),
+    });
+    let handlers = code_kg.clone();
+    SurfaceParts {
+        custom: Arc::new(move |ctx, tool, args| dispatch_custom(handlers.clone(), ctx, tool, args)),
+        envelope: Some(code_kg),
+    }
+}
+
+impl CodeKg {
+    fn cached_finding_paths(&self, graph_id: &str) -> Option<Arc<BTreeSet<String>>> {
+        self.finding_paths.lock().ok()?.get(graph_id).cloned()
+    }
+
+    fn cache_finding_paths(&self, graph_id: &str, paths: Arc<BTreeSet<String>>) {
+        if let Ok(mut cache) = self.finding_paths.lock() {
+            cache.insert(graph_id.to_owned(), paths);
+        }
+    }
+}
+
+/// Every answer that names its graph says how fresh that graph is.
+impl EnvelopeHook for CodeKg {
+    fn fields<'a>(
+        &'a self,
+        ctx: &'a ToolContext,
+        _tool: &'static ToolSpec,
+        raw: &'a Value,
+    ) -> Pin<Box<dyn Future<Output = Map<String, Value>> + Send + 'a>> {
+        Box::pin(async move {
+            let mut fields = Map::new();
+            if let Some(block) = freshness::block(self, ctx, raw).await {
+                fields.insert("freshness".to_owned(), block);
+            }
+            fields
+        })
+    }
 }
 
 /// Decodes a part of a Nexus answer into a generated type.
@@ -72,7 +128,7 @@ impl CustomHandlers for CodeKg {
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_owned();
-        let paths = freshness::finding_paths(&ctx, &graph_id).await?;
+        let paths = freshness::finding_paths(self, &ctx, &graph_id).await?;
         let max = u32::try_from(input.max_commits_behind.max(0)).unwrap_or(u32::MAX);
         let ev = freshness::assess(&checkout, &commit, &paths, max).await;
         let local_branch = tokio::process::Command::from(nexus_lite::git::command(&checkout))

@@ -6,9 +6,10 @@ use super::typed;
 use crate::generated::nexus_code_kg::{
     KgRegenerateInput, KgRegenerateOutput, Regeneration, RegenerationPlan,
 };
-use crate::handler::{ToolContext, ToolError, log_internal};
-use crate::nexus_client::NexusRequest;
-use crate::spec::Mode;
+use nexus_mcp_runtime::app::ToolContext;
+use nexus_mcp_runtime::backend::NexusRequest;
+use nexus_mcp_runtime::error::{ToolError, log_internal};
+use nexus_mcp_runtime::spec::Mode;
 use percent_encoding::{NON_ALPHANUMERIC, utf8_percent_encode};
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};

@@ -3,7 +3,8 @@
 //! back (results and error text alike) has the token's literal value and every secret-looking
 //! value replaced before anyone sees it, and an answer is read up to a size cap, never whole.
 
-use crate::handler::{LogLevel, LogSink, ToolError};
+use crate::error::ToolError;
+use crate::log::{LogLevel, LogSink};
 use crate::redact::{self, REDACTED};
 use reqwest::{Method, StatusCode};
 use serde_json::Value;

@@ -1,0 +1,166 @@
+//! The call environment: the long-lived state of one server (which surface it serves, how it
+//! reaches the backend, the operator's settings, what the surface binds to the engine) and what
+//! every tool call gets. Built once at start-up; every session and call shares it.
+
+use crate::backend::{NexusClient, NexusRequest};
+use crate::error::ToolError;
+use crate::log::{LogSink, ProgressSink};
+use crate::mcp::tools::tool_json;
+use crate::spec::{Mode, SurfaceSpec, ToolSpec};
+use rmcp::model::Tool;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+use std::collections::BTreeSet;
+use std::future::Future;
+use std::path::PathBuf;
+use std::pin::Pin;
+use std::sync::{Arc, OnceLock};
+
+/// Runs a surface's custom tools (generated `dispatch_custom` bound to an implementation).
+pub type CustomDispatch = Arc<dyn Fn(ToolContext, &str, Value) -> Option<ToolFuture> + Send + Sync>;
+
+/// Fields a surface adds to every answer of its tools (the manifest's `envelope`), computed from
+/// the raw answer before it is trimmed. Only the names the manifest declares are kept.
+pub trait EnvelopeHook: Send + Sync {
+    fn fields<'a>(
+        &'a self,
+        ctx: &'a ToolContext,
+        tool: &'static ToolSpec,
+        raw: &'a Value,
+    ) -> Pin<Box<dyn Future<Output = Map<String, Value>> + Send + 'a>>;
+}
+
+/// What a surface binds to the engine beyond its manifest: its custom handlers (holding the
+/// surface's own state) and its envelope hook. A surface with neither uses the default.
+#[derive(Clone)]
+pub struct SurfaceParts {
+    pub custom: CustomDispatch,
+    pub envelope: Option<Arc<dyn EnvelopeHook>>,
+}
+
+impl Default for SurfaceParts {
+    fn default() -> Self {
+        SurfaceParts {
+            custom: Arc::new(|_, _, _| None),
+            envelope: None,
+        }
+    }
+}
+
+/// Operator settings that tools read.
+#[derive(Debug, Clone, Default)]
+pub struct Settings {
+    /// NEXUS_MCP_LOCAL_REPO_ROOTS, canonicalized: the only places local paths may point into.
+    pub local_repo_roots: Vec<PathBuf>,
+}
+
+pub struct App {
+    pub surface: &'static SurfaceSpec,
+    pub nexus: NexusClient,
+    pub settings: Settings,
+    pub parts: SurfaceParts,
+    validators: Vec<OnceLock<Option<jsonschema::Validator>>>,
+    /// rmcp's form of each tool, in registry order: parsed from the registry's JSON once, not
+    /// on every tools/list or stateless call.
+    mcp_tools: OnceLock<Vec<Option<Tool>>>,
+}
+
+impl App {
+    pub fn new(
+        surface: &'static SurfaceSpec,
+        nexus: NexusClient,
+        settings: Settings,
+        parts: SurfaceParts,
+    ) -> Self {
+        let validators = surface.tools.iter().map(|_| OnceLock::new()).collect();
+        App {
+            surface,
+            nexus,
+            settings,
+            parts,
+            validators,
+            mcp_tools: OnceLock::new(),
+        }
+    }
+
+    fn index_of(&self, tool: &ToolSpec) -> Option<usize> {
+        self.surface.tools.iter().position(|t| t.name == tool.name)
+    }
+
+    /// The compiled input validator of `tool`, built on first use so start-up stays fast.
+    pub fn validator(&self, tool: &ToolSpec) -> Option<&jsonschema::Validator> {
+        self.validators[self.index_of(tool)?]
+            .get_or_init(|| {
+                let schema: Value = serde_json::from_str(tool.input_schema).ok()?;
+                jsonschema::draft202012::new(&schema)
+                    .inspect_err(|e| tracing::error!(tool = tool.name, error = %e, "input schema does not compile"))
+                    .ok()
+            })
+            .as_ref()
+    }
+
+    /// The MCP definition of `tool` as rmcp types (what tools/list lists).
+    pub fn mcp_tool(&self, tool: &ToolSpec) -> Option<&Tool> {
+        let index = self.index_of(tool)?;
+        self.mcp_tools
+            .get_or_init(|| {
+                self.surface
+                    .tools
+                    .iter()
+                    .map(|t| {
+                        serde_json::from_value(tool_json(t))
+                            .inspect_err(|e| tracing::error!(tool = t.name, error = %e, "tool definition is not an MCP Tool"))
+                            .ok()
+                    })
+                    .collect()
+            })
+            .get(index)?
+            .as_ref()
+    }
+}
+
+/// A custom tool's call, boxed so the generated dispatcher can return any of them.
+pub type ToolFuture = Pin<Box<dyn Future<Output = Result<Value, ToolError>> + Send>>;
+
+/// Everything a tool call may use. Cheap to clone.
+#[derive(Clone)]
+pub struct ToolContext {
+    pub app: Arc<App>,
+    pub mode: Mode,
+    pub scopes: Arc<BTreeSet<String>>,
+    pub progress: Option<Arc<dyn ProgressSink>>,
+    pub log: Option<Arc<dyn LogSink>>,
+}
+
+impl ToolContext {
+    pub async fn progress(&self, done: f64, total: Option<f64>, message: impl Into<String>) {
+        if let Some(sink) = &self.progress {
+            sink.report(done, total, message.into()).await;
+        }
+    }
+
+    /// A Nexus API request on behalf of this call: retries and timings reach the client's log.
+    pub async fn nexus(&self, request: &NexusRequest) -> Result<Value, ToolError> {
+        self.app.nexus.send(request, self.log.as_deref()).await
+    }
+
+    pub fn has_scope(&self, scope: &str) -> bool {
+        self.scopes.contains(scope)
+    }
+}
+
+/// Arguments → a generated input struct. Schema validation already ran, so a failure here means
+/// the schema and the struct disagree, which is reported as bad arguments naming the tool.
+pub fn decode_input<T: DeserializeOwned>(tool: &str, arguments: Value) -> Result<T, ToolError> {
+    serde_json::from_value(arguments).map_err(|e| ToolError::InvalidArguments {
+        tool: tool.to_owned(),
+        message: e.to_string(),
+    })
+}
+
+/// A generated output struct → JSON for trimming.
+pub fn encode_output<T: Serialize>(output: T) -> Result<Value, ToolError> {
+    serde_json::to_value(output)
+        .map_err(|e| ToolError::Internal(format!("cannot encode a tool result: {e}")))
+}

@@ -1,0 +1,18 @@
+//! nexus-mcp-runtime: the generic MCP engine behind every nexus-mcp surface. It is driven by the
+//! registry nexus-mcp-codegen generates from a manifest, reaches knowledge only through the
+//! Nexus HTTP API, and names no surface: a surface's own code binds in through [`app::SurfaceParts`].
+
+pub mod access;
+pub mod app;
+pub mod backend;
+pub mod call;
+pub mod contract;
+pub mod error;
+pub mod local_paths;
+pub mod log;
+pub mod mcp;
+pub mod redact;
+pub mod spec;
+pub mod templates;
+pub mod transport;
+pub mod trim;

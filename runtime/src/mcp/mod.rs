@@ -1,0 +1,187 @@
+//! The MCP face: rmcp's `ServerHandler`, written by hand and driven by the generated registry,
+//! one module per MCP area. MCP model values are built from the registry's JSON and parsed into
+//! rmcp's types, so what clients see is exactly what contract/ publishes.
+
+pub mod client_log;
+pub mod completion;
+mod prompts;
+mod resources;
+pub mod tools;
+
+use crate::app::{App, ToolContext};
+use crate::log::ProgressSink;
+use crate::spec::Mode;
+use client_log::SessionLogLevel;
+use rmcp::ServerHandler;
+#[allow(deprecated)]
+use rmcp::model::SetLevelRequestParams;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult, ErrorData,
+    GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
+    ReadResourceResponse, ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::service::{RequestContext, RoleServer};
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+pub use tools::{annotations, call_result, tool_json};
+
+/// Scopes granted to one HTTP request by the key that authenticated it (set by the auth layer).
+#[derive(Debug, Clone)]
+pub struct GrantedScopes(pub Arc<BTreeSet<String>>);
+
+#[derive(Clone)]
+pub struct McpServer {
+    app: Arc<App>,
+    mode: Mode,
+    /// Scopes for stdio; over HTTP each request carries its own.
+    scopes: Arc<BTreeSet<String>>,
+    /// This session's `logging/setLevel` choice.
+    log_level: SessionLogLevel,
+}
+
+impl McpServer {
+    /// One per session (stdio, each Streamable HTTP or SSE session), so the log level chosen by
+    /// one client never applies to another.
+    pub fn new(app: Arc<App>, mode: Mode, scopes: BTreeSet<String>) -> Self {
+        McpServer {
+            app,
+            mode,
+            scopes: Arc::new(scopes),
+            log_level: SessionLogLevel::default(),
+        }
+    }
+
+    pub(crate) fn scopes_for(&self, ctx: &RequestContext<RoleServer>) -> Arc<BTreeSet<String>> {
+        if self.mode == Mode::RemoteHttp {
+            // Fail closed: a Streamable HTTP server is built with no scopes of its own.
+            // (Legacy SSE sessions carry the scopes of the key that opened them in `self.scopes`.)
+            return ctx
+                .extensions
+                .get::<axum::http::request::Parts>()
+                .and_then(|p| p.extensions.get::<GrantedScopes>())
+                .map(|g| g.0.clone())
+                .unwrap_or_else(|| self.scopes.clone());
+        }
+        self.scopes.clone()
+    }
+
+    pub(crate) fn tool_context(
+        &self,
+        ctx: &RequestContext<RoleServer>,
+        progress: Option<Arc<dyn ProgressSink>>,
+    ) -> ToolContext {
+        ToolContext {
+            app: self.app.clone(),
+            mode: self.mode,
+            scopes: self.scopes_for(ctx),
+            progress,
+            log: Some(self.log_level.sink(ctx.peer.clone(), self.app.surface.name)),
+        }
+    }
+}
+
+pub(crate) fn from_json<T: DeserializeOwned>(value: Value) -> Result<T, ErrorData> {
+    serde_json::from_value(value)
+        .map_err(|e| ErrorData::internal_error(format!("cannot build an MCP value: {e}"), None))
+}
+
+impl ServerHandler for McpServer {
+    #[allow(deprecated)] // the logging capability, see `set_level`
+    fn get_info(&self) -> ServerConfig {
+        let surface = self.app.surface;
+        let mut capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_prompts()
+            .enable_resources()
+            .enable_logging()
+            .build();
+        // Offered when the manifest declares a completion source for some prompt argument.
+        if surface
+            .prompts
+            .iter()
+            .flat_map(|p| p.arguments)
+            .any(|a| a.complete.is_some())
+        {
+            capabilities.completions = Some(Default::default());
+        }
+        ServerConfig::new(capabilities)
+            .with_server_info(
+                Implementation::new(surface.name, surface.version).with_title(surface.title),
+            )
+            .with_instructions(surface.instructions)
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        self.tool(name)
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        self.tools_list(&ctx)
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        self.tools_call(request, ctx).await
+    }
+
+    #[allow(deprecated)] // logging/setLevel: deprecated for 2026-07-28 (SEP-2577), used by 2025 clients
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        _ctx: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.log_level.set(request.level);
+        Ok(())
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _ctx: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        self.prompts_list()
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _ctx: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        self.prompts_get(request)
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        self.completion_complete(request, ctx).await
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _ctx: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        self.resources_list()
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _ctx: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        self.resources_read(request)
+    }
+}

@@ -1,0 +1,38 @@
+//! The binding table: which code each surface adds to its manifest. A surface missing here runs
+//! with no custom handlers and no envelope hook; a test fails when its manifest declares a
+//! custom tool (tests/bindings.rs).
+
+pub mod code_kg;
+
+use nexus_mcp_runtime::app::SurfaceParts;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// What the product knows at start-up that a surface's code may need.
+#[derive(Debug, Clone, Default)]
+pub struct Environment {
+    /// Local checkouts served by the embedded nexus-lite, by repository name.
+    pub local_checkouts: BTreeMap<String, PathBuf>,
+}
+
+/// One row of the table: a surface name and the function building its parts.
+pub struct Binding {
+    pub surface: &'static str,
+    pub bind: fn(&Environment) -> SurfaceParts,
+}
+
+/// THE table.
+pub static BINDINGS: &[Binding] = &[Binding {
+    surface: "nexus-code-kg",
+    bind: code_kg::bind,
+}];
+
+/// The binding of `surface`, if it has one.
+pub fn binding(surface: &str) -> Option<&'static Binding> {
+    BINDINGS.iter().find(|b| b.surface == surface)
+}
+
+/// The parts `surface` runs with.
+pub fn parts(surface: &str, env: &Environment) -> SurfaceParts {
+    binding(surface).map_or_else(SurfaceParts::default, |b| (b.bind)(env))
+}
