@@ -10,7 +10,7 @@ use rmcp::ServiceExt;
 use runtime::access;
 use runtime::app::{App, Settings, ToolContext};
 use runtime::backend::{self as nexus_client, NexusClient, Secret};
-use runtime::mcp::{self as server, McpServer};
+use runtime::mcp::McpServer;
 use runtime::spec::{Mode, SurfaceSpec};
 use runtime::transport::auth::KeyStore;
 use runtime::transport::http::{self, Auth};
@@ -234,7 +234,7 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
                     .tools
                     .iter()
                     .map(|t| {
-                        let mut v = server::tool_json(t);
+                        let mut v = t.to_mcp_json();
                         v["scope"] = t.scope.into();
                         v["access"] = t.access.as_str().into();
                         v["modes"] = t

@@ -5,7 +5,6 @@
 use crate::backend::{NexusClient, NexusRequest};
 use crate::error::ToolError;
 use crate::log::{LogSink, ProgressSink};
-use crate::mcp::tools::tool_json;
 use crate::spec::{Mode, SurfaceSpec, ToolSpec};
 use rmcp::model::Tool;
 use serde::Serialize;
@@ -109,7 +108,7 @@ impl App {
                     .tools
                     .iter()
                     .map(|t| {
-                        serde_json::from_value(tool_json(t))
+                        serde_json::from_value(t.to_mcp_json())
                             .inspect_err(|e| tracing::error!(tool = t.name, error = %e, "tool definition is not an MCP Tool"))
                             .ok()
                     })

@@ -1,7 +1,6 @@
 //! contract/<surface>/: the published form of each tool, committed, and checked byte for byte
 //! against the manifest so CI fails on any drift, missing file or leftover of a removed tool.
 
-use crate::mcp::annotations;
 use crate::spec::{SurfaceSpec, ToolSpec};
 use serde_json::{Value, json};
 use similar::TextDiff;
@@ -31,7 +30,7 @@ pub fn tool_document(tool: &ToolSpec) -> String {
         "scope": tool.scope,
         "access": tool.access.as_str(),
         "modes": tool.modes.iter().map(|m| m.as_str()).collect::<Vec<_>>(),
-        "annotations": annotations(tool),
+        "annotations": tool.annotations(),
         "inputSchema": parse(tool.input_schema),
         "outputSchema": parse(tool.output_schema),
     });

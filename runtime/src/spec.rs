@@ -1,6 +1,8 @@
 //! The shapes of the generated registry. Values of these types are written by codegen from the
 //! manifest; nothing here is filled in by hand.
 
+use serde_json::{Value, json};
+
 /// Where the server runs; decides which tools exist at all.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Mode {
@@ -60,6 +62,32 @@ pub struct SurfaceSpec {
     /// Fields the surface's envelope hook may add to every answer (declared in the manifest and
     /// in every output schema); `truncation` is the engine's own and always possible.
     pub envelope: &'static [&'static str],
+}
+
+impl ToolSpec {
+    /// The MCP tool definition (what tools/list lists and contract/ holds).
+    pub fn to_mcp_json(&self) -> Value {
+        let parse = |s: &str| serde_json::from_str::<Value>(s).unwrap_or(Value::Null);
+        json!({
+            "name": self.name,
+            "title": self.title,
+            "description": self.description,
+            "inputSchema": parse(self.input_schema),
+            "outputSchema": parse(self.output_schema),
+            "annotations": self.annotations(),
+        })
+    }
+
+    /// All four hints, always set, derived from the access level (never left to client defaults).
+    pub fn annotations(&self) -> Value {
+        json!({
+            "title": self.title,
+            "readOnlyHint": self.access == Access::Read,
+            "destructiveHint": self.access == Access::Destructive,
+            "idempotentHint": self.access == Access::Read,
+            "openWorldHint": false,
+        })
+    }
 }
 
 impl SurfaceSpec {

@@ -27,7 +27,7 @@ use serde_json::Value;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-pub use tools::{annotations, call_result, tool_json};
+pub use tools::call_result;
 
 /// Scopes granted to one HTTP request by the key that authenticated it (set by the auth layer).
 #[derive(Debug, Clone)]

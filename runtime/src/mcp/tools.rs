@@ -5,41 +5,17 @@ use crate::access;
 use crate::call::{self, CallError};
 use crate::error::{ToolError, capped, echo};
 use crate::log::ProgressSink;
-use crate::spec::{Access, Mode, ToolSpec};
+use crate::spec::{Mode, ToolSpec};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
     ListToolsResult, ProgressNotificationParam, ProgressToken, Tool,
 };
 use rmcp::service::{Peer, RequestContext, RoleServer};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
-
-/// The MCP tool definition of a registry entry (also what contract/ holds, plus annotations).
-pub fn tool_json(tool: &ToolSpec) -> Value {
-    let parse = |s: &str| serde_json::from_str::<Value>(s).unwrap_or(Value::Null);
-    json!({
-        "name": tool.name,
-        "title": tool.title,
-        "description": tool.description,
-        "inputSchema": parse(tool.input_schema),
-        "outputSchema": parse(tool.output_schema),
-        "annotations": annotations(tool),
-    })
-}
-
-/// All four hints, always set, derived from the access level (never left to client defaults).
-pub fn annotations(tool: &ToolSpec) -> Value {
-    json!({
-        "title": tool.title,
-        "readOnlyHint": tool.access == Access::Read,
-        "destructiveHint": tool.access == Access::Destructive,
-        "idempotentHint": tool.access == Access::Read,
-        "openWorldHint": false,
-    })
-}
 
 struct PeerProgress {
     peer: Peer<RoleServer>,
