@@ -3,7 +3,7 @@
 //! classes (not interfaces), functions (declarations and `const f = () => ...`), methods,
 //! `import`/`export ... from`/`require()`/`import()`, calls and `extends`.
 
-use crate::lang::{
+use crate::code::lang::{
     Base, FileParse, Import, SymKind, children_rev, in_function, line_of, note_error, parse_tree,
     plain_callee, push_symbol, text,
 };
@@ -294,7 +294,7 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
 
 #[cfg(test)]
 mod tests {
-    use crate::lang::{Lang, Parsers};
+    use crate::code::lang::{Lang, Parsers};
 
     #[test]
     fn typescript_symbols_imports_calls_and_bases() {

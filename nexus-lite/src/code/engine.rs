@@ -1,11 +1,15 @@
 //! Shared state, indexing runs, regeneration plans and background regenerations.
 
-use crate::error::LiteError;
-use crate::findings::{self, AnalyserStatus};
-use crate::index::{self, ParseCache};
-use crate::util::{now_epoch, rfc3339};
-use crate::{LiteConfig, git};
-use crate::{cache, store};
+use crate::LiteConfig;
+use crate::code::findings::{self, AnalyserStatus};
+use crate::code::index::{self, ParseCache};
+use crate::code::{cache, store};
+use crate::core::db::Reader;
+use crate::core::error::LiteError;
+use crate::core::git;
+use crate::core::http::Shared;
+use crate::core::state::Core;
+use crate::core::util::{now_epoch, rfc3339};
 use serde_json::{Value, json};
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
@@ -76,7 +80,7 @@ pub fn dirty_fingerprint(paths: &[String]) -> String {
         all.extend_from_slice(p.as_bytes());
         all.push(0);
     }
-    crate::util::sha256_hex(&all)
+    crate::core::util::sha256_hex(&all)
 }
 
 /// What a submit of a plan did.
@@ -118,29 +122,21 @@ impl Regen {
     }
 }
 
-/// Read connections kept open: an agent's calls come one or two at a time.
-const READERS: usize = 2;
-
-/// Requests running on blocking threads at once; the others wait as futures. A burst of a
-/// thousand concurrent calls otherwise grows tokio's blocking pool to hundreds of threads, each
-/// with its own SQLite connection and page cache, and that memory is slow to come back.
-const BLOCKING_REQUESTS: usize = 8;
-
-/// Everything the HTTP layer needs.
+/// The code domain's state (and, through [`AppState::core`], the server's shared one).
 pub struct AppState {
-    pub data_dir: PathBuf,
-    pub token: String,
+    pub core: Arc<Core>,
     pub index_on_first_use: bool,
     pub repos: Vec<Repo>,
     /// Plan expiry clock (injectable offset for tests).
     pub clock: Clock,
     pub regens: Mutex<HashMap<String, Regen>>,
     pub running: Mutex<HashSet<String>>,
-    readers: store::Readers,
-    /// Permits for [`BLOCKING_REQUESTS`], each held until its blocking work ends.
-    pub blocking_permits: Arc<tokio::sync::Semaphore>,
-    /// Held for the state's life (the process's, in both binaries): one process per data dir.
-    _data_dir_lock: crate::lock::DataDirLock,
+}
+
+impl Shared for AppState {
+    fn core(&self) -> &Core {
+        &self.core
+    }
 }
 
 /// Outcome of one indexing run.
@@ -169,6 +165,26 @@ impl RunOutcome {
     }
 }
 
+/// The registered repositories of `config`, each at the root of its work tree.
+pub fn resolve_repos(config: &LiteConfig) -> Result<Vec<Repo>, LiteError> {
+    let mut repos: Vec<Repo> = Vec::new();
+    for spec in &config.repos {
+        let root = git::toplevel(&spec.path)?;
+        let name = repo_name(spec.name.as_deref(), &root);
+        if repos.iter().any(|r| r.name == name) {
+            return Err(LiteError::DuplicateRepo { name });
+        }
+        repos.push(Repo {
+            name,
+            root,
+            cache: ParseCache::default(),
+            analyser_cache: Mutex::new(AnalyserCache::default()),
+            index_lock: Mutex::new(()),
+        });
+    }
+    Ok(repos)
+}
+
 /// Name of a repository: explicit, else owner/name of origin, else local/<dir>.
 pub fn repo_name(explicit: Option<&str>, root: &std::path::Path) -> String {
     if let Some(n) = explicit.filter(|n| !n.trim().is_empty()) {
@@ -185,43 +201,31 @@ pub fn repo_name(explicit: Option<&str>, root: &std::path::Path) -> String {
 }
 
 impl AppState {
+    /// Opens the whole server's state for `config`: the shared core (lock, database, every
+    /// domain's migrations) and this domain on it.
     pub fn new(config: &LiteConfig) -> Result<Arc<AppState>, LiteError> {
-        let mut repos: Vec<Repo> = Vec::new();
-        for spec in &config.repos {
-            let root = git::toplevel(&spec.path)?;
-            let name = repo_name(spec.name.as_deref(), &root);
-            if repos.iter().any(|r| r.name == name) {
-                return Err(LiteError::DuplicateRepo { name });
-            }
-            repos.push(Repo {
-                name,
-                root,
-                cache: ParseCache::default(),
-                analyser_cache: Mutex::new(AnalyserCache::default()),
-                index_lock: Mutex::new(()),
-            });
-        }
-        // Before anything touches the database: start-up recovery would mark another
-        // process's live runs failed.
-        let data_dir_lock = crate::lock::lock_data_dir(&config.data_dir)?;
-        let mut conn = store::open(&config.data_dir)?;
-        store::migrate(&mut conn)?;
-        let readers = store::Readers::open(&config.data_dir, READERS)?;
-        let recovered = store::recover_interrupted(&conn)?;
+        let repos = resolve_repos(config)?;
+        let core = Core::open(&config.data_dir, &config.token, &crate::migrations())?;
+        AppState::open(core, repos, config)
+    }
+
+    /// The code domain on an opened core: marks runs a previous process left `running` failed.
+    pub fn open(
+        core: Arc<Core>,
+        repos: Vec<Repo>,
+        config: &LiteConfig,
+    ) -> Result<Arc<AppState>, LiteError> {
+        let recovered = store::recover_interrupted(&core.writer()?)?;
         if recovered > 0 {
             tracing::warn!(recovered, "marked interrupted graph runs as failed");
         }
         Ok(Arc::new(AppState {
-            data_dir: config.data_dir.clone(),
-            token: config.token.clone(),
+            core,
             index_on_first_use: config.index_on_first_use,
             repos,
             clock: Clock::default(),
             regens: Mutex::new(HashMap::new()),
             running: Mutex::new(HashSet::new()),
-            readers,
-            blocking_permits: Arc::new(tokio::sync::Semaphore::new(BLOCKING_REQUESTS)),
-            _data_dir_lock: data_dir_lock,
         }))
     }
 
@@ -230,8 +234,8 @@ impl AppState {
     }
 
     /// A read connection (WAL lets it read while a run writes).
-    pub fn reader(&self) -> Result<store::Reader<'_>, LiteError> {
-        self.readers.get()
+    pub fn reader(&self) -> Result<Reader<'_>, LiteError> {
+        self.core.reader()
     }
 
     fn set_regen(&self, id: &str, f: impl FnOnce(&mut Regen)) {
@@ -369,7 +373,7 @@ impl AppState {
             used: false,
             json,
         };
-        let writer = store::open(&self.data_dir)?;
+        let writer = self.core.writer()?;
         store::insert_plan(&writer, &plan, now)?;
         Ok(plan)
     }
@@ -396,7 +400,7 @@ impl AppState {
             warnings: Vec::new(),
         };
         let now = self.clock.now();
-        let mut conn = store::open(&self.data_dir)?;
+        let mut conn = self.core.writer()?;
         let claim = store::claim_plan(
             &mut conn,
             &store::NewRegen {
@@ -439,7 +443,7 @@ impl AppState {
                     r.phase = "done";
                     r.error = Some(msg.clone());
                 });
-                if let Ok(conn) = store::open(&self.data_dir) {
+                if let Ok(conn) = self.core.writer() {
                     let _ = conn.execute(
                         "UPDATE regenerations SET status='failed', phase='done', error=?2 WHERE regeneration_id=?1",
                         rusqlite::params![id, msg],
@@ -515,7 +519,7 @@ fn config_fingerprint(root: &std::path::Path) -> String {
         }
         all.push(0);
     }
-    crate::util::sha256_hex(&all)
+    crate::core::util::sha256_hex(&all)
 }
 
 /// Runs an analyser only when there is something to analyse.
@@ -547,7 +551,7 @@ fn imports_dir(state: &AppState, repository: &str) -> Option<PathBuf> {
     {
         return None;
     }
-    Some(state.data_dir.join("imports").join(repository))
+    Some(state.core.data_dir.join("imports").join(repository))
 }
 
 #[cfg(feature = "test-hooks")]
@@ -581,7 +585,7 @@ fn run_index(
         repository: repo.name.clone(),
         reason,
     };
-    let mut conn = store::open(&state.data_dir)?;
+    let mut conn = state.core.writer()?;
     // Large write transactions: a bigger page cache, and no automatic checkpoint inside COMMIT
     // (done explicitly right after the graph is committed).
     conn.execute_batch("PRAGMA cache_size=-65536; PRAGMA wal_autocheckpoint=0;")

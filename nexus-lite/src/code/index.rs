@@ -1,7 +1,7 @@
 //! Builds one graph (nodes, edges, imports, anomalies) from a git work tree.
 
-use crate::lang::{FileParse, Import, Lang, Parsers, SymKind};
-use crate::secret_spans::{self, SecretSpan};
+use crate::code::lang::{FileParse, Import, Lang, Parsers, SymKind};
+use crate::code::secret_spans::{self, SecretSpan};
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::Path;
@@ -627,7 +627,7 @@ pub fn build(
         .enumerate()
         .filter_map(|(i, l)| {
             let (bytes, lang) = (l.bytes.as_ref()?, l.lang?);
-            let hash = format!("sha256:{}", crate::util::sha256_hex(bytes));
+            let hash = format!("sha256:{}", crate::core::util::sha256_hex(bytes));
             let key = format!("{}:{hash}", lang.grammar_name());
             Some((i, hash, key))
         })

@@ -1,184 +1,29 @@
-//! The HTTP API (see API.md): bearer auth, JSON errors, cursor pagination.
+//! The code graph's HTTP handlers (see API.md): graphs, findings, anomalies, file context,
+//! impact, compare and regenerations.
 
-use crate::engine::{AppState, Repo, Submitted};
-use crate::error::LiteError;
-use crate::secret_spans::{self, SecretSpan};
-use crate::store::{self, GRAPH_COLS};
-use crate::util::{decode_cursor, encode_cursor};
-use crate::{git, index};
-use axum::extract::rejection::{JsonRejection, QueryRejection};
-use axum::extract::{Path, Query, Request, State};
-use axum::http::{HeaderMap, StatusCode, header};
-use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
+use crate::code::engine::{AppState, Repo, Submitted};
+use crate::code::index;
+use crate::code::secret_spans::{self, SecretSpan};
+use crate::code::store::{self, GRAPH_COLS};
+use crate::core::error::LiteError;
+use crate::core::git;
+use crate::core::http::{
+    ApiError, ApiResult, Params as P, Q, blocking, body, count_and_page, filter_in, next_cursor,
+    page_json,
+};
+use axum::Json;
+use axum::Router;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::IntoResponse;
 use axum::routing::{get, post};
-use axum::{Json, Router};
 use rusqlite::Connection;
 use rusqlite::types::Value as Sql;
 use serde_json::{Map, Value, json};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::sync::Arc;
-
-pub const OPENAPI: &str = include_str!("openapi.json");
-
-/// A JSON error answer: `{"error": {"code", "message"}}`.
-#[derive(Debug)]
-pub struct ApiError {
-    pub status: StatusCode,
-    pub code: &'static str,
-    pub message: String,
-}
-
-impl ApiError {
-    pub fn bad(msg: impl Into<String>) -> Self {
-        ApiError {
-            status: StatusCode::BAD_REQUEST,
-            code: "bad_request",
-            message: msg.into(),
-        }
-    }
-    pub fn not_found(msg: impl Into<String>) -> Self {
-        ApiError {
-            status: StatusCode::NOT_FOUND,
-            code: "not_found",
-            message: msg.into(),
-        }
-    }
-    pub fn conflict(code: &'static str, msg: impl Into<String>) -> Self {
-        ApiError {
-            status: StatusCode::CONFLICT,
-            code,
-            message: msg.into(),
-        }
-    }
-}
-
-impl From<LiteError> for ApiError {
-    fn from(e: LiteError) -> Self {
-        tracing::error!(error = %e, "request failed");
-        ApiError {
-            status: StatusCode::INTERNAL_SERVER_ERROR,
-            code: "internal",
-            message: e.to_string(),
-        }
-    }
-}
-
-impl From<rusqlite::Error> for ApiError {
-    fn from(e: rusqlite::Error) -> Self {
-        ApiError::from(LiteError::Db {
-            context: "answering a request".into(),
-            source: e,
-        })
-    }
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        (
-            self.status,
-            Json(json!({"error": {"code": self.code, "message": self.message}})),
-        )
-            .into_response()
-    }
-}
-
-type ApiResult = Result<Response, ApiError>;
-
-type Q = Result<Query<Vec<(String, String)>>, QueryRejection>;
-
-/// Parsed query parameters with typed accessors that produce clear 400s.
-struct P(HashMap<String, String>);
-
-impl P {
-    fn new(q: Q) -> Result<P, ApiError> {
-        let Query(pairs) = q.map_err(|e| ApiError::bad(format!("malformed query string: {e}")))?;
-        let mut map = HashMap::new();
-        for (k, v) in pairs {
-            if map.insert(k.clone(), v).is_some() {
-                return Err(ApiError::bad(format!(
-                    "query parameter `{k}` is given twice; give it once (use a comma list for several values)"
-                )));
-            }
-        }
-        Ok(P(map))
-    }
-    fn str(&self, k: &str) -> Option<&str> {
-        self.0.get(k).map(String::as_str).filter(|s| !s.is_empty())
-    }
-    fn int(&self, k: &str, default: i64, min: i64, max: i64) -> Result<i64, ApiError> {
-        match self.str(k) {
-            None => Ok(default),
-            Some(s) => match s.parse::<i64>() {
-                Ok(n) if (min..=max).contains(&n) => Ok(n),
-                _ => Err(ApiError::bad(format!(
-                    "`{k}` must be an integer between {min} and {max}, got `{s}`"
-                ))),
-            },
-        }
-    }
-    fn opt_int(&self, k: &str, min: i64, max: i64) -> Result<Option<i64>, ApiError> {
-        match self.str(k) {
-            None => Ok(None),
-            Some(_) => self.int(k, 0, min, max).map(Some),
-        }
-    }
-    fn bool(&self, k: &str) -> Result<bool, ApiError> {
-        match self.str(k) {
-            None | Some("false") | Some("0") => Ok(false),
-            Some("true") | Some("1") => Ok(true),
-            Some(s) => Err(ApiError::bad(format!(
-                "`{k}` must be true or false, got `{s}`"
-            ))),
-        }
-    }
-    fn list(&self, k: &str, allowed: &[&str]) -> Result<Vec<String>, ApiError> {
-        let Some(s) = self.str(k) else {
-            return Ok(Vec::new());
-        };
-        let mut out = Vec::new();
-        for v in s.split(',').map(str::trim).filter(|v| !v.is_empty()) {
-            if !allowed.is_empty() && !allowed.contains(&v) {
-                return Err(ApiError::bad(format!(
-                    "unknown {k} `{v}`; expected one of {}",
-                    allowed.join(", ")
-                )));
-            }
-            out.push(v.to_string());
-        }
-        Ok(out)
-    }
-    fn page(&self) -> Result<(usize, usize), ApiError> {
-        let limit = self.int("limit", 50, 1, 500)? as usize;
-        let offset = match self.str("cursor") {
-            None => 0,
-            Some(c) => decode_cursor(c).ok_or_else(|| {
-                ApiError::bad(
-                    "invalid cursor: pass back exactly the `next_cursor` of a previous answer, or omit it to start over",
-                )
-            })?,
-        };
-        Ok((limit, offset))
-    }
-    fn path(&self, k: &str) -> Result<Option<String>, ApiError> {
-        match self.str(k) {
-            None => Ok(None),
-            Some(p) => clean_path(p).map(Some),
-        }
-    }
-}
-
-fn clean_path(p: &str) -> Result<String, ApiError> {
-    let p = p.trim().trim_start_matches("./");
-    if p.starts_with('/') || p.contains('\\') || p.split('/').any(|s| s == "..") || p.contains('\0')
-    {
-        return Err(ApiError::bad(format!(
-            "`{p}` is not a repo-relative path; use `/` separators relative to the repository root, without `..`"
-        )));
-    }
-    Ok(p.to_string())
-}
 
 const TOOLS: &[&str] = &["nexus_kg", "ruff", "bandit", "osv", "audit_ai", "sarif"];
 const SEVERITIES: &[&str] = &["critical", "high", "medium", "low", "info"];
@@ -188,40 +33,6 @@ const KINDS: &[&str] = &[
     "import_cycle",
     "skipped_file",
 ];
-
-fn next_cursor(offset: usize, limit: usize, total: usize) -> Value {
-    if offset + limit < total {
-        json!(encode_cursor(offset + limit))
-    } else {
-        Value::Null
-    }
-}
-
-/// A page of a graph's rows: `{graph, items, total, next_cursor}`.
-fn page_json(graph: Value, items: Vec<Value>, total: i64, offset: usize, limit: usize) -> Value {
-    json!({"graph": graph, "items": items, "total": total, "next_cursor": next_cursor(offset, limit, total as usize)})
-}
-
-async fn blocking<F>(state: Arc<AppState>, f: F) -> ApiResult
-where
-    F: FnOnce(&AppState) -> Result<Value, ApiError> + Send + 'static,
-{
-    let permit = state
-        .blocking_permits
-        .clone()
-        .acquire_owned()
-        .await
-        .map_err(|e| {
-            ApiError::from(LiteError::Task(format!("the request queue is closed: {e}")))
-        })?;
-    let v = tokio::task::spawn_blocking(move || {
-        let _permit = permit;
-        f(&state)
-    })
-    .await
-    .map_err(|e| ApiError::from(LiteError::Task(e.to_string())))??;
-    Ok(Json(v).into_response())
-}
 
 fn known_repo<'a>(state: &'a AppState, name: &str) -> Result<&'a Repo, ApiError> {
     state.repo(name).ok_or_else(|| {
@@ -289,29 +100,9 @@ fn require_graph(conn: &Connection, p: &P) -> Result<(i64, Value), ApiError> {
     })
 }
 
-/// Every route served, as (METHOD, OpenAPI path); the OpenAPI test checks it against the document.
-pub const ROUTES: &[(&str, &str)] = &[
-    ("GET", "/healthz"),
-    ("GET", "/openapi.json"),
-    ("GET", "/api/v1/repositories"),
-    ("GET", "/api/v1/graphs/select"),
-    ("GET", "/api/v1/graphs"),
-    ("GET", "/api/v1/summary"),
-    ("GET", "/api/v1/findings"),
-    ("GET", "/api/v1/findings/{finding_id}"),
-    ("GET", "/api/v1/audit-risks"),
-    ("GET", "/api/v1/anomalies"),
-    ("GET", "/api/v1/anomalies/{anomaly_id}"),
-    ("GET", "/api/v1/file-context"),
-    ("GET", "/api/v1/impact"),
-    ("GET", "/api/v1/compare"),
-    ("POST", "/api/v1/regenerations/plan"),
-    ("POST", "/api/v1/regenerations"),
-    ("GET", "/api/v1/regenerations/{regeneration_id}"),
-];
-
+/// The code domain's routes (under the bearer-token check `crate::router` adds).
 pub fn router(state: Arc<AppState>) -> Router {
-    let api = Router::new()
+    Router::new()
         .route("/api/v1/repositories", get(repositories))
         .route("/api/v1/graphs/select", get(graphs_select))
         .route("/api/v1/graphs", get(graphs_list))
@@ -327,60 +118,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/v1/regenerations/plan", post(regen_plan))
         .route("/api/v1/regenerations", post(regen_start))
         .route("/api/v1/regenerations/{regeneration_id}", get(regen_get))
-        .fallback(not_found_route)
-        .layer(axum::middleware::from_fn_with_state(state.clone(), auth));
-    Router::new()
-        .route("/healthz", get(healthz))
-        .route("/openapi.json", get(openapi))
-        .merge(api)
         .with_state(state)
-}
-
-async fn not_found_route(req: Request) -> ApiError {
-    ApiError::not_found(format!(
-        "no endpoint {} {}; see GET /openapi.json for the API",
-        req.method(),
-        req.uri().path()
-    ))
-}
-
-async fn auth(
-    State(state): State<Arc<AppState>>,
-    headers: HeaderMap,
-    req: Request,
-    next: Next,
-) -> Response {
-    let given = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(str::trim);
-    let ok = match given {
-        Some(t) if !state.token.is_empty() => {
-            let (a, b) = (t.as_bytes(), state.token.as_bytes());
-            a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
-        }
-        _ => false,
-    };
-    if !ok {
-        return ApiError {
-            status: StatusCode::UNAUTHORIZED,
-            code: "unauthorized",
-            message:
-                "missing or wrong bearer token: send `Authorization: Bearer <NEXUS_API_TOKEN>`"
-                    .into(),
-        }
-        .into_response();
-    }
-    next.run(req).await
-}
-
-async fn healthz() -> Json<Value> {
-    Json(json!({"status": "ok", "version": env!("CARGO_PKG_VERSION")}))
-}
-
-async fn openapi() -> Response {
-    ([(header::CONTENT_TYPE, "application/json")], OPENAPI).into_response()
 }
 
 async fn repositories(State(s): State<Arc<AppState>>) -> ApiResult {
@@ -536,14 +274,6 @@ fn finding_json(r: &rusqlite::Row<'_>, risk: bool) -> rusqlite::Result<Value> {
     Ok(v)
 }
 
-/// Adds `col IN (?, ...)` for the values given, if any.
-fn filter_in(col: &str, vals: Vec<String>, wh: &mut Vec<String>, args: &mut Vec<Sql>) {
-    if !vals.is_empty() {
-        wh.push(format!("{col} IN ({})", vec!["?"; vals.len()].join(",")));
-        args.extend(vals.into_iter().map(Sql::Text));
-    }
-}
-
 /// Adds `path=?` when the `path` parameter is given.
 fn filter_path(p: &P, wh: &mut Vec<String>, args: &mut Vec<Sql>) -> Result<(), ApiError> {
     if let Some(path) = p.path("path")? {
@@ -564,33 +294,6 @@ fn finding_filters(p: &P, wh: &mut Vec<String>, args: &mut Vec<Sql>) -> Result<(
         args.push(Sql::Integer(line));
     }
     Ok(())
-}
-
-#[allow(clippy::too_many_arguments)]
-fn count_and_page(
-    conn: &Connection,
-    table_cols: &str,
-    table: &str,
-    wh: &[String],
-    args: &[Sql],
-    order: &str,
-    limit: usize,
-    offset: usize,
-    map: impl Fn(&rusqlite::Row<'_>) -> rusqlite::Result<Value>,
-) -> Result<(i64, Vec<Value>), ApiError> {
-    let w = wh.join(" AND ");
-    let total: i64 = conn.query_row(
-        &format!("SELECT COUNT(*) FROM {table} WHERE {w}"),
-        rusqlite::params_from_iter(args.iter()),
-        |r| r.get(0),
-    )?;
-    let mut st = conn.prepare(&format!(
-        "SELECT {table_cols} FROM {table} WHERE {w} ORDER BY {order} LIMIT {limit} OFFSET {offset}"
-    ))?;
-    let items = st
-        .query_map(rusqlite::params_from_iter(args.iter()), map)?
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok((total, items))
 }
 
 /// A filtered page of one graph's rows (findings, anomalies): `wh` starts with `gpk=?`, which
@@ -1223,14 +926,6 @@ async fn compare(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
     .await
 }
 
-fn body(b: Result<Json<Value>, JsonRejection>) -> Result<Value, ApiError> {
-    let Json(v) = b.map_err(|e| ApiError::bad(format!("malformed JSON body: {e}")))?;
-    if !v.is_object() {
-        return Err(ApiError::bad("the JSON body must be an object"));
-    }
-    Ok(v)
-}
-
 async fn regen_plan(
     State(s): State<Arc<AppState>>,
     b: Result<Json<Value>, JsonRejection>,
@@ -1262,7 +957,7 @@ async fn regen_start(
 ) -> ApiResult {
     let v = body(b)?;
     let state = s.clone();
-    let regen = tokio::task::spawn_blocking(move || -> Result<crate::engine::Regen, ApiError> {
+    let regen = tokio::task::spawn_blocking(move || -> Result<crate::code::engine::Regen, ApiError> {
         let plan_id = v["plan_id"]
             .as_str()
             .ok_or_else(|| ApiError::bad("`plan_id` is required in the body (from POST /api/v1/regenerations/plan)"))?;
@@ -1306,7 +1001,7 @@ async fn regen_start(
         let dirty = git::dirty_files(&repo.root)?;
         if head != plan.head_sha
             || branch != plan.current_branch
-            || crate::engine::dirty_fingerprint(&dirty) != plan.dirty_fingerprint
+            || crate::code::engine::dirty_fingerprint(&dirty) != plan.dirty_fingerprint
         {
             return Err(ApiError::conflict(
                 "plan_stale",

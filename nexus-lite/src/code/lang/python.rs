@@ -2,12 +2,14 @@
 
 use tree_sitter::{Node, Parser};
 
-pub use crate::lang::{Base, Call, FileParse, Import, SymKind, Symbol};
-use crate::lang::{children_rev, in_function, line_of, note_error, parse_tree, push_symbol, text};
+pub use crate::code::lang::{Base, Call, FileParse, Import, SymKind, Symbol};
+use crate::code::lang::{
+    children_rev, in_function, line_of, note_error, parse_tree, push_symbol, text,
+};
 
 /// Creates a parser for Python.
 pub fn parser() -> Result<Parser, String> {
-    crate::lang::parser(crate::lang::Lang::Python)
+    crate::code::lang::parser(crate::code::lang::Lang::Python)
 }
 
 /// Parses one Python source file.
@@ -155,7 +157,7 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
                     && matches!(f.kind(), "identifier" | "attribute")
                 {
                     let callee = text(f, src);
-                    if crate::lang::plain_callee(callee) {
+                    if crate::code::lang::plain_callee(callee) {
                         out.push_call(scope, callee.to_string(), node);
                     }
                 }

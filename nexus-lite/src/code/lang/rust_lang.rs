@@ -2,7 +2,7 @@
 //! item kind in `detail`), functions, methods of `impl` and `trait` blocks, `use` trees and
 //! `mod x;` declarations, calls and `impl Trait for Type` (inherits).
 
-use crate::lang::{
+use crate::code::lang::{
     Base, FileParse, Import, SymKind, Symbol, children_rev, end_line_of, line_of, note_error,
     parse_tree, plain_callee, text,
 };
@@ -319,7 +319,7 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
 
 #[cfg(test)]
 mod tests {
-    use crate::lang::{Lang, Parsers};
+    use crate::code::lang::{Lang, Parsers};
 
     #[test]
     fn rust_items_uses_calls_and_impls() {
