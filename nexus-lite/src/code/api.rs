@@ -7,6 +7,7 @@ use crate::code::secret_spans::{self, SecretSpan};
 use crate::code::store::{self, GRAPH_COLS};
 use crate::core::error::LiteError;
 use crate::core::git;
+use crate::core::graph::bounded_bfs;
 use crate::core::http::{
     ApiError, ApiResult, Params as P, Q, blocking, body, count_and_page, filter_in, next_cursor,
     page_json,
@@ -22,7 +23,7 @@ use rusqlite::Connection;
 use rusqlite::types::Value as Sql;
 use serde_json::{Map, Value, json};
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
 const TOOLS: &[&str] = &["nexus_kg", "ruff", "bandit", "osv", "audit_ai", "sarif"];
@@ -686,80 +687,18 @@ async fn impact(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
         let path = p.path("path")?;
         let symbol = p.str("symbol").map(str::to_string);
         if path.is_none() && symbol.is_none() {
-            return Err(ApiError::bad("give `path` and/or `symbol` (qualified name)"));
+            return Err(ApiError::bad(
+                "give `path` and/or `symbol` (qualified name)",
+            ));
         }
         let depth = p.int("depth", 3, 1, 6)? as usize;
         let conn = s.reader()?;
         let (gpk, g) = select(s, &conn, &p)?;
         let nodes = load_nodes(&conn, gpk)?;
         let edges = load_edges(&conn, gpk)?;
-        let mut starts: Vec<i64> = Vec::new();
-        for (id, n) in &nodes {
-            let path_ok = path.as_ref().is_none_or(|pp| n.path.as_deref() == Some(pp.as_str()));
-            let sym_ok = match &symbol {
-                Some(sym) => n.qn == *sym && n.kind != "package" && n.kind != "repository",
-                None => n.kind == "file" || matches!(n.kind.as_str(), "class" | "function" | "method"),
-            };
-            if path_ok && sym_ok && n.path.is_some() {
-                starts.push(*id);
-            }
-        }
+        let starts = impact_starts(&nodes, path.as_deref(), symbol.as_deref());
         let resolved = !starts.is_empty();
-        // dependents: dst -> [(src, kind, confidence)]
-        let mut rev: HashMap<i64, Vec<(i64, &str, f64)>> = HashMap::new();
-        let mut children: HashMap<i64, Vec<i64>> = HashMap::new();
-        for (kind, src, dst, conf) in &edges {
-            match kind.as_str() {
-                "imports" | "calls" | "inherits" => rev.entry(*dst).or_default().push((*src, kind.as_str(), *conf)),
-                "defines" | "contains" => children.entry(*src).or_default().push(*dst),
-                _ => {}
-            }
-        }
-        let mut seen: HashSet<i64> = starts.iter().copied().collect();
-        let mut frontier: VecDeque<i64> = starts.iter().copied().collect();
-        let mut levels = Vec::new();
-        let mut total = 0usize;
-        let mut via_calls = false;
-        let mut low_conf = false;
-        for d in 1..=depth {
-            let mut items = Vec::new();
-            let mut next = VecDeque::new();
-            let mut reported: HashSet<(Option<String>, String)> = HashSet::new();
-            while let Some(n) = frontier.pop_front() {
-                for (src, kind, conf) in rev.get(&n).map(Vec::as_slice).unwrap_or(&[]) {
-                    if !seen.insert(*src) {
-                        continue;
-                    }
-                    let Some(info) = nodes.get(src) else { continue };
-                    if *kind == "calls" {
-                        via_calls = true;
-                    }
-                    if *conf < 0.5 {
-                        low_conf = true;
-                    }
-                    let sym = (info.kind != "file").then(|| info.qn.clone());
-                    if reported.insert((sym.clone(), kind.to_string())) {
-                        items.push(json!({"path": info.path, "symbol": sym, "via": kind}));
-                    }
-                    next.push_back(*src);
-                    if info.kind == "file" {
-                        for c in children.get(src).map(Vec::as_slice).unwrap_or(&[]) {
-                            if seen.insert(*c) {
-                                next.push_back(*c);
-                            }
-                        }
-                    }
-                }
-            }
-            total += items.len();
-            if !items.is_empty() {
-                levels.push(json!({"depth": d, "items": items}));
-            }
-            frontier = next;
-            if frontier.is_empty() {
-                break;
-            }
-        }
+        let found = dependents(&nodes, &edges, &starts, depth);
         let blockers: i64 = conn.query_row(
             "SELECT COUNT(*) FROM anomalies WHERE gpk=?1 AND kind IN ('parse_error','unresolved_import')",
             [gpk],
@@ -772,19 +711,24 @@ async fn impact(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
                 g["graph_id"].as_str().unwrap_or("")
             ));
         }
-        if via_calls || symbol.is_some() {
+        if found.via_calls || symbol.is_some() {
             causes.push("calls are resolved best effort through names and imports; dynamic dispatch, getattr and reflection are not seen".to_string());
         }
-        if low_conf {
+        if found.low_confidence {
             causes.push("some call edges were matched by name only (confidence 0.3)".to_string());
         }
         if blockers > 0 {
-            causes.push(format!("{blockers} parse errors or unresolved imports in this graph may hide dependents"));
+            causes.push(format!(
+                "{blockers} parse errors or unresolved imports in this graph may hide dependents"
+            ));
         }
-        if !frontier.is_empty() {
-            causes.push(format!("stopped at depth {depth}; raise `depth` (max 6) to see further"));
+        if found.cut_off {
+            causes.push(format!(
+                "stopped at depth {depth}; raise `depth` (max 6) to see further"
+            ));
         }
         let exact = resolved && causes.is_empty();
+        let total = found.total;
         let risk = if !resolved {
             "unknown"
         } else if total == 0 {
@@ -799,7 +743,7 @@ async fn impact(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
             "target": {"path": path, "symbol": symbol},
             "resolved": resolved,
             "depth": depth,
-            "levels": levels,
+            "levels": found.levels,
             "total": total,
             "completeness": if exact { "exact" } else { "lower_bound" },
             "causes": causes,
@@ -807,6 +751,103 @@ async fn impact(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
         }))
     })
     .await
+}
+
+/// The nodes an impact query starts from: those of `path` (files and symbols), or those
+/// named `symbol` (optionally in `path`).
+fn impact_starts(
+    nodes: &HashMap<i64, NodeInfo>,
+    path: Option<&str>,
+    symbol: Option<&str>,
+) -> Vec<i64> {
+    let mut starts = Vec::new();
+    for (id, n) in nodes {
+        let path_ok = path.is_none_or(|pp| n.path.as_deref() == Some(pp));
+        let sym_ok = match symbol {
+            Some(sym) => n.qn == sym && n.kind != "package" && n.kind != "repository",
+            None => n.kind == "file" || matches!(n.kind.as_str(), "class" | "function" | "method"),
+        };
+        if path_ok && sym_ok && n.path.is_some() {
+            starts.push(*id);
+        }
+    }
+    starts
+}
+
+/// The dependents an impact query found.
+struct Dependents {
+    /// `[{depth, items: [{path, symbol, via}]}]`, empty levels left out.
+    levels: Vec<Value>,
+    total: usize,
+    via_calls: bool,
+    low_confidence: bool,
+    cut_off: bool,
+}
+
+/// What depends on `starts`, up to `depth` steps back along `imports`, `calls` and `inherits`
+/// edges. A file reached brings its symbols along (what depends on them depends on it).
+fn dependents(
+    nodes: &HashMap<i64, NodeInfo>,
+    edges: &[(String, i64, i64, f64)],
+    starts: &[i64],
+    depth: usize,
+) -> Dependents {
+    // dependents: dst -> [(src, kind, confidence)]
+    let mut rev: HashMap<i64, Vec<(i64, &str, f64)>> = HashMap::new();
+    let mut children: HashMap<i64, Vec<i64>> = HashMap::new();
+    for (kind, src, dst, conf) in edges {
+        match kind.as_str() {
+            "imports" | "calls" | "inherits" => {
+                rev.entry(*dst)
+                    .or_default()
+                    .push((*src, kind.as_str(), *conf))
+            }
+            "defines" | "contains" => children.entry(*src).or_default().push(*dst),
+            _ => {}
+        }
+    }
+    let reached = bounded_bfs(
+        starts,
+        depth,
+        |n| {
+            rev.get(n)
+                .map(Vec::as_slice)
+                .unwrap_or(&[])
+                .iter()
+                .filter(|(src, _, _)| nodes.contains_key(src))
+                .map(|(src, kind, conf)| (*src, (*kind, *conf)))
+                .collect::<Vec<_>>()
+        },
+        |m| match nodes.get(m) {
+            Some(info) if info.kind == "file" => children.get(m).cloned().unwrap_or_default(),
+            _ => Vec::new(),
+        },
+    );
+    let mut out = Dependents {
+        levels: Vec::new(),
+        total: 0,
+        via_calls: false,
+        low_confidence: false,
+        cut_off: reached.cut_off,
+    };
+    for (d, level) in reached.levels.iter().enumerate() {
+        let mut items = Vec::new();
+        let mut reported: HashSet<(Option<String>, &str)> = HashSet::new();
+        for (src, (kind, conf)) in level {
+            let Some(info) = nodes.get(src) else { continue };
+            out.via_calls |= *kind == "calls";
+            out.low_confidence |= *conf < 0.5;
+            let sym = (info.kind != "file").then(|| info.qn.clone());
+            if reported.insert((sym.clone(), kind)) {
+                items.push(json!({"path": info.path, "symbol": sym, "via": kind}));
+            }
+        }
+        out.total += items.len();
+        if !items.is_empty() {
+            out.levels.push(json!({"depth": d + 1, "items": items}));
+        }
+    }
+    out
 }
 
 fn findings_by_key(conn: &Connection, gpk: i64) -> Result<BTreeMap<String, Value>, ApiError> {
