@@ -106,8 +106,23 @@ pub fn write_graph(
             |r| r.get(0),
         )
         .map_err(LiteError::db("finding the running graph"))?;
+    insert_structure(&tx, gpk, data)?;
+    insert_results(&tx, gpk, data, findings)?;
+    let counts = mark_ready(&tx, graph_id, data, findings, analysers, stats)?;
+    extra(&tx)?;
+    before_commit();
+    tx.commit().map_err(LiteError::db("committing the graph"))?;
+    Ok(counts)
+}
+
+/// Files, nodes, edges and imports of graph `gpk`.
+fn insert_structure(
+    tx: &rusqlite::Transaction<'_>,
+    gpk: i64,
+    data: &GraphData,
+) -> Result<(), LiteError> {
     insert_each(
-        &tx,
+        tx,
         "files",
         "INSERT INTO files VALUES (?1, ?2, ?3, ?4, ?5)",
         &data.files,
@@ -122,7 +137,7 @@ pub fn write_graph(
         },
     )?;
     insert_each(
-        &tx,
+        tx,
         "nodes",
         "INSERT INTO nodes(gpk, id, kind, name, qualified_name, path, line, end_line, language, detail)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
@@ -143,7 +158,7 @@ pub fn write_graph(
         },
     )?;
     insert_each(
-        &tx,
+        tx,
         "edges",
         "INSERT INTO edges VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
         &data.edges,
@@ -159,7 +174,7 @@ pub fn write_graph(
         },
     )?;
     insert_each(
-        &tx,
+        tx,
         "imports",
         "INSERT INTO imports VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
         &data.imports,
@@ -174,8 +189,18 @@ pub fn write_graph(
             ])
         },
     )?;
+    Ok(())
+}
+
+/// Anomalies, findings (messages on secret lines withheld) and secret spans of graph `gpk`.
+fn insert_results(
+    tx: &rusqlite::Transaction<'_>,
+    gpk: i64,
+    data: &GraphData,
+    findings: &[Finding],
+) -> Result<(), LiteError> {
     insert_each(
-        &tx,
+        tx,
         "anomalies",
         "INSERT INTO anomalies VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
         data.anomalies.iter().enumerate(),
@@ -193,7 +218,7 @@ pub fn write_graph(
         },
     )?;
     insert_each(
-        &tx,
+        tx,
         "findings",
         "INSERT INTO findings VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13,
                  ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
@@ -226,7 +251,7 @@ pub fn write_graph(
         },
     )?;
     insert_each(
-        &tx,
+        tx,
         "secret spans",
         "INSERT INTO secret_spans VALUES (?1, ?2, ?3, ?4, ?5)",
         data.secret_spans
@@ -234,6 +259,18 @@ pub fn write_graph(
             .flat_map(|(path, spans)| spans.iter().map(move |s| (path, s))),
         |st, (path, s)| st.execute(params![gpk, path, s.start, s.end, s.kind.as_str()]),
     )?;
+    Ok(())
+}
+
+/// Flips the graph to `ready` with its counts, analysers and stats; returns the counts.
+fn mark_ready(
+    tx: &rusqlite::Transaction<'_>,
+    graph_id: &str,
+    data: &GraphData,
+    findings: &[Finding],
+    analysers: &[AnalyserStatus],
+    stats: &Value,
+) -> Result<Value, LiteError> {
     let count = |k: &str| data.nodes.iter().filter(|n| n.kind == k).count();
     let counts = json!({
         "files": count("file"),
@@ -252,9 +289,6 @@ pub fn write_graph(
         ],
     )
     .map_err(LiteError::db("marking the graph ready"))?;
-    extra(&tx)?;
-    before_commit();
-    tx.commit().map_err(LiteError::db("committing the graph"))?;
     Ok(counts)
 }
 

@@ -256,7 +256,12 @@ fn read_listed(root: &Path, path: &str) -> Listed {
 
 type Slot = Mutex<Option<Result<Arc<FileParse>, String>>>;
 
-/// Builds the graph of `files` (from `git ls-files`) under `root`.
+/// A file to parse: (index in the listing, content hash, cache key). The same bytes parse
+/// differently per language, so the key is `grammar:hash`.
+type Todo = (usize, String, String);
+
+/// Builds the graph of `files` (from `git ls-files`) under `root`, in phases: read the files,
+/// find their parses (memory, database, else parse in parallel), link them.
 pub fn build(
     repository: &str,
     root: &Path,
@@ -265,9 +270,26 @@ pub fn build(
     load: ParseLoader<'_>,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<GraphData, String> {
-    let total = files.len();
-    let mut listed: Vec<Listed> = files.iter().map(|p| read_listed(root, p)).collect();
     let mut data = GraphData::default();
+    let listed = read_all(root, files, &mut data);
+    let todo = parse_todo(&listed, cache, load, &mut data);
+    let (results, reused) = parse_parallel(&listed, &todo, cache, files.len(), progress);
+    data.reused_files = reused;
+    let sources = collect_sources(&listed, &todo, results, cache, &mut data)?;
+    data.parsed_files = sources.len() - data.reused_files.min(sources.len());
+    let tracked: HashSet<String> = files.iter().cloned().collect();
+    link::link(repository, &sources, &tracked, &mut data);
+    mask_anomaly_messages(&mut data);
+    for s in sources {
+        data.parses.insert(s.path, (s.module, s.parse));
+    }
+    Ok(data)
+}
+
+/// Reads every tracked file: its secret spans go to `data`, and so does a `skipped_file`
+/// anomaly for each source file that cannot be indexed.
+fn read_all(root: &Path, files: &[String], data: &mut GraphData) -> Vec<Listed> {
+    let mut listed: Vec<Listed> = files.iter().map(|p| read_listed(root, p)).collect();
     for l in &mut listed {
         if !l.spans.is_empty() {
             data.secret_spans
@@ -286,9 +308,18 @@ pub fn build(
             });
         }
     }
-    // Parse (in parallel, reusing cached results by content hash).
-    // (listed index, content hash, cache key): the same bytes parse differently per language.
-    let todo: Vec<(usize, String, String)> = listed
+    listed
+}
+
+/// The source files to parse, after loading from the database the stored parses memory
+/// lacks (the first run after a start).
+fn parse_todo(
+    listed: &[Listed],
+    cache: &ParseCache,
+    load: ParseLoader<'_>,
+    data: &mut GraphData,
+) -> Vec<Todo> {
+    let todo: Vec<Todo> = listed
         .iter()
         .enumerate()
         .filter_map(|(i, l)| {
@@ -298,8 +329,6 @@ pub fn build(
             Some((i, hash, key))
         })
         .collect();
-    // The persistent level: what memory misses, the database may hold (first run after a
-    // start).
     let mut missing: Vec<String> = todo
         .iter()
         .filter(|(_, _, key)| !cache.contains(key))
@@ -315,6 +344,18 @@ pub fn build(
     for (key, parse) in loaded {
         cache.put(key, Arc::new(parse), true);
     }
+    todo
+}
+
+/// Parses `todo` on up to four threads, reusing cached parses; reports progress every 64
+/// files. Returns one result slot per entry of `todo` and how many came from the cache.
+fn parse_parallel(
+    listed: &[Listed],
+    todo: &[Todo],
+    cache: &ParseCache,
+    total: usize,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> (Vec<Slot>, usize) {
     let results: Vec<Slot> = todo.iter().map(|_| Mutex::new(None)).collect();
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(total - todo.len());
@@ -359,7 +400,18 @@ pub fn build(
         }
     });
     progress(total, total);
-    data.reused_files = reused.load(Ordering::Relaxed);
+    (results, reused.load(Ordering::Relaxed))
+}
+
+/// The parsed sources in listing order, with their file rows and contents in `data`; parses
+/// not stored yet are queued in `data.new_parses`, and the cache keeps only this run's.
+fn collect_sources(
+    listed: &[Listed],
+    todo: &[Todo],
+    results: Vec<Slot>,
+    cache: &ParseCache,
+    data: &mut GraphData,
+) -> Result<Vec<Source>, String> {
     let mut sources = Vec::new();
     let mut keep = HashSet::new();
     for (k, slot) in results.into_iter().enumerate() {
@@ -395,14 +447,7 @@ pub fn build(
         });
     }
     cache.retain(&keep);
-    data.parsed_files = sources.len() - data.reused_files.min(sources.len());
-    let tracked: HashSet<String> = files.iter().cloned().collect();
-    link::link(repository, &sources, &tracked, &mut data);
-    mask_anomaly_messages(&mut data);
-    for s in sources {
-        data.parses.insert(s.path, (s.module, s.parse));
-    }
-    Ok(data)
+    Ok(sources)
 }
 
 /// An anomaly on a line of a secret span may quote it (a syntax error "near `MIIE…`"): its
