@@ -187,6 +187,40 @@ pub fn resolve_repos(config: &LiteConfig) -> Result<Vec<Repo>, LiteError> {
     Ok(repos)
 }
 
+/// Why a plan for `branch` cannot run on this work tree (no commit, detached HEAD, another
+/// branch checked out); `None` when it can.
+fn ambiguity(current_branch: Option<&str>, has_commit: bool, branch: &str) -> Option<String> {
+    match current_branch {
+        _ if !has_commit => {
+            Some("the repository has no commit yet; commit something first".to_string())
+        }
+        None => Some(format!(
+            "HEAD is detached, so the work tree is not on branch {branch}; check out {branch} and plan again"
+        )),
+        Some(cur) if cur != branch => Some(format!(
+            "the work tree is on branch {cur}, not {branch}; nexus-lite indexes the checked-out work tree, so check out {branch} or plan for {cur}"
+        )),
+        _ => None,
+    }
+}
+
+/// The files a regeneration would see changed since the `previous` graph (at commit `prev`):
+/// committed changes up to `head`, the previous graph's dirty files and today's.
+fn changed_since(
+    root: &std::path::Path,
+    previous: &Value,
+    prev: &str,
+    head: &str,
+    dirty_files: &[String],
+) -> Vec<String> {
+    let mut changed = git::changed_between(root, prev, head).unwrap_or_default();
+    if let Some(arr) = previous["dirty_files"].as_array() {
+        changed.extend(arr.iter().filter_map(|v| v.as_str().map(str::to_string)));
+    }
+    changed.extend(dirty_files.iter().cloned());
+    changed
+}
+
 /// Name of a repository: explicit, else owner/name of origin, else local/<dir>.
 pub fn repo_name(explicit: Option<&str>, root: &std::path::Path) -> String {
     if let Some(n) = explicit.filter(|n| !n.trim().is_empty()) {
@@ -284,46 +318,25 @@ impl AppState {
         let dirty_files = git::dirty_files(&repo.root)?;
         let conn = self.reader()?;
         let previous = store::latest_ready(&conn, &repo.name, &branch)?;
-        let (ambiguous, ambiguity_reason) = match (&current_branch, &head_sha) {
-            (_, None) => (
-                true,
-                Some("the repository has no commit yet; commit something first".to_string()),
-            ),
-            (None, _) => (
-                true,
-                Some(format!(
-                    "HEAD is detached, so the work tree is not on branch {branch}; check out {branch} and plan again"
-                )),
-            ),
-            (Some(cur), _) if *cur != branch => (
-                true,
-                Some(format!(
-                    "the work tree is on branch {cur}, not {branch}; nexus-lite indexes the checked-out work tree, so check out {branch} or plan for {cur}"
-                )),
-            ),
-            _ => (false, None),
-        };
+        let (ambiguous, ambiguity_reason) =
+            match ambiguity(current_branch.as_deref(), head_sha.is_some(), &branch) {
+                Some(reason) => (true, Some(reason)),
+                None => (false, None),
+            };
         let all_files = git::ls_files(&repo.root)?;
         let source_count = all_files
             .iter()
             .filter(|p| index::language_of(p).is_some())
             .count();
-        let mut changed: Vec<String>;
         let previous_commit = previous
             .as_ref()
             .and_then(|(_, g)| g["commit_sha"].as_str().map(str::to_string));
-        match (&previous_commit, &head_sha) {
-            (Some(prev), Some(head)) => {
-                changed = git::changed_between(&repo.root, prev, head).unwrap_or_default();
-                if let Some((_, g)) = &previous
-                    && let Some(arr) = g["dirty_files"].as_array()
-                {
-                    changed.extend(arr.iter().filter_map(|v| v.as_str().map(str::to_string)));
-                }
-                changed.extend(dirty_files.iter().cloned());
+        let mut changed = match (&previous, &previous_commit, &head_sha) {
+            (Some((_, g)), Some(prev), Some(head)) => {
+                changed_since(&repo.root, g, prev, head, &dirty_files)
             }
-            _ => changed = all_files.clone(),
-        }
+            _ => all_files,
+        };
         changed.sort();
         changed.dedup();
         let incremental = match &previous {
