@@ -5,6 +5,11 @@
 //! SQLite and serves the HTTP API described in `API.md` (machine-readable at
 //! `GET /openapi.json`). Library code never writes to stdout: nexus-mcp embeds this crate and
 //! stdout is its stdio protocol channel.
+//!
+//! The crate is organised by domain: `core` is what every domain shares (database and
+//! migrations, HTTP and auth, graph algorithms, git), `code` is the code graph. This file is
+//! the list of domains ([`DOMAINS`]) and the server around them; `core`'s module comment says
+//! how a new domain plugs in.
 
 pub mod code;
 pub mod core;
@@ -18,6 +23,9 @@ pub use crate::core::error::LiteError;
 
 use crate::core::Domain;
 use crate::core::db::Migration;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
 
 /// The domains served, in the order their migrations run and their OpenAPI fragments merge.
 /// A new domain is one more line here and one `merge` in [`router`] (see `core`'s module
@@ -33,10 +41,6 @@ pub fn migrations() -> Vec<&'static [Migration]> {
 pub fn routes() -> impl Iterator<Item = (&'static str, &'static str)> {
     DOMAINS.iter().flat_map(|d| d.routes.iter().copied())
 }
-
-use std::net::SocketAddr;
-use std::path::PathBuf;
-use std::sync::Arc;
 
 /// Version string recorded in every graph.
 pub const GENERATOR: &str = concat!("nexus-lite ", env!("CARGO_PKG_VERSION"));

@@ -232,6 +232,8 @@ where
     Ok(Json(v).into_response())
 }
 
+/// The answer to a path no domain serves (behind the token check: it says nothing to a
+/// caller without the token).
 pub async fn not_found_route(req: Request) -> ApiError {
     ApiError::not_found(format!(
         "no endpoint {} {}; see GET /openapi.json for the API",
@@ -240,6 +242,8 @@ pub async fn not_found_route(req: Request) -> ApiError {
     ))
 }
 
+/// The bearer-token check in front of every domain's routes; the comparison takes the same
+/// time wherever the first difference is.
 pub async fn auth(
     State(core): State<Arc<Core>>,
     headers: HeaderMap,
