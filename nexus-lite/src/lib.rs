@@ -5,29 +5,42 @@
 //! SQLite and serves the HTTP API described in `API.md` (machine-readable at
 //! `GET /openapi.json`). Library code never writes to stdout: nexus-mcp embeds this crate and
 //! stdout is its stdio protocol channel.
+//!
+//! The crate is organised by domain: `core` is what every domain shares (database and
+//! migrations, HTTP and auth, graph algorithms, git), `code` is the code graph. This file is
+//! the list of domains ([`DOMAINS`]) and the server around them; `core`'s module comment says
+//! how a new domain plugs in.
 
-pub mod api;
-pub mod cache;
-pub mod ecmascript;
-pub mod engine;
-pub mod error;
-pub mod findings;
-pub mod git;
-pub mod index;
-pub mod lang;
-pub mod lock;
-pub mod python;
-pub mod rust_lang;
-pub mod secret_spans;
-pub mod store;
-pub mod util;
+pub mod code;
+pub mod core;
 
-pub use engine::{AppState, RunOutcome};
-pub use error::LiteError;
+// Paths from before the domain split that the root crate uses (nexus_lite::git::command,
+// nexus_lite::error::LiteError).
+pub use crate::core::{error, git};
 
+pub use crate::code::engine::{AppState, RunOutcome};
+pub use crate::core::error::LiteError;
+
+use crate::core::Domain;
+use crate::core::db::Migration;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
+
+/// The domains served, in the order their migrations run and their OpenAPI fragments merge.
+/// A new domain is one more line here and one `merge` in [`router`] (see `core`'s module
+/// comment for what it brings).
+pub const DOMAINS: &[&Domain] = &[&core::DOMAIN, &code::DOMAIN];
+
+/// Every domain's migrations, in domain order.
+pub fn migrations() -> Vec<&'static [Migration]> {
+    DOMAINS.iter().map(|d| d.migrations).collect()
+}
+
+/// Every route served, as (METHOD, OpenAPI path).
+pub fn routes() -> impl Iterator<Item = (&'static str, &'static str)> {
+    DOMAINS.iter().flat_map(|d| d.routes.iter().copied())
+}
 
 /// Version string recorded in every graph.
 pub const GENERATOR: &str = concat!("nexus-lite ", env!("CARGO_PKG_VERSION"));
@@ -80,9 +93,31 @@ pub fn default_data_dir() -> PathBuf {
         .join("nexus-lite")
 }
 
-/// The HTTP router over a state (useful for tests and custom servers).
+/// The HTTP router over a state (useful for tests and custom servers): the unauthenticated
+/// core routes, then every domain's routes under the bearer-token check.
 pub fn router(state: Arc<AppState>) -> axum::Router {
-    api::router(state)
+    let core = state.core.clone();
+    let api = axum::Router::new()
+        .merge(code::router(state))
+        .fallback(crate::core::http::not_found_route)
+        .layer(axum::middleware::from_fn_with_state(
+            core,
+            crate::core::http::auth,
+        ));
+    crate::core::http::public_router(openapi_document().to_string()).merge(api)
+}
+
+/// The served OpenAPI document: every domain's fragment merged (see `core::openapi`).
+pub fn openapi_document() -> &'static str {
+    static DOCUMENT: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+        crate::core::openapi::document(DOMAINS).unwrap_or_else(|e| {
+            // The fragments are compiled in and a unit test merges them: this cannot happen
+            // in a tested build, and the API still answers without its document.
+            tracing::error!(error = %e, "cannot build the OpenAPI document");
+            String::from("{}")
+        })
+    });
+    &DOCUMENT
 }
 
 /// Opens the database, registers the repositories, binds `listen` and serves in a tokio task.
@@ -135,4 +170,61 @@ pub fn index_once(data_dir: PathBuf, repo: RepoSpec) -> Result<RunOutcome, LiteE
         .first()
         .ok_or_else(|| LiteError::Task("no repository registered".into()))?;
     state.index_now(repo, None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn domains_keep_their_migrations_in_disjoint_ranges_in_ascending_order() {
+        for (i, d) in DOMAINS.iter().enumerate() {
+            for other in &DOMAINS[i + 1..] {
+                let disjoint = d.versions.end() < other.versions.start()
+                    || other.versions.end() < d.versions.start();
+                assert!(
+                    disjoint,
+                    "{} and {} share migration versions",
+                    d.name, other.name
+                );
+            }
+            for m in d.migrations {
+                assert!(
+                    d.versions.contains(&m.version),
+                    "{} migration {} is outside {:?}",
+                    d.name,
+                    m.version,
+                    d.versions
+                );
+            }
+            assert!(
+                d.migrations.windows(2).all(|w| w[0].version < w[1].version),
+                "{} migrations are not in ascending order",
+                d.name
+            );
+        }
+    }
+
+    #[test]
+    fn every_domain_documents_exactly_the_routes_it_serves() {
+        let doc: serde_json::Value = serde_json::from_str(openapi_document()).unwrap();
+        assert_eq!(doc["openapi"], "3.1.0");
+        for d in DOMAINS {
+            let fragment: serde_json::Value = serde_json::from_str(d.openapi).unwrap();
+            let mut documented: Vec<(String, String)> = Vec::new();
+            for (path, ops) in fragment["paths"].as_object().into_iter().flatten() {
+                for method in ops.as_object().unwrap().keys() {
+                    documented.push((method.to_uppercase(), path.clone()));
+                }
+            }
+            let mut served: Vec<(String, String)> = d
+                .routes
+                .iter()
+                .map(|(m, p)| (m.to_string(), p.to_string()))
+                .collect();
+            documented.sort();
+            served.sort();
+            assert_eq!(documented, served, "domain {}", d.name);
+        }
+    }
 }

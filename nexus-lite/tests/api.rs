@@ -724,8 +724,7 @@ fn openapi_matches_the_running_server() {
             );
         }
     }
-    let served: HashSet<(String, String)> = nexus_lite::api::ROUTES
-        .iter()
+    let served: HashSet<(String, String)> = nexus_lite::routes()
         .map(|(m, p)| (m.to_string(), p.to_string()))
         .collect();
     assert_eq!(served, documented, "routes and openapi.json differ");

@@ -42,8 +42,8 @@ fn add_other_languages(repo: &Path) {
 }
 
 fn cache_sizes(data: &Path) -> (i64, i64) {
-    let conn = nexus_lite::store::open(data).unwrap();
-    nexus_lite::cache::sizes(&conn).unwrap()
+    let conn = nexus_lite::core::db::open(data).unwrap();
+    nexus_lite::code::cache::sizes(&conn).unwrap()
 }
 
 fn stat(o: &RunOutcome, k: &str) -> u64 {
@@ -53,7 +53,7 @@ fn stat(o: &RunOutcome, k: &str) -> u64 {
 }
 
 fn finding_keys(data: &Path, graph_id: &str) -> Vec<(String, String)> {
-    let conn = nexus_lite::store::open(data).unwrap();
+    let conn = nexus_lite::core::db::open(data).unwrap();
     let mut st = conn
         .prepare(
             "SELECT f.dedupe_key, f.finding_type FROM findings f JOIN graphs g ON g.gpk=f.gpk
@@ -171,7 +171,7 @@ fn a_restart_then_a_one_file_change_reparses_one_file() {
         assert!(inc_findings.iter().any(|(_, t)| t == "ruff_f401"));
     }
     let details = |d: &Path, g: &str| -> Value {
-        let conn = nexus_lite::store::open(d).unwrap();
+        let conn = nexus_lite::core::db::open(d).unwrap();
         let v: String = conn
             .query_row(
                 "SELECT json_group_array(n.qualified_name || ':' || COALESCE(n.detail, ''))

@@ -7,7 +7,7 @@
 mod common;
 
 use common::*;
-use nexus_lite::engine::PLAN_TTL_SECS;
+use nexus_lite::code::engine::PLAN_TTL_SECS;
 use serde_json::Value;
 use std::net::SocketAddr;
 use std::path::Path;

@@ -7,7 +7,7 @@
 //! Without --repo it generates a synthetic Python project (packages, classes, methods,
 //! cross-module imports and calls, a few bandit/ruff issues) in a temporary git repository.
 
-use nexus_lite::{AppState, LiteConfig, RepoSpec};
+use nexus_lite::{AppState, LiteConfig, RepoSpec, RunOutcome};
 use serde_json::{Value, json};
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -135,25 +135,35 @@ fn peak_rss_mib() -> Option<f64> {
     Some(kb / 1024.0)
 }
 
-fn run() -> Result<Value, String> {
+/// Command-line arguments.
+struct Args {
+    lines: usize,
+    repo: Option<PathBuf>,
+    keep: bool,
+    generate_only: Option<PathBuf>,
+}
+
+fn parse_args() -> Result<Args, String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let mut lines = 100_000usize;
-    let mut repo: Option<PathBuf> = None;
-    let mut keep = false;
-    let mut generate_only: Option<PathBuf> = None;
+    let mut out = Args {
+        lines: 100_000,
+        repo: None,
+        keep: false,
+        generate_only: None,
+    };
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--lines" => {
-                lines = it
+                out.lines = it
                     .next()
                     .and_then(|v| v.parse().ok())
                     .ok_or("--lines needs a number")?
             }
-            "--repo" => repo = Some(PathBuf::from(it.next().ok_or("--repo needs a path")?)),
-            "--keep" => keep = true,
+            "--repo" => out.repo = Some(PathBuf::from(it.next().ok_or("--repo needs a path")?)),
+            "--keep" => out.keep = true,
             "--generate-only" => {
-                generate_only = Some(PathBuf::from(
+                out.generate_only = Some(PathBuf::from(
                     it.next().ok_or("--generate-only needs a directory")?,
                 ))
             }
@@ -164,53 +174,23 @@ fn run() -> Result<Value, String> {
             }
         }
     }
-    if let Some(root) = generate_only {
-        // Only write the synthetic tree (a committed git repository) for other tools to index.
-        if root.exists() {
-            return Err(format!("{} already exists", root.display()));
-        }
-        std::fs::create_dir_all(&root).map_err(|e| e.to_string())?;
-        let n = generate(&root, lines)?;
-        git(&root, &["init", "-q", "-b", "main"])?;
-        git(&root, &["add", "-A"])?;
-        git(&root, &["commit", "-q", "-m", "generated"])?;
-        return Ok(json!({"tree": root.display().to_string(), "generated_lines": n}));
-    }
-    let scratch = std::env::temp_dir().join(format!("nexus-lite-bench-{}", uuid::Uuid::new_v4()));
-    let (root, generated) = match repo {
-        Some(r) => (r, None),
-        None => {
-            let root = scratch.join("tree");
-            std::fs::create_dir_all(&root).map_err(|e| e.to_string())?;
-            let n = generate(&root, lines)?;
-            git(&root, &["init", "-q", "-b", "main"])?;
-            git(&root, &["add", "-A"])?;
-            git(&root, &["commit", "-q", "-m", "generated"])?;
-            (root, Some(n))
-        }
-    };
-    // A new state on the bench data directory (each call is a restart: fresh in-memory caches).
-    let open_state = || {
-        AppState::new(&LiteConfig {
-            data_dir: scratch.join("data"),
-            repos: vec![RepoSpec {
-                name: Some("bench/tree".into()),
-                path: root.clone(),
-            }],
-            token: String::new(),
-            index_on_first_use: false,
-        })
-        .map_err(|e| e.to_string())
-    };
-    let state = open_state()?;
-    let repo = state.repos.first().ok_or("no repository")?;
-    let t = Instant::now();
-    let full = state.index_now(repo, None).map_err(|e| e.to_string())?;
-    let full_total = t.elapsed().as_secs_f64() * 1000.0;
-    let peak_full = peak_rss_mib();
+    Ok(out)
+}
 
-    // One-file change, committed, then an incremental regeneration.
-    let changed = std::fs::read_dir(&root)
+/// Writes the synthetic tree of about `lines` lines at `root` as a committed git repository;
+/// the number of lines written.
+fn generate_repo(root: &Path, lines: usize) -> Result<usize, String> {
+    std::fs::create_dir_all(root).map_err(|e| e.to_string())?;
+    let n = generate(root, lines)?;
+    git(root, &["init", "-q", "-b", "main"])?;
+    git(root, &["add", "-A"])?;
+    git(root, &["commit", "-q", "-m", "generated"])?;
+    Ok(n)
+}
+
+/// A Python module of the tree (not an `__init__.py`): the file the bench changes.
+fn a_python_module(root: &Path) -> Result<PathBuf, String> {
+    std::fs::read_dir(root)
         .map_err(|e| e.to_string())?
         .filter_map(Result::ok)
         .map(|e| e.path())
@@ -223,34 +203,101 @@ fn run() -> Result<Value, String> {
                 .map(|e| e.path())
         })
         .find(|p| p.extension().is_some_and(|e| e == "py") && !p.ends_with("__init__.py"))
-        .ok_or("no Python file to change")?;
+        .ok_or_else(|| "no Python file to change".to_string())
+}
+
+/// One indexing run and its wall time in ms.
+fn timed_index(state: &AppState) -> Result<(RunOutcome, f64), String> {
+    let repo = state.repos.first().ok_or("no repository")?;
+    let t = Instant::now();
+    let outcome = state.index_now(repo, None).map_err(|e| e.to_string())?;
+    Ok((outcome, t.elapsed().as_secs_f64() * 1000.0))
+}
+
+/// The bench's runs: a full index, an incremental one after a one-file commit, and another
+/// after a restart (fresh in-memory caches, the SQLite ones only) and a second change.
+struct Runs {
+    full: (RunOutcome, f64),
+    peak_full: Option<f64>,
+    incremental: (RunOutcome, f64),
+    restart: (RunOutcome, f64),
+}
+
+fn run() -> Result<Value, String> {
+    let args = parse_args()?;
+    if let Some(root) = args.generate_only {
+        // Only write the synthetic tree (a committed git repository) for other tools to index.
+        if root.exists() {
+            return Err(format!("{} already exists", root.display()));
+        }
+        let n = generate_repo(&root, args.lines)?;
+        return Ok(json!({"tree": root.display().to_string(), "generated_lines": n}));
+    }
+    let scratch = std::env::temp_dir().join(format!("nexus-lite-bench-{}", uuid::Uuid::new_v4()));
+    let (root, generated) = match args.repo {
+        Some(r) => (r, None),
+        None => {
+            let root = scratch.join("tree");
+            let n = generate_repo(&root, args.lines)?;
+            (root, Some(n))
+        }
+    };
+    let runs = run_all(&scratch.join("data"), &root)?;
+    let report = report(generated, &runs);
+    if !args.keep {
+        let _ = std::fs::remove_dir_all(&scratch);
+    }
+    Ok(report)
+}
+
+fn run_all(data_dir: &Path, root: &Path) -> Result<Runs, String> {
+    // A new state on the bench data directory (each call is a restart: fresh in-memory caches).
+    let open_state = || {
+        AppState::new(&LiteConfig {
+            data_dir: data_dir.to_path_buf(),
+            repos: vec![RepoSpec {
+                name: Some("bench/tree".into()),
+                path: root.to_path_buf(),
+            }],
+            token: String::new(),
+            index_on_first_use: false,
+        })
+        .map_err(|e| e.to_string())
+    };
+    let state = open_state()?;
+    let full = timed_index(&state)?;
+    let peak_full = peak_rss_mib();
+    let changed = a_python_module(root)?;
     let change_one = |n: u32| -> Result<(), String> {
         let mut text = std::fs::read_to_string(&changed).map_err(|e| e.to_string())?;
         text.push_str(&format!(
             "\n\ndef added_by_bench_{n}(x):\n    return x + {n}\n"
         ));
         std::fs::write(&changed, text).map_err(|e| e.to_string())?;
-        git(&root, &["commit", "-qam", "one-file change"])
+        git(root, &["commit", "-qam", "one-file change"])
     };
     change_one(1)?;
-    let t = Instant::now();
-    let inc = state.index_now(repo, None).map_err(|e| e.to_string())?;
-    let inc_total = t.elapsed().as_secs_f64() * 1000.0;
-
-    // A restart (a new state: empty in-memory caches, the SQLite ones only), then another
-    // one-file change.
+    let incremental = timed_index(&state)?;
     drop(state);
     let state = open_state()?;
-    let repo = state.repos.first().ok_or("no repository")?;
     change_one(2)?;
-    let t = Instant::now();
-    let restart = state.index_now(repo, None).map_err(|e| e.to_string())?;
-    let restart_total = t.elapsed().as_secs_f64() * 1000.0;
-    let ms = |o: &nexus_lite::RunOutcome, k: &str| o.stats[k].as_f64().unwrap_or(0.0);
-    let graph_only = |o: &nexus_lite::RunOutcome| {
-        ms(o, "listing_ms") + ms(o, "graph_build_ms") + ms(o, "write_ms")
-    };
-    let report = json!({
+    let restart = timed_index(&state)?;
+    Ok(Runs {
+        full,
+        peak_full,
+        incremental,
+        restart,
+    })
+}
+
+fn report(generated: Option<usize>, runs: &Runs) -> Value {
+    let ms = |o: &RunOutcome, k: &str| o.stats[k].as_f64().unwrap_or(0.0);
+    let graph_only =
+        |o: &RunOutcome| ms(o, "listing_ms") + ms(o, "graph_build_ms") + ms(o, "write_ms");
+    let (full, full_total) = (&runs.full.0, runs.full.1);
+    let (inc, inc_total) = (&runs.incremental.0, runs.incremental.1);
+    let (restart, restart_total) = (&runs.restart.0, runs.restart.1);
+    json!({
         "tree": {
             "generated_lines": generated,
             "python_files": full.counts["files"],
@@ -259,39 +306,35 @@ fn run() -> Result<Value, String> {
             "findings": full.counts["findings"],
         },
         "full": {
-            "graph_build_ms": ms(&full, "graph_build_ms"),
-            "graph_total_ms (listing + parse/link + SQLite write)": graph_only(&full),
-            "analysers_ms (ruff + bandit in parallel)": ms(&full, "analysers_ms"),
-            "wal_checkpoint_ms (after COMMIT, graph already served)": ms(&full, "checkpoint_ms"),
+            "graph_build_ms": ms(full, "graph_build_ms"),
+            "graph_total_ms (listing + parse/link + SQLite write)": graph_only(full),
+            "analysers_ms (ruff + bandit in parallel)": ms(full, "analysers_ms"),
+            "wal_checkpoint_ms (after COMMIT, graph already served)": ms(full, "checkpoint_ms"),
             "wall_ms": full_total,
             "analysers": full.analysers.iter().map(|a| json!({"tool": a.tool, "status": a.status, "findings": a.findings, "seconds": a.seconds})).collect::<Vec<_>>(),
         },
         "incremental_one_file": {
             "files_parsed": inc.stats["files_parsed"],
             "files_reused": inc.stats["files_reused"],
-            "graph_build_ms": ms(&inc, "graph_build_ms"),
-            "graph_total_ms (listing + parse/link + SQLite write)": graph_only(&inc),
-            "analysers_ms": ms(&inc, "analysers_ms"),
-            "wal_checkpoint_ms (after COMMIT, graph already served)": ms(&inc, "checkpoint_ms"),
+            "graph_build_ms": ms(inc, "graph_build_ms"),
+            "graph_total_ms (listing + parse/link + SQLite write)": graph_only(inc),
+            "analysers_ms": ms(inc, "analysers_ms"),
+            "wal_checkpoint_ms (after COMMIT, graph already served)": ms(inc, "checkpoint_ms"),
             "wall_ms": inc_total,
         },
         "after_restart_one_file": {
             "files_parsed": restart.stats["files_parsed"],
             "files_reused_from_db": restart.stats["files_reused_from_db"],
             "analyser_results_reused_from_db": restart.stats["analyser_results_reused_from_db"],
-            "graph_build_ms": ms(&restart, "graph_build_ms"),
-            "graph_total_ms (listing + parse/link + SQLite write)": graph_only(&restart),
-            "analysers_ms": ms(&restart, "analysers_ms"),
+            "graph_build_ms": ms(restart, "graph_build_ms"),
+            "graph_total_ms (listing + parse/link + SQLite write)": graph_only(restart),
+            "analysers_ms": ms(restart, "analysers_ms"),
             "wall_ms": restart_total,
             "analysers": restart.analysers.iter().map(|a| json!({"tool": a.tool, "status": a.status, "reason": a.reason})).collect::<Vec<_>>(),
         },
-        "peak_rss_mib": {"after_full": peak_full, "after_incremental": peak_rss_mib()},
+        "peak_rss_mib": {"after_full": runs.peak_full, "after_incremental": peak_rss_mib()},
         "cpus": std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
-    });
-    if !keep {
-        let _ = std::fs::remove_dir_all(&scratch);
-    }
-    Ok(report)
+    })
 }
 
 fn main() -> ExitCode {

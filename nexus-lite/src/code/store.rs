@@ -1,260 +1,12 @@
-//! SQLite storage: versioned schema, one-transaction graph writes, reads.
+//! The code graph's storage: one-transaction graph writes, graph reads, regeneration plans.
 
-use crate::error::LiteError;
-use crate::findings::{AnalyserStatus, Finding, severity_order};
-use crate::index::GraphData;
-use crate::secret_spans::{self, SecretSpan, SpanKind};
+use crate::code::findings::{AnalyserStatus, Finding, severity_order};
+use crate::code::index::GraphData;
+use crate::code::secret_spans::{self, SecretSpan, SpanKind};
+use crate::core::error::LiteError;
 use rusqlite::{Connection, OptionalExtension, params};
 use serde_json::{Value, json};
 use std::borrow::Cow;
-use std::ops::Deref;
-use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard, TryLockError};
-
-pub const SCHEMA_VERSION: i64 = 5;
-
-const MIGRATIONS: &[(i64, &str, &str)] = &[
-    (
-        1,
-        "initial schema: graphs, files, nodes, edges, imports, findings, anomalies, regenerations",
-        r#"
-CREATE TABLE graphs(
-  gpk INTEGER PRIMARY KEY AUTOINCREMENT,
-  graph_id TEXT NOT NULL UNIQUE,
-  repository TEXT NOT NULL,
-  branch TEXT NOT NULL,
-  commit_sha TEXT NOT NULL,
-  worktree_dirty INTEGER NOT NULL,
-  dirty_files TEXT NOT NULL,
-  generated_at TEXT NOT NULL,
-  generator TEXT NOT NULL,
-  status TEXT NOT NULL,
-  error TEXT,
-  counts TEXT NOT NULL,
-  analysers TEXT NOT NULL,
-  stats TEXT NOT NULL
-);
-CREATE INDEX graphs_by_repo ON graphs(repository, branch, status, gpk);
-CREATE TABLE files(gpk INTEGER NOT NULL, path TEXT NOT NULL, language TEXT NOT NULL,
-  content_hash TEXT NOT NULL, size INTEGER NOT NULL, PRIMARY KEY(gpk, path)) WITHOUT ROWID;
-CREATE TABLE nodes(gpk INTEGER NOT NULL, id INTEGER NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL,
-  qualified_name TEXT NOT NULL, path TEXT, line INTEGER, end_line INTEGER, language TEXT,
-  PRIMARY KEY(gpk, id)) WITHOUT ROWID;
-CREATE INDEX nodes_by_path ON nodes(gpk, path);
-CREATE TABLE edges(gpk INTEGER NOT NULL, kind TEXT NOT NULL, src INTEGER NOT NULL, dst INTEGER NOT NULL,
-  confidence REAL NOT NULL, line INTEGER);
-CREATE INDEX edges_by_graph ON edges(gpk, kind);
-CREATE TABLE imports(gpk INTEGER NOT NULL, path TEXT NOT NULL, module TEXT NOT NULL,
-  resolved_path TEXT, external INTEGER NOT NULL, line INTEGER NOT NULL);
-CREATE INDEX imports_by_path ON imports(gpk, path);
-CREATE INDEX imports_by_target ON imports(gpk, resolved_path);
-CREATE TABLE findings(gpk INTEGER NOT NULL, finding_id INTEGER NOT NULL, source_tool TEXT NOT NULL,
-  finding_type TEXT NOT NULL, rule_id TEXT NOT NULL, path TEXT NOT NULL, line INTEGER, end_line INTEGER,
-  message TEXT NOT NULL, severity TEXT NOT NULL, sev_order INTEGER NOT NULL, confidence TEXT,
-  dedupe_key TEXT NOT NULL, symbol TEXT, rank INTEGER NOT NULL, rank_reason TEXT NOT NULL,
-  category TEXT NOT NULL, cluster_key TEXT, cluster_size INTEGER, false_positive_hint TEXT,
-  PRIMARY KEY(gpk, finding_id)) WITHOUT ROWID;
-CREATE INDEX findings_by_rank ON findings(gpk, rank, sev_order, path, line);
-CREATE TABLE anomalies(gpk INTEGER NOT NULL, anomaly_id INTEGER NOT NULL, kind TEXT NOT NULL,
-  path TEXT NOT NULL, line INTEGER, message TEXT NOT NULL, severity TEXT NOT NULL, details TEXT NOT NULL,
-  PRIMARY KEY(gpk, anomaly_id)) WITHOUT ROWID;
-CREATE TABLE regenerations(regeneration_id TEXT PRIMARY KEY, plan_id TEXT NOT NULL,
-  repository TEXT NOT NULL, branch TEXT NOT NULL, status TEXT NOT NULL, phase TEXT NOT NULL,
-  done INTEGER NOT NULL, total INTEGER NOT NULL, graph_id TEXT, previous_graph_id TEXT,
-  error TEXT, warnings TEXT NOT NULL, created_at TEXT NOT NULL);
-"#,
-    ),
-    (
-        2,
-        "nodes.detail: the language's own kind of a class (Rust struct/enum/union/trait)",
-        "ALTER TABLE nodes ADD COLUMN detail TEXT;",
-    ),
-    (
-        3,
-        "plans: regeneration plans outlive the process that made them (single use, expiry)",
-        r#"
-CREATE TABLE plans(
-  plan_id TEXT PRIMARY KEY,
-  repository TEXT NOT NULL,
-  branch TEXT NOT NULL,
-  current_branch TEXT,
-  head_sha TEXT,
-  dirty_fingerprint TEXT NOT NULL,
-  dirty_files TEXT NOT NULL,
-  ambiguous INTEGER NOT NULL,
-  ambiguity_reason TEXT,
-  previous_graph_id TEXT,
-  expires_at INTEGER NOT NULL,
-  created_at INTEGER NOT NULL,
-  used INTEGER NOT NULL DEFAULT 0,
-  used_at INTEGER,
-  regeneration_id TEXT,
-  plan_json TEXT NOT NULL
-);
-CREATE INDEX plans_by_expiry ON plans(expires_at);
-"#,
-    ),
-    (
-        4,
-        "parse_cache and analyser_cache: incremental runs survive a restart",
-        r#"
-CREATE TABLE parse_cache(
-  grammar TEXT NOT NULL,
-  content_hash TEXT NOT NULL,
-  language TEXT NOT NULL,
-  format TEXT NOT NULL,
-  parse TEXT NOT NULL,
-  PRIMARY KEY(content_hash, grammar)
-) WITHOUT ROWID;
-CREATE TABLE analyser_cache(
-  tool TEXT NOT NULL,
-  path TEXT NOT NULL,
-  content_hash TEXT NOT NULL,
-  fingerprint TEXT NOT NULL,
-  version TEXT,
-  findings TEXT NOT NULL,
-  PRIMARY KEY(tool, path, content_hash, fingerprint)
-) WITHOUT ROWID;
-"#,
-    ),
-    (
-        5,
-        "secret_spans: line ranges of multi-line secrets, blanked in every text the API returns",
-        r#"
-CREATE TABLE secret_spans(
-  gpk INTEGER NOT NULL,
-  path TEXT NOT NULL,
-  start_line INTEGER NOT NULL,
-  end_line INTEGER NOT NULL,
-  kind TEXT NOT NULL,
-  PRIMARY KEY(gpk, path, start_line)
-) WITHOUT ROWID;
-"#,
-    ),
-];
-
-/// Opens (creating and migrating) the database in `data_dir`.
-pub fn open(data_dir: &Path) -> Result<Connection, LiteError> {
-    std::fs::create_dir_all(data_dir).map_err(|source| LiteError::DataDir {
-        path: data_dir.to_path_buf(),
-        source,
-    })?;
-    let path = db_path(data_dir);
-    let conn = Connection::open(&path).map_err(|source| LiteError::OpenDb {
-        path: path.clone(),
-        source,
-    })?;
-    conn.busy_timeout(std::time::Duration::from_secs(30))
-        .map_err(LiteError::db("setting the busy timeout"))?;
-    conn.execute_batch(
-        "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;",
-    )
-    .map_err(LiteError::db("enabling WAL mode"))?;
-    Ok(conn)
-}
-
-/// A read-only connection (`query_only`: a read path can never write).
-fn open_reader(data_dir: &Path) -> Result<Connection, LiteError> {
-    let conn = open(data_dir)?;
-    conn.execute_batch("PRAGMA query_only=ON;")
-        .map_err(LiteError::db("opening a read connection"))?;
-    Ok(conn)
-}
-
-/// Read connections kept open for the server's lifetime. Opening one per request made SQLite
-/// build and tear down its WAL index each time (the last connection to close checkpoints and
-/// deletes the -wal and -shm files): about two thirds of a 0.55 ms graphs/select.
-pub struct Readers {
-    data_dir: PathBuf,
-    kept: Vec<Mutex<Connection>>,
-}
-
-/// A read connection: one of the kept ones, or, when all are busy, one of its own.
-pub enum Reader<'a> {
-    Kept(MutexGuard<'a, Connection>),
-    Own(Connection),
-}
-
-impl Deref for Reader<'_> {
-    type Target = Connection;
-
-    fn deref(&self) -> &Connection {
-        match self {
-            Reader::Kept(conn) => conn,
-            Reader::Own(conn) => conn,
-        }
-    }
-}
-
-impl Readers {
-    /// Opens `count` read connections on the database in `data_dir`.
-    pub fn open(data_dir: &Path, count: usize) -> Result<Readers, LiteError> {
-        let kept = (0..count)
-            .map(|_| open_reader(data_dir).map(Mutex::new))
-            .collect::<Result<_, _>>()?;
-        Ok(Readers {
-            data_dir: data_dir.to_path_buf(),
-            kept,
-        })
-    }
-
-    /// A free kept connection, else a new one (a burst of parallel requests).
-    pub fn get(&self) -> Result<Reader<'_>, LiteError> {
-        for slot in &self.kept {
-            match slot.try_lock() {
-                Ok(conn) => return Ok(Reader::Kept(conn)),
-                // Only a panic poisons a slot; the connection itself is still sound.
-                Err(TryLockError::Poisoned(poisoned)) => {
-                    return Ok(Reader::Kept(poisoned.into_inner()));
-                }
-                Err(TryLockError::WouldBlock) => {}
-            }
-        }
-        open_reader(&self.data_dir).map(Reader::Own)
-    }
-}
-
-pub fn db_path(data_dir: &Path) -> PathBuf {
-    data_dir.join("nexus-lite.sqlite3")
-}
-
-/// Applies pending migrations, each in its own transaction.
-pub fn migrate(conn: &mut Connection) -> Result<(), LiteError> {
-    conn.execute_batch(
-        "CREATE TABLE IF NOT EXISTS schema_migrations(version INTEGER PRIMARY KEY,
-         description TEXT NOT NULL, applied_at TEXT NOT NULL)",
-    )
-    .map_err(LiteError::db("creating schema_migrations"))?;
-    let current: i64 = conn
-        .query_row(
-            "SELECT COALESCE(MAX(version), 0) FROM schema_migrations",
-            [],
-            |r| r.get(0),
-        )
-        .map_err(LiteError::db("reading the schema version"))?;
-    for (version, description, sql) in MIGRATIONS {
-        if *version <= current {
-            continue;
-        }
-        let tx = conn
-            .transaction()
-            .map_err(LiteError::db("starting a migration"))?;
-        tx.execute_batch(sql)
-            .map_err(LiteError::db(format!("applying migration {version}")))?;
-        tx.execute(
-            "INSERT INTO schema_migrations(version, description, applied_at) VALUES (?1, ?2, ?3)",
-            params![
-                version,
-                description,
-                crate::util::rfc3339(crate::util::now_epoch())
-            ],
-        )
-        .map_err(LiteError::db("recording a migration"))?;
-        tx.commit()
-            .map_err(LiteError::db(format!("committing migration {version}")))?;
-    }
-    Ok(())
-}
 
 /// Marks runs left `running` by a previous process as failed.
 pub fn recover_interrupted(conn: &Connection) -> Result<usize, LiteError> {
@@ -354,8 +106,23 @@ pub fn write_graph(
             |r| r.get(0),
         )
         .map_err(LiteError::db("finding the running graph"))?;
+    insert_structure(&tx, gpk, data)?;
+    insert_results(&tx, gpk, data, findings)?;
+    let counts = mark_ready(&tx, graph_id, data, findings, analysers, stats)?;
+    extra(&tx)?;
+    before_commit();
+    tx.commit().map_err(LiteError::db("committing the graph"))?;
+    Ok(counts)
+}
+
+/// Files, nodes, edges and imports of graph `gpk`.
+fn insert_structure(
+    tx: &rusqlite::Transaction<'_>,
+    gpk: i64,
+    data: &GraphData,
+) -> Result<(), LiteError> {
     insert_each(
-        &tx,
+        tx,
         "files",
         "INSERT INTO files VALUES (?1, ?2, ?3, ?4, ?5)",
         &data.files,
@@ -370,7 +137,7 @@ pub fn write_graph(
         },
     )?;
     insert_each(
-        &tx,
+        tx,
         "nodes",
         "INSERT INTO nodes(gpk, id, kind, name, qualified_name, path, line, end_line, language, detail)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
@@ -391,7 +158,7 @@ pub fn write_graph(
         },
     )?;
     insert_each(
-        &tx,
+        tx,
         "edges",
         "INSERT INTO edges VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
         &data.edges,
@@ -407,7 +174,7 @@ pub fn write_graph(
         },
     )?;
     insert_each(
-        &tx,
+        tx,
         "imports",
         "INSERT INTO imports VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
         &data.imports,
@@ -422,8 +189,18 @@ pub fn write_graph(
             ])
         },
     )?;
+    Ok(())
+}
+
+/// Anomalies, findings (messages on secret lines withheld) and secret spans of graph `gpk`.
+fn insert_results(
+    tx: &rusqlite::Transaction<'_>,
+    gpk: i64,
+    data: &GraphData,
+    findings: &[Finding],
+) -> Result<(), LiteError> {
     insert_each(
-        &tx,
+        tx,
         "anomalies",
         "INSERT INTO anomalies VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
         data.anomalies.iter().enumerate(),
@@ -441,7 +218,7 @@ pub fn write_graph(
         },
     )?;
     insert_each(
-        &tx,
+        tx,
         "findings",
         "INSERT INTO findings VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13,
                  ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
@@ -474,7 +251,7 @@ pub fn write_graph(
         },
     )?;
     insert_each(
-        &tx,
+        tx,
         "secret spans",
         "INSERT INTO secret_spans VALUES (?1, ?2, ?3, ?4, ?5)",
         data.secret_spans
@@ -482,6 +259,18 @@ pub fn write_graph(
             .flat_map(|(path, spans)| spans.iter().map(move |s| (path, s))),
         |st, (path, s)| st.execute(params![gpk, path, s.start, s.end, s.kind.as_str()]),
     )?;
+    Ok(())
+}
+
+/// Flips the graph to `ready` with its counts, analysers and stats; returns the counts.
+fn mark_ready(
+    tx: &rusqlite::Transaction<'_>,
+    graph_id: &str,
+    data: &GraphData,
+    findings: &[Finding],
+    analysers: &[AnalyserStatus],
+    stats: &Value,
+) -> Result<Value, LiteError> {
     let count = |k: &str| data.nodes.iter().filter(|n| n.kind == k).count();
     let counts = json!({
         "files": count("file"),
@@ -500,15 +289,12 @@ pub fn write_graph(
         ],
     )
     .map_err(LiteError::db("marking the graph ready"))?;
-    extra(&tx)?;
-    before_commit();
-    tx.commit().map_err(LiteError::db("committing the graph"))?;
     Ok(counts)
 }
 
 /// A finding's message as stored: withheld when the finding is on a line of a secret span
 /// (an analyser's message may quote the line).
-fn finding_message<'a>(data: &GraphData, r: &'a crate::findings::RawFinding) -> Cow<'a, str> {
+fn finding_message<'a>(data: &GraphData, r: &'a crate::code::findings::RawFinding) -> Cow<'a, str> {
     let spans = data.secret_spans.get(&r.path);
     match (spans, r.line) {
         (Some(spans), Some(line)) => {
@@ -760,54 +546,4 @@ pub fn claim_plan(
     tx.commit()
         .map_err(LiteError::db("committing the plan claim"))?;
     Ok(Claim::Claimed)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn readers_are_kept_shared_and_never_block_or_write() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut conn = open(dir.path()).unwrap();
-        migrate(&mut conn).unwrap();
-        let readers = Readers::open(dir.path(), 1).unwrap();
-        let count = |r: &Connection| -> i64 {
-            r.query_row("SELECT count(*) FROM schema_migrations", [], |row| {
-                row.get(0)
-            })
-            .unwrap()
-        };
-        {
-            let first = readers.get().unwrap();
-            assert!(matches!(first, Reader::Kept(_)));
-            // The only kept connection is busy: a second reader gets one of its own.
-            let second = readers.get().unwrap();
-            assert!(matches!(second, Reader::Own(_)));
-            assert_eq!(count(&first), count(&second));
-            assert!(
-                second.execute("DELETE FROM schema_migrations", []).is_err(),
-                "a read connection must refuse writes"
-            );
-        }
-        // Released, the kept connection is handed out again and sees later writes.
-        conn.execute(
-            "INSERT INTO schema_migrations(version, description, applied_at) VALUES (9999, 't', 'now')",
-            [],
-        )
-        .unwrap();
-        let again = readers.get().unwrap();
-        assert!(matches!(again, Reader::Kept(_)));
-        let seen: i64 = again
-            .query_row(
-                "SELECT count(*) FROM schema_migrations WHERE version = 9999",
-                [],
-                |row| row.get(0),
-            )
-            .unwrap();
-        assert_eq!(
-            seen, 1,
-            "a kept reader sees what was committed after it opened"
-        );
-    }
 }

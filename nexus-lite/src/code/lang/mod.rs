@@ -3,6 +3,10 @@
 //! Every language module (`python`, `ecmascript`, `rust_lang`) turns one source file into a
 //! [`FileParse`]; `index` links them into one graph with the same node and edge kinds.
 
+pub mod ecmascript;
+pub mod python;
+pub mod rust_lang;
+
 use serde::{Deserialize, Deserializer, Serialize};
 use tree_sitter::{Node, Parser, Tree};
 
@@ -225,11 +229,11 @@ impl Parsers {
             None => slot.insert(parser(lang)?),
         };
         match lang {
-            Lang::Python => crate::python::parse(parser, src),
+            Lang::Python => crate::code::lang::python::parse(parser, src),
             Lang::TypeScript | Lang::Tsx | Lang::JavaScript => {
-                crate::ecmascript::parse(parser, src)
+                crate::code::lang::ecmascript::parse(parser, src)
             }
-            Lang::Rust => crate::rust_lang::parse(parser, src),
+            Lang::Rust => crate::code::lang::rust_lang::parse(parser, src),
         }
     }
 }

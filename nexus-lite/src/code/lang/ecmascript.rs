@@ -3,7 +3,7 @@
 //! classes (not interfaces), functions (declarations and `const f = () => ...`), methods,
 //! `import`/`export ... from`/`require()`/`import()`, calls and `extends`.
 
-use crate::lang::{
+use crate::code::lang::{
     Base, FileParse, Import, SymKind, children_rev, in_function, line_of, note_error, parse_tree,
     plain_callee, push_symbol, text,
 };
@@ -114,7 +114,8 @@ fn has_child_kind(node: Node<'_>, kind: &str) -> bool {
     node.children(&mut c).any(|ch| ch.kind() == kind)
 }
 
-/// Parses one TypeScript or JavaScript file (the parser decides which grammar).
+/// Parses one TypeScript or JavaScript file (the parser decides which grammar): a walk over
+/// the tree, each construct of interest handled by its own function below.
 pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
     let tree = parse_tree(parser, src)?;
     let mut out = FileParse::default();
@@ -125,48 +126,16 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
             continue;
         }
         let mut child_scope = scope;
+        let mut imported = false;
         match node.kind() {
             "class_declaration" | "abstract_class_declaration" | "class" => {
-                if let Some(name) = node.child_by_field_name("name") {
-                    let idx = push_symbol(&mut out, node, text(name, src), SymKind::Class, scope);
+                if let Some(idx) = class(&mut out, node, src, scope) {
                     child_scope = Some(idx);
-                    let mut c = node.walk();
-                    for heritage in node.children(&mut c) {
-                        if heritage.kind() != "class_heritage" {
-                            continue;
-                        }
-                        // JS: `extends <expr>`; TS: extends_clause(value: expr) [implements_clause].
-                        let mut c2 = heritage.walk();
-                        for part in heritage.named_children(&mut c2) {
-                            let value = if part.kind() == "extends_clause" {
-                                part.child_by_field_name("value")
-                            } else if part.kind() == "implements_clause" {
-                                None
-                            } else {
-                                Some(part)
-                            };
-                            if let Some(v) = value
-                                && matches!(v.kind(), "identifier" | "member_expression")
-                            {
-                                out.bases.push(Base {
-                                    class: idx,
-                                    base: text(v, src).to_string(),
-                                    line: line_of(v),
-                                });
-                            }
-                        }
-                    }
                 }
             }
             "method_definition" => {
-                if let Some(name) = node.child_by_field_name("name") {
-                    let parent_kind = scope.map(|i| out.symbols[i].kind);
-                    let kind = if parent_kind == Some(SymKind::Class) {
-                        SymKind::Method
-                    } else {
-                        SymKind::Function
-                    };
-                    child_scope = Some(push_symbol(&mut out, node, text(name, src), kind, scope));
+                if let Some(idx) = method(&mut out, node, src, scope) {
+                    child_scope = Some(idx);
                 }
             }
             "function_declaration" | "generator_function_declaration" => {
@@ -181,100 +150,19 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
                 }
             }
             "variable_declarator" | "public_field_definition" | "field_definition" => {
-                let name = node
-                    .child_by_field_name("name")
-                    .or_else(|| node.child_by_field_name("property"));
-                let value = node.child_by_field_name("value");
-                if let (Some(name), Some(value)) = (name, value)
-                    && matches!(
-                        value.kind(),
-                        "arrow_function" | "function_expression" | "function"
-                    )
-                    && matches!(name.kind(), "identifier" | "property_identifier")
-                {
-                    let in_class = scope.map(|i| out.symbols[i].kind) == Some(SymKind::Class);
-                    let kind = if in_class && node.kind() != "variable_declarator" {
-                        SymKind::Method
-                    } else {
-                        SymKind::Function
-                    };
+                if let Some((value, idx)) = function_value(&mut out, node, src, scope) {
                     // The symbol spans the whole declaration; its body is the value.
-                    let idx = push_symbol(&mut out, node, text(name, src), kind, scope);
                     stack.push((value, Some(idx)));
                     continue;
                 }
             }
-            "import_statement" | "export_statement" => {
-                let source = node.child_by_field_name("source").or_else(|| {
-                    // TS `import x = require('m')`.
-                    let mut c = node.walk();
-                    node.named_children(&mut c)
-                        .find(|n| n.kind() == "import_require_clause")
-                        .and_then(|n| n.child_by_field_name("source"))
-                });
-                if let Some(spec) = source.and_then(|s| string_value(s, src)) {
-                    let type_only = has_child_kind(node, "type");
-                    let deferred = type_only || in_function(&out, scope);
-                    let mut binds = Vec::new();
-                    let mut c = node.walk();
-                    for child in node.named_children(&mut c) {
-                        match child.kind() {
-                            "import_clause" => binds.extend(clause_bindings(child, src)),
-                            "import_require_clause" => binds.extend(identifier_binding(child, src)),
-                            _ => {}
-                        }
-                    }
-                    if binds.is_empty() {
-                        binds.push((None, String::new()));
-                    }
-                    for (name, alias) in binds {
-                        out.imports.push(Import {
-                            module: spec.clone(),
-                            level: 0,
-                            name,
-                            alias,
-                            line: line_of(node),
-                            deferred,
-                            mod_decl: false,
-                        });
-                    }
-                    if node.kind() == "import_statement" {
-                        continue;
-                    }
-                }
+            // The module is an import's only child of interest; an export's declaration may
+            // hold symbols.
+            "import_statement" => imported = module_import(&mut out, node, src, scope),
+            "export_statement" => {
+                module_import(&mut out, node, src, scope);
             }
-            "call_expression" => {
-                if let Some(f) = node.child_by_field_name("function") {
-                    let first_arg = node.child_by_field_name("arguments").and_then(|a| {
-                        let mut c = a.walk();
-                        a.named_children(&mut c).next()
-                    });
-                    let spec = first_arg.and_then(|a| string_value(a, src));
-                    let is_require = f.kind() == "identifier" && text(f, src) == "require";
-                    if (is_require || f.kind() == "import")
-                        && let Some(spec) = spec
-                    {
-                        let binds = if is_require {
-                            require_bindings(node, src)
-                        } else {
-                            vec![(None, String::new())]
-                        };
-                        for (name, alias) in binds {
-                            out.imports.push(Import {
-                                module: spec.clone(),
-                                level: 0,
-                                name,
-                                alias,
-                                line: line_of(node),
-                                deferred: !is_require || in_function(&out, scope),
-                                mod_decl: false,
-                            });
-                        }
-                    } else if let Some(callee) = callee_text(f, src) {
-                        out.push_call(scope, callee, node);
-                    }
-                }
-            }
+            "call_expression" => call_expression(&mut out, node, src, scope),
             "new_expression" => {
                 if let Some(callee) = node
                     .child_by_field_name("constructor")
@@ -285,6 +173,9 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
             }
             _ => {}
         }
+        if imported {
+            continue;
+        }
         for child in children_rev(node) {
             stack.push((child, child_scope));
         }
@@ -292,9 +183,159 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
     Ok(out)
 }
 
+/// A named class and the classes it extends; its symbol index.
+fn class(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) -> Option<usize> {
+    let name = node.child_by_field_name("name")?;
+    let idx = push_symbol(out, node, text(name, src), SymKind::Class, scope);
+    let mut c = node.walk();
+    for heritage in node.children(&mut c) {
+        if heritage.kind() != "class_heritage" {
+            continue;
+        }
+        // JS: `extends <expr>`; TS: extends_clause(value: expr) [implements_clause].
+        let mut c2 = heritage.walk();
+        for part in heritage.named_children(&mut c2) {
+            let value = if part.kind() == "extends_clause" {
+                part.child_by_field_name("value")
+            } else if part.kind() == "implements_clause" {
+                None
+            } else {
+                Some(part)
+            };
+            if let Some(v) = value
+                && matches!(v.kind(), "identifier" | "member_expression")
+            {
+                out.bases.push(Base {
+                    class: idx,
+                    base: text(v, src).to_string(),
+                    line: line_of(v),
+                });
+            }
+        }
+    }
+    Some(idx)
+}
+
+/// A method (a function when not directly in a class); its symbol index.
+fn method(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) -> Option<usize> {
+    let name = node.child_by_field_name("name")?;
+    let parent_kind = scope.map(|i| out.symbols[i].kind);
+    let kind = if parent_kind == Some(SymKind::Class) {
+        SymKind::Method
+    } else {
+        SymKind::Function
+    };
+    Some(push_symbol(out, node, text(name, src), kind, scope))
+}
+
+/// `const f = () => ...` or a class field holding a function: the function's value node and
+/// its symbol index.
+fn function_value<'t>(
+    out: &mut FileParse,
+    node: Node<'t>,
+    src: &[u8],
+    scope: Option<usize>,
+) -> Option<(Node<'t>, usize)> {
+    let name = node
+        .child_by_field_name("name")
+        .or_else(|| node.child_by_field_name("property"))?;
+    let value = node.child_by_field_name("value")?;
+    if !matches!(
+        value.kind(),
+        "arrow_function" | "function_expression" | "function"
+    ) || !matches!(name.kind(), "identifier" | "property_identifier")
+    {
+        return None;
+    }
+    let in_class = scope.map(|i| out.symbols[i].kind) == Some(SymKind::Class);
+    let kind = if in_class && node.kind() != "variable_declarator" {
+        SymKind::Method
+    } else {
+        SymKind::Function
+    };
+    Some((value, push_symbol(out, node, text(name, src), kind, scope)))
+}
+
+/// `import ... from 'm'`, `export ... from 'm'`, TS `import x = require('m')`: one import per
+/// binding. False when the statement names no module.
+fn module_import(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) -> bool {
+    let source = node.child_by_field_name("source").or_else(|| {
+        // TS `import x = require('m')`.
+        let mut c = node.walk();
+        node.named_children(&mut c)
+            .find(|n| n.kind() == "import_require_clause")
+            .and_then(|n| n.child_by_field_name("source"))
+    });
+    let Some(spec) = source.and_then(|s| string_value(s, src)) else {
+        return false;
+    };
+    let type_only = has_child_kind(node, "type");
+    let deferred = type_only || in_function(out, scope);
+    let mut binds = Vec::new();
+    let mut c = node.walk();
+    for child in node.named_children(&mut c) {
+        match child.kind() {
+            "import_clause" => binds.extend(clause_bindings(child, src)),
+            "import_require_clause" => binds.extend(identifier_binding(child, src)),
+            _ => {}
+        }
+    }
+    if binds.is_empty() {
+        binds.push((None, String::new()));
+    }
+    for (name, alias) in binds {
+        out.imports.push(Import {
+            module: spec.clone(),
+            level: 0,
+            name,
+            alias,
+            line: line_of(node),
+            deferred,
+            mod_decl: false,
+        });
+    }
+    true
+}
+
+/// `require('m')` and `import('m')` are imports (`import()` is always deferred); any other
+/// call of a plain name is a call.
+fn call_expression(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) {
+    let Some(f) = node.child_by_field_name("function") else {
+        return;
+    };
+    let first_arg = node.child_by_field_name("arguments").and_then(|a| {
+        let mut c = a.walk();
+        a.named_children(&mut c).next()
+    });
+    let spec = first_arg.and_then(|a| string_value(a, src));
+    let is_require = f.kind() == "identifier" && text(f, src) == "require";
+    if (is_require || f.kind() == "import")
+        && let Some(spec) = spec
+    {
+        let binds = if is_require {
+            require_bindings(node, src)
+        } else {
+            vec![(None, String::new())]
+        };
+        for (name, alias) in binds {
+            out.imports.push(Import {
+                module: spec.clone(),
+                level: 0,
+                name,
+                alias,
+                line: line_of(node),
+                deferred: !is_require || in_function(out, scope),
+                mod_decl: false,
+            });
+        }
+    } else if let Some(callee) = callee_text(f, src) {
+        out.push_call(scope, callee, node);
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use crate::lang::{Lang, Parsers};
+    use crate::code::lang::{Lang, Parsers};
 
     #[test]
     fn typescript_symbols_imports_calls_and_bases() {

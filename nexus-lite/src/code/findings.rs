@@ -1,8 +1,8 @@
 //! Findings: analyser runners (ruff, bandit), SARIF and audit_ai imports, normalization,
 //! stable dedupe keys and the audit-risk ranking of the spec's "Priorisation".
 
-use crate::index::{AnomalyRow, GraphData};
-use crate::util::sha256_hex;
+use crate::code::index::{AnomalyRow, GraphData};
+use crate::core::util::sha256_hex;
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -738,7 +738,7 @@ pub fn finalize(mut raw: Vec<RawFinding>, data: &GraphData, root: &Path) -> Vec<
                         let full = root.join(&f.path);
                         // Only regular files inside the work tree: no `..`, no symlinks out.
                         let regular = std::fs::symlink_metadata(&full)
-                            .map(|m| m.is_file() && m.len() <= crate::index::MAX_FILE_BYTES)
+                            .map(|m| m.is_file() && m.len() <= crate::code::index::MAX_FILE_BYTES)
                             .unwrap_or(false);
                         if f.path.contains("..") || Path::new(&f.path).is_absolute() || !regular {
                             None

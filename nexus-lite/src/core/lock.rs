@@ -4,7 +4,7 @@
 //! regeneration `failed` at start-up (it looked interrupted) and both wrote graphs of the same
 //! runs. The lock file records the holder's PID for the error message of the next one.
 
-use crate::error::LiteError;
+use crate::core::error::LiteError;
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{Read, Seek, Write};
 use std::path::{Path, PathBuf};

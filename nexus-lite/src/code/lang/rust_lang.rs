@@ -2,7 +2,7 @@
 //! item kind in `detail`), functions, methods of `impl` and `trait` blocks, `use` trees and
 //! `mod x;` declarations, calls and `impl Trait for Type` (inherits).
 
-use crate::lang::{
+use crate::code::lang::{
     Base, FileParse, Import, SymKind, Symbol, children_rev, end_line_of, line_of, note_error,
     parse_tree, plain_callee, text,
 };
@@ -162,7 +162,8 @@ fn push_symbol(
     out.symbols.len() - 1
 }
 
-/// Parses one Rust source file.
+/// Parses one Rust source file: a walk over the tree, each item of interest handled by its
+/// own function below, which may open a new naming context for the item's children.
 pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
     let tree = parse_tree(parser, src)?;
     let mut out = FileParse::default();
@@ -184,120 +185,15 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
             continue;
         }
         let ctx = ctxs[ci].clone();
-        let mut child_ci = ci;
-        match node.kind() {
+        let opened = match node.kind() {
             "struct_item" | "enum_item" | "union_item" | "trait_item" => {
-                if let Some(name) = node.child_by_field_name("name") {
-                    let name = text(name, src).to_string();
-                    let detail = match node.kind() {
-                        "struct_item" => "struct",
-                        "enum_item" => "enum",
-                        "union_item" => "union",
-                        _ => "trait",
-                    };
-                    let idx =
-                        push_symbol(&mut out, node, &name, SymKind::Class, &ctx, Some(detail));
-                    if detail == "trait" {
-                        ctxs.push(Ctx {
-                            parent: Some(idx),
-                            qbase: join(&ctx.qbase, &name),
-                            owner: Some(name),
-                            in_fn: false,
-                        });
-                        child_ci = ctxs.len() - 1;
-                    }
-                }
+                type_item(&mut out, node, src, &ctx)
             }
-            "impl_item" => {
-                if let Some(ty) = node
-                    .child_by_field_name("type")
-                    .and_then(|t| type_name(t, src))
-                {
-                    let qname = join(&ctx.qbase, &ty);
-                    // The type's own symbol when it is declared earlier in this file.
-                    let class = out
-                        .symbols
-                        .iter()
-                        .rposition(|s| s.kind == SymKind::Class && s.local_qname == qname);
-                    if let (Some(class), Some(tr)) = (class, node.child_by_field_name("trait")) {
-                        let base = match tr.kind() {
-                            "generic_type" => tr.child_by_field_name("type").unwrap_or(tr),
-                            _ => tr,
-                        };
-                        out.bases.push(Base {
-                            class,
-                            base: squash(text(base, src)).replace("::", "."),
-                            line: line_of(tr),
-                        });
-                    }
-                    ctxs.push(Ctx {
-                        parent: class,
-                        qbase: qname,
-                        owner: Some(ty),
-                        in_fn: false,
-                    });
-                    child_ci = ctxs.len() - 1;
-                }
-            }
-            "function_item" | "function_signature_item" => {
-                if let Some(name) = node.child_by_field_name("name") {
-                    let name = text(name, src).to_string();
-                    let kind = if ctx.owner.is_some() && !ctx.in_fn {
-                        SymKind::Method
-                    } else {
-                        SymKind::Function
-                    };
-                    let idx = push_symbol(&mut out, node, &name, kind, &ctx, None);
-                    ctxs.push(Ctx {
-                        parent: Some(idx),
-                        qbase: join(&ctx.qbase, &name),
-                        owner: ctx.owner.clone(),
-                        in_fn: true,
-                    });
-                    child_ci = ctxs.len() - 1;
-                }
-            }
-            "mod_item" => {
-                if let Some(name) = node.child_by_field_name("name") {
-                    let name = text(name, src).to_string();
-                    if node.child_by_field_name("body").is_some() {
-                        ctxs.push(Ctx {
-                            parent: ctx.parent,
-                            qbase: join(&ctx.qbase, &name),
-                            owner: None,
-                            in_fn: ctx.in_fn,
-                        });
-                        child_ci = ctxs.len() - 1;
-                    } else if ctx.qbase.is_empty() && !has_path_attribute(node, src) {
-                        out.imports.push(Import {
-                            module: name.clone(),
-                            level: 0,
-                            name: None,
-                            alias: name,
-                            line: line_of(node),
-                            deferred: true,
-                            mod_decl: true,
-                        });
-                    }
-                }
-            }
+            "impl_item" => impl_item(&mut out, node, src, &ctx),
+            "function_item" | "function_signature_item" => function(&mut out, node, src, &ctx),
+            "mod_item" => mod_item(&mut out, node, src, &ctx),
             "use_declaration" => {
-                if let Some(arg) = node.child_by_field_name("argument") {
-                    let mut paths = Vec::new();
-                    flatten_use(arg, "", src, &mut paths);
-                    for (path, alias) in paths {
-                        out.imports.push(Import {
-                            name: (alias == "*").then(|| "*".to_string()),
-                            module: path.strip_suffix("::*").unwrap_or(&path).to_string(),
-                            level: 0,
-                            alias,
-                            line: line_of(node),
-                            // Rust modules may use each other freely: never an import cycle.
-                            deferred: true,
-                            mod_decl: false,
-                        });
-                    }
-                }
+                use_declaration(&mut out, node, src);
                 continue;
             }
             "call_expression" => {
@@ -307,9 +203,17 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
                 {
                     out.push_call(ctx.parent, callee, node);
                 }
+                None
             }
-            _ => {}
-        }
+            _ => None,
+        };
+        let child_ci = match opened {
+            Some(inner) => {
+                ctxs.push(inner);
+                ctxs.len() - 1
+            }
+            None => ci,
+        };
         for child in children_rev(node) {
             stack.push((child, child_ci));
         }
@@ -317,9 +221,124 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
     Ok(out)
 }
 
+/// A struct, enum, union or trait (a class with its Rust kind as detail); a trait opens the
+/// context of its methods.
+fn type_item(out: &mut FileParse, node: Node<'_>, src: &[u8], ctx: &Ctx) -> Option<Ctx> {
+    let name = text(node.child_by_field_name("name")?, src).to_string();
+    let detail = match node.kind() {
+        "struct_item" => "struct",
+        "enum_item" => "enum",
+        "union_item" => "union",
+        _ => "trait",
+    };
+    let idx = push_symbol(out, node, &name, SymKind::Class, ctx, Some(detail));
+    (detail == "trait").then(|| Ctx {
+        parent: Some(idx),
+        qbase: join(&ctx.qbase, &name),
+        owner: Some(name),
+        in_fn: false,
+    })
+}
+
+/// `impl [Trait for] Type`: the trait becomes a base of the type (when the type is declared
+/// earlier in this file), and the block opens the context of the type's methods.
+fn impl_item(out: &mut FileParse, node: Node<'_>, src: &[u8], ctx: &Ctx) -> Option<Ctx> {
+    let ty = node
+        .child_by_field_name("type")
+        .and_then(|t| type_name(t, src))?;
+    let qname = join(&ctx.qbase, &ty);
+    // The type's own symbol when it is declared earlier in this file.
+    let class = out
+        .symbols
+        .iter()
+        .rposition(|s| s.kind == SymKind::Class && s.local_qname == qname);
+    if let (Some(class), Some(tr)) = (class, node.child_by_field_name("trait")) {
+        let base = match tr.kind() {
+            "generic_type" => tr.child_by_field_name("type").unwrap_or(tr),
+            _ => tr,
+        };
+        out.bases.push(Base {
+            class,
+            base: squash(text(base, src)).replace("::", "."),
+            line: line_of(tr),
+        });
+    }
+    Some(Ctx {
+        parent: class,
+        qbase: qname,
+        owner: Some(ty),
+        in_fn: false,
+    })
+}
+
+/// A function or method (a method when directly in an `impl` or trait); it opens the
+/// context of its nested items.
+fn function(out: &mut FileParse, node: Node<'_>, src: &[u8], ctx: &Ctx) -> Option<Ctx> {
+    let name = text(node.child_by_field_name("name")?, src).to_string();
+    let kind = if ctx.owner.is_some() && !ctx.in_fn {
+        SymKind::Method
+    } else {
+        SymKind::Function
+    };
+    let idx = push_symbol(out, node, &name, kind, ctx, None);
+    Some(Ctx {
+        parent: Some(idx),
+        qbase: join(&ctx.qbase, &name),
+        owner: ctx.owner.clone(),
+        in_fn: true,
+    })
+}
+
+/// `mod x { ... }` opens a naming context; a top-level `mod x;` (without `#[path]`) is an
+/// import of its file.
+fn mod_item(out: &mut FileParse, node: Node<'_>, src: &[u8], ctx: &Ctx) -> Option<Ctx> {
+    let name = text(node.child_by_field_name("name")?, src).to_string();
+    if node.child_by_field_name("body").is_some() {
+        return Some(Ctx {
+            parent: ctx.parent,
+            qbase: join(&ctx.qbase, &name),
+            owner: None,
+            in_fn: ctx.in_fn,
+        });
+    }
+    if ctx.qbase.is_empty() && !has_path_attribute(node, src) {
+        out.imports.push(Import {
+            module: name.clone(),
+            level: 0,
+            name: None,
+            alias: name,
+            line: line_of(node),
+            deferred: true,
+            mod_decl: true,
+        });
+    }
+    None
+}
+
+/// `use a::{b, c as d, e::*}`: one import per path.
+fn use_declaration(out: &mut FileParse, node: Node<'_>, src: &[u8]) {
+    let Some(arg) = node.child_by_field_name("argument") else {
+        return;
+    };
+    let mut paths = Vec::new();
+    flatten_use(arg, "", src, &mut paths);
+    for (path, alias) in paths {
+        out.imports.push(Import {
+            name: (alias == "*").then(|| "*".to_string()),
+            module: path.strip_suffix("::*").unwrap_or(&path).to_string(),
+            level: 0,
+            alias,
+            line: line_of(node),
+            // Rust modules may use each other freely: never an import cycle.
+            deferred: true,
+            mod_decl: false,
+        });
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use crate::lang::{Lang, Parsers};
+    use crate::code::lang::{Lang, Parsers};
 
     #[test]
     fn rust_items_uses_calls_and_impls() {

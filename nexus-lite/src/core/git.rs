@@ -6,7 +6,7 @@
 //! forces each of those settings off. A pure-Rust reader (gix) was considered: it runs filter
 //! drivers too, and its compile cost on a small machine is large, so git stays a subprocess.
 
-use crate::error::LiteError;
+use crate::core::error::LiteError;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

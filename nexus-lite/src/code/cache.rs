@@ -12,9 +12,9 @@
 //! latest ready graph of some (repository, branch) are deleted, so the size stays bounded by
 //! the files of the graphs being served.
 
-use crate::error::LiteError;
-use crate::findings::RawFinding;
-use crate::lang::FileParse;
+use crate::code::findings::RawFinding;
+use crate::code::lang::FileParse;
+use crate::core::error::LiteError;
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -25,11 +25,11 @@ use std::sync::{Arc, LazyLock};
 pub fn parse_format() -> &'static str {
     static FORMAT: LazyLock<String> = LazyLock::new(|| {
         let mut all = String::from(concat!(
-            include_str!("lang.rs"),
-            include_str!("python.rs"),
-            include_str!("ecmascript.rs"),
-            include_str!("rust_lang.rs"),
-            include_str!("../Cargo.toml"),
+            include_str!("lang/mod.rs"),
+            include_str!("lang/python.rs"),
+            include_str!("lang/ecmascript.rs"),
+            include_str!("lang/rust_lang.rs"),
+            include_str!("../../Cargo.toml"),
         ));
         let grammars: [tree_sitter::Language; 4] = [
             tree_sitter_python::LANGUAGE.into(),
@@ -46,7 +46,7 @@ pub fn parse_format() -> &'static str {
                 g.field_count()
             ));
         }
-        crate::util::sha256_hex(all.as_bytes())
+        crate::core::util::sha256_hex(all.as_bytes())
     });
     &FORMAT
 }
@@ -85,7 +85,7 @@ pub fn analyser_fingerprint(tool: &str, config_fingerprint: &str) -> String {
         all.extend_from_slice(part.as_bytes());
         all.push(0);
     }
-    crate::util::sha256_hex(&all)
+    crate::core::util::sha256_hex(&all)
 }
 
 /// Splits a parse-cache key `grammar:sha256:…` into (grammar, content hash).

@@ -1,0 +1,125 @@
+//! What the graph knows about one file, with a snippet (secret lines masked).
+
+use super::findings::{FINDING_COLS, finding_json};
+use super::*;
+
+pub(super) async fn file_context(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
+    let p = P::new(q)?;
+    blocking(s, move |s| {
+        let path = p.path("path")?.ok_or_else(|| ApiError::bad("`path` (repo-relative) is required"))?;
+        let line = p.opt_int("line", 1, i64::from(u32::MAX))?;
+        let radius = p.int("radius", 8, 0, 40)?;
+        let conn = s.reader()?;
+        let (gpk, g) = select(s, &conn, &p)?;
+        let in_graph: bool = conn.query_row(
+            "SELECT COUNT(*) FROM files WHERE gpk=?1 AND path=?2",
+            rusqlite::params![gpk, path],
+            |r| r.get::<_, i64>(0),
+        )? > 0;
+        let mut st = conn.prepare(
+            "SELECT kind, name, qualified_name, line, end_line, detail FROM nodes WHERE gpk=?1 AND path=?2
+             AND kind IN ('class','function','method') ORDER BY line, id",
+        )?;
+        let symbols: Vec<Value> = st
+            .query_map(rusqlite::params![gpk, path], |r| {
+                Ok(json!({
+                    "kind": r.get::<_, String>(0)?,
+                    "name": r.get::<_, String>(1)?,
+                    "qualified_name": r.get::<_, String>(2)?,
+                    "line": r.get::<_, Option<i64>>(3)?,
+                    "end_line": r.get::<_, Option<i64>>(4)?,
+                    "detail": r.get::<_, Option<String>>(5)?,
+                }))
+            })?
+            .collect::<Result<_, _>>()?;
+        let enclosing = line.and_then(|l| {
+            symbols
+                .iter()
+                .filter(|s| s["line"].as_i64().unwrap_or(i64::MAX) <= l && l <= s["end_line"].as_i64().unwrap_or(0))
+                .max_by_key(|s| s["line"].as_i64().unwrap_or(0))
+                .cloned()
+        });
+        let mut st = conn.prepare(
+            "SELECT module, resolved_path, external, line FROM imports WHERE gpk=?1 AND path=?2 ORDER BY line",
+        )?;
+        let imports: Vec<Value> = st
+            .query_map(rusqlite::params![gpk, path], |r| {
+                Ok(json!({
+                    "module": r.get::<_, String>(0)?,
+                    "resolved_path": r.get::<_, Option<String>>(1)?,
+                    "external": r.get::<_, bool>(2)?,
+                    "line": r.get::<_, i64>(3)?,
+                }))
+            })?
+            .collect::<Result<_, _>>()?;
+        let mut st = conn.prepare(
+            "SELECT DISTINCT path, line FROM imports WHERE gpk=?1 AND resolved_path=?2 AND path<>?2 ORDER BY path, line",
+        )?;
+        let imported_by: Vec<Value> = st
+            .query_map(rusqlite::params![gpk, path], |r| {
+                Ok(json!({"path": r.get::<_, String>(0)?, "line": r.get::<_, i64>(1)?}))
+            })?
+            .collect::<Result<_, _>>()?;
+        let mut st = conn.prepare(&format!(
+            "SELECT {FINDING_COLS} FROM findings WHERE gpk=?1 AND path=?2 ORDER BY line, sev_order, finding_id"
+        ))?;
+        let findings: Vec<Value> = st
+            .query_map(rusqlite::params![gpk, path], |r| finding_json(r, false))?
+            .collect::<Result<_, _>>()?;
+        let stored_spans = store::secret_spans(&conn, gpk, &path)?;
+        let snippet = g["repository"]
+            .as_str()
+            .and_then(|r| s.repo(r))
+            .zip(g["commit_sha"].as_str())
+            .and_then(|(repo, sha)| git::show(&repo.root, sha, &path).ok())
+            .and_then(|bytes| {
+                let text = String::from_utf8(bytes).ok()?;
+                snippet(&text, line, radius, stored_spans)
+            });
+        Ok(json!({
+            "graph": g,
+            "path": path,
+            "language": index::language_of(&path),
+            "in_graph": in_graph,
+            "symbols": symbols,
+            "enclosing_symbol": enclosing,
+            "imports": imports,
+            "imported_by": imported_by,
+            "findings": findings,
+            "snippet": snippet,
+        }))
+    })
+    .await
+}
+
+/// The window of `radius` lines around `line` of `text`, every line of a secret span replaced by
+/// its marker. The spans are those recorded at index time plus those found in `text` now: the
+/// text is read from git at request time and a window that starts inside a key block never
+/// shows the block's BEGIN line, so the whole file is what decides.
+pub(super) fn snippet(
+    text: &str,
+    line: Option<i64>,
+    radius: i64,
+    stored: Vec<SecretSpan>,
+) -> Option<Value> {
+    let lines: Vec<&str> = text.lines().collect();
+    if lines.is_empty() {
+        return None;
+    }
+    let center = line.unwrap_or(1 + radius).max(1) as usize;
+    let start = center.saturating_sub(radius as usize).max(1);
+    let end = (center + radius as usize).min(lines.len());
+    if start > end {
+        return None;
+    }
+    let mut spans = stored;
+    spans.extend(secret_spans::detect(text));
+    let spans = secret_spans::merge(spans);
+    let shown: Vec<Cow<'_, str>> = (start..=end)
+        .map(|n| {
+            let no = u32::try_from(n).unwrap_or(u32::MAX);
+            secret_spans::mask_line(&spans, no, lines[n - 1])
+        })
+        .collect();
+    Some(json!({"start_line": start, "end_line": end, "text": shown.join("\n")}))
+}

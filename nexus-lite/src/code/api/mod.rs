@@ -1,0 +1,127 @@
+//! The code graph's HTTP handlers (see API.md): graphs, findings, anomalies, file context,
+//! impact, compare and regenerations.
+
+use crate::code::engine::{AppState, Repo, Submitted};
+use crate::code::index;
+use crate::code::secret_spans::{self, SecretSpan};
+use crate::code::store::{self, GRAPH_COLS};
+use crate::core::error::LiteError;
+use crate::core::git;
+use crate::core::graph::bounded_bfs;
+use crate::core::http::{
+    ApiError, ApiResult, Params as P, Q, blocking, body, count_and_page, filter_in, next_cursor,
+    page_json,
+};
+use axum::Json;
+use axum::Router;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::IntoResponse;
+use axum::routing::{get, post};
+use rusqlite::Connection;
+use rusqlite::types::Value as Sql;
+use serde_json::{Map, Value, json};
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::Arc;
+
+mod compare;
+mod context;
+mod findings;
+mod graphs;
+mod impact;
+mod regenerations;
+
+fn known_repo<'a>(state: &'a AppState, name: &str) -> Result<&'a Repo, ApiError> {
+    state.repo(name).ok_or_else(|| {
+        let known: Vec<&str> = state.repos.iter().map(|r| r.name.as_str()).collect();
+        ApiError::not_found(format!(
+            "unknown repository `{name}`; registered repositories: {}",
+            if known.is_empty() {
+                "none".to_string()
+            } else {
+                known.join(", ")
+            }
+        ))
+    })
+}
+
+/// Resolves the graph selector (graph_id, else repository + branch).
+fn select(state: &AppState, conn: &Connection, p: &P) -> Result<(i64, Value), ApiError> {
+    if let Some(id) = p.str("graph_id") {
+        let found = store::graph_by_id(conn, id)?.ok_or_else(|| {
+            ApiError::not_found(format!(
+                "unknown graph_id `{id}`; list graphs with GET /api/v1/graphs?repository=owner/name"
+            ))
+        })?;
+        if let Some(repo) = p.str("repository")
+            && found.1["repository"] != repo
+        {
+            return Err(ApiError::bad(format!(
+                "graph {id} belongs to {}, not {repo}; drop `repository` or pick a graph of {repo}",
+                found.1["repository"].as_str().unwrap_or("")
+            )));
+        }
+        return Ok(found);
+    }
+    let name = p.str("repository").ok_or_else(|| {
+        ApiError::bad("give `graph_id`, or `repository` (owner/name) with an optional `branch`")
+    })?;
+    let repo = known_repo(state, name)?;
+    let branch = p
+        .str("branch")
+        .map(str::to_string)
+        .unwrap_or_else(|| git::default_branch(&repo.root));
+    if let Some(g) = store::latest_ready(conn, name, &branch)? {
+        return Ok(g);
+    }
+    if state.index_on_first_use
+        && state.ensure_indexed(repo, &branch)?
+        && let Some(g) = store::latest_ready(conn, name, &branch)?
+    {
+        return Ok(g);
+    }
+    Err(ApiError::not_found(format!(
+        "no ready graph for {name} on branch {branch} yet; run a regeneration first \
+         (POST /api/v1/regenerations/plan, then POST /api/v1/regenerations)"
+    )))
+}
+
+fn require_graph(conn: &Connection, p: &P) -> Result<(i64, Value), ApiError> {
+    let id = p
+        .str("graph_id")
+        .ok_or_else(|| ApiError::bad("`graph_id` is required for this endpoint"))?;
+    store::graph_by_id(conn, id)?.ok_or_else(|| {
+        ApiError::not_found(format!(
+            "unknown graph_id `{id}`; list graphs with GET /api/v1/graphs?repository=owner/name"
+        ))
+    })
+}
+
+/// The code domain's routes (under the bearer-token check `crate::router` adds).
+pub fn router(state: Arc<AppState>) -> Router {
+    Router::new()
+        .route("/api/v1/repositories", get(graphs::repositories))
+        .route("/api/v1/graphs/select", get(graphs::graphs_select))
+        .route("/api/v1/graphs", get(graphs::graphs_list))
+        .route("/api/v1/summary", get(graphs::summary))
+        .route("/api/v1/findings", get(findings::findings_list))
+        .route("/api/v1/findings/{finding_id}", get(findings::finding_get))
+        .route("/api/v1/audit-risks", get(findings::audit_risks))
+        .route("/api/v1/anomalies", get(findings::anomalies_list))
+        .route("/api/v1/anomalies/{anomaly_id}", get(findings::anomaly_get))
+        .route("/api/v1/file-context", get(context::file_context))
+        .route("/api/v1/impact", get(impact::impact))
+        .route("/api/v1/compare", get(compare::compare))
+        .route(
+            "/api/v1/regenerations/plan",
+            post(regenerations::regen_plan),
+        )
+        .route("/api/v1/regenerations", post(regenerations::regen_start))
+        .route(
+            "/api/v1/regenerations/{regeneration_id}",
+            get(regenerations::regen_get),
+        )
+        .with_state(state)
+}

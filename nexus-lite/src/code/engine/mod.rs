@@ -1,0 +1,501 @@
+//! Shared state, indexing runs, regeneration plans and background regenerations.
+
+use crate::LiteConfig;
+use crate::code::findings::{self, AnalyserStatus};
+mod run;
+
+use crate::code::index::{self, ParseCache};
+use crate::code::{cache, store};
+use crate::core::db::Reader;
+use crate::core::error::LiteError;
+use crate::core::git;
+use crate::core::http::Shared;
+use crate::core::state::Core;
+use crate::core::util::{now_epoch, rfc3339};
+use run::{analyser_warnings, run_index};
+use serde_json::{Value, json};
+use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// Plans expire after this many seconds.
+pub const PLAN_TTL_SECS: i64 = 15 * 60;
+
+/// Env var naming a file the writer creates right before COMMIT, then blocks forever
+/// (used by the crash test to kill the process mid-write deterministically). Compiled only with
+/// the `test-hooks` feature, which nexus-lite's own tests enable: no other build honours it.
+#[cfg(feature = "test-hooks")]
+pub const PAUSE_ENV: &str = "NEXUS_LITE_TEST_PAUSE_BEFORE_COMMIT";
+
+/// Analyser cache key: (tool, path, content hash, fingerprint from
+/// [`cache::analyser_fingerprint`]).
+type AnalyserKey = (String, String, String, String);
+
+/// Per-file analyser results, the in-memory level in front of the SQLite `analyser_cache`.
+#[derive(Default)]
+pub struct AnalyserCache {
+    files: HashMap<AnalyserKey, Vec<findings::RawFinding>>,
+    /// Keys of `files` not stored in the database yet (written with the next graph).
+    unpersisted: HashSet<AnalyserKey>,
+    versions: HashMap<String, Option<String>>,
+}
+
+const ANALYSERS: [&str; 2] = ["ruff", "bandit"];
+
+pub struct Repo {
+    pub name: String,
+    pub root: PathBuf,
+    cache: ParseCache,
+    analyser_cache: Mutex<AnalyserCache>,
+    index_lock: Mutex<()>,
+}
+
+/// A regeneration plan (stored in SQLite: plans outlive the process that made them).
+pub type Plan = store::PlanRow;
+
+/// The server's clock for plan expiry. Tests move it forward instead of sleeping.
+#[derive(Debug, Default)]
+pub struct Clock {
+    offset_secs: AtomicI64,
+}
+
+impl Clock {
+    /// Unix seconds, plus the offset set by [`Clock::advance`].
+    pub fn now(&self) -> i64 {
+        now_epoch() + self.offset_secs.load(Ordering::Relaxed)
+    }
+
+    /// Moves this clock `secs` seconds forward (tests: expire plans without waiting).
+    pub fn advance(&self, secs: i64) {
+        self.offset_secs.fetch_add(secs, Ordering::Relaxed);
+    }
+}
+
+/// Fingerprint of a dirty set (sorted, deduplicated paths): what a plan is bound to.
+pub fn dirty_fingerprint(paths: &[String]) -> String {
+    let mut sorted: Vec<&str> = paths.iter().map(String::as_str).collect();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let mut all = Vec::new();
+    for p in sorted {
+        all.extend_from_slice(p.as_bytes());
+        all.push(0);
+    }
+    crate::core::util::sha256_hex(&all)
+}
+
+/// What a submit of a plan did.
+#[derive(Debug)]
+pub enum Submitted {
+    Started(Regen),
+    AlreadyUsed,
+    Expired,
+    Unknown,
+}
+
+#[derive(Debug, Clone)]
+pub struct Regen {
+    pub regeneration_id: String,
+    pub plan_id: String,
+    pub status: &'static str,
+    pub phase: &'static str,
+    pub done: usize,
+    pub total: usize,
+    pub graph_id: Option<String>,
+    pub previous_graph_id: Option<String>,
+    pub error: Option<String>,
+    pub warnings: Vec<String>,
+}
+
+impl Regen {
+    pub fn to_json(&self) -> Value {
+        json!({
+            "regeneration_id": self.regeneration_id,
+            "plan_id": self.plan_id,
+            "status": self.status,
+            "phase": self.phase,
+            "progress": {"done": self.done, "total": self.total},
+            "graph_id": self.graph_id,
+            "previous_graph_id": self.previous_graph_id,
+            "error": self.error,
+            "warnings": self.warnings,
+        })
+    }
+}
+
+/// The code domain's state (and, through [`AppState::core`], the server's shared one).
+pub struct AppState {
+    pub core: Arc<Core>,
+    pub index_on_first_use: bool,
+    pub repos: Vec<Repo>,
+    /// Plan expiry clock (injectable offset for tests).
+    pub clock: Clock,
+    pub regens: Mutex<HashMap<String, Regen>>,
+    pub running: Mutex<HashSet<String>>,
+}
+
+impl Shared for AppState {
+    fn core(&self) -> &Core {
+        &self.core
+    }
+}
+
+/// Outcome of one indexing run.
+#[derive(Debug, Clone)]
+pub struct RunOutcome {
+    pub graph_id: String,
+    pub repository: String,
+    pub branch: String,
+    pub commit_sha: String,
+    pub counts: Value,
+    pub stats: Value,
+    pub analysers: Vec<AnalyserStatus>,
+}
+
+impl RunOutcome {
+    pub fn to_json(&self) -> Value {
+        json!({
+            "graph_id": self.graph_id,
+            "repository": self.repository,
+            "branch": self.branch,
+            "commit_sha": self.commit_sha,
+            "counts": self.counts,
+            "timings": self.stats,
+            "analysers": self.analysers,
+        })
+    }
+}
+
+/// The registered repositories of `config`, each at the root of its work tree.
+pub fn resolve_repos(config: &LiteConfig) -> Result<Vec<Repo>, LiteError> {
+    let mut repos: Vec<Repo> = Vec::new();
+    for spec in &config.repos {
+        let root = git::toplevel(&spec.path)?;
+        let name = repo_name(spec.name.as_deref(), &root);
+        if repos.iter().any(|r| r.name == name) {
+            return Err(LiteError::DuplicateRepo { name });
+        }
+        repos.push(Repo {
+            name,
+            root,
+            cache: ParseCache::default(),
+            analyser_cache: Mutex::new(AnalyserCache::default()),
+            index_lock: Mutex::new(()),
+        });
+    }
+    Ok(repos)
+}
+
+/// Why a plan for `branch` cannot run on this work tree (no commit, detached HEAD, another
+/// branch checked out); `None` when it can.
+fn ambiguity(current_branch: Option<&str>, has_commit: bool, branch: &str) -> Option<String> {
+    match current_branch {
+        _ if !has_commit => {
+            Some("the repository has no commit yet; commit something first".to_string())
+        }
+        None => Some(format!(
+            "HEAD is detached, so the work tree is not on branch {branch}; check out {branch} and plan again"
+        )),
+        Some(cur) if cur != branch => Some(format!(
+            "the work tree is on branch {cur}, not {branch}; nexus-lite indexes the checked-out work tree, so check out {branch} or plan for {cur}"
+        )),
+        _ => None,
+    }
+}
+
+/// The files a regeneration would see changed since the `previous` graph (at commit `prev`):
+/// committed changes up to `head`, the previous graph's dirty files and today's.
+fn changed_since(
+    root: &std::path::Path,
+    previous: &Value,
+    prev: &str,
+    head: &str,
+    dirty_files: &[String],
+) -> Vec<String> {
+    let mut changed = git::changed_between(root, prev, head).unwrap_or_default();
+    if let Some(arr) = previous["dirty_files"].as_array() {
+        changed.extend(arr.iter().filter_map(|v| v.as_str().map(str::to_string)));
+    }
+    changed.extend(dirty_files.iter().cloned());
+    changed
+}
+
+/// Name of a repository: explicit, else owner/name of origin, else local/<dir>.
+pub fn repo_name(explicit: Option<&str>, root: &std::path::Path) -> String {
+    if let Some(n) = explicit.filter(|n| !n.trim().is_empty()) {
+        return n.trim().to_string();
+    }
+    if let Some(n) = git::origin_url(root).and_then(|u| git::owner_name_from_url(&u)) {
+        return n;
+    }
+    let dir = root
+        .file_name()
+        .map(|d| d.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "repository".into());
+    format!("local/{dir}")
+}
+
+impl AppState {
+    /// Opens the whole server's state for `config`: the shared core (lock, database, every
+    /// domain's migrations) and this domain on it.
+    pub fn new(config: &LiteConfig) -> Result<Arc<AppState>, LiteError> {
+        let repos = resolve_repos(config)?;
+        let core = Core::open(&config.data_dir, &config.token, &crate::migrations())?;
+        AppState::open(core, repos, config)
+    }
+
+    /// The code domain on an opened core: marks runs a previous process left `running` failed.
+    pub fn open(
+        core: Arc<Core>,
+        repos: Vec<Repo>,
+        config: &LiteConfig,
+    ) -> Result<Arc<AppState>, LiteError> {
+        let recovered = store::recover_interrupted(&core.writer()?)?;
+        if recovered > 0 {
+            tracing::warn!(recovered, "marked interrupted graph runs as failed");
+        }
+        Ok(Arc::new(AppState {
+            core,
+            index_on_first_use: config.index_on_first_use,
+            repos,
+            clock: Clock::default(),
+            regens: Mutex::new(HashMap::new()),
+            running: Mutex::new(HashSet::new()),
+        }))
+    }
+
+    pub fn repo(&self, name: &str) -> Option<&Repo> {
+        self.repos.iter().find(|r| r.name == name)
+    }
+
+    /// A read connection (WAL lets it read while a run writes).
+    pub fn reader(&self) -> Result<Reader<'_>, LiteError> {
+        self.core.reader()
+    }
+
+    fn set_regen(&self, id: &str, f: impl FnOnce(&mut Regen)) {
+        if let Ok(mut m) = self.regens.lock()
+            && let Some(r) = m.get_mut(id)
+        {
+            f(r);
+        }
+    }
+
+    /// Indexes the repository's work tree now (blocking) into a new graph.
+    pub fn index_now(&self, repo: &Repo, regen_id: Option<&str>) -> Result<RunOutcome, LiteError> {
+        let _guard = repo
+            .index_lock
+            .lock()
+            .map_err(|_| LiteError::Task("index lock poisoned".into()))?;
+        run_index(self, repo, regen_id)
+    }
+
+    /// First-use indexing: index `repository` when it has no ready graph on `branch`.
+    pub fn ensure_indexed(&self, repo: &Repo, branch: &str) -> Result<bool, LiteError> {
+        let _guard = repo
+            .index_lock
+            .lock()
+            .map_err(|_| LiteError::Task("index lock poisoned".into()))?;
+        let conn = self.reader()?;
+        if store::latest_ready(&conn, &repo.name, branch)?.is_some() {
+            return Ok(false);
+        }
+        let current = git::current_branch(&repo.root)?.unwrap_or_else(|| "HEAD".into());
+        if current != branch {
+            return Ok(false);
+        }
+        run_index(self, repo, None)?;
+        Ok(true)
+    }
+
+    pub fn make_plan(&self, repo: &Repo, branch: Option<&str>) -> Result<Plan, LiteError> {
+        let current_branch = git::current_branch(&repo.root)?;
+        let branch = branch
+            .map(str::to_string)
+            .unwrap_or_else(|| git::default_branch(&repo.root));
+        let head_sha = git::head_sha(&repo.root)?;
+        let dirty_files = git::dirty_files(&repo.root)?;
+        let conn = self.reader()?;
+        let previous = store::latest_ready(&conn, &repo.name, &branch)?;
+        let (ambiguous, ambiguity_reason) =
+            match ambiguity(current_branch.as_deref(), head_sha.is_some(), &branch) {
+                Some(reason) => (true, Some(reason)),
+                None => (false, None),
+            };
+        let all_files = git::ls_files(&repo.root)?;
+        let source_count = all_files
+            .iter()
+            .filter(|p| index::language_of(p).is_some())
+            .count();
+        let previous_commit = previous
+            .as_ref()
+            .and_then(|(_, g)| g["commit_sha"].as_str().map(str::to_string));
+        let mut changed = match (&previous, &previous_commit, &head_sha) {
+            (Some((_, g)), Some(prev), Some(head)) => {
+                changed_since(&repo.root, g, prev, head, &dirty_files)
+            }
+            _ => all_files,
+        };
+        changed.sort();
+        changed.dedup();
+        let incremental = match &previous {
+            None => false,
+            Some((gpk, _)) => !repo.cache.is_empty() || cache::has_parses_for_graph(&conn, *gpk)?,
+        };
+        let changed_sources = changed
+            .iter()
+            .filter(|p| index::language_of(p).is_some())
+            .count();
+        let plan_id = uuid::Uuid::new_v4().to_string();
+        let now = self.clock.now();
+        let expires_at = now + PLAN_TTL_SECS;
+        let previous_graph_id = previous
+            .as_ref()
+            .and_then(|(_, g)| g["graph_id"].as_str().map(str::to_string));
+        let json = json!({
+            "plan_id": plan_id,
+            "repository": repo.name,
+            "branch": branch,
+            "current_branch": current_branch,
+            "head_sha": head_sha,
+            "worktree_dirty": !dirty_files.is_empty(),
+            "dirty_files": dirty_files,
+            "previous_graph_id": previous_graph_id,
+            "previous_commit_sha": previous_commit,
+            "changed_files": changed,
+            "would_reindex": {
+                "mode": if incremental { "incremental" } else { "full" },
+                "files": if incremental { changed_sources } else { source_count },
+            },
+            "ambiguous": ambiguous,
+            "ambiguity_reason": ambiguity_reason,
+            "expires_at": rfc3339(expires_at),
+        });
+        let plan = Plan {
+            plan_id,
+            repository: repo.name.clone(),
+            branch,
+            current_branch,
+            head_sha,
+            dirty_fingerprint: dirty_fingerprint(&dirty_files),
+            dirty_files,
+            ambiguous,
+            ambiguity_reason,
+            previous_graph_id,
+            expires_at,
+            created_at: now,
+            used: false,
+            json,
+        };
+        let writer = self.core.writer()?;
+        store::insert_plan(&writer, &plan, now)?;
+        Ok(plan)
+    }
+
+    /// The stored plan `plan_id` (used or not, expired or not), from any process.
+    pub fn load_plan(&self, plan_id: &str) -> Result<Option<Plan>, LiteError> {
+        store::load_plan(&*self.reader()?, plan_id)
+    }
+
+    /// Consumes the plan and registers its regeneration (memory + database) in one database
+    /// transaction: of concurrent submits of one plan, in this process or another, exactly one
+    /// gets `Started`; the others get `AlreadyUsed` (or `Expired` when it expired meanwhile).
+    pub fn start_regen(&self, plan: &Plan) -> Result<Submitted, LiteError> {
+        let regen = Regen {
+            regeneration_id: uuid::Uuid::new_v4().to_string(),
+            plan_id: plan.plan_id.clone(),
+            status: "running",
+            phase: "queued",
+            done: 0,
+            total: 0,
+            graph_id: None,
+            previous_graph_id: plan.previous_graph_id.clone(),
+            error: None,
+            warnings: Vec::new(),
+        };
+        let now = self.clock.now();
+        let mut conn = self.core.writer()?;
+        let claim = store::claim_plan(
+            &mut conn,
+            &store::NewRegen {
+                regeneration_id: &regen.regeneration_id,
+                plan_id: &plan.plan_id,
+                repository: &plan.repository,
+                branch: &plan.branch,
+                previous_graph_id: plan.previous_graph_id.as_deref(),
+                created_at: &rfc3339(now_epoch()),
+            },
+            now,
+        )?;
+        Ok(match claim {
+            store::Claim::Claimed => {
+                if let Ok(mut m) = self.regens.lock() {
+                    m.insert(regen.regeneration_id.clone(), regen.clone());
+                }
+                Submitted::Started(regen)
+            }
+            store::Claim::AlreadyUsed => Submitted::AlreadyUsed,
+            store::Claim::Expired => Submitted::Expired,
+            store::Claim::Unknown => Submitted::Unknown,
+        })
+    }
+
+    /// Finishes a regeneration after its run (the success path is written in the graph
+    /// transaction; this records failures).
+    pub fn finish_regen(&self, id: &str, result: &Result<RunOutcome, LiteError>) {
+        match result {
+            Ok(o) => self.set_regen(id, |r| {
+                r.status = "ready";
+                r.phase = "done";
+                r.graph_id = Some(o.graph_id.clone());
+                r.warnings = analyser_warnings(&o.analysers);
+            }),
+            Err(e) => {
+                let msg = e.to_string();
+                self.set_regen(id, |r| {
+                    r.status = "failed";
+                    r.phase = "done";
+                    r.error = Some(msg.clone());
+                });
+                if let Ok(conn) = self.core.writer() {
+                    let _ = conn.execute(
+                        "UPDATE regenerations SET status='failed', phase='done', error=?2 WHERE regeneration_id=?1",
+                        rusqlite::params![id, msg],
+                    );
+                }
+            }
+        }
+    }
+
+    pub fn regen_json(&self, id: &str) -> Result<Option<Value>, LiteError> {
+        if let Ok(m) = self.regens.lock()
+            && let Some(r) = m.get(id)
+        {
+            return Ok(Some(r.to_json()));
+        }
+        let conn = self.reader()?;
+        use rusqlite::OptionalExtension;
+        conn.query_row(
+            "SELECT regeneration_id, plan_id, status, phase, done, total, graph_id, previous_graph_id, error, warnings
+             FROM regenerations WHERE regeneration_id=?1",
+            [id],
+            |r| {
+                let warnings: String = r.get(9)?;
+                Ok(json!({
+                    "regeneration_id": r.get::<_, String>(0)?,
+                    "plan_id": r.get::<_, String>(1)?,
+                    "status": r.get::<_, String>(2)?,
+                    "phase": r.get::<_, String>(3)?,
+                    "progress": {"done": r.get::<_, i64>(4)?, "total": r.get::<_, i64>(5)?},
+                    "graph_id": r.get::<_, Option<String>>(6)?,
+                    "previous_graph_id": r.get::<_, Option<String>>(7)?,
+                    "error": r.get::<_, Option<String>>(8)?,
+                    "warnings": serde_json::from_str::<Value>(&warnings).unwrap_or(json!([])),
+                }))
+            },
+        )
+        .optional()
+        .map_err(LiteError::db("reading a regeneration"))
+    }
+}

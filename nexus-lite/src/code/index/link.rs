@@ -1,0 +1,481 @@
+//! Links one run's parse results into the graph, in phases: file and symbol nodes, imports,
+//! package nodes and import edges, calls and inheritance, import cycles. Node ids are given
+//! in that order, so a graph of the same sources always has the same ids.
+
+use super::resolve::{Bind, Indexed};
+use super::{AnomalyRow, EdgeRow, GraphData, ImportRow, NodeRow, Source};
+use crate::code::lang::{Import, Lang, SymKind};
+use crate::core::graph::tarjan;
+use serde_json::json;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+
+/// Turns parse results into nodes, edges, imports and anomalies.
+pub(super) fn link(
+    repository: &str,
+    sources: &[Source],
+    tracked: &HashSet<String>,
+    data: &mut GraphData,
+) {
+    let idx = Indexed::new(sources, tracked);
+    let mut g = Builder::default();
+    let symbols = add_files_and_symbols(&mut g, repository, sources, &mut data.anomalies);
+    let imports = link_imports(&idx, sources, &symbols.file_ids, data);
+    add_import_edges(&mut g, &symbols.file_ids, &imports);
+    let resolver = Resolver {
+        sources,
+        idx: &idx,
+        symbols: &symbols,
+        binds: &imports.binds,
+    };
+    add_calls_and_bases(&mut g, &resolver);
+    flag_import_cycles(sources, &imports.file_graph, &mut data.anomalies);
+    data.nodes = g.nodes;
+    data.edges = g.edges;
+}
+
+/// The nodes and edges built so far, and the next node id.
+#[derive(Default)]
+struct Builder {
+    last_id: i64,
+    nodes: Vec<NodeRow>,
+    edges: Vec<EdgeRow>,
+}
+
+impl Builder {
+    /// Adds the node `row` under the next id (from 1) and returns that id.
+    fn node(&mut self, row: impl FnOnce(i64) -> NodeRow) -> i64 {
+        self.last_id += 1;
+        self.nodes.push(row(self.last_id));
+        self.last_id
+    }
+
+    fn edge(&mut self, kind: &'static str, src: i64, dst: i64, confidence: f64, line: Option<u32>) {
+        self.edges.push(EdgeRow {
+            kind,
+            src,
+            dst,
+            confidence,
+            line,
+        });
+    }
+}
+
+/// Node ids of the files and symbols, and the lookups calls and bases resolve through.
+struct Symbols<'a> {
+    /// Node id of each source file.
+    file_ids: Vec<i64>,
+    /// (file, local qualified name) -> (node id, kind).
+    sym_ids: HashMap<(usize, &'a str), (i64, SymKind)>,
+    /// Node id of each symbol of each file, by the symbol's index in its parse.
+    sym_node_of: Vec<Vec<i64>>,
+    /// Functions and methods by (language, name), for best-effort call matching.
+    by_name: HashMap<(Lang, &'a str), Vec<i64>>,
+    class_ids: HashSet<i64>,
+}
+
+/// Phase 1: the repository node, a node per file and per symbol with their `contains` and
+/// `defines` edges, and a `parse_error` anomaly per file that did not parse cleanly.
+fn add_files_and_symbols<'a>(
+    g: &mut Builder,
+    repository: &str,
+    sources: &'a [Source],
+    anomalies: &mut Vec<AnomalyRow>,
+) -> Symbols<'a> {
+    let repo_id = g.node(|id| NodeRow {
+        id,
+        kind: "repository",
+        name: repository.to_string(),
+        qualified_name: repository.to_string(),
+        path: None,
+        line: None,
+        end_line: None,
+        language: None,
+        detail: None,
+    });
+    let mut out = Symbols {
+        file_ids: Vec::with_capacity(sources.len()),
+        sym_ids: HashMap::new(),
+        sym_node_of: Vec::with_capacity(sources.len()),
+        by_name: HashMap::new(),
+        class_ids: HashSet::new(),
+    };
+    for (fi, s) in sources.iter().enumerate() {
+        let name = s.path.rsplit('/').next().unwrap_or(&s.path).to_string();
+        let fid = g.node(|id| NodeRow {
+            id,
+            kind: "file",
+            name,
+            qualified_name: s.module.clone(),
+            path: Some(s.path.clone()),
+            line: Some(1),
+            end_line: None,
+            language: Some(s.lang.name()),
+            detail: None,
+        });
+        out.file_ids.push(fid);
+        g.edge("contains", repo_id, fid, 1.0, None);
+        let mut ids = Vec::with_capacity(s.parse.symbols.len());
+        for sym in &s.parse.symbols {
+            let id = g.node(|id| NodeRow {
+                id,
+                kind: sym.kind.as_str(),
+                name: sym.name.clone(),
+                qualified_name: format!("{}.{}", s.module, sym.local_qname),
+                path: Some(s.path.clone()),
+                line: Some(sym.line),
+                end_line: Some(sym.end_line),
+                language: Some(s.lang.name()),
+                detail: sym.detail,
+            });
+            ids.push(id);
+            let parent = sym.parent.map(|p| ids[p]).unwrap_or(fid);
+            let kind = if sym.parent.is_none() {
+                "defines"
+            } else {
+                "contains"
+            };
+            g.edge(kind, parent, id, 1.0, Some(sym.line));
+            out.sym_ids
+                .insert((fi, sym.local_qname.as_str()), (id, sym.kind));
+            if sym.kind == SymKind::Class {
+                out.class_ids.insert(id);
+            }
+            if sym.kind != SymKind::Class && !sym.name.starts_with("__") {
+                let key = (s.lang, sym.name.as_str());
+                out.by_name.entry(key).or_default().push(id);
+            }
+        }
+        out.sym_node_of.push(ids);
+        if let Some((line, msg)) = &s.parse.parse_error {
+            anomalies.push(AnomalyRow {
+                kind: "parse_error",
+                path: s.path.clone(),
+                line: Some(*line),
+                message: format!(
+                    "{}:{line}: {msg}; the file's symbols may be incomplete, fix the syntax",
+                    s.path
+                ),
+                severity: "high",
+                details: json!({"error_nodes": s.parse.error_nodes}),
+            });
+        }
+    }
+    out
+}
+
+/// What the imports of every file resolved to.
+struct ImportLinks<'a> {
+    /// Internal imports executed at module import time (what import cycles are made of).
+    file_graph: Vec<BTreeSet<usize>>,
+    /// Every internal import, deferred or not (the `imports` edges between files).
+    import_targets: Vec<BTreeSet<usize>>,
+    /// Per file: imported name -> what it is bound to.
+    binds: Vec<HashMap<&'a str, Bind>>,
+    /// (file node, language, package, line) of every external import, in source order.
+    package_imports: Vec<(i64, &'static str, String, u32)>,
+}
+
+/// Phase 2: resolves every import, records its row (and an `unresolved_import` anomaly when
+/// it resolves to nothing), and collects the bindings and file dependencies.
+fn link_imports<'a>(
+    idx: &Indexed<'_>,
+    sources: &'a [Source],
+    file_ids: &[i64],
+    data: &mut GraphData,
+) -> ImportLinks<'a> {
+    let mut out = ImportLinks {
+        file_graph: vec![BTreeSet::new(); sources.len()],
+        import_targets: vec![BTreeSet::new(); sources.len()],
+        binds: Vec::with_capacity(sources.len()),
+        package_imports: Vec::new(),
+    };
+    for (fi, s) in sources.iter().enumerate() {
+        let mut b = HashMap::new();
+        let mut seen_rows = HashSet::new();
+        for imp in &s.parse.imports {
+            let shown = shown_module(s.lang, imp);
+            let res = idx.resolve(fi, imp);
+            let (resolved_path, external) = resolved_path(idx, sources, imp, &res);
+            match &res {
+                Ok(Bind::External(pkg)) => {
+                    if !pkg.is_empty() && imp.module != "__future__" {
+                        out.package_imports.push((
+                            file_ids[fi],
+                            s.lang.name(),
+                            pkg.clone(),
+                            imp.line,
+                        ));
+                    }
+                }
+                Ok(_) => {
+                    if let Some(rp) = &resolved_path
+                        && let Some(t) = idx.path_map.get(rp.as_str())
+                        && *t != fi
+                    {
+                        out.import_targets[fi].insert(*t);
+                        // Cycles only count imports executed at module import time.
+                        if !imp.deferred {
+                            out.file_graph[fi].insert(*t);
+                        }
+                    }
+                }
+                Err(reason) => data
+                    .anomalies
+                    .push(unresolved_import(s, imp, &shown, reason)),
+            }
+            if seen_rows.insert((shown.clone(), imp.line)) {
+                data.imports.push(ImportRow {
+                    path: s.path.clone(),
+                    module: shown,
+                    resolved_path,
+                    external,
+                    line: imp.line,
+                });
+            }
+            if let Ok(bind) = res
+                && imp.alias != "*"
+                && !imp.alias.is_empty()
+            {
+                b.insert(imp.alias.as_str(), bind);
+            }
+        }
+        out.binds.push(b);
+    }
+    out
+}
+
+/// The import's module as shown in rows and messages (Python: with its leading dots).
+fn shown_module(lang: Lang, imp: &Import) -> String {
+    if lang != Lang::Python {
+        imp.module.clone()
+    } else if imp.module.is_empty() {
+        format!(
+            "{}{}",
+            ".".repeat(imp.level as usize),
+            imp.name.as_deref().unwrap_or("")
+        )
+    } else {
+        format!("{}{}", ".".repeat(imp.level as usize), imp.module)
+    }
+}
+
+/// The repository path an import resolved to, and whether it is external.
+fn resolved_path(
+    idx: &Indexed<'_>,
+    sources: &[Source],
+    imp: &Import,
+    res: &Result<Bind, String>,
+) -> (Option<String>, bool) {
+    match res {
+        Ok(Bind::Module(m)) => {
+            let key = if imp.name.is_none() && imp.level == 0 {
+                imp.module.as_str()
+            } else {
+                m.as_str()
+            };
+            let hit = idx
+                .module_map
+                .get(key)
+                .or_else(|| idx.module_map.get(m.as_str()));
+            (hit.map(|f| sources[*f].path.clone()), false)
+        }
+        Ok(Bind::Symbol(f, _)) | Ok(Bind::File(f)) => (Some(sources[*f].path.clone()), false),
+        Ok(Bind::External(_)) => (None, true),
+        Ok(Bind::Nothing(p)) => (p.clone(), false),
+        Err(_) => (None, false),
+    }
+}
+
+fn unresolved_import(s: &Source, imp: &Import, shown: &str, reason: &str) -> AnomalyRow {
+    let stmt = match (s.lang, &imp.name) {
+        (Lang::Rust, _) if imp.mod_decl => format!("mod {shown};"),
+        (Lang::Rust, _) => format!("use {shown}"),
+        (Lang::Python, Some(n)) => format!("from {shown} import {n}"),
+        (Lang::Python, None) => format!("import {shown}"),
+        (_, _) => format!("import '{shown}'"),
+    };
+    AnomalyRow {
+        kind: "unresolved_import",
+        path: s.path.clone(),
+        line: Some(imp.line),
+        message: format!(
+            "{}:{}: cannot resolve `{stmt}`: {reason}; fix the import or add the missing module",
+            s.path, imp.line
+        ),
+        severity: "high",
+        details: json!({"module": shown, "name": imp.name, "level": imp.level}),
+    }
+}
+
+/// Phase 3: a `package` node per external package (per language) with `imports` edges from
+/// the files importing it, then the `imports` edges between files.
+fn add_import_edges(g: &mut Builder, file_ids: &[i64], imports: &ImportLinks<'_>) {
+    let mut packages: BTreeMap<(&'static str, String), i64> = BTreeMap::new();
+    let mut seen_pkg_edges = HashSet::new();
+    for (fid, language, top, line) in &imports.package_imports {
+        let key = (*language, top.clone());
+        let pid = match packages.get(&key) {
+            Some(pid) => *pid,
+            None => {
+                let pid = g.node(|id| NodeRow {
+                    id,
+                    kind: "package",
+                    name: top.clone(),
+                    qualified_name: top.clone(),
+                    path: None,
+                    line: None,
+                    end_line: None,
+                    language: Some(language),
+                    detail: None,
+                });
+                packages.insert(key, pid);
+                pid
+            }
+        };
+        if seen_pkg_edges.insert((*fid, pid)) {
+            g.edge("imports", *fid, pid, 1.0, Some(*line));
+        }
+    }
+    for (fi, targets) in imports.import_targets.iter().enumerate() {
+        for t in targets {
+            g.edge("imports", file_ids[fi], file_ids[*t], 1.0, None);
+        }
+    }
+}
+
+/// Resolves dotted names (`f`, `self.m`, `mod.Class.m`) used in a file to symbol nodes.
+struct Resolver<'a> {
+    sources: &'a [Source],
+    idx: &'a Indexed<'a>,
+    symbols: &'a Symbols<'a>,
+    binds: &'a [HashMap<&'a str, Bind>],
+}
+
+impl Resolver<'_> {
+    fn lookup_in(&self, f: usize, q: &str) -> Option<(i64, SymKind)> {
+        self.symbols.sym_ids.get(&(f, q)).copied()
+    }
+
+    /// The node `dotted` names in file `fi` (inside symbol `caller`), with the confidence of
+    /// the match.
+    fn resolve_dotted(&self, fi: usize, dotted: &str, caller: Option<usize>) -> Option<(i64, f64)> {
+        let parts: Vec<&str> = dotted.split('.').collect();
+        let s = &self.sources[fi];
+        if parts.len() == 1 {
+            if let Some((id, _)) = self.lookup_in(fi, parts[0]) {
+                return Some((id, 1.0));
+            }
+            return match self.binds[fi].get(parts[0]) {
+                Some(Bind::Symbol(f, n)) => self.lookup_in(*f, n).map(|(id, _)| (id, 0.9)),
+                _ => None,
+            };
+        }
+        if matches!(parts[0], "self" | "cls") && parts.len() == 2 {
+            let mut cur = caller;
+            while let Some(c) = cur {
+                let sym = &s.parse.symbols[c];
+                if sym.kind == SymKind::Class {
+                    return self
+                        .lookup_in(fi, &format!("{}.{}", sym.local_qname, parts[1]))
+                        .map(|(id, _)| (id, 0.8));
+                }
+                cur = sym.parent;
+            }
+            return None;
+        }
+        if let Some((_, SymKind::Class)) = self.lookup_in(fi, parts[0]) {
+            return self.lookup_in(fi, dotted).map(|(id, _)| (id, 0.8));
+        }
+        match self.binds[fi].get(parts[0]) {
+            Some(Bind::Module(m)) => {
+                for k in (1..parts.len()).rev() {
+                    let mut module = m.clone();
+                    for p in &parts[1..k] {
+                        module.push('.');
+                        module.push_str(p);
+                    }
+                    if let Some(f) = self.idx.module_map.get(module.as_str()) {
+                        return self
+                            .lookup_in(*f, &parts[k..].join("."))
+                            .map(|(id, _)| (id, 0.9));
+                    }
+                }
+                None
+            }
+            Some(Bind::Symbol(f, n)) => self
+                .lookup_in(*f, &format!("{n}.{}", parts[1..].join(".")))
+                .map(|(id, _)| (id, 0.8)),
+            Some(Bind::File(f)) => self
+                .lookup_in(*f, &parts[1..].join("."))
+                .map(|(id, _)| (id, 0.9)),
+            _ => None,
+        }
+    }
+}
+
+/// Phase 4: `calls` edges (resolved names, else a unique function of that name in the
+/// repository at confidence 0.3) and `inherits` edges between classes.
+fn add_calls_and_bases(g: &mut Builder, r: &Resolver<'_>) {
+    let symbols = r.symbols;
+    let mut seen_calls = HashSet::new();
+    for (fi, s) in r.sources.iter().enumerate() {
+        for call in &s.parse.calls {
+            let src = call
+                .caller
+                .map(|c| symbols.sym_node_of[fi][c])
+                .unwrap_or(symbols.file_ids[fi]);
+            let target = r.resolve_dotted(fi, &call.callee, call.caller).or_else(|| {
+                // Best effort by name: a unique function of that name anywhere in the repo.
+                let last = call.callee.rsplit('.').next().unwrap_or(&call.callee);
+                match symbols.by_name.get(&(s.lang, last)).map(Vec::as_slice) {
+                    Some([only]) if last.len() > 3 => Some((*only, 0.3)),
+                    _ => None,
+                }
+            });
+            if let Some((dst, conf)) = target
+                && dst != src
+                && seen_calls.insert((src, dst))
+            {
+                g.edge("calls", src, dst, conf, Some(call.line));
+            }
+        }
+        for base in &s.parse.bases {
+            if let Some((dst, conf)) = r.resolve_dotted(fi, &base.base, None) {
+                let src = symbols.sym_node_of[fi][base.class];
+                if symbols.class_ids.contains(&dst) {
+                    g.edge("inherits", src, dst, conf, Some(base.line));
+                }
+            }
+        }
+    }
+}
+
+/// Phase 5: an `import_cycle` anomaly per cycle of internal module-level imports.
+fn flag_import_cycles(
+    sources: &[Source],
+    file_graph: &[BTreeSet<usize>],
+    anomalies: &mut Vec<AnomalyRow>,
+) {
+    let files: Vec<usize> = (0..file_graph.len()).collect();
+    for scc in tarjan(&files, |f| file_graph[*f].iter().copied()) {
+        let self_loop = scc.len() == 1 && file_graph[scc[0]].contains(&scc[0]);
+        if scc.len() < 2 && !self_loop {
+            continue;
+        }
+        let mut paths: Vec<String> = scc.iter().map(|i| sources[*i].path.clone()).collect();
+        paths.sort();
+        let first = paths[0].clone();
+        anomalies.push(AnomalyRow {
+            kind: "import_cycle",
+            path: first,
+            line: None,
+            message: format!(
+                "import cycle between {} modules: {}; break it by moving shared code into a module both can import",
+                paths.len(),
+                paths.join(" <-> ")
+            ),
+            severity: "medium",
+            details: json!({"files": paths}),
+        });
+    }
+}

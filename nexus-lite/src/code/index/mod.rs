@@ -1,0 +1,476 @@
+//! Builds one graph (nodes, edges, imports, anomalies) from a git work tree.
+
+mod link;
+mod resolve;
+
+use crate::code::lang::{FileParse, Lang, Parsers};
+use crate::code::secret_spans::{self, SecretSpan};
+use serde_json::{Value, json};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// Files larger than this are skipped and recorded as `skipped_file` anomalies.
+pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
+
+#[derive(Debug, Clone)]
+pub struct NodeRow {
+    pub id: i64,
+    pub kind: &'static str,
+    pub name: String,
+    pub qualified_name: String,
+    pub path: Option<String>,
+    pub line: Option<u32>,
+    pub end_line: Option<u32>,
+    pub language: Option<&'static str>,
+    /// The language's own kind when it differs from `kind` (Rust `struct`/`enum`/`trait`).
+    pub detail: Option<&'static str>,
+}
+
+#[derive(Debug, Clone)]
+pub struct EdgeRow {
+    pub kind: &'static str,
+    pub src: i64,
+    pub dst: i64,
+    pub confidence: f64,
+    pub line: Option<u32>,
+}
+
+#[derive(Debug, Clone)]
+pub struct ImportRow {
+    pub path: String,
+    pub module: String,
+    pub resolved_path: Option<String>,
+    pub external: bool,
+    pub line: u32,
+}
+
+#[derive(Debug, Clone)]
+pub struct AnomalyRow {
+    pub kind: &'static str,
+    pub path: String,
+    pub line: Option<u32>,
+    pub message: String,
+    pub severity: &'static str,
+    pub details: Value,
+}
+
+#[derive(Debug, Clone)]
+pub struct FileRow {
+    pub path: String,
+    pub language: &'static str,
+    pub content_hash: String,
+    pub size: u64,
+}
+
+/// Everything the indexer produces for one run (findings are added later).
+#[derive(Debug, Default)]
+pub struct GraphData {
+    pub nodes: Vec<NodeRow>,
+    pub edges: Vec<EdgeRow>,
+    pub imports: Vec<ImportRow>,
+    pub anomalies: Vec<AnomalyRow>,
+    pub files: Vec<FileRow>,
+    /// Source text of every indexed file, for anchors and symbols.
+    pub contents: HashMap<String, Arc<Vec<u8>>>,
+    /// path -> (module name, parse) for symbol lookup.
+    pub parses: HashMap<String, (String, Arc<FileParse>)>,
+    pub parsed_files: usize,
+    pub reused_files: usize,
+    /// Of `reused_files`, how many came from the database (not from this process's memory).
+    pub loaded_files: usize,
+    /// Parses used by this run that are not stored yet: (cache key, language, parse).
+    pub new_parses: Vec<(String, &'static str, Arc<FileParse>)>,
+    /// Secret spans of every tracked text file that has some (see `secret_spans`).
+    pub secret_spans: BTreeMap<String, Vec<SecretSpan>>,
+}
+
+/// Parse results keyed by `grammar:content hash`, reused by incremental regenerations. The
+/// in-memory level in front of the SQLite `parse_cache` (see `cache.rs`): `persisted` says
+/// whether the entry is known to be stored there.
+#[derive(Default)]
+pub struct ParseCache {
+    map: Mutex<HashMap<String, Cached>>,
+}
+
+struct Cached {
+    parse: Arc<FileParse>,
+    persisted: bool,
+}
+
+impl ParseCache {
+    fn get(&self, key: &str) -> Option<Arc<FileParse>> {
+        self.map
+            .lock()
+            .ok()
+            .and_then(|m| m.get(key).map(|c| c.parse.clone()))
+    }
+    fn put(&self, key: String, parse: Arc<FileParse>, persisted: bool) {
+        if let Ok(mut m) = self.map.lock() {
+            let was = m.get(&key).is_some_and(|c| c.persisted);
+            m.insert(
+                key,
+                Cached {
+                    parse,
+                    persisted: persisted || was,
+                },
+            );
+        }
+    }
+    fn contains(&self, key: &str) -> bool {
+        self.map.lock().is_ok_and(|m| m.contains_key(key))
+    }
+    fn is_persisted(&self, key: &str) -> bool {
+        self.map
+            .lock()
+            .is_ok_and(|m| m.get(key).is_some_and(|c| c.persisted))
+    }
+    /// Records that `keys` were written to the database (after the graph's COMMIT).
+    pub fn mark_persisted(&self, keys: &[String]) {
+        if let Ok(mut m) = self.map.lock() {
+            for k in keys {
+                if let Some(c) = m.get_mut(k) {
+                    c.persisted = true;
+                }
+            }
+        }
+    }
+    /// Drops entries not used by the latest run.
+    fn retain(&self, keep: &HashSet<String>) {
+        if let Ok(mut m) = self.map.lock() {
+            m.retain(|k, _| keep.contains(k));
+        }
+    }
+    pub fn len(&self) -> usize {
+        self.map.lock().map(|m| m.len()).unwrap_or(0)
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Loads stored parses for cache keys missing from memory (the persistent level).
+pub type ParseLoader<'a> = &'a dyn Fn(&[String]) -> HashMap<String, FileParse>;
+
+pub fn language_of(path: &str) -> Option<&'static str> {
+    Lang::from_path(path).map(Lang::name)
+}
+
+/// Qualified name of a file: the dotted module for Python, else the path without its
+/// extension (`web/src/app.ts` -> `web/src/app`, `src/lib.rs` -> `src/lib`).
+pub fn file_qualified_name(path: &str, lang: Lang) -> String {
+    if lang == Lang::Python {
+        return module_name(path);
+    }
+    let name_start = path.rfind('/').map(|i| i + 1).unwrap_or(0);
+    match path[name_start..].find('.') {
+        Some(dot) if dot > 0 => path[..name_start + dot].to_string(),
+        _ => path.to_string(),
+    }
+}
+
+/// Dotted module name of a Python file path (`pkg/__init__.py` -> `pkg`).
+pub fn module_name(path: &str) -> String {
+    let stem = path.strip_suffix(".py").unwrap_or(path);
+    let mut parts: Vec<&str> = stem.split('/').collect();
+    if parts.len() > 1 && parts.last() == Some(&"__init__") {
+        parts.pop();
+    }
+    parts.join(".")
+}
+
+struct Source {
+    path: String,
+    lang: Lang,
+    module: String,
+    parse: Arc<FileParse>,
+}
+
+/// A tracked file as read from the work tree.
+struct Listed {
+    path: String,
+    lang: Option<Lang>,
+    bytes: Option<Arc<Vec<u8>>>,
+    size: u64,
+    skipped: Option<String>,
+    spans: Vec<SecretSpan>,
+}
+
+fn read_listed(root: &Path, path: &str) -> Listed {
+    let lang = Lang::from_path(path);
+    let full = root.join(path);
+    let mut listed = Listed {
+        path: path.to_string(),
+        lang,
+        bytes: None,
+        size: 0,
+        skipped: None,
+        spans: Vec::new(),
+    };
+    let meta = match std::fs::symlink_metadata(&full) {
+        Ok(m) => m,
+        Err(_) => {
+            if lang.is_some() {
+                listed.skipped = Some("tracked but missing from the work tree".into());
+            }
+            return listed;
+        }
+    };
+    if !meta.is_file() {
+        return listed; // symlinks and submodules are not followed
+    }
+    listed.size = meta.len();
+    if meta.len() > MAX_FILE_BYTES {
+        listed.skipped = Some(format!(
+            "larger than {} bytes ({} bytes)",
+            MAX_FILE_BYTES,
+            meta.len()
+        ));
+        return listed;
+    }
+    // Every text file is read for its secret spans (kg_file_context shows any tracked file);
+    // only source files are parsed.
+    match std::fs::read(&full) {
+        Ok(bytes) => {
+            let binary = bytes[..bytes.len().min(8000)].contains(&0);
+            if !binary {
+                listed.spans = secret_spans::detect(&String::from_utf8_lossy(&bytes));
+            }
+            if lang.is_none() {
+                return listed;
+            }
+            if binary {
+                listed.skipped = Some("binary content (NUL bytes)".into());
+            } else if std::str::from_utf8(&bytes).is_err() {
+                listed.skipped = Some("not valid UTF-8".into());
+            } else {
+                listed.bytes = Some(Arc::new(bytes));
+            }
+        }
+        Err(e) if lang.is_some() => listed.skipped = Some(format!("cannot be read: {e}")),
+        Err(_) => {}
+    }
+    listed
+}
+
+type Slot = Mutex<Option<Result<Arc<FileParse>, String>>>;
+
+/// A file to parse: (index in the listing, content hash, cache key). The same bytes parse
+/// differently per language, so the key is `grammar:hash`.
+type Todo = (usize, String, String);
+
+/// Builds the graph of `files` (from `git ls-files`) under `root`, in phases: read the files,
+/// find their parses (memory, database, else parse in parallel), link them.
+pub fn build(
+    repository: &str,
+    root: &Path,
+    files: &[String],
+    cache: &ParseCache,
+    load: ParseLoader<'_>,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<GraphData, String> {
+    let mut data = GraphData::default();
+    let listed = read_all(root, files, &mut data);
+    let todo = parse_todo(&listed, cache, load, &mut data);
+    let (results, reused) = parse_parallel(&listed, &todo, cache, files.len(), progress);
+    data.reused_files = reused;
+    let sources = collect_sources(&listed, &todo, results, cache, &mut data)?;
+    data.parsed_files = sources.len() - data.reused_files.min(sources.len());
+    let tracked: HashSet<String> = files.iter().cloned().collect();
+    link::link(repository, &sources, &tracked, &mut data);
+    mask_anomaly_messages(&mut data);
+    for s in sources {
+        data.parses.insert(s.path, (s.module, s.parse));
+    }
+    Ok(data)
+}
+
+/// Reads every tracked file: its secret spans go to `data`, and so does a `skipped_file`
+/// anomaly for each source file that cannot be indexed.
+fn read_all(root: &Path, files: &[String], data: &mut GraphData) -> Vec<Listed> {
+    let mut listed: Vec<Listed> = files.iter().map(|p| read_listed(root, p)).collect();
+    for l in &mut listed {
+        if !l.spans.is_empty() {
+            data.secret_spans
+                .insert(l.path.clone(), std::mem::take(&mut l.spans));
+        }
+    }
+    for l in &listed {
+        if let Some(reason) = &l.skipped {
+            data.anomalies.push(AnomalyRow {
+                kind: "skipped_file",
+                path: l.path.clone(),
+                line: None,
+                message: format!("{} was not indexed: {reason}", l.path),
+                severity: "info",
+                details: json!({"reason": reason, "size": l.size}),
+            });
+        }
+    }
+    listed
+}
+
+/// The source files to parse, after loading from the database the stored parses memory
+/// lacks (the first run after a start).
+fn parse_todo(
+    listed: &[Listed],
+    cache: &ParseCache,
+    load: ParseLoader<'_>,
+    data: &mut GraphData,
+) -> Vec<Todo> {
+    let todo: Vec<Todo> = listed
+        .iter()
+        .enumerate()
+        .filter_map(|(i, l)| {
+            let (bytes, lang) = (l.bytes.as_ref()?, l.lang?);
+            let hash = format!("sha256:{}", crate::core::util::sha256_hex(bytes));
+            let key = format!("{}:{hash}", lang.grammar_name());
+            Some((i, hash, key))
+        })
+        .collect();
+    let mut missing: Vec<String> = todo
+        .iter()
+        .filter(|(_, _, key)| !cache.contains(key))
+        .map(|(_, _, key)| key.clone())
+        .collect();
+    missing.sort_unstable();
+    missing.dedup();
+    let loaded = load(&missing);
+    data.loaded_files = todo
+        .iter()
+        .filter(|(_, _, key)| loaded.contains_key(key))
+        .count();
+    for (key, parse) in loaded {
+        cache.put(key, Arc::new(parse), true);
+    }
+    todo
+}
+
+/// Parses `todo` on up to four threads, reusing cached parses; reports progress every 64
+/// files. Returns one result slot per entry of `todo` and how many came from the cache.
+fn parse_parallel(
+    listed: &[Listed],
+    todo: &[Todo],
+    cache: &ParseCache,
+    total: usize,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> (Vec<Slot>, usize) {
+    let results: Vec<Slot> = todo.iter().map(|_| Mutex::new(None)).collect();
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(total - todo.len());
+    let reused = AtomicUsize::new(0);
+    let workers = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(2)
+        .clamp(1, 4);
+    std::thread::scope(|s| {
+        for _ in 0..workers {
+            s.spawn(|| {
+                let mut parsers = Parsers::default();
+                loop {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    if k >= todo.len() {
+                        break;
+                    }
+                    let (i, _, key) = &todo[k];
+                    let res = if let Some(hit) = cache.get(key) {
+                        reused.fetch_add(1, Ordering::Relaxed);
+                        Ok(hit)
+                    } else {
+                        let bytes = listed[*i]
+                            .bytes
+                            .as_deref()
+                            .map(Vec::as_slice)
+                            .unwrap_or(&[]);
+                        match listed[*i].lang {
+                            Some(lang) => parsers.parse(lang, bytes).map(Arc::new),
+                            None => Err(format!("{} has no parsed language", listed[*i].path)),
+                        }
+                    };
+                    if let Ok(mut slot) = results[k].lock() {
+                        *slot = Some(res);
+                    }
+                    let d = done.fetch_add(1, Ordering::Relaxed) + 1;
+                    if d.is_multiple_of(64) {
+                        progress(d, total);
+                    }
+                }
+            });
+        }
+    });
+    progress(total, total);
+    (results, reused.load(Ordering::Relaxed))
+}
+
+/// The parsed sources in listing order, with their file rows and contents in `data`; parses
+/// not stored yet are queued in `data.new_parses`, and the cache keeps only this run's.
+fn collect_sources(
+    listed: &[Listed],
+    todo: &[Todo],
+    results: Vec<Slot>,
+    cache: &ParseCache,
+    data: &mut GraphData,
+) -> Result<Vec<Source>, String> {
+    let mut sources = Vec::new();
+    let mut keep = HashSet::new();
+    for (k, slot) in results.into_iter().enumerate() {
+        let (i, hash, key) = &todo[k];
+        let parse = slot
+            .into_inner()
+            .map_err(|_| "a parser thread panicked".to_string())?
+            .ok_or_else(|| "a file was not parsed".to_string())??;
+        let l = &listed[*i];
+        let lang = l.lang.unwrap_or(Lang::Python);
+        if !cache.is_persisted(key) {
+            cache.put(key.clone(), parse.clone(), false);
+            if keep.insert(key.clone()) {
+                data.new_parses
+                    .push((key.clone(), lang.name(), parse.clone()));
+            }
+        }
+        keep.insert(key.clone());
+        data.files.push(FileRow {
+            path: l.path.clone(),
+            language: lang.name(),
+            content_hash: hash.clone(),
+            size: l.size,
+        });
+        if let Some(b) = &l.bytes {
+            data.contents.insert(l.path.clone(), b.clone());
+        }
+        sources.push(Source {
+            path: l.path.clone(),
+            lang,
+            module: file_qualified_name(&l.path, lang),
+            parse,
+        });
+    }
+    cache.retain(&keep);
+    Ok(sources)
+}
+
+/// An anomaly on a line of a secret span may quote it (a syntax error "near `MIIE…`"): its
+/// message is withheld.
+fn mask_anomaly_messages(data: &mut GraphData) {
+    for a in &mut data.anomalies {
+        let (Some(line), Some(spans)) = (a.line, data.secret_spans.get(&a.path)) else {
+            continue;
+        };
+        if let Some(masked) = secret_spans::mask_message(spans, line, line) {
+            a.message = format!("{}:{line}: {masked}", a.path);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn module_names() {
+        assert_eq!(module_name("pkg/__init__.py"), "pkg");
+        assert_eq!(module_name("pkg/sub/mod.py"), "pkg.sub.mod");
+        assert_eq!(module_name("setup.py"), "setup");
+    }
+}

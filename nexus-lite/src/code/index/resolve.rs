@@ -1,0 +1,380 @@
+//! Import resolution: which file, symbol, module or package an import statement binds, per
+//! language.
+
+use super::Source;
+use crate::code::lang::{Import, Lang};
+use std::collections::{HashMap, HashSet};
+
+/// What an imported name is bound to.
+pub(super) enum Bind {
+    /// A Python module name.
+    Module(String),
+    /// A symbol (local qualified name) of a file.
+    Symbol(usize, String),
+    /// A whole file (JS namespace import, `require`, Rust module).
+    File(usize),
+    /// An external package (npm package, crate, Python top-level module).
+    External(String),
+    /// Resolved to nothing we index, and not worth an anomaly (a Rust `use Enum::*`, a tracked
+    /// non-source file such as `./data.json`).
+    Nothing(Option<String>),
+}
+
+/// File extensions tried for an extension-less JS/TS import, in order.
+const JS_EXTS: [&str; 10] = [
+    "ts", "tsx", "d.ts", "js", "jsx", "mjs", "cjs", "mts", "cts", "json",
+];
+
+/// The lookup tables of one run's sources: by module name and by path.
+pub(super) struct Indexed<'a> {
+    files: &'a [Source],
+    pub(super) module_map: HashMap<String, usize>,
+    pub(super) path_map: HashMap<&'a str, usize>,
+    internal_tops: HashSet<String>,
+    /// Every tracked path, parsed or not (JS imports of `./data.json` are internal).
+    tracked: &'a HashSet<String>,
+}
+
+/// `a/b/../c/./d` -> `a/c/d`; `None` when it climbs above the root.
+fn normalize_path(parts: &[&str]) -> Option<String> {
+    let mut out: Vec<&str> = Vec::new();
+    for p in parts {
+        match *p {
+            "" | "." => {}
+            ".." => {
+                out.pop()?;
+            }
+            p => out.push(p),
+        }
+    }
+    Some(out.join("/"))
+}
+
+fn parent_dir(path: &str) -> &str {
+    path.rsplit_once('/').map(|(d, _)| d).unwrap_or("")
+}
+
+fn join_dir(dir: &str, name: &str) -> String {
+    if dir.is_empty() {
+        name.to_string()
+    } else {
+        format!("{dir}/{name}")
+    }
+}
+
+/// The npm package of a bare specifier: `@scope/pkg/sub` -> `@scope/pkg`, `lodash/fp` -> `lodash`,
+/// `node:fs` -> `fs`.
+fn npm_package(spec: &str) -> String {
+    let spec = spec.strip_prefix("node:").unwrap_or(spec);
+    let mut parts = spec.split('/');
+    let first = parts.next().unwrap_or(spec);
+    match (first.starts_with('@'), parts.next()) {
+        (true, Some(second)) => format!("{first}/{second}"),
+        _ => first.to_string(),
+    }
+}
+
+impl<'a> Indexed<'a> {
+    /// Python modules are also found without a `src.`, `lib.` or `python.` root.
+    pub(super) fn new(sources: &'a [Source], tracked: &'a HashSet<String>) -> Indexed<'a> {
+        let mut module_map = HashMap::new();
+        let mut path_map = HashMap::new();
+        for (i, s) in sources.iter().enumerate() {
+            if s.lang == Lang::Python {
+                module_map.insert(s.module.clone(), i);
+            }
+            path_map.insert(s.path.as_str(), i);
+        }
+        for (i, s) in sources.iter().enumerate() {
+            if s.lang != Lang::Python {
+                continue;
+            }
+            for root in ["src.", "lib.", "python."] {
+                if let Some(rest) = s.module.strip_prefix(root) {
+                    module_map.entry(rest.to_string()).or_insert(i);
+                }
+            }
+        }
+        let internal_tops: HashSet<String> = module_map
+            .keys()
+            .filter_map(|m| m.split('.').next())
+            .filter(|t| !matches!(*t, "src" | "lib" | "python"))
+            .map(str::to_string)
+            .collect();
+        Indexed {
+            files: sources,
+            module_map,
+            path_map,
+            internal_tops,
+            tracked,
+        }
+    }
+
+    fn by_path(&self, p: &str) -> Option<usize> {
+        self.path_map
+            .get(format!("{p}.py").as_str())
+            .or_else(|| self.path_map.get(format!("{p}/__init__.py").as_str()))
+            .copied()
+    }
+
+    fn dir_parts(&self, file: usize) -> Vec<&str> {
+        let mut parts: Vec<&str> = self.files[file].path.split('/').collect();
+        parts.pop();
+        parts
+    }
+
+    pub(super) fn resolve(&self, file: usize, imp: &Import) -> Result<Bind, String> {
+        match self.files[file].lang {
+            Lang::Python => self.resolve_python(file, imp),
+            Lang::TypeScript | Lang::Tsx | Lang::JavaScript => self.resolve_js(file, imp),
+            Lang::Rust => self.resolve_rust(file, imp),
+        }
+    }
+
+    /// JS/TS: relative specifiers are files of the repository (extension and `index` lookup,
+    /// `./x.js` also finds `x.ts`), bare ones are npm packages.
+    fn resolve_js(&self, file: usize, imp: &Import) -> Result<Bind, String> {
+        let spec = imp.module.as_str();
+        if !(spec.starts_with('.') || spec.starts_with('/')) {
+            return Ok(Bind::External(npm_package(spec)));
+        }
+        let dir = if spec.starts_with('/') {
+            ""
+        } else {
+            parent_dir(&self.files[file].path)
+        };
+        let mut parts: Vec<&str> = dir.split('/').collect();
+        parts.extend(spec.split('/'));
+        let Some(base) = normalize_path(&parts) else {
+            return Err("the path goes above the repository root".to_string());
+        };
+        let mut candidates = vec![base.clone()];
+        for js in [".js", ".jsx", ".mjs", ".cjs"] {
+            if let Some(stem) = base.strip_suffix(js) {
+                candidates.extend(["ts", "tsx", "mts", "cts"].map(|e| format!("{stem}.{e}")));
+            }
+        }
+        candidates.extend(JS_EXTS.iter().map(|e| format!("{base}.{e}")));
+        candidates.extend(
+            JS_EXTS
+                .iter()
+                .map(|e| join_dir(&base, &format!("index.{e}"))),
+        );
+        for c in &candidates {
+            if let Some(f) = self.path_map.get(c.as_str()) {
+                return Ok(match imp.name.as_deref() {
+                    None | Some("*") => Bind::File(*f),
+                    Some("default") => Bind::Symbol(*f, imp.alias.clone()),
+                    Some(n) => Bind::Symbol(*f, n.to_string()),
+                });
+            }
+            if self.tracked.contains(c) {
+                return Ok(Bind::Nothing(Some(c.clone())));
+            }
+        }
+        Err(format!(
+            "no file {base}, {base}.ts/.tsx/.js/... or {base}/index.* in the repository"
+        ))
+    }
+
+    /// The directory holding the child modules of a Rust file (`src/a.rs` -> `src/a`,
+    /// `src/a/mod.rs` and `src/lib.rs` -> their directory).
+    fn rust_mod_dir(path: &str) -> String {
+        let dir = parent_dir(path);
+        let name = path.rsplit('/').next().unwrap_or(path);
+        match name {
+            "mod.rs" | "lib.rs" | "main.rs" => dir.to_string(),
+            _ => join_dir(dir, name.strip_suffix(".rs").unwrap_or(name)),
+        }
+    }
+
+    fn rust_module_file(&self, dir: &str, name: &str) -> Option<usize> {
+        self.path_map
+            .get(join_dir(dir, &format!("{name}.rs")).as_str())
+            .or_else(|| {
+                self.path_map
+                    .get(join_dir(dir, &format!("{name}/mod.rs")).as_str())
+            })
+            .copied()
+    }
+
+    /// Walks `segs` down the module files from (`file`, `dir`): the deepest module file and
+    /// the rest of the path inside it.
+    fn rust_walk(&self, file: Option<usize>, dir: String, segs: &[&str]) -> Option<Bind> {
+        let (mut cur, mut cur_dir) = (file, dir);
+        let mut rest = segs;
+        while let Some((first, tail)) = rest.split_first() {
+            match self.rust_module_file(&cur_dir, first) {
+                Some(f) => {
+                    cur = Some(f);
+                    cur_dir = join_dir(&cur_dir, first);
+                    rest = tail;
+                }
+                None => break,
+            }
+        }
+        let f = cur?;
+        Some(if rest.is_empty() {
+            Bind::File(f)
+        } else {
+            Bind::Symbol(f, rest.join("."))
+        })
+    }
+
+    /// Rust: `mod x;` must have its file; `crate::`/`self::`/`super::` paths resolve to the
+    /// deepest existing module file; other paths are external crates.
+    fn resolve_rust(&self, file: usize, imp: &Import) -> Result<Bind, String> {
+        let path = self.files[file].path.as_str();
+        let mod_dir = Self::rust_mod_dir(path);
+        if imp.mod_decl {
+            return self
+                .rust_module_file(&mod_dir, &imp.module)
+                .map(Bind::File)
+                .ok_or_else(|| {
+                    format!(
+                        "neither {} nor {} exists",
+                        join_dir(&mod_dir, &format!("{}.rs", imp.module)),
+                        join_dir(&mod_dir, &format!("{}/mod.rs", imp.module))
+                    )
+                });
+        }
+        let segs: Vec<&str> = imp.module.split("::").filter(|s| !s.is_empty()).collect();
+        let Some((first, rest)) = segs.split_first() else {
+            return Ok(Bind::Nothing(None));
+        };
+        let bind = match *first {
+            "crate" => {
+                // The crate root: the nearest lib.rs or main.rs above the file.
+                let mut dir = parent_dir(path).to_string();
+                let root = loop {
+                    let hit = ["lib.rs", "main.rs"]
+                        .iter()
+                        .find_map(|n| self.path_map.get(join_dir(&dir, n).as_str()).copied());
+                    if let Some(f) = hit {
+                        break Some((f, dir));
+                    }
+                    if dir.is_empty() {
+                        break None;
+                    }
+                    dir = parent_dir(&dir).to_string();
+                };
+                match root {
+                    Some((f, dir)) => self.rust_walk(Some(f), dir, rest),
+                    None => None,
+                }
+            }
+            "self" => self.rust_walk(Some(file), mod_dir, rest),
+            "super" => {
+                let mut dir = mod_dir;
+                let mut rest = segs.as_slice();
+                while rest.first() == Some(&"super") {
+                    dir = parent_dir(&dir).to_string();
+                    rest = &rest[1..];
+                }
+                let owner = ["mod.rs", "lib.rs", "main.rs"]
+                    .iter()
+                    .find_map(|n| self.path_map.get(join_dir(&dir, n).as_str()).copied())
+                    .or_else(|| self.path_map.get(format!("{dir}.rs").as_str()).copied());
+                self.rust_walk(owner, dir, rest)
+            }
+            "std" | "core" | "alloc" => return Ok(Bind::External((*first).to_string())),
+            name => {
+                if let Some(f) = self.rust_module_file(&mod_dir, name) {
+                    // 2018 paths: a child module of the current one.
+                    self.rust_walk(Some(f), join_dir(&mod_dir, name), rest)
+                } else if name.starts_with(|c: char| c.is_ascii_uppercase()) {
+                    // `use Kind::*` of a local enum, `use Self::...`.
+                    return Ok(Bind::Nothing(None));
+                } else {
+                    return Ok(Bind::External(name.to_string()));
+                }
+            }
+        };
+        Ok(bind.unwrap_or(Bind::Nothing(None)))
+    }
+
+    /// Resolves `from <level dots><module> import <name>` or `import <module>`.
+    fn resolve_python(&self, file: usize, imp: &Import) -> Result<Bind, String> {
+        if imp.level > 0 {
+            let mut dir = self.dir_parts(file);
+            for _ in 1..imp.level {
+                if dir.pop().is_none() {
+                    return Err(format!(
+                        "relative import goes above the repository root ({} dots)",
+                        imp.level
+                    ));
+                }
+            }
+            let mut base: Vec<&str> = dir.clone();
+            base.extend(imp.module.split('.').filter(|s| !s.is_empty()));
+            let base_path = base.join("/");
+            if let Some(name) = imp.name.as_deref().filter(|n| *n != "*") {
+                let sub = if base_path.is_empty() {
+                    name.to_string()
+                } else {
+                    format!("{base_path}/{name}")
+                };
+                if let Some(f) = self.by_path(&sub) {
+                    return Ok(Bind::Module(self.files[f].module.clone()));
+                }
+            }
+            let target = if base_path.is_empty() {
+                self.path_map.get("__init__.py").copied()
+            } else {
+                self.by_path(&base_path)
+            };
+            return match target {
+                Some(f) => Ok(match imp.name.as_deref() {
+                    Some(n) if n != "*" => Bind::Symbol(f, n.to_string()),
+                    _ => Bind::Module(self.files[f].module.clone()),
+                }),
+                None => Err(format!(
+                    "no module {base_path}.py or {base_path}/__init__.py in the repository"
+                )),
+            };
+        }
+        let module = imp.module.as_str();
+        if let Some(name) = imp.name.as_deref() {
+            if name != "*"
+                && let Some(f) = self.module_map.get(&format!("{module}.{name}"))
+            {
+                return Ok(Bind::Module(self.files[*f].module.clone()));
+            }
+            if let Some(f) = self.module_map.get(module) {
+                return Ok(if name == "*" {
+                    Bind::Module(self.files[*f].module.clone())
+                } else {
+                    Bind::Symbol(*f, name.to_string())
+                });
+            }
+        } else if let Some(f) = self.module_map.get(module) {
+            let _ = f;
+            return Ok(Bind::Module(
+                if imp.alias.contains('.') || imp.alias == module {
+                    module.to_string()
+                } else if imp.alias == module.split('.').next().unwrap_or(module) {
+                    imp.alias.clone()
+                } else {
+                    module.to_string()
+                },
+            ));
+        }
+        // Script-style sibling import (`import helpers` next to helpers.py).
+        let mut sib = self.dir_parts(file);
+        sib.extend(module.split('.'));
+        if let Some(f) = self.by_path(&sib.join("/")) {
+            return Ok(match imp.name.as_deref() {
+                Some(n) if n != "*" => Bind::Symbol(f, n.to_string()),
+                _ => Bind::Module(self.files[f].module.clone()),
+            });
+        }
+        let top = module.split('.').next().unwrap_or(module);
+        if self.internal_tops.contains(top) {
+            Err(format!(
+                "`{top}` is a package of this repository but it has no module `{module}`"
+            ))
+        } else {
+            Ok(Bind::External(top.to_string()))
+        }
+    }
+}

@@ -1,0 +1,301 @@
+//! Python extraction with tree-sitter: symbols, imports, calls and base classes.
+
+use tree_sitter::{Node, Parser};
+
+pub use crate::code::lang::{Base, Call, FileParse, Import, SymKind, Symbol};
+use crate::code::lang::{
+    children_rev, in_function, line_of, note_error, parse_tree, push_symbol, text,
+};
+
+/// Creates a parser for Python.
+pub fn parser() -> Result<Parser, String> {
+    crate::code::lang::parser(crate::code::lang::Lang::Python)
+}
+
+/// Parses one Python source file: a walk over the tree, each statement of interest handled
+/// by its own function below.
+pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
+    let tree = parse_tree(parser, src)?;
+    let root = tree.root_node();
+    let mut out = FileParse::default();
+    // Explicit stack: (node, enclosing symbol index, deferred-import context).
+    let mut stack: Vec<(Node<'_>, Option<usize>, bool)> = vec![(root, None, false)];
+    while let Some((node, scope, deferred)) = stack.pop() {
+        note_error(&mut out, node, src);
+        if !node.has_error() && !node.is_missing() && node.kind() == "string" {
+            continue; // nothing of interest inside string literals
+        }
+        let mut child_scope = scope;
+        match node.kind() {
+            "class_definition" | "function_definition" => {
+                if let Some(idx) = definition(&mut out, node, src, scope) {
+                    child_scope = Some(idx);
+                }
+            }
+            "import_statement" => {
+                let deferred = deferred || in_function(&out, scope);
+                import_statement(&mut out, node, src, deferred);
+                continue;
+            }
+            "import_from_statement" => {
+                let deferred = deferred || in_function(&out, scope);
+                import_from_statement(&mut out, node, src, deferred);
+                continue;
+            }
+            "call" => call(&mut out, node, src, scope),
+            _ => {}
+        }
+        let type_checking = type_checking_body(node, src);
+        for child in children_rev(node) {
+            let d = deferred || type_checking.is_some_and(|b| b.id() == child.id());
+            stack.push((child, child_scope, d));
+        }
+    }
+    Ok(out)
+}
+
+/// A class, method or function, with the base classes of a class; its symbol index.
+fn definition(
+    out: &mut FileParse,
+    node: Node<'_>,
+    src: &[u8],
+    scope: Option<usize>,
+) -> Option<usize> {
+    let name_node = node.child_by_field_name("name")?;
+    let name = text(name_node, src).to_string();
+    let parent_kind = scope.map(|i| out.symbols[i].kind);
+    let kind = if node.kind() == "class_definition" {
+        SymKind::Class
+    } else if parent_kind == Some(SymKind::Class) {
+        SymKind::Method
+    } else {
+        SymKind::Function
+    };
+    let idx = push_symbol(out, node, &name, kind, scope);
+    if kind == SymKind::Class
+        && let Some(supers) = node.child_by_field_name("superclasses")
+    {
+        let mut c = supers.walk();
+        for arg in supers.named_children(&mut c) {
+            if matches!(arg.kind(), "identifier" | "attribute") {
+                out.bases.push(Base {
+                    class: idx,
+                    base: text(arg, src).to_string(),
+                    line: line_of(arg),
+                });
+            }
+        }
+    }
+    Some(idx)
+}
+
+/// `import a.b`, `import a.b as c`: one import per name.
+fn import_statement(out: &mut FileParse, node: Node<'_>, src: &[u8], deferred: bool) {
+    let mut c = node.walk();
+    for child in node.children_by_field_name("name", &mut c) {
+        let (module, alias) = match child.kind() {
+            "aliased_import" => aliased(child, src),
+            _ => {
+                let m = text(child, src).to_string();
+                let a = m.split('.').next().unwrap_or("").to_string();
+                (m, a)
+            }
+        };
+        if !module.is_empty() {
+            out.imports.push(Import {
+                module,
+                level: 0,
+                name: None,
+                alias,
+                line: line_of(node),
+                deferred,
+                mod_decl: false,
+            });
+        }
+    }
+}
+
+/// `from .m import a, b as c, *`: one import per name.
+fn import_from_statement(out: &mut FileParse, node: Node<'_>, src: &[u8], deferred: bool) {
+    let (module, level) = match node.child_by_field_name("module_name") {
+        Some(m) if m.kind() == "relative_import" => relative_module(m, src),
+        Some(m) => (text(m, src).to_string(), 0),
+        None => (String::new(), 0),
+    };
+    let mut names = Vec::new();
+    let mut c = node.walk();
+    for child in node.children_by_field_name("name", &mut c) {
+        match child.kind() {
+            "aliased_import" => names.push(aliased(child, src)),
+            _ => {
+                let n = text(child, src).to_string();
+                names.push((n.clone(), n));
+            }
+        }
+    }
+    let mut c = node.walk();
+    if node
+        .children(&mut c)
+        .any(|ch| ch.kind() == "wildcard_import")
+    {
+        names.push(("*".to_string(), "*".to_string()));
+    }
+    for (name, alias) in names {
+        out.imports.push(Import {
+            module: module.clone(),
+            level,
+            name: Some(name),
+            alias,
+            line: line_of(node),
+            deferred,
+            mod_decl: false,
+        });
+    }
+}
+
+/// `name as alias` (the alias defaults to the name).
+fn aliased(node: Node<'_>, src: &[u8]) -> (String, String) {
+    let name = node
+        .child_by_field_name("name")
+        .map(|n| text(n, src).to_string())
+        .unwrap_or_default();
+    let alias = node
+        .child_by_field_name("alias")
+        .map(|n| text(n, src).to_string())
+        .unwrap_or_else(|| name.clone());
+    (name, alias)
+}
+
+/// `..pkg.mod` -> (`pkg.mod`, 2).
+fn relative_module(node: Node<'_>, src: &[u8]) -> (String, u32) {
+    let mut level = 0;
+    let mut module = String::new();
+    let mut c = node.walk();
+    for part in node.children(&mut c) {
+        match part.kind() {
+            "import_prefix" => level = text(part, src).chars().filter(|c| *c == '.').count() as u32,
+            "dotted_name" => module = text(part, src).to_string(),
+            _ => {}
+        }
+    }
+    (module, level)
+}
+
+/// A call of a plain name or attribute chain (`f(...)`, `a.b.c(...)`).
+fn call(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) {
+    if let Some(f) = node.child_by_field_name("function")
+        && matches!(f.kind(), "identifier" | "attribute")
+    {
+        let callee = text(f, src);
+        if crate::code::lang::plain_callee(callee) {
+            out.push_call(scope, callee.to_string(), node);
+        }
+    }
+}
+
+/// The body of `if TYPE_CHECKING:`: its imports never run, so they are deferred.
+fn type_checking_body<'t>(node: Node<'t>, src: &[u8]) -> Option<Node<'t>> {
+    (node.kind() == "if_statement")
+        .then(|| node.child_by_field_name("condition"))
+        .flatten()
+        .is_some_and(|c| matches!(text(c, src), "TYPE_CHECKING" | "typing.TYPE_CHECKING"))
+        .then(|| node.child_by_field_name("consequence"))
+        .flatten()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn extracts_symbols_imports_calls_and_bases() {
+        let src = br#"
+import os.path
+import numpy as np
+from . import sibling
+from ..pkg.mod import thing as other, more
+from x import *
+
+class Base:
+    pass
+
+class Child(Base, mod.Mixin):
+    def method(self):
+        def inner():
+            return helper()
+        return self.other()
+
+    async def amethod(self):
+        await os.path.join("a", "b")
+
+def helper():
+    s = "def not_a_function(): pass"
+    return np.zeros(3)
+"#;
+        let mut p = parser().unwrap();
+        let r = parse(&mut p, src).unwrap();
+        let names: Vec<(&str, &str)> = r
+            .symbols
+            .iter()
+            .map(|s| (s.kind.as_str(), s.local_qname.as_str()))
+            .collect();
+        assert_eq!(
+            names,
+            vec![
+                ("class", "Base"),
+                ("class", "Child"),
+                ("method", "Child.method"),
+                ("function", "Child.method.inner"),
+                ("method", "Child.amethod"),
+                ("function", "helper"),
+            ]
+        );
+        assert!(r.parse_error.is_none());
+        let imports: Vec<(String, u32, Option<String>, String)> = r
+            .imports
+            .iter()
+            .map(|i| (i.module.clone(), i.level, i.name.clone(), i.alias.clone()))
+            .collect();
+        assert!(imports.contains(&("os.path".into(), 0, None, "os".into())));
+        assert!(imports.contains(&("numpy".into(), 0, None, "np".into())));
+        assert!(imports.contains(&("".into(), 1, Some("sibling".into()), "sibling".into())));
+        assert!(imports.contains(&("pkg.mod".into(), 2, Some("thing".into()), "other".into())));
+        assert!(imports.contains(&("x".into(), 0, Some("*".into()), "*".into())));
+        let callees: Vec<&str> = r.calls.iter().map(|c| c.callee.as_str()).collect();
+        assert!(callees.contains(&"helper"));
+        assert!(callees.contains(&"self.other"));
+        assert!(callees.contains(&"np.zeros"));
+        let bases: Vec<&str> = r.bases.iter().map(|b| b.base.as_str()).collect();
+        assert_eq!(bases, vec!["Base", "mod.Mixin"]);
+    }
+
+    #[test]
+    fn marks_function_level_and_type_checking_imports_deferred() {
+        let src = b"from typing import TYPE_CHECKING\nimport a\nif TYPE_CHECKING:\n    import b\nelse:\n    import c\n\ndef f():\n    import d\n";
+        let mut p = parser().unwrap();
+        let r = parse(&mut p, src).unwrap();
+        let deferred: Vec<(&str, bool)> = r
+            .imports
+            .iter()
+            .map(|i| (i.module.as_str(), i.deferred))
+            .collect();
+        assert_eq!(
+            deferred,
+            vec![
+                ("typing", false),
+                ("a", false),
+                ("b", true),
+                ("c", false),
+                ("d", true)
+            ]
+        );
+    }
+
+    #[test]
+    fn reports_syntax_errors_with_line() {
+        let mut p = parser().unwrap();
+        let r = parse(&mut p, b"def ok():\n    pass\n\ndef broken(:\n    pass\n").unwrap();
+        let (line, _) = r.parse_error.unwrap();
+        assert_eq!(line, 4);
+    }
+}

@@ -1,0 +1,125 @@
+//! The code domain's schema, in the version range 1..=999 (see `crate::core::db`). Versions 1-5
+//! were written before the domain split and keep their numbers: databases created then open
+//! without re-index.
+
+use crate::core::db::Migration;
+
+pub const MIGRATIONS: &[Migration] = &[
+    Migration {
+        version: 1,
+        description: "initial schema: graphs, files, nodes, edges, imports, findings, anomalies, regenerations",
+        sql: r#"
+CREATE TABLE graphs(
+  gpk INTEGER PRIMARY KEY AUTOINCREMENT,
+  graph_id TEXT NOT NULL UNIQUE,
+  repository TEXT NOT NULL,
+  branch TEXT NOT NULL,
+  commit_sha TEXT NOT NULL,
+  worktree_dirty INTEGER NOT NULL,
+  dirty_files TEXT NOT NULL,
+  generated_at TEXT NOT NULL,
+  generator TEXT NOT NULL,
+  status TEXT NOT NULL,
+  error TEXT,
+  counts TEXT NOT NULL,
+  analysers TEXT NOT NULL,
+  stats TEXT NOT NULL
+);
+CREATE INDEX graphs_by_repo ON graphs(repository, branch, status, gpk);
+CREATE TABLE files(gpk INTEGER NOT NULL, path TEXT NOT NULL, language TEXT NOT NULL,
+  content_hash TEXT NOT NULL, size INTEGER NOT NULL, PRIMARY KEY(gpk, path)) WITHOUT ROWID;
+CREATE TABLE nodes(gpk INTEGER NOT NULL, id INTEGER NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL,
+  qualified_name TEXT NOT NULL, path TEXT, line INTEGER, end_line INTEGER, language TEXT,
+  PRIMARY KEY(gpk, id)) WITHOUT ROWID;
+CREATE INDEX nodes_by_path ON nodes(gpk, path);
+CREATE TABLE edges(gpk INTEGER NOT NULL, kind TEXT NOT NULL, src INTEGER NOT NULL, dst INTEGER NOT NULL,
+  confidence REAL NOT NULL, line INTEGER);
+CREATE INDEX edges_by_graph ON edges(gpk, kind);
+CREATE TABLE imports(gpk INTEGER NOT NULL, path TEXT NOT NULL, module TEXT NOT NULL,
+  resolved_path TEXT, external INTEGER NOT NULL, line INTEGER NOT NULL);
+CREATE INDEX imports_by_path ON imports(gpk, path);
+CREATE INDEX imports_by_target ON imports(gpk, resolved_path);
+CREATE TABLE findings(gpk INTEGER NOT NULL, finding_id INTEGER NOT NULL, source_tool TEXT NOT NULL,
+  finding_type TEXT NOT NULL, rule_id TEXT NOT NULL, path TEXT NOT NULL, line INTEGER, end_line INTEGER,
+  message TEXT NOT NULL, severity TEXT NOT NULL, sev_order INTEGER NOT NULL, confidence TEXT,
+  dedupe_key TEXT NOT NULL, symbol TEXT, rank INTEGER NOT NULL, rank_reason TEXT NOT NULL,
+  category TEXT NOT NULL, cluster_key TEXT, cluster_size INTEGER, false_positive_hint TEXT,
+  PRIMARY KEY(gpk, finding_id)) WITHOUT ROWID;
+CREATE INDEX findings_by_rank ON findings(gpk, rank, sev_order, path, line);
+CREATE TABLE anomalies(gpk INTEGER NOT NULL, anomaly_id INTEGER NOT NULL, kind TEXT NOT NULL,
+  path TEXT NOT NULL, line INTEGER, message TEXT NOT NULL, severity TEXT NOT NULL, details TEXT NOT NULL,
+  PRIMARY KEY(gpk, anomaly_id)) WITHOUT ROWID;
+CREATE TABLE regenerations(regeneration_id TEXT PRIMARY KEY, plan_id TEXT NOT NULL,
+  repository TEXT NOT NULL, branch TEXT NOT NULL, status TEXT NOT NULL, phase TEXT NOT NULL,
+  done INTEGER NOT NULL, total INTEGER NOT NULL, graph_id TEXT, previous_graph_id TEXT,
+  error TEXT, warnings TEXT NOT NULL, created_at TEXT NOT NULL);
+"#,
+    },
+    Migration {
+        version: 2,
+        description: "nodes.detail: the language's own kind of a class (Rust struct/enum/union/trait)",
+        sql: "ALTER TABLE nodes ADD COLUMN detail TEXT;",
+    },
+    Migration {
+        version: 3,
+        description: "plans: regeneration plans outlive the process that made them (single use, expiry)",
+        sql: r#"
+CREATE TABLE plans(
+  plan_id TEXT PRIMARY KEY,
+  repository TEXT NOT NULL,
+  branch TEXT NOT NULL,
+  current_branch TEXT,
+  head_sha TEXT,
+  dirty_fingerprint TEXT NOT NULL,
+  dirty_files TEXT NOT NULL,
+  ambiguous INTEGER NOT NULL,
+  ambiguity_reason TEXT,
+  previous_graph_id TEXT,
+  expires_at INTEGER NOT NULL,
+  created_at INTEGER NOT NULL,
+  used INTEGER NOT NULL DEFAULT 0,
+  used_at INTEGER,
+  regeneration_id TEXT,
+  plan_json TEXT NOT NULL
+);
+CREATE INDEX plans_by_expiry ON plans(expires_at);
+"#,
+    },
+    Migration {
+        version: 4,
+        description: "parse_cache and analyser_cache: incremental runs survive a restart",
+        sql: r#"
+CREATE TABLE parse_cache(
+  grammar TEXT NOT NULL,
+  content_hash TEXT NOT NULL,
+  language TEXT NOT NULL,
+  format TEXT NOT NULL,
+  parse TEXT NOT NULL,
+  PRIMARY KEY(content_hash, grammar)
+) WITHOUT ROWID;
+CREATE TABLE analyser_cache(
+  tool TEXT NOT NULL,
+  path TEXT NOT NULL,
+  content_hash TEXT NOT NULL,
+  fingerprint TEXT NOT NULL,
+  version TEXT,
+  findings TEXT NOT NULL,
+  PRIMARY KEY(tool, path, content_hash, fingerprint)
+) WITHOUT ROWID;
+"#,
+    },
+    Migration {
+        version: 5,
+        description: "secret_spans: line ranges of multi-line secrets, blanked in every text the API returns",
+        sql: r#"
+CREATE TABLE secret_spans(
+  gpk INTEGER NOT NULL,
+  path TEXT NOT NULL,
+  start_line INTEGER NOT NULL,
+  end_line INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  PRIMARY KEY(gpk, path, start_line)
+) WITHOUT ROWID;
+"#,
+    },
+];
