@@ -53,6 +53,11 @@ pub struct SurfaceSpec {
     pub version: &'static str,
     pub instructions: &'static str,
     pub result_budget: usize,
+    /// The most bytes the default stdio tool list may cost (`server.tool_list_budget`).
+    pub tool_list_budget: Option<usize>,
+    /// Names of the surface's envelope fields (manifest `envelope:`), in declaration order: the
+    /// optional blocks the runtime may add to every result of this surface.
+    pub envelope: &'static [&'static str],
     pub scopes: &'static [ScopeSpec],
     pub tools: &'static [ToolSpec],
     pub prompts: &'static [PromptSpec],
@@ -129,6 +134,10 @@ pub struct MutationSpec {
     pub plan_param: Option<&'static str>,
     pub dirty_worktree_param: Option<&'static str>,
     pub follow_up: Option<&'static str>,
+    /// What a real run changes ("changes the graph"), for the refusal message.
+    pub changes: &'static str,
+    /// Who approves a real run ("a human or the SR method").
+    pub approver: &'static str,
 }
 
 #[derive(Debug)]

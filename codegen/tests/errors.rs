@@ -72,7 +72,7 @@ tools:
       method: POST
       path: /api/v1/rebuild
       body:
-        dry_run: "{{ input.dry_run }}"
+        {dry_run: "{{ input.dry_run }}", confirmed: "{{ input.confirmed }}"}
     mutation:
       dry_run: {param: dry_run, default: true}
 "##;
@@ -164,8 +164,8 @@ fn unknown_key_top_level() {
     assert_eq!(
         only_error(&source, "prompt:"),
         "manifest/demo.yaml:16:1: unknown field `prompt`, expected one of `surface`, `server`, \
-         `scopes`, `types`, `tools`, `prompts`, `resources`. See manifest/README.md for the keys \
-         a manifest accepts."
+         `scopes`, `types`, `tools`, `prompts`, `resources`, `envelope`. See manifest/README.md \
+         for the keys a manifest accepts."
     );
 }
 
@@ -414,7 +414,7 @@ fn paired(mutation: &str) -> String {
 #[test]
 fn paired_dry_run_tool_with_confirmation_is_valid() {
     let source = paired(
-        "    mutation:\n      paired_dry_run_tool: kg_rebuild_plan\n      require_true: [confirmed]\n",
+        "    mutation:\n      paired_dry_run_tool: kg_rebuild_plan\n      require_true: [confirmed]\n      changes: rebuilds the graph\n      approver: a human\n",
     );
     parse(Path::new(FILE), &source).expect("paired tool plus confirmation is valid");
 }
@@ -431,7 +431,9 @@ fn paired_dry_run_tool_without_confirmation() {
 
 #[test]
 fn mutation_with_neither_switch_nor_paired_tool() {
-    let source = paired("    mutation:\n      require_true: [confirmed]\n");
+    let source = paired(
+        "    mutation:\n      require_true: [confirmed]\n      changes: rebuilds the graph\n      approver: a human\n",
+    );
     assert_eq!(
         only_error(&source, "mutation:"),
         "manifest/demo.yaml:66:5: tool `kg_rebuild`: declare a dry-run switch defaulting to true \
@@ -657,4 +659,28 @@ fn a_manifest_cut_off_inside_a_key_is_reported_on_its_last_line() {
         !e.message.contains(" at line "),
         "the position is printed once, up front: {e}"
     );
+}
+
+/// `cargo test -p nexus-mcp-codegen --test errors tool_list_costs -- --nocapture` prints what
+/// each default-listed tool of the real manifest costs; the budget itself is checked by
+/// `real_manifest_is_valid`.
+#[test]
+fn tool_list_costs() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../manifest/nexus-code-kg.yaml");
+    let source = std::fs::read_to_string(&path).expect("read the real manifest");
+    let mut manifest: nexus_mcp_codegen::Manifest =
+        yaml_serde::from_str(&source).expect("the real manifest deserializes");
+    assert!(nexus_mcp_codegen::include::expand(&path, &source, &mut manifest).is_empty());
+    let (costs, total) = nexus_mcp_codegen::budget::costs(&manifest);
+    for (name, bytes) in &costs {
+        println!("{name:<28} {bytes:>6}");
+        if std::env::var_os("SHOW_TOOL_JSON").is_some()
+            && let Some(tool) = manifest.tools.iter().find(|t| t.name == *name)
+        {
+            let input = nexus_mcp_codegen::portable::input(&tool.input, &manifest.types);
+            println!("  {}\n  {input}", tool.description);
+        }
+    }
+    println!("{:<28} {total:>6}", "total");
+    assert_eq!(costs.len(), 10, "default-listed tools");
 }
