@@ -8,6 +8,7 @@ pub mod client_log;
 pub mod code_kg;
 pub mod completion;
 pub mod contract;
+pub mod contract_extra;
 pub mod dispatch;
 pub mod embedded;
 pub mod freshness;
@@ -23,6 +24,7 @@ pub mod spec;
 pub mod sse;
 pub mod stdio;
 pub mod templates;
+pub mod tool_cost;
 pub mod trim;
 
 pub use generated::SURFACES;

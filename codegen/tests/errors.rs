@@ -684,3 +684,35 @@ fn tool_list_costs() {
     println!("{:<28} {total:>6}", "total");
     assert_eq!(costs.len(), 10, "default-listed tools");
 }
+
+/// Portable schemas: no published input or output schema of any surface under manifest/ carries
+/// a `type` array (`[T, "null"]`); nullable values are `anyOf: [T, {type: null}]`.
+#[test]
+fn every_published_schema_is_free_of_type_arrays() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let manifests = nexus_mcp_codegen::load_dir(&root.join("manifest"), &root).expect("load");
+    assert!(!manifests.is_empty());
+    for loaded in &manifests {
+        let m = &loaded.manifest;
+        for tool in &m.tools {
+            let output = nexus_mcp_codegen::envelope::with_envelope(&tool.output, &m.envelope);
+            for (kind, published) in [
+                (
+                    "input",
+                    nexus_mcp_codegen::portable::input(&tool.input, &m.types),
+                ),
+                (
+                    "output",
+                    nexus_mcp_codegen::portable::output(&output, &m.types),
+                ),
+            ] {
+                let found = nexus_mcp_codegen::portable::type_arrays(&published);
+                assert!(
+                    found.is_empty(),
+                    "{} {kind}: type arrays at {found:?}",
+                    tool.name
+                );
+            }
+        }
+    }
+}
