@@ -110,6 +110,13 @@ async fn ok(client: &Client, tool: &str, args: Value) -> Value {
         size <= 8000,
         "{tool} answered {size} characters, over its 8000 budget"
     );
+    if tool.starts_with("kg_get_") {
+        // Action packets fit the default budget whole: nothing an agent acts on is cut.
+        assert!(
+            result.get("truncation").is_none(),
+            "{tool} packet was cut: {result}"
+        );
+    }
     result
 }
 

@@ -8,74 +8,7 @@ use std::path::{Path, PathBuf};
 
 /// A small manifest that passes every check: one read tool with a path parameter, a query and a
 /// shared type, and one write tool guarded by a dry-run switch.
-const DEMO: &str = r##"surface: demo
-server:
-  name: demo
-  title: Demo
-  version: 0.1.0
-  instructions: Demo surface for the generator's tests.
-  result_budget: 8000
-scopes:
-  - name: kg:read
-    description: Read things.
-    modes: [local_stdio, remote_http]
-    default_stdio: true
-  - name: kg:regenerate
-    description: Rebuild things.
-    modes: [local_stdio]
-types:
-  Repository:
-    type: string
-    minLength: 1
-tools:
-  - name: kg_get_thing
-    title: Get thing
-    description: One thing by id.
-    scope: kg:read
-    access: read
-    handler: mapped
-    input:
-      type: object
-      required: [thing_id]
-      properties:
-        thing_id: {type: string}
-        repository: {$ref: "#/types/Repository"}
-        depth: {type: integer, maximum: 5}
-      additionalProperties: false
-    output:
-      type: object
-      properties:
-        thing: {type: object}
-    nexus:
-      method: GET
-      path: /api/v1/things/{thing_id}
-      query:
-        repository: "{{ input.repository }}"
-        depth: "{{ input.depth | default(2) }}"
-  - name: kg_rebuild
-    title: Rebuild
-    description: Rebuild the graph; previews unless dry_run is false.
-    scope: kg:regenerate
-    access: write
-    handler: mapped
-    input:
-      type: object
-      properties:
-        dry_run: {type: boolean, default: true}
-        confirmed: {type: boolean}
-      additionalProperties: false
-    output:
-      type: object
-      properties:
-        status: {type: string}
-    nexus:
-      method: POST
-      path: /api/v1/rebuild
-      body:
-        {dry_run: "{{ input.dry_run }}", confirmed: "{{ input.confirmed }}"}
-    mutation:
-      dry_run: {param: dry_run, default: true}
-"##;
+const DEMO: &str = include_str!("demo.yaml");
 
 const FILE: &str = "manifest/demo.yaml";
 
