@@ -304,6 +304,15 @@ async fn the_whole_cycle_fixes_a_bandit_finding() {
         .await
         .unwrap_err();
     assert!(refused.contains("confirmation_required"), "{refused}");
+    // Worded from the manifest's mutation.changes and mutation.approver.
+    assert!(
+        refused.contains(
+            "`kg_regenerate_submit` changes the graph and needs explicit confirmation: call \
+             kg_regenerate_dry_run first, review the plan, then set confirmed_by_sr to true once \
+             a human or the SR method has approved it."
+        ),
+        "{refused}"
+    );
     let compat = ok(
         &client,
         "kg_regenerate",
