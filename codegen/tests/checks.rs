@@ -49,7 +49,7 @@ fn with_selector(include: &str) -> String {
     edit(
         &source,
         "        repository: {$ref: \"#/types/Repository\"}\n        depth",
-        &format!("        depth"),
+        "        depth",
     )
     .replacen(
         "      required: [thing_id]\n",
