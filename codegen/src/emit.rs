@@ -100,9 +100,11 @@ fn struct_for(
                     quote!(#[doc = #d])
                 });
             let ty = rust_type(prop_schema, types);
+            // A number behind a type alias is still an f64: an integer default must be written 2.0.
+            let is_number = schema::primary_type(prop_schema, types) == Some("number");
             let default = prop_schema
                 .get("default")
-                .and_then(|d| default_literal(d, &ty.to_string()));
+                .and_then(|d| default_literal(d, is_number));
             let (attrs, ty) = if required.contains(prop) {
                 inits.push(quote!(#ident: Default::default()));
                 (quote!(), ty)
@@ -164,11 +166,11 @@ fn struct_for(
     }
 }
 
-/// The Rust type and literal of a schema default for a field of type `field_ty`; `None` when it
+/// The Rust type and literal of a schema default (`is_number`: the field is an f64); `None` when it
 /// has no literal (the field is then an `Option` and the runtime fills the default in).
-fn default_literal(value: &Value, field_ty: &str) -> Option<(TokenStream, TokenStream)> {
+fn default_literal(value: &Value, is_number: bool) -> Option<(TokenStream, TokenStream)> {
     match value {
-        Value::Number(n) if field_ty == "f64" => n.as_f64().map(|f| (quote!(f64), quote!(#f))),
+        Value::Number(n) if is_number => n.as_f64().map(|f| (quote!(f64), quote!(#f))),
         Value::Bool(b) => Some((quote!(bool), quote!(#b))),
         Value::Number(n) => match n.as_i64() {
             Some(i) => Some((quote!(i64), quote!(#i))),

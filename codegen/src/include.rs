@@ -77,8 +77,8 @@ fn splice(
             );
             continue;
         };
-        let Some(props) = types
-            .get(name)
+        let ty = types.get(name);
+        let Some(props) = ty
             .and_then(|t| t.get("properties"))
             .and_then(Value::as_object)
         else {
@@ -105,8 +105,7 @@ fn splice(
             }
         }
         required.extend(
-            types[name]
-                .get("required")
+            ty.and_then(|t| t.get("required"))
                 .and_then(Value::as_array)
                 .cloned()
                 .unwrap_or_default(),

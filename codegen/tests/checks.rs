@@ -87,6 +87,36 @@ fn camel_case_properties_become_snake_case_fields() {
 }
 
 #[test]
+fn declared_defaults_become_serde_defaults() {
+    let source = edit(
+        DEMO,
+        "        depth: {type: integer, maximum: 5}\n",
+        "        depth: {type: integer, maximum: 5, default: 2}\n        ratio: {type: number, default: 1}\n",
+    );
+    let source = edit(
+        &source,
+        "        depth: \"{{ input.depth | default(2) }}\"\n",
+        "        depth: \"{{ input.depth }}\"\n        ratio: \"{{ input.ratio }}\"\n",
+    );
+    let flat: String = generated(&source)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        flat.contains("#[serde(default = \"default_kggetthinginput_depth\")] pub depth: i64,"),
+        "{flat}"
+    );
+    assert!(
+        flat.contains("fn default_kggetthinginput_depth() -> i64 { 2i64 }"),
+        "{flat}"
+    );
+    assert!(
+        flat.contains("fn default_kggetthinginput_ratio() -> f64 { 1f64 }"),
+        "{flat}"
+    );
+}
+
+#[test]
 fn two_properties_with_one_rust_name() {
     let source = edit(
         DEMO,
