@@ -130,6 +130,9 @@ enum Command {
     Tools {
         #[arg(long)]
         json: bool,
+        /// Print what each default stdio tool costs in the tool list (bytes) against the budget.
+        #[arg(long, conflicts_with = "json")]
+        cost: bool,
     },
     /// Run one tool call through the same dispatch as the servers and print the result.
     Call {
@@ -228,8 +231,10 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
         )
     })?;
     match &cli.command {
-        Command::Tools { json } => {
-            if *json {
+        Command::Tools { json, cost } => {
+            if *cost {
+                print!("{}", runtime::tool_cost::report(surface));
+            } else if *json {
                 let tools: Vec<serde_json::Value> = surface
                     .tools
                     .iter()

@@ -67,3 +67,26 @@ fn drift_missing_files_and_leftovers_are_each_reported() {
     assert!(contract::check(dir.path(), surface).unwrap().is_empty());
     assert!(!files.join("kg_removed_tool.json").exists());
 }
+
+#[test]
+fn every_prompt_and_resource_of_code_kg_has_a_document() {
+    let surface = nexus_mcp::surface("nexus-code-kg").unwrap();
+    let docs = nexus_mcp_runtime::contract_extra::prompt_and_resource_documents(surface);
+    assert_eq!(docs.len(), surface.prompts.len() + surface.resources.len());
+    assert!(
+        docs.iter()
+            .any(|(name, text)| name == "prompts/fix_audit_risk.json"
+                && text.contains("\"template\": \"Fix one Code KG finding"))
+    );
+}
+
+#[test]
+fn code_kg_fits_its_tool_list_budget() {
+    use nexus_mcp_runtime::tool_cost::{costs, report};
+    let surface = nexus_mcp::surface("nexus-code-kg").unwrap();
+    let (costs, total) = costs(surface);
+    assert_eq!(costs.len(), 10, "{costs:?}");
+    let budget = surface.tool_list_budget.unwrap_or(0);
+    assert!(total <= budget, "{total} > {budget}:\n{}", report(surface));
+    assert!(report(surface).ends_with(&format!("{total}  (budget {budget})\n")));
+}

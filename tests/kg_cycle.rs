@@ -110,6 +110,13 @@ async fn ok(client: &Client, tool: &str, args: Value) -> Value {
         size <= 8000,
         "{tool} answered {size} characters, over its 8000 budget"
     );
+    if tool.starts_with("kg_get_") {
+        // Action packets fit the default budget whole: nothing an agent acts on is cut.
+        assert!(
+            result.get("truncation").is_none(),
+            "{tool} packet was cut: {result}"
+        );
+    }
     result
 }
 
@@ -297,6 +304,15 @@ async fn the_whole_cycle_fixes_a_bandit_finding() {
         .await
         .unwrap_err();
     assert!(refused.contains("confirmation_required"), "{refused}");
+    // Worded from the manifest's mutation.changes and mutation.approver.
+    assert!(
+        refused.contains(
+            "`kg_regenerate_submit` changes the graph and needs explicit confirmation: call \
+             kg_regenerate_dry_run first, review the plan, then set confirmed_by_sr to true once \
+             a human or the SR method has approved it."
+        ),
+        "{refused}"
+    );
     let compat = ok(
         &client,
         "kg_regenerate",

@@ -1,6 +1,7 @@
 //! Adding a mapped tool is a manifest edit only: a copy of manifest/ gets one more tool, the real
 //! binary is rebuilt from it (build.rs reads NEXUS_MCP_MANIFEST_DIR), lists the tool and calls it
-//! against a test HTTP backend. A broken copy fails that same build at file:line:column.
+//! against a test HTTP backend. A broken copy, or one whose tool list is over its budget, fails
+//! that same build at file:line:column.
 //!
 //! The builds use their own target directory (target/manifest-edit) so the binary built from the
 //! real manifest is never overwritten; the first run therefore compiles every dependency once.
@@ -73,6 +74,20 @@ fn manifest_copy_with(tool: &str) -> (tempfile::TempDir, PathBuf, usize) {
     let edited = format!("{}{tool}{}", &source[..at], &source[at..]);
     std::fs::write(&path, edited).expect("write the edited manifest");
     (dir, path, line)
+}
+
+/// Sets `server.tool_list_budget` of the copied manifest at `path`; answers its 1-based line.
+fn set_tool_list_budget(path: &Path, budget: usize) -> usize {
+    let source = std::fs::read_to_string(path).expect("read the copied manifest");
+    let (index, old) = source
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.trim_start().starts_with("tool_list_budget:"))
+        .expect("the manifest declares tool_list_budget");
+    let indent = &old[..old.len() - old.trim_start().len()];
+    let edited = source.replacen(old, &format!("{indent}tool_list_budget: {budget}"), 1);
+    std::fs::write(path, edited).expect("write the edited manifest");
+    index + 1
 }
 
 fn target_dir() -> PathBuf {
@@ -151,8 +166,10 @@ fn text(bytes: &[u8]) -> String {
 /// One test, because both halves build into the same target directory.
 #[test]
 fn a_manifest_edit_adds_a_tool_and_a_broken_manifest_fails_the_build() {
-    // (a) A new mapped tool: manifest edit, build, list, call.
-    let (dir, _path, _line) = manifest_copy_with(ECHO_TOOL);
+    // (a) A new mapped tool: manifest edit, build, list, call. The extra tool also costs room in
+    // the tool list, so this copy's budget grows with it.
+    let (dir, path, _line) = manifest_copy_with(ECHO_TOOL);
+    set_tool_list_budget(&path, 9000);
     let build = build_with(dir.path());
     assert!(
         build.status.success(),
@@ -232,5 +249,21 @@ fn a_manifest_edit_adds_a_tool_and_a_broken_manifest_fails_the_build() {
     assert!(
         stderr.contains(&expected),
         "expected `{expected}` in the build output:\n{stderr}"
+    );
+
+    // (c) A tool list over its budget fails the same build, naming the heaviest tools.
+    let (dir, path, _line) = manifest_copy_with("");
+    let line = set_tool_list_budget(&path, 1000);
+    let build = build_with(dir.path());
+    assert!(
+        !build.status.success(),
+        "a tool list over budget must not build"
+    );
+    let stderr = text(&build.stderr);
+    let expected = format!("{}:{line}:3: the tool list costs ", path.display());
+    assert!(
+        stderr.contains(&expected)
+            && stderr.contains("over tool_list_budget 1000 (heaviest: kg_list_audit_risks "),
+        "expected `{expected}…` in the build output:\n{stderr}"
     );
 }

@@ -2,8 +2,9 @@
 //! dispatcher, and the static registry the runtime is driven by.
 
 use crate::model::{Access, Completion, HandlerKind, Manifest, Method, Mode, NexusMapping, Tool};
+use crate::naming::{field_ident, pascal};
 use crate::schema;
-use proc_macro2::{Ident, Span, TokenStream};
+use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -30,38 +31,6 @@ pub fn surface(manifest: &Manifest, source_file: &str, runtime: &syn::Path) -> T
             #registry
         }
     }
-}
-
-fn pascal(name: &str) -> String {
-    name.split(['_', '-', ':'])
-        .filter(|p| !p.is_empty())
-        .map(|p| {
-            let mut chars = p.chars();
-            chars
-                .next()
-                .map(|f| f.to_ascii_uppercase().to_string() + chars.as_str())
-                .unwrap_or_default()
-        })
-        .collect()
-}
-
-fn field_ident(name: &str) -> Ident {
-    let snake: String = name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() {
-                c.to_ascii_lowercase()
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    let snake = if snake.starts_with(|c: char| c.is_ascii_digit()) {
-        format!("_{snake}")
-    } else {
-        snake
-    };
-    syn::parse_str::<Ident>(&snake).unwrap_or_else(|_| Ident::new_raw(&snake, Span::call_site()))
 }
 
 /// The Rust type for a property schema. Nested objects stay `serde_json::Value`: only the top
@@ -104,18 +73,26 @@ fn struct_for(
     types: &BTreeMap<String, Value>,
     strict: bool,
     doc: &str,
+    flattened: &[String],
 ) -> TokenStream {
     let required = schema::required(schema);
+    // Properties of an included shared type live in that type, flattened into this one.
+    let included: Vec<&str> = flattened
+        .iter()
+        .filter_map(|t| types.get(t))
+        .flat_map(|t| schema::properties(t).into_iter().map(|(p, _)| p))
+        .collect();
     let mut defaults = Vec::new();
     // Default follows the manifest: a field with a schema default starts at that value (a
     // derived Default would make `dry_run` false, the unsafe value).
     let mut inits = Vec::new();
-    let fields = schema::properties(schema)
+    let mut fields = schema::properties(schema)
         .into_iter()
+        .filter(|(prop, _)| !included.contains(prop))
         .map(|(prop, prop_schema)| {
             let ident = field_ident(prop);
-            let rename = (ident.to_string().trim_start_matches("r#") != prop)
-                .then(|| quote!(#[serde(rename = #prop)]));
+            let rename =
+                (crate::naming::field_text(prop) != prop).then(|| quote!(#[serde(rename = #prop)]));
             let doc = prop_schema
                 .get("description")
                 .and_then(Value::as_str)
@@ -124,7 +101,11 @@ fn struct_for(
                     quote!(#[doc = #d])
                 });
             let ty = rust_type(prop_schema, types);
-            let default = prop_schema.get("default").and_then(default_literal);
+            // A number behind a type alias is still an f64: an integer default must be written 2.0.
+            let is_number = schema::primary_type(prop_schema, types) == Some("number");
+            let default = prop_schema
+                .get("default")
+                .and_then(|d| default_literal(d, is_number));
             let (attrs, ty) = if required.contains(prop) {
                 inits.push(quote!(#ident: Default::default()));
                 (quote!(), ty)
@@ -156,6 +137,12 @@ fn struct_for(
             quote! { #doc #rename #attrs pub #ident: #ty, }
         })
         .collect::<Vec<_>>();
+    for ty in flattened {
+        let ident = field_ident(ty);
+        let ty = format_ident!("{}", ty);
+        inits.push(quote!(#ident: Default::default()));
+        fields.push(quote! { #[serde(flatten)] pub #ident: #ty, });
+    }
     let deny = strict.then(|| quote!(#[serde(deny_unknown_fields)]));
     let doc = format!(" {doc}");
     if defaults.is_empty() {
@@ -180,10 +167,16 @@ fn struct_for(
     }
 }
 
-fn default_literal(value: &Value) -> Option<(TokenStream, TokenStream)> {
+/// The Rust type and literal of a schema default (`is_number`: the field is an f64); `None` when it
+/// has no literal (the field is then an `Option` and the runtime fills the default in).
+fn default_literal(value: &Value, is_number: bool) -> Option<(TokenStream, TokenStream)> {
     match value {
+        Value::Number(n) if is_number => n.as_f64().map(|f| (quote!(f64), quote!(#f))),
         Value::Bool(b) => Some((quote!(bool), quote!(#b))),
-        Value::Number(n) => n.as_i64().map(|i| (quote!(i64), quote!(#i))),
+        Value::Number(n) => match n.as_i64() {
+            Some(i) => Some((quote!(i64), quote!(#i))),
+            None => n.as_f64().map(|f| (quote!(f64), quote!(#f))),
+        },
         Value::String(s) => Some((quote!(String), quote!(String::from(#s)))),
         _ => None,
     }
@@ -197,7 +190,7 @@ fn shared_type(name: &str, ty: &Value, types: &BTreeMap<String, Value>) -> Token
         .unwrap_or("Shared type from the manifest.");
     if ty.get("type").and_then(Value::as_str) == Some("object") && ty.get("properties").is_some() {
         let strict = ty.get("additionalProperties") == Some(&Value::Bool(false));
-        struct_for(&ident, ty, types, strict, doc)
+        struct_for(&ident, ty, types, strict, doc, &[])
     } else {
         let target = rust_type(ty, types);
         let doc = format!(" {doc}");
@@ -215,6 +208,7 @@ fn tool_structs(tool: &Tool, types: &BTreeMap<String, Value>) -> TokenStream {
         types,
         strict,
         &format!("Arguments of `{}`.", tool.name),
+        &[],
     );
     let output_struct = struct_for(
         &output,
@@ -222,9 +216,10 @@ fn tool_structs(tool: &Tool, types: &BTreeMap<String, Value>) -> TokenStream {
         types,
         false,
         &format!(
-            "Result of `{}` (before the runtime adds freshness and truncation).",
+            "Result of `{}` (before the runtime adds its envelope and truncation).",
             tool.name
         ),
+        &tool.includes.output,
     );
     quote! { #input_struct #output_struct }
 }
@@ -365,8 +360,8 @@ fn registry(manifest: &Manifest) -> TokenStream {
             HandlerKind::Mapped => quote!(runtime::spec::Handler::Mapped),
             HandlerKind::Custom => quote!(runtime::spec::Handler::Custom),
         };
-        let input_schema = canonical_json(&schema::publish(&tool.input, types));
-        let output_schema = canonical_json(&schema::publish(&schema::with_envelope(&tool.output), types));
+        let input_schema = canonical_json(&crate::portable::input(&tool.input, types));
+        let output_schema = canonical_json(&crate::portable::output(&crate::envelope::with_envelope(&tool.output, &manifest.envelope), types));
         let nexus = match &tool.nexus {
             Some(m) => {
                 let spec = nexus_spec(m);
@@ -394,9 +389,12 @@ fn registry(manifest: &Manifest) -> TokenStream {
                 let plan = opt_str(&m.plan_param);
                 let dirty = opt_str(&m.dirty_worktree_param);
                 let follow = opt_str(&m.follow_up);
+                let changes = m.changes.as_deref().unwrap_or_default();
+                let approver = m.approver.as_deref().unwrap_or_default();
                 quote!(Some(runtime::spec::MutationSpec {
                     dry_run_param: #dry_param, dry_run_default: #dry_default, paired_dry_run_tool: #paired,
                     require_true: #require, plan_param: #plan, dirty_worktree_param: #dirty, follow_up: #follow,
+                    changes: #changes, approver: #approver,
                 }))
             }
             None => quote!(None),
@@ -425,6 +423,11 @@ fn registry(manifest: &Manifest) -> TokenStream {
         let (u, n, t, d, m, tpl) = (&r.uri, &r.name, opt_str(&r.title), &r.description, &r.mime_type, &r.template);
         quote!(runtime::spec::ResourceSpec { uri: #u, name: #n, title: #t, description: #d, mime_type: #m, template: #tpl })
     });
+    let envelope: Vec<&str> = crate::envelope::fields(&manifest.envelope)
+        .into_iter()
+        .map(|(n, _, _)| n)
+        .collect();
+    let tool_list_budget = opt_usize(server.tool_list_budget);
     quote! {
         /// Everything the manifest declares for this surface; the runtime is driven by it.
         pub static SURFACE: runtime::spec::SurfaceSpec = runtime::spec::SurfaceSpec {
@@ -433,13 +436,12 @@ fn registry(manifest: &Manifest) -> TokenStream {
             version: #version,
             instructions: #instructions,
             result_budget: #budget,
+            tool_list_budget: #tool_list_budget,
+            envelope: &[#(#envelope),*],
             scopes: &[#(#scopes),*],
             tools: &[#(#tools),*],
             prompts: &[#(#prompts),*],
             resources: &[#(#resources),*],
-            // Until the manifest declares its envelope, every output schema declares `freshness`
-            // (schema::with_envelope), so that is the field the runtime may add.
-            envelope: &["freshness"],
         };
     }
 }

@@ -2,10 +2,15 @@
 //! custom-handler trait, and the static registry the nexus-mcp runtime is driven by.
 //! build.rs calls [`generate`]; every manifest problem fails the build at file:line:column.
 
+pub mod budget;
 pub mod emit;
+pub mod envelope;
 pub mod error;
+pub mod include;
 pub mod locate;
 pub mod model;
+pub mod naming;
+pub mod portable;
 pub mod schema;
 pub mod settings;
 pub mod validate;
@@ -26,7 +31,7 @@ pub struct LoadedManifest {
 
 /// Parses and checks one manifest's text; `path` is used in messages only.
 pub fn parse(path: &Path, source: &str) -> Result<Manifest, Vec<ManifestError>> {
-    let manifest: Manifest = yaml_serde::from_str(source).map_err(|e| {
+    let mut manifest: Manifest = yaml_serde::from_str(source).map_err(|e| {
         let (line, column) = e
             .location()
             .map_or((1, 1), |l| inside(source, l.line(), l.column()));
@@ -39,7 +44,8 @@ pub fn parse(path: &Path, source: &str) -> Result<Manifest, Vec<ManifestError>> 
             message: format!("{message}. See manifest/README.md for the keys a manifest accepts."),
         }]
     })?;
-    let errors = validate::check(path, source, &manifest);
+    let mut errors = include::expand(path, source, &mut manifest);
+    errors.extend(validate::check(path, source, &manifest));
     if errors.is_empty() {
         Ok(manifest)
     } else {

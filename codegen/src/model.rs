@@ -18,6 +18,10 @@ pub struct Manifest {
     pub prompts: Vec<Prompt>,
     #[serde(default)]
     pub resources: Vec<Resource>,
+    /// Optional fields the runtime may add to every result of this surface, in declaration
+    /// order: `name: {description, schema}` (see validate/envelope.rs).
+    #[serde(default)]
+    pub envelope: serde_json::Map<String, Value>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -28,6 +32,9 @@ pub struct Server {
     pub version: String,
     pub instructions: String,
     pub result_budget: usize,
+    /// The most bytes the tool list may cost a model (see budget.rs).
+    #[serde(default)]
+    pub tool_list_budget: Option<usize>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
@@ -102,6 +109,16 @@ pub struct Tool {
     pub pagination: Option<Pagination>,
     #[serde(default)]
     pub mutation: Option<Mutation>,
+    /// Shared types spliced into `input` / `output` with `include:` (filled by include.rs).
+    #[serde(skip)]
+    pub includes: Includes,
+}
+
+/// The shared types a tool's schemas include, by schema.
+#[derive(Debug, Clone, Default)]
+pub struct Includes {
+    pub input: Vec<String>,
+    pub output: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -162,6 +179,12 @@ pub struct Mutation {
     pub dirty_worktree_param: Option<String>,
     #[serde(default)]
     pub follow_up: Option<String>,
+    /// What a real run changes, for the refusal message ("changes the graph").
+    #[serde(default)]
+    pub changes: Option<String>,
+    /// Who approves a real run ("a human or the SR method").
+    #[serde(default)]
+    pub approver: Option<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -1,5 +1,5 @@
 //! JSON Schema handling: shared-type references, the published form of each schema, and the
-//! envelope fields every tool result may carry.
+//! `truncation` field every tool result may carry.
 
 use serde_json::{Map, Value, json};
 use std::collections::{BTreeMap, BTreeSet};
@@ -87,38 +87,9 @@ fn rewrite_refs(schema: &Value) -> Value {
     }
 }
 
-/// Adds the two envelope properties the runtime may put on any result: `freshness` (how old the
-/// graph behind the answer is) and `truncation` (what the result budget cut). Declaring them in
-/// every output schema keeps the published contract honest about what clients receive.
-pub fn with_envelope(output: &Value) -> Value {
-    let mut output = output.clone();
-    if let Value::Object(map) = &mut output {
-        let properties = map
-            .entry("properties")
-            .or_insert_with(|| Value::Object(Map::new()));
-        if let Value::Object(props) = properties {
-            props.insert("freshness".to_owned(), freshness_schema());
-            props.insert("truncation".to_owned(), truncation_schema());
-        }
-    }
-    output
-}
-
-fn freshness_schema() -> Value {
-    json!({
-        "type": "object",
-        "description": "How fresh the graph behind this answer is. Never patch on a verdict other than fresh without reading the real code.",
-        "properties": {
-            "graph_id": {"type": ["string", "null"]},
-            "commit_sha": {"type": ["string", "null"]},
-            "generated_at": {"type": ["string", "null"]},
-            "verdict": {"type": ["string", "null"], "enum": ["fresh", "stale_but_usable", "stale", "unsafe_for_patch_decision", null]},
-            "note": {"type": "string"}
-        }
-    })
-}
-
-fn truncation_schema() -> Value {
+/// The `truncation` block the runtime adds to any result the budget cut; every surface has it
+/// (the surface's own envelope fields are declared in its manifest: envelope.rs).
+pub fn truncation_schema() -> Value {
     json!({
         "type": "object",
         "description": "Present when the result was cut to fit its budget; nothing is ever cut silently.",

@@ -32,6 +32,13 @@ macro_rules! path {
     ($($step:expr),* $(,)?) => { &[$(Step::from($step)),*] };
 }
 
+mod defaults;
+mod envelope;
+mod mutation_text;
+mod naming;
+mod paths;
+mod unused;
+
 /// Checks one parsed manifest; `source` is its text, used only to locate problems.
 pub fn check(file: &Path, source: &str, manifest: &Manifest) -> Vec<ManifestError> {
     let mut c = Checker {
@@ -54,6 +61,20 @@ pub fn check(file: &Path, source: &str, manifest: &Manifest) -> Vec<ManifestErro
         check_tool(&mut c, manifest, i, tool);
     }
     check_prompts_and_resources(&mut c, manifest);
+    naming::check(&mut c, manifest);
+    envelope::check(&mut c, manifest);
+    defaults::check(&mut c, manifest);
+    // A tool already in error (a misspelt template variable) would only get follow-up noise.
+    let failed: BTreeSet<String> = c.errors.iter().filter_map(|e| e.subject.clone()).collect();
+    unused::check(&mut c, manifest, &failed);
+    paths::check(&mut c, manifest);
+    mutation_text::check(&mut c, manifest);
+    // The tool list is only measured once the tools themselves are sound.
+    if c.errors.is_empty()
+        && let Some(problem) = crate::budget::over_budget(manifest)
+    {
+        c.report(path!["server", "tool_list_budget"], None, problem);
+    }
     c.errors
 }
 

@@ -8,74 +8,7 @@ use std::path::{Path, PathBuf};
 
 /// A small manifest that passes every check: one read tool with a path parameter, a query and a
 /// shared type, and one write tool guarded by a dry-run switch.
-const DEMO: &str = r##"surface: demo
-server:
-  name: demo
-  title: Demo
-  version: 0.1.0
-  instructions: Demo surface for the generator's tests.
-  result_budget: 8000
-scopes:
-  - name: kg:read
-    description: Read things.
-    modes: [local_stdio, remote_http]
-    default_stdio: true
-  - name: kg:regenerate
-    description: Rebuild things.
-    modes: [local_stdio]
-types:
-  Repository:
-    type: string
-    minLength: 1
-tools:
-  - name: kg_get_thing
-    title: Get thing
-    description: One thing by id.
-    scope: kg:read
-    access: read
-    handler: mapped
-    input:
-      type: object
-      required: [thing_id]
-      properties:
-        thing_id: {type: string}
-        repository: {$ref: "#/types/Repository"}
-        depth: {type: integer, maximum: 5}
-      additionalProperties: false
-    output:
-      type: object
-      properties:
-        thing: {type: object}
-    nexus:
-      method: GET
-      path: /api/v1/things/{thing_id}
-      query:
-        repository: "{{ input.repository }}"
-        depth: "{{ input.depth | default(2) }}"
-  - name: kg_rebuild
-    title: Rebuild
-    description: Rebuild the graph; previews unless dry_run is false.
-    scope: kg:regenerate
-    access: write
-    handler: mapped
-    input:
-      type: object
-      properties:
-        dry_run: {type: boolean, default: true}
-        confirmed: {type: boolean}
-      additionalProperties: false
-    output:
-      type: object
-      properties:
-        status: {type: string}
-    nexus:
-      method: POST
-      path: /api/v1/rebuild
-      body:
-        dry_run: "{{ input.dry_run }}"
-    mutation:
-      dry_run: {param: dry_run, default: true}
-"##;
+const DEMO: &str = include_str!("demo.yaml");
 
 const FILE: &str = "manifest/demo.yaml";
 
@@ -164,8 +97,8 @@ fn unknown_key_top_level() {
     assert_eq!(
         only_error(&source, "prompt:"),
         "manifest/demo.yaml:16:1: unknown field `prompt`, expected one of `surface`, `server`, \
-         `scopes`, `types`, `tools`, `prompts`, `resources`. See manifest/README.md for the keys \
-         a manifest accepts."
+         `scopes`, `types`, `tools`, `prompts`, `resources`, `envelope`. See manifest/README.md \
+         for the keys a manifest accepts."
     );
 }
 
@@ -414,7 +347,7 @@ fn paired(mutation: &str) -> String {
 #[test]
 fn paired_dry_run_tool_with_confirmation_is_valid() {
     let source = paired(
-        "    mutation:\n      paired_dry_run_tool: kg_rebuild_plan\n      require_true: [confirmed]\n",
+        "    mutation:\n      paired_dry_run_tool: kg_rebuild_plan\n      require_true: [confirmed]\n      changes: rebuilds the graph\n      approver: a human\n",
     );
     parse(Path::new(FILE), &source).expect("paired tool plus confirmation is valid");
 }
@@ -431,7 +364,9 @@ fn paired_dry_run_tool_without_confirmation() {
 
 #[test]
 fn mutation_with_neither_switch_nor_paired_tool() {
-    let source = paired("    mutation:\n      require_true: [confirmed]\n");
+    let source = paired(
+        "    mutation:\n      require_true: [confirmed]\n      changes: rebuilds the graph\n      approver: a human\n",
+    );
     assert_eq!(
         only_error(&source, "mutation:"),
         "manifest/demo.yaml:66:5: tool `kg_rebuild`: declare a dry-run switch defaulting to true \
@@ -657,4 +592,60 @@ fn a_manifest_cut_off_inside_a_key_is_reported_on_its_last_line() {
         !e.message.contains(" at line "),
         "the position is printed once, up front: {e}"
     );
+}
+
+/// `cargo test -p nexus-mcp-codegen --test errors tool_list_costs -- --nocapture` prints what
+/// each default-listed tool of the real manifest costs; the budget itself is checked by
+/// `real_manifest_is_valid`.
+#[test]
+fn tool_list_costs() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../manifest/nexus-code-kg.yaml");
+    let source = std::fs::read_to_string(&path).expect("read the real manifest");
+    let mut manifest: nexus_mcp_codegen::Manifest =
+        yaml_serde::from_str(&source).expect("the real manifest deserializes");
+    assert!(nexus_mcp_codegen::include::expand(&path, &source, &mut manifest).is_empty());
+    let (costs, total) = nexus_mcp_codegen::budget::costs(&manifest);
+    for (name, bytes) in &costs {
+        println!("{name:<28} {bytes:>6}");
+        if std::env::var_os("SHOW_TOOL_JSON").is_some()
+            && let Some(tool) = manifest.tools.iter().find(|t| t.name == *name)
+        {
+            let input = nexus_mcp_codegen::portable::input(&tool.input, &manifest.types);
+            println!("  {}\n  {input}", tool.description);
+        }
+    }
+    println!("{:<28} {total:>6}", "total");
+    assert_eq!(costs.len(), 10, "default-listed tools");
+}
+
+/// Portable schemas: no published input or output schema of any surface under manifest/ carries
+/// a `type` array (`[T, "null"]`); nullable values are `anyOf: [T, {type: null}]`.
+#[test]
+fn every_published_schema_is_free_of_type_arrays() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let manifests = nexus_mcp_codegen::load_dir(&root.join("manifest"), &root).expect("load");
+    assert!(!manifests.is_empty());
+    for loaded in &manifests {
+        let m = &loaded.manifest;
+        for tool in &m.tools {
+            let output = nexus_mcp_codegen::envelope::with_envelope(&tool.output, &m.envelope);
+            for (kind, published) in [
+                (
+                    "input",
+                    nexus_mcp_codegen::portable::input(&tool.input, &m.types),
+                ),
+                (
+                    "output",
+                    nexus_mcp_codegen::portable::output(&output, &m.types),
+                ),
+            ] {
+                let found = nexus_mcp_codegen::portable::type_arrays(&published);
+                assert!(
+                    found.is_empty(),
+                    "{} {kind}: type arrays at {found:?}",
+                    tool.name
+                );
+            }
+        }
+    }
 }

@@ -119,9 +119,11 @@ fn enforce_mutation_rules(tool: &ToolSpec, arguments: &Value) -> Result<(), Tool
         return Err(ToolError::refused(
             "confirmation_required",
             format!(
-                "`{}` changes the graph and needs explicit confirmation: {dry}set {} to true once a human or the SR method has approved it.",
+                "`{}` {} and needs explicit confirmation: {dry}set {} to true once {} has approved it.",
                 tool.name,
-                missing.join(" and ")
+                rules.changes,
+                missing.join(" and "),
+                rules.approver
             ),
         ));
     }

@@ -40,6 +40,11 @@ pub fn tool_document(tool: &ToolSpec) -> String {
         .unwrap_or_default()
 }
 
+/// A copy of `value` with every object's keys sorted (how contract files are written).
+pub fn sorted(value: &Value) -> Value {
+    nexus_mcp_sort(value)
+}
+
 fn nexus_mcp_sort(value: &Value) -> Value {
     match value {
         Value::Object(map) => {
@@ -84,6 +89,9 @@ pub fn expected(surface: &SurfaceSpec) -> Result<BTreeMap<String, String>, Contr
         minijinja::context! { surface => minijinja::Value::from(minijinja::value::Serde(json!({"name": surface.name, "title": surface.title, "version": surface.version}))), tools => minijinja::Value::from(minijinja::value::Serde(&tools)), scopes => minijinja::Value::from(minijinja::value::Serde(&scopes)) },
     )?;
     files.insert("README.md".to_owned(), readme);
+    files.extend(crate::contract_extra::prompt_and_resource_documents(
+        surface,
+    ));
     Ok(files)
 }
 
@@ -104,6 +112,12 @@ pub fn write(root: &Path, surface: &SurfaceSpec) -> Result<usize, ContractError>
     }
     for (name, content) in &files {
         let path = dir.join(name);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(|source| ContractError::Io {
+                path: parent.to_owned(),
+                source,
+            })?;
+        }
         std::fs::write(&path, content).map_err(|source| ContractError::Io { path, source })?;
     }
     Ok(files.len())
@@ -123,6 +137,15 @@ fn actual_files(dir: &Path) -> Result<BTreeMap<String, String>, ContractError> {
     };
     for entry in entries.filter_map(Result::ok) {
         let path = entry.path();
+        // prompts/ and resources/ hold one file each; their keys are `prompts/<name>.json`.
+        if path.is_dir()
+            && let Some(sub) = path.file_name().and_then(|n| n.to_str())
+        {
+            for (name, text) in actual_files(&path)? {
+                out.insert(format!("{sub}/{name}"), text);
+            }
+            continue;
+        }
         if path.is_file()
             && let Some(name) = path.file_name().and_then(|n| n.to_str())
         {

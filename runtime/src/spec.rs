@@ -55,13 +55,15 @@ pub struct SurfaceSpec {
     pub version: &'static str,
     pub instructions: &'static str,
     pub result_budget: usize,
+    /// The most bytes the default stdio tool list may cost (`server.tool_list_budget`).
+    pub tool_list_budget: Option<usize>,
+    /// Names of the surface's envelope fields (manifest `envelope:`), in declaration order: the
+    /// optional blocks the runtime may add to every result of this surface.
+    pub envelope: &'static [&'static str],
     pub scopes: &'static [ScopeSpec],
     pub tools: &'static [ToolSpec],
     pub prompts: &'static [PromptSpec],
     pub resources: &'static [ResourceSpec],
-    /// Fields the surface's envelope hook may add to every answer (declared in the manifest and
-    /// in every output schema); `truncation` is the engine's own and always possible.
-    pub envelope: &'static [&'static str],
 }
 
 impl ToolSpec {
@@ -160,6 +162,10 @@ pub struct MutationSpec {
     pub plan_param: Option<&'static str>,
     pub dirty_worktree_param: Option<&'static str>,
     pub follow_up: Option<&'static str>,
+    /// What a real run changes ("changes the graph"), for the refusal message.
+    pub changes: &'static str,
+    /// Who approves a real run ("a human or the SR method").
+    pub approver: &'static str,
 }
 
 #[derive(Debug)]

@@ -173,38 +173,54 @@ impl Resolution {
     }
 }
 
-/// Both packet tools share one output shape but for the field naming the resolved item.
-macro_rules! packet_output {
-    ($out:ident, $field:ident, $what:literal, $graph:expr, $resolution:expr) => {{
-        let mut out = $out { graph: typed(&$graph, "graph").ok(), ..Default::default() };
-        match $resolution {
-            Resolution::NotFound { reason, next_step } => {
-                out.status = "not_found".to_owned();
-                out.reason = Some(reason);
-                out.next_step = Some(next_step.to_owned());
-            }
-            Resolution::Ready { item, packet: p, next_step } => {
-                out.status = "ready".to_owned();
-                out.$field = Some(typed(&item, $what)?);
-                out.file_context = p.file_context;
-                out.nearby_relations = Some(p.nearby_relations);
-                out.impact = p.impact;
-                out.recommended_reads = Some(p.recommended_reads);
-                out.recommended_commands = Some(p.recommended_commands);
-                out.safety_notes = Some(p.safety_notes);
-                out.next_step = Some(next_step.to_owned());
-            }
-            Resolution::Ambiguous { candidates, total, disambiguate } => {
-                // The spec's exact ambiguous shape: no graph, no hint, nothing to act on by mistake.
-                out = $out { status: "ambiguous".to_owned(), ..Default::default() };
-                out.candidates_truncated = Some(total > candidates.len());
-                out.candidates = Some(candidates);
-                out.required_disambiguation = Some(disambiguate.iter().map(|s| (*s).to_owned()).collect());
-                out.total_candidates = Some(i64::try_from(total).unwrap_or(i64::MAX));
-            }
+/// The shared action packet of a resolution, and the resolved item when there is one (the
+/// caller puts it under its own field: `finding` or `anomaly`).
+fn action_packet(graph: &Value, resolution: Resolution) -> (ActionPacket, Option<Value>) {
+    let mut out = ActionPacket {
+        graph: typed(graph, "graph").ok(),
+        ..Default::default()
+    };
+    let mut resolved = None;
+    match resolution {
+        Resolution::NotFound { reason, next_step } => {
+            out.status = "not_found".to_owned();
+            out.reason = Some(reason);
+            out.next_step = Some(next_step.to_owned());
         }
-        out
-    }};
+        Resolution::Ready {
+            item,
+            packet: p,
+            next_step,
+        } => {
+            out.status = "ready".to_owned();
+            resolved = Some(item);
+            out.file_context = p.file_context;
+            out.nearby_relations = Some(p.nearby_relations);
+            out.impact = p.impact;
+            out.recommended_reads = Some(p.recommended_reads);
+            out.recommended_commands = Some(p.recommended_commands);
+            out.safety_notes = Some(p.safety_notes);
+            out.next_step = Some(next_step.to_owned());
+        }
+        Resolution::Ambiguous {
+            candidates,
+            total,
+            disambiguate,
+        } => {
+            // The spec's exact ambiguous shape: no graph, no hint, nothing to act on by mistake.
+            out = ActionPacket {
+                status: "ambiguous".to_owned(),
+                candidates_truncated: Some(total > candidates.len()),
+                candidates: Some(candidates),
+                required_disambiguation: Some(
+                    disambiguate.iter().map(|s| (*s).to_owned()).collect(),
+                ),
+                total_candidates: Some(i64::try_from(total).unwrap_or(i64::MAX)),
+                ..Default::default()
+            };
+        }
+    }
+    (out, resolved)
 }
 
 pub async fn audit_risk(
@@ -235,13 +251,11 @@ pub async fn audit_risk(
         "Read the recommended files, fix, run the recommended commands, then kg_regenerate (dry run first) and kg_compare_runs.",
     )
     .await?;
-    Ok(packet_output!(
-        KgGetAuditRiskOutput,
-        finding,
-        "finding",
-        graph,
-        resolution
-    ))
+    let (action_packet, finding) = action_packet(&graph, resolution);
+    Ok(KgGetAuditRiskOutput {
+        finding: finding.map(|f| typed(&f, "finding")).transpose()?,
+        action_packet,
+    })
 }
 
 pub async fn anomaly(
@@ -291,11 +305,9 @@ pub async fn anomaly(
         "Read the recommended files; anomalies often block analysis of the whole file, so fix them first.",
     )
     .await?;
-    Ok(packet_output!(
-        KgGetAnomalyOutput,
-        anomaly,
-        "anomaly",
-        graph,
-        resolution
-    ))
+    let (action_packet, anomaly) = action_packet(&graph, resolution);
+    Ok(KgGetAnomalyOutput {
+        anomaly: anomaly.map(|a| typed(&a, "anomaly")).transpose()?,
+        action_packet,
+    })
 }
