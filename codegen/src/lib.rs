@@ -3,12 +3,15 @@
 //! build.rs calls [`generate`]; every manifest problem fails the build at file:line:column.
 
 pub mod emit;
+mod emit_resources;
 pub mod error;
 pub mod locate;
 pub mod model;
+pub mod registry;
 pub mod schema;
 pub mod settings;
 pub mod validate;
+mod validate_resources;
 
 pub use error::{CodegenError, ManifestError};
 pub use model::Manifest;

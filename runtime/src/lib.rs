@@ -16,3 +16,4 @@ pub mod spec;
 pub mod templates;
 pub mod transport;
 pub mod trim;
+pub mod uri_template;
