@@ -53,14 +53,15 @@ tools:
       required: [taskId]
       properties:
         taskId: {type: string}
-        confirmed: {type: boolean}
+        dry_run: {type: boolean, default: true}
       additionalProperties: false
     output: {type: object, properties: {}}
     nexus:
       method: POST
       path: /tasks/{taskId}
+      body: {dry_run: "{{ input.dry_run }}"}
     mutation:
-      require_true: [confirmed]
+      dry_run: {param: dry_run, default: true}
 resources:
   - uri: docugraph://workspace/node/{id}
     name: node
@@ -136,7 +137,7 @@ fn base_is_valid() {
 fn content_block_missing_a_field() {
     let source = edit(", mime_type: image/png}", "}");
     assert_eq!(
-        only_error(&source, "- {type: image"),
+        only_error(&source, "{type: image"),
         "tool `get_task_context`: a `image` block needs `mime_type`."
     );
 }
@@ -148,7 +149,7 @@ fn content_block_with_a_foreign_field() {
         "{type: image, uri: x, data: \"{{ result.png }}\"",
     );
     assert_eq!(
-        only_error(&source, "x, data"),
+        only_error(&source, "uri: x"),
         "tool `get_task_context`: `uri` has no place in a `image` block; it takes: data, mime_type."
     );
 }
@@ -160,7 +161,7 @@ fn embedded_resource_with_text_and_data() {
         "{type: resource, uri: \"a://b\", text: t, data: d, mime_type: text/plain}",
     );
     assert_eq!(
-        only_error(&source, "d, mime_type"),
+        only_error(&source, "data: d"),
         "tool `get_task_context`: an embedded resource has `text` or `data` (base64), not both. Keep one."
     );
 }
@@ -172,7 +173,7 @@ fn embedded_resource_without_text_or_data() {
         "{type: resource, uri: \"a://b\", mime_type: text/plain}",
     );
     assert_eq!(
-        only_error(&source, "- {type: resource"),
+        only_error(&source, "{type: resource"),
         "tool `get_task_context`: an embedded resource needs `text` or `data` (base64)."
     );
 }
@@ -180,7 +181,7 @@ fn embedded_resource_without_text_or_data() {
 #[test]
 fn content_template_that_does_not_parse() {
     let source = edit("\"{{ result.png }}\"", "\"{{ result.png \"");
-    let message = only_error(&source, "\"{{ result.png \"");
+    let message = only_error(&source, "data: \"{{ result.png \"");
     assert!(
         message.starts_with("tool `get_task_context`: template does not parse: "),
         "{message}"
@@ -191,7 +192,7 @@ fn content_template_that_does_not_parse() {
 fn content_template_reading_an_unknown_variable() {
     let source = edit("({{ input.taskId }})", "({{ input.task }})");
     assert_eq!(
-        only_error(&source, "\"{{ result.summary }} ({{ input.task }})\""),
+        only_error(&source, "text: \"{{ result.summary }}"),
         "tool `get_task_context`: template uses `input.task`, which is not defined here: tool content can read `result` (the trimmed answer) and `input.<input field>`."
     );
 }
@@ -203,7 +204,7 @@ fn prompt_with_neither_template_nor_messages() {
         "",
     );
     assert_eq!(
-        only_error(&source, "prompt_implement_task"),
+        only_error(&source, "name: prompt_implement_task"),
         "prompt `prompt_implement_task`: a prompt needs `template:` (one user text message) or `messages:` (messages with content types)."
     );
 }
@@ -212,7 +213,7 @@ fn prompt_with_neither_template_nor_messages() {
 fn prompt_with_template_and_messages() {
     let source = edit("    messages:\n", "    template: Hi.\n    messages:\n");
     assert_eq!(
-        only_error(&source, "- role: user"),
+        only_error(&source, "messages:"),
         "prompt `prompt_implement_task`: a prompt has `template:` or `messages:`, not both. Keep one."
     );
 }
@@ -224,7 +225,7 @@ fn prompt_reading_result_without_a_call() {
         "",
     );
     assert_eq!(
-        only_error(&source, "\"Implement"),
+        only_error(&source, "text: \"Implement"),
         "prompt `prompt_implement_task`: template uses `result.summary`, which is not defined here: prompt messages can read `args.<declared argument>`, `server.<key>` and, with `call:`, `result`."
     );
 }
@@ -233,7 +234,7 @@ fn prompt_reading_result_without_a_call() {
 fn prompt_calling_an_unknown_tool() {
     let source = edit("      tool: get_task_context\n", "      tool: get_task\n");
     assert_eq!(
-        only_error(&source, "get_task\n"),
+        only_error(&source, "tool: get_task"),
         "prompt `prompt_implement_task`: the prompt calls tool `get_task`, which this manifest does not declare. Declared tools: get_task_context, set_task."
     );
 }
@@ -242,7 +243,7 @@ fn prompt_calling_an_unknown_tool() {
 fn prompt_calling_a_write_tool() {
     let source = edit("      tool: get_task_context\n", "      tool: set_task\n");
     assert_eq!(
-        only_error(&source, "set_task\n"),
+        only_error(&source, "tool: set_task"),
         "prompt `prompt_implement_task`: a prompt may only call a read tool: `set_task` is `access: write`, and prompts/get runs with no confirmation."
     );
 }
@@ -254,7 +255,7 @@ fn prompt_call_argument_that_is_not_an_input() {
         "{task: \"{{ args.taskId }}\"}",
     );
     assert_eq!(
-        only_error(&source, "\"{{ args.taskId }}\"}"),
+        only_error(&source, "task: "),
         "prompt `prompt_implement_task`: `task` is not an input of tool `get_task_context`; its inputs are: taskId."
     );
 }
@@ -266,7 +267,7 @@ fn prompt_call_argument_reading_an_undeclared_argument() {
         "{taskId: \"{{ args.id }}\"}",
     );
     assert_eq!(
-        only_error(&source, "\"{{ args.id }}\"}"),
+        only_error(&source, "taskId: \"{{ args.id }}"),
         "prompt `prompt_implement_task`: template uses `args.id`; call arguments can read `args.<declared argument>` only."
     );
 }
@@ -278,7 +279,7 @@ fn resource_uri_template_beyond_level_2() {
         "docugraph://workspace/node{?id}",
     );
     assert_eq!(
-        only_error(&source, "docugraph://workspace/node{?id}"),
+        only_error(&source, "uri: docugraph://workspace/node{?id}"),
         "resource `docugraph://workspace/node{?id}`: not a URI template this server serves: `{?id}` is not supported: only RFC 6570 level 1-2 expressions are (`{var}`, `{+var}`, `{#var}`)."
     );
 }
@@ -287,7 +288,7 @@ fn resource_uri_template_beyond_level_2() {
 fn resource_with_neither_template_nor_nexus() {
     let source = edit("    template: \"# {{ server.title }}\"\n", "");
     assert_eq!(
-        only_error(&source, "docugraph://guide"),
+        only_error(&source, "uri: docugraph://guide"),
         "resource `docugraph://guide`: a resource needs `template:` (its text) or `nexus:` (a backend read)."
     );
 }
@@ -299,7 +300,7 @@ fn resource_picking_text_without_nexus() {
         "    template: \"# {{ server.title }}\"\n    text: guide.text\n",
     );
     assert_eq!(
-        only_error(&source, "guide.text"),
+        only_error(&source, "text: guide.text"),
         "resource `docugraph://guide`: `text` and `blob` pick the content from the backend answer: they need `nexus:`."
     );
 }
@@ -311,7 +312,7 @@ fn resource_read_with_post() {
         "      method: POST\n      path: /nodes/{id}",
     );
     assert_eq!(
-        only_error(&source, "POST"),
+        only_error(&source, "method: POST"),
         "resource `docugraph://workspace/node/{id}`: a resource is read with GET: reading must never change anything. Set `method: GET`."
     );
 }
@@ -320,7 +321,7 @@ fn resource_read_with_post() {
 fn resource_path_parameter_that_is_not_a_uri_variable() {
     let source = edit("      path: /nodes/{id}", "      path: /nodes/{node}");
     assert_eq!(
-        only_error(&source, "/nodes/{node}"),
+        only_error(&source, "path: /nodes/{node}"),
         "resource `docugraph://workspace/node/{id}`: path parameter `{node}` is not a variable of the resource's URI template. Add `node` to the `uri` (as `{name}`) or remove it from the path."
     );
 }
@@ -332,7 +333,7 @@ fn resource_with_text_and_blob() {
         "    text: node.markdown\n    blob: node.png\n",
     );
     assert_eq!(
-        only_error(&source, "node.png"),
+        only_error(&source, "blob: node.png"),
         "resource `docugraph://workspace/node/{id}`: a resource takes its content from `text` or `blob`, not both. Keep one."
     );
 }
@@ -344,7 +345,7 @@ fn resource_with_text_and_template() {
         "    text: node.markdown\n    template: \"{{ result }}\"\n",
     );
     assert_eq!(
-        only_error(&source, "\"{{ result }}\""),
+        only_error(&source, "template: \"{{ result }}\""),
         "resource `docugraph://workspace/node/{id}`: `template` renders the answer itself; with `text:` or `blob:` leave it out."
     );
 }
@@ -356,7 +357,7 @@ fn resource_with_an_unknown_scope() {
         "    scope: doc:reed\n    nexus:",
     );
     assert_eq!(
-        only_error(&source, "doc:reed"),
+        only_error(&source, "scope: doc:reed"),
         "resource `docugraph://workspace/node/{id}`: unknown scope `doc:reed`. Declare it under `scopes:` or use one of: doc:read, doc:write."
     );
 }
@@ -365,7 +366,7 @@ fn resource_with_an_unknown_scope() {
 fn resource_completing_an_unknown_variable() {
     let source = edit("      id: {values: [a, b]}", "      node: {values: [a, b]}");
     assert_eq!(
-        only_error(&source, "{values: [a, b]}"),
+        only_error(&source, "node: {values"),
         "resource `docugraph://workspace/node/{id}`: `node` is not a variable of this URI template; its variables are: id."
     );
 }
@@ -374,7 +375,7 @@ fn resource_completing_an_unknown_variable() {
 fn resource_completion_with_neither_values_nor_nexus() {
     let source = edit("      id: {values: [a, b]}", "      id: {values: []}");
     assert_eq!(
-        only_error(&source, "{values: []}"),
+        only_error(&source, "id: {values: []}"),
         "resource `docugraph://workspace/node/{id}`: a completion needs `values: [...]` (a fixed list) or `nexus:` with `pick:` and `scope:` (values read from Nexus)."
     );
 }
@@ -386,7 +387,7 @@ fn schema_ref_to_an_undeclared_local_def() {
         "        taskId: {$ref: \"#/$defs/id\"}\n      additionalProperties: false\n    output: {type: object, properties: {summary",
     );
     assert_eq!(
-        only_error(&source, "\"#/$defs/id\""),
+        only_error(&source, "$ref: \"#/$defs/id\""),
         "tool `get_task_context`: `$ref: #/$defs/id` is not supported: reference shared types as `#/types/<Name>`, or this schema's own `$defs` as `#/$defs/<name>`."
     );
 }
