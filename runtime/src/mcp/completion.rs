@@ -1,7 +1,7 @@
-//! completion/complete for prompt arguments, from the manifest: a fixed list, or the strings a
-//! Nexus GET answers, for callers holding the completion's scope. An argument with no declared
-//! source, or whose filled-in arguments Nexus does not know, completes to nothing; nothing is
-//! guessed.
+//! completion/complete for prompt arguments and resource template variables, from the
+//! manifest: a fixed list, or the strings a Nexus GET answers, for callers holding the
+//! completion's scope. An argument with no declared source, or whose filled-in arguments Nexus
+//! does not know, completes to nothing; nothing is guessed.
 
 use super::McpServer;
 use crate::access;

@@ -144,6 +144,17 @@ impl McpServer {
         )
         .await;
         outcome.map_err(|e| {
+            // Arguments the tool refuses came from the prompt's arguments: the caller's to fix.
+            if let CallError::Tool(invalid @ crate::error::ToolError::InvalidArguments { .. }) = &e {
+                return ErrorData::invalid_params(
+                    capped(&format!(
+                        "prompt `{}` calls `{}` with its arguments, which the tool refuses: {invalid}",
+                        prompt.name, spec.tool
+                    ))
+                    .into_owned(),
+                    None,
+                );
+            }
             let why = match &e {
                 CallError::UnknownTool(_) => format!(
                     "this connection cannot call `{}` (scope or runtime mode)",
