@@ -264,3 +264,40 @@ fn resource(m: &Manifest, r: &model::Resource) -> spec::ResourceSpec {
         ),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+    use super::*;
+
+    /// The registry built at run time from a manifest file is the compiled one: same published
+    /// schemas byte for byte, same modes, budgets, prompts and resources.
+    #[test]
+    fn a_loaded_manifest_publishes_what_the_compiled_surface_publishes() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("manifest/nexus-code-kg.yaml");
+        let source = std::fs::read_to_string(&path).unwrap();
+        let manifest = nexus_mcp_codegen::parse(&path, &source).unwrap();
+        let loaded = surface(&manifest);
+        let compiled = crate::surface("nexus-code-kg").unwrap();
+        assert_eq!(loaded.tools.len(), compiled.tools.len());
+        for (l, c) in loaded.tools.iter().zip(compiled.tools) {
+            assert_eq!(l.name, c.name);
+            assert_eq!(l.input_schema, c.input_schema, "{}", c.name);
+            assert_eq!(l.output_schema, c.output_schema, "{}", c.name);
+            assert_eq!(l.modes, c.modes, "{}", c.name);
+            assert_eq!(l.response.budget, c.response.budget, "{}", c.name);
+        }
+        assert_eq!(
+            format!("{:?}", loaded.prompts),
+            format!("{:?}", compiled.prompts)
+        );
+        assert_eq!(
+            format!("{:?}", loaded.resources),
+            format!("{:?}", compiled.resources)
+        );
+        assert_eq!(
+            format!("{:?}", loaded.scopes),
+            format!("{:?}", compiled.scopes)
+        );
+    }
+}
