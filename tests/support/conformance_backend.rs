@@ -1,7 +1,8 @@
 //! The test backend behind tests/manifests/conformance.yaml: a stub Nexus (axum on 127.0.0.1:0,
 //! on a runtime of its own) answering the paths that manifest maps with the fixture data the
 //! MCP conformance suite's server scenarios expect, plus `nexus-mcp --manifest` served over HTTP
-//! against it.
+//! against it. Shared by tests/clients.rs and tests/manifest_file.rs, each using part of it.
+#![allow(dead_code)]
 
 use crate::support::{bin, free_port, tee_lines, tool_path, wait_for_line};
 use axum::Json;
