@@ -5,6 +5,7 @@
 
 pub mod embedded;
 pub mod generated;
+pub mod manifest_file;
 pub mod surfaces;
 
 pub use generated::SURFACES;

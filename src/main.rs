@@ -32,6 +32,10 @@ struct Cli {
     /// Which manifest surface to serve.
     #[arg(long, global = true, default_value = "nexus-code-kg")]
     surface: String,
+    /// Serve this manifest file instead of a compiled-in surface (mapped tools only; checked
+    /// like the build checks manifest/*.yaml).
+    #[arg(long, global = true, env = "NEXUS_MCP_MANIFEST")]
+    manifest: Option<PathBuf>,
     /// Nexus API root. Without it, an embedded nexus-lite serves the local repositories.
     #[arg(long, global = true, env = "NEXUS_API_URL")]
     nexus_url: Option<String>,
@@ -222,14 +226,17 @@ fn stdio_scopes(surface: &SurfaceSpec, backend: &Backend) -> Result<BTreeSet<Str
 }
 
 async fn run(cli: Cli) -> Result<ExitCode, String> {
-    let surface = nexus_mcp::surface(&cli.surface).ok_or_else(|| {
-        let known: Vec<&str> = nexus_mcp::SURFACES.iter().map(|s| s.name).collect();
-        format!(
-            "unknown surface `{}`; this build has: {}",
-            cli.surface,
-            known.join(", ")
-        )
-    })?;
+    let surface = match &cli.manifest {
+        Some(path) => nexus_mcp::manifest_file::load(path).map_err(|e| e.to_string())?,
+        None => nexus_mcp::surface(&cli.surface).ok_or_else(|| {
+            let known: Vec<&str> = nexus_mcp::SURFACES.iter().map(|s| s.name).collect();
+            format!(
+                "unknown surface `{}`; this build has: {}",
+                cli.surface,
+                known.join(", ")
+            )
+        })?,
+    };
     match &cli.command {
         Command::Tools { json, cost } => {
             if *cost {

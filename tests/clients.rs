@@ -4,6 +4,8 @@
 //! prints why it is skipped, unless NEXUS_MCP_REQUIRE_CLIENTS=1 (CI) makes that a failure.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+#[path = "support/conformance_backend.rs"]
+mod conformance_backend;
 mod support;
 
 use serde_json::{Value, json};
@@ -202,6 +204,59 @@ fn conformance_server_scenarios() {
         stdout.contains("Baseline check passed"),
         "conformance printed no baseline verdict:\n{}",
         show(&out)
+    );
+}
+
+/// Every server scenario again, against tests/manifests/conformance.yaml served by the same
+/// binary with `--manifest` over a stub backend: the suite's fixture tools, resources, resource
+/// templates and prompts, from a manifest alone. The scenarios this server cannot pass (client
+/// features it deliberately does not use) are listed with their reasons in
+/// tests/conformance-manifest-expected-failures.yml.
+#[test]
+fn conformance_scenarios_from_a_manifest() {
+    let Some(conformance) = support::require(
+        support::npm_tool("conformance"),
+        "Node 22 + @modelcontextprotocol/conformance",
+        "conformance_scenarios_from_a_manifest",
+    ) else {
+        return;
+    };
+    let backend = conformance_backend::start_backend();
+    let server = conformance_backend::ManifestServer::start(
+        &support::root().join("tests/manifests/conformance.yaml"),
+        &backend,
+    );
+    let results = tempfile::tempdir().unwrap();
+    let baseline = support::root().join("tests/conformance-manifest-expected-failures.yml");
+    let out = support::run_bounded(
+        Command::new(&conformance)
+            .args([
+                "server",
+                "--url",
+                &server.url("/mcp"),
+                "--suite",
+                "all",
+                "--expected-failures",
+            ])
+            .arg(&baseline)
+            .arg("-o")
+            .arg(results.path())
+            .env("PATH", support::tool_path()),
+        Duration::from_secs(600),
+        "conformance server --suite all (manifest)",
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let summary: Vec<&str> = stdout
+        .lines()
+        .skip_while(|l| !l.contains("=== SUMMARY ==="))
+        .collect();
+    eprintln!("{}", summary.join("\n"));
+    assert!(
+        out.status.success() && stdout.contains("Baseline check passed"),
+        "conformance (manifest): a scenario failed that is not in {} (or a listed one now passes):\n{}\n--- server stderr ---\n{}",
+        baseline.display(),
+        show(&out),
+        clip(&server.stderr())
     );
 }
 

@@ -284,30 +284,30 @@ fn modes(list: &[Mode]) -> TokenStream {
     quote!(&[#(#items),*])
 }
 
-fn strs(list: &[String]) -> TokenStream {
+pub(crate) fn strs(list: &[String]) -> TokenStream {
     quote!(&[#(#list),*])
 }
 
-fn opt_str(value: &Option<String>) -> TokenStream {
+pub(crate) fn opt_str(value: &Option<String>) -> TokenStream {
     match value {
         Some(s) => quote!(Some(#s)),
         None => quote!(None),
     }
 }
 
-fn opt_usize(value: Option<usize>) -> TokenStream {
+pub(crate) fn opt_usize(value: Option<usize>) -> TokenStream {
     match value {
         Some(n) => quote!(Some(#n)),
         None => quote!(None),
     }
 }
 
-fn pairs(map: &BTreeMap<String, String>) -> TokenStream {
+pub(crate) fn pairs(map: &BTreeMap<String, String>) -> TokenStream {
     let items = map.iter().map(|(k, v)| quote!((#k, #v)));
     quote!(&[#(#items),*])
 }
 
-fn nexus_spec(m: &NexusMapping) -> TokenStream {
+pub(crate) fn nexus_spec(m: &NexusMapping) -> TokenStream {
     let method = match m.method {
         Method::Get => quote!(runtime::spec::HttpMethod::Get),
         Method::Post => quote!(runtime::spec::HttpMethod::Post),
@@ -316,7 +316,7 @@ fn nexus_spec(m: &NexusMapping) -> TokenStream {
     quote!(runtime::spec::NexusSpec { method: #method, path: #path, query: #query, body: #body })
 }
 
-fn completion_spec(complete: &Option<Completion>) -> TokenStream {
+pub(crate) fn completion_spec(complete: &Option<Completion>) -> TokenStream {
     let Some(c) = complete else {
         return quote!(None);
     };
@@ -334,7 +334,6 @@ fn completion_spec(complete: &Option<Completion>) -> TokenStream {
 }
 
 fn registry(manifest: &Manifest) -> TokenStream {
-    let types = &manifest.types;
     let server = &manifest.server;
     let (name, title, version, instructions, budget) = (
         &server.name,
@@ -348,8 +347,8 @@ fn registry(manifest: &Manifest) -> TokenStream {
         quote!(runtime::spec::ScopeSpec { name: #n, description: #d, modes: #m, default_stdio: #def })
     });
     let tools = manifest.tools.iter().map(|tool| {
-        let scope_modes = manifest.scopes.iter().find(|s| s.name == tool.scope).map(|s| s.modes.clone()).unwrap_or_default();
-        let tool_modes = modes(tool.modes.as_ref().unwrap_or(&scope_modes));
+        let derived = crate::registry::tool_derived(manifest, tool);
+        let tool_modes = modes(&derived.modes);
         let (n, t, d, s) = (&tool.name, &tool.title, &tool.description, &tool.scope);
         let access = match tool.access {
             Access::Read => quote!(runtime::spec::Access::Read),
@@ -360,8 +359,7 @@ fn registry(manifest: &Manifest) -> TokenStream {
             HandlerKind::Mapped => quote!(runtime::spec::Handler::Mapped),
             HandlerKind::Custom => quote!(runtime::spec::Handler::Custom),
         };
-        let input_schema = canonical_json(&crate::portable::input(&tool.input, types));
-        let output_schema = canonical_json(&crate::portable::output(&crate::envelope::with_envelope(&tool.output, &manifest.envelope), types));
+        let (input_schema, output_schema) = (&derived.input_schema, &derived.output_schema);
         let nexus = match &tool.nexus {
             Some(m) => {
                 let spec = nexus_spec(m);
@@ -372,7 +370,7 @@ fn registry(manifest: &Manifest) -> TokenStream {
         let r = &tool.response;
         let (pick, exclude, redact) = (strs(&r.pick), strs(&r.exclude), strs(&r.redact));
         let (max_items, max_string) = (opt_usize(r.max_items), opt_usize(r.max_string));
-        let budget = r.budget.unwrap_or(server.result_budget);
+        let budget = derived.budget;
         let pagination = match &tool.pagination {
             Some(p) => {
                 let (items, cursor) = (&p.items, &p.cursor);
@@ -399,6 +397,7 @@ fn registry(manifest: &Manifest) -> TokenStream {
             }
             None => quote!(None),
         };
+        let content = crate::emit_resources::content_specs(&tool.content);
         quote! {
             runtime::spec::ToolSpec {
                 name: #n, title: #t, description: #d, scope: #s, access: #access, modes: #tool_modes,
@@ -407,22 +406,18 @@ fn registry(manifest: &Manifest) -> TokenStream {
                 response: runtime::spec::ResponseSpec { pick: #pick, exclude: #exclude, max_items: #max_items, max_string: #max_string, budget: #budget, redact: #redact },
                 pagination: #pagination,
                 mutation: #mutation,
+                content: #content,
             }
         }
     });
-    let prompts = manifest.prompts.iter().map(|p| {
-        let (n, t, d, tpl) = (&p.name, opt_str(&p.title), &p.description, &p.template);
-        let args = p.arguments.iter().map(|a| {
-            let (an, ad, ar) = (&a.name, &a.description, a.required);
-            let complete = completion_spec(&a.complete);
-            quote!(runtime::spec::PromptArgSpec { name: #an, description: #ad, required: #ar, complete: #complete })
-        });
-        quote!(runtime::spec::PromptSpec { name: #n, title: #t, description: #d, arguments: &[#(#args),*], template: #tpl })
-    });
-    let resources = manifest.resources.iter().map(|r| {
-        let (u, n, t, d, m, tpl) = (&r.uri, &r.name, opt_str(&r.title), &r.description, &r.mime_type, &r.template);
-        quote!(runtime::spec::ResourceSpec { uri: #u, name: #n, title: #t, description: #d, mime_type: #m, template: #tpl })
-    });
+    let prompts = manifest
+        .prompts
+        .iter()
+        .map(crate::emit_resources::prompt_spec);
+    let resources = manifest
+        .resources
+        .iter()
+        .map(|r| crate::emit_resources::resource_spec(manifest, r));
     let envelope: Vec<&str> = crate::envelope::fields(&manifest.envelope)
         .into_iter()
         .map(|(n, _, _)| n)

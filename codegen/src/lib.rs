@@ -4,6 +4,7 @@
 
 pub mod budget;
 pub mod emit;
+mod emit_resources;
 pub mod envelope;
 pub mod error;
 pub mod include;
@@ -11,9 +12,11 @@ pub mod locate;
 pub mod model;
 pub mod naming;
 pub mod portable;
+pub mod registry;
 pub mod schema;
 pub mod settings;
 pub mod validate;
+mod validate_resources;
 
 pub use error::{CodegenError, ManifestError};
 pub use model::Manifest;

@@ -109,6 +109,10 @@ pub struct Tool {
     pub pagination: Option<Pagination>,
     #[serde(default)]
     pub mutation: Option<Mutation>,
+    /// Content blocks of the result, rendered from the answer (see [`Content`]); none: the
+    /// answer as JSON text.
+    #[serde(default)]
+    pub content: Vec<Content>,
     /// Shared types spliced into `input` / `output` with `include:` (filled by include.rs).
     #[serde(skip)]
     pub includes: Includes,
@@ -203,7 +207,77 @@ pub struct Prompt {
     pub description: String,
     #[serde(default)]
     pub arguments: Vec<PromptArgument>,
+    /// One user text message. Either this or `messages`.
+    #[serde(default)]
     pub template: String,
+    /// Messages with content types, in order. Either this or `template`.
+    #[serde(default)]
+    pub messages: Vec<PromptMessage>,
+    /// A tool called before rendering; its result is `result` in the templates.
+    #[serde(default)]
+    pub call: Option<PromptCall>,
+}
+
+/// `call: {tool, arguments}`: the tool runs through the same dispatch as tools/call.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PromptCall {
+    pub tool: String,
+    /// Tool argument name → minijinja template over the prompt's `args`.
+    #[serde(default)]
+    pub arguments: BTreeMap<String, String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    User,
+    Assistant,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PromptMessage {
+    pub role: Role,
+    pub content: Content,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ContentKind {
+    Text,
+    Image,
+    Audio,
+    Resource,
+}
+
+impl ContentKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ContentKind::Text => "text",
+            ContentKind::Image => "image",
+            ContentKind::Audio => "audio",
+            ContentKind::Resource => "resource",
+        }
+    }
+}
+
+/// One MCP content block; every string is a minijinja template.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Content {
+    #[serde(rename = "type")]
+    pub kind: ContentKind,
+    #[serde(default)]
+    pub text: Option<String>,
+    /// Base64 (image, audio, binary embedded resource).
+    #[serde(default)]
+    pub data: Option<String>,
+    #[serde(default)]
+    pub mime_type: Option<String>,
+    /// The embedded resource's URI.
+    #[serde(default)]
+    pub uri: Option<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -243,5 +317,25 @@ pub struct Resource {
     pub title: Option<String>,
     pub description: String,
     pub mime_type: String,
+    /// Static text, or text rendered over `result` (the backend answer) and `args` (the URI
+    /// template's variables).
+    #[serde(default)]
     pub template: String,
+    /// The backend read behind the resource; its `input` is the URI template's variables.
+    #[serde(default)]
+    pub nexus: Option<NexusMapping>,
+    /// Dotted path of the text in the answer.
+    #[serde(default)]
+    pub text: Option<String>,
+    /// Dotted path of base64 data in the answer.
+    #[serde(default)]
+    pub blob: Option<String>,
+    /// The scope a caller needs to list and read the resource.
+    #[serde(default)]
+    pub scope: Option<String>,
+    #[serde(default)]
+    pub response: Response,
+    /// URI template variable → where completion/complete finds its values.
+    #[serde(default)]
+    pub complete: BTreeMap<String, Completion>,
 }

@@ -9,14 +9,14 @@ use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-struct Checker<'a> {
+pub(crate) struct Checker<'a> {
     file: PathBuf,
     locator: Locator<'a>,
     errors: Vec<ManifestError>,
 }
 
 impl Checker<'_> {
-    fn report(&mut self, at: &[Step], subject: Option<String>, message: String) {
+    pub(crate) fn report(&mut self, at: &[Step], subject: Option<String>, message: String) {
         let (line, column) = self.locator.position(at);
         self.errors.push(ManifestError {
             file: self.file.clone(),
@@ -61,6 +61,7 @@ pub fn check(file: &Path, source: &str, manifest: &Manifest) -> Vec<ManifestErro
         check_tool(&mut c, manifest, i, tool);
     }
     check_prompts_and_resources(&mut c, manifest);
+    crate::validate_resources::check(&mut c, manifest);
     naming::check(&mut c, manifest);
     envelope::check(&mut c, manifest);
     defaults::check(&mut c, manifest);
@@ -227,24 +228,24 @@ fn check_mapping(
 }
 
 /// The path `tail` below `at`.
-fn under(at: &[Step], tail: &[Step]) -> Vec<Step> {
+pub(crate) fn under(at: &[Step], tail: &[Step]) -> Vec<Step> {
     at.iter().chain(tail).cloned().collect()
 }
 
 /// What a Nexus mapping's templates can read, and how to say so in errors.
-struct Fields<'a> {
+pub(crate) struct Fields<'a> {
     /// Templates read `<prefix>.<name>`.
-    prefix: &'a str,
-    names: BTreeSet<&'a str>,
-    required: BTreeSet<&'a str>,
-    a_field: &'a str,
-    add_to: &'a str,
+    pub(crate) prefix: &'a str,
+    pub(crate) names: BTreeSet<&'a str>,
+    pub(crate) required: BTreeSet<&'a str>,
+    pub(crate) a_field: &'a str,
+    pub(crate) add_to: &'a str,
     /// What is wrong with a path parameter that may be absent, and the fix; `{}` is its name.
-    when_missing: &'a str,
+    pub(crate) when_missing: &'a str,
 }
 
 /// Checks a Nexus mapping at `at`.
-fn check_nexus(
+pub(crate) fn check_nexus(
     c: &mut Checker<'_>,
     at: &[Step],
     subject: Option<String>,
@@ -464,7 +465,10 @@ fn check_prompts_and_resources(c: &mut Checker<'_>, manifest: &Manifest) {
             path!["prompts", i, "template"],
             subject,
             &prompt.template,
-            |v| v.strip_prefix("args.").is_some_and(|a| args.contains(a)),
+            |v| {
+                v.strip_prefix("args.").is_some_and(|a| args.contains(a))
+                    || crate::validate_resources::reads_call_result(prompt, v)
+            },
         );
     }
     let mut seen = BTreeSet::new();
@@ -489,13 +493,13 @@ fn check_prompts_and_resources(c: &mut Checker<'_>, manifest: &Manifest) {
             path!["resources", i, "template"],
             subject,
             &resource.template,
-            |_| false,
+            |v| crate::validate_resources::resource_template_reads(resource, v),
         );
     }
 }
 
 /// A completion is a fixed list, or a GET whose answer `pick` reads, behind a scope.
-fn check_completion(
+pub(crate) fn check_completion(
     c: &mut Checker<'_>,
     manifest: &Manifest,
     at: &[Step],
@@ -550,7 +554,7 @@ fn check_completion(
     check_nexus(c, &under(at, path!["nexus"]), subject, nexus, &fields);
 }
 
-fn check_text_template(
+pub(crate) fn check_text_template(
     c: &mut Checker<'_>,
     at: &[Step],
     subject: Option<String>,
@@ -562,7 +566,7 @@ fn check_text_template(
         Ok(vars) => {
             for var in vars {
                 if !(var.starts_with("server.") || var == "server" || allowed(&var)) {
-                    c.report(at, subject.clone(), format!("template uses `{var}`, which is not defined. Prompts can read `args.<declared argument>` and `server.<key>`; resources `server.<key>`."));
+                    c.report(at, subject.clone(), format!("template uses `{var}`, which is not defined. Prompts can read `args.<declared argument>`, `server.<key>` and, with `call:`, `result`; resources `server.<key>`, `args.<URI variable>` and, with `nexus:`, `result`."));
                 }
             }
         }
@@ -581,6 +585,10 @@ fn check_refs(
     for (ref_at, r) in refs {
         match r.strip_prefix(schema::TYPE_REF_PREFIX) {
             Some(name) if manifest.types.contains_key(name) => {}
+            // A schema's own `$defs` (JSON Schema 2020-12), published as written.
+            None if r
+                .strip_prefix("#/$defs/")
+                .is_some_and(|name| schema.get("$defs").and_then(|d| d.get(name)).is_some()) => {}
             Some(name) => {
                 let known: Vec<&str> = manifest.types.keys().map(String::as_str).collect();
                 c.report(&ref_at, subject.clone(), format!("unknown type `{name}` in `$ref: {r}`. Declare it under `types:` or use one of: {}.", known.join(", ")));
@@ -589,7 +597,7 @@ fn check_refs(
                 &ref_at,
                 subject.clone(),
                 format!(
-                    "`$ref: {r}` is not supported: reference shared types as `#/types/<Name>`."
+                    "`$ref: {r}` is not supported: reference shared types as `#/types/<Name>`, or this schema's own `$defs` as `#/$defs/<name>`."
                 ),
             ),
         }

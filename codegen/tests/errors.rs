@@ -72,7 +72,7 @@ fn unknown_key() {
         only_error(&source, "titel:"),
         "manifest/demo.yaml:22:5: tool `kg_get_thing`: unknown field `titel`, expected one of \
          `name`, `title`, `description`, `scope`, `access`, `modes`, `handler`, `input`, \
-         `output`, `nexus`, `response`, `pagination`, `mutation`. See manifest/README.md for \
+         `output`, `nexus`, `response`, `pagination`, `mutation`, `content`. See manifest/README.md for \
          the keys a manifest accepts."
     );
 }

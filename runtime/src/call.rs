@@ -6,6 +6,7 @@ use crate::access;
 use crate::app::ToolContext;
 use crate::backend::mapping;
 use crate::error::{ToolError, capped, echo};
+use crate::log::LogLevel;
 use crate::spec::{Handler, PaginationSpec, ToolSpec};
 use crate::trim;
 use base64::Engine;
@@ -36,8 +37,17 @@ pub async fn call(ctx: ToolContext, name: &str, arguments: Value) -> Result<Valu
     };
     validate(&ctx, tool, &arguments)?;
     enforce_mutation_rules(tool, &arguments)?;
+    let started = std::time::Instant::now();
+    client_log(&ctx, format!("`{}` called", tool.name)).await;
     let raw = match tool.handler {
-        Handler::Mapped => run_mapped(&ctx, tool, &arguments).await?,
+        // Progress around the backend request, for clients that sent a progressToken; custom
+        // tools report their own.
+        Handler::Mapped => {
+            ctx.progress(0.0, Some(2.0), "asking the backend").await;
+            let raw = run_mapped(&ctx, tool, &arguments).await;
+            ctx.progress(1.0, Some(2.0), "the backend answered").await;
+            raw?
+        }
         Handler::Custom => {
             let app = ctx.app.clone();
             let future =
@@ -50,7 +60,20 @@ pub async fn call(ctx: ToolContext, name: &str, arguments: Value) -> Result<Valu
             future.await?
         }
     };
-    Ok(finish(&ctx, tool, raw).await)
+    let result = finish(&ctx, tool, raw).await;
+    if tool.handler == Handler::Mapped {
+        ctx.progress(2.0, Some(2.0), "done").await;
+    }
+    let took = started.elapsed().as_secs_f64() * 1e3;
+    client_log(&ctx, format!("`{}` answered in {took:.1} ms", tool.name)).await;
+    Ok(result)
+}
+
+/// An info message to the client's log (sent only when it asked with logging/setLevel).
+async fn client_log(ctx: &ToolContext, message: String) {
+    if let Some(log) = ctx.log.as_ref().filter(|l| l.enabled(LogLevel::Info)) {
+        log.log(LogLevel::Info, message).await;
+    }
 }
 
 fn validate(ctx: &ToolContext, tool: &ToolSpec, arguments: &Value) -> Result<(), ToolError> {
@@ -224,12 +247,13 @@ fn pointer(dotted: &str) -> String {
 async fn finish(ctx: &ToolContext, tool: &'static ToolSpec, mut raw: Value) -> Value {
     let page = raw.as_object_mut().and_then(|o| o.remove("_page"));
     let envelope = envelope(ctx, tool, &raw).await;
+    let binary = take_binary(tool, &mut raw);
     let (value, mut report) = trim::shape(raw, &tool.response);
     let keys: Vec<&str> = ENGINE_KEYS
         .into_iter()
         .chain(envelope.keys().map(String::as_str))
         .collect();
-    fit_with_envelope(
+    let mut result = fit_with_envelope(
         value,
         &mut report,
         tool.response.budget,
@@ -237,7 +261,36 @@ async fn finish(ctx: &ToolContext, tool: &'static ToolSpec, mut raw: Value) -> V
         |value, report| {
             annotate(value, tool, page.as_ref(), report, &envelope);
         },
-    )
+    );
+    // Outside the budget: the budget is what the model reads as text.
+    if let Some(obj) = result.as_object_mut() {
+        obj.extend(binary);
+    }
+    result
+}
+
+/// The answer's binary fields, taken out before trimming: top-level output properties declared
+/// `contentEncoding: base64` in a tool with `content:` blocks. Base64 is not text to redact or
+/// cut (either breaks the image); it goes into a content block as sent, outside the budget.
+fn take_binary(tool: &ToolSpec, raw: &mut Value) -> Map<String, Value> {
+    let mut taken = Map::new();
+    if tool.content.is_empty() {
+        return taken;
+    }
+    let Ok(schema) = serde_json::from_str::<Value>(tool.output_schema) else {
+        return taken;
+    };
+    let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
+        return taken;
+    };
+    for (name, property) in properties {
+        if property.get("contentEncoding").and_then(Value::as_str) == Some("base64")
+            && let Some(value) = raw.as_object_mut().and_then(|o| o.remove(name))
+        {
+            taken.insert(name.clone(), value);
+        }
+    }
+    taken
 }
 
 /// The surface's envelope fields for this answer: what its hook computes, limited to the names

@@ -18,3 +18,4 @@ pub mod templates;
 pub mod tool_cost;
 pub mod transport;
 pub mod trim;
+pub mod uri_template;

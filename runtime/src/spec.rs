@@ -127,6 +127,8 @@ pub struct ToolSpec {
     pub response: ResponseSpec,
     pub pagination: Option<PaginationSpec>,
     pub mutation: Option<MutationSpec>,
+    /// The result's content blocks (`content:` in the manifest); empty: the answer as JSON text.
+    pub content: &'static [ContentSpec],
 }
 
 #[derive(Debug)]
@@ -174,7 +176,60 @@ pub struct PromptSpec {
     pub title: Option<&'static str>,
     pub description: &'static str,
     pub arguments: &'static [PromptArgSpec],
+    /// One user text message; empty when the prompt declares `messages`.
     pub template: &'static str,
+    /// Messages with content types, rendered in order (instead of `template`).
+    pub messages: &'static [PromptMessageSpec],
+    /// A tool the prompt calls first; its result is `result` in the templates.
+    pub call: Option<PromptCallSpec>,
+}
+
+/// A prompt's tool call: `arguments` are minijinja templates over the prompt's `args`.
+#[derive(Debug)]
+pub struct PromptCallSpec {
+    pub tool: &'static str,
+    pub arguments: &'static [(&'static str, &'static str)],
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    User,
+    Assistant,
+}
+
+impl Role {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::User => "user",
+            Role::Assistant => "assistant",
+        }
+    }
+}
+
+#[derive(Debug)]
+pub struct PromptMessageSpec {
+    pub role: Role,
+    pub content: ContentSpec,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ContentKind {
+    Text,
+    Image,
+    Audio,
+    Resource,
+}
+
+/// One MCP content block. Every string is a minijinja template (see manifest/README.md,
+/// "Content types"): `text` for text blocks and text resources, `data` (base64) for images,
+/// audio and binary resources, `mime_type`, and `uri` for embedded resources.
+#[derive(Debug)]
+pub struct ContentSpec {
+    pub kind: ContentKind,
+    pub text: Option<&'static str>,
+    pub data: Option<&'static str>,
+    pub mime_type: Option<&'static str>,
+    pub uri: Option<&'static str>,
 }
 
 #[derive(Debug)]
@@ -206,5 +261,26 @@ pub struct ResourceSpec {
     pub title: Option<&'static str>,
     pub description: &'static str,
     pub mime_type: &'static str,
+    /// Text of the resource (static, or rendered over `result` and `args`); empty when the
+    /// content is taken from the backend answer.
     pub template: &'static str,
+    /// The backend read behind the resource; its input is the URI template's variables.
+    pub nexus: Option<NexusSpec>,
+    /// Dotted path of the text in the answer.
+    pub text: Option<&'static str>,
+    /// Dotted path of base64 data in the answer.
+    pub blob: Option<&'static str>,
+    /// The scope a caller needs to list and read the resource (none: everyone).
+    pub scope: Option<&'static str>,
+    /// Trimming of the backend answer (redaction always applies).
+    pub response: ResponseSpec,
+    /// Completion sources of the URI template's variables.
+    pub complete: &'static [(&'static str, CompletionSpec)],
+}
+
+impl ResourceSpec {
+    /// An RFC 6570 template (`docugraph://workspace/node/{id}`) rather than one resource.
+    pub fn is_template(&self) -> bool {
+        self.uri.contains('{')
+    }
 }

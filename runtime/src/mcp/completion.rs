@@ -1,7 +1,7 @@
-//! completion/complete for prompt arguments, from the manifest: a fixed list, or the strings a
-//! Nexus GET answers, for callers holding the completion's scope. An argument with no declared
-//! source, or whose filled-in arguments Nexus does not know, completes to nothing; nothing is
-//! guessed.
+//! completion/complete for prompt arguments and resource template variables, from the
+//! manifest: a fixed list, or the strings a Nexus GET answers, for callers holding the
+//! completion's scope. An argument with no declared source, or whose filled-in arguments Nexus
+//! does not know, completes to nothing; nothing is guessed.
 
 use super::McpServer;
 use crate::access;
@@ -32,6 +32,16 @@ pub enum CompletionError {
     #[error("prompt `{prompt}` has no argument `{argument}`; its arguments are: {known}")]
     UnknownArgument {
         prompt: String,
+        argument: String,
+        known: String,
+    },
+    #[error("unknown resource template `{0}`; call resources/templates/list")]
+    UnknownTemplate(String),
+    #[error(
+        "resource template `{template}` has no variable `{argument}`; its variables are: {known}"
+    )]
+    UnknownVariable {
+        template: String,
         argument: String,
         known: String,
     },
@@ -68,19 +78,68 @@ pub async fn complete(
                 .collect::<Vec<_>>()
                 .join(", "),
         })?;
-    let candidates = match &arg.complete {
+    let what = format!("completion of prompt `{prompt}`, argument `{argument}`");
+    let candidates = candidates(ctx, &what, arg.complete.as_ref(), filled).await?;
+    Ok(matching(candidates, typed))
+}
+
+/// Completes variable `argument` of the resource template `uri_template`, like [`complete`].
+/// A template the caller may not read (its scope) is unknown to it.
+pub async fn complete_resource(
+    ctx: &ToolContext,
+    uri_template: &str,
+    argument: &str,
+    typed: &str,
+    filled: Map<String, Value>,
+) -> Result<Completions, CompletionError> {
+    let surface = ctx.app.surface;
+    let resource = surface
+        .resources
+        .iter()
+        .filter(|r| r.is_template())
+        .filter(|r| {
+            r.scope
+                .is_none_or(|s| access::scope_usable(surface, s, ctx.mode, &ctx.scopes))
+        })
+        .find(|r| r.uri == uri_template)
+        .ok_or_else(|| CompletionError::UnknownTemplate(uri_template.to_owned()))?;
+    let variables = crate::uri_template::variables(resource.uri).unwrap_or_default();
+    if !variables.iter().any(|v| v == argument) {
+        return Err(CompletionError::UnknownVariable {
+            template: uri_template.to_owned(),
+            argument: argument.to_owned(),
+            known: variables.join(", "),
+        });
+    }
+    let complete = resource
+        .complete
+        .iter()
+        .find(|(name, _)| *name == argument)
+        .map(|(_, c)| c);
+    let what = format!("completion of resource template `{uri_template}`, variable `{argument}`");
+    let candidates = candidates(ctx, &what, complete, filled).await?;
+    Ok(matching(candidates, typed))
+}
+
+/// Every value a completion source offers this caller.
+async fn candidates(
+    ctx: &ToolContext,
+    what: &str,
+    complete: Option<&CompletionSpec>,
+    filled: Map<String, Value>,
+) -> Result<Vec<String>, ToolError> {
+    let surface = ctx.app.surface;
+    Ok(match complete {
         None => Vec::new(),
         Some(CompletionSpec::Values(values)) => values.iter().map(|v| (*v).to_owned()).collect(),
         Some(CompletionSpec::Nexus { nexus, pick, scope })
             if access::scope_usable(surface, scope, ctx.mode, &ctx.scopes) =>
         {
-            let what = format!("completion of prompt `{prompt}`, argument `{argument}`");
-            from_nexus(ctx, &what, nexus, pick, filled).await?
+            from_nexus(ctx, what, nexus, pick, filled).await?
         }
         // Values this caller could not read through any tool are not shown here either.
         Some(CompletionSpec::Nexus { .. }) => Vec::new(),
-    };
-    Ok(matching(candidates, typed))
+    })
 }
 
 /// The strings at `pick` in the answer to `nexus`, rendered from the filled-in arguments.
@@ -148,15 +207,6 @@ impl McpServer {
         request: CompleteRequestParams,
         ctx: RequestContext<RoleServer>,
     ) -> Result<CompleteResult, ErrorData> {
-        let Reference::Prompt(prompt) = &request.r#ref else {
-            return Err(ErrorData::invalid_params(
-                format!(
-                    "{} has no resource templates to complete; only prompt arguments complete (see prompts/list)",
-                    self.app.surface.name
-                ),
-                None,
-            ));
-        };
         let filled: Map<String, Value> = request
             .context
             .and_then(|c| c.arguments)
@@ -164,14 +214,23 @@ impl McpServer {
             .into_iter()
             .map(|(k, v)| (k, Value::String(v)))
             .collect();
-        let found = complete(
-            &self.tool_context(&ctx, None),
-            &prompt.name,
-            &request.argument.name,
-            &request.argument.value,
-            filled,
-        )
-        .await
+        let tool_ctx = self.tool_context(&ctx, None);
+        let (argument, typed) = (&request.argument.name, &request.argument.value);
+        let found = match &request.r#ref {
+            Reference::Prompt(prompt) => {
+                complete(&tool_ctx, &prompt.name, argument, typed, filled).await
+            }
+            Reference::Resource(template) => {
+                complete_resource(&tool_ctx, &template.uri, argument, typed, filled).await
+            }
+            _ => {
+                return Err(ErrorData::invalid_params(
+                    "completion/complete completes `ref/prompt` and `ref/resource` references only",
+                    None,
+                ));
+            }
+        };
+        let found = found
         .map_err(|e| match e {
             CompletionError::Nexus(_) if self.mode == Mode::RemoteHttp => {
                 ErrorData::internal_error(

@@ -1,12 +1,20 @@
-//! prompts/list and prompts/get: the manifest's prompts, rendered with minijinja.
+//! prompts/list and prompts/get: the manifest's prompts, rendered with minijinja. A prompt with
+//! `call:` runs that tool first through the same dispatch as tools/call (scopes, validation,
+//! budget and redaction apply) and renders its result as `result`. A failed call fails the
+//! prompt with the tool's message: a prompt rendered around a missing result would read as
+//! if the data were there.
 
+use super::content::render_block;
 use super::{McpServer, from_json};
-use crate::error::echo;
+use crate::call::{self, CallError};
+use crate::error::{capped, echo};
+use crate::spec::PromptSpec;
 use rmcp::model::{
     ErrorData, GetPromptRequestParams, GetPromptResponse, GetPromptResult, ListPromptsResult,
     Prompt, PromptMessage,
 };
-use serde_json::{Value, json};
+use rmcp::service::{RequestContext, RoleServer};
+use serde_json::{Map, Value, json};
 
 impl McpServer {
     pub(super) fn prompts_list(&self) -> Result<ListPromptsResult, ErrorData> {
@@ -25,9 +33,10 @@ impl McpServer {
         Ok(ListPromptsResult::with_all_items(prompts))
     }
 
-    pub(super) fn prompts_get(
+    pub(super) async fn prompts_get(
         &self,
         request: GetPromptRequestParams,
+        ctx: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
         let surface = self.app.surface;
         let prompt = surface
@@ -57,17 +66,110 @@ impl McpServer {
                 None,
             ));
         }
-        let text = crate::templates::render(prompt.template, surface, &Value::Object(args))
-            .map_err(|e| {
-                ErrorData::internal_error(
-                    format!("prompt `{}` failed to render: {e}", prompt.name),
-                    None,
+        let args = Value::Object(args);
+        let result = match &prompt.call {
+            Some(_) => Some(self.prompt_call(prompt, &args, &ctx).await?),
+            None => None,
+        };
+        let server = json!({"name": surface.name, "title": surface.title, "version": surface.version, "instructions": surface.instructions, "result_budget": surface.result_budget});
+        let vars = json!({"server": server, "args": args, "result": result});
+        let failed = |e: minijinja::Error| {
+            ErrorData::internal_error(
+                format!("prompt `{}` failed to render: {e}", prompt.name),
+                None,
+            )
+        };
+        let messages: Vec<Value> = if prompt.messages.is_empty() {
+            let text = crate::templates::env()
+                .render_str(
+                    prompt.template,
+                    minijinja::Value::from(minijinja::value::Serde(&vars)),
                 )
-            })?;
-        let message: PromptMessage =
-            from_json(json!({"role": "user", "content": {"type": "text", "text": text}}))?;
-        Ok(GetPromptResult::new(vec![message])
+                .map_err(failed)?;
+            vec![json!({"role": "user", "content": {"type": "text", "text": text}})]
+        } else {
+            prompt
+                .messages
+                .iter()
+                .map(|m| {
+                    render_block(&m.content, &vars)
+                        .map(|content| json!({"role": m.role.as_str(), "content": content}))
+                })
+                .collect::<Result<_, _>>()
+                .map_err(failed)?
+        };
+        let messages = messages
+            .into_iter()
+            .map(from_json)
+            .collect::<Result<Vec<PromptMessage>, _>>()?;
+        Ok(GetPromptResult::new(messages)
             .with_description(prompt.description)
             .into())
+    }
+
+    /// Runs the prompt's tool with its rendered arguments; the trimmed result.
+    async fn prompt_call(
+        &self,
+        prompt: &PromptSpec,
+        args: &Value,
+        ctx: &RequestContext<RoleServer>,
+    ) -> Result<Value, ErrorData> {
+        let Some(spec) = &prompt.call else {
+            return Ok(Value::Null);
+        };
+        let context = json!({"args": args});
+        let mut arguments = Map::new();
+        for (name, template) in spec.arguments {
+            let text = crate::templates::env()
+                .render_str(template, minijinja::Value::from(minijinja::value::Serde(&context)))
+                .map_err(|e| {
+                    ErrorData::internal_error(
+                        format!(
+                            "prompt `{}`: argument `{name}` of its call to `{}` failed to render: {e}",
+                            prompt.name, spec.tool
+                        ),
+                        None,
+                    )
+                })?;
+            // An argument the prompt was not given renders empty: leave it out, so the tool's
+            // own default applies.
+            if !text.is_empty() {
+                arguments.insert((*name).to_owned(), Value::String(text));
+            }
+        }
+        let outcome = call::call(
+            self.tool_context(ctx, None),
+            spec.tool,
+            Value::Object(arguments),
+        )
+        .await;
+        outcome.map_err(|e| {
+            // Arguments the tool refuses came from the prompt's arguments: the caller's to fix.
+            if let CallError::Tool(invalid @ crate::error::ToolError::InvalidArguments { .. }) = &e {
+                return ErrorData::invalid_params(
+                    capped(&format!(
+                        "prompt `{}` calls `{}` with its arguments, which the tool refuses: {invalid}",
+                        prompt.name, spec.tool
+                    ))
+                    .into_owned(),
+                    None,
+                );
+            }
+            let why = match &e {
+                CallError::UnknownTool(_) => format!(
+                    "this connection cannot call `{}` (scope or runtime mode)",
+                    spec.tool
+                ),
+                CallError::Tool(t) => t.to_client_json(self.mode).to_string(),
+            };
+            ErrorData::internal_error(
+                capped(&format!(
+                    "prompt `{}` calls `{}` first, and the call failed: {why}",
+                    prompt.name, spec.tool
+                ))
+                .into_owned(),
+                None,
+            )
+        })
     }
 }

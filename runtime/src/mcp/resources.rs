@@ -1,52 +1,236 @@
-//! resources/list and resources/read: the manifest's resources.
+//! resources/list, resources/templates/list and resources/read: the manifest's resources, static
+//! or read from the backend, and RFC 6570 resource templates whose variables feed the backend
+//! mapping. A resource whose scope the caller lacks is neither listed nor readable.
 
 use super::{McpServer, from_json};
-use crate::error::echo;
+use crate::access;
+use crate::backend::mapping;
+use crate::error::{ToolError, echo, log_internal};
+use crate::spec::{Mode, ResourceSpec};
+use crate::{trim, uri_template};
 use rmcp::model::{
-    ErrorData, ListResourcesResult, ReadResourceRequestParams, ReadResourceResponse,
-    ReadResourceResult, Resource, ResourceContents,
+    ErrorData, ListResourceTemplatesResult, ListResourcesResult, ReadResourceRequestParams,
+    ReadResourceResponse, ReadResourceResult, Resource, ResourceContents, ResourceTemplate,
 };
-use serde_json::{Value, json};
+use rmcp::service::{RequestContext, RoleServer};
+use serde_json::{Map, Value, json};
+use std::collections::BTreeSet;
 
 impl McpServer {
-    pub(super) fn resources_list(&self) -> Result<ListResourcesResult, ErrorData> {
+    /// The resources (and templates) this caller may see.
+    fn visible_resources(
+        &self,
+        scopes: &BTreeSet<String>,
+    ) -> impl Iterator<Item = &'static ResourceSpec> + '_ {
+        let surface = self.app.surface;
+        let scopes = scopes.clone();
+        let mode = self.mode;
+        surface.resources.iter().filter(move |r| {
+            r.scope
+                .is_none_or(|s| access::scope_usable(surface, s, mode, &scopes))
+        })
+    }
+
+    pub(super) fn resources_list(
+        &self,
+        ctx: &RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
         let resources = self
-            .app
-            .surface
-            .resources
-            .iter()
+            .visible_resources(&self.scopes_for(ctx))
+            .filter(|r| !r.is_template())
             .map(|r| from_json(json!({"uri": r.uri, "name": r.name, "title": r.title, "description": r.description, "mimeType": r.mime_type})))
             .collect::<Result<Vec<Resource>, _>>()?;
         Ok(ListResourcesResult::with_all_items(resources))
     }
 
-    pub(super) fn resources_read(
+    pub(super) fn resource_templates_list(
+        &self,
+        ctx: &RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        let templates = self
+            .visible_resources(&self.scopes_for(ctx))
+            .filter(|r| r.is_template())
+            .map(|r| from_json(json!({"uriTemplate": r.uri, "name": r.name, "title": r.title, "description": r.description, "mimeType": r.mime_type})))
+            .collect::<Result<Vec<ResourceTemplate>, _>>()?;
+        Ok(ListResourceTemplatesResult::with_all_items(templates))
+    }
+
+    pub(super) async fn resources_read(
         &self,
         request: ReadResourceRequestParams,
+        ctx: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        let surface = self.app.surface;
-        let resource = surface
-            .resources
-            .iter()
-            .find(|r| r.uri == request.uri)
-            .ok_or_else(|| {
-                ErrorData::resource_not_found(
-                    format!(
-                        "unknown resource `{}`; call resources/list",
-                        echo(&request.uri)
-                    ),
-                    None,
+        let scopes = self.scopes_for(&ctx);
+        // An exact URI first, then the templates in manifest order.
+        let found = self
+            .visible_resources(&scopes)
+            .find(|r| !r.is_template() && r.uri == request.uri)
+            .map(|r| (r, Map::new()))
+            .or_else(|| {
+                self.visible_resources(&scopes)
+                    .filter(|r| r.is_template())
+                    .find_map(|r| {
+                        let vars = uri_template::matches(r.uri, &request.uri)?;
+                        Some((
+                            r,
+                            vars.into_iter()
+                                .map(|(k, v)| (k, Value::String(v)))
+                                .collect(),
+                        ))
+                    })
+            });
+        let Some((resource, vars)) = found else {
+            return Err(ErrorData::resource_not_found(
+                format!(
+                    "unknown resource `{}`; call resources/list and resources/templates/list",
+                    echo(&request.uri)
+                ),
+                None,
+            ));
+        };
+        let args = Value::Object(vars);
+        let contents = match &resource.nexus {
+            None => {
+                let text = self.render(resource, &args, None)?;
+                json!({"uri": request.uri, "mimeType": resource.mime_type, "text": text})
+            }
+            Some(nexus) => {
+                let tool_ctx = self.tool_context(&ctx, None);
+                let request_to_backend = mapping::render(resource.uri, nexus, &args)
+                    .map_err(|e| self.backend_error(resource, e))?;
+                let raw = tool_ctx
+                    .nexus(&request_to_backend)
+                    .await
+                    .map_err(|e| self.backend_error(resource, e))?;
+                self.contents_from_answer(resource, &request.uri, &args, raw)?
+            }
+        };
+        let contents: ResourceContents = from_json(contents)?;
+        Ok(ReadResourceResult::new(vec![contents]).into())
+    }
+
+    /// The resource's content from a backend answer: base64 at `blob` (as is: binary data is
+    /// not text to redact or cut), or the answer trimmed and redacted like a tool answer, then
+    /// the text at `text`, the rendered `template`, or the whole answer as JSON.
+    fn contents_from_answer(
+        &self,
+        resource: &ResourceSpec,
+        uri: &str,
+        args: &Value,
+        raw: Value,
+    ) -> Result<Value, ErrorData> {
+        if let Some(path) = resource.blob {
+            let blob = at_path(&raw, path).and_then(Value::as_str).ok_or_else(|| {
+                self.shape_error(
+                    resource,
+                    &format!("the answer has no base64 string at `{path}`"),
                 )
             })?;
-        let text =
-            crate::templates::render(resource.template, surface, &Value::Null).map_err(|e| {
+            return Ok(json!({"uri": uri, "mimeType": resource.mime_type, "blob": blob}));
+        }
+        let (mut value, mut report) = trim::shape(raw, &resource.response);
+        trim::fit_budget(&mut value, resource.response.budget, &mut report);
+        let text = match resource.text {
+            Some(path) => match at_path(&value, path) {
+                Some(Value::String(s)) => s.clone(),
+                Some(other) => other.to_string(),
+                None => {
+                    return Err(
+                        self.shape_error(resource, &format!("the answer has nothing at `{path}`"))
+                    );
+                }
+            },
+            None if !resource.template.is_empty() => self.render(resource, args, Some(&value))?,
+            None => {
+                if report.truncated()
+                    && let Some(obj) = value.as_object_mut()
+                {
+                    obj.insert(
+                        "truncation".to_owned(),
+                        json!({"truncated": true, "cuts": report.cuts, "note": format!("Cut to fit {} characters.", resource.response.budget)}),
+                    );
+                }
+                value.to_string()
+            }
+        };
+        Ok(json!({"uri": uri, "mimeType": resource.mime_type, "text": text}))
+    }
+
+    fn render(
+        &self,
+        resource: &ResourceSpec,
+        args: &Value,
+        result: Option<&Value>,
+    ) -> Result<String, ErrorData> {
+        let surface = self.app.surface;
+        let server = json!({"name": surface.name, "title": surface.title, "version": surface.version, "instructions": surface.instructions, "result_budget": surface.result_budget});
+        let vars = json!({"server": server, "args": args, "result": result});
+        crate::templates::env()
+            .render_str(
+                resource.template,
+                minijinja::Value::from(minijinja::value::Serde(&vars)),
+            )
+            .map_err(|e| {
                 ErrorData::internal_error(
                     format!("resource `{}` failed to render: {e}", resource.uri),
                     None,
                 )
-            })?;
-        let contents: ResourceContents =
-            from_json(json!({"uri": resource.uri, "mimeType": resource.mime_type, "text": text}))?;
-        Ok(ReadResourceResult::new(vec![contents]).into())
+            })
+    }
+
+    fn backend_error(&self, resource: &ResourceSpec, e: ToolError) -> ErrorData {
+        match e {
+            ToolError::NotFound { .. } => {
+                ErrorData::resource_not_found(format!("resource `{}`: {e}", resource.uri), None)
+            }
+            e if self.mode == Mode::RemoteHttp && e.is_internal() => ErrorData::internal_error(
+                format!(
+                    "reading the resource failed on the server; the operator finds the details in its log under reference {}",
+                    log_internal(&e)
+                ),
+                None,
+            ),
+            e => ErrorData::internal_error(
+                format!(
+                    "resource `{}` could not be read: {}",
+                    resource.uri,
+                    e.to_client_json(self.mode)
+                ),
+                None,
+            ),
+        }
+    }
+
+    fn shape_error(&self, resource: &ResourceSpec, what: &str) -> ErrorData {
+        ErrorData::internal_error(
+            format!(
+                "resource `{}`: {what}; the manifest's `text:`/`blob:` path does not match the backend's answer",
+                resource.uri
+            ),
+            None,
+        )
+    }
+}
+
+/// The value at a dotted path (`data.items.0.text`); numbers index arrays.
+fn at_path<'a>(value: &'a Value, path: &str) -> Option<&'a Value> {
+    path.split('.')
+        .filter(|s| !s.is_empty())
+        .try_fold(value, |v, key| match v {
+            Value::Array(items) => key.parse::<usize>().ok().and_then(|i| items.get(i)),
+            other => other.get(key),
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dotted_paths_walk_objects_and_array_indexes() {
+        let v = json!({"data": {"items": [{"text": "a"}, {"text": "b"}]}});
+        assert_eq!(at_path(&v, "data.items.1.text"), Some(&json!("b")));
+        assert_eq!(at_path(&v, "data.missing"), None);
+        assert_eq!(at_path(&v, ""), Some(&v));
     }
 }

@@ -11,7 +11,7 @@ use rmcp::model::{
     ListToolsResult, ProgressNotificationParam, ProgressToken, Tool,
 };
 use rmcp::service::{Peer, RequestContext, RoleServer};
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 use std::collections::BTreeSet;
 use std::future::Future;
 use std::pin::Pin;
@@ -131,6 +131,13 @@ impl McpServer {
             .map(Value::Object)
             .unwrap_or_else(|| Value::Object(Map::new()));
         let name = request.name.to_string();
+        // A tool declaring `content:` renders its blocks from the result and its input.
+        let content_tool = self
+            .app
+            .surface
+            .tool(&name)
+            .filter(|t| !t.content.is_empty());
+        let input = content_tool.map(|_| arguments.clone());
         let outcome = tokio::select! {
             outcome = call::call(tool_ctx, &name, arguments) => outcome,
             () = ctx.ct.cancelled() => Err(CallError::Tool(ToolError::refused("cancelled", "the client cancelled the call"))),
@@ -138,6 +145,34 @@ impl McpServer {
         if let Err(CallError::Tool(e)) = &outcome {
             tracing::info!(tool = %echo(&name), error = %capped(&e.to_string()), "tool call failed");
         }
+        if let (Some(tool), Ok(value)) = (content_tool, &outcome) {
+            return Ok(with_content(tool, value.clone(), input.unwrap_or_default()).into());
+        }
         call_result(outcome, self.mode).map(Into::into)
+    }
+}
+
+/// A result whose content blocks come from the manifest's `content:`; the answer stays the
+/// structured content (every tool has an output schema).
+fn with_content(tool: &ToolSpec, value: Value, input: Value) -> CallToolResult {
+    let vars = json!({"result": value, "input": input});
+    let blocks = super::content::render_blocks(tool.content, &vars)
+        .map_err(|e| e.to_string())
+        .and_then(|b| {
+            serde_json::from_value::<Vec<ContentBlock>>(Value::Array(b)).map_err(|e| e.to_string())
+        });
+    match blocks {
+        Ok(blocks) => {
+            let mut result = CallToolResult::structured(value);
+            result.content = blocks;
+            result
+        }
+        Err(e) => {
+            tracing::error!(tool = tool.name, error = %e, "tool content does not render");
+            CallToolResult::error(vec![ContentBlock::text(format!(
+                "the result of `{}` could not be turned into its declared content ({e}); this is a manifest problem, tell the operator",
+                tool.name
+            ))])
+        }
     }
 }
