@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 
 /// The generated module for one surface, as tokens.
 pub fn surface(manifest: &Manifest, source_file: &str, runtime: &syn::Path) -> TokenStream {
+    let manifest = &crate::emit_capabilities::with_meta_tools(manifest);
     let types = &manifest.types;
     let header = format!(
         " Generated from {source_file} by nexus-mcp-codegen. Do not edit: change the manifest."
@@ -364,6 +365,7 @@ fn registry(manifest: &Manifest) -> TokenStream {
         let handler = match tool.handler {
             HandlerKind::Mapped => quote!(runtime::spec::Handler::Mapped),
             HandlerKind::Custom => quote!(runtime::spec::Handler::Custom),
+            HandlerKind::Meta(kind) => crate::emit_capabilities::meta_handler(kind),
         };
         let input_schema = canonical_json(&schema::publish(&tool.input, types));
         let output_schema = canonical_json(&schema::publish(&schema::with_envelope(&tool.output), types));
@@ -375,7 +377,7 @@ fn registry(manifest: &Manifest) -> TokenStream {
             None => quote!(None),
         };
         let r = &tool.response;
-        let (pick, exclude, redact) = (strs(&r.pick), strs(&r.exclude), strs(&r.redact));
+        let (pick, exclude) = (strs(&r.pick), strs(&r.exclude));
         let (max_items, max_string) = (opt_usize(r.max_items), opt_usize(r.max_string));
         let budget = r.budget.unwrap_or(server.result_budget);
         let pagination = match &tool.pagination {
@@ -385,6 +387,7 @@ fn registry(manifest: &Manifest) -> TokenStream {
             }
             None => quote!(None),
         };
+        let extras = crate::emit_capabilities::tool_fields(tool);
         let mutation = match &tool.mutation {
             Some(m) => {
                 let dry_param = opt_str(&m.dry_run.as_ref().map(|d| d.param.clone()));
@@ -392,11 +395,10 @@ fn registry(manifest: &Manifest) -> TokenStream {
                 let paired = opt_str(&m.paired_dry_run_tool);
                 let require = strs(&m.require_true);
                 let plan = opt_str(&m.plan_param);
-                let dirty = opt_str(&m.dirty_worktree_param);
                 let follow = opt_str(&m.follow_up);
                 quote!(Some(runtime::spec::MutationSpec {
                     dry_run_param: #dry_param, dry_run_default: #dry_default, paired_dry_run_tool: #paired,
-                    require_true: #require, plan_param: #plan, dirty_worktree_param: #dirty, follow_up: #follow,
+                    require_true: #require, plan_param: #plan, follow_up: #follow,
                 }))
             }
             None => quote!(None),
@@ -406,9 +408,10 @@ fn registry(manifest: &Manifest) -> TokenStream {
                 name: #n, title: #t, description: #d, scope: #s, access: #access, modes: #tool_modes,
                 handler: #handler, input_schema: #input_schema, output_schema: #output_schema,
                 nexus: #nexus,
-                response: runtime::spec::ResponseSpec { pick: #pick, exclude: #exclude, max_items: #max_items, max_string: #max_string, budget: #budget, redact: #redact },
+                response: runtime::spec::ResponseSpec { pick: #pick, exclude: #exclude, max_items: #max_items, max_string: #max_string, budget: #budget },
                 pagination: #pagination,
                 mutation: #mutation,
+                #extras
             }
         }
     });
@@ -425,6 +428,7 @@ fn registry(manifest: &Manifest) -> TokenStream {
         let (u, n, t, d, m, tpl) = (&r.uri, &r.name, opt_str(&r.title), &r.description, &r.mime_type, &r.template);
         quote!(runtime::spec::ResourceSpec { uri: #u, name: #n, title: #t, description: #d, mime_type: #m, template: #tpl })
     });
+    let capabilities = crate::emit_capabilities::surface_field(manifest);
     quote! {
         /// Everything the manifest declares for this surface; the runtime is driven by it.
         pub static SURFACE: runtime::spec::SurfaceSpec = runtime::spec::SurfaceSpec {
@@ -440,6 +444,7 @@ fn registry(manifest: &Manifest) -> TokenStream {
             // Until the manifest declares its envelope, every output schema declares `freshness`
             // (schema::with_envelope), so that is the field the runtime may add.
             envelope: &["freshness"],
+            capabilities: #capabilities,
         };
     }
 }

@@ -3,12 +3,14 @@
 //! build.rs calls [`generate`]; every manifest problem fails the build at file:line:column.
 
 pub mod emit;
+pub mod emit_capabilities;
 pub mod error;
 pub mod locate;
 pub mod model;
 pub mod schema;
 pub mod settings;
 pub mod validate;
+pub mod validate_capabilities;
 
 pub use error::{CodegenError, ManifestError};
 pub use model::Manifest;

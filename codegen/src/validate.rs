@@ -9,14 +9,14 @@ use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-struct Checker<'a> {
+pub(crate) struct Checker<'a> {
     file: PathBuf,
     locator: Locator<'a>,
     errors: Vec<ManifestError>,
 }
 
 impl Checker<'_> {
-    fn report(&mut self, at: &[Step], subject: Option<String>, message: String) {
+    pub(crate) fn report(&mut self, at: &[Step], subject: Option<String>, message: String) {
         let (line, column) = self.locator.position(at);
         self.errors.push(ManifestError {
             file: self.file.clone(),
@@ -54,6 +54,7 @@ pub fn check(file: &Path, source: &str, manifest: &Manifest) -> Vec<ManifestErro
         check_tool(&mut c, manifest, i, tool);
     }
     check_prompts_and_resources(&mut c, manifest);
+    crate::validate_capabilities::check(&mut c, manifest);
     c.errors
 }
 
@@ -388,10 +389,7 @@ fn check_mutation(
             );
         }
     }
-    for (key, param) in [
-        ("plan_param", &m.plan_param),
-        ("dirty_worktree_param", &m.dirty_worktree_param),
-    ] {
+    for (key, param) in [("plan_param", &m.plan_param)] {
         if let Some(p) = param
             && !inputs.contains_key(p.as_str())
         {
@@ -647,7 +645,7 @@ pub fn path_params(path: &str) -> Vec<String> {
         .collect()
 }
 
-fn is_tool_name(name: &str) -> bool {
+pub(crate) fn is_tool_name(name: &str) -> bool {
     let mut chars = name.chars();
     matches!(chars.next(), Some('a'..='z'))
         && name.len() <= 64

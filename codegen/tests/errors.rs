@@ -139,7 +139,7 @@ fn unknown_key() {
         only_error(&source, "titel:"),
         "manifest/demo.yaml:22:5: tool `kg_get_thing`: unknown field `titel`, expected one of \
          `name`, `title`, `description`, `scope`, `access`, `modes`, `handler`, `input`, \
-         `output`, `nexus`, `response`, `pagination`, `mutation`. See manifest/README.md for \
+         `output`, `nexus`, `response`, `pagination`, `mutation`, `listed`, `errors`. See manifest/README.md for \
          the keys a manifest accepts."
     );
 }
@@ -164,7 +164,7 @@ fn unknown_key_top_level() {
     assert_eq!(
         only_error(&source, "prompt:"),
         "manifest/demo.yaml:16:1: unknown field `prompt`, expected one of `surface`, `server`, \
-         `scopes`, `types`, `tools`, `prompts`, `resources`. See manifest/README.md for the keys \
+         `scopes`, `types`, `tools`, `prompts`, `resources`, `capabilities`. See manifest/README.md for the keys \
          a manifest accepts."
     );
 }
