@@ -650,3 +650,24 @@ async fn backend_failures_come_back_under_the_declared_domain_codes() {
         "the backend code wins over the status, its details stay and its secrets go"
     );
 }
+
+#[test]
+fn the_contract_lists_capabilities_apart_from_the_tool_list() {
+    let files = nexus_mcp_runtime::contract::expected(&SURFACE).unwrap();
+    let readme = &files["README.md"];
+    let (tools, capabilities) = readme.split_once("## Capabilities").expect(readme);
+    assert!(tools.contains("[`use_capability`]") && !tools.contains("get_gate_result"));
+    assert!(
+        capabilities.contains("reached through `use_capability`")
+            && capabilities.contains("[`get_gate_result`](get_gate_result.json)")
+            && !capabilities.contains("[`get_task`]"),
+        "{capabilities}"
+    );
+    let hidden: Value = serde_json::from_str(&files["get_gate_result.json"]).unwrap();
+    assert_eq!(hidden["listed"], false);
+    let shown: Value = serde_json::from_str(&files["get_task.json"]).unwrap();
+    assert!(
+        shown.get("listed").is_none(),
+        "listed tools keep their files as they were"
+    );
+}
