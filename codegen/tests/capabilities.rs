@@ -166,6 +166,30 @@ fn the_rules_manifest_generates_meta_tools_hidden_tools_and_error_codes() {
     assert!(use_entry.contains("scope: \"rules:read\""), "{use_entry}");
 }
 
+/// The generated Rust of RULES, committed: tests/capabilities_generated.rs (root crate)
+/// compiles it with `#![deny(warnings)]` and drives it through the engine. Rewrite it with
+/// `NEXUS_MCP_OVERWRITE=1 cargo test -p nexus-mcp-codegen --test capabilities` and review.
+#[test]
+fn the_generated_rules_surface_is_pinned() {
+    let manifest = parse(Path::new(FILE), RULES).expect("RULES parses");
+    let code = generate(&[LoadedManifest {
+        path: PathBuf::from(FILE),
+        manifest,
+    }])
+    .expect("generates");
+    let snapshot = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/output/rules_demo.rs");
+    if std::env::var_os("NEXUS_MCP_OVERWRITE").is_some() {
+        std::fs::create_dir_all(snapshot.parent().unwrap()).unwrap();
+        std::fs::write(&snapshot, &code).unwrap();
+    }
+    let committed = std::fs::read_to_string(&snapshot).unwrap_or_default();
+    assert!(
+        committed == code,
+        "{} differs from what RULES generates; rerun with NEXUS_MCP_OVERWRITE=1 and review the diff",
+        snapshot.display()
+    );
+}
+
 #[test]
 fn meta_tool_names_can_be_chosen() {
     let source = edit(
