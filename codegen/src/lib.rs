@@ -11,6 +11,7 @@ pub mod schema;
 pub mod settings;
 pub mod validate;
 pub mod validate_capabilities;
+pub mod validate_defaults;
 
 pub use error::{CodegenError, ManifestError};
 pub use model::Manifest;

@@ -55,6 +55,7 @@ pub fn check(file: &Path, source: &str, manifest: &Manifest) -> Vec<ManifestErro
     }
     check_prompts_and_resources(&mut c, manifest);
     crate::validate_capabilities::check(&mut c, manifest);
+    crate::validate_defaults::check(&mut c, manifest);
     c.errors
 }
 

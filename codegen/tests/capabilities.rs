@@ -383,3 +383,17 @@ fn keys_that_did_nothing_are_gone() {
         "{dirty}"
     );
 }
+
+#[test]
+fn a_default_must_satisfy_its_own_schema() {
+    assert_eq!(
+        only_error(
+            &edit(
+                "limit: {type: integer, default: 20}",
+                "limit: {type: integer, minimum: 1, default: 0}"
+            ),
+            "default: 0"
+        ),
+        "manifest/rules.yaml:53:44: tool `get_gate_result`: the default of `limit` breaks its own schema (0 is less than the minimum of 1). It is sent to the backend whenever a client omits `limit`: fix the default or the schema."
+    );
+}
