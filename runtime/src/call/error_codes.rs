@@ -147,3 +147,103 @@ fn details(body: Option<&Value>) -> Map<String, Value> {
         _ => Map::new(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::{Access, Handler, ResponseSpec};
+
+    const ERRORS: &[ErrorCodeSpec] = &[
+        ErrorCodeSpec {
+            when: When::Status(404),
+            code: "TASK_NOT_FOUND",
+            message: None,
+        },
+        ErrorCodeSpec {
+            when: When::Status(409),
+            code: "CONFLICT",
+            message: None,
+        },
+        ErrorCodeSpec {
+            when: When::Code("plan_stale"),
+            code: "PLAN_STALE",
+            message: Some("Plan {{ input.plan_id }} is stale: {{ backend.message }}"),
+        },
+    ];
+
+    static TOOL: ToolSpec = ToolSpec {
+        name: "t",
+        title: "T",
+        description: "",
+        scope: "s",
+        access: Access::Read,
+        modes: &[],
+        handler: Handler::Custom,
+        input_schema: "{}",
+        output_schema: "{}",
+        nexus: None,
+        response: ResponseSpec {
+            pick: &[],
+            exclude: &[],
+            max_items: None,
+            max_string: None,
+            budget: 8000,
+        },
+        pagination: None,
+        mutation: None,
+        listed: true,
+        errors: ERRORS,
+    };
+
+    fn code(error: ToolError) -> String {
+        let arguments = json!({"plan_id": "p1"});
+        apply(&TOOL, &arguments, error.into()).to_json()["error"]["code"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned()
+    }
+
+    #[test]
+    fn a_custom_tool_s_errors_keep_their_status_and_backend_code() {
+        assert_eq!(
+            code(ToolError::NotFound {
+                message: "gone".into()
+            }),
+            "TASK_NOT_FOUND"
+        );
+        let backend = |code: &str| ToolError::Backend {
+            code: code.to_owned(),
+            message: "HEAD moved".to_owned(),
+            retryable: false,
+        };
+        assert_eq!(code(backend("http_409")), "CONFLICT");
+        let stale = apply(
+            &TOOL,
+            &json!({"plan_id": "p1"}),
+            backend("plan_stale").into(),
+        );
+        assert_eq!(
+            stale.to_json()["error"],
+            json!({"code": "PLAN_STALE", "message": "Plan p1 is stale: HEAD moved", "retryable": false, "details": {"backend_message": "HEAD moved"}})
+        );
+        // The engine's own codes and unmapped failures pass through unchanged.
+        assert_eq!(code(backend("nexus_unavailable")), "nexus_unavailable");
+        assert_eq!(code(backend("http_422")), "http_422");
+        assert_eq!(code(ToolError::Internal("bug".into())), "internal");
+    }
+
+    #[test]
+    fn the_token_s_failures_are_never_renamed() {
+        let failure = BackendFailure {
+            error: ToolError::Backend {
+                code: "nexus_unauthorized".to_owned(),
+                message: "token refused".to_owned(),
+                retryable: false,
+            },
+            status: Some(401),
+            body: Some(json!({"error": {"code": "plan_stale"}})),
+        };
+        let e = apply(&TOOL, &json!({}), failure);
+        assert_eq!(e.to_json()["error"]["code"], "nexus_unauthorized");
+    }
+}
