@@ -198,12 +198,8 @@ pub mod rules {
         tool: &str,
         arguments: serde_json::Value,
     ) -> Option<runtime::app::ToolFuture> {
-        match tool {
-            _ => {
-                let _ = (handlers, ctx, arguments);
-                None
-            }
-        }
+        let _ = (handlers, ctx, tool, arguments);
+        None
     }
     /// Everything the manifest declares for this surface; the runtime is driven by it.
     pub static SURFACE: runtime::spec::SurfaceSpec = runtime::spec::SurfaceSpec {
