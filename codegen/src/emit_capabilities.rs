@@ -87,6 +87,16 @@ pub fn with_meta_tools(manifest: &Manifest) -> Manifest {
     out
 }
 
+/// The tools tools/list can show on this surface, meta-tools included and capabilities not:
+/// what a tool-list budget counts.
+pub fn listed_tools(manifest: &Manifest) -> Vec<Tool> {
+    with_meta_tools(manifest)
+        .tools
+        .into_iter()
+        .filter(|t| t.listed)
+        .collect()
+}
+
 /// A meta-tool as a manifest tool. Built through serde so every key a tool gains later keeps
 /// its manifest default here too.
 fn meta_tool(kind: MetaKind, mut definition: Value) -> Option<Tool> {

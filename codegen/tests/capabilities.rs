@@ -159,6 +159,12 @@ fn the_rules_manifest_generates_meta_tools_hidden_tools_and_error_codes() {
     ] {
         assert!(code.contains(wanted), "generated code lacks {wanted}");
     }
+    let listed: Vec<String> =
+        nexus_mcp_codegen::emit_capabilities::listed_tools(&parse(Path::new(FILE), RULES).unwrap())
+            .into_iter()
+            .map(|t| t.name)
+            .collect();
+    assert_eq!(listed, ["get_rule", "use_capability", "list_capabilities"]);
     // use_capability can run a write capability, so it says so in its annotations.
     let use_entry = &code[code.find("name: \"use_capability\"").unwrap()..];
     let use_entry = &use_entry[..use_entry.find("listed:").unwrap()];
