@@ -1,6 +1,8 @@
-//! One tool call, from raw arguments to the trimmed result: visibility, schema validation, the
-//! manifest's mutation rules, mapped or custom execution, the surface's envelope and the budget.
-//! stdio, HTTP and the `call` CLI all go through here.
+//! One tool call, from raw arguments to the trimmed result: visibility, schema validation,
+//! schema defaults, the manifest's mutation rules, mapped or custom execution (backend failures
+//! under the tool's declared error codes), the follow-up hint, the surface's envelope and the
+//! budget. stdio, HTTP and the `call` CLI all go through here, and so does a capability run
+//! through the `use_capability` meta-tool.
 
 use crate::access;
 use crate::app::ToolContext;
