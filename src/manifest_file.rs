@@ -54,6 +54,8 @@ pub fn load(path: &Path) -> Result<&'static spec::SurfaceSpec, ManifestFileError
             names: custom.join(", "),
         });
     }
+    // The meta-tools in front of `listed: false` tools, exactly as the compiled registry has them.
+    let manifest = nexus_mcp_codegen::emit_capabilities::with_meta_tools(&manifest);
     Ok(leak(surface(&manifest)))
 }
 
@@ -109,6 +111,10 @@ fn surface(m: &Manifest) -> spec::SurfaceSpec {
         tools: list(m.tools.iter().map(|t| tool(m, t)).collect()),
         prompts: list(m.prompts.iter().map(prompt).collect()),
         resources: list(m.resources.iter().map(|r| resource(m, r)).collect()),
+        capabilities: m.capabilities.as_ref().map(|c| spec::CapabilitiesSpec {
+            use_tool: text(&c.use_tool),
+            list_tool: text(&c.list_tool),
+        }),
     }
 }
 
@@ -143,7 +149,6 @@ fn response(r: &model::Response, budget: usize) -> spec::ResponseSpec {
         max_items: r.max_items,
         max_string: r.max_string,
         budget,
-        redact: texts(&r.redact),
     }
 }
 
@@ -178,6 +183,12 @@ fn tool(m: &Manifest, t: &model::Tool) -> spec::ToolSpec {
         handler: match t.handler {
             model::HandlerKind::Mapped => spec::Handler::Mapped,
             model::HandlerKind::Custom => spec::Handler::Custom,
+            model::HandlerKind::Meta(model::MetaKind::Use) => {
+                spec::Handler::Meta(spec::MetaTool::Use)
+            }
+            model::HandlerKind::Meta(model::MetaKind::List) => {
+                spec::Handler::Meta(spec::MetaTool::List)
+            }
         },
         input_schema: text(&derived.input_schema),
         output_schema: text(&derived.output_schema),
@@ -193,12 +204,25 @@ fn tool(m: &Manifest, t: &model::Tool) -> spec::ToolSpec {
             paired_dry_run_tool: opt_text(&mu.paired_dry_run_tool),
             require_true: texts(&mu.require_true),
             plan_param: opt_text(&mu.plan_param),
-            dirty_worktree_param: opt_text(&mu.dirty_worktree_param),
             follow_up: opt_text(&mu.follow_up),
             changes: text(mu.changes.as_deref().unwrap_or_default()),
             approver: text(mu.approver.as_deref().unwrap_or_default()),
         }),
         content: list(t.content.iter().map(content).collect()),
+        listed: t.listed,
+        errors: list(
+            t.errors
+                .iter()
+                .map(|(key, target)| spec::ErrorCodeSpec {
+                    when: match key {
+                        model::ErrorKey::Status(status) => spec::BackendFailure::Status(*status),
+                        model::ErrorKey::Code(code) => spec::BackendFailure::Code(text(code)),
+                    },
+                    code: text(target.code()),
+                    message: target.message().map(text),
+                })
+                .collect(),
+        ),
     }
 }
 

@@ -7,11 +7,11 @@ use crate::model::{Manifest, Mode, Tool};
 use crate::portable;
 use serde_json::json;
 
-/// The tools listed by default over stdio.
-pub fn default_listed(manifest: &Manifest) -> Vec<&Tool> {
-    manifest
-        .tools
-        .iter()
+/// The tools listed by default over stdio: meta-tools included, capabilities (`listed: false`)
+/// not.
+pub fn default_listed(manifest: &Manifest) -> Vec<Tool> {
+    crate::emit_capabilities::listed_tools(manifest)
+        .into_iter()
         .filter(|tool| {
             manifest
                 .scopes
@@ -41,12 +41,15 @@ pub fn cost(tool: &Tool, manifest: &Manifest) -> usize {
 }
 
 /// Every default-listed tool with its cost, heaviest first, and the total.
-pub fn costs(manifest: &Manifest) -> (Vec<(&str, usize)>, usize) {
-    let mut costs: Vec<(&str, usize)> = default_listed(manifest)
+pub fn costs(manifest: &Manifest) -> (Vec<(String, usize)>, usize) {
+    let mut costs: Vec<(String, usize)> = default_listed(manifest)
         .into_iter()
-        .map(|t| (t.name.as_str(), cost(t, manifest)))
+        .map(|t| {
+            let cost = cost(&t, manifest);
+            (t.name, cost)
+        })
         .collect();
-    costs.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    costs.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     let total = costs.iter().map(|c| c.1).sum();
     (costs, total)
 }

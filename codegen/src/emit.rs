@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 
 /// The generated module for one surface, as tokens.
 pub fn surface(manifest: &Manifest, source_file: &str, runtime: &syn::Path) -> TokenStream {
+    let manifest = &crate::emit_capabilities::with_meta_tools(manifest);
     let types = &manifest.types;
     let header = format!(
         " Generated from {source_file} by nexus-mcp-codegen. Do not edit: change the manifest."
@@ -251,6 +252,24 @@ fn custom_trait(manifest: &Manifest) -> TokenStream {
             })),
         }
     });
+    // A surface without custom tools (all mapped, or capabilities only) gets no one-arm match,
+    // which clippy refuses.
+    let dispatch_body = if custom.is_empty() {
+        quote! {
+            let _ = (handlers, ctx, tool, arguments);
+            None
+        }
+    } else {
+        quote! {
+            match tool {
+                #(#arms)*
+                _ => {
+                    let _ = (handlers, ctx, arguments);
+                    None
+                }
+            }
+        }
+    };
     quote! {
         /// The tools declared `handler: custom`. A tool added to the manifest with a custom
         /// handler does not compile until it is implemented here.
@@ -265,13 +284,7 @@ fn custom_trait(manifest: &Manifest) -> TokenStream {
             tool: &str,
             arguments: serde_json::Value,
         ) -> Option<runtime::app::ToolFuture> {
-            match tool {
-                #(#arms)*
-                _ => {
-                    let _ = (handlers, ctx, arguments);
-                    None
-                }
-            }
+            #dispatch_body
         }
     }
 }
@@ -358,6 +371,7 @@ fn registry(manifest: &Manifest) -> TokenStream {
         let handler = match tool.handler {
             HandlerKind::Mapped => quote!(runtime::spec::Handler::Mapped),
             HandlerKind::Custom => quote!(runtime::spec::Handler::Custom),
+            HandlerKind::Meta(kind) => crate::emit_capabilities::meta_handler(kind),
         };
         let (input_schema, output_schema) = (&derived.input_schema, &derived.output_schema);
         let nexus = match &tool.nexus {
@@ -368,7 +382,7 @@ fn registry(manifest: &Manifest) -> TokenStream {
             None => quote!(None),
         };
         let r = &tool.response;
-        let (pick, exclude, redact) = (strs(&r.pick), strs(&r.exclude), strs(&r.redact));
+        let (pick, exclude) = (strs(&r.pick), strs(&r.exclude));
         let (max_items, max_string) = (opt_usize(r.max_items), opt_usize(r.max_string));
         let budget = derived.budget;
         let pagination = match &tool.pagination {
@@ -378,6 +392,7 @@ fn registry(manifest: &Manifest) -> TokenStream {
             }
             None => quote!(None),
         };
+        let extras = crate::emit_capabilities::tool_fields(tool);
         let mutation = match &tool.mutation {
             Some(m) => {
                 let dry_param = opt_str(&m.dry_run.as_ref().map(|d| d.param.clone()));
@@ -385,13 +400,12 @@ fn registry(manifest: &Manifest) -> TokenStream {
                 let paired = opt_str(&m.paired_dry_run_tool);
                 let require = strs(&m.require_true);
                 let plan = opt_str(&m.plan_param);
-                let dirty = opt_str(&m.dirty_worktree_param);
                 let follow = opt_str(&m.follow_up);
                 let changes = m.changes.as_deref().unwrap_or_default();
                 let approver = m.approver.as_deref().unwrap_or_default();
                 quote!(Some(runtime::spec::MutationSpec {
                     dry_run_param: #dry_param, dry_run_default: #dry_default, paired_dry_run_tool: #paired,
-                    require_true: #require, plan_param: #plan, dirty_worktree_param: #dirty, follow_up: #follow,
+                    require_true: #require, plan_param: #plan, follow_up: #follow,
                     changes: #changes, approver: #approver,
                 }))
             }
@@ -403,10 +417,11 @@ fn registry(manifest: &Manifest) -> TokenStream {
                 name: #n, title: #t, description: #d, scope: #s, access: #access, modes: #tool_modes,
                 handler: #handler, input_schema: #input_schema, output_schema: #output_schema,
                 nexus: #nexus,
-                response: runtime::spec::ResponseSpec { pick: #pick, exclude: #exclude, max_items: #max_items, max_string: #max_string, budget: #budget, redact: #redact },
+                response: runtime::spec::ResponseSpec { pick: #pick, exclude: #exclude, max_items: #max_items, max_string: #max_string, budget: #budget },
                 pagination: #pagination,
                 mutation: #mutation,
                 content: #content,
+                #extras
             }
         }
     });
@@ -423,6 +438,7 @@ fn registry(manifest: &Manifest) -> TokenStream {
         .map(|(n, _, _)| n)
         .collect();
     let tool_list_budget = opt_usize(server.tool_list_budget);
+    let capabilities = crate::emit_capabilities::surface_field(manifest);
     quote! {
         /// Everything the manifest declares for this surface; the runtime is driven by it.
         pub static SURFACE: runtime::spec::SurfaceSpec = runtime::spec::SurfaceSpec {
@@ -437,6 +453,7 @@ fn registry(manifest: &Manifest) -> TokenStream {
             tools: &[#(#tools),*],
             prompts: &[#(#prompts),*],
             resources: &[#(#resources),*],
+            capabilities: #capabilities,
         };
     }
 }

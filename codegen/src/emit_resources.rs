@@ -72,7 +72,7 @@ pub(crate) fn resource_spec(manifest: &Manifest, r: &Resource) -> TokenStream {
     };
     let (text, blob, scope) = (opt_str(&r.text), opt_str(&r.blob), opt_str(&r.scope));
     let resp = &r.response;
-    let (pick, exclude, redact) = (strs(&resp.pick), strs(&resp.exclude), strs(&resp.redact));
+    let (pick, exclude) = (strs(&resp.pick), strs(&resp.exclude));
     let (max_items, max_string) = (opt_usize(resp.max_items), opt_usize(resp.max_string));
     let budget = crate::registry::resource_budget(manifest, r);
     let complete = r.complete.iter().map(|(var, c)| {
@@ -82,7 +82,7 @@ pub(crate) fn resource_spec(manifest: &Manifest, r: &Resource) -> TokenStream {
     quote!(runtime::spec::ResourceSpec {
         uri: #u, name: #n, title: #t, description: #d, mime_type: #m, template: #tpl,
         nexus: #nexus, text: #text, blob: #blob, scope: #scope,
-        response: runtime::spec::ResponseSpec { pick: #pick, exclude: #exclude, max_items: #max_items, max_string: #max_string, budget: #budget, redact: #redact },
+        response: runtime::spec::ResponseSpec { pick: #pick, exclude: #exclude, max_items: #max_items, max_string: #max_string, budget: #budget },
         complete: &[#(#complete),*],
     })
 }

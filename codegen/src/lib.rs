@@ -4,6 +4,7 @@
 
 pub mod budget;
 pub mod emit;
+pub mod emit_capabilities;
 mod emit_resources;
 pub mod envelope;
 pub mod error;
@@ -16,6 +17,7 @@ pub mod registry;
 pub mod schema;
 pub mod settings;
 pub mod validate;
+pub mod validate_capabilities;
 mod validate_resources;
 
 pub use error::{CodegenError, ManifestError};

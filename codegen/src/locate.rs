@@ -84,6 +84,8 @@ fn scalar_text(node: &MarkedYaml<'_>) -> Option<String> {
     match &node.data {
         YamlData::Value(Scalar::String(s)) => Some(s.to_string()),
         YamlData::Representation(s, _, _) => Some(s.to_string()),
+        // A numeric key (an `errors:` status such as `404:`) is found by its text.
+        YamlData::Value(Scalar::Integer(i)) => Some(i.to_string()),
         YamlData::Value(other) => Some(format!("{other:?}")),
         _ => None,
     }

@@ -22,6 +22,9 @@ pub struct Manifest {
     /// order: `name: {description, schema}` (see validate/envelope.rs).
     #[serde(default)]
     pub envelope: serde_json::Map<String, Value>,
+    /// The meta-tools in front of the tools declared `listed: false`.
+    #[serde(default)]
+    pub capabilities: Option<Capabilities>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -86,6 +89,16 @@ impl Access {
 pub enum HandlerKind {
     Mapped,
     Custom,
+    /// A meta-tool the engine writes from `capabilities:`; never written in a manifest.
+    #[serde(skip)]
+    Meta(MetaKind),
+}
+
+/// Which of the two meta-tools.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MetaKind {
+    Use,
+    List,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -116,6 +129,13 @@ pub struct Tool {
     /// Shared types spliced into `input` / `output` with `include:` (filled by include.rs).
     #[serde(skip)]
     pub includes: Includes,
+    /// `false`: a capability, not in tools/list, reached through the `capabilities:` meta-tools.
+    #[serde(default = "listed_default")]
+    pub listed: bool,
+    /// Backend failures answered under a domain code: `404: TASK_NOT_FOUND`,
+    /// `ambiguous: {code: AMBIGUOUS, message: "..."}`.
+    #[serde(default)]
+    pub errors: BTreeMap<ErrorKey, ErrorTarget>,
 }
 
 /// The shared types a tool's schemas include, by schema.
@@ -123,6 +143,75 @@ pub struct Tool {
 pub struct Includes {
     pub input: Vec<String>,
     pub output: Vec<String>,
+}
+
+fn listed_default() -> bool {
+    true
+}
+
+/// The key of an `errors:` entry: an HTTP status (unquoted number) or a backend error code.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
+#[serde(untagged)]
+pub enum ErrorKey {
+    Status(u16),
+    Code(String),
+}
+
+impl ErrorKey {
+    /// The key as written in the manifest.
+    pub fn text(&self) -> String {
+        match self {
+            ErrorKey::Status(s) => s.to_string(),
+            ErrorKey::Code(c) => c.clone(),
+        }
+    }
+}
+
+/// The value of an `errors:` entry: the domain code, optionally with a message template.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum ErrorTarget {
+    Code(String),
+    Full {
+        code: String,
+        #[serde(default)]
+        message: Option<String>,
+    },
+}
+
+impl ErrorTarget {
+    pub fn code(&self) -> &str {
+        match self {
+            ErrorTarget::Code(c) | ErrorTarget::Full { code: c, .. } => c,
+        }
+    }
+
+    pub fn message(&self) -> Option<&str> {
+        match self {
+            ErrorTarget::Code(_) => None,
+            ErrorTarget::Full { message, .. } => message.as_deref(),
+        }
+    }
+}
+
+/// The `capabilities:` block: who sees the two meta-tools and what they are called.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Capabilities {
+    /// The scope a caller needs for the meta-tools (each capability still needs its own).
+    pub scope: String,
+    #[serde(default = "use_tool_default")]
+    pub use_tool: String,
+    #[serde(default = "list_tool_default")]
+    pub list_tool: String,
+}
+
+fn use_tool_default() -> String {
+    "use_capability".to_owned()
+}
+
+fn list_tool_default() -> String {
+    "list_capabilities".to_owned()
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -157,8 +246,6 @@ pub struct Response {
     pub max_string: Option<usize>,
     #[serde(default)]
     pub budget: Option<usize>,
-    #[serde(default)]
-    pub redact: Vec<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -179,8 +266,6 @@ pub struct Mutation {
     pub require_true: Vec<String>,
     #[serde(default)]
     pub plan_param: Option<String>,
-    #[serde(default)]
-    pub dirty_worktree_param: Option<String>,
     #[serde(default)]
     pub follow_up: Option<String>,
     /// What a real run changes, for the refusal message ("changes the graph").

@@ -61,6 +61,7 @@ pub fn check(file: &Path, source: &str, manifest: &Manifest) -> Vec<ManifestErro
         check_tool(&mut c, manifest, i, tool);
     }
     check_prompts_and_resources(&mut c, manifest);
+    crate::validate_capabilities::check(&mut c, manifest);
     crate::validate_resources::check(&mut c, manifest);
     naming::check(&mut c, manifest);
     envelope::check(&mut c, manifest);
@@ -410,10 +411,7 @@ fn check_mutation(
             );
         }
     }
-    for (key, param) in [
-        ("plan_param", &m.plan_param),
-        ("dirty_worktree_param", &m.dirty_worktree_param),
-    ] {
+    for (key, param) in [("plan_param", &m.plan_param)] {
         if let Some(p) = param
             && !inputs.contains_key(p.as_str())
         {
@@ -676,7 +674,7 @@ pub fn path_params(path: &str) -> Vec<String> {
         .collect()
 }
 
-fn is_tool_name(name: &str) -> bool {
+pub(crate) fn is_tool_name(name: &str) -> bool {
     let mut chars = name.chars();
     matches!(chars.next(), Some('a'..='z'))
         && name.len() <= 64

@@ -72,7 +72,7 @@ fn unknown_key() {
         only_error(&source, "titel:"),
         "manifest/demo.yaml:22:5: tool `kg_get_thing`: unknown field `titel`, expected one of \
          `name`, `title`, `description`, `scope`, `access`, `modes`, `handler`, `input`, \
-         `output`, `nexus`, `response`, `pagination`, `mutation`, `content`. See manifest/README.md for \
+         `output`, `nexus`, `response`, `pagination`, `mutation`, `content`, `listed`, `errors`. See manifest/README.md for \
          the keys a manifest accepts."
     );
 }
@@ -97,7 +97,7 @@ fn unknown_key_top_level() {
     assert_eq!(
         only_error(&source, "prompt:"),
         "manifest/demo.yaml:16:1: unknown field `prompt`, expected one of `surface`, `server`, \
-         `scopes`, `types`, `tools`, `prompts`, `resources`, `envelope`. See manifest/README.md \
+         `scopes`, `types`, `tools`, `prompts`, `resources`, `envelope`, `capabilities`. See manifest/README.md \
          for the keys a manifest accepts."
     );
 }

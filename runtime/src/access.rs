@@ -1,16 +1,33 @@
 //! Who may see and call what: runtime mode plus granted scopes.
 
-use crate::spec::{Mode, SurfaceSpec, ToolSpec};
+use crate::spec::{Handler, Mode, SurfaceSpec, ToolSpec};
 use std::collections::BTreeSet;
 
-/// A tool exists for a caller only when its mode allows it and the caller holds its scope.
+/// A tool exists for a caller only when its mode allows it and the caller holds its scope. A
+/// meta-tool exists only when at least one capability behind it does.
 pub fn visible(
     surface: &SurfaceSpec,
     tool: &ToolSpec,
     mode: Mode,
     scopes: &BTreeSet<String>,
 ) -> bool {
-    tool.modes.contains(&mode) && scope_usable(surface, tool.scope, mode, scopes)
+    tool.modes.contains(&mode)
+        && scope_usable(surface, tool.scope, mode, scopes)
+        && (!matches!(tool.handler, Handler::Meta(_))
+            || surface
+                .tools
+                .iter()
+                .any(|t| !t.listed && visible(surface, t, mode, scopes)))
+}
+
+/// What tools/list shows and tools/call accepts by name: visible and not a capability.
+pub fn listed(
+    surface: &SurfaceSpec,
+    tool: &ToolSpec,
+    mode: Mode,
+    scopes: &BTreeSet<String>,
+) -> bool {
+    tool.listed && visible(surface, tool, mode, scopes)
 }
 
 /// The caller holds `scope`, and the scope exists in `mode`.

@@ -60,6 +60,8 @@ pub struct App {
     pub settings: Settings,
     pub parts: SurfaceParts,
     validators: Vec<OnceLock<Option<jsonschema::Validator>>>,
+    /// Each tool's parsed input schema, for defaults and list_capabilities.
+    input_schemas: Vec<OnceLock<Option<Value>>>,
     /// rmcp's form of each tool, in registry order: parsed from the registry's JSON once, not
     /// on every tools/list or stateless call.
     mcp_tools: OnceLock<Vec<Option<Tool>>>,
@@ -73,12 +75,14 @@ impl App {
         parts: SurfaceParts,
     ) -> Self {
         let validators = surface.tools.iter().map(|_| OnceLock::new()).collect();
+        let input_schemas = surface.tools.iter().map(|_| OnceLock::new()).collect();
         App {
             surface,
             nexus,
             settings,
             parts,
             validators,
+            input_schemas,
             mcp_tools: OnceLock::new(),
         }
     }
@@ -96,6 +100,13 @@ impl App {
                     .inspect_err(|e| tracing::error!(tool = tool.name, error = %e, "input schema does not compile"))
                     .ok()
             })
+            .as_ref()
+    }
+
+    /// The published input schema of `tool`, parsed on first use.
+    pub fn input_schema(&self, tool: &ToolSpec) -> Option<&Value> {
+        self.input_schemas[self.index_of(tool)?]
+            .get_or_init(|| serde_json::from_str(tool.input_schema).ok())
             .as_ref()
     }
 

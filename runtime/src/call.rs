@@ -1,22 +1,31 @@
-//! One tool call, from raw arguments to the trimmed result: visibility, schema validation, the
-//! manifest's mutation rules, mapped or custom execution, the surface's envelope and the budget.
-//! stdio, HTTP and the `call` CLI all go through here.
+//! One tool call, from raw arguments to the trimmed result: visibility, schema validation,
+//! schema defaults, the manifest's mutation rules, mapped or custom execution (backend failures
+//! under the tool's declared error codes), the follow-up hint, the surface's envelope and the
+//! budget. stdio, HTTP and the `call` CLI all go through here, and so does a capability run
+//! through the `use_capability` meta-tool.
 
 use crate::access;
 use crate::app::ToolContext;
+use crate::backend::BackendFailure;
 use crate::backend::mapping;
 use crate::error::{ToolError, capped, echo};
 use crate::log::LogLevel;
-use crate::spec::{Handler, PaginationSpec, ToolSpec};
+use crate::spec::{Handler, MetaTool, PaginationSpec, ToolSpec};
 use crate::trim;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde_json::{Map, Value, json};
 
+mod defaults;
+mod error_codes;
+mod follow_up;
+mod meta;
+
 /// A call that failed before or while running.
 #[derive(Debug, thiserror::Error)]
 pub enum CallError {
-    /// Not listed for this caller (unknown, out of scope or wrong mode): JSON-RPC -32602.
+    /// Not listed for this caller (unknown, out of scope, wrong mode, or a capability, which
+    /// only its meta-tool reaches): JSON-RPC -32602.
     #[error("unknown tool `{0}`")]
     UnknownTool(String),
     #[error(transparent)]
@@ -28,25 +37,37 @@ pub async fn call(ctx: ToolContext, name: &str, arguments: Value) -> Result<Valu
     let surface = ctx.app.surface;
     let tool = surface
         .tool(name)
-        .filter(|t| access::visible(surface, t, ctx.mode, &ctx.scopes))
+        .filter(|t| access::listed(surface, t, ctx.mode, &ctx.scopes))
         .ok_or_else(|| CallError::UnknownTool(name.to_owned()))?;
-    let arguments = if arguments.is_null() {
+    run(ctx, tool, arguments).await
+}
+
+/// One run of a tool the caller may use: the meta-tools re-enter here with a capability.
+async fn run(
+    ctx: ToolContext,
+    tool: &'static ToolSpec,
+    arguments: Value,
+) -> Result<Value, CallError> {
+    let mut arguments = if arguments.is_null() {
         Value::Object(Map::new())
     } else {
         arguments
     };
     validate(&ctx, tool, &arguments)?;
+    if let Some(schema) = ctx.app.input_schema(tool) {
+        defaults::apply(schema, &mut arguments);
+    }
     enforce_mutation_rules(tool, &arguments)?;
     let started = std::time::Instant::now();
     client_log(&ctx, format!("`{}` called", tool.name)).await;
-    let raw = match tool.handler {
+    let mut raw = match tool.handler {
         // Progress around the backend request, for clients that sent a progressToken; custom
         // tools report their own.
         Handler::Mapped => {
             ctx.progress(0.0, Some(2.0), "asking the backend").await;
             let raw = run_mapped(&ctx, tool, &arguments).await;
             ctx.progress(1.0, Some(2.0), "the backend answered").await;
-            raw?
+            raw.map_err(|f| error_codes::apply(tool, &arguments, f))?
         }
         Handler::Custom => {
             let app = ctx.app.clone();
@@ -57,9 +78,15 @@ pub async fn call(ctx: ToolContext, name: &str, arguments: Value) -> Result<Valu
                         tool.name
                     ))
                 })?;
-            future.await?
+            future
+                .await
+                .map_err(|e| error_codes::apply(tool, &arguments, e.into()))?
         }
+        // The capability's answer is already finished under its own budget and envelope.
+        Handler::Meta(MetaTool::Use) => return meta::use_capability(ctx, arguments).await,
+        Handler::Meta(MetaTool::List) => meta::list(&ctx, &arguments)?,
     };
+    follow_up::add(&ctx, tool, &arguments, &mut raw);
     let result = finish(&ctx, tool, raw).await;
     if tool.handler == Handler::Mapped {
         ctx.progress(2.0, Some(2.0), "done").await;
@@ -118,11 +145,7 @@ fn enforce_mutation_rules(tool: &ToolSpec, arguments: &Value) -> Result<(), Tool
         return Ok(());
     };
     let flag = |name: &str| arguments.get(name).and_then(Value::as_bool);
-    let real_run = match rules.dry_run_param {
-        Some(param) => !flag(param).unwrap_or(rules.dry_run_default),
-        None => true,
-    };
-    if !real_run {
+    if !follow_up::real_run(rules, arguments) {
         return Ok(());
     }
     let missing: Vec<&str> = rules
@@ -193,7 +216,7 @@ async fn run_mapped(
     ctx: &ToolContext,
     tool: &ToolSpec,
     arguments: &Value,
-) -> Result<Value, ToolError> {
+) -> Result<Value, BackendFailure> {
     let spec = tool.nexus.as_ref().ok_or_else(|| {
         ToolError::Internal(format!("mapped tool `{}` has no nexus mapping", tool.name))
     })?;
@@ -214,7 +237,11 @@ async fn run_mapped(
         }
     }
     let request = mapping::render(tool.name, spec, &input)?;
-    let mut response = ctx.nexus(&request).await?;
+    let mut response = ctx
+        .app
+        .nexus
+        .send_detailed(&request, ctx.log.as_deref())
+        .await?;
     if let Some(p) = &tool.pagination {
         prepare_page(&mut response, p, page_cursor, skip);
     }

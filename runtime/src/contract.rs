@@ -34,6 +34,11 @@ pub fn tool_document(tool: &ToolSpec) -> String {
         "inputSchema": parse(tool.input_schema),
         "outputSchema": parse(tool.output_schema),
     });
+    let mut doc = doc;
+    if !tool.listed {
+        // A capability: published through the meta-tools, not tools/list.
+        doc["listed"] = Value::Bool(false);
+    }
     let sorted = nexus_mcp_sort(&doc);
     serde_json::to_string_pretty(&sorted)
         .map(|s| s + "\n")
@@ -69,12 +74,18 @@ pub fn expected(surface: &SurfaceSpec) -> Result<BTreeMap<String, String>, Contr
         .iter()
         .map(|t| (format!("{}.json", t.name), tool_document(t)))
         .collect();
-    let tools: Vec<Value> = surface
+    let row = |t: &ToolSpec| {
+        json!({"name": t.name, "title": t.title, "scope": t.scope, "access": t.access.as_str(),
+                        "modes": t.modes.iter().map(|m| m.as_str()).collect::<Vec<_>>().join(", "),
+                        "description": t.description.split_whitespace().collect::<Vec<_>>().join(" ")})
+    };
+    // The tool list is what tools/list can show; capabilities get their own table.
+    let tools: Vec<Value> = surface.tools.iter().filter(|t| t.listed).map(row).collect();
+    let capabilities: Vec<Value> = surface
         .tools
         .iter()
-        .map(|t| json!({"name": t.name, "title": t.title, "scope": t.scope, "access": t.access.as_str(),
-                        "modes": t.modes.iter().map(|m| m.as_str()).collect::<Vec<_>>().join(", "),
-                        "description": t.description.split_whitespace().collect::<Vec<_>>().join(" ")}))
+        .filter(|t| !t.listed)
+        .map(row)
         .collect();
     let scopes: Vec<Value> = surface
         .scopes
@@ -86,7 +97,7 @@ pub fn expected(surface: &SurfaceSpec) -> Result<BTreeMap<String, String>, Contr
         .collect();
     let readme = crate::templates::env().render_str(
         README_TEMPLATE,
-        minijinja::context! { surface => minijinja::Value::from(minijinja::value::Serde(json!({"name": surface.name, "title": surface.title, "version": surface.version}))), tools => minijinja::Value::from(minijinja::value::Serde(&tools)), scopes => minijinja::Value::from(minijinja::value::Serde(&scopes)) },
+        minijinja::context! { surface => minijinja::Value::from(minijinja::value::Serde(json!({"name": surface.name, "title": surface.title, "version": surface.version}))), tools => minijinja::Value::from(minijinja::value::Serde(&tools)), scopes => minijinja::Value::from(minijinja::value::Serde(&scopes)), capabilities => minijinja::Value::from(minijinja::value::Serde(&capabilities)), meta => surface.capabilities.as_ref().map(|c| c.use_tool) },
     )?;
     files.insert("README.md".to_owned(), readme);
     files.extend(crate::contract_extra::prompt_and_resource_documents(

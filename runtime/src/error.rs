@@ -26,6 +26,15 @@ pub enum ToolError {
     /// A bug or an unexpected state on our side.
     #[error("internal error: {0}")]
     Internal(String),
+    /// A backend failure the tool's manifest answers under a domain code (`errors:`), with
+    /// what the backend sent besides its message (e.g. candidates), redacted and capped.
+    #[error("{message}")]
+    Domain {
+        code: &'static str,
+        message: String,
+        retryable: bool,
+        details: Option<Value>,
+    },
 }
 
 impl ToolError {
@@ -50,8 +59,19 @@ impl ToolError {
                 code, retryable, ..
             } => (code.clone(), *retryable),
             ToolError::Internal(_) => ("internal".to_owned(), false),
+            ToolError::Domain {
+                code, retryable, ..
+            } => ((*code).to_owned(), *retryable),
         };
-        json!({"error": {"code": code, "message": message, "retryable": retryable}})
+        let mut body = json!({"error": {"code": code, "message": message, "retryable": retryable}});
+        if let ToolError::Domain {
+            details: Some(details),
+            ..
+        } = self
+        {
+            body["error"]["details"] = details.clone();
+        }
+        body
     }
 
     /// Whether the message describes the server rather than the call: a backend failure or a
@@ -61,7 +81,8 @@ impl ToolError {
         match self {
             ToolError::InvalidArguments { .. }
             | ToolError::Refused { .. }
-            | ToolError::NotFound { .. } => false,
+            | ToolError::NotFound { .. }
+            | ToolError::Domain { .. } => false,
             // Nexus' own 4xx codes (plan_stale, dirty_not_allowed…) answer the call; a 5xx,
             // a transport failure or an unreadable answer is the server's business.
             ToolError::Backend { code, .. } => {

@@ -40,6 +40,17 @@ impl Access {
 pub enum Handler {
     Mapped,
     Custom,
+    /// One of the surface's two meta-tools, written by the engine (see [`CapabilitiesSpec`]).
+    Meta(MetaTool),
+}
+
+/// The engine's meta-tools in front of a surface's hidden tools (`listed: false`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MetaTool {
+    /// `use_capability {capability, arguments}`: runs a hidden tool through the same dispatch.
+    Use,
+    /// `list_capabilities`: names the hidden tools the caller may use, schemas on request.
+    List,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,6 +75,16 @@ pub struct SurfaceSpec {
     pub tools: &'static [ToolSpec],
     pub prompts: &'static [PromptSpec],
     pub resources: &'static [ResourceSpec],
+    /// The meta-tools in front of the hidden tools, when the manifest declares `capabilities:`.
+    pub capabilities: Option<CapabilitiesSpec>,
+}
+
+/// The manifest's `capabilities:` block: the names of the two meta-tools (their registry
+/// entries are generated too, with [`Handler::Meta`]).
+#[derive(Debug)]
+pub struct CapabilitiesSpec {
+    pub use_tool: &'static str,
+    pub list_tool: &'static str,
 }
 
 impl ToolSpec {
@@ -129,6 +150,30 @@ pub struct ToolSpec {
     pub mutation: Option<MutationSpec>,
     /// The result's content blocks (`content:` in the manifest); empty: the answer as JSON text.
     pub content: &'static [ContentSpec],
+    /// `false` for a capability: not in tools/list, reachable only through the meta-tools.
+    pub listed: bool,
+    /// Backend failures answered under a declared domain code (the manifest's `errors:`).
+    pub errors: &'static [ErrorCodeSpec],
+}
+
+/// One entry of a tool's `errors:` map.
+#[derive(Debug)]
+pub struct ErrorCodeSpec {
+    pub when: BackendFailure,
+    /// UPPER_SNAKE domain code an agent branches on, e.g. `TASK_NOT_FOUND`.
+    pub code: &'static str,
+    /// minijinja template over `input` and `backend` (status, code, message); `None` keeps the
+    /// backend's own message.
+    pub message: Option<&'static str>,
+}
+
+/// What a backend failure is recognised by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BackendFailure {
+    /// The HTTP status of the answer (400-599).
+    Status(u16),
+    /// The backend's own `error.code`, e.g. `ambiguous`.
+    Code(&'static str),
 }
 
 #[derive(Debug)]
@@ -146,7 +191,6 @@ pub struct ResponseSpec {
     pub max_items: Option<usize>,
     pub max_string: Option<usize>,
     pub budget: usize,
-    pub redact: &'static [&'static str],
 }
 
 #[derive(Debug)]
@@ -162,7 +206,7 @@ pub struct MutationSpec {
     pub paired_dry_run_tool: Option<&'static str>,
     pub require_true: &'static [&'static str],
     pub plan_param: Option<&'static str>,
-    pub dirty_worktree_param: Option<&'static str>,
+    /// The tool a successful real run's answer names in `next_step` (when the answer has none).
     pub follow_up: Option<&'static str>,
     /// What a real run changes ("changes the graph"), for the refusal message.
     pub changes: &'static str,

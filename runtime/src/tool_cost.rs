@@ -25,7 +25,7 @@ pub fn costs(surface: &SurfaceSpec) -> (Vec<(&'static str, usize)>, usize) {
     let costs: Vec<(&'static str, usize)> = surface
         .tools
         .iter()
-        .filter(|t| access::visible(surface, t, Mode::LocalStdio, &scopes))
+        .filter(|t| access::listed(surface, t, Mode::LocalStdio, &scopes))
         .map(|t| (t.name, cost(t)))
         .collect();
     let total = costs.iter().map(|c| c.1).sum();

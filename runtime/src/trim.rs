@@ -389,7 +389,6 @@ mod tests {
             max_items,
             max_string: Some(20),
             budget: 8000,
-            redact: &[],
         }
     }
 

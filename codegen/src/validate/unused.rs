@@ -65,7 +65,6 @@ fn used_inputs(tool: &Tool) -> BTreeSet<String> {
         used.extend(m.dry_run.as_ref().map(|d| d.param.clone()));
         used.extend(m.require_true.iter().cloned());
         used.extend(m.plan_param.clone());
-        used.extend(m.dirty_worktree_param.clone());
     }
     used
 }

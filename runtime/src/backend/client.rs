@@ -198,6 +198,16 @@ impl NexusClient {
         request: &NexusRequest,
         log: Option<&dyn LogSink>,
     ) -> Result<Value, ToolError> {
+        self.send_detailed(request, log).await.map_err(|f| f.error)
+    }
+
+    /// [`NexusClient::send`], keeping the HTTP status and the (scrubbed) error body of a
+    /// failed answer, for the manifest's per-tool error codes.
+    pub async fn send_detailed(
+        &self,
+        request: &NexusRequest,
+        log: Option<&dyn LogSink>,
+    ) -> Result<Value, BackendFailure> {
         let attempts = if request.method == Method::GET {
             GET_ATTEMPTS
         } else {
@@ -211,7 +221,7 @@ impl NexusClient {
                 let took = started.elapsed().as_secs_f64() * 1e3;
                 let what = match &outcome {
                     Ok(_) => "answered".to_owned(),
-                    Err(e) => format!("failed ({e})"),
+                    Err(e) => format!("failed ({})", e.error),
                 };
                 log.log(
                     LogLevel::Debug,
@@ -223,11 +233,13 @@ impl NexusClient {
                 .await;
             }
             match outcome {
-                Err(
-                    e @ ToolError::Backend {
-                        retryable: true, ..
-                    },
-                ) if attempt < attempts => {
+                Err(BackendFailure {
+                    error:
+                        e @ ToolError::Backend {
+                            retryable: true, ..
+                        },
+                    ..
+                }) if attempt < attempts => {
                     tracing::warn!(path = %request.path, attempt, error = %e, "retrying Nexus GET");
                     if let Some(log) = log.filter(|l| l.enabled(LogLevel::Warning)) {
                         log.log(
@@ -248,7 +260,9 @@ impl NexusClient {
                 other => return other,
             }
         }
-        Err(last.unwrap_or_else(|| ToolError::Internal("no attempt was made".to_owned())))
+        Err(last
+            .unwrap_or_else(|| ToolError::Internal("no attempt was made".to_owned()))
+            .into())
     }
 
     /// The request's URL: the base URL's path prefix, the request's (already percent-encoded)
@@ -266,7 +280,7 @@ impl NexusClient {
         url
     }
 
-    async fn send_once(&self, request: &NexusRequest) -> Result<Value, ToolError> {
+    async fn send_once(&self, request: &NexusRequest) -> Result<Value, BackendFailure> {
         let _permit = tokio::time::timeout(self.timeout, self.in_flight.acquire())
             .await
             .ok()
@@ -306,7 +320,16 @@ impl NexusClient {
                 }
                 _ => {}
             }
-            return Err(error);
+            let mut body = serde_json::from_slice::<Value>(&bytes).ok();
+            if let Some(body) = &mut body {
+                self.scrub_value(body);
+                redact::redact_value(body);
+            }
+            return Err(BackendFailure {
+                error,
+                status: Some(status.as_u16()),
+                body,
+            });
         }
         let bytes = read_capped(response, self.max_answer_bytes, &request.path)
             .await
@@ -325,6 +348,25 @@ impl NexusClient {
         })?;
         self.scrub_value(&mut value);
         Ok(value)
+    }
+}
+
+/// A failed Nexus request: the error every caller gets, plus, when Nexus answered, its HTTP
+/// status and its error body (token scrubbed, secrets redacted).
+#[derive(Debug)]
+pub struct BackendFailure {
+    pub error: ToolError,
+    pub status: Option<u16>,
+    pub body: Option<Value>,
+}
+
+impl From<ToolError> for BackendFailure {
+    fn from(error: ToolError) -> Self {
+        BackendFailure {
+            error,
+            status: None,
+            body: None,
+        }
     }
 }
 

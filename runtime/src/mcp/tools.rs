@@ -82,7 +82,7 @@ impl McpServer {
         surface
             .tools
             .iter()
-            .filter(move |t| access::visible(surface, t, mode, &scopes))
+            .filter(move |t| access::listed(surface, t, mode, &scopes))
     }
 
     pub(super) fn tool(&self, name: &str) -> Option<Tool> {
@@ -91,7 +91,7 @@ impl McpServer {
             .app
             .surface
             .tool(name)
-            .filter(|t| t.modes.contains(&self.mode))?;
+            .filter(|t| t.listed && t.modes.contains(&self.mode))?;
         self.app.mcp_tool(tool).cloned()
     }
 
