@@ -1,5 +1,6 @@
 //! The typed error of a tool call, and the caps on what an error may quote back.
 
+use crate::arguments::ArgumentProblem;
 use crate::spec::Mode;
 use serde_json::{Value, json};
 use std::borrow::Cow;
@@ -7,9 +8,14 @@ use std::borrow::Cow;
 /// A tool call that could not produce its result.
 #[derive(Debug, thiserror::Error)]
 pub enum ToolError {
-    /// The arguments break the input schema or a rule of the tool: JSON-RPC -32602.
+    /// The arguments break the input schema or a rule of the tool: an isError result with
+    /// code `invalid_arguments` and the field, rule and allowed values of each problem.
     #[error("invalid arguments for `{tool}`: {message}")]
-    InvalidArguments { tool: String, message: String },
+    InvalidArguments {
+        tool: String,
+        message: String,
+        problems: Vec<ArgumentProblem>,
+    },
     /// The call was understood and deliberately refused (safety rule, mode, scope, stale plan).
     #[error("{message}")]
     Refused { code: &'static str, message: String },
@@ -36,6 +42,21 @@ impl ToolError {
         }
     }
 
+    /// Bad arguments with one problem at `field` (a JSON pointer) breaking `rule`.
+    pub fn invalid_field(
+        tool: &str,
+        field: impl Into<String>,
+        rule: &str,
+        message: impl Into<String>,
+    ) -> Self {
+        let message = message.into();
+        ToolError::InvalidArguments {
+            tool: tool.to_owned(),
+            problems: vec![ArgumentProblem::new(field, rule, message.clone())],
+            message,
+        }
+    }
+
     /// The structured body of an isError result: an agent can branch on `code`.
     pub fn to_json(&self) -> Value {
         self.body(capped(&self.to_string()).into_owned())
@@ -51,7 +72,29 @@ impl ToolError {
             } => (code.clone(), *retryable),
             ToolError::Internal(_) => ("internal".to_owned(), false),
         };
-        json!({"error": {"code": code, "message": message, "retryable": retryable}})
+        let mut body = json!({"error": {"code": code, "message": message, "retryable": retryable}});
+        if let (ToolError::InvalidArguments { problems, .. }, Some(error)) =
+            (self, body["error"].as_object_mut())
+        {
+            // The first problem's field, rule and allowed values at the top, for agents that
+            // read one; all of them under `errors` when there are several.
+            if let Some(Value::Object(first)) = problems.first().map(ArgumentProblem::to_json) {
+                for key in ["field", "rule", "allowed"] {
+                    if let Some(v) = first.get(key) {
+                        error.insert(key.to_owned(), v.clone());
+                    }
+                }
+            }
+            if problems.len() > 1 {
+                let all = problems
+                    .iter()
+                    .take(crate::arguments::MAX_PROBLEMS)
+                    .map(ArgumentProblem::to_json)
+                    .collect();
+                error.insert("errors".to_owned(), Value::Array(all));
+            }
+        }
+        body
     }
 
     /// Whether the message describes the server rather than the call: a backend failure or a
