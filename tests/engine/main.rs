@@ -10,6 +10,7 @@ mod support;
 
 mod arguments;
 mod backend_errors;
+mod http;
 mod listing;
 mod notifications;
 mod results;

@@ -262,6 +262,33 @@ impl Engine {
     }
 }
 
+/// The `App` of `surface` with its backend at `nexus_url`.
+pub fn app(surface: &'static SurfaceSpec, nexus_url: &str, parts: SurfaceParts) -> Arc<App> {
+    // A short timeout: a stub answers at once, a hung one fails the test quickly.
+    let nexus = NexusClient::new(
+        nexus_url,
+        Secret::new("stub-token".into()),
+        Duration::from_secs(5),
+    )
+    .unwrap();
+    Arc::new(App::new(surface, nexus, Settings::default(), parts))
+}
+
+/// The real HTTP router (Streamable HTTP with sessions, stateless 2026-07-28 requests, legacy
+/// SSE) for `app`, served on a loopback port of this process with no key (`scopes` for all).
+/// Returns the /mcp URL; the server stops when the task is aborted or the runtime ends.
+pub async fn serve_http(app: Arc<App>, scopes: &[&str]) -> (String, JoinHandle<()>) {
+    use nexus_mcp_runtime::transport::http::{Auth, HttpSettings, router};
+    let scopes: BTreeSet<String> = scopes.iter().map(|s| (*s).to_owned()).collect();
+    let router = router(app, Auth::Open(Arc::new(scopes)), &HttpSettings::default()).unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let task = tokio::spawn(async move {
+        let _ = axum::serve(listener, router).await;
+    });
+    (url, task)
+}
+
 /// A tools/call request of `tool` with `arguments` (a JSON object).
 pub fn request(tool: &str, arguments: Value) -> CallToolRequestParams {
     let Value::Object(arguments) = arguments else {
