@@ -136,3 +136,40 @@ async fn malformed_json_rpc_gets_400_with_its_error_code() {
         assert_eq!(answer["jsonrpc"], "2.0");
     }
 }
+
+#[tokio::test]
+async fn a_legacy_sse_post_that_is_not_json_rpc_gets_the_same_codes() {
+    let (_backend, url, _server) = server().await;
+    let base = url.trim_end_matches("/mcp").to_owned();
+    let mut stream = reqwest::Client::new()
+        .get(format!("{base}/sse"))
+        .header("accept", "text/event-stream")
+        .send()
+        .await
+        .unwrap();
+    // The first event names the session's POST endpoint: /message?sessionId=…
+    let mut seen = String::new();
+    let endpoint = loop {
+        let chunk = tokio::time::timeout(std::time::Duration::from_secs(10), stream.chunk())
+            .await
+            .expect("the endpoint event within 10 s")
+            .unwrap()
+            .expect("the stream stays open");
+        seen.push_str(&String::from_utf8_lossy(&chunk));
+        if let Some(line) = seen.lines().find(|l| l.starts_with("data: /message")) {
+            break line.trim_start_matches("data: ").trim().to_owned();
+        }
+    };
+    for (body, code) in [("garbage", -32700), ("[]", -32600), ("", -32700)] {
+        let response = reqwest::Client::new()
+            .post(format!("{base}{endpoint}"))
+            .header("content-type", "application/json")
+            .body(body)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status().as_u16(), 400, "{body:?}");
+        let answer: Value = response.json().await.unwrap();
+        assert_eq!(answer["error"]["code"], code, "{body:?}: {answer}");
+    }
+}
