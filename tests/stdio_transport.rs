@@ -261,6 +261,25 @@ fn malformed_lines_get_json_rpc_errors_and_the_session_continues() {
         call["result"]["structuredContent"]["graph"]["commit_sha"].is_string(),
         "a tools/call after the bad lines: {call}"
     );
+    // Arguments that break the schema are a tool result the model can read (SEP-1303), naming
+    // the field, the rule and what is allowed; an unknown tool stays -32602.
+    let bad = exchange(&json!({"jsonrpc": "2.0", "id": 14, "method": "tools/call", "params": {"name": "kg_list_audit_risks", "arguments": {"repository": support::REPO_NAME, "source_tool": "pylint"}}}).to_string(), true);
+    assert_eq!(bad["result"]["isError"], true, "{bad}");
+    let text = bad["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default();
+    let error: Value = serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {bad}"));
+    assert_eq!(error["error"]["code"], "invalid_arguments", "{error}");
+    assert_eq!(error["error"]["field"], "/source_tool", "{error}");
+    assert_eq!(error["error"]["rule"], "enum", "{error}");
+    assert!(
+        error["error"]["allowed"]
+            .as_array()
+            .is_some_and(|a| a.contains(&json!("bandit"))),
+        "{error}"
+    );
+    let unknown = exchange(&json!({"jsonrpc": "2.0", "id": 15, "method": "tools/call", "params": {"name": "kg_no_such_tool", "arguments": {}}}).to_string(), true);
+    assert_eq!(unknown["error"]["code"], -32602, "{unknown}");
     drop(stdin);
     let status = exits_within(child, Duration::from_secs(30));
     assert!(status.success(), "nexus-mcp exited with {status}");

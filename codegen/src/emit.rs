@@ -23,7 +23,6 @@ pub fn surface(manifest: &Manifest, source_file: &str, runtime: &syn::Path) -> T
     let module = format_ident!("{}", manifest.surface.replace('-', "_"));
     quote! {
         #[doc = #header]
-        #[deny(warnings)]
         pub mod #module {
             use #runtime as runtime;
             #(#shared)*

@@ -163,9 +163,10 @@ impl ToolContext {
 /// Arguments → a generated input struct. Schema validation already ran, so a failure here means
 /// the schema and the struct disagree, which is reported as bad arguments naming the tool.
 pub fn decode_input<T: DeserializeOwned>(tool: &str, arguments: Value) -> Result<T, ToolError> {
-    serde_json::from_value(arguments).map_err(|e| ToolError::InvalidArguments {
-        tool: tool.to_owned(),
-        message: e.to_string(),
+    serde_json::from_value(arguments).map_err(|e| {
+        // serde names the field only in its message (`unknown field `x``); the pointer stays
+        // the arguments as a whole.
+        ToolError::invalid_field(tool, "", "type", crate::error::capped(&e.to_string()))
     })
 }
 

@@ -6,9 +6,10 @@
 
 use crate::access;
 use crate::app::ToolContext;
+use crate::arguments;
 use crate::backend::BackendFailure;
 use crate::backend::mapping;
-use crate::error::{ToolError, capped, echo};
+use crate::error::{ToolError, capped};
 use crate::log::LogLevel;
 use crate::spec::{Handler, MetaTool, PaginationSpec, ToolSpec};
 use crate::trim;
@@ -114,29 +115,22 @@ fn validate(ctx: &ToolContext, tool: &ToolSpec, arguments: &Value) -> Result<(),
     if validator.is_valid(arguments) {
         return Ok(());
     }
-    let problems: Vec<String> = validator
-        .iter_errors(arguments)
-        .take(5)
-        .map(|e| {
-            let at = e.instance_path().to_string();
-            let at = if at.is_empty() {
-                "arguments".to_owned()
-            } else {
-                format!("`{}`", at.trim_start_matches('/').replace('/', "."))
-            };
-            // The offending value is quoted capped: a 1 MB argument must not come back whole.
-            let value = e.instance().to_string();
-            format!("{at}: {}", e.masked_with(echo(&value)))
-        })
-        .collect();
+    // Parsed again only on this failure path: the allowed property names live in the schema.
+    let schema: Value = serde_json::from_str(tool.input_schema).unwrap_or(Value::Null);
+    let problems = arguments::problems(validator, &schema, arguments);
     if problems.is_empty() {
-        Ok(())
-    } else {
-        Err(ToolError::InvalidArguments {
-            tool: tool.name.to_owned(),
-            message: capped(&problems.join("; ")).into_owned(),
-        })
+        return Ok(());
     }
+    let message = problems
+        .iter()
+        .map(|p| p.message.as_str())
+        .collect::<Vec<_>>()
+        .join("; ");
+    Err(ToolError::InvalidArguments {
+        tool: tool.name.to_owned(),
+        message: capped(&message).into_owned(),
+        problems,
+    })
 }
 
 /// The manifest's mutation rules hold for every write tool, whoever implements it.
@@ -193,11 +187,17 @@ fn enforce_mutation_rules(tool: &ToolSpec, arguments: &Value) -> Result<(), Tool
 /// An MCP cursor: the backend cursor of a page plus how many of its items were already shown,
 /// so that a page cut by the budget continues exactly where it stopped.
 fn decode_cursor(tool: &ToolSpec, cursor: &str) -> Result<(Option<String>, usize), ToolError> {
+    let field = tool
+        .pagination
+        .as_ref()
+        .map_or_else(|| "/cursor".to_owned(), |p| arguments::child("", p.cursor));
     let bad = || {
-        ToolError::InvalidArguments {
-        tool: tool.name.to_owned(),
-        message: "`cursor` is not a cursor this server issued. Pass a next_cursor from a previous answer, or omit it to start over.".to_owned(),
-    }
+        ToolError::invalid_field(
+            tool.name,
+            field.clone(),
+            "cursor",
+            "`cursor` is not a cursor this server issued. Pass a next_cursor from a previous answer, or omit it to start over.",
+        )
     };
     let bytes = URL_SAFE_NO_PAD.decode(cursor).map_err(|_| bad())?;
     let value: Value = serde_json::from_slice(&bytes).map_err(|_| bad())?;

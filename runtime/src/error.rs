@@ -1,5 +1,6 @@
 //! The typed error of a tool call, and the caps on what an error may quote back.
 
+use crate::arguments::ArgumentProblem;
 use crate::spec::Mode;
 use serde_json::{Value, json};
 use std::borrow::Cow;
@@ -7,9 +8,14 @@ use std::borrow::Cow;
 /// A tool call that could not produce its result.
 #[derive(Debug, thiserror::Error)]
 pub enum ToolError {
-    /// The arguments break the input schema or a rule of the tool: JSON-RPC -32602.
+    /// The arguments break the input schema or a rule of the tool: an isError result with
+    /// code `invalid_arguments` and the field, rule and allowed values of each problem.
     #[error("invalid arguments for `{tool}`: {message}")]
-    InvalidArguments { tool: String, message: String },
+    InvalidArguments {
+        tool: String,
+        message: String,
+        problems: Vec<ArgumentProblem>,
+    },
     /// The call was understood and deliberately refused (safety rule, mode, scope, stale plan).
     #[error("{message}")]
     Refused { code: &'static str, message: String },
@@ -45,6 +51,21 @@ impl ToolError {
         }
     }
 
+    /// Bad arguments with one problem at `field` (a JSON pointer) breaking `rule`.
+    pub fn invalid_field(
+        tool: &str,
+        field: impl Into<String>,
+        rule: &str,
+        message: impl Into<String>,
+    ) -> Self {
+        let message = message.into();
+        ToolError::InvalidArguments {
+            tool: tool.to_owned(),
+            problems: vec![ArgumentProblem::new(field, rule, message.clone())],
+            message,
+        }
+    }
+
     /// The structured body of an isError result: an agent can branch on `code`.
     pub fn to_json(&self) -> Value {
         self.body(capped(&self.to_string()).into_owned())
@@ -70,6 +91,27 @@ impl ToolError {
         } = self
         {
             body["error"]["details"] = details.clone();
+        }
+        if let (ToolError::InvalidArguments { problems, .. }, Some(error)) =
+            (self, body["error"].as_object_mut())
+        {
+            // The first problem's field, rule and allowed values at the top, for agents that
+            // read one; all of them under `errors` when there are several.
+            if let Some(Value::Object(first)) = problems.first().map(ArgumentProblem::to_json) {
+                for key in ["field", "rule", "allowed"] {
+                    if let Some(v) = first.get(key) {
+                        error.insert(key.to_owned(), v.clone());
+                    }
+                }
+            }
+            if problems.len() > 1 {
+                let all = problems
+                    .iter()
+                    .take(crate::arguments::MAX_PROBLEMS)
+                    .map(ArgumentProblem::to_json)
+                    .collect();
+                error.insert("errors".to_owned(), Value::Array(all));
+            }
         }
         body
     }

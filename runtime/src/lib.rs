@@ -4,6 +4,7 @@
 
 pub mod access;
 pub mod app;
+pub mod arguments;
 pub mod backend;
 pub mod call;
 pub mod contract;

@@ -77,21 +77,24 @@ async def check_latest_graph(client: Client, repository: str, head: str) -> None
 async def check_bad_arguments(client: Client) -> None:
     # `repository` must be a string "owner/name"; an unknown property is refused too.
     bad = {"repository": 42, "no_such_argument": True}
+    # MCP 2025-11-25 (SEP-1303): a tool result with isError the model can read, not a JSON-RPC error.
     try:
         result = await client.call_tool("kg_latest_graph", bad)
     except MCPError as e:
-        expect(e.code == -32602, f"bad arguments: expected JSON-RPC -32602, got {e.code}: {e}")
-        msg = str(e)
-        print(f"  bad arguments -> JSON-RPC {e.code}: {msg[:160]}")
-    else:
-        text = " ".join(getattr(c, "text", "") for c in result.content)
-        expect(result.is_error, f"bad arguments {bad} were accepted: {text[:300]}")
-        msg = text
-        print(f"  bad arguments -> isError result: {msg[:160]}")
+        raise Failed(f"bad arguments: expected an isError result, got JSON-RPC {e.code}: {e}")
+    text = " ".join(getattr(c, "text", "") for c in result.content)
+    expect(result.is_error, f"bad arguments {bad} were accepted: {text[:300]}")
+    try:
+        error = json.loads(text)["error"]
+    except (ValueError, KeyError) as e:
+        raise Failed(f"the isError text is not a JSON error body ({e}): {text[:300]}")
+    expect(error.get("code") == "invalid_arguments", f"code: {error}")
+    fields = {p.get("field") for p in error.get("errors", [error])}
     expect(
-        "repository" in msg or "no_such_argument" in msg,
-        f"the error for bad arguments does not name the offending argument: {msg[:300]}",
+        "/repository" in fields and "/no_such_argument" in fields,
+        f"the error does not point at both offending arguments: {error}",
     )
+    print(f"  bad arguments -> isError {error['code']} at {sorted(fields)}: {error['message'][:120]}")
     try:
         await client.call_tool("kg_no_such_tool", {})
     except MCPError as e:

@@ -56,10 +56,12 @@ fn render_path(tool: &str, template: &str, input: &Value) -> Result<String, Tool
         };
         let name = &rest[start + 1..start + len];
         let value = input.get(name).filter(|v| !v.is_null()).ok_or_else(|| {
-            ToolError::InvalidArguments {
-                tool: tool.to_owned(),
-                message: format!("`{name}` is required"),
-            }
+            ToolError::invalid_field(
+                tool,
+                crate::arguments::child("", name),
+                "required",
+                format!("`{name}` is required"),
+            )
         })?;
         out.extend(utf8_percent_encode(&query_text(value), PATH_SEGMENT));
         rest = &rest[start + len + 1..];

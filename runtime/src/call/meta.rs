@@ -73,12 +73,22 @@ pub(super) fn use_capability(
         let list_tool = list_tool(&ctx);
         // The capability's own errors name it; a schema problem also says where its schema is.
         run(ctx, capability, inner).await.map_err(|e| match e {
-            CallError::Tool(ToolError::InvalidArguments { tool, message }) => {
+            CallError::Tool(ToolError::InvalidArguments {
+                tool,
+                message,
+                mut problems,
+            }) => {
+                // Fields point into this call's arguments, where the capability's sit under
+                // `arguments`.
+                for problem in &mut problems {
+                    problem.field = format!("/arguments{}", problem.field);
+                }
                 CallError::Tool(ToolError::InvalidArguments {
                     message: format!(
                         "{message}. Its input schema: {list_tool} with capability=\"{tool}\"."
                     ),
                     tool,
+                    problems,
                 })
             }
             other => other,

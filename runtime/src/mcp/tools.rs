@@ -42,10 +42,12 @@ impl ProgressSink for PeerProgress {
     }
 }
 
-/// Domain failures become isError results an agent can act on; bad arguments and unknown
-/// tools are protocol errors (-32602).
-/// Over HTTP, internal failures answer a generic message with a reference (see
-/// [`ToolError::to_client_json`]); every quoted input is capped.
+/// Failures of a call become isError results an agent can act on, bad arguments included (MCP
+/// 2025-11-25, SEP-1303: the model sees the field and the rule and corrects itself). Only an
+/// unknown tool is a protocol error (-32602). Over HTTP, internal failures answer a generic
+/// message with a reference (see [`ToolError::to_client_json`]); every quoted input is capped.
+/// The body is JSON text content only: a `structuredContent` would have to match the tool's
+/// output schema, which the TypeScript SDK checks even on errors.
 pub fn call_result(
     outcome: Result<Value, CallError>,
     mode: Mode,
@@ -59,9 +61,6 @@ pub fn call_result(
             ),
             None,
         )),
-        Err(CallError::Tool(e @ ToolError::InvalidArguments { .. })) => Err(
-            ErrorData::invalid_params(capped(&e.to_string()).into_owned(), None),
-        ),
         Err(CallError::Tool(e)) => {
             let body = e.to_client_json(mode);
             Ok(CallToolResult::error(vec![ContentBlock::text(

@@ -11,6 +11,7 @@ use crate::mcp::McpServer;
 use crate::spec::Mode;
 use crate::transport::auth::{Caller, KeyId};
 use crate::transport::http::sessions::{Registry, Slot};
+use crate::transport::stdio::framing::{self, Frame};
 use axum::Json;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
@@ -256,15 +257,21 @@ pub async fn post(
     let Some(session) = session.filter(|s| s.owner == caller.id) else {
         return unknown_session();
     };
-    let message: ClientJsonRpcMessage = match serde_json::from_slice(&body) {
-        Ok(m) => m,
-        Err(e) => {
+    // The stdio transport's framing rules: 400 with the JSON-RPC error (-32700/-32600/-32602)
+    // and the readable id, as on /mcp.
+    let message: ClientJsonRpcMessage = match framing::frame(&body) {
+        Frame::Message(m) => *m,
+        Frame::Skip if !body.iter().all(u8::is_ascii_whitespace) => {
+            return StatusCode::ACCEPTED.into_response();
+        }
+        Frame::Skip => {
             return (
                 StatusCode::BAD_REQUEST,
-                Json(serde_json::json!({"error": format!("not a JSON-RPC message: {e}")})),
+                Json(serde_json::json!({"jsonrpc": "2.0", "id": null, "error": {"code": framing::PARSE_ERROR, "message": "Parse error: the body is empty; POST one JSON-RPC message"}})),
             )
                 .into_response();
         }
+        Frame::Reply(reply) => return (StatusCode::BAD_REQUEST, Json(reply)).into_response(),
     };
     let request_id = match &message {
         JsonRpcMessage::Request(r) => Some(r.id.clone()),

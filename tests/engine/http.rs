@@ -1,0 +1,175 @@
+//! The same engine behind the real HTTP router, in process: bad arguments are isError results
+//! in a Streamable HTTP session and in a stateless 2026-07-28 request alike, and malformed
+//! JSON-RPC gets HTTP 400 with the JSON-RPC error code, not rmcp's 415 or 404.
+
+use crate::support::inproc::{StubBackend, app, serve_http};
+use crate::{routes, surface};
+use serde_json::{Value, json};
+
+async fn server() -> (StubBackend, String, tokio::task::JoinHandle<()>) {
+    let backend = StubBackend::start(routes()).await;
+    let app = app(surface(), &backend.url, Default::default());
+    let (url, task) = serve_http(app, &["kg:read"]).await;
+    (backend, url, task)
+}
+
+/// One POST of `body` to /mcp as a 2026-07-28 client sends it (no session, SEP-2243 headers
+/// naming `tool`): status and body.
+async fn post(url: &str, tool: &str, body: &str) -> (u16, String) {
+    let response = reqwest::Client::new()
+        .post(url)
+        .header("mcp-name", tool)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", "tools/call")
+        .body(body.to_owned())
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    (status, response.text().await.unwrap())
+}
+
+fn stateless_call(id: u64, tool: &str, arguments: Value) -> String {
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+        "name": tool,
+        "arguments": arguments,
+        "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+        },
+    }})
+    .to_string()
+}
+
+fn error_of(result: &Value) -> Value {
+    assert_eq!(result["isError"], true, "{result}");
+    let text = result["content"][0]["text"].as_str().unwrap();
+    serde_json::from_str::<Value>(text).unwrap()["error"].clone()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_arguments_are_is_error_in_a_session_and_stateless() {
+    let (backend, url, _server) = server().await;
+
+    let session = crate::support::http_client(url.clone(), "no-key-needed").await;
+    let result = session
+        .call_tool(crate::support::inproc::request(
+            "kg_list_audit_risks",
+            json!({"repository": "acme/shop", "source_tool": "pylint"}),
+        ))
+        .await
+        .expect("an isError result, not a JSON-RPC error");
+    let error = error_of(&serde_json::to_value(&result).unwrap());
+    assert_eq!(
+        (&error["code"], &error["field"], &error["rule"]),
+        (
+            &json!("invalid_arguments"),
+            &json!("/source_tool"),
+            &json!("enum")
+        ),
+        "{error}"
+    );
+    assert!(
+        error["allowed"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("bandit"))
+    );
+    session.cancel().await.unwrap();
+
+    let (status, body) = post(
+        &url,
+        "kg_latest_graph",
+        &stateless_call(7, "kg_latest_graph", json!({"repository": 42, "nope": 1})),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let answer: Value = serde_json::from_str(&body).unwrap_or_else(|e| panic!("{e}: {body}"));
+    assert_eq!(answer["id"], 7);
+    let error = error_of(&answer["result"]);
+    assert_eq!(error["field"], "/repository", "{error}");
+    assert_eq!(error["rule"], "type", "{error}");
+    assert_eq!(error["errors"].as_array().map(Vec::len), Some(2), "{error}");
+    assert!(backend.seen().is_empty(), "{:?}", backend.seen());
+
+    // An unknown tool stays a protocol error.
+    let (_, body) = post(
+        &url,
+        "kg_no_such_tool",
+        &stateless_call(8, "kg_no_such_tool", json!({})),
+    )
+    .await;
+    let answer: Value = serde_json::from_str(&body).unwrap_or_else(|e| panic!("{e}: {body}"));
+    assert_eq!(answer["error"]["code"], -32602, "{answer}");
+}
+
+#[tokio::test]
+async fn malformed_json_rpc_gets_400_with_its_error_code() {
+    let (_backend, url, _server) = server().await;
+    let cases: Vec<(String, i64, Value)> = vec![
+        ("garbage".into(), -32700, Value::Null),
+        ("{".into(), -32700, Value::Null),
+        ("".into(), -32700, Value::Null),
+        ("[]".into(), -32600, Value::Null),
+        ("42".into(), -32600, Value::Null),
+        (r#"{"jsonrpc":"2.0","id":5}"#.into(), -32600, json!(5)),
+        (
+            stateless_call(6, "kg_latest_graph", json!([1])),
+            -32602,
+            json!(6),
+        ),
+        (
+            stateless_call(9, "kg_latest_graph", json!("x")),
+            -32602,
+            json!(9),
+        ),
+    ];
+    for (body, code, id) in cases {
+        let (status, answer) = post(&url, "kg_latest_graph", &body).await;
+        assert_eq!(status, 400, "{body}: {answer}");
+        let answer: Value =
+            serde_json::from_str(&answer).unwrap_or_else(|e| panic!("{body}: {e}: {answer}"));
+        assert_eq!(answer["error"]["code"], code, "{body}: {answer}");
+        assert_eq!(answer["id"], id, "{body}: {answer}");
+        assert_eq!(answer["jsonrpc"], "2.0");
+    }
+}
+
+#[tokio::test]
+async fn a_legacy_sse_post_that_is_not_json_rpc_gets_the_same_codes() {
+    let (_backend, url, _server) = server().await;
+    let base = url.trim_end_matches("/mcp").to_owned();
+    let mut stream = reqwest::Client::new()
+        .get(format!("{base}/sse"))
+        .header("accept", "text/event-stream")
+        .send()
+        .await
+        .unwrap();
+    // The first event names the session's POST endpoint: /message?sessionId=…
+    let mut seen = String::new();
+    let endpoint = loop {
+        let chunk = tokio::time::timeout(std::time::Duration::from_secs(10), stream.chunk())
+            .await
+            .expect("the endpoint event within 10 s")
+            .unwrap()
+            .expect("the stream stays open");
+        seen.push_str(&String::from_utf8_lossy(&chunk));
+        if let Some(line) = seen.lines().find(|l| l.starts_with("data: /message")) {
+            break line.trim_start_matches("data: ").trim().to_owned();
+        }
+    };
+    for (body, code) in [("garbage", -32700), ("[]", -32600), ("", -32700)] {
+        let response = reqwest::Client::new()
+            .post(format!("{base}{endpoint}"))
+            .header("content-type", "application/json")
+            .body(body)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status().as_u16(), 400, "{body:?}");
+        let answer: Value = response.json().await.unwrap();
+        assert_eq!(answer["error"]["code"], code, "{body:?}: {answer}");
+    }
+}
