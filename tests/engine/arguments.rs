@@ -74,7 +74,7 @@ async fn several_problems_are_listed_and_unknown_properties_get_the_known_names(
         .find(|p| p["rule"] == "additionalProperties")
         .unwrap();
     let known = unknown["allowed"].as_array().unwrap();
-    for name in ["repository", "branch", "graph_id", "latest"] {
+    for name in ["repository", "branch", "graph_id"] {
         assert!(
             known.contains(&json!(name)),
             "{name} missing from {known:?}"

@@ -70,6 +70,11 @@ fn router() -> axum::Router {
 
 /// Starts the backend; its base URL.
 pub fn start_backend() -> String {
+    start_router(router())
+}
+
+/// Serves `routes` as a stub backend on 127.0.0.1:0 on a runtime of its own; its base URL.
+pub fn start_router(routes: axum::Router) -> String {
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
         let runtime = tokio::runtime::Builder::new_current_thread()
@@ -82,7 +87,7 @@ pub fn start_backend() -> String {
                 .expect("bind the backend");
             tx.send(listener.local_addr().expect("backend address"))
                 .expect("report the address");
-            axum::serve(listener, router())
+            axum::serve(listener, routes)
                 .await
                 .expect("serve the backend");
         });
