@@ -255,6 +255,7 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
                             .map(|m| m.as_str())
                             .collect::<Vec<_>>()
                             .into();
+                        v["listed"] = t.listed.into();
                         v
                     })
                     .collect();
@@ -265,8 +266,10 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
             } else {
                 for t in surface.tools {
                     let modes: Vec<&str> = t.modes.iter().map(|m| m.as_str()).collect();
+                    // A capability is reached through the meta-tools, never listed itself.
+                    let hidden = if t.listed { "" } else { " (capability)" };
                     println!(
-                        "{:<28} {:<14} {:<12} {:<26} {}",
+                        "{:<28} {:<14} {:<12} {:<26} {}{hidden}",
                         t.name,
                         t.scope,
                         t.access.as_str(),

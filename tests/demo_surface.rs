@@ -4,6 +4,8 @@
 //! Python SDK over stdio and Streamable HTTP (tests/clients/demo_surface.py). Its backend answers
 //! carry a `graph` key, and no freshness block appears: the engine knows no surface's words.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 #[path = "support/conformance_backend.rs"]
 mod conformance_backend;
 mod support;
