@@ -144,6 +144,48 @@ fn python_sdk_default_mode_over_streamable_http() {
     python_http("auto", None, "python_sdk_default_mode_over_streamable_http");
 }
 
+/// `conformance server --suite all` against `url`, passing only when every failure is listed in
+/// `baseline` (relative to the repository) and no listed one passes.
+fn run_conformance(
+    conformance: &std::path::Path,
+    url: &str,
+    baseline: &str,
+    server_stderr: impl Fn() -> String,
+) {
+    let results = tempfile::tempdir().unwrap();
+    let baseline = support::root().join(baseline);
+    let out = support::run_bounded(
+        Command::new(conformance)
+            .args([
+                "server",
+                "--url",
+                url,
+                "--suite",
+                "all",
+                "--expected-failures",
+            ])
+            .arg(&baseline)
+            .arg("-o")
+            .arg(results.path())
+            .env("PATH", support::tool_path()),
+        Duration::from_secs(600),
+        "conformance server --suite all",
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let summary: Vec<&str> = stdout
+        .lines()
+        .skip_while(|l| !l.contains("=== SUMMARY ==="))
+        .collect();
+    eprintln!("{}", summary.join("\n"));
+    assert!(
+        out.status.success() && stdout.contains("Baseline check passed"),
+        "conformance: a scenario failed that is not in {} (or a listed one now passes):\n{}\n--- server stderr ---\n{}",
+        baseline.display(),
+        show(&out),
+        clip(&server_stderr())
+    );
+}
+
 /// Every server scenario of @modelcontextprotocol/conformance (`--suite all`). Scenarios that
 /// call the suite's own fixture tools/resources/prompts are listed, with the reason, in
 /// tests/conformance-expected-failures.yml; any other failure fails this test, and so does a
@@ -168,42 +210,11 @@ fn conformance_server_scenarios() {
             ..Default::default()
         },
     );
-    let results = tempfile::tempdir().unwrap();
-    let baseline = support::root().join("tests/conformance-expected-failures.yml");
-    let out = support::run_bounded(
-        Command::new(&conformance)
-            .args([
-                "server",
-                "--url",
-                &server.url("/mcp"),
-                "--suite",
-                "all",
-                "--expected-failures",
-            ])
-            .arg(&baseline)
-            .arg("-o")
-            .arg(results.path())
-            .env("PATH", support::tool_path()),
-        Duration::from_secs(600),
-        "conformance server --suite all",
-    );
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let summary: Vec<&str> = stdout
-        .lines()
-        .skip_while(|l| !l.contains("=== SUMMARY ==="))
-        .collect();
-    eprintln!("{}", summary.join("\n"));
-    assert!(
-        out.status.success(),
-        "conformance: a scenario failed that is not in {} (or a listed one now passes):\n{}\n--- server stderr ---\n{}",
-        baseline.display(),
-        show(&out),
-        clip(&server.stderr())
-    );
-    assert!(
-        stdout.contains("Baseline check passed"),
-        "conformance printed no baseline verdict:\n{}",
-        show(&out)
+    run_conformance(
+        &conformance,
+        &server.url("/mcp"),
+        "tests/conformance-expected-failures.yml",
+        || server.stderr(),
     );
 }
 
@@ -226,37 +237,11 @@ fn conformance_scenarios_from_a_manifest() {
         &support::root().join("tests/manifests/conformance.yaml"),
         &backend,
     );
-    let results = tempfile::tempdir().unwrap();
-    let baseline = support::root().join("tests/conformance-manifest-expected-failures.yml");
-    let out = support::run_bounded(
-        Command::new(&conformance)
-            .args([
-                "server",
-                "--url",
-                &server.url("/mcp"),
-                "--suite",
-                "all",
-                "--expected-failures",
-            ])
-            .arg(&baseline)
-            .arg("-o")
-            .arg(results.path())
-            .env("PATH", support::tool_path()),
-        Duration::from_secs(600),
-        "conformance server --suite all (manifest)",
-    );
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let summary: Vec<&str> = stdout
-        .lines()
-        .skip_while(|l| !l.contains("=== SUMMARY ==="))
-        .collect();
-    eprintln!("{}", summary.join("\n"));
-    assert!(
-        out.status.success() && stdout.contains("Baseline check passed"),
-        "conformance (manifest): a scenario failed that is not in {} (or a listed one now passes):\n{}\n--- server stderr ---\n{}",
-        baseline.display(),
-        show(&out),
-        clip(&server.stderr())
+    run_conformance(
+        &conformance,
+        &server.url("/mcp"),
+        "tests/conformance-manifest-expected-failures.yml",
+        || server.stderr(),
     );
 }
 

@@ -3,6 +3,8 @@
 //! with the line and column it points at.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod common;
+
 use nexus_mcp_codegen::{LoadedManifest, ManifestError, generate, parse};
 use std::path::{Path, PathBuf};
 
@@ -106,35 +108,15 @@ tools:
 const FILE: &str = "manifest/rules.yaml";
 
 fn edit(from: &str, to: &str) -> String {
-    assert_eq!(
-        RULES.matches(from).count(),
-        1,
-        "`{from}` must occur once in RULES"
-    );
-    RULES.replacen(from, to, 1)
+    common::edit_in(RULES, from, to)
 }
 
 fn errors(source: &str) -> Vec<ManifestError> {
-    match parse(Path::new(FILE), source) {
-        Ok(_) => panic!("the manifest was accepted:\n{source}"),
-        Err(errors) => errors,
-    }
+    common::errors_in(FILE, source)
 }
 
-/// The single error of `source`, checked to point at `expected_at`.
 fn only_error(source: &str, expected_at: &str) -> String {
-    let errors = errors(source);
-    assert_eq!(errors.len(), 1, "expected one error, got {errors:#?}");
-    let e = &errors[0];
-    let line = source.lines().nth(e.line - 1).expect("line exists");
-    let at = line.get(e.column - 1..).expect("column exists");
-    assert!(
-        at.starts_with(expected_at),
-        "{}:{} points at `{at}`, expected `{expected_at}`",
-        e.line,
-        e.column
-    );
-    e.to_string()
+    common::only_error_in(FILE, source, expected_at)
 }
 
 #[test]

@@ -4,6 +4,8 @@
 //! `errors` tests start from.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod common;
+
 use nexus_mcp_codegen::{ManifestError, parse};
 use std::path::Path;
 
@@ -11,31 +13,15 @@ const DEMO: &str = include_str!("demo.yaml");
 const FILE: &str = "manifest/demo.yaml";
 
 fn edit(source: &str, from: &str, to: &str) -> String {
-    assert_eq!(source.matches(from).count(), 1, "`{from}` must occur once");
-    source.replacen(from, to, 1)
+    common::edit_in(source, from, to)
 }
 
 fn errors(source: &str) -> Vec<ManifestError> {
-    match parse(Path::new(FILE), source) {
-        Ok(_) => panic!("the manifest was accepted:\n{source}"),
-        Err(errors) => errors,
-    }
+    common::errors_in(FILE, source)
 }
 
-/// The single error of `source`, checked to point at `expected_at`.
 fn only_error(source: &str, expected_at: &str) -> String {
-    let errors = errors(source);
-    assert_eq!(errors.len(), 1, "expected one error, got {errors:#?}");
-    let e = &errors[0];
-    let line = source.lines().nth(e.line - 1).expect("line exists");
-    let at = line.get(e.column - 1..).expect("column exists");
-    assert!(
-        at.starts_with(expected_at),
-        "{}:{} points at `{at}`, expected `{expected_at}`",
-        e.line,
-        e.column
-    );
-    e.to_string()
+    common::only_error_in(FILE, source, expected_at)
 }
 
 /// DEMO with a `Selector` object type whose `repository` kg_get_thing includes instead of

@@ -3,6 +3,8 @@
 //! edit, so each test also checks what the source says at that line and column.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod common;
+
 use nexus_mcp_codegen::{LoadedManifest, ManifestError, generate, parse};
 use std::path::{Path, PathBuf};
 
@@ -14,36 +16,15 @@ const FILE: &str = "manifest/demo.yaml";
 
 /// `DEMO` with `from` (which must occur exactly once) replaced by `to`.
 fn edit(from: &str, to: &str) -> String {
-    assert_eq!(
-        DEMO.matches(from).count(),
-        1,
-        "`{from}` must occur once in DEMO"
-    );
-    DEMO.replacen(from, to, 1)
+    common::edit_in(DEMO, from, to)
 }
 
-/// The errors of `source`, which must fail.
 fn errors(source: &str) -> Vec<ManifestError> {
-    match parse(Path::new(FILE), source) {
-        Ok(_) => panic!("the manifest was accepted:\n{source}"),
-        Err(errors) => errors,
-    }
+    common::errors_in(FILE, source)
 }
 
-/// The single error of `source`, checked to point at `expected_at` in the source.
 fn only_error(source: &str, expected_at: &str) -> String {
-    let errors = errors(source);
-    assert_eq!(errors.len(), 1, "expected one error, got {errors:#?}");
-    let e = &errors[0];
-    let line = source.lines().nth(e.line - 1).expect("line exists");
-    let at = line.get(e.column - 1..).expect("column exists");
-    assert!(
-        at.starts_with(expected_at),
-        "{}:{} points at `{at}`, expected `{expected_at}`",
-        e.line,
-        e.column
-    );
-    e.to_string()
+    common::only_error_in(FILE, source, expected_at)
 }
 
 #[test]

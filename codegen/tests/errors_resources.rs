@@ -2,6 +2,8 @@
 //! exact message, and the key it points at (each test checks what the source says there).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod common;
+
 use nexus_mcp_codegen::parse;
 use std::path::Path;
 
@@ -97,34 +99,11 @@ prompts:
 const FILE: &str = "manifest/demo.yaml";
 
 fn edit(from: &str, to: &str) -> String {
-    assert_eq!(
-        BASE.matches(from).count(),
-        1,
-        "`{from}` must occur once in BASE"
-    );
-    BASE.replacen(from, to, 1)
+    common::edit_in(BASE, from, to)
 }
 
-/// The single error of `source`, without its `FILE:LINE:COL: ` prefix, checked to point at
-/// `expected_at`.
 fn only_error(source: &str, expected_at: &str) -> String {
-    let errors = match parse(Path::new(FILE), source) {
-        Ok(_) => panic!("the manifest was accepted:\n{source}"),
-        Err(errors) => errors,
-    };
-    assert_eq!(errors.len(), 1, "expected one error, got {errors:#?}");
-    let e = &errors[0];
-    let line = source.lines().nth(e.line - 1).expect("line exists");
-    let at = line.get(e.column - 1..).expect("column exists");
-    assert!(
-        at.starts_with(expected_at),
-        "{}:{} points at `{at}`, expected `{expected_at}`",
-        e.line,
-        e.column
-    );
-    let shown = e.to_string();
-    let prefix = format!("{FILE}:{}:{}: ", e.line, e.column);
-    shown.strip_prefix(&prefix).expect("positioned").to_owned()
+    common::only_error_in(FILE, source, expected_at)
 }
 
 #[test]

@@ -1,5 +1,4 @@
 /// Generated from manifest/rules.yaml by nexus-mcp-codegen. Do not edit: change the manifest.
-#[deny(warnings)]
 pub mod rules {
     use ::nexus_mcp_runtime as runtime;
     /// Arguments of `get_rule`.
