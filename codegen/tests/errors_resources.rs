@@ -102,8 +102,13 @@ fn edit(from: &str, to: &str) -> String {
     common::edit_in(BASE, from, to)
 }
 
+/// The single error of `source`, without its `FILE:LINE:COL: ` prefix (the position is checked
+/// to point at `expected_at`).
 fn only_error(source: &str, expected_at: &str) -> String {
-    common::only_error_in(FILE, source, expected_at)
+    let shown = common::only_error_in(FILE, source, expected_at);
+    let (position, message) = shown.split_once(": ").expect("positioned");
+    assert!(position.starts_with(FILE), "{shown}");
+    message.to_owned()
 }
 
 #[test]
