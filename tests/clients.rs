@@ -298,10 +298,12 @@ fn inspector_cli_over_legacy_sse() {
     let fixture = support::fixture_repo();
     let server = keyed_server(&fixture);
 
-    let out = inspector(&server, &["--method", "tools/list"]);
+    // --strict: the Inspector's schema portability check (what single-type dialects such as
+    // Gemini's function declarations reject) reports nothing for any tool of any scope.
+    let out = inspector(&server, &["--method", "tools/list", "--strict"]);
     assert!(
-        out.status.success(),
-        "inspector tools/list over /sse failed:\n{}\n--- server ---\n{}",
+        out.status.success() && out.stderr.is_empty(),
+        "inspector tools/list --strict over /sse failed or reported portability problems:\n{}\n--- server ---\n{}",
         show(&out),
         clip(&server.stderr())
     );
