@@ -60,7 +60,7 @@ async fn run(
     }
     enforce_mutation_rules(tool, &arguments)?;
     let started = std::time::Instant::now();
-    client_log(&ctx, format!("`{}` called", tool.name)).await;
+    client_log(&ctx, || format!("`{}` called", tool.name)).await;
     let mut raw = match tool.handler {
         // Progress around the backend request, for clients that sent a progressToken; custom
         // tools report their own.
@@ -92,15 +92,19 @@ async fn run(
     if tool.handler == Handler::Mapped {
         ctx.progress(2.0, Some(2.0), "done").await;
     }
-    let took = started.elapsed().as_secs_f64() * 1e3;
-    client_log(&ctx, format!("`{}` answered in {took:.1} ms", tool.name)).await;
+    client_log(&ctx, || {
+        let took = started.elapsed().as_secs_f64() * 1e3;
+        format!("`{}` answered in {took:.1} ms", tool.name)
+    })
+    .await;
     Ok(result)
 }
 
 /// An info message to the client's log (sent only when it asked with logging/setLevel).
-async fn client_log(ctx: &ToolContext, message: String) {
+/// The message is only built when the client asked for info messages (most never do).
+async fn client_log(ctx: &ToolContext, message: impl FnOnce() -> String) {
     if let Some(log) = ctx.log.as_ref().filter(|l| l.enabled(LogLevel::Info)) {
-        log.log(LogLevel::Info, message).await;
+        log.log(LogLevel::Info, message()).await;
     }
 }
 
