@@ -78,6 +78,14 @@ mod tests {
         );
         assert!(text.contains("--data-dir"), "{text}");
         drop(held);
-        lock_data_dir(dir.path()).unwrap();
+        // A blocking lock on a fresh descriptor: a process another test forks at this moment
+        // holds a copy of the dropped descriptor until it execs, and a try-lock could lose that
+        // race. Once that copy is gone the lock is free; were it never released, this would hang.
+        let again = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(dir.path().join(LOCK_FILE))
+            .unwrap();
+        again.lock().unwrap();
     }
 }
