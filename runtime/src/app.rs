@@ -59,9 +59,9 @@ pub struct App {
     pub nexus: NexusClient,
     pub settings: Settings,
     pub parts: SurfaceParts,
-    validators: Vec<OnceLock<Option<jsonschema::Validator>>>,
-    /// Each tool's parsed input schema, for defaults and list_capabilities.
-    input_schemas: Vec<OnceLock<Option<Value>>>,
+    /// What each tool's calls read of its schemas, in registry order, computed on first use so
+    /// start-up stays fast.
+    schemas: Vec<ToolSchemas>,
     /// rmcp's form of each tool, in registry order: parsed from the registry's JSON once, not
     /// on every tools/list or stateless call.
     mcp_tools: OnceLock<Vec<Option<Tool>>>,
@@ -74,15 +74,17 @@ impl App {
         settings: Settings,
         parts: SurfaceParts,
     ) -> Self {
-        let validators = surface.tools.iter().map(|_| OnceLock::new()).collect();
-        let input_schemas = surface.tools.iter().map(|_| OnceLock::new()).collect();
+        let schemas = surface
+            .tools
+            .iter()
+            .map(|_| ToolSchemas::default())
+            .collect();
         App {
             surface,
             nexus,
             settings,
             parts,
-            validators,
-            input_schemas,
+            schemas,
             mcp_tools: OnceLock::new(),
         }
     }
@@ -91,23 +93,48 @@ impl App {
         self.surface.tools.iter().position(|t| t.name == tool.name)
     }
 
-    /// The compiled input validator of `tool`, built on first use so start-up stays fast.
+    fn schemas(&self, tool: &ToolSpec) -> Option<&ToolSchemas> {
+        self.schemas.get(self.index_of(tool)?)
+    }
+
+    /// The compiled input validator of `tool`.
     pub fn validator(&self, tool: &ToolSpec) -> Option<&jsonschema::Validator> {
-        self.validators[self.index_of(tool)?]
+        self.schemas(tool)?
+            .validator
             .get_or_init(|| {
-                let schema: Value = serde_json::from_str(tool.input_schema).ok()?;
-                jsonschema::draft202012::new(&schema)
+                jsonschema::draft202012::new(self.input_schema(tool)?)
                     .inspect_err(|e| tracing::error!(tool = tool.name, error = %e, "input schema does not compile"))
                     .ok()
             })
             .as_ref()
     }
 
-    /// The published input schema of `tool`, parsed on first use.
+    /// The published input schema of `tool`: its validator, defaults, argument problems and
+    /// list_capabilities read it.
     pub fn input_schema(&self, tool: &ToolSpec) -> Option<&Value> {
-        self.input_schemas[self.index_of(tool)?]
+        self.schemas(tool)?
+            .input
             .get_or_init(|| serde_json::from_str(tool.input_schema).ok())
             .as_ref()
+    }
+
+    /// The top-level output properties of `tool` declared `contentEncoding: base64`: binary
+    /// fields its content blocks carry as sent (never redacted or cut).
+    pub fn binary_fields(&self, tool: &ToolSpec) -> &[String] {
+        let Some(schemas) = self.schemas(tool) else {
+            return &[];
+        };
+        schemas.binary.get_or_init(|| {
+            let schema: Value = serde_json::from_str(tool.output_schema).unwrap_or(Value::Null);
+            schema
+                .get("properties")
+                .and_then(Value::as_object)
+                .into_iter()
+                .flatten()
+                .filter(|(_, p)| p.get("contentEncoding").and_then(Value::as_str) == Some("base64"))
+                .map(|(name, _)| name.clone())
+                .collect()
+        })
     }
 
     /// The MCP definition of `tool` as rmcp types (what tools/list lists).
@@ -128,6 +155,14 @@ impl App {
             .get(index)?
             .as_ref()
     }
+}
+
+/// One tool's parsed schemas and what is derived from them.
+#[derive(Default)]
+struct ToolSchemas {
+    input: OnceLock<Option<Value>>,
+    validator: OnceLock<Option<jsonschema::Validator>>,
+    binary: OnceLock<Vec<String>>,
 }
 
 /// A custom tool's call, boxed so the generated dispatcher can return any of them.

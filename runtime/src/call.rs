@@ -119,9 +119,9 @@ fn validate(ctx: &ToolContext, tool: &ToolSpec, arguments: &Value) -> Result<(),
     if validator.is_valid(arguments) {
         return Ok(());
     }
-    // Parsed again only on this failure path: the allowed property names live in the schema.
-    let schema: Value = serde_json::from_str(tool.input_schema).unwrap_or(Value::Null);
-    let problems = arguments::problems(validator, &schema, arguments);
+    // The allowed property names live in the schema.
+    let schema = ctx.app.input_schema(tool).unwrap_or(&Value::Null);
+    let problems = arguments::problems(validator, schema, arguments);
     if problems.is_empty() {
         return Ok(());
     }
@@ -278,7 +278,7 @@ fn pointer(dotted: &str) -> String {
 async fn finish(ctx: &ToolContext, tool: &'static ToolSpec, mut raw: Value) -> Value {
     let page = raw.as_object_mut().and_then(|o| o.remove("_page"));
     let envelope = envelope(ctx, tool, &raw).await;
-    let binary = take_binary(tool, &mut raw);
+    let binary = take_binary(ctx, tool, &mut raw);
     let (value, mut report) = trim::shape(raw, &tool.response);
     let keys: Vec<&str> = ENGINE_KEYS
         .into_iter()
@@ -303,21 +303,13 @@ async fn finish(ctx: &ToolContext, tool: &'static ToolSpec, mut raw: Value) -> V
 /// The answer's binary fields, taken out before trimming: top-level output properties declared
 /// `contentEncoding: base64` in a tool with `content:` blocks. Base64 is not text to redact or
 /// cut (either breaks the image); it goes into a content block as sent, outside the budget.
-fn take_binary(tool: &ToolSpec, raw: &mut Value) -> Map<String, Value> {
+fn take_binary(ctx: &ToolContext, tool: &ToolSpec, raw: &mut Value) -> Map<String, Value> {
     let mut taken = Map::new();
     if tool.content.is_empty() {
         return taken;
     }
-    let Ok(schema) = serde_json::from_str::<Value>(tool.output_schema) else {
-        return taken;
-    };
-    let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
-        return taken;
-    };
-    for (name, property) in properties {
-        if property.get("contentEncoding").and_then(Value::as_str) == Some("base64")
-            && let Some(value) = raw.as_object_mut().and_then(|o| o.remove(name))
-        {
+    for name in ctx.app.binary_fields(tool) {
+        if let Some(value) = raw.as_object_mut().and_then(|o| o.remove(name)) {
             taken.insert(name.clone(), value);
         }
     }
