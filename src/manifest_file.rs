@@ -197,6 +197,7 @@ fn tool(m: &Manifest, t: &model::Tool) -> spec::ToolSpec {
         pagination: t.pagination.as_ref().map(|p| spec::PaginationSpec {
             items: text(&p.items),
             cursor: text(&p.cursor),
+            next: text(&p.next),
         }),
         mutation: t.mutation.as_ref().map(|mu| spec::MutationSpec {
             dry_run_param: mu.dry_run.as_ref().map(|d| text(&d.param)),

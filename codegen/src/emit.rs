@@ -386,8 +386,8 @@ fn registry(manifest: &Manifest) -> TokenStream {
         let budget = derived.budget;
         let pagination = match &tool.pagination {
             Some(p) => {
-                let (items, cursor) = (&p.items, &p.cursor);
-                quote!(Some(runtime::spec::PaginationSpec { items: #items, cursor: #cursor }))
+                let (items, cursor, next) = (&p.items, &p.cursor, &p.next);
+                quote!(Some(runtime::spec::PaginationSpec { items: #items, cursor: #cursor, next: #next }))
             }
             None => quote!(None),
         };

@@ -253,6 +253,14 @@ pub struct Response {
 pub struct Pagination {
     pub items: String,
     pub cursor: String,
+    /// The answer's key of the next page's cursor (the backend's, replaced by the engine's);
+    /// `nextCursor` for a camelCase API.
+    #[serde(default = "default_next_cursor")]
+    pub next: String,
+}
+
+fn default_next_cursor() -> String {
+    "next_cursor".to_owned()
 }
 
 #[derive(Debug, Clone, Deserialize)]

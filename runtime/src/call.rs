@@ -282,6 +282,7 @@ async fn finish(ctx: &ToolContext, tool: &'static ToolSpec, mut raw: Value) -> V
     let (value, mut report) = trim::shape(raw, &tool.response);
     let keys: Vec<&str> = ENGINE_KEYS
         .into_iter()
+        .chain(tool.pagination.as_ref().map(|p| p.next))
         .chain(envelope.keys().map(String::as_str))
         .collect();
     let mut result = fit_with_envelope(
@@ -334,7 +335,8 @@ async fn envelope(ctx: &ToolContext, tool: &'static ToolSpec, raw: &Value) -> Ma
     fields
 }
 
-/// The keys [`annotate`] always owns on a result, besides the surface's envelope fields.
+/// The keys [`annotate`] always owns on a result, besides the surface's envelope fields and a
+/// paginated tool's next-cursor key.
 const ENGINE_KEYS: [&str; 2] = ["truncation", "next_cursor"];
 
 /// Cuts `value` to fit `budget` together with the envelope `annotate` adds (the `keys` it sets). A result that fits
@@ -396,7 +398,7 @@ fn annotate(
                 skip + kept,
             )),
             None => value
-                .get("next_cursor")
+                .get(p.next)
                 .and_then(Value::as_str)
                 .map(|b| encode_cursor(Some(b), 0)),
         }
@@ -404,8 +406,10 @@ fn annotate(
     let Some(obj) = value.as_object_mut() else {
         return;
     };
-    if tool.pagination.is_some() && obj.contains_key("next_cursor") {
-        obj.insert("next_cursor".to_owned(), json!(next_cursor));
+    if let Some(p) = &tool.pagination
+        && obj.contains_key(p.next)
+    {
+        obj.insert(p.next.to_owned(), json!(next_cursor));
     }
     for (key, field) in envelope {
         obj.insert(key.clone(), field.clone());
@@ -414,10 +418,12 @@ fn annotate(
         let note = format!(
             "Cut to fit {} characters.{}",
             tool.response.budget,
-            if next_cursor.is_some() {
-                " Pass next_cursor to continue, or narrow the filters."
-            } else {
-                " Narrow the request to see the rest."
+            match (&next_cursor, &tool.pagination) {
+                (Some(_), Some(p)) => format!(
+                    " Pass {} as `{}` to continue, or narrow the filters.",
+                    p.next, p.cursor
+                ),
+                _ => " Narrow the request to see the rest.".to_owned(),
             }
         );
         obj.insert(

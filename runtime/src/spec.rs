@@ -197,6 +197,8 @@ pub struct ResponseSpec {
 pub struct PaginationSpec {
     pub items: &'static str,
     pub cursor: &'static str,
+    /// The answer's key of the next page's cursor (`next_cursor`, or `nextCursor`).
+    pub next: &'static str,
 }
 
 #[derive(Debug)]

@@ -254,6 +254,7 @@ pub mod demo {
                 pagination: Some(runtime::spec::PaginationSpec {
                     items: "items",
                     cursor: "cursor",
+                    next: "next_cursor",
                 }),
                 mutation: None,
                 content: &[],

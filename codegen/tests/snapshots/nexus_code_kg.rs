@@ -1641,6 +1641,7 @@ pub mod nexus_code_kg {
                 pagination: Some(runtime::spec::PaginationSpec {
                     items: "items",
                     cursor: "cursor",
+                    next: "next_cursor",
                 }),
                 mutation: None,
                 content: &[],
@@ -1699,6 +1700,7 @@ pub mod nexus_code_kg {
                 pagination: Some(runtime::spec::PaginationSpec {
                     items: "items",
                     cursor: "cursor",
+                    next: "next_cursor",
                 }),
                 mutation: None,
                 content: &[],
