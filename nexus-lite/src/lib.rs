@@ -13,6 +13,8 @@
 
 pub mod code;
 pub mod core;
+pub mod docs;
+pub mod rules;
 
 // Paths from before the domain split that the root crate uses (nexus_lite::git::command,
 // nexus_lite::error::LiteError).
@@ -20,6 +22,7 @@ pub use crate::core::{error, git};
 
 pub use crate::code::engine::{AppState, RunOutcome};
 pub use crate::core::error::LiteError;
+pub use crate::docs::WorkspaceSpec;
 
 use crate::core::Domain;
 use crate::core::db::Migration;
@@ -30,7 +33,7 @@ use std::sync::Arc;
 /// The domains served, in the order their migrations run and their OpenAPI fragments merge.
 /// A new domain is one more line here and one `merge` in [`router`] (see `core`'s module
 /// comment for what it brings).
-pub const DOMAINS: &[&Domain] = &[&core::DOMAIN, &code::DOMAIN];
+pub const DOMAINS: &[&Domain] = &[&core::DOMAIN, &code::DOMAIN, &rules::DOMAIN, &docs::DOMAIN];
 
 /// Every domain's migrations, in domain order.
 pub fn migrations() -> Vec<&'static [Migration]> {
@@ -52,6 +55,8 @@ pub struct LiteConfig {
     pub repos: Vec<RepoSpec>,
     pub token: String,
     pub index_on_first_use: bool,
+    /// Documentation workspaces served under `/api/v1/docs/` (the docs domain).
+    pub workspaces: Vec<WorkspaceSpec>,
 }
 
 /// One registered repository.
@@ -66,6 +71,7 @@ pub struct RepoSpec {
 pub struct Running {
     pub addr: SocketAddr,
     pub state: Arc<AppState>,
+    pub docs: Arc<docs::DocsState>,
     shutdown: Option<tokio::sync::oneshot::Sender<()>>,
     task: tokio::task::JoinHandle<()>,
 }
@@ -93,18 +99,43 @@ pub fn default_data_dir() -> PathBuf {
         .join("nexus-lite")
 }
 
-/// The HTTP router over a state (useful for tests and custom servers): the unauthenticated
-/// core routes, then every domain's routes under the bearer-token check.
+/// The HTTP router over a state (useful for tests and custom servers), serving no
+/// documentation workspace; [`router_with_docs`] serves some.
 pub fn router(state: Arc<AppState>) -> axum::Router {
+    let docs = Arc::new(docs::DocsState {
+        core: state.core.clone(),
+        workspaces: Vec::new(),
+    });
+    router_with_docs(state, docs)
+}
+
+/// The HTTP router: the unauthenticated core routes, then every domain's routes under the
+/// bearer-token check.
+pub fn router_with_docs(state: Arc<AppState>, docs: Arc<docs::DocsState>) -> axum::Router {
     let core = state.core.clone();
+    let rules = rules::RulesState::new(core.clone(), served(&state));
     let api = axum::Router::new()
         .merge(code::router(state))
+        .merge(rules::router(rules))
+        .merge(docs::router(docs))
         .fallback(crate::core::http::not_found_route)
         .layer(axum::middleware::from_fn_with_state(
             core,
             crate::core::http::auth,
         ));
     crate::core::http::public_router(openapi_document().to_string()).merge(api)
+}
+
+/// The served repositories by name (the rules domain's view of the code domain's list).
+fn served(state: &AppState) -> Vec<core::repos::ServedRepo> {
+    state
+        .repos
+        .iter()
+        .map(|r| core::repos::ServedRepo {
+            name: r.name.clone(),
+            root: r.root.clone(),
+        })
+        .collect()
 }
 
 /// The served OpenAPI document: every domain's fragment merged (see `core::openapi`).
@@ -123,9 +154,13 @@ pub fn openapi_document() -> &'static str {
 /// Opens the database, registers the repositories, binds `listen` and serves in a tokio task.
 pub async fn spawn(config: LiteConfig, listen: SocketAddr) -> Result<Running, LiteError> {
     let cfg = config.clone();
-    let state = tokio::task::spawn_blocking(move || AppState::new(&cfg))
-        .await
-        .map_err(|e| LiteError::Task(e.to_string()))??;
+    let (state, docs) = tokio::task::spawn_blocking(move || {
+        let state = AppState::new(&cfg)?;
+        let docs = docs::DocsState::open(state.core.clone(), &cfg.workspaces)?;
+        Ok::<_, LiteError>((state, docs))
+    })
+    .await
+    .map_err(|e| LiteError::Task(e.to_string()))??;
     let listener = tokio::net::TcpListener::bind(listen)
         .await
         .map_err(|source| LiteError::Bind {
@@ -137,7 +172,7 @@ pub async fn spawn(config: LiteConfig, listen: SocketAddr) -> Result<Running, Li
         source,
     })?;
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-    let app = router(state.clone());
+    let app = router_with_docs(state.clone(), docs.clone());
     let task = tokio::spawn(async move {
         let served = axum::serve(listener, app)
             .with_graceful_shutdown(async {
@@ -148,10 +183,11 @@ pub async fn spawn(config: LiteConfig, listen: SocketAddr) -> Result<Running, Li
             tracing::error!(error = %e, "nexus-lite server stopped with an error");
         }
     });
-    tracing::info!(%addr, repos = state.repos.len(), "nexus-lite listening");
+    tracing::info!(%addr, repos = state.repos.len(), workspaces = docs.workspaces.len(), "nexus-lite listening");
     Ok(Running {
         addr,
         state,
+        docs,
         shutdown: Some(tx),
         task,
     })
@@ -164,6 +200,7 @@ pub fn index_once(data_dir: PathBuf, repo: RepoSpec) -> Result<RunOutcome, LiteE
         repos: vec![repo],
         token: String::new(),
         index_on_first_use: false,
+        workspaces: Vec::new(),
     })?;
     let repo = state
         .repos

@@ -1,7 +1,7 @@
 //! `nexus-lite` command line: `serve` and one-shot `index`.
 
 use clap::{Parser, Subcommand};
-use nexus_lite::{LiteConfig, RepoSpec};
+use nexus_lite::{LiteConfig, RepoSpec, WorkspaceSpec};
 use std::io::Write;
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -30,7 +30,11 @@ enum Cmd {
         /// A repository to serve, `PATH` or `NAME=PATH` (repeatable).
         #[arg(long = "repo")]
         repos: Vec<String>,
-        /// JSON config file: {"data_dir": "...", "repos": [{"name": "o/n", "path": "..."}], "index_on_first_use": false}
+        /// A documentation workspace to serve under /api/v1/docs, `PATH` or `NAME=PATH`
+        /// (repeatable; the name defaults to the directory name).
+        #[arg(long = "workspace")]
+        workspaces: Vec<String>,
+        /// JSON config file: {"data_dir": "...", "repos": [{"name": "o/n", "path": "..."}], "workspaces": [{"name": "docs", "path": "..."}], "index_on_first_use": false}
         #[arg(long)]
         config: Option<PathBuf>,
         /// Index a repository on the first request that needs its graph.
@@ -44,6 +48,15 @@ enum Cmd {
         #[arg(long)]
         data_dir: Option<PathBuf>,
     },
+}
+
+/// `PATH` or `NAME=PATH` for a documentation workspace.
+fn parse_workspace(s: &str) -> WorkspaceSpec {
+    let r = parse_repo(s);
+    WorkspaceSpec {
+        name: r.name,
+        path: r.path,
+    }
 }
 
 /// `PATH` or `NAME=PATH` (the name is everything before the first `=`).
@@ -101,6 +114,7 @@ fn run(cli: Cli) -> Result<(), String> {
             listen,
             data_dir,
             repos,
+            workspaces,
             config,
             index_on_first_use,
         } => {
@@ -109,6 +123,8 @@ fn run(cli: Cli) -> Result<(), String> {
                 return Err("NEXUS_API_TOKEN is not set; refusing to serve without a bearer token (export NEXUS_API_TOKEN=<a long random string>)".into());
             }
             let mut specs: Vec<RepoSpec> = repos.iter().map(|r| parse_repo(r)).collect();
+            let mut docs: Vec<WorkspaceSpec> =
+                workspaces.iter().map(|w| parse_workspace(w)).collect();
             let mut data_dir = data_dir;
             let mut first_use = index_on_first_use;
             if let Some(path) = &config {
@@ -129,10 +145,26 @@ fn run(cli: Cli) -> Result<(), String> {
                         path: PathBuf::from(p),
                     });
                 }
+                for w in cfg["workspaces"]
+                    .as_array()
+                    .map(Vec::as_slice)
+                    .unwrap_or(&[])
+                {
+                    let Some(p) = w["path"].as_str() else {
+                        return Err(format!(
+                            "config file {}: every workspaces[] entry needs a `path`",
+                            path.display()
+                        ));
+                    };
+                    docs.push(WorkspaceSpec {
+                        name: w["name"].as_str().map(str::to_string),
+                        path: PathBuf::from(p),
+                    });
+                }
             }
-            if specs.is_empty() {
+            if specs.is_empty() && docs.is_empty() {
                 return Err(
-                    "no repository to serve; pass --repo PATH (repeatable) or --config FILE".into(),
+                    "nothing to serve; pass --repo PATH and/or --workspace [NAME=]PATH (both repeatable), or --config FILE".into(),
                 );
             }
             let config = LiteConfig {
@@ -140,6 +172,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 repos: specs,
                 token,
                 index_on_first_use: first_use,
+                workspaces: docs,
             };
             let rt = tokio::runtime::Runtime::new()
                 .map_err(|e| format!("cannot start the async runtime: {e}"))?;

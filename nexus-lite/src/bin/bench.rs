@@ -261,6 +261,7 @@ fn run_all(data_dir: &Path, root: &Path) -> Result<Runs, String> {
             }],
             token: String::new(),
             index_on_first_use: false,
+            workspaces: Vec::new(),
         })
         .map_err(|e| e.to_string())
     };

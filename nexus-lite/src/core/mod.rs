@@ -24,6 +24,7 @@ pub mod graph;
 pub mod http;
 pub mod lock;
 pub mod openapi;
+pub mod repos;
 pub mod state;
 pub mod util;
 

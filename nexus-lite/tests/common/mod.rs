@@ -55,6 +55,7 @@ pub fn start_server(
         }],
         token: TOKEN.into(),
         index_on_first_use,
+        workspaces: Vec::new(),
     };
     let (tx, rx) = std::sync::mpsc::channel();
     let (stop_tx, stop_rx) = std::sync::mpsc::channel::<()>();

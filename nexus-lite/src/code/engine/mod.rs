@@ -169,22 +169,16 @@ impl RunOutcome {
 
 /// The registered repositories of `config`, each at the root of its work tree.
 pub fn resolve_repos(config: &LiteConfig) -> Result<Vec<Repo>, LiteError> {
-    let mut repos: Vec<Repo> = Vec::new();
-    for spec in &config.repos {
-        let root = git::toplevel(&spec.path)?;
-        let name = repo_name(spec.name.as_deref(), &root);
-        if repos.iter().any(|r| r.name == name) {
-            return Err(LiteError::DuplicateRepo { name });
-        }
-        repos.push(Repo {
-            name,
-            root,
+    Ok(crate::core::repos::served_repos(config)?
+        .into_iter()
+        .map(|r| Repo {
+            name: r.name,
+            root: r.root,
             cache: ParseCache::default(),
             analyser_cache: Mutex::new(AnalyserCache::default()),
             index_lock: Mutex::new(()),
-        });
-    }
-    Ok(repos)
+        })
+        .collect())
 }
 
 /// Why a plan for `branch` cannot run on this work tree (no commit, detached HEAD, another
@@ -221,20 +215,8 @@ fn changed_since(
     changed
 }
 
-/// Name of a repository: explicit, else owner/name of origin, else local/<dir>.
-pub fn repo_name(explicit: Option<&str>, root: &std::path::Path) -> String {
-    if let Some(n) = explicit.filter(|n| !n.trim().is_empty()) {
-        return n.trim().to_string();
-    }
-    if let Some(n) = git::origin_url(root).and_then(|u| git::owner_name_from_url(&u)) {
-        return n;
-    }
-    let dir = root
-        .file_name()
-        .map(|d| d.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "repository".into());
-    format!("local/{dir}")
-}
+// Moved to `core` (the rules domain names repositories the same way).
+pub use crate::core::repos::repo_name;
 
 impl AppState {
     /// Opens the whole server's state for `config`: the shared core (lock, database, every

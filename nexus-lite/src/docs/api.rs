@@ -1,0 +1,473 @@
+//! The docs domain's HTTP routes (`/api/v1/docs/...`, all GET). Every answer carries
+//! `workspace: {name, commitSha, dirty, indexedAt, documents}`, and every request first
+//! re-reads what changed in the workspace.
+
+use super::graph;
+use super::index::{Index, Kind};
+use super::redact;
+use super::resolve::Found;
+use super::workspace::{View, Workspace};
+use super::{DocsState, criteria};
+use crate::core::error::LiteError;
+use crate::core::http::{ApiError, Params, Q, next_cursor};
+use crate::core::util::decode_cursor;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use serde_json::{Map, Value, json};
+use std::sync::Arc;
+
+/// An error answer: `{"error": {"code", "message", ...details}}`.
+pub struct DocsError {
+    status: StatusCode,
+    code: &'static str,
+    message: String,
+    details: Map<String, Value>,
+}
+
+impl DocsError {
+    fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> DocsError {
+        DocsError {
+            status,
+            code,
+            message: message.into(),
+            details: Map::new(),
+        }
+    }
+    fn with(mut self, k: &str, v: Value) -> DocsError {
+        self.details.insert(k.to_string(), v);
+        self
+    }
+}
+
+impl From<ApiError> for DocsError {
+    fn from(e: ApiError) -> Self {
+        DocsError::new(e.status, e.code, e.message)
+    }
+}
+
+impl IntoResponse for DocsError {
+    fn into_response(self) -> Response {
+        let mut err = Map::new();
+        err.insert("code".into(), json!(self.code));
+        err.insert("message".into(), json!(self.message));
+        err.extend(self.details);
+        (self.status, Json(json!({ "error": err }))).into_response()
+    }
+}
+
+type Answer = Result<Value, DocsError>;
+
+/// Runs `f` on a blocking thread under one of the core's permits.
+async fn run<F>(s: Arc<DocsState>, f: F) -> Response
+where
+    F: FnOnce(&DocsState) -> Answer + Send + 'static,
+{
+    let permit = match s.core.blocking_permits.clone().acquire_owned().await {
+        Ok(p) => p,
+        Err(e) => {
+            return DocsError::from(ApiError::from(LiteError::Task(format!(
+                "the request queue is closed: {e}"
+            ))))
+            .into_response();
+        }
+    };
+    let out = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        f(&s)
+    })
+    .await;
+    match out {
+        Ok(Ok(v)) => Json(v).into_response(),
+        Ok(Err(e)) => e.into_response(),
+        Err(e) => DocsError::from(ApiError::from(LiteError::Task(e.to_string()))).into_response(),
+    }
+}
+
+/// The workspace a request names (`workspace=NAME`; optional when one is served).
+fn workspace<'a>(s: &'a DocsState, p: &Params) -> Result<&'a Arc<Workspace>, DocsError> {
+    let names = || {
+        s.workspaces
+            .iter()
+            .map(|w| w.name.clone())
+            .collect::<Vec<_>>()
+    };
+    match p.str("workspace") {
+        Some(name) => s.workspaces.iter().find(|w| w.name == name).ok_or_else(|| {
+            DocsError::new(
+                StatusCode::NOT_FOUND,
+                "WORKSPACE_NOT_FOUND",
+                format!(
+                    "no workspace named `{name}` is served; served: {}",
+                    if s.workspaces.is_empty() { "none".to_string() } else { names().join(", ") }
+                ),
+            )
+            .with("workspaces", json!(names()))
+        }),
+        None => match s.workspaces.as_slice() {
+            [one] => Ok(one),
+            [] => Err(DocsError::new(
+                StatusCode::NOT_FOUND,
+                "WORKSPACE_NOT_FOUND",
+                "no documentation workspace is served; start the server with --workspace [NAME=]PATH",
+            )
+            .with("workspaces", json!([]))),
+            _ => Err(DocsError::new(
+                StatusCode::BAD_REQUEST,
+                "WORKSPACE_REQUIRED",
+                format!("several workspaces are served; name one with `workspace`: {}", names().join(", ")),
+            )
+            .with("workspaces", json!(names()))),
+        },
+    }
+}
+
+/// Refreshes the named workspace and answers `f(index)` with `workspace` added.
+fn answer(s: &DocsState, q: Q, f: impl FnOnce(&Index, &Params) -> Answer) -> Answer {
+    let p = Params::new(q)?;
+    let ws = workspace(s, &p)?;
+    let View { index, info, .. } = ws.view();
+    let mut v = f(&index, &p)?;
+    if let Some(o) = v.as_object_mut() {
+        o.insert("workspace".into(), info);
+    }
+    Ok(v)
+}
+
+fn param<'a>(p: &'a Params, snake: &str, camel: &str) -> Option<&'a str> {
+    p.str(snake).or_else(|| p.str(camel))
+}
+
+fn required<'a>(p: &'a Params, snake: &str, camel: &str) -> Result<&'a str, DocsError> {
+    param(p, snake, camel).ok_or_else(|| {
+        DocsError::from(ApiError::bad(format!(
+            "`{snake}` is required (the id of a document)"
+        )))
+    })
+}
+
+fn int(p: &Params, snake: &str, camel: &str, default: i64, max: i64) -> Result<usize, DocsError> {
+    let key = if p.str(snake).is_some() { snake } else { camel };
+    Ok(p.int(key, default, 0, max)? as usize)
+}
+
+/// Finds a document or answers 404 (`not_found_code`, with near matches) / 409 AMBIGUOUS.
+fn lookup(
+    idx: &Index,
+    raw: &str,
+    not_found_code: &'static str,
+) -> Result<(usize, Option<Value>), DocsError> {
+    match idx.resolved.find(&idx.docs, &idx.rules, raw, None) {
+        Found::One(i, alias) => Ok((i, alias.as_ref().map(graph::alias_json))),
+        Found::Many(c) => Err(DocsError::new(
+            StatusCode::CONFLICT,
+            "AMBIGUOUS",
+            format!(
+                "`{raw}` is the id of {} documents ({}); no one of them is picked: fix the duplicate id, or set lifecycle_precedence in .nexus/docgraph.yaml",
+                c.len(),
+                c.iter().map(|i| idx.docs[*i].path.as_str()).collect::<Vec<_>>().join(", ")
+            ),
+        )
+        .with("candidates", graph::candidates(idx, &c))),
+        Found::None => {
+            let near = near_matches(idx, raw);
+            let hint = if near.is_empty() {
+                String::from("list the ids with GET /api/v1/docs/nodes")
+            } else {
+                format!(
+                    "did you mean {}?",
+                    near.iter().filter_map(|n| n["id"].as_str()).collect::<Vec<_>>().join(", ")
+                )
+            };
+            Err(DocsError::new(
+                StatusCode::NOT_FOUND,
+                not_found_code,
+                format!("no document has the id `{raw}`; {hint}"),
+            )
+            .with("nearMatches", Value::Array(near)))
+        }
+    }
+}
+
+/// Up to five ids close to `raw` (edit distance on the comparison key, same number under
+/// another prefix, or the words of a title).
+fn near_matches(idx: &Index, raw: &str) -> Vec<Value> {
+    let key = idx.rules.key(raw);
+    let lower = raw.trim().to_lowercase();
+    let number = super::ids::trailing_number(raw).map(str::to_string);
+    let mut scored: Vec<(f64, usize)> = idx
+        .docs
+        .iter()
+        .enumerate()
+        .filter_map(|(i, d)| {
+            let mut s = strsim::jaro_winkler(&key, &d.key);
+            if number.is_some() && super::ids::trailing_number(&d.key) == number.as_deref() {
+                s = s.max(0.85);
+            }
+            if lower.len() >= 3 && d.title.to_lowercase().contains(&lower) {
+                s = s.max(0.8);
+            }
+            (s >= 0.75).then_some((s, i))
+        })
+        .collect();
+    scored.sort_by(|a, b| {
+        b.0.total_cmp(&a.0)
+            .then(idx.docs[a.1].key.cmp(&idx.docs[b.1].key))
+    });
+    scored
+        .into_iter()
+        .take(5)
+        .map(|(_, i)| json!({"id": idx.docs[i].id, "path": idx.docs[i].path, "title": idx.docs[i].title}))
+        .collect()
+}
+
+async fn workspaces(State(s): State<Arc<DocsState>>) -> Response {
+    run(s, |s| {
+        let list: Vec<Value> = s
+            .workspaces
+            .iter()
+            .map(|w| {
+                let v = w.view();
+                let mut info = v.info;
+                let idx = &v.index;
+                info["configFile"] = json!(idx.loaded.file);
+                info["configError"] = json!(idx.loaded.error);
+                info["defaultPrefix"] = json!(idx.loaded.default_prefix);
+                info["defaultPrefixSource"] = json!(idx.loaded.default_prefix_source);
+                info["prefixAliases"] = json!(
+                    idx.rules
+                        .aliases
+                        .iter()
+                        .map(|(k, (v, implied))| json!({"from": k, "to": v, "implied": implied}))
+                        .collect::<Vec<_>>()
+                );
+                info
+            })
+            .collect();
+        Ok(json!({"workspaces": list}))
+    })
+    .await
+}
+
+fn list(idx: &Index, p: &Params, filtered: bool) -> Answer {
+    let (limit, offset) = p.page()?;
+    let types = p.list("type", &[])?;
+    let statuses = p.list("status", &[])?;
+    let ready = match p.str("ready") {
+        None => None,
+        Some(_) => Some(p.bool("ready")?),
+    };
+    let matches = |v: &Option<String>, want: &[String]| {
+        want.is_empty()
+            || v.as_deref()
+                .is_some_and(|x| want.iter().any(|w| w.eq_ignore_ascii_case(x)))
+    };
+    let rows: Vec<usize> = (0..idx.docs.len())
+        .filter(|i| {
+            let d = &idx.docs[*i];
+            !filtered
+                || (matches(&Some(d.doc_type.clone()), &types)
+                    && matches(&d.status, &statuses)
+                    && ready.is_none_or(|r| graph::ready(idx, *i) == r))
+        })
+        .collect();
+    let total = rows.len();
+    let items: Vec<Value> = rows
+        .into_iter()
+        .skip(offset)
+        .take(limit)
+        .map(|i| graph::summary(idx, i))
+        .collect();
+    Ok(json!({"items": items, "total": total, "nextCursor": next_cursor(offset, limit, total)}))
+}
+
+async fn nodes(State(s): State<Arc<DocsState>>, q: Q) -> Response {
+    run(s, move |s| answer(s, q, |idx, p| list(idx, p, false))).await
+}
+
+async fn tasks(State(s): State<Arc<DocsState>>, q: Q) -> Response {
+    run(s, move |s| answer(s, q, |idx, p| list(idx, p, true))).await
+}
+
+async fn node(State(s): State<Arc<DocsState>>, Path(id): Path<String>, q: Q) -> Response {
+    run(s, move |s| {
+        answer(s, q, |idx, _| {
+            let (i, alias) = lookup(idx, &id, "NODE_NOT_FOUND")?;
+            let d = &idx.docs[i];
+            let edges = |list: &[usize], out: bool| -> Vec<Value> {
+                list.iter()
+                    .map(|e| &idx.resolved.edges[*e])
+                    .map(|e| {
+                        let other = if out { e.to } else { e.from };
+                        json!({"id": idx.docs[other].id, "kind": e.kind.as_str()})
+                    })
+                    .collect()
+            };
+            Ok(json!({
+                "node": {
+                    "id": d.id, "path": d.path, "type": d.doc_type, "status": d.status,
+                    "title": d.title, "lifecycle": d.lifecycle, "idSource": d.id_source,
+                    "ready": graph::ready(idx, i),
+                    "metadataFile": d.meta_file, "bodyFile": d.body_file,
+                    "frontmatter": d.meta, "markdown": redact::markdown(&d.body),
+                    "parseError": d.parse_error,
+                    "dependsOn": edges(&idx.resolved.out[i], true),
+                    "dependedBy": edges(&idx.resolved.inn[i], false),
+                },
+                "aliasApplied": alias,
+            }))
+        })
+    })
+    .await
+}
+
+async fn search(State(s): State<Arc<DocsState>>, q: Q) -> Response {
+    run(s, move |s| {
+        answer(s, q, |idx, p| {
+            let query = p
+                .str("query")
+                .or_else(|| p.str("q"))
+                .ok_or_else(|| DocsError::from(ApiError::bad("`query` is required: words to look for in ids, titles and bodies")))?;
+            let limit = p.int("limit", 20, 1, 200)? as usize;
+            let types = p.list("type", &[])?;
+            let statuses = p.list("status", &[])?;
+            let (items, total) = super::search::search(idx, query, &types, &statuses, limit);
+            Ok(json!({"query": query, "items": items, "total": total, "truncated": total > items.len()}))
+        })
+    })
+    .await
+}
+
+async fn context(State(s): State<Arc<DocsState>>, q: Q) -> Response {
+    run(s, move |s| {
+        answer(s, q, |idx, p| {
+            let id = required(p, "task_id", "taskId")?;
+            let depth = int(p, "max_depth", "maxDepth", 5, 50)?;
+            let offset = match p.str("cursor") {
+                None => 0,
+                Some(c) => decode_cursor(c).ok_or_else(|| {
+                    DocsError::from(ApiError::bad("invalid cursor: pass back exactly the `nextCursor` of the previous answer, or omit it to start over"))
+                })?,
+            };
+            let (i, alias) = lookup(idx, id, "TASK_NOT_FOUND")?;
+            let mut v = graph::context(idx, i, depth, offset, idx.config().limits.context_max_bytes);
+            v["aliasApplied"] = json!(alias);
+            Ok(v)
+        })
+    })
+    .await
+}
+
+async fn dependency_graph(State(s): State<Arc<DocsState>>, q: Q) -> Response {
+    run(s, move |s| {
+        answer(s, q, |idx, p| {
+            let id = required(p, "node_id", "nodeId")?;
+            let depth = int(p, "depth", "depth", 3, 20)?;
+            let names: Vec<&str> = Kind::ALL.iter().map(|k| k.as_str()).collect();
+            let kinds: Vec<Kind> = match p.list("kinds", &names)? {
+                k if k.is_empty() => Kind::ALL.to_vec(),
+                k => Kind::ALL
+                    .into_iter()
+                    .filter(|x| k.iter().any(|n| n == x.as_str()))
+                    .collect(),
+            };
+            let (i, alias) = lookup(idx, id, "NODE_NOT_FOUND")?;
+            let mut v = graph::dependency_graph(idx, i, depth, &kinds, 500);
+            v["aliasApplied"] = json!(alias);
+            Ok(v)
+        })
+    })
+    .await
+}
+
+async fn impact(State(s): State<Arc<DocsState>>, q: Q) -> Response {
+    run(s, move |s| {
+        answer(s, q, |idx, p| {
+            let id = required(p, "task_id", "taskId")?;
+            let depth = int(p, "depth", "depth", 5, 50)?;
+            let (i, alias) = lookup(idx, id, "TASK_NOT_FOUND")?;
+            let mut v = graph::impact(idx, i, depth);
+            v["aliasApplied"] = json!(alias);
+            Ok(v)
+        })
+    })
+    .await
+}
+
+async fn acceptance_criteria(State(s): State<Arc<DocsState>>, q: Q) -> Response {
+    run(s, move |s| {
+        answer(s, q, |idx, p| {
+            let id = required(p, "task_id", "taskId")?;
+            let (i, alias) = lookup(idx, id, "TASK_NOT_FOUND")?;
+            let d = &idx.docs[i];
+            let c = criteria::extract(&d.body, d.body_line, &idx.config().acceptance_criteria);
+            let source = d.body_file.clone().unwrap_or_else(|| d.meta_file.clone());
+            let items: Vec<Value> = c
+                .items
+                .iter()
+                .map(|it| {
+                    json!({
+                        "id": format!("AC-{}", it.index), "index": it.index,
+                        "text": redact::markdown(&it.text), "checked": it.checked, "mark": it.mark,
+                        "group": it.group, "line": it.line, "sourcePath": source, "section": c.section,
+                    })
+                })
+                .collect();
+            Ok(json!({"taskId": d.id, "criteria": items, "section": c.section, "warnings": c.warnings, "aliasApplied": alias}))
+        })
+    })
+    .await
+}
+
+async fn traceability(State(s): State<Arc<DocsState>>, q: Q) -> Response {
+    run(s, move |s| answer(s, q, |idx, _| Ok(graph::audit(idx)))).await
+}
+
+async fn full_graph(State(s): State<Arc<DocsState>>, q: Q) -> Response {
+    run(s, move |s| {
+        answer(s, q, |idx, _| {
+            let nodes: Vec<Value> = (0..idx.docs.len()).map(|i| graph::summary(idx, i)).collect();
+            let edges: Vec<Value> = idx
+                .resolved
+                .edges
+                .iter()
+                .map(|e| json!({"from": idx.docs[e.from].id, "to": idx.docs[e.to].id, "kind": e.kind.as_str()}))
+                .collect();
+            Ok(json!({"nodes": nodes, "edges": edges}))
+        })
+    })
+    .await
+}
+
+/// The docs domain's routes (under the bearer-token check `crate::router` adds).
+pub fn router(state: Arc<DocsState>) -> Router {
+    Router::new()
+        .route("/api/v1/docs/workspaces", get(workspaces))
+        .route("/api/v1/docs/nodes", get(nodes))
+        .route("/api/v1/docs/nodes/{id}", get(node))
+        .route("/api/v1/docs/tasks", get(tasks))
+        .route("/api/v1/docs/search", get(search))
+        .route("/api/v1/docs/context", get(context))
+        .route("/api/v1/docs/dependency-graph", get(dependency_graph))
+        .route("/api/v1/docs/impact", get(impact))
+        .route("/api/v1/docs/acceptance-criteria", get(acceptance_criteria))
+        .route("/api/v1/docs/traceability", get(traceability))
+        .route("/api/v1/docs/graph", get(full_graph))
+        .with_state(state)
+}
+
+pub const ROUTES: &[(&str, &str)] = &[
+    ("GET", "/api/v1/docs/workspaces"),
+    ("GET", "/api/v1/docs/nodes"),
+    ("GET", "/api/v1/docs/nodes/{id}"),
+    ("GET", "/api/v1/docs/tasks"),
+    ("GET", "/api/v1/docs/search"),
+    ("GET", "/api/v1/docs/context"),
+    ("GET", "/api/v1/docs/dependency-graph"),
+    ("GET", "/api/v1/docs/impact"),
+    ("GET", "/api/v1/docs/acceptance-criteria"),
+    ("GET", "/api/v1/docs/traceability"),
+    ("GET", "/api/v1/docs/graph"),
+];

@@ -1,0 +1,618 @@
+//! Queries over an index: cycles (Tarjan over the edge kinds that count for cycles), task
+//! context (the upstream closure, nearest first, byte-capped and paged), the dependency graph
+//! around a node, impact (downstream dependents and the longest critical paths) and the
+//! traceability audit with its health score.
+
+use super::index::{Doc, Index, Kind};
+use super::redact;
+use super::resolve::{Class, Link};
+use crate::core::graph::{bounded_bfs, tarjan};
+use crate::core::util::encode_cursor;
+use serde_json::{Value, json};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use std::sync::Arc;
+
+/// The documented health formula (also returned in every audit).
+pub const HEALTH_FORMULA: &str = "healthScore = round(100 - 40*linkRate - 25*cycleRate - 20*parseRate - 15*duplicateRate), clamped to 0..100, where linkRate = (broken + ambiguous references) / (resolved + broken + ambiguous references), cycleRate = documents in a dependency cycle or self-loop / documents, parseRate = documents whose metadata does not parse / documents, duplicateRate = documents sharing their id with another / documents (each rate is 0 when its denominator is 0). External links, paths outside the index and null placeholders do not lower the score.";
+
+/// The edge kinds that count for cycles, critical paths and readiness: `depends_on` always,
+/// `parent` when `edges.parent.cycles` is set; `related`, `supersedes` and `milestone` never.
+pub fn cycle_kinds(idx: &Index) -> Vec<Kind> {
+    let mut kinds = vec![Kind::DependsOn];
+    if idx.config().edges.parent.cycles {
+        kinds.push(Kind::Parent);
+    }
+    kinds
+}
+
+/// Successors of `n` along `kinds`, sorted by id key (determinism).
+fn deps(idx: &Index, n: usize, kinds: &[Kind]) -> Vec<usize> {
+    let mut v: Vec<usize> = idx.resolved.out[n]
+        .iter()
+        .map(|e| &idx.resolved.edges[*e])
+        .filter(|e| kinds.contains(&e.kind))
+        .map(|e| e.to)
+        .collect();
+    v.sort_by(|a, b| idx.docs[*a].key.cmp(&idx.docs[*b].key).then(a.cmp(b)));
+    v.dedup();
+    v
+}
+
+fn dependents(idx: &Index, n: usize, kinds: &[Kind]) -> Vec<usize> {
+    let mut v: Vec<usize> = idx.resolved.inn[n]
+        .iter()
+        .map(|e| &idx.resolved.edges[*e])
+        .filter(|e| kinds.contains(&e.kind))
+        .map(|e| e.from)
+        .collect();
+    v.sort_by(|a, b| idx.docs[*a].key.cmp(&idx.docs[*b].key).then(a.cmp(b)));
+    v.dedup();
+    v
+}
+
+/// The cycles of the dependency graph.
+pub struct Cycles {
+    /// Components of 2+ documents, each with a readable path from its smallest id.
+    pub components: Vec<(Vec<usize>, Vec<usize>)>,
+    pub self_loops: Vec<usize>,
+}
+
+pub fn cycles(idx: &Index) -> Cycles {
+    let kinds = cycle_kinds(idx);
+    let mut order: Vec<usize> = (0..idx.docs.len()).collect();
+    order.sort_by(|a, b| idx.docs[*a].key.cmp(&idx.docs[*b].key).then(a.cmp(b)));
+    let sccs = tarjan(&order, |n| deps(idx, *n, &kinds));
+    let mut components = Vec::new();
+    for mut comp in sccs.into_iter().filter(|c| c.len() > 1) {
+        comp.sort_by(|a, b| idx.docs[*a].key.cmp(&idx.docs[*b].key));
+        let path = cycle_path(idx, &comp, &kinds);
+        components.push((comp, path));
+    }
+    components.sort_by(|a, b| idx.docs[a.0[0]].key.cmp(&idx.docs[b.0[0]].key));
+    let self_loops = order
+        .iter()
+        .copied()
+        .filter(|n| deps(idx, *n, &kinds).contains(n))
+        .collect();
+    Cycles {
+        components,
+        self_loops,
+    }
+}
+
+/// The shortest cycle through the component's smallest id, as `[a, b, …, a]`.
+fn cycle_path(idx: &Index, comp: &[usize], kinds: &[Kind]) -> Vec<usize> {
+    let start = comp[0];
+    let inside: HashSet<usize> = comp.iter().copied().collect();
+    let mut prev: HashMap<usize, usize> = HashMap::new();
+    let mut queue = VecDeque::from([start]);
+    while let Some(n) = queue.pop_front() {
+        for m in deps(idx, n, kinds) {
+            if !inside.contains(&m) {
+                continue;
+            }
+            if m == start {
+                // start -> … -> n, then back to start.
+                let mut back = vec![n];
+                let mut at = n;
+                while at != start {
+                    at = prev.get(&at).copied().unwrap_or(start);
+                    back.push(at);
+                }
+                back.reverse();
+                back.push(start);
+                return back;
+            }
+            if let std::collections::hash_map::Entry::Vacant(e) = prev.entry(m) {
+                e.insert(n);
+                queue.push_back(m);
+            }
+        }
+    }
+    comp.to_vec()
+}
+
+pub fn summary(idx: &Index, i: usize) -> Value {
+    let d = &idx.docs[i];
+    json!({"id": d.id, "path": d.path, "type": d.doc_type, "status": d.status, "title": d.title, "ready": ready(idx, i)})
+}
+
+pub fn is_done(idx: &Index, d: &Doc) -> bool {
+    d.lifecycle.as_deref() == Some("done")
+        || d.status.as_deref().is_some_and(|s| {
+            idx.config()
+                .done_statuses
+                .iter()
+                .any(|x| x.eq_ignore_ascii_case(s))
+        })
+}
+
+/// Not done, not a draft or archived, and every dependency resolved to a done document
+/// (unresolved and ambiguous dependencies are never satisfied).
+pub fn ready(idx: &Index, i: usize) -> bool {
+    let d = &idx.docs[i];
+    if is_done(idx, d) || matches!(d.lifecycle.as_deref(), Some("archived" | "draft")) {
+        return false;
+    }
+    let kinds = cycle_kinds(idx);
+    idx.resolved
+        .links
+        .iter()
+        .filter(|l| l.from == i && kinds.contains(&l.r.kind) && l.class != Class::Sentinel)
+        .all(|l| {
+            l.class == Class::Resolved && l.to.is_some_and(|t| t != i && is_done(idx, &idx.docs[t]))
+        })
+}
+
+fn link_json(idx: &Index, l: &Link) -> Value {
+    let d = &idx.docs[l.from];
+    let mut v = json!({
+        "from": d.id, "fromPath": d.path, "target": l.r.target, "kind": l.r.kind.as_str(),
+        "key": l.r.key, "line": l.r.line, "form": if l.r.key.is_some() {"metadata"} else if l.r.wikilink {"wikilink"} else {"markdown"},
+        "class": l.class,
+    });
+    if let Some(to) = l.to {
+        v["to"] = json!(idx.docs[to].id);
+        v["toPath"] = json!(idx.docs[to].path);
+    }
+    if !l.candidates.is_empty() {
+        v["candidates"] = candidates(idx, &l.candidates);
+    }
+    if !l.suggestions.is_empty() {
+        v["suggestions"] = json!(l.suggestions);
+    }
+    if let Some(a) = &l.alias {
+        v["aliasApplied"] = alias_json(a);
+    }
+    v
+}
+
+pub fn alias_json(a: &super::ids::AliasApplied) -> Value {
+    json!({"written": a.written, "resolvedTo": a.resolved, "fromPrefix": a.from_prefix, "toPrefix": a.to_prefix,
+           "reason": if a.implied {"implied: backlog/config.yml sets task_prefix, so the historical task- prefix maps to it"} else {"declared in id.normalize.prefix_aliases"}})
+}
+
+pub fn candidates(idx: &Index, c: &[usize]) -> Value {
+    Value::Array(
+        c.iter()
+            .map(|i| json!({"id": idx.docs[*i].id, "path": idx.docs[*i].path, "status": idx.docs[*i].status, "lifecycle": idx.docs[*i].lifecycle}))
+            .collect(),
+    )
+}
+
+/// The references of `i` along `kinds` that did not resolve (what the context is missing).
+fn unresolved(idx: &Index, nodes: &[usize], kinds: &[Kind]) -> Vec<Value> {
+    let set: HashSet<usize> = nodes.iter().copied().collect();
+    idx.resolved
+        .links
+        .iter()
+        .filter(|l| set.contains(&l.from) && kinds.contains(&l.r.kind))
+        .filter(|l| matches!(l.class, Class::Broken | Class::Ambiguous))
+        .map(|l| link_json(idx, l))
+        .collect()
+}
+
+/// get_task_context: the task then its upstream closure, nearest first, within `max_depth`
+/// and `budget` bytes of Markdown; the page starts at `offset` of that order.
+pub fn context(idx: &Index, start: usize, max_depth: usize, offset: usize, budget: usize) -> Value {
+    let kinds = cycle_kinds(idx);
+    let reached = bounded_bfs(
+        &[start],
+        max_depth,
+        |n| deps(idx, *n, &kinds).into_iter().map(|m| (m, ())),
+        |_| Vec::<usize>::new(),
+    );
+    let mut order: Vec<(usize, usize)> = vec![(start, 0)];
+    for (d, level) in reached.levels.iter().enumerate() {
+        let mut l: Vec<usize> = level.iter().map(|(n, _)| *n).collect();
+        l.sort_by(|a, b| idx.docs[*a].key.cmp(&idx.docs[*b].key));
+        order.extend(l.into_iter().map(|n| (n, d + 1)));
+    }
+    let all: Vec<usize> = order.iter().map(|(n, _)| *n).collect();
+    let mut nodes = Vec::new();
+    let mut used = 0usize;
+    let mut next = offset;
+    for &(n, depth) in order.iter().skip(offset) {
+        let d = &idx.docs[n];
+        let md = redact::markdown(&d.body);
+        let len = md.len();
+        if used + len > budget && !nodes.is_empty() {
+            break;
+        }
+        let (text, cut) = if used + len > budget {
+            let mut end = budget.saturating_sub(used);
+            while end > 0 && !md.is_char_boundary(end) {
+                end -= 1;
+            }
+            (md[..end].to_string(), true)
+        } else {
+            (md.into_owned(), false)
+        };
+        used += text.len();
+        nodes.push(json!({
+            "id": d.id, "path": d.path, "depth": depth, "title": d.title, "status": d.status,
+            "type": d.doc_type, "markdown": text, "markdownTruncated": cut, "markdownBytes": len,
+        }));
+        next += 1;
+    }
+    let rest: Vec<String> = order[next.min(order.len())..]
+        .iter()
+        .map(|(n, _)| idx.docs[*n].id.clone())
+        .collect();
+    let body_cut = nodes
+        .iter()
+        .any(|n| n["markdownTruncated"].as_bool() == Some(true));
+    json!({
+        "taskId": idx.docs[start].id,
+        "nodes": nodes,
+        "truncated": !rest.is_empty() || reached.cut_off || body_cut,
+        "depthLimited": reached.cut_off,
+        "maxDepth": max_depth,
+        "maxBytes": budget,
+        "bytes": used,
+        "omitted": {"count": rest.len(), "ids": rest},
+        "nextCursor": if next < order.len() { json!(encode_cursor(next)) } else { Value::Null },
+        "totalNodes": order.len(),
+        "unresolvedDependencies": unresolved(idx, &all, &kinds),
+    })
+}
+
+/// The graph around `start`: nodes within `depth` hops along `kinds`, both directions.
+pub fn dependency_graph(
+    idx: &Index,
+    start: usize,
+    depth: usize,
+    kinds: &[Kind],
+    max_nodes: usize,
+) -> Value {
+    let mut seen: BTreeMap<usize, usize> = BTreeMap::from([(start, 0)]);
+    let mut edges: Vec<Value> = Vec::new();
+    let mut edge_seen: HashSet<usize> = HashSet::new();
+    let mut truncated = false;
+    for (forward, dir) in [(true, "depends_on"), (false, "depended_by")] {
+        let mut frontier = vec![start];
+        let mut dist: HashMap<usize, usize> = HashMap::from([(start, 0)]);
+        for level in 1..=depth {
+            let mut next = Vec::new();
+            for &n in &frontier {
+                let list = if forward {
+                    &idx.resolved.out[n]
+                } else {
+                    &idx.resolved.inn[n]
+                };
+                for &ei in list {
+                    let e = &idx.resolved.edges[ei];
+                    if !kinds.contains(&e.kind) {
+                        continue;
+                    }
+                    let m = if forward { e.to } else { e.from };
+                    if !seen.contains_key(&m) && seen.len() >= max_nodes {
+                        truncated = true;
+                        continue;
+                    }
+                    if edge_seen.insert(ei) {
+                        edges.push(json!({"from": idx.docs[e.from].id, "to": idx.docs[e.to].id, "kind": e.kind.as_str(), "direction": dir}));
+                    }
+                    seen.entry(m).or_insert(level);
+                    if let std::collections::hash_map::Entry::Vacant(v) = dist.entry(m) {
+                        v.insert(level);
+                        next.push(m);
+                    }
+                }
+            }
+            frontier = next;
+        }
+        // Anything left to expand at the depth bound means the graph goes on.
+        for &n in &frontier {
+            let list = if forward {
+                &idx.resolved.out[n]
+            } else {
+                &idx.resolved.inn[n]
+            };
+            if list
+                .iter()
+                .any(|ei| kinds.contains(&idx.resolved.edges[*ei].kind))
+            {
+                truncated = true;
+            }
+        }
+    }
+    let nodes: Vec<Value> = seen
+        .iter()
+        .map(|(n, d)| {
+            let mut s = summary(idx, *n);
+            s["depth"] = json!(d);
+            s
+        })
+        .collect();
+    json!({"nodeId": idx.docs[start].id, "depth": depth, "nodes": nodes, "edges": edges, "truncated": truncated})
+}
+
+/// analyze_impact: documents that depend on `start`, transitively, within `depth`, and the
+/// longest dependency chains from it.
+pub fn impact(idx: &Index, start: usize, depth: usize) -> Value {
+    let kinds = cycle_kinds(idx);
+    let reached = bounded_bfs(
+        &[start],
+        depth,
+        |n| dependents(idx, *n, &kinds).into_iter().map(|m| (m, ())),
+        |_| Vec::<usize>::new(),
+    );
+    let mut affected: Vec<(usize, usize)> = Vec::new();
+    for (d, level) in reached.levels.iter().enumerate() {
+        let mut l: Vec<usize> = level.iter().map(|(n, _)| *n).collect();
+        l.sort_by(|a, b| idx.docs[*a].key.cmp(&idx.docs[*b].key));
+        affected.extend(l.into_iter().map(|n| (n, d + 1)));
+    }
+    let inside: HashSet<usize> = affected.iter().map(|(n, _)| *n).chain([start]).collect();
+    let paths = critical_paths(idx, start, &inside, &kinds, 10);
+    let ambiguous: Vec<Value> = idx
+        .resolved
+        .links
+        .iter()
+        .filter(|l| {
+            l.class == Class::Ambiguous
+                && l.candidates.contains(&start)
+                && kinds.contains(&l.r.kind)
+        })
+        .map(|l| link_json(idx, l))
+        .collect();
+    json!({
+        "taskId": idx.docs[start].id,
+        "affectedNodes": affected.iter().map(|(n, d)| {
+            let doc = &idx.docs[*n];
+            json!({"id": doc.id, "path": doc.path, "title": doc.title, "status": doc.status, "depth": d})
+        }).collect::<Vec<_>>(),
+        "criticalPaths": paths.iter().map(|p| p.iter().map(|n| idx.docs[*n].id.clone()).collect::<Vec<_>>()).collect::<Vec<_>>(),
+        "criticalPathLength": paths.first().map_or(0, |p| p.len().saturating_sub(1)),
+        "totalAffected": affected.len(),
+        "truncated": reached.cut_off,
+        "depth": depth,
+        "ambiguousReferences": ambiguous,
+    })
+}
+
+/// The longest chains start → … → a dependent with no further dependents (in `inside`),
+/// at most `cap` of them. Edges back into the chain being walked are ignored (cycles).
+fn critical_paths(
+    idx: &Index,
+    start: usize,
+    inside: &HashSet<usize>,
+    kinds: &[Kind],
+    cap: usize,
+) -> Vec<Vec<usize>> {
+    // Longest remaining length from each node, computed iteratively (deep chains).
+    let mut longest: HashMap<usize, usize> = HashMap::new();
+    let mut on_path: HashSet<usize> = HashSet::new();
+    let mut stack: Vec<(usize, usize)> = vec![(start, 0)];
+    on_path.insert(start);
+    let succ = |n: usize| -> Vec<usize> {
+        dependents(idx, n, kinds)
+            .into_iter()
+            .filter(|m| inside.contains(m))
+            .collect()
+    };
+    while let Some(&mut (n, ref mut pos)) = stack.last_mut() {
+        let s = succ(n);
+        if *pos < s.len() {
+            let m = s[*pos];
+            *pos += 1;
+            if !longest.contains_key(&m) && !on_path.contains(&m) {
+                on_path.insert(m);
+                stack.push((m, 0));
+            }
+        } else {
+            let best = s
+                .iter()
+                .filter(|m| !on_path.contains(m))
+                .filter_map(|m| longest.get(m))
+                .map(|l| l + 1)
+                .max()
+                .unwrap_or(0);
+            longest.insert(n, best);
+            on_path.remove(&n);
+            stack.pop();
+        }
+    }
+    let total = longest.get(&start).copied().unwrap_or(0);
+    if total == 0 {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let mut work: Vec<Vec<usize>> = vec![vec![start]];
+    while let Some(path) = work.pop() {
+        if out.len() >= cap {
+            break;
+        }
+        let Some(&last) = path.last() else { continue };
+        let rem = longest.get(&last).copied().unwrap_or(0);
+        if rem == 0 {
+            out.push(path);
+            continue;
+        }
+        let mut nexts: Vec<usize> = succ(last)
+            .into_iter()
+            .filter(|m| !path.contains(m) && longest.get(m).copied() == Some(rem - 1))
+            .collect();
+        nexts.reverse();
+        for m in nexts {
+            let mut p = path.clone();
+            p.push(m);
+            work.push(p);
+        }
+    }
+    out
+}
+
+/// The traceability audit.
+pub fn audit(idx: &Index) -> Value {
+    let cfg = idx.config();
+    let docs = &idx.docs;
+    let n = docs.len();
+    let mut parse_errors: Vec<Value> = Vec::new();
+    if let Some(e) = &idx.loaded.error {
+        parse_errors.push(json!(e));
+    }
+    parse_errors.extend(idx.glob_problems().iter().map(|e| json!(e)));
+    parse_errors.extend(idx.walk_errors.iter().map(|e| json!(e)));
+    let docs_with_errors: Vec<&Arc<Doc>> =
+        docs.iter().filter(|d| d.parse_error.is_some()).collect();
+    parse_errors.extend(
+        docs_with_errors
+            .iter()
+            .filter_map(|d| d.parse_error.as_ref())
+            .map(|e| json!(e)),
+    );
+    let dup_docs: HashSet<usize> = idx
+        .resolved
+        .duplicates
+        .iter()
+        .flat_map(|(_, v)| v.iter().copied())
+        .collect();
+    let duplicates: Vec<Value> = idx
+        .resolved
+        .duplicates
+        .iter()
+        .map(|(_, v)| json!({"id": docs[v[0]].id, "paths": v.iter().map(|i| docs[*i].path.clone()).collect::<Vec<_>>(), "candidates": candidates(idx, v)}))
+        .collect();
+    let by_class = |c: Class| idx.resolved.links.iter().filter(move |l| l.class == c);
+    let list = |c: Class| by_class(c).map(|l| link_json(idx, l)).collect::<Vec<_>>();
+    let broken = list(Class::Broken);
+    let ambiguous = list(Class::Ambiguous);
+    let external = list(Class::External);
+    let external_path = list(Class::ExternalPath);
+    let sentinels = list(Class::Sentinel);
+    let resolved_count = by_class(Class::Resolved).count();
+    let dangling = |k: Kind| {
+        by_class(Class::Broken)
+            .filter(|l| l.r.kind == k)
+            .map(|l| link_json(idx, l))
+            .collect::<Vec<_>>()
+    };
+    let cyc = cycles(idx);
+    let max_cycles = cfg.limits.max_cycles;
+    let cycle_items: Vec<Value> = cyc
+        .components
+        .iter()
+        .take(max_cycles)
+        .map(|(comp, path)| {
+            let ids: Vec<String> = path.iter().map(|i| docs[*i].id.clone()).collect();
+            json!({"ids": comp.iter().map(|i| docs[*i].id.clone()).collect::<Vec<_>>(),
+                   "path": ids.join(" -> "), "pathIds": ids, "size": comp.len(),
+                   "paths": comp.iter().map(|i| docs[*i].path.clone()).collect::<Vec<_>>()})
+        })
+        .collect();
+    let self_loops: Vec<Value> = cyc
+        .self_loops
+        .iter()
+        .map(|i| json!({"id": docs[*i].id, "path": format!("{0} -> {0}", docs[*i].id), "file": docs[*i].path}))
+        .collect();
+    let in_cycles: HashSet<usize> = cyc
+        .components
+        .iter()
+        .flat_map(|(c, _)| c.iter().copied())
+        .chain(cyc.self_loops.iter().copied())
+        .collect();
+    let one_sided = one_sided_supersession(idx);
+    let aliases: Vec<Value> = idx
+        .resolved
+        .links
+        .iter()
+        .filter(|l| l.alias.is_some())
+        .map(|l| link_json(idx, l))
+        .collect();
+    let rate = |num: usize, den: usize| {
+        if den == 0 {
+            0.0
+        } else {
+            num as f64 / den as f64
+        }
+    };
+    let internal = resolved_count + broken.len() + ambiguous.len();
+    let link_rate = rate(broken.len() + ambiguous.len(), internal);
+    let cycle_rate = rate(in_cycles.len(), n);
+    let parse_rate = rate(docs_with_errors.len(), n);
+    let dup_rate = rate(dup_docs.len(), n);
+    let raw = 100.0 - 40.0 * link_rate - 25.0 * cycle_rate - 20.0 * parse_rate - 15.0 * dup_rate;
+    let score = raw.round().clamp(0.0, 100.0) as i64;
+    let comp = |w: f64, r: f64, num: usize, den: usize| json!({"weight": w, "rate": (r * 10000.0).round() / 10000.0, "penalty": (w * r * 100.0).round() / 100.0, "count": num, "of": den});
+    json!({
+        "healthScore": score,
+        "healthFormula": HEALTH_FORMULA,
+        "healthComponents": {
+            "links": comp(40.0, link_rate, broken.len() + ambiguous.len(), internal),
+            "cycles": comp(25.0, cycle_rate, in_cycles.len(), n),
+            "parseErrors": comp(20.0, parse_rate, docs_with_errors.len(), n),
+            "duplicateIds": comp(15.0, dup_rate, dup_docs.len(), n),
+        },
+        "counts": {
+            "documents": n,
+            "references": idx.resolved.links.len(),
+            "resolved": resolved_count,
+            "parseErrors": parse_errors.len(),
+            "duplicateIds": duplicates.len(),
+            "brokenLinks": broken.len(),
+            "ambiguousLinks": ambiguous.len(),
+            "externalLinks": external.len(),
+            "externalPaths": external_path.len(),
+            "sentinels": sentinels.len(),
+            "cycles": cyc.components.len(),
+            "selfLoops": cyc.self_loops.len(),
+            "danglingDependencies": dangling(Kind::DependsOn).len(),
+            "danglingParents": dangling(Kind::Parent).len(),
+            "oneSidedSupersession": one_sided.len(),
+            "aliasesApplied": aliases.len(),
+        },
+        "parseErrors": parse_errors,
+        "duplicateIds": duplicates,
+        "brokenLinks": broken,
+        "ambiguousLinks": ambiguous,
+        "externalLinks": external,
+        "externalPaths": external_path,
+        "sentinels": sentinels,
+        "cycles": cycle_items,
+        "selfLoops": self_loops,
+        "componentCount": cyc.components.len(),
+        "cycleEnumeration": if cyc.components.len() > max_cycles {"capped"} else {"complete"},
+        "cycleKinds": cycle_kinds(idx).iter().map(|k| k.as_str()).collect::<Vec<_>>(),
+        "danglingDependencies": dangling(Kind::DependsOn),
+        "danglingParents": dangling(Kind::Parent),
+        "oneSidedSupersession": one_sided,
+        "aliasesApplied": aliases,
+    })
+}
+
+/// `A replaces B` without `B superseded-by A`, or the other way round (only when inverse keys
+/// are configured: otherwise one side is all a format can say).
+fn one_sided_supersession(idx: &Index) -> Vec<Value> {
+    if idx.config().edges.supersedes.inverse_keys.is_empty() {
+        return Vec::new();
+    }
+    let mut forward: HashSet<(usize, usize)> = HashSet::new();
+    let mut inverse: HashSet<(usize, usize)> = HashSet::new();
+    for e in &idx.resolved.edges {
+        if e.kind != Kind::Supersedes {
+            continue;
+        }
+        if idx.resolved.links[e.link].r.inverse {
+            inverse.insert((e.from, e.to));
+        } else {
+            forward.insert((e.from, e.to));
+        }
+    }
+    let mut out: Vec<(usize, usize, &str)> = forward
+        .difference(&inverse)
+        .map(|p| (p.0, p.1, "declared by the newer document only"))
+        .chain(
+            inverse
+                .difference(&forward)
+                .map(|p| (p.0, p.1, "declared by the older document only")),
+        )
+        .collect();
+    out.sort();
+    out.into_iter()
+        .map(|(a, b, side)| {
+            json!({"newer": idx.docs[a].id, "older": idx.docs[b].id, "newerPath": idx.docs[a].path, "olderPath": idx.docs[b].path, "note": side})
+        })
+        .collect()
+}

@@ -1,0 +1,859 @@
+//! The in-memory index of one workspace: which files are documents (include/exclude globs,
+//! .gitignore), each document parsed (metadata, id, title, type, status, references), and an
+//! incremental refresh: a stat walk (mtime + size) re-parses only the files that changed,
+//! appeared or disappeared, then the references are resolved again (cheap: hash lookups).
+
+use super::config::{self, DocGraphConfig, Fallback, Loaded, Source};
+use super::frontmatter::{self, ParseError};
+use super::ids::{self, IdRules};
+use super::links;
+use super::resolve::Resolved;
+use globset::{Glob, GlobBuilder, GlobMatcher, GlobSet, GlobSetBuilder};
+use serde::Serialize;
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// An edge kind (see the configuration's `edges`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    DependsOn,
+    Parent,
+    Related,
+    Supersedes,
+    Milestone,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 5] = [
+        Kind::DependsOn,
+        Kind::Parent,
+        Kind::Related,
+        Kind::Supersedes,
+        Kind::Milestone,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::DependsOn => "depends_on",
+            Kind::Parent => "parent",
+            Kind::Related => "related",
+            Kind::Supersedes => "supersedes",
+            Kind::Milestone => "milestone",
+        }
+    }
+
+    pub fn spec(self, cfg: &DocGraphConfig) -> &config::EdgeSpec {
+        match self {
+            Kind::DependsOn => &cfg.edges.depends_on,
+            Kind::Parent => &cfg.edges.parent,
+            Kind::Related => &cfg.edges.related,
+            Kind::Supersedes => &cfg.edges.supersedes,
+            Kind::Milestone => &cfg.edges.milestone,
+        }
+    }
+}
+
+/// A reference as written in a document, before resolution.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawRef {
+    pub kind: Kind,
+    pub target: String,
+    /// The metadata key it came from; `None` for a body link.
+    pub key: Option<String>,
+    /// 1-based line in the file holding it (the key's line for metadata).
+    pub line: Option<usize>,
+    pub wikilink: bool,
+    /// From an inverse key (`superseded-by`): the edge points from the target to this document.
+    pub inverse: bool,
+}
+
+/// One document (node).
+#[derive(Debug, Clone)]
+pub struct Doc {
+    /// Workspace-relative path of the node: the file, or the directory of a sidecar node.
+    pub path: String,
+    /// The file the metadata was read from.
+    pub meta_file: String,
+    /// The file the Markdown body was read from, if any.
+    pub body_file: Option<String>,
+    /// The id as displayed.
+    pub id: String,
+    /// The comparison key of the id.
+    pub key: String,
+    /// `metadata`, `filename_id`, `file_stem`, `dir_name` or `path`.
+    pub id_source: &'static str,
+    pub title: String,
+    pub doc_type: String,
+    pub status: Option<String>,
+    /// Derived from the path (`done`, `archived`, `draft`), never from the metadata.
+    pub lifecycle: Option<String>,
+    pub meta: Map<String, Value>,
+    pub body: String,
+    /// 1-based file line of the body's first line.
+    pub body_line: usize,
+    pub refs: Vec<RawRef>,
+    pub permalink: Option<String>,
+    pub aliases: Vec<String>,
+    pub file_stem: String,
+    pub parse_error: Option<ParseError>,
+}
+
+impl Doc {
+    /// The directory links in the body are relative to.
+    pub fn body_dir(&self) -> &str {
+        links::parent(self.body_file.as_deref().unwrap_or(&self.meta_file))
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Stat {
+    mtime_ns: i128,
+    size: u64,
+}
+
+fn stat(path: &Path) -> Option<Stat> {
+    let md = std::fs::metadata(path).ok()?;
+    Some(stat_of(&md))
+}
+
+fn stat_of(md: &std::fs::Metadata) -> Stat {
+    let mtime_ns = md
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos() as i128);
+    Stat {
+        mtime_ns,
+        size: md.len(),
+    }
+}
+
+/// What a refresh did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Refresh {
+    pub parsed: usize,
+    pub removed: usize,
+    pub config_reloaded: bool,
+}
+
+impl Refresh {
+    pub fn changed(&self) -> bool {
+        self.parsed > 0 || self.removed > 0 || self.config_reloaded
+    }
+}
+
+struct Matchers {
+    include: GlobSet,
+    exclude: GlobSet,
+    lifecycle: Vec<(GlobMatcher, String)>,
+    types: Vec<(GlobMatcher, String)>,
+    problems: Vec<ParseError>,
+}
+
+fn glob(pattern: &str, case_insensitive: bool) -> Result<Glob, globset::Error> {
+    GlobBuilder::new(pattern)
+        .literal_separator(true)
+        .case_insensitive(case_insensitive)
+        .build()
+}
+
+fn matchers(cfg: &DocGraphConfig) -> Matchers {
+    let mut problems = Vec::new();
+    let mut bad = |key: &str, p: &str, e: globset::Error| {
+        problems.push(ParseError {
+            path: config::CONFIG_PATH.into(),
+            line: None,
+            column: None,
+            message: format!("`{key}` pattern `{p}` is not a valid glob ({e}); it is ignored"),
+        })
+    };
+    let mut set = |key: &str, pats: &[String], ci: bool| {
+        let mut b = GlobSetBuilder::new();
+        for p in pats {
+            match glob(p, ci) {
+                Ok(g) => {
+                    b.add(g);
+                }
+                Err(e) => bad(key, p, e),
+            }
+        }
+        b.build().unwrap_or_else(|_| GlobSet::empty())
+    };
+    let include = set("include", &cfg.include, false);
+    let exclude = set("exclude", &cfg.exclude, true);
+    let mut ordered = |key: &str, map: &Map<String, Value>| {
+        map.iter()
+            .filter_map(|(p, v)| {
+                let v = v.as_str()?.to_string();
+                match glob(p, false) {
+                    Ok(g) => Some((g.compile_matcher(), v)),
+                    Err(e) => {
+                        bad(key, p, e);
+                        None
+                    }
+                }
+            })
+            .collect::<Vec<_>>()
+    };
+    let lifecycle = ordered("lifecycle", &cfg.lifecycle);
+    let types = ordered("types", &cfg.types);
+    Matchers {
+        include,
+        exclude,
+        lifecycle,
+        types,
+        problems,
+    }
+}
+
+/// A document's files: the metadata file (a Markdown file or a sidecar) and a sidecar body.
+#[derive(Debug, Clone, PartialEq)]
+struct Unit {
+    sidecar: bool,
+    meta_file: String,
+    body_file: Option<String>,
+    stats: Vec<Stat>,
+}
+
+/// The index of one workspace.
+pub struct Index {
+    /// The workspace directory (the configuration file lives under it).
+    dir: PathBuf,
+    /// The indexed root (`dir/workspace_root`); node paths are relative to it.
+    pub root: PathBuf,
+    pub loaded: Loaded,
+    pub rules: IdRules,
+    matchers: Matchers,
+    config_stats: Vec<Option<Stat>>,
+    units: BTreeMap<String, (Unit, Arc<Doc>)>,
+    /// Documents sorted by path.
+    pub docs: Vec<Arc<Doc>>,
+    pub resolved: Resolved,
+    /// Problems of the walk itself (unreadable directories).
+    pub walk_errors: Vec<ParseError>,
+    /// Unix seconds of the last change seen.
+    pub indexed_at: i64,
+    /// Bumped on every change.
+    pub generation: u64,
+}
+
+impl Index {
+    /// An empty index of `dir`; the first [`Index::refresh`] reads it.
+    pub fn new(dir: &Path) -> Index {
+        let loaded = config::load(dir);
+        let rules = rules_of(&loaded);
+        let matchers = matchers(&loaded.config);
+        let root = dir.join(&loaded.config.workspace_root);
+        Index {
+            dir: dir.to_path_buf(),
+            root,
+            rules,
+            matchers,
+            config_stats: config_files(dir, &loaded.config)
+                .iter()
+                .map(|p| stat(p))
+                .collect(),
+            loaded,
+            units: BTreeMap::new(),
+            docs: Vec::new(),
+            resolved: Resolved::default(),
+            walk_errors: Vec::new(),
+            indexed_at: 0,
+            generation: 0,
+        }
+    }
+
+    pub fn config(&self) -> &DocGraphConfig {
+        &self.loaded.config
+    }
+
+    /// Invalid globs of the configuration (each ignored).
+    pub fn glob_problems(&self) -> &[ParseError] {
+        &self.matchers.problems
+    }
+
+    /// Reads what changed since the last call: the configuration (a change re-reads every
+    /// document), then a stat walk; only new or changed files are parsed.
+    pub fn refresh(&mut self) -> Refresh {
+        let mut out = Refresh::default();
+        let now_stats: Vec<Option<Stat>> = config_files(&self.dir, &self.loaded.config)
+            .iter()
+            .map(|p| stat(p))
+            .collect();
+        if now_stats != self.config_stats {
+            self.loaded = config::load(&self.dir);
+            self.rules = rules_of(&self.loaded);
+            self.matchers = matchers(&self.loaded.config);
+            self.root = self.dir.join(&self.loaded.config.workspace_root);
+            self.config_stats = config_files(&self.dir, &self.loaded.config)
+                .iter()
+                .map(|p| stat(p))
+                .collect();
+            self.units.clear();
+            out.config_reloaded = true;
+        }
+        let (found, walk_errors) = self.walk();
+        self.walk_errors = walk_errors;
+        let before = self.units.len();
+        self.units.retain(|path, _| found.contains_key(path));
+        out.removed = before - self.units.len();
+        let todo: Vec<(String, Unit)> = found
+            .into_iter()
+            .filter(|(path, unit)| self.units.get(path).is_none_or(|(old, _)| old != unit))
+            .collect();
+        out.parsed = todo.len();
+        let parsed = self.parse_all(&todo);
+        for ((path, unit), doc) in todo.into_iter().zip(parsed) {
+            self.units.insert(path, (unit, Arc::new(doc)));
+        }
+        if out.changed() || self.generation == 0 {
+            self.docs = self.units.values().map(|(_, d)| d.clone()).collect();
+            self.resolved =
+                Resolved::build(&self.docs, &self.rules, &self.loaded.config, &self.root);
+            self.generation += 1;
+            self.indexed_at = crate::core::util::now_epoch();
+        }
+        out
+    }
+
+    /// Every document's files, keyed by node path, with their stats.
+    fn walk(&self) -> (BTreeMap<String, Unit>, Vec<ParseError>) {
+        let cfg = &self.loaded.config;
+        let mut errors = Vec::new();
+        let mut files: BTreeMap<String, Stat> = BTreeMap::new();
+        let mut wb = ignore::WalkBuilder::new(&self.root);
+        wb.hidden(true)
+            .ignore(false)
+            .git_global(false)
+            .git_ignore(cfg.gitignore)
+            .git_exclude(cfg.gitignore)
+            .parents(cfg.gitignore)
+            .require_git(false)
+            .follow_links(false);
+        for entry in wb.build() {
+            let entry = match entry {
+                Ok(e) => e,
+                Err(e) => {
+                    errors.push(ParseError {
+                        path: String::new(),
+                        line: None,
+                        column: None,
+                        message: format!("part of the workspace could not be read: {e}"),
+                    });
+                    continue;
+                }
+            };
+            if !entry.file_type().is_some_and(|t| t.is_file()) {
+                continue;
+            }
+            let Some(rel) = rel_path(&self.root, entry.path()) else {
+                continue;
+            };
+            if !self.matchers.include.is_match(&rel) || self.matchers.exclude.is_match(&rel) {
+                continue;
+            }
+            if let Ok(md) = entry.metadata() {
+                files.insert(rel, stat_of(&md));
+            }
+        }
+        let sidecar = cfg
+            .metadata
+            .sources
+            .contains(&Source::Sidecar)
+            .then_some(cfg.metadata.sidecar.file.as_deref())
+            .flatten();
+        let mut units = BTreeMap::new();
+        let mut bodies: Vec<String> = Vec::new();
+        if let Some(sc) = sidecar {
+            for (path, st) in &files {
+                if file_name(path) != sc {
+                    continue;
+                }
+                let dir = links::parent(path).to_string();
+                let body = join_rel(&dir, &cfg.metadata.sidecar.body);
+                let body_stat = files
+                    .get(&body)
+                    .copied()
+                    .or_else(|| stat(&self.root.join(&body)));
+                let mut stats = vec![*st];
+                stats.extend(body_stat);
+                bodies.push(body.clone());
+                units.insert(
+                    if dir.is_empty() { ".".to_string() } else { dir },
+                    Unit {
+                        sidecar: true,
+                        meta_file: path.clone(),
+                        body_file: body_stat.map(|_| body),
+                        stats,
+                    },
+                );
+            }
+        }
+        for (path, st) in files {
+            if sidecar.is_some_and(|sc| file_name(&path) == sc) || bodies.contains(&path) {
+                continue;
+            }
+            units.insert(
+                path.clone(),
+                Unit {
+                    sidecar: false,
+                    meta_file: path,
+                    body_file: None,
+                    stats: vec![st],
+                },
+            );
+        }
+        (units, errors)
+    }
+
+    fn parse_all(&self, todo: &[(String, Unit)]) -> Vec<Doc> {
+        let threads = std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .min(8);
+        if todo.len() < 64 || threads < 2 {
+            return todo.iter().map(|(p, u)| self.parse(p, u)).collect();
+        }
+        let chunk = todo.len().div_ceil(threads);
+        std::thread::scope(|s| {
+            let handles: Vec<_> = todo
+                .chunks(chunk)
+                .map(|part| {
+                    s.spawn(move || {
+                        part.iter()
+                            .map(|(p, u)| self.parse(p, u))
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .flat_map(|h| h.join().unwrap_or_default())
+                .collect()
+        })
+    }
+
+    /// Reads and parses one document. Never fails: problems are kept in `parse_error`.
+    fn parse(&self, path: &str, unit: &Unit) -> Doc {
+        let cfg = &self.loaded.config;
+        let mut error: Option<ParseError> = None;
+        let mut note = |line: Option<usize>, column: Option<usize>, message: String| {
+            if error.is_none() {
+                error = Some(ParseError {
+                    path: unit.meta_file.clone(),
+                    line,
+                    column,
+                    message,
+                });
+            }
+        };
+        let meta_text = read_capped(&self.root.join(&unit.meta_file), cfg.limits.max_file_bytes);
+        let (mut meta, body, body_line, yaml_text, yaml_line) = if unit.sidecar {
+            let text = match meta_text {
+                Ok((t, cut)) => {
+                    if let Some(n) = cut {
+                        note(
+                            None,
+                            None,
+                            format!(
+                                "the file is {n} bytes, over limits.max_file_bytes; only the first {} bytes are read",
+                                cfg.limits.max_file_bytes
+                            ),
+                        );
+                    }
+                    t
+                }
+                Err(e) => {
+                    note(None, None, format!("cannot read the file: {e}"));
+                    String::new()
+                }
+            };
+            let meta = match frontmatter::parse_yaml(&text, 1, &cfg.metadata.prequote_keys) {
+                Ok(m) => m,
+                Err(e) => {
+                    note(e.line, e.column, format!("invalid YAML: {}", e.message));
+                    Map::new()
+                }
+            };
+            let body = match &unit.body_file {
+                Some(b) => match read_capped(&self.root.join(b), cfg.limits.max_file_bytes) {
+                    Ok((t, _)) => t,
+                    Err(_) => String::new(),
+                },
+                None => String::new(),
+            };
+            (meta, body, 1, text, 1)
+        } else {
+            let text = match meta_text {
+                Ok((t, cut)) => {
+                    if let Some(n) = cut {
+                        note(
+                            None,
+                            None,
+                            format!(
+                                "the file is {n} bytes, over limits.max_file_bytes; only the first {} bytes are read",
+                                cfg.limits.max_file_bytes
+                            ),
+                        );
+                    }
+                    t
+                }
+                Err(e) => {
+                    note(None, None, format!("cannot read the file: {e}"));
+                    String::new()
+                }
+            };
+            let split = frontmatter::split(&text);
+            let use_fm = cfg.metadata.sources.contains(&Source::Frontmatter);
+            let mut meta = Map::new();
+            if split.unclosed && use_fm {
+                note(
+                    Some(1),
+                    Some(1),
+                    "the frontmatter opened with `---` on line 1 is never closed; add a closing `---` line".into(),
+                );
+            }
+            if let (Some(yaml), true) = (split.yaml, use_fm) {
+                match frontmatter::parse_yaml(yaml, split.yaml_line, &cfg.metadata.prequote_keys) {
+                    Ok(m) => meta = m,
+                    Err(e) => note(
+                        e.line,
+                        e.column,
+                        format!("invalid YAML frontmatter: {}", e.message),
+                    ),
+                }
+            }
+            let yaml = split.yaml.unwrap_or("").to_string();
+            let body = split.body.to_string();
+            (meta, body, split.body_line, yaml, split.yaml_line)
+        };
+        let nulls = &cfg.null_values;
+        let file_stem = if unit.sidecar {
+            file_name(path).to_string()
+        } else {
+            stem(file_name(path)).to_string()
+        };
+        let (id_raw, id_source) = self.id_of(&meta, path, unit, &file_stem);
+        let title = scalar(&meta, &cfg.title_key)
+            .filter(|t| !ids::is_sentinel(t, nulls))
+            .or_else(|| first_heading(&body))
+            .unwrap_or_else(|| file_stem.clone());
+        let doc_type = scalar(&meta, &cfg.type_key)
+            .filter(|t| !ids::is_sentinel(t, nulls))
+            .or_else(|| first_match(&self.matchers.types, &unit.meta_file))
+            .unwrap_or_else(|| cfg.default_type.clone());
+        let status = scalar(&meta, &cfg.status_key).filter(|t| !ids::is_sentinel(t, nulls));
+        let lifecycle = first_match(&self.matchers.lifecycle, &unit.meta_file);
+        let mut refs = Vec::new();
+        for kind in Kind::ALL {
+            let spec = kind.spec(cfg);
+            for (keys, inverse) in [(&spec.keys, false), (&spec.inverse_keys, true)] {
+                for key in keys {
+                    let Some(v) = meta.get(key) else { continue };
+                    let line = key_line(&yaml_text, key).map(|l| l + yaml_line - 1);
+                    for target in values(v) {
+                        refs.push(RawRef {
+                            kind,
+                            target,
+                            key: Some(key.clone()),
+                            line,
+                            wikilink: false,
+                            inverse,
+                        });
+                    }
+                }
+            }
+        }
+        for l in links::extract(&body, cfg.links.markdown, cfg.links.wikilinks) {
+            let kind = l
+                .relation
+                .as_deref()
+                .and_then(|r| relation_kind(cfg, r))
+                .unwrap_or(Kind::Related);
+            refs.push(RawRef {
+                kind,
+                target: l.target,
+                key: None,
+                line: Some(body_line + l.line - 1),
+                wikilink: l.wikilink,
+                inverse: false,
+            });
+        }
+        let permalink = scalar(&meta, "permalink");
+        let aliases = meta.get("aliases").map(values).unwrap_or_default();
+        if meta.is_empty() && error.is_none() {
+            meta = Map::new();
+        }
+        Doc {
+            path: path.to_string(),
+            meta_file: unit.meta_file.clone(),
+            body_file: if unit.sidecar {
+                unit.body_file.clone()
+            } else {
+                Some(unit.meta_file.clone())
+            },
+            id: self.rules.display(&id_raw),
+            key: self.rules.key(&id_raw),
+            id_source,
+            title,
+            doc_type,
+            status,
+            lifecycle,
+            meta,
+            body,
+            body_line,
+            refs,
+            permalink,
+            aliases,
+            file_stem,
+            parse_error: error,
+        }
+    }
+
+    fn id_of(
+        &self,
+        meta: &Map<String, Value>,
+        path: &str,
+        unit: &Unit,
+        file_stem: &str,
+    ) -> (String, &'static str) {
+        let cfg = &self.loaded.config;
+        for key in &cfg.id.keys {
+            if let Some(v) = scalar(meta, key).filter(|v| !ids::is_sentinel(v, &cfg.null_values)) {
+                return (v, "metadata");
+            }
+        }
+        for fb in &cfg.id.fallback {
+            match fb {
+                Fallback::FilenameId if !unit.sidecar => {
+                    if let Some(id) = ids::filename_id(file_stem) {
+                        return (id.to_string(), "filename_id");
+                    }
+                }
+                Fallback::FileStem if !unit.sidecar => return (file_stem.to_string(), "file_stem"),
+                Fallback::DirName => {
+                    let name = file_name(&unit.meta_file);
+                    let readme = ["readme.md", "index.md"]
+                        .iter()
+                        .any(|r| name.eq_ignore_ascii_case(r));
+                    if unit.sidecar || readme {
+                        let dir = if unit.sidecar {
+                            path
+                        } else {
+                            links::parent(path)
+                        };
+                        let d = file_name(dir);
+                        if !d.is_empty() && d != "." {
+                            return (d.to_string(), "dir_name");
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        (path.to_string(), "path")
+    }
+}
+
+/// The files whose change reloads the configuration.
+fn config_files(dir: &Path, cfg: &DocGraphConfig) -> Vec<PathBuf> {
+    vec![
+        dir.join(config::CONFIG_PATH),
+        dir.join(&cfg.workspace_root)
+            .join("backlog")
+            .join("config.yml"),
+    ]
+}
+
+fn rules_of(loaded: &Loaded) -> IdRules {
+    let n = &loaded.config.id.normalize;
+    IdRules::new(
+        n.case_insensitive_prefix,
+        n.strip_leading_zeros,
+        &loaded.default_prefix,
+        &n.prefix_aliases,
+    )
+}
+
+fn rel_path(root: &Path, p: &Path) -> Option<String> {
+    let rel = p.strip_prefix(root).ok()?;
+    let parts: Vec<&str> = rel
+        .components()
+        .map(|c| c.as_os_str().to_str())
+        .collect::<Option<Vec<_>>>()?;
+    Some(parts.join("/"))
+}
+
+fn join_rel(dir: &str, name: &str) -> String {
+    if dir.is_empty() {
+        name.to_string()
+    } else {
+        format!("{dir}/{name}")
+    }
+}
+
+pub fn file_name(path: &str) -> &str {
+    path.rsplit_once('/').map_or(path, |(_, f)| f)
+}
+
+fn stem(name: &str) -> &str {
+    name.rsplit_once('.').map_or(name, |(s, _)| s)
+}
+
+fn first_match(list: &[(GlobMatcher, String)], path: &str) -> Option<String> {
+    list.iter()
+        .find(|(m, _)| m.is_match(path))
+        .map(|(_, v)| v.clone())
+}
+
+/// Reads a file as text (invalid UTF-8 replaced), at most `cap` bytes; the full size when cut.
+fn read_capped(path: &Path, cap: u64) -> std::io::Result<(String, Option<u64>)> {
+    use std::io::Read;
+    let f = std::fs::File::open(path)?;
+    let len = f.metadata()?.len();
+    let mut buf = Vec::with_capacity(len.min(cap) as usize);
+    f.take(cap).read_to_end(&mut buf)?;
+    let text = match String::from_utf8(buf) {
+        Ok(s) => s,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    };
+    Ok((text, (len > cap).then_some(len)))
+}
+
+/// A scalar metadata value as text (strings and numbers; YAML integers are ids).
+pub fn scalar(meta: &Map<String, Value>, key: &str) -> Option<String> {
+    match meta.get(key)? {
+        Value::String(s) => Some(s.trim().to_string()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+/// The reference values of a metadata value: a scalar is a one-element list, `null` is a
+/// sentinel (`""`), a map (Doorstop `links: [{UID: stamp}]`) gives its keys.
+pub fn values(v: &Value) -> Vec<String> {
+    match v {
+        Value::Null => vec![String::new()],
+        Value::String(s) => vec![s.clone()],
+        Value::Number(n) => vec![n.to_string()],
+        Value::Bool(_) => Vec::new(),
+        Value::Array(items) => items
+            .iter()
+            .flat_map(|i| match i {
+                Value::Array(_) => Vec::new(),
+                other => values(other),
+            })
+            .collect(),
+        Value::Object(m) => m.keys().cloned().collect(),
+    }
+}
+
+/// The file line (1-based, relative to the YAML text) of a top-level `key:`.
+fn key_line(yaml: &str, key: &str) -> Option<usize> {
+    yaml.lines()
+        .position(|l| {
+            let l = l.trim_end();
+            let rest = l
+                .strip_prefix(key)
+                .or_else(|| l.strip_prefix(&format!("\"{key}\"")))
+                .or_else(|| l.strip_prefix(&format!("'{key}'")));
+            rest.is_some_and(|r| r.trim_start().starts_with(':'))
+        })
+        .map(|i| i + 1)
+}
+
+fn first_heading(body: &str) -> Option<String> {
+    body.lines()
+        .find_map(|l| l.strip_prefix("# "))
+        .map(|t| t.trim().to_string())
+        .filter(|t| !t.is_empty())
+}
+
+/// The edge kind a typed body relation (`- depends_on [[X]]`) names, by the configured keys.
+fn relation_kind(cfg: &DocGraphConfig, word: &str) -> Option<Kind> {
+    let norm = |s: &str| s.to_lowercase().replace('-', "_");
+    let w = norm(word);
+    Kind::ALL.into_iter().find(|k| {
+        let spec = k.spec(cfg);
+        norm(k.as_str()) == w || spec.keys.iter().any(|key| norm(key) == w)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(root: &Path, rel: &str, text: &str) {
+        let p = root.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+
+    #[test]
+    fn refresh_reparses_only_what_changed_and_drops_removed_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        write(
+            root,
+            "backlog/tasks/task-1 - A.md",
+            "---\nid: TASK-1\ntitle: A\n---\nbody\n",
+        );
+        write(
+            root,
+            "backlog/tasks/task-2 - B.md",
+            "---\nid: TASK-2\ndependencies: [task-1]\n---\n",
+        );
+        write(root, "backlog/tasks/readme.md", "# not a task\n");
+        write(root, "notes/x.md", "# not included\n");
+        let mut idx = Index::new(root);
+        let first = idx.refresh();
+        assert_eq!(first.parsed, 2);
+        assert_eq!(idx.docs.len(), 2);
+        assert_eq!(idx.refresh(), Refresh::default(), "nothing changed");
+        write(
+            root,
+            "backlog/tasks/task-1 - A.md",
+            "---\nid: TASK-1\ntitle: A changed\n---\nbody\n",
+        );
+        let r = idx.refresh();
+        assert_eq!((r.parsed, r.removed), (1, 0));
+        assert_eq!(idx.docs[0].title, "A changed");
+        std::fs::remove_file(root.join("backlog/tasks/task-2 - B.md")).unwrap();
+        assert_eq!(idx.refresh().removed, 1);
+        assert_eq!(idx.docs.len(), 1);
+    }
+
+    #[test]
+    fn gitignored_files_are_not_indexed() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        write(root, ".gitignore", "backlog/tasks/scratch*\n");
+        write(root, "backlog/tasks/task-1.md", "---\nid: TASK-1\n---\n");
+        write(root, "backlog/tasks/scratch.md", "---\nid: TASK-9\n---\n");
+        let mut idx = Index::new(root);
+        idx.refresh();
+        let ids: Vec<&str> = idx.docs.iter().map(|d| d.id.as_str()).collect();
+        assert_eq!(ids, vec!["TASK-1"]);
+    }
+
+    #[test]
+    fn ids_fall_back_to_the_file_name_and_invalid_yaml_keeps_the_document() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        write(
+            root,
+            "backlog/tasks/task-7 - Broken.md",
+            "---\ntitle: X\nlabels: [a\n---\n# Broken\n",
+        );
+        let mut idx = Index::new(root);
+        idx.refresh();
+        let d = &idx.docs[0];
+        assert_eq!((d.id.as_str(), d.id_source), ("task-7", "filename_id"));
+        let e = d.parse_error.as_ref().unwrap();
+        assert_eq!(e.path, "backlog/tasks/task-7 - Broken.md");
+        assert!(e.line.is_some_and(|l| l >= 3), "{e:?}");
+        assert_eq!(d.title, "Broken");
+    }
+}

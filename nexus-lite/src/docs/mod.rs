@@ -1,0 +1,76 @@
+//! The documentation graph: Markdown documents (Backlog.md tasks, sidecar-metadata folders such
+//! as KEPs, plain docs) indexed in memory per workspace, with their ids, edges, links and
+//! acceptance criteria, served under `/api/v1/docs/` for the nexus-doc-kg surface.
+//!
+//! Modules: [`config`] (the optional `.nexus/docgraph.yaml`), [`frontmatter`] (lenient YAML),
+//! [`ids`] (normalisation and aliases), [`links`] (CommonMark links and wikilinks),
+//! [`criteria`], [`index`] (incremental stat-walk index), [`resolve`] (link classes and
+//! edges), [`graph`] (cycles, context, impact, audit), [`search`], [`redact`], [`workspace`]
+//! (git state) and [`api`]. The index lives in memory: the domain has no tables.
+
+pub mod api;
+pub mod config;
+pub mod criteria;
+pub mod frontmatter;
+pub mod graph;
+pub mod ids;
+pub mod index;
+pub mod links;
+pub mod redact;
+pub mod resolve;
+pub mod search;
+pub mod workspace;
+
+use crate::core::Domain;
+use crate::core::error::LiteError;
+use crate::core::http::Shared;
+use crate::core::state::Core;
+use std::sync::Arc;
+pub use workspace::{Workspace, WorkspaceSpec};
+
+pub const DOMAIN: Domain = Domain {
+    name: "docs",
+    versions: 3000..=3999,
+    migrations: &[],
+    openapi: include_str!("openapi.json"),
+    routes: api::ROUTES,
+};
+
+/// The served workspaces.
+pub struct DocsState {
+    pub core: Arc<Core>,
+    pub workspaces: Vec<Arc<Workspace>>,
+}
+
+impl Shared for DocsState {
+    fn core(&self) -> &Core {
+        &self.core
+    }
+}
+
+impl DocsState {
+    /// Opens every workspace (their indexes fill on the first request). Two workspaces with one
+    /// name are refused.
+    pub fn open(core: Arc<Core>, specs: &[WorkspaceSpec]) -> Result<Arc<DocsState>, LiteError> {
+        let mut workspaces: Vec<Arc<Workspace>> = Vec::new();
+        for spec in specs {
+            let ws = Workspace::open(spec)?;
+            if workspaces.iter().any(|w| w.name == ws.name) {
+                return Err(LiteError::Config {
+                    path: spec.path.clone(),
+                    reason: format!(
+                        "two workspaces are named `{}`; give one of them another name with --workspace NAME=PATH",
+                        ws.name
+                    ),
+                });
+            }
+            workspaces.push(Arc::new(ws));
+        }
+        Ok(Arc::new(DocsState { core, workspaces }))
+    }
+}
+
+/// The docs domain's routes over its state.
+pub fn router(state: Arc<DocsState>) -> axum::Router {
+    api::router(state)
+}

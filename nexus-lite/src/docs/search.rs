@@ -1,0 +1,102 @@
+//! search_nodes: every word of the query must appear in a document's id, title or body;
+//! matches are ranked id first, then title, then body occurrences.
+
+use super::graph;
+use super::index::Index;
+use super::redact;
+use serde_json::{Value, json};
+
+/// Ranked matches (at most `limit`) and how many documents matched.
+pub fn search(
+    idx: &Index,
+    query: &str,
+    types: &[String],
+    statuses: &[String],
+    limit: usize,
+) -> (Vec<Value>, usize) {
+    let words: Vec<String> = query
+        .split_whitespace()
+        .map(|w| w.to_lowercase())
+        .filter(|w| !w.is_empty())
+        .collect();
+    if words.is_empty() {
+        return (Vec::new(), 0);
+    }
+    let phrase = query.trim().to_lowercase();
+    let qkey = idx.rules.key(query);
+    let keep = |v: Option<&str>, want: &[String]| {
+        want.is_empty() || v.is_some_and(|x| want.iter().any(|w| w.eq_ignore_ascii_case(x)))
+    };
+    let mut hits: Vec<(f64, usize, Option<usize>)> = Vec::new();
+    for (i, d) in idx.docs.iter().enumerate() {
+        if !keep(Some(&d.doc_type), types) || !keep(d.status.as_deref(), statuses) {
+            continue;
+        }
+        let id = d.id.to_lowercase();
+        let title = d.title.to_lowercase();
+        let body = d.body.to_lowercase();
+        let mut score = 0.0;
+        if d.key == qkey {
+            score += 100.0;
+        }
+        if title.contains(&phrase) {
+            score += 20.0;
+        }
+        let mut first_body: Option<usize> = None;
+        let mut all = true;
+        for w in &words {
+            let in_id = id.contains(w.as_str());
+            let in_title = title.contains(w.as_str());
+            let count = body.matches(w.as_str()).take(10).count();
+            if !(in_id || in_title || count > 0) {
+                all = false;
+                break;
+            }
+            score +=
+                if in_id { 15.0 } else { 0.0 } + if in_title { 10.0 } else { 0.0 } + count as f64;
+            if first_body.is_none() {
+                first_body = body.find(w.as_str());
+            }
+        }
+        if all {
+            hits.push((score, i, first_body));
+        }
+    }
+    hits.sort_by(|a, b| {
+        b.0.total_cmp(&a.0)
+            .then(idx.docs[a.1].key.cmp(&idx.docs[b.1].key))
+    });
+    let total = hits.len();
+    let items = hits
+        .into_iter()
+        .take(limit)
+        .map(|(score, i, at)| {
+            let mut v = graph::summary(idx, i);
+            v["score"] = json!(score);
+            v["snippet"] = json!(at.map(|at| snippet(&idx.docs[i].body, at)));
+            v
+        })
+        .collect::<Vec<Value>>();
+    (items, total)
+}
+
+/// About 160 characters of the line(s) around byte `at` (of the lower-cased body; the same
+/// offsets hold for ASCII text, and are moved to a character boundary otherwise).
+fn snippet(body: &str, at: usize) -> String {
+    let mut start = at.saturating_sub(60).min(body.len());
+    while start > 0 && !body.is_char_boundary(start) {
+        start -= 1;
+    }
+    let mut end = (at + 100).min(body.len());
+    while end < body.len() && !body.is_char_boundary(end) {
+        end += 1;
+    }
+    let text = redact::markdown(&body[start..end]);
+    let one_line: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    format!(
+        "{}{}{}",
+        if start > 0 { "…" } else { "" },
+        one_line,
+        if end < body.len() { "…" } else { "" }
+    )
+}

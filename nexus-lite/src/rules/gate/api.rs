@@ -1,0 +1,118 @@
+//! The gate-results routes: `GET /api/v1/rules/gate-results` (the get_gate_result answer)
+//! and `POST /api/v1/rules/gate-results` (store a record made by `nexus-mcp gate`).
+
+use crate::core::http::{self, Params, Q};
+use crate::rules::api::{RulesError, RulesResult, blocking};
+use crate::rules::gate::answer::{self, DEFAULT_LIMIT, MAX_LIMIT, Question};
+use crate::rules::gate::model::GateRecord;
+use crate::rules::gate::record::{self, Stored};
+use crate::rules::state::RulesState;
+use axum::Json;
+use axum::Router;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Query, State};
+use axum::http::StatusCode;
+use axum::routing::get;
+use serde_json::{Value, json};
+use std::sync::Arc;
+
+pub const PATH: &str = "/api/v1/rules/gate-results";
+
+pub fn router(state: Arc<RulesState>) -> Router {
+    Router::new()
+        .route(PATH, get(get_results).post(post_result))
+        .with_state(state)
+}
+
+/// After a record is stored: the rules domain marks agents' claims on the same tree
+/// witnessed or disputed. A failure there is logged; the record stays stored.
+fn after_store(_s: &RulesState, _record: &GateRecord, _stored: &Stored) -> Result<(), String> {
+    Ok(())
+}
+
+/// `visible` as sent: absent = unrestricted; present (even empty) = exactly those.
+fn visible(q: &Q) -> Option<Vec<String>> {
+    let Ok(Query(pairs)) = q else { return None };
+    pairs.iter().find(|(k, _)| k == "visible").map(|(_, v)| {
+        v.split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+            .collect()
+    })
+}
+
+async fn get_results(State(s): State<Arc<RulesState>>, q: Q) -> RulesResult {
+    let visible = visible(&q);
+    let p = Params::new(q)?;
+    let sha = p
+        .str("sha")
+        .map(answer::sha_prefix)
+        .transpose()
+        .map_err(|e| RulesError::new(StatusCode::BAD_REQUEST, "INVALID_SHA", e.to_string()))?;
+    let pr = p.opt_int("pr", 1, i64::MAX)?.map(|n| n as u64);
+    let limit = p.int("limit", DEFAULT_LIMIT as i64, 1, MAX_LIMIT as i64)? as usize;
+    let repository = p.str("repository").map(str::to_string);
+    blocking(s, StatusCode::OK, move |s| {
+        let conn = s.core.reader()?;
+        let q = Question {
+            repository: repository.as_deref(),
+            sha: sha.as_deref(),
+            pr,
+            visible: visible.as_deref(),
+            limit,
+        };
+        Ok(answer::answer(&conn, &q)?)
+    })
+    .await
+}
+
+async fn post_result(
+    State(s): State<Arc<RulesState>>,
+    body: Result<Json<Value>, JsonRejection>,
+) -> RulesResult {
+    let body = http::body(body)?;
+    let rec: GateRecord = serde_json::from_value(body).map_err(|e| {
+        RulesError::bad(format!(
+            "the body is not a gate record ({e}); send the JSON `nexus-mcp gate` produces"
+        ))
+    })?;
+    record::validate(&rec).map_err(|e| RulesError::bad(e.to_string()))?;
+    let served: Vec<String> = s.repos.iter().map(|r| r.name.clone()).collect();
+    if !served.iter().any(|n| n == &rec.repository) {
+        return Err(RulesError::not_found(
+            "REPOSITORY_NOT_FOUND",
+            format!(
+                "no repository `{}` is served here, so its gate record cannot be stored; served repositories: {}",
+                rec.repository,
+                if served.is_empty() {
+                    "none".to_string()
+                } else {
+                    served.join(", ")
+                }
+            ),
+        ));
+    }
+    blocking(s, StatusCode::CREATED, move |s| {
+        let mut conn = s.core.writer()?;
+        let stored = record::store(&mut conn, &rec, crate::core::util::now_epoch())?;
+        if let Err(e) = after_store(s, &rec, &stored) {
+            tracing::warn!(error = %e, record = %stored.record_id, "gate record stored, but witnessing claims failed");
+        }
+        let v = rec.verdict();
+        Ok(json!({
+            "recordId": stored.record_id,
+            "replaced": stored.replaced,
+            "repo": rec.repository,
+            "pr": rec.pr,
+            "sha": rec.head_sha.to_ascii_lowercase(),
+            "status": v.status.as_str(),
+            "blocking": v.blocking,
+            "blockingCount": v.blocking_count,
+            "violationCount": rec.violations.len(),
+            "detailComplete": v.detail_complete,
+            "statusNote": v.note,
+        }))
+    })
+    .await
+}

@@ -1,0 +1,292 @@
+//! Playbook binding: the machine-checkable rules of the BASE commit decide (rules-gate.md §4,
+//! after Aegis `rules_base`): a change cannot weaken the rules it is judged by. Rules the
+//! diff adds, edits or deletes are listed as unreviewed, never enforced.
+//!
+//! - `enforcedBy: [bandit:B602, ruff:S608]`: those analyser findings are violations OF the
+//!   rule (its ruleId, title and severity);
+//! - `forbid: <regex>` with `paths: [globs]`: the regex is forbidden on added lines of
+//!   matching files.
+
+use crate::rules::gate::analysers::Finding;
+use crate::rules::gate::diff::Diff;
+use crate::rules::gate::model::{UnreviewedRule, Violation};
+use crate::rules::gate::severity;
+use globset::{Glob, GlobSet, GlobSetBuilder};
+use regex::Regex;
+use std::collections::BTreeMap;
+
+/// A playbook rule as the gate reads it (from the playbook loader, at one commit).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuleSpec {
+    pub rule_id: String,
+    pub title: String,
+    /// The declared `severity:` (error, warning, note), if any.
+    pub severity: Option<String>,
+    /// Analyser codes, `<tool>:<code>`.
+    pub enforced_by: Vec<String>,
+    pub forbid: Option<String>,
+    /// Globs (repo-relative) limiting `forbid`; empty = every file.
+    pub paths: Vec<String>,
+    /// The directory the rule governs (its file's subtree), repo-relative; empty = everything.
+    pub scope_dir: String,
+    /// The rule file, repo-relative.
+    pub source: String,
+    /// Anything that changes when the rule's meaning may change (its file blob, or its text).
+    pub fingerprint: String,
+}
+
+impl RuleSpec {
+    fn machine_checkable(&self) -> bool {
+        !self.enforced_by.is_empty() || self.forbid.is_some()
+    }
+
+    /// Whether `path` is in the rule's directory subtree.
+    fn governs(&self, path: &str) -> bool {
+        let dir = self.scope_dir.trim_matches('/');
+        dir.is_empty()
+            || path
+                .strip_prefix(dir)
+                .is_some_and(|rest| rest.starts_with('/'))
+    }
+
+    /// Whether an `enforcedBy` entry (`tool:CODE`, or `tool:PREFIX*`) covers finding `id`;
+    /// `bandit:B602` also covers ruff's twin `ruff:S602`.
+    fn enforces(&self, id: &str) -> bool {
+        let id = id.to_ascii_lowercase();
+        let twin = id.strip_prefix("ruff:s").map(|n| format!("bandit:b{n}"));
+        self.enforced_by.iter().any(|e| {
+            let e = e.trim().to_ascii_lowercase();
+            let covers = |id: &str| match e.strip_suffix('*') {
+                Some(prefix) => id.starts_with(prefix),
+                None => e == id,
+            };
+            covers(&id) || twin.as_deref().is_some_and(covers)
+        })
+    }
+}
+
+/// A `forbid` rule, compiled.
+struct Forbid<'a> {
+    rule: &'a RuleSpec,
+    regex: Regex,
+    paths: Option<GlobSet>,
+}
+
+/// What binding the base's rules to the diff gave.
+#[derive(Debug, Default)]
+pub struct Bound {
+    pub violations: Vec<Violation>,
+    /// Ids of the base's machine-checkable rules that were applied.
+    pub enforced: Vec<String>,
+    /// Rules that could not be applied (a bad regex or glob), with why.
+    pub warnings: Vec<String>,
+    /// Findings on unchanged lines, per tool (not violations).
+    pub unchanged_line_findings: BTreeMap<String, usize>,
+}
+
+/// Turns the findings on changed lines into violations (through `enforcedBy` rules where one
+/// names them) and checks `forbid` rules on added lines.
+pub fn bind(diff: &Diff, findings: &[Finding], base_rules: &[RuleSpec]) -> Bound {
+    let mut bound = Bound::default();
+    let mut enforcing: Vec<&RuleSpec> = Vec::new();
+    let mut forbids = Vec::new();
+    for rule in base_rules.iter().filter(|r| r.machine_checkable()) {
+        bound.enforced.push(rule.rule_id.clone());
+        if !rule.enforced_by.is_empty() {
+            enforcing.push(rule);
+        }
+        if let Some(pattern) = &rule.forbid {
+            match compile(rule, pattern) {
+                Ok(f) => forbids.push(f),
+                Err(w) => bound.warnings.push(w),
+            }
+        }
+    }
+    // Ruff's `S<nnn>` is bandit's `B<nnn>`: when both report it on a line, bandit's stays.
+    let bandit_hits: std::collections::BTreeSet<(&str, Option<u32>, &str)> = findings
+        .iter()
+        .filter(|f| f.tool == "bandit")
+        .filter_map(|f| {
+            f.code
+                .strip_prefix('B')
+                .map(|n| (f.path.as_str(), f.line, n))
+        })
+        .collect();
+    for f in findings {
+        if f.tool == "ruff"
+            && let Some(n) = f.code.strip_prefix('S')
+            && bandit_hits.contains(&(f.path.as_str(), f.line, n))
+        {
+            continue;
+        }
+        let on_changed_line = match (diff.file(&f.path), f.line) {
+            (Some(file), Some(line)) => file.touches(line),
+            // A finding without a line (a file-level error) in a changed file is the change's.
+            (Some(file), None) => !file.added.is_empty(),
+            (None, _) => false,
+        };
+        if !on_changed_line {
+            *bound
+                .unchanged_line_findings
+                .entry(f.tool.to_string())
+                .or_default() += 1;
+            continue;
+        }
+        let id = f.rule_id();
+        // Nearer rules come later in the playbook and win.
+        let rule = enforcing
+            .iter()
+            .rev()
+            .find(|r| r.governs(&f.path) && r.enforces(&id));
+        let violation = match rule {
+            Some(rule) => Violation {
+                path: f.path.clone(),
+                line: f.line,
+                severity: severity::playbook(rule.severity.as_deref()),
+                rule_id: rule.rule_id.clone(),
+                rule_title: rule.title.clone(),
+                comment: format!("{} ({id})", f.message),
+                suggestion: f.suggestion.clone(),
+                source: Some(id),
+            },
+            None => Violation {
+                path: f.path.clone(),
+                line: f.line,
+                severity: f.severity,
+                rule_id: id,
+                rule_title: f.title.clone(),
+                comment: f.message.clone(),
+                suggestion: f.suggestion.clone(),
+                source: None,
+            },
+        };
+        bound.violations.push(violation);
+    }
+    for forbid in &forbids {
+        for file in &diff.files {
+            if forbid
+                .paths
+                .as_ref()
+                .is_some_and(|g| !g.is_match(&file.path))
+            {
+                continue;
+            }
+            for (line, text) in &file.added {
+                if let Some(m) = forbid.regex.find(text) {
+                    bound.violations.push(Violation {
+                        path: file.path.clone(),
+                        line: Some(*line),
+                        severity: severity::playbook(forbid.rule.severity.as_deref()),
+                        rule_id: forbid.rule.rule_id.clone(),
+                        rule_title: forbid.rule.title.clone(),
+                        comment: format!(
+                            "added line contains `{}`, which rule {} forbids (pattern `{}`)",
+                            m.as_str().chars().take(120).collect::<String>(),
+                            forbid.rule.rule_id,
+                            forbid.regex.as_str()
+                        ),
+                        suggestion: None,
+                        source: None,
+                    });
+                }
+            }
+        }
+    }
+    bound.violations.sort_by(|a, b| {
+        (a.severity, &a.path, a.line, &a.rule_id).cmp(&(b.severity, &b.path, b.line, &b.rule_id))
+    });
+    bound.violations.dedup();
+    bound
+}
+
+fn compile<'a>(rule: &'a RuleSpec, pattern: &str) -> Result<Forbid<'a>, String> {
+    let regex = regex::RegexBuilder::new(pattern)
+        .size_limit(1 << 20)
+        .build()
+        .map_err(|e| {
+            format!(
+                "{} ({}): its forbid pattern is not a valid regular expression, so it is not enforced: {e}",
+                rule.rule_id, rule.source
+            )
+        })?;
+    let paths = if rule.paths.is_empty() {
+        None
+    } else {
+        let mut builder = GlobSetBuilder::new();
+        for p in &rule.paths {
+            let glob = Glob::new(p.trim_start_matches("./")).map_err(|e| {
+                format!(
+                    "{} ({}): its paths glob `{p}` is not valid, so the rule is not enforced: {e}",
+                    rule.rule_id, rule.source
+                )
+            })?;
+            builder.add(glob);
+        }
+        Some(builder.build().map_err(|e| {
+            format!(
+                "{} ({}): its paths globs do not build: {e}",
+                rule.rule_id, rule.source
+            )
+        })?)
+    };
+    Ok(Forbid { rule, regex, paths })
+}
+
+/// Rules the diff adds, changes or deletes (head's playbook against base's): listed for
+/// review, not enforced.
+pub fn unreviewed(base: &[RuleSpec], head: &[RuleSpec]) -> Vec<UnreviewedRule> {
+    let base_by_id: BTreeMap<&str, &RuleSpec> =
+        base.iter().map(|r| (r.rule_id.as_str(), r)).collect();
+    let head_by_id: BTreeMap<&str, &RuleSpec> =
+        head.iter().map(|r| (r.rule_id.as_str(), r)).collect();
+    let mut out = Vec::new();
+    for (id, rule) in &head_by_id {
+        let change = match base_by_id.get(id) {
+            None => "added",
+            Some(old) if old.fingerprint != rule.fingerprint || old != rule => "changed",
+            Some(_) => continue,
+        };
+        out.push(UnreviewedRule {
+            rule_id: (*id).to_string(),
+            title: rule.title.clone(),
+            change: change.into(),
+            path: rule.source.clone(),
+            what: None,
+        });
+    }
+    for (id, rule) in &base_by_id {
+        if !head_by_id.contains_key(id) {
+            out.push(UnreviewedRule {
+                rule_id: (*id).to_string(),
+                title: rule.title.clone(),
+                change: "deleted".into(),
+                path: rule.source.clone(),
+                what: None,
+            });
+        }
+    }
+    out
+}
+
+/// Analyser configuration files the diff edits: head's settings were used, so a change that
+/// turns a check off is visible to the reviewer.
+pub fn changed_analyser_configs(diff: &Diff) -> Vec<UnreviewedRule> {
+    diff.files
+        .iter()
+        .filter(|f| {
+            let name = f.path.rsplit('/').next().unwrap_or(&f.path);
+            crate::rules::gate::snapshot::CONFIG_NAMES.contains(&name)
+                || f.path.starts_with(".semgrep/")
+        })
+        .map(|f| UnreviewedRule {
+            rule_id: format!("config:{}", f.path),
+            title: format!(
+                "analyser configuration {} changed; head's settings were applied",
+                f.path
+            ),
+            change: "analyserConfig".into(),
+            path: f.path.clone(),
+            what: None,
+        })
+        .collect()
+}

@@ -1,0 +1,352 @@
+//! What a gate run looks at: the files added, copied, modified or renamed on `base...head`
+//! (from the merge base to head, as a pull request shows them) and, per file, the lines head
+//! added or changed (`git diff -U0`). Findings outside those lines are not the change's.
+//!
+//! Every git call goes through [`crate::core::git::command`]: the repository is not trusted.
+
+use crate::core::error::LiteError;
+use crate::core::git;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// A commit as the gate recorded it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Revisions {
+    /// What `--base` resolved to (the reviewed target: its playbook is binding).
+    pub base_sha: String,
+    /// Where head forked from base: the diff starts here.
+    pub merge_base_sha: String,
+    pub head_sha: String,
+    pub head_tree_sha: String,
+}
+
+/// One file of the diff, at head.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChangedFile {
+    /// Repo-relative, `/`-separated, at head.
+    pub path: String,
+    /// The blob at head (what the analysers read).
+    pub blob: String,
+    /// Git mode at head (`100644`, `100755`, `120000` for a symlink, `160000` a submodule).
+    pub mode: String,
+    /// Lines head added or changed: (line number at head, text).
+    pub added: Vec<(u32, String)>,
+}
+
+impl ChangedFile {
+    /// Whether `line` (1-based, at head) is one the change added or changed.
+    pub fn touches(&self, line: u32) -> bool {
+        self.added.binary_search_by_key(&line, |(n, _)| *n).is_ok()
+    }
+
+    /// A regular file (not a symlink or a submodule): something an analyser can read.
+    pub fn is_regular(&self) -> bool {
+        self.mode.starts_with("100")
+    }
+}
+
+/// The diff of a gate run.
+#[derive(Debug, Clone)]
+pub struct Diff {
+    pub revisions: Revisions,
+    pub files: Vec<ChangedFile>,
+}
+
+impl Diff {
+    pub fn file(&self, path: &str) -> Option<&ChangedFile> {
+        self.files.iter().find(|f| f.path == path)
+    }
+}
+
+/// The commit `rev` names in `repo`, or an error saying what to pass instead.
+pub fn resolve_commit(repo: &Path, rev: &str) -> Result<String, LiteError> {
+    let out = run(
+        repo,
+        &[
+            "rev-parse",
+            "--verify",
+            "--quiet",
+            "--end-of-options",
+            &format!("{rev}^{{commit}}"),
+        ],
+    )
+    .ok()
+    .map(|o| String::from_utf8_lossy(&o).trim().to_string())
+    .filter(|s| !s.is_empty());
+    out.ok_or_else(|| LiteError::Git {
+        path: repo.to_path_buf(),
+        args: format!("rev-parse {rev}"),
+        message: format!(
+            "`{rev}` names no commit in this repository; pass a branch, tag or sha that exists here (in CI, fetch it first: `git fetch origin {rev}` or checkout with fetch-depth: 0)"
+        ),
+    })
+}
+
+/// Resolves `base` and `head` and reads the diff between them.
+pub fn read(repo: &Path, base: &str, head: &str) -> Result<Diff, LiteError> {
+    let base_sha = resolve_commit(repo, base)?;
+    let head_sha = resolve_commit(repo, head)?;
+    let merge_base_sha = text(repo, &["merge-base", "--end-of-options", &base_sha, &head_sha])
+        .map_err(|e| LiteError::Git {
+            path: repo.to_path_buf(),
+            args: format!("merge-base {base} {head}"),
+            message: format!(
+                "{base} and {head} share no history ({e}); the gate compares a change to the branch it merges into"
+            ),
+        })?;
+    let head_tree_sha = text(
+        repo,
+        &[
+            "rev-parse",
+            "--verify",
+            "--end-of-options",
+            &format!("{head_sha}^{{tree}}"),
+        ],
+    )?;
+    let range = format!("{merge_base_sha}..{head_sha}");
+    let raw = run(
+        repo,
+        &[
+            "diff",
+            "--raw",
+            "-z",
+            "-M",
+            "--no-abbrev",
+            "--diff-filter=ACMR",
+            "--no-ext-diff",
+            "--no-textconv",
+            "--end-of-options",
+            &range,
+            "--",
+        ],
+    )?;
+    let mut files = parse_raw(&raw);
+    let patch = run(
+        repo,
+        &[
+            "diff",
+            "-U0",
+            "-M",
+            "--no-color",
+            "--diff-filter=ACMR",
+            "--no-ext-diff",
+            "--no-textconv",
+            "--src-prefix=a/",
+            "--dst-prefix=b/",
+            "--end-of-options",
+            &range,
+            "--",
+        ],
+    )?;
+    let mut added = parse_patch(&patch);
+    for f in &mut files {
+        if let Some(lines) = added.remove(&f.path) {
+            f.added = lines;
+        }
+    }
+    Ok(Diff {
+        revisions: Revisions {
+            base_sha,
+            merge_base_sha,
+            head_sha,
+            head_tree_sha,
+        },
+        files,
+    })
+}
+
+fn run(repo: &Path, args: &[&str]) -> Result<Vec<u8>, LiteError> {
+    let out = git::command(repo)
+        .args(args)
+        .output()
+        .map_err(|e| LiteError::Git {
+            path: repo.to_path_buf(),
+            args: args.join(" "),
+            message: format!("cannot run git ({e}); is git installed and on PATH?"),
+        })?;
+    if !out.status.success() {
+        return Err(LiteError::Git {
+            path: repo.to_path_buf(),
+            args: args.join(" "),
+            message: String::from_utf8_lossy(&out.stderr).trim().to_string(),
+        });
+    }
+    Ok(out.stdout)
+}
+
+fn text(repo: &Path, args: &[&str]) -> Result<String, LiteError> {
+    Ok(String::from_utf8_lossy(&run(repo, args)?)
+        .trim()
+        .to_string())
+}
+
+/// `git diff --raw -z`: `:<mode> <mode> <sha> <sha> <status>\0<path>\0`, with a second path
+/// (the new one) for renames and copies.
+fn parse_raw(out: &[u8]) -> Vec<ChangedFile> {
+    let mut fields = out.split(|b| *b == 0);
+    let mut files = Vec::new();
+    while let Some(meta) = fields.next() {
+        let meta = String::from_utf8_lossy(meta);
+        let Some(meta) = meta.strip_prefix(':') else {
+            continue;
+        };
+        let parts: Vec<&str> = meta.split(' ').collect();
+        let [_, mode, _, blob, status] = parts[..] else {
+            continue;
+        };
+        let Some(mut path) = fields.next() else { break };
+        if status.starts_with('R') || status.starts_with('C') {
+            match fields.next() {
+                Some(new_path) => path = new_path,
+                None => break,
+            }
+        }
+        files.push(ChangedFile {
+            path: String::from_utf8_lossy(path).into_owned(),
+            blob: blob.to_string(),
+            mode: mode.to_string(),
+            added: Vec::new(),
+        });
+    }
+    files
+}
+
+/// The added lines per file (new path) of a `git diff -U0` patch.
+fn parse_patch(out: &[u8]) -> BTreeMap<String, Vec<(u32, String)>> {
+    let mut map: BTreeMap<String, Vec<(u32, String)>> = BTreeMap::new();
+    let mut current: Option<String> = None;
+    // Lines left in the current hunk, old and new side: inside a hunk nothing is a header.
+    let (mut old_left, mut new_left, mut next_line) = (0u32, 0u32, 0u32);
+    for raw_line in out.split(|b| *b == b'\n') {
+        if old_left > 0 || new_left > 0 {
+            match raw_line.first() {
+                Some(b'+') => {
+                    if let Some(path) = &current {
+                        let text = String::from_utf8_lossy(&raw_line[1..]).into_owned();
+                        map.entry(path.clone()).or_default().push((next_line, text));
+                    }
+                    next_line += 1;
+                    new_left = new_left.saturating_sub(1);
+                }
+                Some(b'-') => old_left = old_left.saturating_sub(1),
+                Some(b' ') => {
+                    next_line += 1;
+                    old_left = old_left.saturating_sub(1);
+                    new_left = new_left.saturating_sub(1);
+                }
+                // "\ No newline at end of file" and anything unexpected.
+                _ => {}
+            }
+            continue;
+        }
+        let line = String::from_utf8_lossy(raw_line);
+        if line.starts_with("diff --git ") {
+            current = None;
+        } else if let Some(p) = line.strip_prefix("+++ ") {
+            current = unquote(p).and_then(|p| p.strip_prefix("b/").map(str::to_string));
+        } else if let Some(hunk) = line.strip_prefix("@@ ")
+            && let Some((old, new)) = parse_hunk(hunk)
+        {
+            old_left = old;
+            new_left = new.1;
+            next_line = new.0;
+        }
+    }
+    for lines in map.values_mut() {
+        lines.sort_by_key(|(n, _)| *n);
+    }
+    map
+}
+
+/// `-a[,b] +c[,d] @@ ...` → (b, (c, d)); a missing count is 1.
+fn parse_hunk(hunk: &str) -> Option<(u32, (u32, u32))> {
+    let mut parts = hunk.split(' ');
+    let old = parts.next()?.strip_prefix('-')?;
+    let new = parts.next()?.strip_prefix('+')?;
+    let range = |s: &str| -> Option<(u32, u32)> {
+        match s.split_once(',') {
+            Some((start, count)) => Some((start.parse().ok()?, count.parse().ok()?)),
+            None => Some((s.parse().ok()?, 1)),
+        }
+    };
+    let (_, old_count) = range(old)?;
+    Some((old_count, range(new)?))
+}
+
+/// A path as git prints it in a patch header: verbatim, or C-quoted when it holds special
+/// characters. `/dev/null` is no path.
+fn unquote(p: &str) -> Option<String> {
+    let p = p.trim_end_matches('\r');
+    if p == "/dev/null" {
+        return None;
+    }
+    let Some(inner) = p.strip_prefix('"').and_then(|s| s.strip_suffix('"')) else {
+        return Some(p.to_string());
+    };
+    let mut bytes = Vec::new();
+    let mut chars = inner.bytes().peekable();
+    while let Some(b) = chars.next() {
+        if b != b'\\' {
+            bytes.push(b);
+            continue;
+        }
+        match chars.next()? {
+            b'n' => bytes.push(b'\n'),
+            b't' => bytes.push(b'\t'),
+            b'r' => bytes.push(b'\r'),
+            b'a' => bytes.push(7),
+            b'b' => bytes.push(8),
+            b'f' => bytes.push(12),
+            b'v' => bytes.push(11),
+            d @ b'0'..=b'7' => {
+                let mut n = u32::from(d - b'0');
+                for _ in 0..2 {
+                    let next = chars.next_if(|c| (b'0'..=b'7').contains(c))?;
+                    n = n * 8 + u32::from(next - b'0');
+                }
+                bytes.push(u8::try_from(n).ok()?);
+            }
+            other => bytes.push(other),
+        }
+    }
+    Some(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_patch_gives_the_added_lines_at_head_even_when_they_look_like_headers() {
+        let patch = b"diff --git a/x.py b/x.py\nindex 1..2 100644\n--- a/x.py\n+++ b/x.py\n@@ -2,0 +3,2 @@ def f():\n+++counter\n+y = 1\n@@ -10 +11 @@\n-old\n+new\ndiff --git a/\"t\\303\\251\\tx.py\" b/\"t\\303\\251\\tx.py\"\nnew file mode 100644\n--- /dev/null\n+++ \"b/t\\303\\251\\tx.py\"\n@@ -0,0 +1 @@\n+z = 2\n\\ No newline at end of file\n";
+        let map = parse_patch(patch);
+        assert_eq!(
+            map["x.py"],
+            vec![
+                (3, "++counter".to_string()),
+                (4, "y = 1".to_string()),
+                (11, "new".to_string())
+            ]
+        );
+        assert_eq!(map["té\tx.py"], vec![(1, "z = 2".to_string())]);
+    }
+
+    #[test]
+    fn raw_output_takes_the_new_path_of_a_rename() {
+        let raw = b":100644 100644 aaa bbb M\0a.py\0:100644 100644 ccc ddd R090\0old.py\0new.py\0:000000 120000 000 eee A\0link\0";
+        let files = parse_raw(raw);
+        let paths: Vec<(&str, &str, &str)> = files
+            .iter()
+            .map(|f| (f.path.as_str(), f.blob.as_str(), f.mode.as_str()))
+            .collect();
+        assert_eq!(
+            paths,
+            vec![
+                ("a.py", "bbb", "100644"),
+                ("new.py", "ddd", "100644"),
+                ("link", "eee", "120000")
+            ]
+        );
+        assert!(!files[2].is_regular());
+    }
+}

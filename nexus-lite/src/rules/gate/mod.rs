@@ -1,0 +1,242 @@
+//! The CI gate (rules-gate.md §5): on `base...head`, run the installed analysers on the
+//! changed files as committed at head ([`analysers`], [`snapshot`]), keep the findings on
+//! added or changed lines ([`diff`]), map severities ([`severity`]), apply the base commit's
+//! machine-checkable playbook rules ([`binding`]), and produce one record per (repository,
+//! pr, head sha) ([`model`]) that is stored ([`record`]), answered to agents ([`answer`]) and
+//! written as SARIF 2.1.0 for code-scanning upload ([`sarif`]). The HTTP routes are in
+//! [`api`]; `nexus-mcp gate` drives [`run`].
+//!
+//! Never "clean" by default: a missing or crashing analyser makes the run partial or
+//! unavailable, and the verdict is derived from the evidence ([`model::GateRecord::verdict`]).
+
+pub mod analysers;
+pub mod answer;
+pub mod api;
+pub mod binding;
+pub mod diff;
+pub mod model;
+pub mod record;
+pub mod sarif;
+pub mod severity;
+pub mod snapshot;
+
+use crate::core::error::LiteError;
+use crate::rules::playbook;
+use binding::RuleSpec;
+use model::{GateRecord, ToolRun, ToolStatus, UnreviewedRule};
+use std::path::Path;
+
+/// Where the gate reads a commit's playbook from (the rules domain's loader; a fixed list in
+/// tests).
+pub trait PlaybookSource {
+    /// The playbook's rules as committed at `commit` (only the fields the gate needs).
+    fn rules_at(&self, repo: &Path, commit: &str) -> Result<Vec<RuleSpec>, String>;
+
+    /// Rules head adds, changes, deletes or weakens against base: listed, not enforced.
+    fn unreviewed(
+        &self,
+        repo: &Path,
+        base: &str,
+        head: &str,
+    ) -> Result<Vec<UnreviewedRule>, String> {
+        Ok(binding::unreviewed(
+            &self.rules_at(repo, base)?,
+            &self.rules_at(repo, head)?,
+        ))
+    }
+}
+
+/// The repository's own playbook, read by the rules domain at each commit.
+pub struct RepoPlaybook;
+
+impl PlaybookSource for RepoPlaybook {
+    fn rules_at(&self, repo: &Path, commit: &str) -> Result<Vec<RuleSpec>, String> {
+        let pb = playbook::load_at_commit(repo, commit).map_err(|e| e.to_string())?;
+        Ok(pb
+            .rules()
+            .map(|r| RuleSpec {
+                rule_id: r.rule_id.clone(),
+                title: r.title.clone(),
+                severity: Some(r.severity.as_str().to_string()),
+                enforced_by: r.enforced_by.clone(),
+                forbid: r.forbid.clone(),
+                paths: r.forbid_paths.clone(),
+                scope_dir: r.scope_dir.clone(),
+                source: r.source.clone(),
+                fingerprint: r.blob.clone(),
+            })
+            .collect())
+    }
+
+    fn unreviewed(
+        &self,
+        repo: &Path,
+        base: &str,
+        head: &str,
+    ) -> Result<Vec<UnreviewedRule>, String> {
+        let load = |rev: &str| playbook::load_at_commit(repo, rev).map_err(|e| e.to_string());
+        let diff = playbook::diff_playbooks(&load(base)?, &load(head)?);
+        let mut out = Vec::new();
+        for (change, list) in [
+            ("added", &diff.added),
+            ("changed", &diff.changed),
+            ("deleted", &diff.removed),
+            ("weakened", &diff.weakened),
+        ] {
+            out.extend(list.iter().map(|c| UnreviewedRule {
+                rule_id: c.rule_id.clone(),
+                title: c.title.clone(),
+                change: change.into(),
+                path: c.source.clone(),
+                what: Some(c.what.clone()),
+            }));
+        }
+        Ok(out)
+    }
+}
+
+/// A fixed playbook, the same at every commit.
+pub struct FixedPlaybook(pub Vec<RuleSpec>);
+
+impl PlaybookSource for FixedPlaybook {
+    fn rules_at(&self, _repo: &Path, _commit: &str) -> Result<Vec<RuleSpec>, String> {
+        Ok(self.0.clone())
+    }
+}
+
+/// One gate run's inputs.
+#[derive(Debug, Clone)]
+pub struct GateRequest<'a> {
+    /// Root of the git work tree (only its object store is read).
+    pub repo_root: &'a Path,
+    /// The repository's name as the Nexus API knows it (`owner/name`).
+    pub repository: String,
+    pub base: &'a str,
+    pub head: &'a str,
+    pub pr: Option<u64>,
+    pub options: analysers::Options,
+}
+
+/// Runs the gate and returns the record to store (not stored here).
+pub fn run(req: &GateRequest<'_>, playbook: &dyn PlaybookSource) -> Result<GateRecord, LiteError> {
+    let diff = diff::read(req.repo_root, req.base, req.head)?;
+    tracing::info!(
+        files = diff.files.len(),
+        base = %diff.revisions.base_sha,
+        head = %diff.revisions.head_sha,
+        "gate: diff read"
+    );
+    let mut analysis = analysers::run(req.repo_root, &diff, &req.options)?;
+    let (base_rules, playbook_run) = match playbook
+        .rules_at(req.repo_root, &diff.revisions.base_sha)
+    {
+        Ok(rules) => {
+            let checkable = rules
+                .iter()
+                .filter(|r| !r.enforced_by.is_empty() || r.forbid.is_some())
+                .count();
+            let run = ToolRun {
+                name: "playbook".into(),
+                version: None,
+                exit_code: None,
+                status: if checkable == 0 {
+                    ToolStatus::Skipped
+                } else {
+                    ToolStatus::Ok
+                },
+                files: diff.files.len(),
+                findings: 0,
+                findings_on_unchanged_lines: 0,
+                errors: Vec::new(),
+                reason: Some(format!(
+                    "{checkable} machine-checkable rule(s) (enforcedBy or forbid) in the playbook at base {}",
+                    short(&diff.revisions.base_sha)
+                )),
+            };
+            (rules, run)
+        }
+        Err(e) => {
+            let run = ToolRun {
+                name: "playbook".into(),
+                version: None,
+                exit_code: None,
+                status: ToolStatus::Failed,
+                files: diff.files.len(),
+                findings: 0,
+                findings_on_unchanged_lines: 0,
+                errors: vec![e.clone()],
+                reason: Some(format!(
+                    "the playbook at base {} could not be read, so its rules were not enforced: {e}",
+                    short(&diff.revisions.base_sha)
+                )),
+            };
+            (Vec::new(), run)
+        }
+    };
+    let bound = binding::bind(&diff, &analysis.findings, &base_rules);
+    let mut unreviewed = match playbook.unreviewed(
+        req.repo_root,
+        &diff.revisions.base_sha,
+        &diff.revisions.head_sha,
+    ) {
+        Ok(list) => list,
+        Err(e) => {
+            tracing::warn!(error = %e, "gate: cannot read head's playbook to list unreviewed rules");
+            Vec::new()
+        }
+    };
+    unreviewed.extend(binding::changed_analyser_configs(&diff));
+    for tool in &mut analysis.tools {
+        tool.findings_on_unchanged_lines = bound
+            .unchanged_line_findings
+            .get(&tool.name)
+            .copied()
+            .unwrap_or(0);
+    }
+    let mut tools = analysis.tools;
+    let mut playbook_run = playbook_run;
+    playbook_run.findings = bound
+        .violations
+        .iter()
+        .filter(|v| base_rules.iter().any(|r| r.rule_id == v.rule_id))
+        .count();
+    playbook_run.errors.extend(bound.warnings.iter().cloned());
+    tools.push(playbook_run);
+    let skipped = analysis.skipped;
+    let truncated_note = (!skipped.is_empty()).then(|| {
+        format!(
+            "{} changed file(s) were not fully analysed (see skippedFiles); findings in them are unknown",
+            skipped.len()
+        )
+    });
+    Ok(GateRecord {
+        repository: req.repository.clone(),
+        pr: req.pr,
+        base_ref: Some(req.base.to_string()),
+        head_ref: Some(req.head.to_string()),
+        base_sha: diff.revisions.base_sha.clone(),
+        merge_base_sha: Some(diff.revisions.merge_base_sha.clone()),
+        head_sha: diff.revisions.head_sha.clone(),
+        head_tree_sha: Some(diff.revisions.head_tree_sha.clone()),
+        files_changed: Some(diff.files.len()),
+        tools,
+        truncated: Some(!skipped.is_empty()),
+        truncated_note,
+        skipped_files: skipped,
+        violations: bound.violations,
+        unreviewed_rules: unreviewed,
+        enforced_rules: bound.enforced,
+        analyzed_at: crate::core::util::rfc3339(crate::core::util::now_epoch()),
+        generator: Some(crate::GENERATOR.to_string()),
+    })
+}
+
+/// The first 12 characters of a sha, for messages.
+pub fn short(sha: &str) -> &str {
+    sha.get(..12).unwrap_or(sha)
+}
+
+/// The playbook the gate enforces: the repository's own, read by the rules domain.
+pub fn default_playbook() -> RepoPlaybook {
+    RepoPlaybook
+}

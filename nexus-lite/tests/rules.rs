@@ -1,0 +1,281 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+//! The rules domain over HTTP, on a real git repository made from the rules fixture
+//! (`fixtures/rules/`): playbook discovery in every format, versions, get_rule, skills,
+//! report_check with witnessing, proposals and stats.
+
+mod common;
+#[path = "fixtures/rules/materialize.rs"]
+mod rules_fixture;
+
+use common::{Resp, TOKEN, http, start_server};
+use serde_json::{Value, json};
+use std::path::Path;
+
+fn get(addr: std::net::SocketAddr, path: &str) -> Resp {
+    http(addr, "GET", path, Some(TOKEN), None)
+}
+
+fn rule<'a>(pb: &'a Value, id: &str) -> &'a Value {
+    pb["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["ruleId"] == id)
+        .unwrap_or_else(|| panic!("no rule {id} in {:#}", pb["rules"]))
+}
+
+fn ids(pb: &Value) -> Vec<String> {
+    pb["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["ruleId"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn setup() -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("shop");
+    rules_fixture::materialize(&repo);
+    let data = tmp.path().join("data");
+    (tmp, repo, data)
+}
+
+#[test]
+fn the_playbook_reads_every_format_once_with_scopes_and_a_stable_version() {
+    let (_tmp, repo, data) = setup();
+    let server = start_server(&repo, &data, None, false);
+    let r = get(server.addr, "/api/v1/rules/playbook");
+    assert_eq!(r.status, 200, "{:#}", r.body);
+    let pb = r.body;
+    assert_eq!(pb["repository"], "acme/shop");
+    assert_eq!(pb["unchanged"], false);
+    assert_eq!(pb["dirty"], false);
+    let all = ids(&pb);
+    // AGENTS.md: preamble + three H2 sections, loaded once although CLAUDE.md links to it.
+    for id in [
+        "AGENTS.md",
+        "AGENTS.md#testing",
+        "AGENTS.md#security",
+        "AGENTS.md#style",
+        "services/api/AGENTS.md#api-errors",
+        "services/api/AGENTS.md#testing",
+        ".cursor/rules/typescript.mdc",
+        ".cursor/rules/web/css.mdc",
+        ".cursor/rules/always.mdc",
+        ".github/copilot-instructions.md#dependencies",
+        ".github/instructions/tests.instructions.md",
+        ".windsurf/rules/naming.md",
+        "docs-style",
+        ".claude/rules/api.md",
+        ".clinerules",
+        "no-shell-true",
+        ".nexus/rules/no-print.md",
+    ] {
+        assert!(all.contains(&id.to_string()), "missing {id} in {all:?}");
+    }
+    assert!(!all.iter().any(|i| i.starts_with("CLAUDE.md")), "{all:?}");
+    let claude = pb["skipped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["path"] == "CLAUDE.md")
+        .expect("CLAUDE.md listed as skipped");
+    assert_eq!(claude["kind"], "duplicate");
+    assert!(claude["reason"].as_str().unwrap().contains("AGENTS.md"));
+
+    // The .mdc whose unquoted globs are not YAML still has its globs and activation.
+    let ts = rule(&pb, ".cursor/rules/typescript.mdc");
+    assert_eq!(ts["globs"], json!(["**/*.{ts,tsx}"]));
+    assert_eq!(ts["activation"], "auto");
+    assert_eq!(
+        ts["title"],
+        "TypeScript components use function components and named exports"
+    );
+    assert_eq!(
+        rule(&pb, ".cursor/rules/web/css.mdc")["globs"],
+        json!(["web/**/*.css", "web/**/*.scss"])
+    );
+    assert_eq!(
+        rule(&pb, ".cursor/rules/always.mdc")["activation"],
+        "always"
+    );
+    assert_eq!(
+        rule(&pb, ".cursor/rules/always.mdc")["title"],
+        "Commit messages"
+    );
+    assert_eq!(
+        rule(&pb, ".claude/rules/api.md")["globs"],
+        json!(["services/api/**"])
+    );
+    assert_eq!(rule(&pb, ".windsurf/rules/naming.md")["activation"], "auto");
+
+    // The machine-checked rule.
+    let shell = rule(&pb, "no-shell-true");
+    assert_eq!(shell["severity"], "error");
+    assert_eq!(shell["enforcedBy"], json!(["bandit:B602", "bandit:B605"]));
+    assert_eq!(shell["machineChecked"], true);
+    assert_eq!(shell["title"], "No shell=True in subprocess calls");
+    let print = rule(&pb, ".nexus/rules/no-print.md");
+    assert_eq!(print["forbid"], "\\bprint\\(");
+    assert_eq!(print["forbidPaths"], json!(["app/**/*.py"]));
+    assert_eq!(rule(&pb, "AGENTS.md#security")["machineChecked"], false);
+
+    // Nearer files come later.
+    let root_testing = rule(&pb, "AGENTS.md#testing")["precedence"]
+        .as_u64()
+        .unwrap();
+    let api_testing = rule(&pb, "services/api/AGENTS.md#testing")["precedence"]
+        .as_u64()
+        .unwrap();
+    assert!(api_testing > root_testing);
+    assert_eq!(
+        rule(&pb, "services/api/AGENTS.md#testing")["scopeDir"],
+        "services/api"
+    );
+
+    // The same version answers unchanged without rules.
+    let version = pb["version"].as_str().unwrap().to_string();
+    let again = get(
+        server.addr,
+        &format!("/api/v1/rules/playbook?since_version={version}"),
+    );
+    assert_eq!(again.body, json!({"unchanged": true, "version": version}));
+}
+
+#[test]
+fn a_path_selects_the_rules_in_scope_and_lists_the_others_as_skipped() {
+    let (_tmp, repo, data) = setup();
+    let server = start_server(&repo, &data, None, false);
+    let pb = get(server.addr, "/api/v1/rules/playbook?path=web/app.tsx").body;
+    let all = ids(&pb);
+    assert!(all.contains(&".cursor/rules/typescript.mdc".to_string()));
+    assert!(all.contains(&"AGENTS.md#security".to_string()));
+    assert!(
+        !all.contains(&"services/api/AGENTS.md#api-errors".to_string()),
+        "{all:?}"
+    );
+    assert!(!all.contains(&".windsurf/rules/naming.md".to_string()));
+    let skipped: Vec<&str> = pb["skipped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["kind"] == "scope")
+        .map(|s| s["path"].as_str().unwrap())
+        .collect();
+    assert!(skipped.contains(&"services/api/AGENTS.md"), "{skipped:?}");
+    let whole = get(server.addr, "/api/v1/rules/playbook").body;
+    assert_ne!(pb["version"], whole["version"]);
+
+    let api = get(
+        server.addr,
+        "/api/v1/rules/playbook?path=services/api/handlers.py",
+    )
+    .body;
+    let all = ids(&api);
+    assert!(all.contains(&"services/api/AGENTS.md#api-errors".to_string()));
+    assert!(all.contains(&".claude/rules/api.md".to_string()));
+    assert!(all.contains(&".windsurf/rules/naming.md".to_string()));
+
+    let bad = get(server.addr, "/api/v1/rules/playbook?path=../etc");
+    assert_eq!(bad.status, 400);
+}
+
+#[test]
+fn an_edit_changes_the_version_and_big_or_broken_files_are_skipped_not_fatal() {
+    let (_tmp, repo, data) = setup();
+    let server = start_server(&repo, &data, None, false);
+    let before = get(server.addr, "/api/v1/rules/playbook").body;
+    std::fs::write(
+        repo.join("AGENTS.md"),
+        "# Rules\n\n## Testing\n\nAlways test.\n",
+    )
+    .unwrap();
+    let after = get(
+        server.addr,
+        &format!(
+            "/api/v1/rules/playbook?since_version={}",
+            before["version"].as_str().unwrap()
+        ),
+    )
+    .body;
+    assert_eq!(after["unchanged"], false);
+    assert_eq!(after["dirty"], true);
+    assert!(!ids(&after).contains(&"AGENTS.md#security".to_string()));
+
+    common::write(&repo, "GEMINI.md", &"x".repeat(70 * 1024));
+    common::write(
+        &repo,
+        ".cursor/rules/broken.mdc",
+        "---\ndescription: [unclosed\nglobs: {{{\n  : :\n---\nStill a rule.\n",
+    );
+    rules_fixture::git(&repo, &["add", "-A"]);
+    rules_fixture::git(&repo, &["commit", "-qm", "more rules"]);
+    let pb = get(server.addr, "/api/v1/rules/playbook").body;
+    let gemini = pb["skipped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["path"] == "GEMINI.md")
+        .expect("the big file is listed");
+    assert_eq!(gemini["kind"], "size");
+    let broken = rule(&pb, ".cursor/rules/broken.mdc");
+    assert!(broken["body"].as_str().unwrap().contains("Still a rule."));
+    assert!(
+        pb["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|w| w["path"] == ".cursor/rules/broken.mdc"),
+        "{:#}",
+        pb["warnings"]
+    );
+}
+
+#[test]
+fn the_playbook_at_a_commit_and_the_diff_of_two_commits() {
+    let (_tmp, repo, _data) = setup();
+    let base = rules_fixture::git(&repo, &["rev-parse", "HEAD"]);
+    common::write(
+        &repo,
+        ".nexus/rules/no-shell.md",
+        "---\nname: no-shell-true\nseverity: warning\nenforcedBy: [bandit:B602]\n---\nNo shell.\n",
+    );
+    common::write(
+        &repo,
+        ".nexus/rules/new.md",
+        "---\nseverity: error\nforbid: 'eval\\('\n---\nNo eval.\n",
+    );
+    rules_fixture::git(&repo, &["add", "-A"]);
+    rules_fixture::git(&repo, &["commit", "-qm", "weaken"]);
+    let at_base = nexus_lite::rules::playbook::load_at_commit(&repo, &base).unwrap();
+    let at_head = nexus_lite::rules::playbook::load_at_commit(&repo, "HEAD").unwrap();
+    assert_eq!(at_base.commit_sha.as_deref(), Some(base.as_str()));
+    assert_eq!(
+        at_base.rule("no-shell-true").unwrap().severity,
+        nexus_lite::rules::playbook::Severity::Error
+    );
+    // The base's playbook read from git equals the work tree's at that commit.
+    let worktree_head = nexus_lite::rules::playbook::load_worktree(&repo).unwrap();
+    assert_eq!(worktree_head.version(), at_head.version());
+    let diff = nexus_lite::rules::playbook::diff_playbooks(&at_base, &at_head);
+    assert_eq!(
+        diff.unreviewed(),
+        vec![".nexus/rules/new.md", "no-shell-true"]
+    );
+    assert_eq!(diff.weakened.len(), 1, "{diff:#?}");
+    assert!(diff.weakened[0].what.contains("severity error → warning"));
+    assert!(diff.weakened[0].what.contains("bandit:B605"));
+    let rule = at_base
+        .rule_for_finding("bandit", "B602", "app/run.py")
+        .unwrap();
+    assert_eq!(rule.rule_id, "no-shell-true");
+    assert!(
+        at_base
+            .rule_for_finding("bandit", "B101", "app/run.py")
+            .is_none()
+    );
+    assert_eq!(at_base.forbid_rules_for("app/run.py").len(), 1);
+    assert!(at_base.forbid_rules_for("web/app.tsx").is_empty());
+    let _ = Path::new(".");
+}
