@@ -10,6 +10,8 @@ pub struct Embedded {
     pub token: String,
     /// Repository name → local checkout, for freshness verdicts in local stdio.
     pub checkouts: BTreeMap<String, PathBuf>,
+    /// Documentation workspace name → root (`--workspace`), for nexus-doc-kg's workspacePath.
+    pub workspaces: BTreeMap<String, PathBuf>,
     pub running: nexus_lite::Running,
 }
 
@@ -21,9 +23,14 @@ pub enum EmbeddedError {
     Start(#[from] nexus_lite::error::LiteError),
 }
 
-/// Starts nexus-lite over `repos` (default: the current directory's repository).
-pub async fn start(data_dir: Option<PathBuf>, repos: &[String]) -> Result<Embedded, EmbeddedError> {
-    let repos: Vec<nexus_lite::RepoSpec> = if repos.is_empty() {
+/// Starts nexus-lite over `repos` and the documentation `workspaces` (both `[NAME=]PATH`; with
+/// neither, the current directory's repository).
+pub async fn start(
+    data_dir: Option<PathBuf>,
+    repos: &[String],
+    workspaces: &[String],
+) -> Result<Embedded, EmbeddedError> {
+    let repos: Vec<nexus_lite::RepoSpec> = if repos.is_empty() && workspaces.is_empty() {
         vec![nexus_lite::RepoSpec {
             name: None,
             path: PathBuf::from("."),
@@ -31,24 +38,26 @@ pub async fn start(data_dir: Option<PathBuf>, repos: &[String]) -> Result<Embedd
     } else {
         repos
             .iter()
-            .map(|r| match r.split_once('=') {
-                Some((name, path)) => nexus_lite::RepoSpec {
-                    name: Some(name.to_owned()),
-                    path: PathBuf::from(path),
-                },
-                None => nexus_lite::RepoSpec {
-                    name: None,
-                    path: PathBuf::from(r),
-                },
+            .map(|r| {
+                let (name, path) = named_path(r);
+                nexus_lite::RepoSpec { name, path }
             })
             .collect()
     };
+    let workspaces: Vec<nexus_lite::WorkspaceSpec> = workspaces
+        .iter()
+        .map(|w| {
+            let (name, path) = named_path(w);
+            nexus_lite::WorkspaceSpec { name, path }
+        })
+        .collect();
     let token = format!("lite-{}", uuid::Uuid::new_v4().simple());
     let config = nexus_lite::LiteConfig {
         data_dir: data_dir.unwrap_or_else(nexus_lite::default_data_dir),
         repos,
         token: token.clone(),
         index_on_first_use: true,
+        workspaces: workspaces.clone(),
     };
     let running = nexus_lite::spawn(config, SocketAddr::from((Ipv4Addr::LOCALHOST, 0))).await?;
     let checkouts = running
@@ -57,11 +66,37 @@ pub async fn start(data_dir: Option<PathBuf>, repos: &[String]) -> Result<Embedd
         .iter()
         .map(|r| (r.name.clone(), r.root.clone()))
         .collect();
+    let workspaces = workspaces
+        .iter()
+        .map(|w| (workspace_name(w), w.path.clone()))
+        .collect();
     tracing::info!(url = %running.url(), "embedded nexus-lite started");
     Ok(Embedded {
         url: running.url(),
         token,
         checkouts,
+        workspaces,
         running,
+    })
+}
+
+/// `NAME=PATH` or `PATH`.
+fn named_path(arg: &str) -> (Option<String>, PathBuf) {
+    match arg.split_once('=') {
+        Some((name, path)) if !name.is_empty() => (Some(name.to_owned()), PathBuf::from(path)),
+        _ => (None, PathBuf::from(arg)),
+    }
+}
+
+/// A workspace's name as nexus-lite gives it: the declared one, else its directory's name.
+fn workspace_name(spec: &nexus_lite::WorkspaceSpec) -> String {
+    spec.name.clone().unwrap_or_else(|| {
+        let path = spec
+            .path
+            .canonicalize()
+            .unwrap_or_else(|_| spec.path.clone());
+        path.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "workspace".to_owned())
     })
 }

@@ -3,6 +3,7 @@
 //! This crate holds what is not generic: the generated registry, each surface's own code, the
 //! embedded backend and the command line.
 
+pub mod cli;
 pub mod embedded;
 pub mod generated;
 pub mod manifest_file;

@@ -54,6 +54,10 @@ struct Backend {
     /// Repositories for the embedded nexus-lite ([NAME=]PATH, repeatable; default: the current directory).
     #[arg(long = "repo")]
     repos: Vec<String>,
+    /// Documentation workspaces for the embedded nexus-lite ([NAME=]PATH, repeatable; nexus-doc-kg).
+    /// With workspaces and no --repo, no repository is registered.
+    #[arg(long = "workspace", env = "DOCUGRAPH_WORKSPACE")]
+    workspaces: Vec<String>,
     /// Data directory of the embedded nexus-lite.
     #[arg(long)]
     data_dir: Option<PathBuf>,
@@ -146,6 +150,9 @@ enum Command {
         #[command(flatten)]
         backend: Backend,
     },
+    /// Run the CI gate on base...head: analyse the changed lines, store the record, print a
+    /// summary; exit 1 when blocking, 2 when the change could not be analysed.
+    Gate(nexus_mcp::cli::gate::GateArgs),
     /// Check or rewrite contract/<surface>/ from the manifest.
     Contract {
         #[arg(long, conflicts_with = "write")]
@@ -187,15 +194,21 @@ async fn build_app(
             )
         }
         None => {
-            let lite = embedded::start(backend.data_dir.clone(), &backend.repos)
-                .await
-                .map_err(|e| e.to_string())?;
+            let lite = embedded::start(
+                backend.data_dir.clone(),
+                &backend.repos,
+                &backend.workspaces,
+            )
+            .await
+            .map_err(|e| e.to_string())?;
             env.local_checkouts = lite.checkouts.clone();
+            env.doc_workspaces = lite.workspaces.clone();
             if settings.local_repo_roots.is_empty() {
-                // Embedded over local checkouts: those checkouts are the natural allowlist.
+                // Embedded over local checkouts and workspaces: they are the natural allowlist.
                 settings.local_repo_roots = lite
                     .checkouts
                     .values()
+                    .chain(lite.workspaces.values())
                     .filter_map(|p| p.canonicalize().ok())
                     .collect();
             }
@@ -238,6 +251,7 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
         })?,
     };
     match &cli.command {
+        Command::Gate(args) => nexus_mcp::cli::gate::run(args, cli.nexus_url.as_deref()).await,
         Command::Tools { json, cost } => {
             if *cost {
                 print!("{}", runtime::tool_cost::report(surface));

@@ -3,6 +3,7 @@
 //! custom tool (tests/bindings.rs).
 
 pub mod code_kg;
+pub mod doc_kg;
 
 use nexus_mcp_runtime::app::SurfaceParts;
 use std::collections::BTreeMap;
@@ -13,6 +14,8 @@ use std::path::PathBuf;
 pub struct Environment {
     /// Local checkouts served by the embedded nexus-lite, by repository name.
     pub local_checkouts: BTreeMap<String, PathBuf>,
+    /// Documentation workspaces served by the embedded nexus-lite, by name (nexus-doc-kg).
+    pub doc_workspaces: BTreeMap<String, PathBuf>,
 }
 
 /// One row of the table: a surface name and the function building its parts.
@@ -22,10 +25,16 @@ pub struct Binding {
 }
 
 /// THE table.
-pub static BINDINGS: &[Binding] = &[Binding {
-    surface: "nexus-code-kg",
-    bind: code_kg::bind,
-}];
+pub static BINDINGS: &[Binding] = &[
+    Binding {
+        surface: "nexus-code-kg",
+        bind: code_kg::bind,
+    },
+    Binding {
+        surface: "nexus-doc-kg",
+        bind: doc_kg::bind,
+    },
+];
 
 /// The binding of `surface`, if it has one.
 pub fn binding(surface: &str) -> Option<&'static Binding> {

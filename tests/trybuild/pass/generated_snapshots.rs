@@ -14,7 +14,12 @@ mod nexus_code_kg {
     include!("../../../codegen/tests/snapshots/nexus_code_kg.rs");
 }
 
+mod nexus_doc_kg {
+    include!("../../../codegen/tests/snapshots/nexus_doc_kg.rs");
+}
+
 fn main() {
     assert!(!demo::SURFACES.is_empty());
     assert!(!nexus_code_kg::SURFACES.is_empty());
+    assert!(!nexus_doc_kg::SURFACES.is_empty());
 }

@@ -1,0 +1,270 @@
+//! nexus-doc-kg over stdio on a generated Backlog.md-style workspace (default 10,000 tasks with
+//! realistic bodies and a layered dependency DAG), served by the real binary with the embedded
+//! nexus-lite: what an agent waits for.
+//!
+//!   cargo bench --bench doc_kg                       # 10,000 tasks, 300 calls per tool
+//!   NEXUS_DOC_BENCH_TASKS=700 NEXUS_DOC_BENCH_CALLS=1000 cargo bench --bench doc_kg
+//!
+//! Rows: spawn → first tools/call answered (start-up plus the cold index of every document);
+//! then get_task_context and analyze_impact on task ids spread over the DAG's layers
+//! (interleaved, one call each), p50 / p99 / max of the client-side round trip. The workspace
+//! is a committed git repository, as a real task folder is.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+#[path = "../tests/support/mod.rs"]
+mod support;
+
+use serde_json::{Value, json};
+use std::fmt::Write as _;
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn env_usize(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// A small deterministic generator (xorshift), so every run benches the same workspace.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        usize::try_from(self.next() % n as u64).unwrap()
+    }
+}
+
+const WORDS: &[&str] = &[
+    "invoice",
+    "ledger",
+    "payment",
+    "refund",
+    "customer",
+    "schema",
+    "migration",
+    "endpoint",
+    "cursor",
+    "export",
+    "import",
+    "audit",
+    "report",
+    "queue",
+    "retry",
+    "webhook",
+    "token",
+    "session",
+    "cache",
+    "index",
+    "search",
+    "render",
+    "template",
+    "email",
+    "statement",
+];
+
+fn sentence(rng: &mut Rng, words: usize) -> String {
+    let mut s = String::new();
+    for i in 0..words {
+        if i > 0 {
+            s.push(' ');
+        }
+        s.push_str(WORDS[rng.below(WORDS.len())]);
+    }
+    s
+}
+
+/// Tasks in layers of 100: a task depends on 1-3 tasks of earlier layers, so chains are up to
+/// `tasks / 100` deep and every task has upstream and downstream neighbours.
+fn generate(root: &Path, tasks: usize) {
+    let dir = root.join("backlog/tasks");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    for n in 1..=tasks {
+        let layer = (n - 1) / 100;
+        let mut deps = Vec::new();
+        if layer > 0 {
+            for _ in 0..1 + rng.below(3) {
+                let back = 1 + rng.below(layer.min(3));
+                let d = (layer - back) * 100 + 1 + rng.below(100);
+                if !deps.contains(&d) {
+                    deps.push(d);
+                }
+            }
+        }
+        let deps: Vec<String> = deps.iter().map(|d| format!("TASK-{d}")).collect();
+        let title = sentence(&mut rng, 4);
+        let mut body = format!(
+            "---\nid: TASK-{n}\ntitle: {title}\nstatus: {}\nassignee: [\"@dev{}\"]\ncreated_date: '2025-05-{:02} 10:00'\nlabels: [billing]\ndependencies: [{}]\n---\n\n## Description\n\n",
+            ["To Do", "In Progress", "Done"][rng.below(3)],
+            rng.below(20),
+            1 + rng.below(28),
+            deps.join(", ")
+        );
+        for _ in 0..3 {
+            let _ = writeln!(body, "{}.", sentence(&mut rng, 18));
+        }
+        body.push_str("\n## Acceptance Criteria\n<!-- AC:BEGIN -->\n");
+        for i in 1..=3 {
+            let mark = if rng.below(2) == 0 { ' ' } else { 'x' };
+            let _ = writeln!(body, "- [{mark}] #{i} {}", sentence(&mut rng, 8));
+        }
+        body.push_str("<!-- AC:END -->\n");
+        std::fs::write(
+            dir.join(format!("task-{n} - {}.md", title.replace(' ', "-"))),
+            body,
+        )
+        .unwrap();
+    }
+    support::git(root, &["init", "-q", "-b", "main"]);
+    support::git(root, &["add", "-A"]);
+    support::git(root, &["commit", "-q", "-m", "generated backlog"]);
+}
+
+struct Server {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Server {
+    fn spawn(workspace: &Path, data: &Path) -> Server {
+        let mut child = Command::new(support::bin())
+            .args(["--surface", "nexus-doc-kg", "serve", "--workspace"])
+            .arg(workspace)
+            .arg("--data-dir")
+            .arg(data)
+            .env_remove("NEXUS_API_URL")
+            .env_remove("DOCUGRAPH_WORKSPACE")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("spawn nexus-mcp --surface nexus-doc-kg serve");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        Server {
+            child,
+            stdin,
+            stdout,
+        }
+    }
+
+    fn send(&mut self, v: &Value) {
+        self.stdin.write_all(format!("{v}\n").as_bytes()).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn answer(&mut self, id: u64) -> Value {
+        let mut line = String::new();
+        loop {
+            line.clear();
+            assert!(
+                self.stdout.read_line(&mut line).unwrap() > 0,
+                "nexus-mcp closed stdout before answering {id}"
+            );
+            let v: Value = serde_json::from_str(&line).unwrap();
+            if v["id"].as_u64() == Some(id) {
+                return v;
+            }
+        }
+    }
+
+    fn call(&mut self, id: u64, tool: &str, arguments: Value) -> Duration {
+        let started = Instant::now();
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": tool, "arguments": arguments}}));
+        let answer = self.answer(id);
+        let took = started.elapsed();
+        let result = &answer["result"];
+        assert!(
+            result["isError"] != json!(true) && answer.get("error").is_none(),
+            "{tool} failed: {answer}"
+        );
+        took
+    }
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
+    sorted[rank.clamp(1, sorted.len()) - 1]
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.2}", d.as_secs_f64() * 1e3)
+}
+
+fn main() {
+    let tasks = env_usize("NEXUS_DOC_BENCH_TASKS", 10_000);
+    let calls = env_usize("NEXUS_DOC_BENCH_CALLS", 300);
+    let dir = tempfile::tempdir().unwrap();
+    let workspace = dir.path().join("backlog-ws");
+    std::fs::create_dir_all(&workspace).unwrap();
+    let started = Instant::now();
+    generate(&workspace, tasks);
+    eprintln!(
+        "generated {tasks} tasks in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    let data = tempfile::tempdir().unwrap();
+
+    let started = Instant::now();
+    let mut server = Server::spawn(&workspace, data.path());
+    server.send(&json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "doc_kg_bench", "version": "0"}}}));
+    server.answer(1);
+    server.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    server.call(2, "list_tasks", json!({"limit": 1}));
+    let first = started.elapsed();
+
+    let mut rng = Rng(42);
+    let mut id = 10;
+    let mut context = Vec::with_capacity(calls);
+    let mut impact = Vec::with_capacity(calls);
+    // Warm-up: the first calls pay for lazily built state.
+    for _ in 0..20 {
+        id += 1;
+        server.call(
+            id,
+            "get_task_context",
+            json!({"taskId": format!("TASK-{}", 1 + rng.below(tasks))}),
+        );
+    }
+    for _ in 0..calls {
+        let task = format!("TASK-{}", 1 + rng.below(tasks));
+        id += 1;
+        context.push(server.call(id, "get_task_context", json!({"taskId": task})));
+        let task = format!("TASK-{}", 1 + rng.below(tasks));
+        id += 1;
+        impact.push(server.call(id, "analyze_impact", json!({"taskId": task})));
+    }
+    context.sort();
+    impact.sort();
+    println!("nexus-doc-kg over stdio, {tasks} tasks, {calls} calls per tool (ms)");
+    println!("| row | p50 | p99 | max |");
+    println!("|---|---|---|---|");
+    println!(
+        "| spawn → first tools/call (cold index) | {} | | |",
+        ms(first)
+    );
+    for (name, samples) in [("get_task_context", &context), ("analyze_impact", &impact)] {
+        println!(
+            "| {name} | {} | {} | {} |",
+            ms(percentile(samples, 50.0)),
+            ms(percentile(samples, 99.0)),
+            ms(*samples.last().unwrap())
+        );
+    }
+}

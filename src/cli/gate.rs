@@ -1,0 +1,290 @@
+//! `nexus-mcp gate`: what CI runs on a change. It analyses `base...head` locally (the library
+//! in `nexus_lite::rules::gate`), stores the record through the Nexus API (`POST
+//! /api/v1/rules/gate-results` on NEXUS_API_URL, or on an embedded nexus-lite over the same
+//! data directory as `serve`), prints a short summary on stdout and exits 1 when blocking,
+//! 2 when the gate could not analyse (or store), 0 otherwise. Logs go to stderr.
+
+use crate::embedded;
+use crate::runtime::backend::{NexusClient, NexusRequest, Secret};
+use nexus_lite::rules::gate::model::{GateRecord, GateStatus, ToolStatus};
+use nexus_lite::rules::gate::{self, analysers};
+use serde_json::Value;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+#[derive(clap::Args, Debug)]
+pub struct GateArgs {
+    /// The branch or commit the change merges into (its playbook rules are binding).
+    #[arg(long)]
+    pub base: String,
+    /// The change's head commit (branch, tag or sha).
+    #[arg(long)]
+    pub head: String,
+    /// Pull-request number, recorded with the result.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub pr: Option<u64>,
+    /// Also write the violations as SARIF 2.1.0 to this file (for code-scanning upload).
+    #[arg(long)]
+    pub sarif: Option<PathBuf>,
+    /// The repository to analyse (any path inside its work tree).
+    #[arg(long, default_value = ".")]
+    pub repo: PathBuf,
+    /// The repository's name in the Nexus API (default: owner/name of its origin remote, else
+    /// local/<directory>).
+    #[arg(long)]
+    pub repository: Option<String>,
+    /// Data directory of the embedded nexus-lite (the one `serve` uses), when NEXUS_API_URL is unset.
+    #[arg(long)]
+    pub data_dir: Option<PathBuf>,
+    /// Print the stored record as JSON on stdout instead of the summary.
+    #[arg(long)]
+    pub json: bool,
+    /// Seconds each analyser may run before it is stopped (and reported failed).
+    #[arg(long, default_value_t = 600)]
+    pub analyser_timeout: u64,
+}
+
+/// Runs the gate command; `nexus_url` is NEXUS_API_URL (token from NEXUS_API_TOKEN).
+pub async fn run(args: &GateArgs, nexus_url: Option<&str>) -> Result<ExitCode, String> {
+    let root = nexus_lite::git::toplevel(&args.repo).map_err(|e| e.to_string())?;
+    let (client, lite, repository) = match nexus_url {
+        Some(url) => {
+            let token = std::env::var("NEXUS_API_TOKEN").map_err(|_| {
+                "NEXUS_API_URL is set but NEXUS_API_TOKEN is not: set the Nexus service token"
+                    .to_owned()
+            })?;
+            let client = NexusClient::new(url, Secret::new(token), Duration::from_secs(120))
+                .map_err(|e| e.to_string())?;
+            let name = nexus_lite::core::repos::repo_name(args.repository.as_deref(), &root);
+            (client, None, name)
+        }
+        None => {
+            let spec = match &args.repository {
+                Some(name) => format!("{name}={}", root.display()),
+                None => root.display().to_string(),
+            };
+            let lite = embedded::start(args.data_dir.clone(), &[spec], &[])
+                .await
+                .map_err(|e| e.to_string())?;
+            let name = lite
+                .checkouts
+                .iter()
+                .find(|(_, path)| path.as_path() == root.as_path())
+                .map(|(name, _)| name.clone())
+                .ok_or_else(|| {
+                    format!("the embedded nexus-lite does not serve {}", root.display())
+                })?;
+            let client = NexusClient::new(
+                &lite.url,
+                Secret::new(lite.token.clone()),
+                Duration::from_secs(120),
+            )
+            .map_err(|e| e.to_string())?;
+            (client, Some(lite), name)
+        }
+    };
+    let outcome = analyse_and_store(args, &root, repository, &client).await;
+    if let Some(l) = lite {
+        l.running.shutdown().await;
+    }
+    outcome
+}
+
+async fn analyse_and_store(
+    args: &GateArgs,
+    root: &Path,
+    repository: String,
+    client: &NexusClient,
+) -> Result<ExitCode, String> {
+    let (base, head, pr) = (args.base.clone(), args.head.clone(), args.pr);
+    let root_owned = root.to_path_buf();
+    let timeout = Duration::from_secs(args.analyser_timeout.max(1));
+    let record = tokio::task::spawn_blocking(move || {
+        let req = gate::GateRequest {
+            repo_root: &root_owned,
+            repository,
+            base: &base,
+            head: &head,
+            pr,
+            options: analysers::Options {
+                timeout,
+                ..analysers::Options::default()
+            },
+        };
+        gate::run(&req, &gate::default_playbook())
+    })
+    .await
+    .map_err(|e| format!("the gate's analysis task failed: {e}"))?
+    .map_err(|e| format!("the gate could not analyse {}: {e}", root.display()))?;
+    if let Some(path) = &args.sarif {
+        let sarif = gate::sarif::write(&record);
+        let text = serde_json::to_string_pretty(&sarif).map_err(|e| e.to_string())?;
+        std::fs::write(path, text)
+            .map_err(|e| format!("cannot write the SARIF file {}: {e}", path.display()))?;
+        tracing::info!(path = %path.display(), "SARIF written");
+    }
+    let body = serde_json::to_value(&record).map_err(|e| e.to_string())?;
+    let stored = client
+        .send(&NexusRequest::post(gate::api::PATH, body), None)
+        .await;
+    let verdict = record.verdict();
+    if args.json {
+        let out = serde_json::json!({
+            "record": record,
+            "stored": stored.as_ref().ok(),
+            "storeError": stored.as_ref().err().map(ToString::to_string),
+            "status": verdict.status.as_str(),
+            "blocking": verdict.blocking,
+            "blockingCount": verdict.blocking_count,
+            "detailComplete": verdict.detail_complete,
+        });
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&out).map_err(|e| e.to_string())?
+        );
+    } else {
+        print!(
+            "{}",
+            summary(&record, stored.as_ref().ok(), args.sarif.as_deref())
+        );
+    }
+    let store_failed = match &stored {
+        Ok(_) => false,
+        Err(e) => {
+            eprintln!(
+                "nexus-mcp gate: the analysis ran but its record was not stored ({e}); get_gate_result will not find it. Check NEXUS_API_URL / NEXUS_API_TOKEN (or --data-dir) and run the gate again"
+            );
+            true
+        }
+    };
+    Ok(if verdict.blocking == Some(true) {
+        ExitCode::from(1)
+    } else if verdict.status == GateStatus::Unavailable || store_failed {
+        ExitCode::from(2)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Violations printed in the summary at most (all of them are in the record and the SARIF).
+const SUMMARY_VIOLATIONS: usize = 20;
+
+/// The short human summary printed on stdout.
+pub fn summary(record: &GateRecord, stored: Option<&Value>, sarif: Option<&Path>) -> String {
+    let v = record.verdict();
+    let mut out = String::new();
+    let pr = record.pr.map(|p| format!(" pr {p}")).unwrap_or_default();
+    let headline = match v.status {
+        GateStatus::Ok => "PASSED".to_string(),
+        GateStatus::Failed => "FAILED".to_string(),
+        GateStatus::Partial if v.blocking == Some(true) => "FAILED (partial analysis)".to_string(),
+        GateStatus::Partial => "INCOMPLETE: not a clean result".to_string(),
+        GateStatus::Unavailable => "UNAVAILABLE: the change was not analysed".to_string(),
+    };
+    let _ = writeln!(out, "gate {}{pr}: {headline}", record.repository);
+    let _ = writeln!(
+        out,
+        "  {} -> {} ({} file(s) changed)",
+        ref_and_sha(record.base_ref.as_deref(), &record.base_sha),
+        ref_and_sha(record.head_ref.as_deref(), &record.head_sha),
+        record.files_changed.unwrap_or(0)
+    );
+    let _ = writeln!(out, "  {}", v.note);
+    let _ = writeln!(
+        out,
+        "  {} violation(s) on changed lines, {} blocking",
+        record.violations.len(),
+        v.blocking_count
+    );
+    for viol in record.violations.iter().take(SUMMARY_VIOLATIONS) {
+        let line = viol.line.map(|l| format!(":{l}")).unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "  {:<8} {}{line}  {}  {}",
+            viol.severity.as_str(),
+            viol.path,
+            viol.rule_id,
+            one_line(&viol.comment)
+        );
+    }
+    if record.violations.len() > SUMMARY_VIOLATIONS {
+        let _ = writeln!(
+            out,
+            "  ... and {} more (see the record or the SARIF file)",
+            record.violations.len() - SUMMARY_VIOLATIONS
+        );
+    }
+    let tools: Vec<String> = record
+        .tools
+        .iter()
+        .map(|t| {
+            let status = match t.status {
+                ToolStatus::Ok => "ok",
+                ToolStatus::Partial => "PARTIAL",
+                ToolStatus::Failed => "FAILED",
+                ToolStatus::Missing => "MISSING",
+                ToolStatus::Skipped => "skipped",
+            };
+            match &t.version {
+                Some(ver) => format!("{} {ver} {status}", t.name),
+                None => format!("{} {status}", t.name),
+            }
+        })
+        .collect();
+    let _ = writeln!(out, "  tools: {}", tools.join(", "));
+    for t in record.tools.iter().filter(|t| !t.status.complete()) {
+        if let Some(reason) = &t.reason {
+            let _ = writeln!(out, "    {}: {}", t.name, one_line(reason));
+        }
+    }
+    if !record.skipped_files.is_empty() {
+        let _ = writeln!(
+            out,
+            "  {} file(s) not fully analysed:",
+            record.skipped_files.len()
+        );
+        for s in record.skipped_files.iter().take(10) {
+            let _ = writeln!(out, "    {} ({})", s.path, one_line(&s.reason));
+        }
+    }
+    if !record.unreviewed_rules.is_empty() {
+        let _ = writeln!(out, "  unreviewed rules (listed, not enforced):");
+        for r in &record.unreviewed_rules {
+            let _ = writeln!(out, "    {} {} ({})", r.change, r.rule_id, r.path);
+        }
+    }
+    match stored.and_then(|s| s["recordId"].as_str()) {
+        Some(id) => {
+            let _ = writeln!(
+                out,
+                "  record {id} stored; agents read it with get_gate_result"
+            );
+        }
+        None => {
+            let _ = writeln!(out, "  record NOT stored (see stderr)");
+        }
+    }
+    if let Some(p) = sarif {
+        let _ = writeln!(out, "  SARIF written to {}", p.display());
+    }
+    out
+}
+
+fn ref_and_sha(r: Option<&str>, sha: &str) -> String {
+    let short = gate::short(sha);
+    match r {
+        Some(r) if !sha.starts_with(r) => format!("{r} ({short})"),
+        _ => short.to_string(),
+    }
+}
+
+fn one_line(s: &str) -> String {
+    let flat: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.chars().count() > 160 {
+        format!("{}…", flat.chars().take(160).collect::<String>())
+    } else {
+        flat
+    }
+}

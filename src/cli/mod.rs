@@ -1,0 +1,3 @@
+//! Subcommands of the nexus-mcp command line that are not MCP serving (one module each).
+
+pub mod gate;

@@ -1,0 +1,310 @@
+//! nexus-doc-kg end to end: `nexus-mcp --surface nexus-doc-kg` over the embedded nexus-lite's
+//! docs domain, on git copies of the three fixture folders (nexus-lite/tests/fixtures/docs:
+//! a Backlog.md task folder, a kep.yaml sidecar folder, plain Markdown). The Python MCP SDK
+//! drives every tool, resource and prompt over stdio and Streamable HTTP
+//! (tests/clients/doc_kg.py); this file adds what needs no client: HTTP authentication fails
+//! closed, and the surfaces never mix.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod support;
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tempfile::TempDir;
+
+const PYTHON_WHAT: &str = "Python with the `mcp` package (.venv/bin/python or $NEXUS_MCP_PYTHON)";
+const KEY: &str = "doc-kg-test-key-7f3a";
+const DOC_TOOLS: [&str; 8] = [
+    "get_task_context",
+    "get_dependency_graph",
+    "validate_traceability",
+    "list_tasks",
+    "get_acceptance_criteria",
+    "analyze_impact",
+    "get_node",
+    "search_nodes",
+];
+
+/// The three fixture folders copied into one tempdir, each its own committed git repository.
+struct Folders {
+    _dir: TempDir,
+    root: PathBuf,
+}
+
+impl Folders {
+    fn new() -> Folders {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path().canonicalize().expect("canonical tempdir");
+        for name in ["backlog", "kep", "plain"] {
+            let from = support::root()
+                .join("nexus-lite/tests/fixtures/docs")
+                .join(name);
+            assert!(
+                from.is_dir(),
+                "fixture folder {} is missing",
+                from.display()
+            );
+            let to = root.join(name);
+            copy_dir(&from, &to);
+            support::git(&to, &["init", "-q", "-b", "main"]);
+            support::git(&to, &["add", "-A"]);
+            support::git(&to, &["commit", "-q", "-m", "fixture"]);
+        }
+        Folders { _dir: dir, root }
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.root.join(name)
+    }
+
+    fn workspace_args(&self) -> Vec<String> {
+        ["backlog", "kep", "plain"]
+            .iter()
+            .flat_map(|n| {
+                [
+                    "--workspace".to_owned(),
+                    format!("{n}={}", self.path(n).display()),
+                ]
+            })
+            .collect()
+    }
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read fixture dir") {
+        let entry = entry.expect("dir entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("file type").is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy fixture file");
+        }
+    }
+}
+
+/// `nexus-mcp --surface nexus-doc-kg serve --transport http` over the three folders; killed on drop.
+struct DocServer {
+    child: Child,
+    addr: SocketAddr,
+    _data: TempDir,
+}
+
+impl DocServer {
+    fn start(folders: &Folders) -> DocServer {
+        let data = tempfile::tempdir().expect("data tempdir");
+        let port = support::free_port();
+        let mut child = Command::new(support::bin())
+            .args(["--surface", "nexus-doc-kg", "serve", "--transport", "http"])
+            .arg("--listen")
+            .arg(format!("127.0.0.1:{port}"))
+            .args(folders.workspace_args())
+            .arg("--data-dir")
+            .arg(data.path())
+            .env("PATH", support::tool_path())
+            .env("NEXUS_MCP_API_KEY", KEY)
+            .env_remove("NEXUS_API_URL")
+            .env_remove("DOCUGRAPH_WORKSPACE")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn nexus-mcp serve --transport http");
+        let log = Arc::new(Mutex::new(String::new()));
+        let rx = support::tee_lines(child.stderr.take().expect("piped stderr"), log.clone());
+        support::wait_for_line(
+            &rx,
+            "nexus-mcp listening on",
+            Duration::from_secs(60),
+            &log,
+            "nexus-doc-kg over HTTP",
+        );
+        DocServer {
+            child,
+            addr: SocketAddr::from(([127, 0, 0, 1], port)),
+            _data: data,
+        }
+    }
+
+    fn url(&self) -> String {
+        format!("http://{}/mcp", self.addr)
+    }
+}
+
+impl Drop for DocServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn script() -> PathBuf {
+    support::root().join("tests/clients/doc_kg.py")
+}
+
+fn run(command: &mut Command, what: &str) {
+    let out = support::run_bounded(command, Duration::from_secs(180), what);
+    assert!(
+        out.status.success(),
+        "{what} found a problem:\n{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    eprintln!("{}", String::from_utf8_lossy(&out.stdout));
+}
+
+#[test]
+fn every_tool_resource_and_prompt_over_stdio() {
+    let Some(py) = support::require(
+        support::python_with_mcp(),
+        PYTHON_WHAT,
+        "every_tool_resource_and_prompt_over_stdio",
+    ) else {
+        return;
+    };
+    let folders = Folders::new();
+    let data = tempfile::tempdir().expect("data tempdir");
+    run(
+        Command::new(py)
+            .arg(script())
+            .args(["stdio", "--binary"])
+            .arg(support::bin())
+            .arg("--backlog")
+            .arg(folders.path("backlog"))
+            .arg("--data-dir")
+            .arg(data.path())
+            .env("PATH", support::tool_path()),
+        "the Python SDK over stdio (nexus-doc-kg)",
+    );
+}
+
+#[test]
+fn three_workspaces_over_streamable_http() {
+    let Some(py) = support::require(
+        support::python_with_mcp(),
+        PYTHON_WHAT,
+        "three_workspaces_over_streamable_http",
+    ) else {
+        return;
+    };
+    let folders = Folders::new();
+    let server = DocServer::start(&folders);
+    run(
+        Command::new(py)
+            .arg(script())
+            .args(["http", "--url"])
+            .arg(server.url())
+            .arg("--backlog")
+            .arg(folders.path("backlog"))
+            .env("NEXUS_MCP_TEST_KEY", KEY),
+        "the Python SDK over Streamable HTTP (nexus-doc-kg)",
+    );
+}
+
+const INIT: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"doc_kg","version":"0"}}}"#;
+
+fn initialize(server: &DocServer, auth: Option<(&str, &str)>) -> u16 {
+    let mut headers = vec![
+        ("Content-Type", "application/json"),
+        ("Accept", "application/json, text/event-stream"),
+    ];
+    headers.extend(auth);
+    support::http_request(server.addr, "POST", "/mcp", &headers, INIT).0
+}
+
+#[test]
+fn http_authentication_fails_closed() {
+    let folders = Folders::new();
+    let server = DocServer::start(&folders);
+    assert_eq!(initialize(&server, None), 401, "no key");
+    assert_eq!(
+        initialize(&server, Some(("X-MCP-API-KEY", "wrong"))),
+        401,
+        "a wrong X-MCP-API-KEY"
+    );
+    let bearer_wrong = format!("Bearer {KEY}x");
+    assert_eq!(
+        initialize(&server, Some(("Authorization", &bearer_wrong))),
+        401,
+        "a wrong bearer token"
+    );
+    assert_eq!(
+        initialize(&server, Some(("X-MCP-API-KEY", KEY))),
+        200,
+        "the key in X-MCP-API-KEY"
+    );
+    let bearer = format!("Bearer {KEY}");
+    assert_eq!(
+        initialize(&server, Some(("Authorization", &bearer))),
+        200,
+        "the key as a bearer token"
+    );
+
+    // No key configured and no --insecure-no-auth: the server does not start at all.
+    let out = support::run_bounded(
+        Command::new(support::bin())
+            .args(["--surface", "nexus-doc-kg", "serve", "--transport", "http"])
+            .arg("--listen")
+            .arg(format!("127.0.0.1:{}", support::free_port()))
+            .arg("--workspace")
+            .arg(folders.path("backlog"))
+            .env_remove("NEXUS_MCP_API_KEY")
+            .env_remove("NEXUS_API_URL"),
+        Duration::from_secs(60),
+        "nexus-doc-kg over HTTP without keys",
+    );
+    assert!(!out.status.success(), "an HTTP server without keys started");
+}
+
+#[test]
+fn the_surfaces_never_mix() {
+    let doc = nexus_mcp::surface("nexus-doc-kg").expect("nexus-doc-kg is compiled in");
+    let code = nexus_mcp::surface("nexus-code-kg").expect("nexus-code-kg is compiled in");
+    let doc_tools: Vec<&str> = doc.tools.iter().map(|t| t.name).collect();
+    assert_eq!(doc_tools, DOC_TOOLS, "nexus-doc-kg's tools");
+    assert!(
+        doc.tools
+            .iter()
+            .all(|t| !t.name.starts_with("kg_") && t.scope == "docs:read"),
+        "a code-kg tool or scope in nexus-doc-kg: {doc_tools:?}"
+    );
+    assert!(
+        doc.tools
+            .iter()
+            .all(|t| t.access == nexus_mcp_runtime::spec::Access::Read),
+        "nexus-doc-kg is read-only"
+    );
+    for t in code.tools {
+        assert!(
+            !DOC_TOOLS.contains(&t.name) && !t.scope.starts_with("docs:"),
+            "nexus-code-kg has doc-kg's {}",
+            t.name
+        );
+    }
+    assert!(
+        code.resources
+            .iter()
+            .all(|r| !r.uri.starts_with("docugraph://")),
+        "a docugraph resource in nexus-code-kg"
+    );
+    assert!(
+        doc.resources
+            .iter()
+            .all(|r| r.uri.starts_with("docugraph://workspace/")),
+        "nexus-doc-kg serves a resource outside docugraph://workspace/"
+    );
+}
+
+#[test]
+fn doc_kg_fits_its_tool_list_budget() {
+    use nexus_mcp_runtime::tool_cost::{costs, report};
+    let surface = nexus_mcp::surface("nexus-doc-kg").unwrap();
+    let (costs, total) = costs(surface);
+    assert_eq!(costs.len(), 8, "{costs:?}");
+    let budget = surface.tool_list_budget.unwrap_or(0);
+    assert!(total <= budget, "{total} > {budget}:\n{}", report(surface));
+}
