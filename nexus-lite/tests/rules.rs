@@ -279,3 +279,58 @@ fn the_playbook_at_a_commit_and_the_diff_of_two_commits() {
     assert!(at_base.forbid_rules_for("web/app.tsx").is_empty());
     let _ = Path::new(".");
 }
+
+#[test]
+fn skills_are_listed_with_their_warnings_and_each_fetch_is_counted() {
+    let (_tmp, repo, data) = setup();
+    let server = start_server(&repo, &data, None, false);
+    let r = get(server.addr, "/api/v1/rules/skills");
+    assert_eq!(r.status, 200, "{:#}", r.body);
+    let skills = r.body["skills"].as_array().unwrap();
+    let names: Vec<&str> = skills.iter().map(|s| s["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["bad-skill-name", "release-notes"], "{:#}", r.body);
+    let good = &skills[1];
+    assert_eq!(good["path"], ".claude/skills/release-notes/SKILL.md");
+    assert_eq!(good["warnings"], json!([]));
+    assert!(good["digest"].as_str().unwrap().starts_with("sha256:"));
+    assert_eq!(good["fetchCount"], 0);
+    // Broken limits are warnings; the skill is still listed.
+    let bad: Vec<&str> = skills[0]["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w.as_str().unwrap())
+        .collect();
+    assert!(
+        bad.iter().any(|w| w.contains("directory `Bad_Skill`")),
+        "{bad:?}"
+    );
+    assert!(bad.iter().any(|w| w.contains("`argument-hint`")), "{bad:?}");
+
+    let one = get(server.addr, "/api/v1/rules/skills/release-notes");
+    assert_eq!(one.status, 200, "{:#}", one.body);
+    assert!(
+        one.body["markdown"]
+            .as_str()
+            .unwrap()
+            .contains("# Release notes")
+    );
+    assert_eq!(one.body["frontmatter"]["license"], "Apache-2.0");
+    assert_eq!(one.body["fetchCount"], 1);
+    let again = get(server.addr, "/api/v1/rules/skills/release-notes");
+    assert_eq!(again.body["fetchCount"], 2);
+    let listed = get(server.addr, "/api/v1/rules/skills");
+    assert_eq!(listed.body["skills"][1]["fetchCount"], 2);
+
+    let missing = get(server.addr, "/api/v1/rules/skills/release-note");
+    assert_eq!(missing.status, 404, "{:#}", missing.body);
+    assert_eq!(missing.body["error"]["code"], "SKILL_NOT_FOUND");
+    assert!(
+        missing.body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("did you mean release-notes"),
+        "{:#}",
+        missing.body
+    );
+}

@@ -1,24 +1,295 @@
-//! Skills (being written).
-use crate::core::repos::ServedRepo;
-use crate::rules::api::RulesError;
-use crate::rules::state::RulesState;
-use serde_json::Value;
+//! Skills: the repository's tracked `SKILL.md` files (agentskills.io). `list` gives each one's
+//! name and a one-line description; `fetch` gives the full Markdown and counts the fetch.
+//! The agentskills.io field limits are checked as warnings: a skill breaking them is still
+//! listed, since it is what the repository publishes.
 
-pub fn list(_s: &RulesState, _repo: &ServedRepo) -> Result<Value, RulesError> {
-    Err(RulesError::not_found(
-        "NOT_IMPLEMENTED",
-        "skills are not implemented yet",
-    ))
+use crate::core::repos::ServedRepo;
+use crate::core::util::{now_epoch, sha256_hex};
+use crate::rules::api::RulesError;
+use crate::rules::playbook::files::{Content, Entry, Snapshot};
+use crate::rules::playbook::frontmatter::{self, Frontmatter};
+use crate::rules::state::RulesState;
+use serde_json::{Value, json};
+
+/// A SKILL.md larger than this is listed as skipped, not read.
+const MAX_SKILL_BYTES: usize = 256 * 1024;
+/// The listing's description is its first line, cut to this many characters.
+const LISTED_DESCRIPTION_CHARS: usize = 200;
+/// The frontmatter keys agentskills.io defines.
+const KNOWN_KEYS: [&str; 6] = [
+    "name",
+    "description",
+    "license",
+    "allowed-tools",
+    "metadata",
+    "compatibility",
+];
+
+struct Skill {
+    name: String,
+    path: String,
+    digest: String,
+    markdown: String,
+    fm: Frontmatter,
+    description: String,
+    warnings: Vec<String>,
 }
 
+/// The directory holding a SKILL.md (`""` at the root).
+fn directory_name(path: &str) -> &str {
+    let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
+    dir.rsplit('/').next().unwrap_or(dir)
+}
+
+/// agentskills.io: 1-64 characters, lowercase letters, digits and single inner hyphens.
+fn name_problem(name: &str) -> Option<&'static str> {
+    if name.is_empty() || name.chars().count() > 64 {
+        return Some("must be 1 to 64 characters");
+    }
+    if !name
+        .chars()
+        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+    {
+        return Some("may use only lowercase letters, digits and hyphens");
+    }
+    if name.starts_with('-') || name.ends_with('-') || name.contains("--") {
+        return Some("may not start or end with a hyphen or hold two in a row");
+    }
+    None
+}
+
+fn parse(path: &str, markdown: String) -> Skill {
+    let fm = frontmatter::parse(&markdown);
+    let dir = directory_name(path);
+    let mut warnings: Vec<String> = fm.warnings.clone();
+    if !fm.present {
+        warnings.push("no frontmatter: agentskills.io requires `name` and `description`".into());
+    }
+    let name = match fm.str("name") {
+        Some(n) => n,
+        None => {
+            warnings.push(format!(
+                "no `name`; the directory name `{dir}` is used instead"
+            ));
+            dir.to_string()
+        }
+    };
+    if let Some(p) = name_problem(&name) {
+        warnings.push(format!("name `{name}` {p} (agentskills.io)"));
+    }
+    if name != dir {
+        warnings.push(format!(
+            "name `{name}` differs from its directory `{dir}` (agentskills.io wants them equal)"
+        ));
+    }
+    let description = fm.str("description").unwrap_or_default();
+    match description.chars().count() {
+        0 => warnings.push("no `description`: agents cannot tell when to use it".into()),
+        n if n > 1024 => warnings.push(format!(
+            "description is {n} characters; agentskills.io allows 1024"
+        )),
+        _ => {}
+    }
+    if let Some(c) = fm.str("compatibility")
+        && c.chars().count() > 500
+    {
+        warnings.push("compatibility is over 500 characters (agentskills.io)".into());
+    }
+    for key in fm.fields.keys() {
+        if !KNOWN_KEYS.contains(&key.as_str()) {
+            warnings.push(format!(
+                "`{key}` is not an agentskills.io field (kept; put custom fields under `metadata`)"
+            ));
+        }
+    }
+    Skill {
+        name,
+        path: path.to_string(),
+        digest: format!("sha256:{}", sha256_hex(markdown.as_bytes())),
+        markdown,
+        fm,
+        description,
+        warnings,
+    }
+}
+
+/// Every tracked SKILL.md of the work tree, by path, and those that could not be read.
+fn load(repo: &ServedRepo) -> Result<(Vec<Skill>, Vec<Value>), RulesError> {
+    let snap = Snapshot::worktree(&repo.root)?;
+    let entries: Vec<&Entry> = snap
+        .entries
+        .iter()
+        .filter(|e| e.path == "SKILL.md" || e.path.ends_with("/SKILL.md"))
+        .collect();
+    let mut contents = snap.read(&entries, MAX_SKILL_BYTES)?;
+    let mut skills = Vec::new();
+    let mut skipped = Vec::new();
+    for e in entries {
+        let skip =
+            |kind: &str, reason: String| json!({"path": e.path, "kind": kind, "reason": reason});
+        if e.symlink {
+            skipped.push(skip("unreadable", "a symlink; not followed".into()));
+            continue;
+        }
+        match contents.remove(&e.path) {
+            Some(Content::Text(t)) => skills.push(parse(&e.path, t)),
+            Some(Content::TooBig(n)) => skipped.push(skip(
+                "size",
+                format!("{n} bytes, over the {MAX_SKILL_BYTES}-byte limit for a skill"),
+            )),
+            Some(Content::NotUtf8) => skipped.push(skip("unreadable", "not UTF-8 text".into())),
+            Some(Content::Unreadable(why)) => skipped.push(skip("unreadable", why)),
+            None => skipped.push(skip("unreadable", "missing from the work tree".into())),
+        }
+    }
+    skills.sort_by(|a, b| (&a.name, &a.path).cmp(&(&b.name, &b.path)));
+    Ok((skills, skipped))
+}
+
+fn fetch_count(s: &RulesState, repo: &str, name: &str) -> Result<i64, RulesError> {
+    let conn = s.core.reader()?;
+    Ok(conn.query_row(
+        "SELECT COUNT(*) FROM skill_fetches WHERE repository = ?1 AND name = ?2",
+        (repo, name),
+        |r| r.get(0),
+    )?)
+}
+
+/// list_skills: name, one-line description, digest, path and warnings of every skill.
+pub fn list(s: &RulesState, repo: &ServedRepo) -> Result<Value, RulesError> {
+    let (skills, skipped) = load(repo)?;
+    let mut out = Vec::with_capacity(skills.len());
+    for k in &skills {
+        let first = k.description.lines().next().unwrap_or("");
+        let line: String = first.chars().take(LISTED_DESCRIPTION_CHARS).collect();
+        let cut = line.len() < k.description.len();
+        out.push(json!({
+            "name": k.name,
+            "description": if cut { format!("{line}…") } else { line },
+            "descriptionTruncated": cut,
+            "digest": k.digest,
+            "path": k.path,
+            "warnings": k.warnings,
+            "fetchCount": fetch_count(s, &repo.name, &k.name)?,
+        }));
+    }
+    Ok(json!({"repository": repo.name, "skills": out, "skipped": skipped}))
+}
+
+/// get_skill: the full Markdown of the skill `name` (`path` picks one of several with that
+/// name); the fetch is recorded.
 pub fn fetch(
-    _s: &RulesState,
-    _repo: &ServedRepo,
-    _name: &str,
-    _path: Option<&str>,
+    s: &RulesState,
+    repo: &ServedRepo,
+    name: &str,
+    path: Option<&str>,
 ) -> Result<Value, RulesError> {
-    Err(RulesError::not_found(
-        "NOT_IMPLEMENTED",
-        "skills are not implemented yet",
-    ))
+    let (skills, _) = load(repo)?;
+    let matching: Vec<&Skill> = skills
+        .iter()
+        .filter(|k| k.name == name && path.is_none_or(|p| p == k.path))
+        .collect();
+    let skill = match matching.as_slice() {
+        [one] => *one,
+        [] => {
+            let mut near: Vec<(f64, &str)> = skills
+                .iter()
+                .map(|k| (strsim::jaro_winkler(name, &k.name), k.name.as_str()))
+                .filter(|(score, _)| *score > 0.7)
+                .collect();
+            near.sort_by(|a, b| b.0.total_cmp(&a.0));
+            let names: Vec<&str> = near.iter().take(5).map(|(_, n)| *n).collect();
+            let hint = if names.is_empty() {
+                "list_skills shows the skills there are".to_string()
+            } else {
+                format!("did you mean {}?", names.join(", "))
+            };
+            return Err(RulesError::not_found(
+                "SKILL_NOT_FOUND",
+                format!("no skill `{name}` in {}; {hint}", repo.name),
+            )
+            .with("nearMatches", json!(names)));
+        }
+        several => {
+            let paths: Vec<&str> = several.iter().map(|k| k.path.as_str()).collect();
+            return Err(RulesError::conflict(
+                "AMBIGUOUS",
+                format!(
+                    "{} skills are named `{name}`; pass `path` to pick one: {}",
+                    paths.len(),
+                    paths.join(", ")
+                ),
+            )
+            .with("candidates", json!(paths)));
+        }
+    };
+    let conn = s.core.writer()?;
+    conn.execute(
+        "INSERT INTO skill_fetches(repository, name, path, digest, fetched_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+        (&repo.name, &skill.name, &skill.path, &skill.digest, now_epoch()),
+    )?;
+    let frontmatter: serde_json::Map<String, Value> = skill
+        .fm
+        .fields
+        .iter()
+        .map(|(k, v)| (k.clone(), fm_json(v)))
+        .collect();
+    Ok(json!({
+        "name": skill.name,
+        "path": skill.path,
+        "digest": skill.digest,
+        "markdown": skill.markdown,
+        "frontmatter": frontmatter,
+        "warnings": skill.warnings,
+        "fetchCount": fetch_count(s, &repo.name, &skill.name)?,
+    }))
+}
+
+fn fm_json(v: &frontmatter::FmValue) -> Value {
+    use frontmatter::FmValue;
+    match v {
+        FmValue::Str(s) => json!(s),
+        FmValue::List(items) => json!(items),
+        FmValue::Map(m) => json!(m),
+        FmValue::Null => Value::Null,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_skill_breaking_the_limits_is_kept_with_warnings() {
+        let k = parse(
+            "skills/Bad_Skill/SKILL.md",
+            "---\nname: bad-skill-name\ndescription: x\nargument-hint: \"[v]\"\n---\nbody\n".into(),
+        );
+        assert_eq!(k.name, "bad-skill-name");
+        assert!(
+            k.warnings
+                .iter()
+                .any(|w| w.contains("differs from its directory `Bad_Skill`"))
+        );
+        assert!(
+            k.warnings
+                .iter()
+                .any(|w| w.contains("`argument-hint` is not an agentskills.io field"))
+        );
+    }
+
+    #[test]
+    fn a_valid_skill_has_no_warning() {
+        let k = parse(
+            ".claude/skills/release-notes/SKILL.md",
+            "---\nname: release-notes\ndescription: Write release notes.\nlicense: MIT\n---\n# R\n"
+                .into(),
+        );
+        assert!(k.warnings.is_empty(), "{:?}", k.warnings);
+        assert_eq!(directory_name("SKILL.md"), "");
+        assert_eq!(
+            name_problem("Bad_Skill"),
+            Some("may use only lowercase letters, digits and hyphens")
+        );
+    }
 }
