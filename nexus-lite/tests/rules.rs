@@ -334,3 +334,52 @@ fn skills_are_listed_with_their_warnings_and_each_fetch_is_counted() {
         missing.body
     );
 }
+
+#[test]
+fn get_rule_answers_a_playbook_rule_or_the_analysers_own_text() {
+    let (_tmp, repo, data) = setup();
+    let server = start_server(&repo, &data, None, false);
+    let r = get(server.addr, "/api/v1/rules/rules/no-shell-true");
+    assert_eq!(r.status, 200, "{:#}", r.body);
+    assert_eq!(r.body["kind"], "playbook");
+    assert_eq!(r.body["rule"]["severity"], "error");
+    assert_eq!(r.body["rule"]["source"], ".nexus/rules/no-shell.md");
+    let section = get(server.addr, "/api/v1/rules/rules/AGENTS.md%23testing");
+    assert_eq!(section.status, 200, "{:#}", section.body);
+    assert_eq!(section.body["rule"]["ruleId"], "AGENTS.md#testing");
+
+    let missing = get(server.addr, "/api/v1/rules/rules/no-shell-tru");
+    assert_eq!(missing.status, 404, "{:#}", missing.body);
+    assert_eq!(missing.body["error"]["code"], "RULE_NOT_FOUND");
+    assert!(
+        missing.body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("did you mean no-shell-true"),
+        "{:#}",
+        missing.body
+    );
+
+    if !common::analysers_available() {
+        return;
+    }
+    let ruff = get(server.addr, "/api/v1/rules/rules/ruff:E501");
+    assert_eq!(ruff.status, 200, "{:#}", ruff.body);
+    assert_eq!(ruff.body["kind"], "analyser");
+    assert_eq!(ruff.body["known"], true);
+    assert!(
+        ruff.body["rule"]["title"]
+            .as_str()
+            .unwrap()
+            .starts_with("line-too-long")
+    );
+    let bandit = get(server.addr, "/api/v1/rules/rules/bandit:B602");
+    assert_eq!(bandit.body["known"], true, "{:#}", bandit.body);
+    assert_eq!(
+        bandit.body["rule"]["title"],
+        "subprocess_popen_with_shell_equals_true"
+    );
+    assert_eq!(bandit.body["rule"]["severity"], "error");
+    let unknown = get(server.addr, "/api/v1/rules/rules/ruff:ZZ999");
+    assert_eq!(unknown.body["known"], false, "{:#}", unknown.body);
+}

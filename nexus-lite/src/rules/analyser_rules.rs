@@ -1,11 +1,193 @@
-//! get_rule (being written).
+//! get_rule: one playbook rule in full, or the text of an analyser rule (`ruff:E501`,
+//! `bandit:B602`) as the installed analyser describes it. An analyser that is not installed
+//! answers `known: null` with the reason, never "no such rule".
+
 use crate::core::repos::ServedRepo;
 use crate::rules::api::RulesError;
-use serde_json::Value;
+use crate::rules::gate::severity;
+use crate::rules::playbook::{self, Rule};
+use serde_json::{Value, json};
+use std::process::{Command, Stdio};
 
-pub fn get_rule(_repo: &ServedRepo, _rule_id: &str) -> Result<Value, RulesError> {
+pub fn get_rule(repo: &ServedRepo, rule_id: &str) -> Result<Value, RulesError> {
+    let pb = playbook::load_worktree(&repo.root)?;
+    let rules: Vec<&Rule> = pb.files.iter().flat_map(|f| f.rules.iter()).collect();
+    if let Some(rule) = rules.iter().find(|r| r.rule_id == rule_id) {
+        return Ok(json!({
+            "kind": "playbook",
+            "rule": playbook::rule_json(rule),
+            "known": true,
+            "reason": null,
+        }));
+    }
+    if let Some((tool, code)) = rule_id.split_once(':')
+        && !code.is_empty()
+        && code
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.')
+    {
+        match tool {
+            "ruff" => return Ok(ruff(rule_id, code)),
+            "bandit" => return Ok(bandit(rule_id, code)),
+            _ => {}
+        }
+    }
+    let mut near: Vec<(f64, &str)> = rules
+        .iter()
+        .map(|r| {
+            (
+                strsim::jaro_winkler(rule_id, &r.rule_id),
+                r.rule_id.as_str(),
+            )
+        })
+        .filter(|(score, _)| *score > 0.75)
+        .collect();
+    near.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let names: Vec<&str> = near.iter().take(5).map(|(_, n)| *n).collect();
     Err(RulesError::not_found(
-        "NOT_IMPLEMENTED",
-        "get_rule is not implemented yet",
-    ))
+        "RULE_NOT_FOUND",
+        format!(
+            "no playbook rule `{rule_id}` in {}{}; analyser rules are named ruff:<CODE> or bandit:<ID>",
+            repo.name,
+            if names.is_empty() {
+                String::new()
+            } else {
+                format!(" (did you mean {}?)", names.join(", "))
+            }
+        ),
+    )
+    .with("nearMatches", json!(names)))
+}
+
+/// An analyser rule's answer: `rule` when the analyser knows it, else `known` false or null.
+fn analyser(known: Option<bool>, reason: Option<String>, rule: Value) -> Value {
+    json!({"kind": "analyser", "known": known, "reason": reason, "rule": rule})
+}
+
+fn analyser_rule(rule_id: &str, title: &str, severity: &str, source: &str, body: &str) -> Value {
+    json!({
+        "ruleId": rule_id,
+        "title": title,
+        "severity": severity,
+        "activation": "always",
+        "scopeDir": "",
+        "globs": [],
+        "source": source,
+        "section": null,
+        "description": null,
+        "body": body,
+        "enforcedBy": [rule_id],
+        "forbid": null,
+        "forbidPaths": [],
+        "machineChecked": true,
+        "precedence": 0,
+        "warnings": [],
+    })
+}
+
+fn output(program: &str, args: &[&str]) -> std::io::Result<std::process::Output> {
+    Command::new(program)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+}
+
+/// `ruff rule CODE --output-format json`.
+fn ruff(rule_id: &str, code: &str) -> Value {
+    let out = match output("ruff", &["rule", code, "--output-format", "json"]) {
+        Ok(o) => o,
+        Err(e) => {
+            return analyser(
+                None,
+                Some(format!(
+                    "ruff could not be run ({e}); install ruff to read its rules"
+                )),
+                Value::Null,
+            );
+        }
+    };
+    if !out.status.success() {
+        return analyser(
+            Some(false),
+            Some(format!("ruff does not know the rule `{code}`")),
+            Value::Null,
+        );
+    }
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    let code = v["code"].as_str().unwrap_or(code);
+    let title = format!(
+        "{} ({})",
+        v["name"].as_str().unwrap_or(code),
+        v["linter"].as_str().unwrap_or("ruff")
+    );
+    let mut body = v["explanation"].as_str().unwrap_or("").to_string();
+    if let Some(fix) = v["fix"].as_str() {
+        body.push_str(&format!("\n\nFix: {fix}"));
+    }
+    let rule = analyser_rule(
+        rule_id,
+        &title,
+        severity::ruff(code).as_str(),
+        &format!("ruff rule {code}"),
+        &body,
+    );
+    analyser(Some(true), None, rule)
+}
+
+/// Bandit has no rule text command: `bandit -h` lists its checks by id and name.
+fn bandit(rule_id: &str, code: &str) -> Value {
+    let out = match output("bandit", &["-h"]) {
+        Ok(o) if o.status.success() => o,
+        Ok(o) => {
+            return analyser(
+                None,
+                Some(format!(
+                    "bandit -h exited with {}; its checks could not be listed",
+                    o.status
+                )),
+                Value::Null,
+            );
+        }
+        Err(e) => {
+            return analyser(
+                None,
+                Some(format!(
+                    "bandit could not be run ({e}); install bandit to read its checks"
+                )),
+                Value::Null,
+            );
+        }
+    };
+    let help = String::from_utf8_lossy(&out.stdout);
+    let name = help.lines().find_map(|l| {
+        let mut parts = l.split_whitespace();
+        (parts.next() == Some(code)).then(|| parts.next().unwrap_or("").to_string())
+    });
+    let Some(name) = name else {
+        return analyser(
+            Some(false),
+            Some(format!("bandit lists no check `{code}` (bandit -h)")),
+            Value::Null,
+        );
+    };
+    // Bandit rates each finding itself; the gate maps a finding by its own rating. The rule's
+    // level here is the one bandit usually gives this check (the table ruff's S-rules use).
+    let usual = code
+        .strip_prefix('B')
+        .map(|n| severity::ruff(&format!("S{n}")))
+        .unwrap_or(severity::Severity::Warning);
+    let mut rule = analyser_rule(
+        rule_id,
+        &name,
+        usual.as_str(),
+        "bandit -h",
+        &format!(
+            "bandit check {code} `{name}`. Bandit rates each finding's severity and confidence itself; the gate maps HIGH (confidence at least MEDIUM) to error, MEDIUM to warning and LOW to note."
+        ),
+    );
+    rule["warnings"] = json!([format!(
+        "severity {} is the level bandit usually gives {code}; each finding carries its own",
+        usual.as_str()
+    )]);
+    analyser(Some(true), None, rule)
 }
