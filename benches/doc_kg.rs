@@ -7,8 +7,10 @@
 //!
 //! Rows: spawn → first tools/call answered (start-up plus the cold index of every document);
 //! then get_task_context and analyze_impact on task ids spread over the DAG's layers
-//! (interleaved, one call each), p50 / p99 / max of the client-side round trip. The workspace
-//! is a committed git repository, as a real task folder is.
+//! (interleaved, one call each), p50 / p99 / max of the client-side round trip; then 50 rounds of
+//! a one-file edit followed by get_task_context on the edited task (the incremental re-index
+//! plus the call); the server's peak RSS last. The workspace is a committed git repository, as a
+//! real task folder is.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 #[path = "../tests/support/mod.rs"]
@@ -250,8 +252,29 @@ fn main() {
         id += 1;
         impact.push(server.call(id, "analyze_impact", json!({"taskId": task})));
     }
+    // A one-file edit, then the next call: that call re-stats the workspace, re-parses the edited
+    // file and answers (compare with the warm get_task_context row).
+    let mut edited = Vec::with_capacity(50);
+    let files: Vec<std::path::PathBuf> = std::fs::read_dir(workspace.join("backlog/tasks"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    for round in 0..50 {
+        let file = &files[rng.below(files.len())];
+        let text = std::fs::read_to_string(file).unwrap();
+        std::fs::write(file, format!("{text}\nEdited in round {round}.\n")).unwrap();
+        let task = text
+            .lines()
+            .find_map(|l| l.strip_prefix("id: "))
+            .unwrap()
+            .to_string();
+        id += 1;
+        edited.push(server.call(id, "get_task_context", json!({"taskId": task})));
+    }
+    let peak_rss_mb = peak_rss_mb(server.child.id());
     context.sort();
     impact.sort();
+    edited.sort();
     println!("nexus-doc-kg over stdio, {tasks} tasks, {calls} calls per tool (ms)");
     println!("| row | p50 | p99 | max |");
     println!("|---|---|---|---|");
@@ -259,7 +282,11 @@ fn main() {
         "| spawn → first tools/call (cold index) | {} | | |",
         ms(first)
     );
-    for (name, samples) in [("get_task_context", &context), ("analyze_impact", &impact)] {
+    for (name, samples) in [
+        ("get_task_context", &context),
+        ("analyze_impact", &impact),
+        ("get_task_context after a one-file edit (50 edits)", &edited),
+    ] {
         println!(
             "| {name} | {} | {} | {} |",
             ms(percentile(samples, 50.0)),
@@ -267,4 +294,22 @@ fn main() {
             ms(*samples.last().unwrap())
         );
     }
+    println!(
+        "| server peak RSS (VmHWM) | {} MB | | |",
+        peak_rss_mb.map_or("unknown".to_string(), |m| format!("{m:.1}"))
+    );
+}
+
+/// The server's peak resident set (`VmHWM` in /proc), in MB; `None` where /proc does not say.
+fn peak_rss_mb(pid: u32) -> Option<f64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let kb: f64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))?
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kb / 1024.0)
 }

@@ -33,7 +33,12 @@ async def main() -> None:
             print(f"→ {tool} {json.dumps(args)}")
             if r.is_error:
                 text = " ".join(getattr(x, "text", "") for x in r.content)
-                print(f"← isError {text[:400]}\n")
+                try:
+                    e = json.loads(text)["error"]
+                    text = json.dumps({"error": {"code": e["code"], "message": e["message"]}})
+                except (ValueError, KeyError, TypeError):
+                    pass
+                print(f"← isError {text}\n")
                 return
             print(f"← {json.dumps(keep(r.structured_content))}\n")
 
@@ -48,6 +53,7 @@ async def main() -> None:
                    lambda d: {k: d.get(k) for k in ("totalAffected", "truncated", "criticalPaths")})
         await call("validate_traceability", {},
                    lambda d: {"healthScore": d.get("healthScore"), "counts": {k: v for k, v in d.get("counts", {}).items() if v}})
+        await call("get_node", {"nodeId": "task-4"}, lambda d: {"node": {k: d["node"].get(k) for k in ("id", "path", "status")}, "aliasApplied": d["aliasApplied"], "workspace": d["workspace"]})
         await call("get_node", {"nodeId": "bil-4"}, lambda d: d)
 
 
