@@ -62,6 +62,21 @@ pub fn decode_cursor(cursor: &str) -> Option<usize> {
     text.strip_prefix("nl1:")?.parse().ok()
 }
 
+/// The (at most five) `names` closest to `query`, best first, that score above `min_score`
+/// (Jaro-Winkler): the near matches an unknown-id error names.
+pub fn near_names<'a>(
+    query: &str,
+    names: impl Iterator<Item = &'a str>,
+    min_score: f64,
+) -> Vec<&'a str> {
+    let mut scored: Vec<(f64, &str)> = names
+        .map(|n| (strsim::jaro_winkler(query, n), n))
+        .filter(|(score, _)| *score > min_score)
+        .collect();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+    scored.into_iter().take(5).map(|(_, n)| n).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,6 +3,7 @@
 //! answers `known: null` with the reason, never "no such rule".
 
 use crate::core::repos::ServedRepo;
+use crate::core::util::near_names;
 use crate::rules::api::RulesError;
 use crate::rules::gate::severity;
 use crate::rules::playbook::{self, Rule};
@@ -32,18 +33,7 @@ pub fn get_rule(repo: &ServedRepo, rule_id: &str) -> Result<Value, RulesError> {
             _ => {}
         }
     }
-    let mut near: Vec<(f64, &str)> = rules
-        .iter()
-        .map(|r| {
-            (
-                strsim::jaro_winkler(rule_id, &r.rule_id),
-                r.rule_id.as_str(),
-            )
-        })
-        .filter(|(score, _)| *score > 0.75)
-        .collect();
-    near.sort_by(|a, b| b.0.total_cmp(&a.0));
-    let names: Vec<&str> = near.iter().take(5).map(|(_, n)| *n).collect();
+    let names = near_names(rule_id, rules.iter().map(|r| r.rule_id.as_str()), 0.75);
     Err(RulesError::not_found(
         "RULE_NOT_FOUND",
         format!(

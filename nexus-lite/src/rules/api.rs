@@ -4,6 +4,7 @@
 
 use crate::core::error::LiteError;
 use crate::core::http::{ApiError, Params, Q};
+use crate::core::repos::ServedRepo;
 use crate::rules::state::RulesState;
 use crate::rules::{analyser_rules, checks, playbook, proposals, skills, stats};
 use axum::Json;
@@ -141,19 +142,24 @@ fn json_body(b: Result<Json<Value>, JsonRejection>) -> Result<Value, RulesError>
     Ok(crate::core::http::body(b)?)
 }
 
-/// `repository` from the query, else from the body.
-fn repository_param(p: &Params, body: Option<&Value>) -> Option<String> {
-    p.str("repository").map(str::to_string).or_else(|| {
+/// The repository a request names (`repository` from the query, else from the body), within
+/// the caller's `visible` list.
+fn repo_of<'a>(
+    s: &'a RulesState,
+    p: &Params,
+    body: Option<&Value>,
+) -> Result<&'a ServedRepo, RulesError> {
+    let named = p.str("repository").or_else(|| {
         body.and_then(|b| b["repository"].as_str())
             .filter(|s| !s.is_empty())
-            .map(str::to_string)
-    })
+    });
+    s.resolve(named, visible(p).as_deref())
 }
 
 async fn get_playbook(State(s): State<Arc<RulesState>>, q: Q) -> RulesResult {
     let p = params(q)?;
     blocking(s, StatusCode::OK, move |s| {
-        let repo = s.resolve(p.str("repository"), visible(&p).as_deref())?;
+        let repo = repo_of(s, &p, None)?;
         let path = p.path("path")?;
         playbook::answer(repo, path.as_deref(), p.str("since_version"))
     })
@@ -167,7 +173,7 @@ async fn get_rule(
 ) -> RulesResult {
     let p = params(q)?;
     blocking(s, StatusCode::OK, move |s| {
-        let repo = s.resolve(p.str("repository"), visible(&p).as_deref())?;
+        let repo = repo_of(s, &p, None)?;
         analyser_rules::get_rule(repo, &rule_id)
     })
     .await
@@ -181,10 +187,7 @@ async fn post_check(
     let p = params(q)?;
     let body = json_body(b)?;
     blocking(s, StatusCode::CREATED, move |s| {
-        let repo = s.resolve(
-            repository_param(&p, Some(&body)).as_deref(),
-            visible(&p).as_deref(),
-        )?;
+        let repo = repo_of(s, &p, Some(&body))?;
         checks::report(s, repo, &body)
     })
     .await
@@ -193,7 +196,7 @@ async fn post_check(
 async fn list_skills(State(s): State<Arc<RulesState>>, q: Q) -> RulesResult {
     let p = params(q)?;
     blocking(s, StatusCode::OK, move |s| {
-        let repo = s.resolve(p.str("repository"), visible(&p).as_deref())?;
+        let repo = repo_of(s, &p, None)?;
         skills::list(s, repo)
     })
     .await
@@ -206,7 +209,7 @@ async fn get_skill(
 ) -> RulesResult {
     let p = params(q)?;
     blocking(s, StatusCode::OK, move |s| {
-        let repo = s.resolve(p.str("repository"), visible(&p).as_deref())?;
+        let repo = repo_of(s, &p, None)?;
         let path = p.path("path")?;
         skills::fetch(s, repo, &name, path.as_deref())
     })
@@ -216,7 +219,7 @@ async fn get_skill(
 async fn list_proposals(State(s): State<Arc<RulesState>>, q: Q) -> RulesResult {
     let p = params(q)?;
     blocking(s, StatusCode::OK, move |s| {
-        let repo = s.resolve(p.str("repository"), visible(&p).as_deref())?;
+        let repo = repo_of(s, &p, None)?;
         let status = p.list("status", &["queued", "accepted", "rejected"])?;
         proposals::list_answer(s, repo, &status)
     })
@@ -231,10 +234,7 @@ async fn post_proposal(
     let p = params(q)?;
     let body = json_body(b)?;
     blocking(s, StatusCode::CREATED, move |s| {
-        let repo = s.resolve(
-            repository_param(&p, Some(&body)).as_deref(),
-            visible(&p).as_deref(),
-        )?;
+        let repo = repo_of(s, &p, Some(&body))?;
         proposals::propose_answer(s, repo, &body)
     })
     .await
@@ -243,44 +243,42 @@ async fn post_proposal(
 async fn bootstrap(State(s): State<Arc<RulesState>>, q: Q) -> RulesResult {
     let p = params(q)?;
     blocking(s, StatusCode::OK, move |s| {
-        let repo = s.resolve(p.str("repository"), visible(&p).as_deref())?;
+        let repo = repo_of(s, &p, None)?;
         proposals::bootstrap_answer(s, repo)
     })
     .await
 }
 
 async fn accept(
-    State(s): State<Arc<RulesState>>,
-    Path(id): Path<String>,
+    s: State<Arc<RulesState>>,
+    id: Path<String>,
     q: Q,
     b: Result<Json<Value>, JsonRejection>,
 ) -> RulesResult {
-    let p = params(q)?;
-    let body = b.ok().map(|Json(v)| v).unwrap_or(Value::Null);
-    blocking(s, StatusCode::OK, move |s| {
-        let repo = s.resolve(
-            repository_param(&p, Some(&body)).as_deref(),
-            visible(&p).as_deref(),
-        )?;
-        proposals::decide_answer(s, repo, &id, proposals::Decision::Accept, &body)
-    })
-    .await
+    decide(s, id, q, b, proposals::Decision::Accept).await
 }
 
 async fn reject(
+    s: State<Arc<RulesState>>,
+    id: Path<String>,
+    q: Q,
+    b: Result<Json<Value>, JsonRejection>,
+) -> RulesResult {
+    decide(s, id, q, b, proposals::Decision::Reject).await
+}
+
+async fn decide(
     State(s): State<Arc<RulesState>>,
     Path(id): Path<String>,
     q: Q,
     b: Result<Json<Value>, JsonRejection>,
+    decision: proposals::Decision,
 ) -> RulesResult {
     let p = params(q)?;
     let body = b.ok().map(|Json(v)| v).unwrap_or(Value::Null);
     blocking(s, StatusCode::OK, move |s| {
-        let repo = s.resolve(
-            repository_param(&p, Some(&body)).as_deref(),
-            visible(&p).as_deref(),
-        )?;
-        proposals::decide_answer(s, repo, &id, proposals::Decision::Reject, &body)
+        let repo = repo_of(s, &p, Some(&body))?;
+        proposals::decide_answer(s, repo, &id, decision, &body)
     })
     .await
 }
@@ -288,7 +286,7 @@ async fn reject(
 async fn get_stats(State(s): State<Arc<RulesState>>, q: Q) -> RulesResult {
     let p = params(q)?;
     blocking(s, StatusCode::OK, move |s| {
-        let repo = s.resolve(p.str("repository"), visible(&p).as_deref())?;
+        let repo = repo_of(s, &p, None)?;
         stats::answer(s, repo)
     })
     .await

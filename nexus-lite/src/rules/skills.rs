@@ -4,12 +4,13 @@
 //! listed, since it is what the repository publishes.
 
 use crate::core::repos::ServedRepo;
-use crate::core::util::{now_epoch, sha256_hex};
+use crate::core::util::{near_names, now_epoch, sha256_hex};
 use crate::rules::api::RulesError;
 use crate::rules::playbook::files::{Content, Entry, Snapshot};
 use crate::rules::playbook::frontmatter::{self, Frontmatter};
 use crate::rules::state::RulesState;
 use serde_json::{Value, json};
+use std::collections::HashMap;
 
 /// A SKILL.md larger than this is listed as skipped, not read.
 const MAX_SKILL_BYTES: usize = 256 * 1024;
@@ -146,6 +147,15 @@ fn load(repo: &ServedRepo) -> Result<(Vec<Skill>, Vec<Value>), RulesError> {
     Ok((skills, skipped))
 }
 
+/// Fetches of every skill of `repo`, by name.
+fn fetch_counts(s: &RulesState, repo: &str) -> Result<HashMap<String, i64>, RulesError> {
+    let conn = s.core.reader()?;
+    let mut st = conn
+        .prepare("SELECT name, COUNT(*) FROM skill_fetches WHERE repository = ?1 GROUP BY name")?;
+    let rows = st.query_map([repo], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
 fn fetch_count(s: &RulesState, repo: &str, name: &str) -> Result<i64, RulesError> {
     let conn = s.core.reader()?;
     Ok(conn.query_row(
@@ -158,6 +168,7 @@ fn fetch_count(s: &RulesState, repo: &str, name: &str) -> Result<i64, RulesError
 /// list_skills: name, one-line description, digest, path and warnings of every skill.
 pub fn list(s: &RulesState, repo: &ServedRepo) -> Result<Value, RulesError> {
     let (skills, skipped) = load(repo)?;
+    let counts = fetch_counts(s, &repo.name)?;
     let mut out = Vec::with_capacity(skills.len());
     for k in &skills {
         let first = k.description.lines().next().unwrap_or("");
@@ -170,7 +181,7 @@ pub fn list(s: &RulesState, repo: &ServedRepo) -> Result<Value, RulesError> {
             "digest": k.digest,
             "path": k.path,
             "warnings": k.warnings,
-            "fetchCount": fetch_count(s, &repo.name, &k.name)?,
+            "fetchCount": counts.get(&k.name).copied().unwrap_or(0),
         }));
     }
     Ok(json!({"repository": repo.name, "skills": out, "skipped": skipped}))
@@ -192,13 +203,7 @@ pub fn fetch(
     let skill = match matching.as_slice() {
         [one] => *one,
         [] => {
-            let mut near: Vec<(f64, &str)> = skills
-                .iter()
-                .map(|k| (strsim::jaro_winkler(name, &k.name), k.name.as_str()))
-                .filter(|(score, _)| *score > 0.7)
-                .collect();
-            near.sort_by(|a, b| b.0.total_cmp(&a.0));
-            let names: Vec<&str> = near.iter().take(5).map(|(_, n)| *n).collect();
+            let names = near_names(name, skills.iter().map(|k| k.name.as_str()), 0.7);
             let hint = if names.is_empty() {
                 "list_skills shows the skills there are".to_string()
             } else {

@@ -273,6 +273,36 @@ fn stderr_lines(stderr: &[u8]) -> Vec<String> {
         .collect()
 }
 
+/// The record of a tool that ran (its outcome is filled in by the caller).
+fn started(name: &str, files: usize, ran: &Ran, opts: &Options) -> ToolRun {
+    ToolRun {
+        name: name.into(),
+        version: version(name, opts),
+        exit_code: ran.code,
+        status: ToolStatus::Ok,
+        files,
+        findings: 0,
+        findings_on_unchanged_lines: 0,
+        errors: Vec::new(),
+        reason: None,
+    }
+}
+
+fn exit_code_text(ran: &Ran) -> String {
+    ran.code.map_or("none".to_string(), |c| c.to_string())
+}
+
+/// Why a run of `name` (exit 0: no finding, 1: findings) ended abnormally, if it did; `rerun`
+/// is the command a human runs to see why.
+fn abnormal_end(ran: &Ran, name: &str, rerun: &str) -> Option<String> {
+    (!matches!(ran.code, Some(0) | Some(1)) || ran.timed_out).then(|| {
+        format!(
+            "{name} ended abnormally (exit code {}); its findings are unknown. Run `{rerun}` on the changed files to see why",
+            exit_code_text(ran)
+        )
+    })
+}
+
 /// A crash, timeout or unreadable answer.
 fn failed(mut run: ToolRun, ran: &Ran, what: String) -> ToolRun {
     run.status = ToolStatus::Failed;
@@ -327,23 +357,9 @@ fn ruff(
         Ok(r) => r,
         Err(e) => return not_started(NAME, files.len(), &e, "pip install ruff"),
     };
-    let mut run = ToolRun {
-        name: NAME.into(),
-        version: version(NAME, opts),
-        exit_code: ran.code,
-        status: ToolStatus::Ok,
-        files: files.len(),
-        findings: 0,
-        findings_on_unchanged_lines: 0,
-        errors: Vec::new(),
-        reason: None,
-    };
+    let mut run = started(NAME, files.len(), &ran, opts);
     // 0: no finding, 1: findings; 2 and anything else: abnormal end.
-    if !matches!(ran.code, Some(0) | Some(1)) || ran.timed_out {
-        let what = format!(
-            "ruff ended abnormally (exit code {}); its findings are unknown. Run `ruff check` on the changed files to see why",
-            ran.code.map_or("none".to_string(), |c| c.to_string())
-        );
+    if let Some(what) = abnormal_end(&ran, NAME, "ruff check") {
         return failed(run, &ran, what);
     }
     let parsed: Vec<Value> = match serde_json::from_slice(&ran.stdout) {
@@ -461,23 +477,9 @@ fn bandit(
         Ok(r) => r,
         Err(e) => return not_started(NAME, files.len(), &e, "pip install bandit"),
     };
-    let mut run = ToolRun {
-        name: NAME.into(),
-        version: version(NAME, opts),
-        exit_code: ran.code,
-        status: ToolStatus::Ok,
-        files: files.len(),
-        findings: 0,
-        findings_on_unchanged_lines: 0,
-        errors: Vec::new(),
-        reason: None,
-    };
+    let mut run = started(NAME, files.len(), &ran, opts);
     // 0: no finding, 1: findings; 2: usage error; anything else: abnormal end.
-    if !matches!(ran.code, Some(0) | Some(1)) || ran.timed_out {
-        let what = format!(
-            "bandit ended abnormally (exit code {}); its findings are unknown. Run `bandit` on the changed files to see why",
-            ran.code.map_or("none".to_string(), |c| c.to_string())
-        );
+    if let Some(what) = abnormal_end(&ran, NAME, "bandit") {
         return failed(run, &ran, what);
     }
     let parsed: Value = match serde_json::from_slice::<Value>(&ran.stdout) {
@@ -598,23 +600,13 @@ fn semgrep(
         }
         Err(e) => return not_started(NAME, files.len(), &e, "pip install semgrep"),
     };
-    let mut run = ToolRun {
-        name: NAME.into(),
-        version: version(NAME, opts),
-        exit_code: ran.code,
-        status: ToolStatus::Ok,
-        files: files.len(),
-        findings: 0,
-        findings_on_unchanged_lines: 0,
-        errors: Vec::new(),
-        reason: None,
-    };
+    let mut run = started(NAME, files.len(), &ran, opts);
     let parsed: Value = match serde_json::from_slice::<Value>(&ran.stdout) {
         Ok(v) if v.is_object() && !ran.timed_out => v,
         _ => {
             let what = format!(
                 "semgrep ended with exit code {} without a readable JSON report; its findings are unknown",
-                ran.code.map_or("none".to_string(), |c| c.to_string())
+                exit_code_text(&ran)
             );
             return failed(run, &ran, what);
         }
