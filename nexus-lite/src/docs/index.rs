@@ -449,27 +449,26 @@ impl Index {
                 });
             }
         };
-        let meta_text = read_capped(&self.root.join(&unit.meta_file), cfg.limits.max_file_bytes);
+        let text = match read_capped(&self.root.join(&unit.meta_file), cfg.limits.max_file_bytes) {
+            Ok((t, cut)) => {
+                if let Some(n) = cut {
+                    note(
+                        None,
+                        None,
+                        format!(
+                            "the file is {n} bytes, over limits.max_file_bytes; only the first {} bytes are read",
+                            cfg.limits.max_file_bytes
+                        ),
+                    );
+                }
+                t
+            }
+            Err(e) => {
+                note(None, None, format!("cannot read the file: {e}"));
+                String::new()
+            }
+        };
         let (mut meta, body, body_line, yaml_text, yaml_line) = if unit.sidecar {
-            let text = match meta_text {
-                Ok((t, cut)) => {
-                    if let Some(n) = cut {
-                        note(
-                            None,
-                            None,
-                            format!(
-                                "the file is {n} bytes, over limits.max_file_bytes; only the first {} bytes are read",
-                                cfg.limits.max_file_bytes
-                            ),
-                        );
-                    }
-                    t
-                }
-                Err(e) => {
-                    note(None, None, format!("cannot read the file: {e}"));
-                    String::new()
-                }
-            };
             let meta = match frontmatter::parse_yaml(&text, 1, &cfg.metadata.prequote_keys) {
                 Ok(m) => m,
                 Err(e) => {
@@ -486,25 +485,6 @@ impl Index {
             };
             (meta, body, 1, text, 1)
         } else {
-            let text = match meta_text {
-                Ok((t, cut)) => {
-                    if let Some(n) = cut {
-                        note(
-                            None,
-                            None,
-                            format!(
-                                "the file is {n} bytes, over limits.max_file_bytes; only the first {} bytes are read",
-                                cfg.limits.max_file_bytes
-                            ),
-                        );
-                    }
-                    t
-                }
-                Err(e) => {
-                    note(None, None, format!("cannot read the file: {e}"));
-                    String::new()
-                }
-            };
             let split = frontmatter::split(&text);
             let use_fm = cfg.metadata.sources.contains(&Source::Frontmatter);
             let mut meta = Map::new();
