@@ -147,14 +147,7 @@ fn script() -> PathBuf {
 }
 
 fn run(command: &mut Command, what: &str) {
-    let out = support::run_bounded(command, Duration::from_secs(180), what);
-    assert!(
-        out.status.success(),
-        "{what} found a problem:\n{}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    eprintln!("{}", String::from_utf8_lossy(&out.stdout));
+    support::run_client_script(command, Duration::from_secs(180), what);
 }
 
 #[test]

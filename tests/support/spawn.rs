@@ -279,6 +279,19 @@ pub fn http_request(
     (status, body)
 }
 
+/// Runs a client script with a bounded wait and fails the test, with its output, unless it
+/// exits 0; its stdout (what it checked) goes to the test log.
+pub fn run_client_script(cmd: &mut Command, within: Duration, what: &str) {
+    let out = run_bounded(cmd, within, what);
+    assert!(
+        out.status.success(),
+        "{what} found a problem:\n{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    eprintln!("{}", String::from_utf8_lossy(&out.stdout));
+}
+
 /// Runs a client command with a bounded wait; kills it (by pid) when it overruns.
 pub fn run_bounded(cmd: &mut Command, within: Duration, what: &str) -> Output {
     let child = cmd
