@@ -335,6 +335,7 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
                 app,
                 mode: Mode::LocalStdio,
                 scopes: Arc::new(scopes),
+                repositories: None,
                 progress: None,
                 log: None,
             };
@@ -442,6 +443,13 @@ fn http_auth(
         store
             .load_file(path, |s| surface.scope(s).is_some())
             .map_err(|e| e.to_string())?;
+        if store.binds_repositories() && surface.repository_binding.is_none() {
+            return Err(format!(
+                "{}: a key is bound to repositories (`repos=`), but surface {} cannot restrict answers by repository (its manifest declares no server.repository_binding), so that key would see everything. Remove `repos=` from the file or serve a surface that supports it.",
+                path.display(),
+                surface.name
+            ));
+        }
     }
     if !store.is_empty() {
         return Ok(Auth::Keys(Arc::new(store)));

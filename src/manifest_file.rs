@@ -91,6 +91,7 @@ fn surface(m: &Manifest) -> spec::SurfaceSpec {
         instructions: text(&m.server.instructions),
         result_budget: m.server.result_budget,
         tool_list_budget: m.server.tool_list_budget,
+        repository_binding: opt_text(&m.server.repository_binding),
         envelope: list(
             nexus_mcp_codegen::envelope::fields(&m.envelope)
                 .into_iter()
@@ -176,6 +177,7 @@ fn tool(m: &Manifest, t: &model::Tool) -> spec::ToolSpec {
         scope: text(&t.scope),
         access: match t.access {
             model::Access::Read => spec::Access::Read,
+            model::Access::Append => spec::Access::Append,
             model::Access::Write => spec::Access::Write,
             model::Access::Destructive => spec::Access::Destructive,
         },

@@ -35,6 +35,7 @@ fn every_custom_tool_has_a_binding() {
                 app: app.clone(),
                 mode: Mode::LocalStdio,
                 scopes: Arc::default(),
+                repositories: None,
                 progress: None,
                 log: None,
             };

@@ -69,6 +69,7 @@ async fn the_generated_meta_tools_front_the_hidden_tool() {
         app,
         mode: Mode::LocalStdio,
         scopes: Arc::new(scopes),
+        repositories: None,
         progress: None,
         log: None,
     };

@@ -364,6 +364,7 @@ fn registry(manifest: &Manifest) -> TokenStream {
         let (n, t, d, s) = (&tool.name, &tool.title, &tool.description, &tool.scope);
         let access = match tool.access {
             Access::Read => quote!(runtime::spec::Access::Read),
+            Access::Append => quote!(runtime::spec::Access::Append),
             Access::Write => quote!(runtime::spec::Access::Write),
             Access::Destructive => quote!(runtime::spec::Access::Destructive),
         };
@@ -437,6 +438,7 @@ fn registry(manifest: &Manifest) -> TokenStream {
         .map(|(n, _, _)| n)
         .collect();
     let tool_list_budget = opt_usize(server.tool_list_budget);
+    let repository_binding = opt_str(&server.repository_binding);
     let capabilities = crate::emit_capabilities::surface_field(manifest);
     quote! {
         /// Everything the manifest declares for this surface; the runtime is driven by it.
@@ -447,6 +449,7 @@ fn registry(manifest: &Manifest) -> TokenStream {
             instructions: #instructions,
             result_budget: #budget,
             tool_list_budget: #tool_list_budget,
+            repository_binding: #repository_binding,
             envelope: &[#(#envelope),*],
             scopes: &[#(#scopes),*],
             tools: &[#(#tools),*],

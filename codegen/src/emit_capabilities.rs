@@ -19,8 +19,9 @@ pub fn with_meta_tools(manifest: &Manifest) -> Manifest {
         .map(|t| t.access)
         .max_by_key(|a| match a {
             Access::Read => 0,
-            Access::Write => 1,
-            Access::Destructive => 2,
+            Access::Append => 1,
+            Access::Write => 2,
+            Access::Destructive => 3,
         })
         .unwrap_or(Access::Read);
     let list = &caps.list_tool;
@@ -73,7 +74,7 @@ pub fn with_meta_tools(manifest: &Manifest) -> Manifest {
                                 "name": {"type": "string"},
                                 "title": {"type": "string"},
                                 "summary": {"type": "string"},
-                                "access": {"type": "string", "enum": ["read", "write", "destructive"]},
+                                "access": {"type": "string", "enum": ["read", "append", "write", "destructive"]},
                                 "inputSchema": {"type": "object"}
                             }
                         }

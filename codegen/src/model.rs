@@ -38,6 +38,10 @@ pub struct Server {
     /// The most bytes the tool list may cost a model (see budget.rs).
     #[serde(default)]
     pub tool_list_budget: Option<usize>,
+    /// The backend query parameter that carries a restricted caller's repositories (a key bound
+    /// to repositories in the tokens file). Without it, such keys are refused at start-up.
+    #[serde(default)]
+    pub repository_binding: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
@@ -70,6 +74,8 @@ pub struct Scope {
 #[serde(rename_all = "snake_case")]
 pub enum Access {
     Read,
+    /// Adds a record (a report, a queued proposal) and changes nothing else: no dry run.
+    Append,
     Write,
     Destructive,
 }
@@ -78,6 +84,7 @@ impl Access {
     pub fn as_str(self) -> &'static str {
         match self {
             Access::Read => "read",
+            Access::Append => "append",
             Access::Write => "write",
             Access::Destructive => "destructive",
         }

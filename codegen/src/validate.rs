@@ -92,6 +92,9 @@ fn check_surface(c: &mut Checker<'_>, file: &Path, manifest: &Manifest) {
             ),
         );
     }
+    if let Some(param) = &manifest.server.repository_binding {
+        check_repository_binding(c, manifest, param);
+    }
     if manifest.server.result_budget < 256 {
         c.report(
             path!["server", "result_budget"],
@@ -340,6 +343,35 @@ fn check_pagination(c: &mut Checker<'_>, i: usize, tool: &Tool, inputs: &BTreeMa
     }
 }
 
+/// `server.repository_binding` names a query parameter the engine adds to every backend request
+/// of a restricted caller; no tool may set it itself, or a caller could widen its own view.
+fn check_repository_binding(c: &mut Checker<'_>, manifest: &Manifest, param: &str) {
+    let at = path!["server", "repository_binding"];
+    if param.is_empty()
+        || !param
+            .chars()
+            .all(|ch| ch.is_ascii_alphanumeric() || ch == '_' || ch == '-')
+    {
+        c.report(
+            at,
+            None,
+            format!("repository_binding `{param}` is not a query parameter name. Use letters, digits, `_` or `-` (e.g. `visible`)."),
+        );
+        return;
+    }
+    for (i, tool) in manifest.tools.iter().enumerate() {
+        if let Some(nexus) = &tool.nexus
+            && nexus.query.contains_key(param)
+        {
+            c.report(
+                path!["tools", i, "nexus", "query", param],
+                Some(format!("tool `{}`", tool.name)),
+                format!("`{param}` is the surface's repository_binding: the engine sets it from the caller's key, so a tool must not send it. Remove it from `query:`."),
+            );
+        }
+    }
+}
+
 fn check_mutation(
     c: &mut Checker<'_>,
     manifest: &Manifest,
@@ -349,7 +381,7 @@ fn check_mutation(
 ) {
     let subject = Some(format!("tool `{}`", tool.name));
     let Some(m) = &tool.mutation else {
-        if tool.access != Access::Read {
+        if matches!(tool.access, Access::Write | Access::Destructive) {
             c.report(
                 path!["tools", i, "access"],
                 subject,
@@ -361,11 +393,11 @@ fn check_mutation(
         }
         return;
     };
-    if tool.access == Access::Read {
+    if matches!(tool.access, Access::Read | Access::Append) {
         c.report(
             path!["tools", i, "mutation"],
             subject.clone(),
-            "a read tool cannot declare `mutation:`. Set `access: write` (or destructive) if it changes anything.".to_owned(),
+            format!("a{} {} tool cannot declare `mutation:`. Set `access: write` (or destructive) if it changes anything beyond adding a record.", if tool.access == Access::Append { "n" } else { "" }, tool.access.as_str()),
         );
     }
     let is_bool = |name: &str| {

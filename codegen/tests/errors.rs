@@ -191,7 +191,7 @@ fn unknown_access() {
     assert_eq!(
         only_error(&source, "readonly"),
         "manifest/demo.yaml:25:13: tool `kg_get_thing`: access: unknown variant `readonly`, expected one \
-         of `read`, `write`, `destructive`. See manifest/README.md for the keys a manifest \
+         of `read`, `append`, `write`, `destructive`. See manifest/README.md for the keys a manifest \
          accepts."
     );
 }
@@ -631,4 +631,57 @@ fn every_published_schema_is_free_of_type_arrays() {
             }
         }
     }
+}
+
+#[test]
+fn an_append_tool_needs_no_dry_run_and_may_not_declare_one() {
+    // A tool that only adds a record (a report, a queued proposal) builds without `mutation:`.
+    let append = edit("    access: write\n", "    access: append\n")
+        .replace(
+            "    mutation:\n      dry_run: {param: dry_run, default: true}\n",
+            "",
+        )
+        .replace(
+            "        dry_run: {type: boolean, default: true}\n        confirmed: {type: boolean}\n",
+            "        confirmed: {type: boolean}\n",
+        )
+        .replace(
+            "{dry_run: \"{{ input.dry_run }}\", confirmed: \"{{ input.confirmed }}\"}",
+            "{confirmed: \"{{ input.confirmed }}\"}",
+        );
+    if let Err(errors) =
+        nexus_mcp_codegen::parse(std::path::Path::new("manifest/demo.yaml"), &append)
+    {
+        panic!("an append tool without mutation was refused: {errors:#?}");
+    }
+    // ... and one that declares a dry-run switch is told to say `write`.
+    let source = edit("    access: write\n", "    access: append\n");
+    assert_eq!(
+        only_error(&source, "mutation:"),
+        "manifest/demo.yaml:66:5: tool `kg_rebuild`: an append tool cannot declare `mutation:`. \
+         Set `access: write` (or destructive) if it changes anything beyond adding a record."
+    );
+}
+
+#[test]
+fn a_tool_may_not_send_the_repository_binding_itself() {
+    let source = edit(
+        "  result_budget: 8000\n",
+        "  result_budget: 8000\n  repository_binding: repository\n",
+    );
+    assert_eq!(
+        only_error(&source, "repository: \"{{ input.repository }}\""),
+        "manifest/demo.yaml:44:9: tool `kg_get_thing`: `repository` is the surface's \
+         repository_binding: the engine sets it from the caller's key, so a tool must not send \
+         it. Remove it from `query:`."
+    );
+    let source = edit(
+        "  result_budget: 8000\n",
+        "  result_budget: 8000\n  repository_binding: \"visible repos\"\n",
+    );
+    assert_eq!(
+        only_error(&source, "repository_binding:"),
+        "manifest/demo.yaml:8:3: repository_binding `visible repos` is not a query parameter \
+         name. Use letters, digits, `_` or `-` (e.g. `visible`)."
+    );
 }

@@ -10,6 +10,7 @@ use rmcp::model::Tool;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 use std::future::Future;
 use std::path::PathBuf;
@@ -165,6 +166,9 @@ struct ToolSchemas {
     binary: OnceLock<Vec<String>>,
 }
 
+/// The repositories a caller's key is bound to (never empty); a key without a binding sees all.
+pub type Repositories = Arc<[String]>;
+
 /// A custom tool's call, boxed so the generated dispatcher can return any of them.
 pub type ToolFuture = Pin<Box<dyn Future<Output = Result<Value, ToolError>> + Send>>;
 
@@ -174,6 +178,8 @@ pub struct ToolContext {
     pub app: Arc<App>,
     pub mode: Mode,
     pub scopes: Arc<BTreeSet<String>>,
+    /// The caller's repository binding (HTTP keys from a tokens file with `repos=`).
+    pub repositories: Option<Repositories>,
     pub progress: Option<Arc<dyn ProgressSink>>,
     pub log: Option<Arc<dyn LogSink>>,
 }
@@ -187,7 +193,25 @@ impl ToolContext {
 
     /// A Nexus API request on behalf of this call: retries and timings reach the client's log.
     pub async fn nexus(&self, request: &NexusRequest) -> Result<Value, ToolError> {
-        self.app.nexus.send(request, self.log.as_deref()).await
+        self.app
+            .nexus
+            .send(&self.bound(request), self.log.as_deref())
+            .await
+    }
+
+    /// `request` as this caller may send it: a caller bound to repositories carries them in the
+    /// surface's `repository_binding` parameter, replacing any value already there. (A surface
+    /// without that parameter never gets such a caller: start-up refuses the keys.)
+    pub fn bound<'a>(&self, request: &'a NexusRequest) -> Cow<'a, NexusRequest> {
+        match (&self.repositories, self.app.surface.repository_binding) {
+            (Some(repos), Some(param)) => {
+                let mut scoped = request.clone();
+                scoped.query.retain(|(name, _)| name != param);
+                scoped.query.push((param.to_owned(), repos.join(",")));
+                Cow::Owned(scoped)
+            }
+            _ => Cow::Borrowed(request),
+        }
     }
 
     pub fn has_scope(&self, scope: &str) -> bool {

@@ -244,7 +244,7 @@ async fn run_mapped(
     let mut response = ctx
         .app
         .nexus
-        .send_detailed(&request, ctx.log.as_deref())
+        .send_detailed(&ctx.bound(&request), ctx.log.as_deref())
         .await?;
     if let Some(p) = &tool.pagination {
         prepare_page(&mut response, p, page_cursor, skip);

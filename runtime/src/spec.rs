@@ -22,6 +22,8 @@ impl Mode {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Access {
     Read,
+    /// Adds a record (a report, a queued proposal) and changes nothing else: no dry run.
+    Append,
     Write,
     Destructive,
 }
@@ -30,6 +32,7 @@ impl Access {
     pub fn as_str(self) -> &'static str {
         match self {
             Access::Read => "read",
+            Access::Append => "append",
             Access::Write => "write",
             Access::Destructive => "destructive",
         }
@@ -68,6 +71,9 @@ pub struct SurfaceSpec {
     pub result_budget: usize,
     /// The most bytes the default stdio tool list may cost (`server.tool_list_budget`).
     pub tool_list_budget: Option<usize>,
+    /// The backend query parameter that carries a restricted caller's repositories
+    /// (`server.repository_binding`); None: this surface cannot restrict keys by repository.
+    pub repository_binding: Option<&'static str>,
     /// Names of the surface's envelope fields (manifest `envelope:`), in declaration order: the
     /// optional blocks the runtime may add to every result of this surface.
     pub envelope: &'static [&'static str],

@@ -267,6 +267,7 @@ static SURFACE: SurfaceSpec = SurfaceSpec {
     prompts: &[],
     resources: &[],
     tool_list_budget: None,
+    repository_binding: None,
     envelope: &["answered_by"],
     capabilities: Some(CapabilitiesSpec {
         use_tool: "use_capability",
@@ -366,6 +367,7 @@ fn ctx(app: &Arc<App>, scopes: &[&str]) -> ToolContext {
         app: app.clone(),
         mode: Mode::RemoteHttp,
         scopes: Arc::new(scopes.iter().map(|s| (*s).to_owned()).collect()),
+        repositories: None,
         progress: None,
         log: None,
     }

@@ -1077,6 +1077,7 @@ pub fn path_world() -> PathWorld {
         app: app(vec![root.clone()]),
         mode: Mode::LocalStdio,
         scopes: Arc::new(BTreeSet::new()),
+        repositories: None,
         progress: None,
         log: None,
     };

@@ -208,6 +208,7 @@ pub mod rules {
         instructions: "Rules and the CI gate.",
         result_budget: 8000usize,
         tool_list_budget: None,
+        repository_binding: None,
         envelope: &[],
         scopes: &[
             runtime::spec::ScopeSpec {
@@ -388,7 +389,7 @@ pub mod rules {
                 ],
                 handler: runtime::spec::Handler::Meta(runtime::spec::MetaTool::List),
                 input_schema: "{\"additionalProperties\":false,\"properties\":{\"capability\":{\"description\":\"Only this capability, with its input schema.\",\"maxLength\":64,\"minLength\":1,\"type\":\"string\"},\"include_schemas\":{\"default\":false,\"description\":\"Add every capability's input schema.\",\"type\":\"boolean\"}},\"type\":\"object\"}",
-                output_schema: "{\"properties\":{\"capabilities\":{\"items\":{\"properties\":{\"access\":{\"enum\":[\"read\",\"write\",\"destructive\"],\"type\":\"string\"},\"inputSchema\":{\"type\":\"object\"},\"name\":{\"type\":\"string\"},\"summary\":{\"type\":\"string\"},\"title\":{\"type\":\"string\"}},\"required\":[\"name\",\"title\",\"summary\",\"access\"],\"type\":\"object\"},\"type\":\"array\"},\"truncation\":{\"description\":\"Present when the result was cut to fit its budget; nothing is ever cut silently.\",\"properties\":{\"cuts\":{\"items\":{\"properties\":{\"kept\":{\"type\":\"integer\"},\"path\":{\"type\":\"string\"},\"total\":{\"type\":\"integer\"}},\"required\":[\"path\",\"kept\",\"total\"],\"type\":\"object\"},\"type\":\"array\"},\"next_cursor\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"note\":{\"type\":\"string\"},\"strings_shortened\":{\"type\":\"integer\"},\"truncated\":{\"type\":\"boolean\"}},\"required\":[\"truncated\"],\"type\":\"object\"}},\"required\":[\"capabilities\"],\"type\":\"object\"}",
+                output_schema: "{\"properties\":{\"capabilities\":{\"items\":{\"properties\":{\"access\":{\"enum\":[\"read\",\"append\",\"write\",\"destructive\"],\"type\":\"string\"},\"inputSchema\":{\"type\":\"object\"},\"name\":{\"type\":\"string\"},\"summary\":{\"type\":\"string\"},\"title\":{\"type\":\"string\"}},\"required\":[\"name\",\"title\",\"summary\",\"access\"],\"type\":\"object\"},\"type\":\"array\"},\"truncation\":{\"description\":\"Present when the result was cut to fit its budget; nothing is ever cut silently.\",\"properties\":{\"cuts\":{\"items\":{\"properties\":{\"kept\":{\"type\":\"integer\"},\"path\":{\"type\":\"string\"},\"total\":{\"type\":\"integer\"}},\"required\":[\"path\",\"kept\",\"total\"],\"type\":\"object\"},\"type\":\"array\"},\"next_cursor\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"note\":{\"type\":\"string\"},\"strings_shortened\":{\"type\":\"integer\"},\"truncated\":{\"type\":\"boolean\"}},\"required\":[\"truncated\"],\"type\":\"object\"}},\"required\":[\"capabilities\"],\"type\":\"object\"}",
                 nexus: None,
                 response: runtime::spec::ResponseSpec {
                     pick: &[],

@@ -202,6 +202,7 @@ pub mod demo {
         instructions: "Demo surface for the generator's snapshot test.",
         result_budget: 8000usize,
         tool_list_budget: None,
+        repository_binding: None,
         envelope: &[],
         scopes: &[
             runtime::spec::ScopeSpec {

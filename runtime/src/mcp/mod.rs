@@ -9,7 +9,7 @@ mod prompts;
 mod resources;
 pub mod tools;
 
-use crate::app::{App, ToolContext};
+use crate::app::{App, Repositories, ToolContext};
 use crate::log::ProgressSink;
 use crate::spec::Mode;
 use client_log::SessionLogLevel;
@@ -40,6 +40,9 @@ pub struct McpServer {
     mode: Mode,
     /// Scopes for stdio; over HTTP each request carries its own.
     scopes: Arc<BTreeSet<String>>,
+    /// The repositories of the key that opened a legacy SSE session; over Streamable HTTP each
+    /// request carries its own caller.
+    repositories: Option<Repositories>,
     /// This session's `logging/setLevel` choice.
     log_level: SessionLogLevel,
 }
@@ -52,8 +55,27 @@ impl McpServer {
             app,
             mode,
             scopes: Arc::new(scopes),
+            repositories: None,
             log_level: SessionLogLevel::default(),
         }
+    }
+
+    /// Binds this session to the repositories of the key that opened it (legacy SSE).
+    pub fn with_repositories(mut self, repositories: Option<Repositories>) -> Self {
+        self.repositories = repositories;
+        self
+    }
+
+    fn repositories_for(&self, ctx: &RequestContext<RoleServer>) -> Option<Repositories> {
+        if self.mode == Mode::RemoteHttp
+            && let Some(caller) = ctx
+                .extensions
+                .get::<axum::http::request::Parts>()
+                .and_then(|p| p.extensions.get::<crate::transport::auth::Caller>())
+        {
+            return caller.repositories.clone();
+        }
+        self.repositories.clone()
     }
 
     pub(crate) fn scopes_for(&self, ctx: &RequestContext<RoleServer>) -> Arc<BTreeSet<String>> {
@@ -79,6 +101,7 @@ impl McpServer {
             app: self.app.clone(),
             mode: self.mode,
             scopes: self.scopes_for(ctx),
+            repositories: self.repositories_for(ctx),
             progress,
             log: Some(self.log_level.sink(ctx.peer.clone(), self.app.surface.name)),
         }

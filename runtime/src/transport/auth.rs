@@ -1,5 +1,6 @@
 //! HTTP API keys: NEXUS_MCP_API_KEY (all scopes) or a tokens file of sha256 hashes with their
-//! scopes. Keys are compared as hashes, in constant time, against every entry.
+//! scopes and, optionally, the repositories they are bound to. Keys are compared as hashes, in
+//! constant time, against every entry.
 
 use sha2::{Digest, Sha256};
 use std::collections::BTreeSet;
@@ -24,7 +25,7 @@ pub enum AuthError {
     #[error("{source_name} is set but holds only whitespace; set it to the API key or unset it.")]
     KeyBlank { source_name: &'static str },
     #[error(
-        "{path}:{line}: {message}. Each line is `sha256:<64 hex chars> scope[,scope...]`; `#` starts a comment."
+        "{path}:{line}: {message}. Each line is `sha256:<64 hex chars> scope[,scope...] [repos=owner/name[,owner/name...]]`; `#` starts a comment."
     )]
     Syntax {
         path: String,
@@ -35,8 +36,17 @@ pub enum AuthError {
 
 #[derive(Debug, Clone, Default)]
 pub struct KeyStore {
-    entries: Vec<([u8; 32], Arc<BTreeSet<String>>)>,
+    entries: Vec<Entry>,
 }
+
+#[derive(Debug, Clone)]
+struct Entry {
+    hash: [u8; 32],
+    scopes: Arc<BTreeSet<String>>,
+    repositories: Option<Repositories>,
+}
+
+pub use crate::app::Repositories;
 
 /// Who is calling: the sha256 of the key presented (never the key itself), or one shared
 /// identity under `--insecure-no-auth`. Sessions belong to the identity that opened them.
@@ -53,6 +63,8 @@ impl KeyId {
 pub struct Caller {
     pub id: KeyId,
     pub scopes: Arc<BTreeSet<String>>,
+    /// The repositories this key may see; None: every repository.
+    pub repositories: Option<Repositories>,
 }
 
 /// Refuses a key that can never match: HTTP trims header values, so a key with surrounding
@@ -91,8 +103,17 @@ impl KeyStore {
         scopes: BTreeSet<String>,
     ) -> Result<(), AuthError> {
         check_key(source_name, key)?;
-        self.entries.push((sha256(key), Arc::new(scopes)));
+        self.entries.push(Entry {
+            hash: sha256(key),
+            scopes: Arc::new(scopes),
+            repositories: None,
+        });
         Ok(())
+    }
+
+    /// Whether any key is bound to repositories (the surface must then be able to restrict).
+    pub fn binds_repositories(&self) -> bool {
+        self.entries.iter().any(|e| e.repositories.is_some())
     }
 
     /// Loads a tokens file; `known` checks each scope name.
@@ -116,9 +137,16 @@ impl KeyStore {
                 line: i + 1,
                 message,
             };
-            let (hash, scopes) = line
-                .split_once(char::is_whitespace)
-                .ok_or_else(|| err("missing scopes".into()))?;
+            let mut fields = line.split_whitespace();
+            let hash = fields.next().unwrap_or_default();
+            let scopes = fields.next().ok_or_else(|| err("missing scopes".into()))?;
+            let repositories = match fields.next() {
+                None => None,
+                Some(field) => Some(parse_repositories(field).map_err(&err)?),
+            };
+            if let Some(extra) = fields.next() {
+                return Err(err(format!("unexpected `{extra}` after the fields")));
+            }
             let hex = hash
                 .strip_prefix("sha256:")
                 .ok_or_else(|| err("the hash must start with `sha256:`".into()))?;
@@ -131,7 +159,11 @@ impl KeyStore {
                 }
                 set.insert(scope.to_owned());
             }
-            self.entries.push((bytes, Arc::new(set)));
+            self.entries.push(Entry {
+                hash: bytes,
+                scopes: Arc::new(set),
+                repositories,
+            });
         }
         Ok(())
     }
@@ -145,16 +177,43 @@ impl KeyStore {
     pub fn identify(&self, presented: &str) -> Option<Caller> {
         let digest = sha256(presented);
         let mut found = None;
-        for (hash, scopes) in &self.entries {
-            if bool::from(hash.ct_eq(&digest)) && found.is_none() {
+        for entry in &self.entries {
+            if bool::from(entry.hash.ct_eq(&digest)) && found.is_none() {
                 found = Some(Caller {
                     id: KeyId(digest),
-                    scopes: scopes.clone(),
+                    scopes: entry.scopes.clone(),
+                    repositories: entry.repositories.clone(),
                 });
             }
         }
         found
     }
+}
+
+/// `repos=owner/name[,owner/name...]`: a non-empty list (an empty binding would read as "all").
+fn parse_repositories(field: &str) -> Result<Repositories, String> {
+    let list = field.strip_prefix("repos=").ok_or_else(|| {
+        format!("unexpected `{field}`: the third field, when present, is `repos=owner/name[,...]`")
+    })?;
+    let repos: Vec<String> = list
+        .split(',')
+        .map(str::trim)
+        .filter(|r| !r.is_empty())
+        .map(str::to_owned)
+        .collect();
+    if repos.is_empty() {
+        return Err("`repos=` lists no repository; list at least one, or drop the field for a key that sees every repository".into());
+    }
+    if let Some(bad) = repos.iter().find(|r| {
+        r.split_once('/')
+            .is_none_or(|(o, n)| o.is_empty() || n.is_empty() || n.contains('/'))
+            || !r
+                .chars()
+                .all(|ch| ch.is_ascii_alphanumeric() || "/._-".contains(ch))
+    }) {
+        return Err(format!("`{bad}` is not an owner/name repository"));
+    }
+    Ok(repos.into())
 }
 
 fn decode_hex(hex: &str) -> Option<[u8; 32]> {
@@ -248,6 +307,52 @@ mod tests {
         assert_eq!(a, store.identify("a").unwrap().id);
         assert_ne!(a, store.identify("b").unwrap().id);
         assert_ne!(a, KeyId::OPEN);
+    }
+
+    #[test]
+    fn tokens_file_keys_may_be_bound_to_repositories() {
+        let dir = tempfile::tempdir().unwrap();
+        let hex = |k: &str| -> String { sha256(k).iter().map(|b| format!("{b:02x}")).collect() };
+        let path = dir.path().join("tokens");
+        std::fs::write(
+            &path,
+            format!(
+                "sha256:{} rules:read repos=acme/api,acme/web\nsha256:{} rules:read\n",
+                hex("bound"),
+                hex("org")
+            ),
+        )
+        .unwrap();
+        let mut store = KeyStore::default();
+        store.load_file(&path, |_| true).unwrap();
+        assert!(store.binds_repositories());
+        let bound = store.identify("bound").unwrap();
+        assert_eq!(
+            bound.repositories.as_deref().unwrap(),
+            ["acme/api".to_owned(), "acme/web".to_owned()]
+        );
+        assert!(store.identify("org").unwrap().repositories.is_none());
+    }
+
+    #[test]
+    fn an_empty_or_malformed_repository_binding_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let hash: String = sha256("k").iter().map(|b| format!("{b:02x}")).collect();
+        for (field, expected) in [
+            ("repos=", "lists no repository"),
+            ("repos=acme", "`acme` is not an owner/name repository"),
+            ("repo=acme/api", "the third field, when present, is `repos="),
+            ("repos=a/b extra", "unexpected `extra`"),
+        ] {
+            let path = dir.path().join("tokens");
+            std::fs::write(&path, format!("sha256:{hash} rules:read {field}\n")).unwrap();
+            let err = KeyStore::default()
+                .load_file(&path, |_| true)
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains("tokens:1: "), "{err}");
+            assert!(err.contains(expected), "{field}: {err}");
+        }
     }
 
     #[test]

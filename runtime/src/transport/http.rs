@@ -97,6 +97,7 @@ async fn require_key(State(auth): State<Auth>, mut request: Request, next: Next)
         Auth::Open(scopes) => Some(Caller {
             id: KeyId::OPEN,
             scopes: scopes.clone(),
+            repositories: None,
         }),
         Auth::Keys(store) => presented_key(request.headers()).and_then(|k| store.identify(k)),
     };

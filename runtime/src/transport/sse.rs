@@ -198,7 +198,8 @@ pub async fn open(
         send_timeout: state.send_timeout,
     };
     let scopes: BTreeSet<String> = caller.scopes.iter().cloned().collect();
-    let server = McpServer::new(state.app.clone(), Mode::RemoteHttp, scopes);
+    let server = McpServer::new(state.app.clone(), Mode::RemoteHttp, scopes)
+        .with_repositories(caller.repositories.clone());
     tokio::spawn(async move {
         let _slot = slot;
         match server.serve(transport).await {
