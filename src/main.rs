@@ -153,6 +153,9 @@ enum Command {
     /// Run the CI gate on base...head: analyse the changed lines, store the record, print a
     /// summary; exit 1 when blocking, 2 when the change could not be analysed.
     Gate(nexus_mcp::cli::gate::GateArgs),
+    /// The rules domain from a terminal: `stats` (which rules break and get fixed) and
+    /// `review` (accept or reject queued rule and skill proposals).
+    Rules(nexus_mcp::cli::rules::RulesArgs),
     /// Check or rewrite contract/<surface>/ from the manifest.
     Contract {
         #[arg(long, conflicts_with = "write")]
@@ -252,6 +255,7 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
     };
     match &cli.command {
         Command::Gate(args) => nexus_mcp::cli::gate::run(args, cli.nexus_url.as_deref()).await,
+        Command::Rules(args) => nexus_mcp::cli::rules::run(args, cli.nexus_url.as_deref()).await,
         Command::Tools { json, cost } => {
             if *cost {
                 print!("{}", runtime::tool_cost::report(surface));

@@ -4,8 +4,8 @@
 //! data directory as `serve`), prints a short summary on stdout and exits 1 when blocking,
 //! 2 when the gate could not analyse (or store), 0 otherwise. Logs go to stderr.
 
-use crate::embedded;
-use crate::runtime::backend::{NexusClient, NexusRequest, Secret};
+use crate::cli::nexus::Connection;
+use crate::runtime::backend::{NexusClient, NexusRequest};
 use nexus_lite::rules::gate::model::{GateRecord, GateStatus, ToolStatus};
 use nexus_lite::rules::gate::{self, analysers};
 use serde_json::Value;
@@ -49,46 +49,15 @@ pub struct GateArgs {
 /// Runs the gate command; `nexus_url` is NEXUS_API_URL (token from NEXUS_API_TOKEN).
 pub async fn run(args: &GateArgs, nexus_url: Option<&str>) -> Result<ExitCode, String> {
     let root = nexus_lite::git::toplevel(&args.repo).map_err(|e| e.to_string())?;
-    let (client, lite, repository) = match nexus_url {
-        Some(url) => {
-            let token = std::env::var("NEXUS_API_TOKEN").map_err(|_| {
-                "NEXUS_API_URL is set but NEXUS_API_TOKEN is not: set the Nexus service token"
-                    .to_owned()
-            })?;
-            let client = NexusClient::new(url, Secret::new(token), Duration::from_secs(120))
-                .map_err(|e| e.to_string())?;
-            let name = nexus_lite::core::repos::repo_name(args.repository.as_deref(), &root);
-            (client, None, name)
-        }
-        None => {
-            let spec = match &args.repository {
-                Some(name) => format!("{name}={}", root.display()),
-                None => root.display().to_string(),
-            };
-            let lite = embedded::start(args.data_dir.clone(), &[spec], &[])
-                .await
-                .map_err(|e| e.to_string())?;
-            let name = lite
-                .checkouts
-                .iter()
-                .find(|(_, path)| path.as_path() == root.as_path())
-                .map(|(name, _)| name.clone())
-                .ok_or_else(|| {
-                    format!("the embedded nexus-lite does not serve {}", root.display())
-                })?;
-            let client = NexusClient::new(
-                &lite.url,
-                Secret::new(lite.token.clone()),
-                Duration::from_secs(120),
-            )
-            .map_err(|e| e.to_string())?;
-            (client, Some(lite), name)
-        }
-    };
-    let outcome = analyse_and_store(args, &root, repository, &client).await;
-    if let Some(l) = lite {
-        l.running.shutdown().await;
-    }
+    let conn = Connection::open(
+        nexus_url,
+        &root,
+        args.repository.as_deref(),
+        args.data_dir.clone(),
+    )
+    .await?;
+    let outcome = analyse_and_store(args, &root, conn.repository.clone(), &conn.client).await;
+    conn.close().await;
     outcome
 }
 

@@ -1,3 +1,5 @@
 //! Subcommands of the nexus-mcp command line that are not MCP serving (one module each).
 
 pub mod gate;
+pub mod nexus;
+pub mod rules;

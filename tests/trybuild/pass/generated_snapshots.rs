@@ -18,8 +18,13 @@ mod nexus_doc_kg {
     include!("../../../codegen/tests/snapshots/nexus_doc_kg.rs");
 }
 
+mod nexus_rules {
+    include!("../../../codegen/tests/snapshots/nexus_rules.rs");
+}
+
 fn main() {
     assert!(!demo::SURFACES.is_empty());
     assert!(!nexus_code_kg::SURFACES.is_empty());
     assert!(!nexus_doc_kg::SURFACES.is_empty());
+    assert!(!nexus_rules::SURFACES.is_empty());
 }

@@ -1,0 +1,72 @@
+//! The Nexus API a CLI subcommand talks to: NEXUS_API_URL (token from NEXUS_API_TOKEN), or an
+//! embedded nexus-lite over the repository, on the same data directory `serve` uses.
+
+use crate::embedded::{self, Embedded};
+use crate::runtime::backend::{NexusClient, Secret};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// A connected client, the repository's name there, and the embedded server to stop after.
+pub struct Connection {
+    pub client: NexusClient,
+    pub repository: String,
+    lite: Option<Embedded>,
+}
+
+impl Connection {
+    /// Connects for the git work tree at `root`; `name` overrides the repository's name.
+    pub async fn open(
+        nexus_url: Option<&str>,
+        root: &Path,
+        name: Option<&str>,
+        data_dir: Option<PathBuf>,
+    ) -> Result<Connection, String> {
+        let timeout = Duration::from_secs(120);
+        match nexus_url {
+            Some(url) => {
+                let token = std::env::var("NEXUS_API_TOKEN").map_err(|_| {
+                    "NEXUS_API_URL is set but NEXUS_API_TOKEN is not: set the Nexus service token"
+                        .to_owned()
+                })?;
+                let client = NexusClient::new(url, Secret::new(token), timeout)
+                    .map_err(|e| e.to_string())?;
+                Ok(Connection {
+                    client,
+                    repository: nexus_lite::core::repos::repo_name(name, root),
+                    lite: None,
+                })
+            }
+            None => {
+                let spec = match name {
+                    Some(name) => format!("{name}={}", root.display()),
+                    None => root.display().to_string(),
+                };
+                let lite = embedded::start(data_dir, &[spec], &[])
+                    .await
+                    .map_err(|e| e.to_string())?;
+                let repository = lite
+                    .checkouts
+                    .iter()
+                    .find(|(_, path)| path.as_path() == root)
+                    .map(|(name, _)| name.clone())
+                    .ok_or_else(|| {
+                        format!("the embedded nexus-lite does not serve {}", root.display())
+                    })?;
+                let client = NexusClient::new(&lite.url, Secret::new(lite.token.clone()), timeout)
+                    .map_err(|e| e.to_string())?;
+                Ok(Connection {
+                    client,
+                    repository,
+                    lite: Some(lite),
+                })
+            }
+        }
+    }
+
+    /// Stops the embedded nexus-lite, if one was started.
+    pub async fn close(self) {
+        if let Some(lite) = self.lite {
+            lite.running.shutdown().await;
+        }
+    }
+}
