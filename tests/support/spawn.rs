@@ -138,6 +138,12 @@ impl HttpServer {
         if let Some(n) = opts.threads {
             cmd.arg("--threads").arg(n.to_string());
         }
+        HttpServer::launch(&mut cmd, port, opts.key, data)
+    }
+
+    /// Spawns `cmd` (a `serve --transport http` listening on 127.0.0.1:`port`, its stderr
+    /// piped) and waits until it listens; `data` is its data directory, removed on drop.
+    pub fn launch(cmd: &mut Command, port: u16, key: Option<String>, data: TempDir) -> HttpServer {
         let mut child = cmd.spawn().expect("spawn nexus-mcp serve --transport http");
         let stderr = Arc::new(Mutex::new(String::new()));
         let rx = tee_lines(child.stderr.take().expect("piped stderr"), stderr.clone());
@@ -155,7 +161,7 @@ impl HttpServer {
         HttpServer {
             child,
             addr: SocketAddr::from(([127, 0, 0, 1], port)),
-            key: opts.key,
+            key,
             stderr,
             _data: data,
         }

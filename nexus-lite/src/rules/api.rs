@@ -45,10 +45,11 @@ impl RulesError {
     pub fn conflict(code: &'static str, message: impl Into<String>) -> Self {
         Self::new(StatusCode::CONFLICT, code, message)
     }
-    /// A repository outside the caller's `visible` list.
+    /// A repository outside the caller's `visible` list. 404, not 403: to the MCP surface a 403
+    /// means its own service token was refused, which is not what happened.
     pub fn not_visible(repository: &str) -> Self {
         Self::new(
-            StatusCode::FORBIDDEN,
+            StatusCode::NOT_FOUND,
             "REPOSITORY_NOT_VISIBLE",
             format!(
                 "repository `{repository}` is outside the repositories your key may see; a key bound to `{repository}` (or an unrestricted key) would see it"
