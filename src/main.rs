@@ -151,7 +151,7 @@ enum Command {
         backend: Backend,
     },
     /// Run the CI gate on base...head: analyse the changed lines, store the record, print a
-    /// summary; exit 1 when blocking, 2 when the change could not be analysed.
+    /// summary; exit 1 when blocking, 2 when the verdict is unknown (not analysed, partly or at all).
     Gate(nexus_mcp::cli::gate::GateArgs),
     /// The rules domain from a terminal: `stats` (which rules break and get fixed) and
     /// `review` (accept or reject queued rule and skill proposals).

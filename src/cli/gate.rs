@@ -2,7 +2,8 @@
 //! in `nexus_lite::rules::gate`), stores the record through the Nexus API (`POST
 //! /api/v1/rules/gate-results` on NEXUS_API_URL, or on an embedded nexus-lite over the same
 //! data directory as `serve`), prints a short summary on stdout and exits 1 when blocking,
-//! 2 when the gate could not analyse (or store), 0 otherwise. Logs go to stderr.
+//! 2 when the verdict is unknown (the change or part of it could not be analysed, or the record
+//! was not stored), 0 only for a complete clean run. Logs go to stderr.
 
 use crate::cli::nexus::Connection;
 use crate::runtime::backend::{NexusClient, NexusRequest};
@@ -128,12 +129,12 @@ async fn analyse_and_store(
             true
         }
     };
-    Ok(if verdict.blocking == Some(true) {
-        ExitCode::from(1)
-    } else if verdict.status == GateStatus::Unavailable || store_failed {
-        ExitCode::from(2)
-    } else {
-        ExitCode::SUCCESS
+    // Only a complete clean run passes: an unknown verdict (an analyser missing or crashing)
+    // must not read as a green check.
+    Ok(match verdict.blocking {
+        Some(true) => ExitCode::from(1),
+        Some(false) if !store_failed => ExitCode::SUCCESS,
+        _ => ExitCode::from(2),
     })
 }
 
