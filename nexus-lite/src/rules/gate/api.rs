@@ -26,7 +26,21 @@ pub fn router(state: Arc<RulesState>) -> Router {
 
 /// After a record is stored: the rules domain marks agents' claims on the same tree
 /// witnessed or disputed. A failure there is logged; the record stays stored.
-fn after_store(_s: &RulesState, _record: &GateRecord, _stored: &Stored) -> Result<(), String> {
+fn after_store(
+    conn: &mut rusqlite::Connection,
+    record: &GateRecord,
+    stored: &Stored,
+) -> Result<(), String> {
+    let w =
+        crate::rules::checks::record_gate_run(conn, record, stored, crate::core::util::now_epoch())
+            .map_err(|e| e.to_string())?;
+    tracing::info!(
+        record = %stored.record_id,
+        checks = w.checks,
+        witnessed = w.witnessed,
+        disputed = w.disputed,
+        "gate run recorded; self-checks on its tree judged"
+    );
     Ok(())
 }
 
@@ -96,7 +110,7 @@ async fn post_result(
     blocking(s, StatusCode::CREATED, move |s| {
         let mut conn = s.core.writer()?;
         let stored = record::store(&mut conn, &rec, crate::core::util::now_epoch())?;
-        if let Err(e) = after_store(s, &rec, &stored) {
+        if let Err(e) = after_store(&mut conn, &rec, &stored) {
             tracing::warn!(error = %e, record = %stored.record_id, "gate record stored, but witnessing claims failed");
         }
         let v = rec.verdict();
