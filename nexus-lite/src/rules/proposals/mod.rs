@@ -54,8 +54,10 @@ impl NewProposal {
         if self.kind == "skill" {
             return format!("skill:{}", self.slug());
         }
-        let enforced: Vec<String> = self.fields["enforcedBy"]
-            .as_array()
+        let enforced: Vec<String> = self
+            .fields
+            .get("enforcedBy")
+            .and_then(Value::as_array)
             .map(|a| {
                 let mut v: Vec<String> = a
                     .iter()
