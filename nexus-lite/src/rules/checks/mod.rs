@@ -148,7 +148,7 @@ pub fn store(
 ) -> Result<String, LiteError> {
     let check_id = format!("chk_{}", uuid::Uuid::new_v4().simple());
     let tx = conn
-        .transaction()
+        .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
         .map_err(LiteError::db("starting to store a self-check"))?;
     let seq: i64 = tx
         .query_row(

@@ -129,9 +129,11 @@ pub fn record_gate_run(
     stored: &Stored,
     now_epoch: i64,
 ) -> Result<Witnessing, LiteError> {
-    let tx = conn.transaction().map_err(LiteError::db(
-        "starting to record a gate run for witnessing",
-    ))?;
+    let tx = conn
+        .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+        .map_err(LiteError::db(
+            "starting to record a gate run for witnessing",
+        ))?;
     if let Some(old) = &stored.replaced {
         for sql in [
             "DELETE FROM rule_gate_outcomes WHERE record_id = ?1",

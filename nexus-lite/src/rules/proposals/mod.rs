@@ -189,8 +189,7 @@ pub fn parse_request(body: &Value) -> Result<NewProposal, RulesError> {
     let model = text(body, "modelId", 200, false)?;
     let proposed_by = text(body, "proposedBy", 200, false)?.or_else(|| agent.clone());
     let mut fields = Map::new();
-    let name_out;
-    if kind == "skill" {
+    let name_out = if kind == "skill" {
         let name = name.ok_or_else(|| {
             RulesError::bad(
                 "a skill needs `name`: the directory it is written to (.agents/skills/<name>/SKILL.md), 1–64 of a-z, 0-9 and single hyphens",
@@ -214,7 +213,7 @@ pub fn parse_request(body: &Value) -> Result<NewProposal, RulesError> {
             }
         }
         fields.insert("description".into(), json!(description));
-        name_out = Some(name);
+        Some(name)
     } else {
         if let Some(n) = &name
             && let Some(p) = skill_name_problem(n)
@@ -274,8 +273,8 @@ pub fn parse_request(body: &Value) -> Result<NewProposal, RulesError> {
             })?;
             fields.insert("forbid".into(), json!(f));
         }
-        name_out = name;
-    }
+        name
+    };
     if let Some(a) = agent {
         fields.insert("agentName".into(), json!(a));
     }
@@ -365,7 +364,7 @@ pub fn queue(
 ) -> Result<(Value, bool), LiteError> {
     let key = p.dedupe_key();
     let tx = conn
-        .transaction()
+        .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
         .map_err(LiteError::db("starting to queue a proposal"))?;
     if let Some(existing) = by_dedupe_key(&tx, repository, &key)? {
         return Ok((existing, true));
@@ -535,7 +534,7 @@ pub fn decide_answer(
         (None, None)
     };
     let mut conn = s.core.writer()?;
-    let tx = conn.transaction()?;
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     let Some(p) = get(&tx, &r.name, id)? else {
         let ids: Vec<String> = list(&tx, &r.name, &[])?
             .iter()
