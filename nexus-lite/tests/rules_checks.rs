@@ -303,6 +303,11 @@ fn gate_runs_on_the_same_tree_witness_or_dispute_each_claim_and_stats_count_brea
     assert_eq!(rec["headTreeSha"], lie.body["treeSha"]);
     let stored = store_gate(addr, &rec);
     assert_eq!(stored.body["detailComplete"], true, "{:#}", stored.body);
+    assert_eq!(
+        stored.body["selfChecks"],
+        json!({"onTree": 2, "witnessed": 1, "disputed": 1}),
+        "the first and the lying check are on the gate's tree"
+    );
 
     let (status, results) = check_status(&data, &lie_id);
     assert_eq!(status, "disputed");

@@ -331,3 +331,44 @@ pub fn witness_standing(witness: Option<&str>) -> Standing {
         .and_then(|v| v["status"].as_str().map(Standing::parse))
         .unwrap_or(Standing::Claimed)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn o(enforced: bool, violations: i64) -> Option<Outcome> {
+        Some(Outcome {
+            enforced,
+            violations,
+        })
+    }
+
+    #[test]
+    fn only_a_complete_run_witnesses_a_pass_and_any_run_that_saw_a_violation_disputes_one() {
+        use Standing::*;
+        assert_eq!(judge(true, o(true, 0), true), Some(Witnessed));
+        assert_eq!(judge(true, o(true, 0), false), None);
+        assert_eq!(judge(true, o(true, 2), false), Some(Disputed));
+        assert_eq!(judge(false, o(true, 1), false), Some(Witnessed));
+        assert_eq!(judge(false, o(true, 0), true), Some(Disputed));
+        assert_eq!(judge(false, o(true, 0), false), None);
+        assert_eq!(judge(true, o(false, 0), true), None);
+        assert_eq!(judge(true, None, true), None);
+    }
+
+    #[test]
+    fn a_check_is_witnessed_only_when_every_known_result_is() {
+        use Standing::*;
+        assert_eq!(
+            check_status(&[(true, Witnessed), (false, Claimed)]),
+            Witnessed
+        );
+        assert_eq!(check_status(&[(true, Witnessed), (true, Claimed)]), Claimed);
+        assert_eq!(
+            check_status(&[(true, Witnessed), (false, Disputed)]),
+            Disputed
+        );
+        assert_eq!(check_status(&[(false, Witnessed)]), Claimed);
+        assert_eq!(check_status(&[]), Claimed);
+    }
+}

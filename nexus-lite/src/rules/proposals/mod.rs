@@ -617,3 +617,26 @@ pub fn decide_answer(
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slugs_and_skill_names() {
+        assert_eq!(
+            slug("No eval() on request data!"),
+            "no-eval-on-request-data"
+        );
+        assert_eq!(slug("../../etc/passwd"), "etc-passwd");
+        assert_eq!(slug("Ünïcode only"), "n-code-only");
+        assert_eq!(slug("!!!"), "");
+        assert_eq!(slug(&"a".repeat(100)).len(), 64);
+        assert!(skill_name_problem("db-migrations").is_none());
+        for bad in ["", "Db", "a--b", "-a", "a-", "a_b", &"a".repeat(65)] {
+            assert!(skill_name_problem(bad).is_some(), "{bad}");
+        }
+        assert_eq!(target_path("skill", "x"), ".agents/skills/x/SKILL.md");
+        assert_eq!(target_path("rule", "x"), ".nexus/rules/x.md");
+    }
+}
