@@ -60,6 +60,20 @@ fn scratch(cmd: &mut Command, index: &Path, objects: &Path, alternate: &Path) {
         .env("GIT_ALTERNATE_OBJECT_DIRECTORIES", alternate);
 }
 
+/// The user's own global excludes file (`core.excludesFile` in their global config, which
+/// [`git::command`] does not read): files it ignores stay out of their commits, so out of the
+/// tree too. The user's config, not the repository's, so honouring it runs nothing untrusted.
+fn user_excludes_file() -> Option<String> {
+    let out = Command::new("git")
+        .args(["config", "--global", "--path", "--get", "core.excludesFile"])
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_CONFIG_PARAMETERS")
+        .output()
+        .ok()?;
+    let path = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    (out.status.success() && !path.is_empty()).then_some(path)
+}
+
 /// Computes the work tree's tree id of the repository at `root`.
 pub fn work_tree(root: &Path) -> Result<WorkTree, LiteError> {
     let head_sha = git::head_sha(root)?;
@@ -99,6 +113,7 @@ pub fn work_tree(root: &Path) -> Result<WorkTree, LiteError> {
     })?;
     // The index copy keeps the stat cache (unchanged files are not re-read) and the
     // skip-worktree bits of a sparse checkout; without an index, start from HEAD.
+    let excludes = user_excludes_file();
     let copied = real_index.is_file() && std::fs::copy(&real_index, &index).is_ok();
     let add = |fresh: bool| -> Result<(), LiteError> {
         if fresh {
@@ -111,6 +126,9 @@ pub fn work_tree(root: &Path) -> Result<WorkTree, LiteError> {
         }
         let mut cmd = git::content_command(root)?;
         scratch(&mut cmd, &index, &scratch_objects, &objects);
+        if let Some(file) = &excludes {
+            cmd.arg("-c").arg(format!("core.excludesFile={file}"));
+        }
         output(root, cmd, &["add", "-A", "--", "."]).map(|_| ())
     };
     if let Err(e) = add(!copied) {
