@@ -1,12 +1,392 @@
-//! Stats (being written).
+//! Per-rule statistics of a repository: how often each rule broke (in gate runs and in
+//! agents' self-checks), how often it was fixed (before a commit, within a pull request) and
+//! how agents' claims about it stood against the gate. Deterministic: the same database gives
+//! the same answer.
+
+use crate::core::error::LiteError;
 use crate::core::repos::ServedRepo;
 use crate::rules::api::RulesError;
+use crate::rules::checks::witness::{Outcome, Standing, witness_standing};
+use crate::rules::playbook;
 use crate::rules::state::RulesState;
-use serde_json::Value;
+use rusqlite::{Connection, params};
+use serde::Serialize;
+use serde_json::{Value, json};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-pub fn answer(_s: &RulesState, _repo: &ServedRepo) -> Result<Value, RulesError> {
-    Err(RulesError::not_found(
-        "NOT_IMPLEMENTED",
-        "stats are not implemented yet",
-    ))
+/// One rule's statistics (RulesRuleStats).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RuleStats {
+    pub rule_id: String,
+    pub title: Option<String>,
+    pub in_playbook: bool,
+    pub times_broken: i64,
+    pub gate_runs_broken: i64,
+    pub gate_violations: i64,
+    pub self_check_failures: i64,
+    pub times_fixed: i64,
+    pub fixed_before_commit: i64,
+    pub fixed_in_pr: i64,
+    pub claimed: i64,
+    pub witnessed: i64,
+    pub disputed: i64,
+}
+
+/// What each column counts, one line each (the answer's `definitions`).
+pub const DEFINITIONS: &[(&str, &str)] = &[
+    ("timesBroken", "gateRunsBroken + selfCheckFailures"),
+    (
+        "gateRunsBroken",
+        "stored gate runs with at least one violation of the rule",
+    ),
+    (
+        "gateViolations",
+        "violations of the rule over all stored gate runs",
+    ),
+    (
+        "selfCheckFailures",
+        "report_check results that said the rule failed",
+    ),
+    ("timesFixed", "fixedBeforeCommit + fixedInPr"),
+    (
+        "fixedBeforeCommit",
+        "a session reported the rule failing, then passing in a later report of the same session",
+    ),
+    (
+        "fixedInPr",
+        "a gate run of a pull request broke the rule, and a later run of the same pull request did not (the rule enforced there, or the run complete)",
+    ),
+    (
+        "claimed",
+        "self-check results on the rule no gate run has judged yet",
+    ),
+    (
+        "witnessed",
+        "self-check results a gate run on the same tree agreed with",
+    ),
+    (
+        "disputed",
+        "self-check results a gate run on the same tree contradicted",
+    ),
+    (
+        "inPlaybook",
+        "the rule is in the work tree's current playbook",
+    ),
+];
+
+/// Aggregates over all rules, and the counts of what was read.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Totals {
+    pub rules: i64,
+    pub gate_runs: i64,
+    pub checks: i64,
+    pub sessions: i64,
+    pub times_broken: i64,
+    pub gate_runs_broken: i64,
+    pub gate_violations: i64,
+    pub self_check_failures: i64,
+    pub times_fixed: i64,
+    pub fixed_before_commit: i64,
+    pub fixed_in_pr: i64,
+    pub claimed: i64,
+    pub witnessed: i64,
+    pub disputed: i64,
+}
+
+fn db(ctx: &'static str) -> impl FnOnce(rusqlite::Error) -> LiteError {
+    LiteError::db(ctx)
+}
+
+/// The statistics of `repository`, sorted by timesBroken (desc) then ruleId. `playbook`: the
+/// current rules (id, title), listed even when nothing happened to them.
+pub fn compute(
+    conn: &Connection,
+    repository: &str,
+    playbook: &[(String, String)],
+) -> Result<(Vec<RuleStats>, Totals), LiteError> {
+    let mut by_rule: BTreeMap<String, RuleStats> = BTreeMap::new();
+    fn stat<'m>(m: &'m mut BTreeMap<String, RuleStats>, id: &str) -> &'m mut RuleStats {
+        m.entry(id.to_string()).or_insert_with(|| RuleStats {
+            rule_id: id.to_string(),
+            ..RuleStats::default()
+        })
+    }
+    for (id, title) in playbook {
+        let s = stat(&mut by_rule, id);
+        s.in_playbook = true;
+        s.title = Some(title.clone());
+    }
+    let mut totals = Totals::default();
+
+    // Gate side.
+    {
+        let mut st = conn
+            .prepare(
+                "SELECT o.rule_id, sum(o.violations > 0), sum(o.violations) FROM rule_gate_outcomes o
+                 JOIN rule_gate_runs g ON g.record_id = o.record_id
+                 WHERE g.repository = ?1 GROUP BY o.rule_id",
+            )
+            .map_err(db("counting gate outcomes per rule"))?;
+        let rows = st
+            .query_map(params![repository], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, i64>(1)?,
+                    r.get::<_, i64>(2)?,
+                ))
+            })
+            .map_err(db("counting gate outcomes per rule"))?;
+        for row in rows {
+            let (id, runs, violations) = row.map_err(db("counting gate outcomes per rule"))?;
+            if runs == 0 && violations == 0 && !by_rule.contains_key(&id) {
+                // Enforced, never broken, and not in the playbook any more: nothing to show.
+                continue;
+            }
+            let s = stat(&mut by_rule, &id);
+            s.gate_runs_broken = runs;
+            s.gate_violations = violations;
+        }
+        totals.gate_runs = conn
+            .query_row(
+                "SELECT count(*) FROM rule_gate_runs WHERE repository = ?1",
+                params![repository],
+                |r| r.get(0),
+            )
+            .map_err(db("counting gate runs"))?;
+    }
+
+    // Self-checks: failures, standings, and fail → pass within a session.
+    {
+        let mut st = conn
+            .prepare(
+                "SELECT c.session_id, r.rule_id, r.pass, r.witness FROM rule_check_results r
+                 JOIN rule_checks c ON c.check_id = r.check_id
+                 WHERE c.repository = ?1 ORDER BY c.session_id, r.rule_id, c.seq",
+            )
+            .map_err(db("reading self-check results"))?;
+        let rows = st
+            .query_map(params![repository], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, bool>(2)?,
+                    r.get::<_, Option<String>>(3)?,
+                ))
+            })
+            .map_err(db("reading self-check results"))?;
+        let mut last: Option<(String, String, bool)> = None;
+        for row in rows {
+            let (session, rule, pass, witness) = row.map_err(db("reading self-check results"))?;
+            let s = stat(&mut by_rule, &rule);
+            if !pass {
+                s.self_check_failures += 1;
+            }
+            match witness_standing(witness.as_deref()) {
+                Standing::Claimed => s.claimed += 1,
+                Standing::Witnessed => s.witnessed += 1,
+                Standing::Disputed => s.disputed += 1,
+            }
+            if let Some((ls, lr, lp)) = &last
+                && ls == &session
+                && lr == &rule
+                && !*lp
+                && pass
+            {
+                s.fixed_before_commit += 1;
+            }
+            last = Some((session, rule, pass));
+        }
+        let (checks, sessions): (i64, i64) = conn
+            .query_row(
+                "SELECT count(*), count(DISTINCT session_id) FROM rule_checks WHERE repository = ?1",
+                params![repository],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .map_err(db("counting self-checks"))?;
+        totals.checks = checks;
+        totals.sessions = sessions;
+    }
+
+    for (rule, n) in fixed_in_prs(conn, repository)? {
+        stat(&mut by_rule, &rule).fixed_in_pr = n;
+    }
+    titles_from_gate(conn, repository, &mut by_rule)?;
+
+    let mut rules: Vec<RuleStats> = by_rule
+        .into_values()
+        .map(|mut s| {
+            s.times_broken = s.gate_runs_broken + s.self_check_failures;
+            s.times_fixed = s.fixed_before_commit + s.fixed_in_pr;
+            s
+        })
+        .collect();
+    rules.sort_by(|a, b| {
+        b.times_broken
+            .cmp(&a.times_broken)
+            .then_with(|| a.rule_id.cmp(&b.rule_id))
+    });
+    totals.rules = rules.len() as i64;
+    for s in &rules {
+        totals.times_broken += s.times_broken;
+        totals.gate_runs_broken += s.gate_runs_broken;
+        totals.gate_violations += s.gate_violations;
+        totals.self_check_failures += s.self_check_failures;
+        totals.times_fixed += s.times_fixed;
+        totals.fixed_before_commit += s.fixed_before_commit;
+        totals.fixed_in_pr += s.fixed_in_pr;
+        totals.claimed += s.claimed;
+        totals.witnessed += s.witnessed;
+        totals.disputed += s.disputed;
+    }
+    Ok((rules, totals))
+}
+
+/// Per rule: how many times a pull request's gate run broke it and a later run of the same
+/// pull request no longer did (the rule enforced there with no violation, or the run complete).
+fn fixed_in_prs(conn: &Connection, repository: &str) -> Result<BTreeMap<String, i64>, LiteError> {
+    let ctx = "reading pull requests' gate runs";
+    let mut st = conn
+        .prepare(
+            "SELECT record_id, pr, complete FROM rule_gate_runs
+             WHERE repository = ?1 AND pr IS NOT NULL ORDER BY pr, seq",
+        )
+        .map_err(db(ctx))?;
+    let runs = st
+        .query_map(params![repository], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, i64>(1)?,
+                r.get::<_, bool>(2)?,
+            ))
+        })
+        .map_err(db(ctx))?
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(db(ctx))?;
+    let mut st = conn
+        .prepare(
+            "SELECT o.record_id, o.rule_id, o.enforced, o.violations FROM rule_gate_outcomes o
+             JOIN rule_gate_runs g ON g.record_id = o.record_id
+             WHERE g.repository = ?1 AND g.pr IS NOT NULL",
+        )
+        .map_err(db(ctx))?;
+    let mut outcomes: HashMap<String, HashMap<String, Outcome>> = HashMap::new();
+    let rows = st
+        .query_map(params![repository], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                Outcome {
+                    enforced: r.get(2)?,
+                    violations: r.get(3)?,
+                },
+            ))
+        })
+        .map_err(db(ctx))?;
+    for row in rows {
+        let (record, rule, o) = row.map_err(db(ctx))?;
+        outcomes.entry(record).or_default().insert(rule, o);
+    }
+    let empty = HashMap::new();
+    let mut fixed: BTreeMap<String, i64> = BTreeMap::new();
+    let mut pr_now: Option<i64> = None;
+    let mut broken: BTreeSet<String> = BTreeSet::new();
+    for (record, pr, complete) in runs {
+        if pr_now != Some(pr) {
+            pr_now = Some(pr);
+            broken.clear();
+        }
+        let here = outcomes.get(&record).unwrap_or(&empty);
+        broken.retain(|rule| {
+            let clean = match here.get(rule) {
+                Some(o) => o.violations == 0 && (o.enforced || complete),
+                None => complete,
+            };
+            if clean {
+                *fixed.entry(rule.clone()).or_insert(0) += 1;
+            }
+            !clean
+        });
+        for (rule, o) in here {
+            if o.violations > 0 {
+                broken.insert(rule.clone());
+            }
+        }
+    }
+    Ok(fixed)
+}
+
+/// Titles of rules outside the playbook (analyser codes), from the gate's violations.
+fn titles_from_gate(
+    conn: &Connection,
+    repository: &str,
+    by_rule: &mut BTreeMap<String, RuleStats>,
+) -> Result<(), LiteError> {
+    let ctx = "reading rule titles from gate violations";
+    let mut st = conn
+        .prepare(
+            "SELECT v.rule_id, max(v.rule_title) FROM gate_violations v
+             JOIN gate_records g ON g.id = v.record WHERE g.repository = ?1 GROUP BY v.rule_id",
+        )
+        .map_err(db(ctx))?;
+    let rows = st
+        .query_map(params![repository], |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, Option<String>>(1)?))
+        })
+        .map_err(db(ctx))?;
+    for row in rows {
+        let (rule, title) = row.map_err(db(ctx))?;
+        if let Some(s) = by_rule.get_mut(&rule)
+            && s.title.is_none()
+        {
+            s.title = title;
+        }
+    }
+    Ok(())
+}
+
+/// GET /api/v1/rules/stats.
+pub fn answer(s: &RulesState, repo: &ServedRepo) -> Result<Value, RulesError> {
+    let (current, warning) = match playbook::load_worktree(&repo.root) {
+        Ok(pb) => (
+            pb.rules()
+                .map(|r| (r.rule_id.clone(), r.title.clone()))
+                .collect::<Vec<_>>(),
+            None,
+        ),
+        Err(e) => (
+            Vec::new(),
+            Some(format!(
+                "the current playbook could not be read ({e}), so inPlaybook is false everywhere and titles come from gate records only"
+            )),
+        ),
+    };
+    let conn = s.core.reader()?;
+    let (rules, totals) = compute(&conn, &repo.name, &current)?;
+    let definitions: serde_json::Map<String, Value> = DEFINITIONS
+        .iter()
+        .map(|(k, v)| ((*k).to_string(), json!(v)))
+        .collect();
+    Ok(json!({
+        "repository": repo.name,
+        "rules": rules,
+        "totals": totals,
+        "definitions": definitions,
+        "note": note(),
+        "warning": warning,
+    }))
+}
+
+/// The columns in one line each (the answer's `note`).
+fn note() -> String {
+    let mut s = String::from(
+        "Per rule, sorted by timesBroken (desc) then ruleId; gate counts cover the gate runs stored through POST /gate-results. One line per column:\n",
+    );
+    let lines: Vec<String> = DEFINITIONS
+        .iter()
+        .map(|(k, v)| format!("{k}: {v}"))
+        .collect();
+    s.push_str(&lines.join("\n"));
+    s
 }

@@ -26,8 +26,22 @@ pub fn router(state: Arc<RulesState>) -> Router {
 
 /// After a record is stored: the rules domain marks agents' claims on the same tree
 /// witnessed or disputed. A failure there is logged; the record stays stored.
-fn after_store(_s: &RulesState, _record: &GateRecord, _stored: &Stored) -> Result<(), String> {
-    Ok(())
+fn after_store(
+    conn: &mut rusqlite::Connection,
+    record: &GateRecord,
+    stored: &Stored,
+) -> Result<crate::rules::checks::Witnessing, String> {
+    let w =
+        crate::rules::checks::record_gate_run(conn, record, stored, crate::core::util::now_epoch())
+            .map_err(|e| e.to_string())?;
+    tracing::info!(
+        record = %stored.record_id,
+        checks = w.checks,
+        witnessed = w.witnessed,
+        disputed = w.disputed,
+        "gate run recorded; self-checks on its tree judged"
+    );
+    Ok(w)
 }
 
 /// `visible` as sent: absent = unrestricted; present (even empty) = exactly those.
@@ -96,9 +110,13 @@ async fn post_result(
     blocking(s, StatusCode::CREATED, move |s| {
         let mut conn = s.core.writer()?;
         let stored = record::store(&mut conn, &rec, crate::core::util::now_epoch())?;
-        if let Err(e) = after_store(s, &rec, &stored) {
-            tracing::warn!(error = %e, record = %stored.record_id, "gate record stored, but witnessing claims failed");
-        }
+        let self_checks = match after_store(&mut conn, &rec, &stored) {
+            Ok(w) => json!({"onTree": w.checks, "witnessed": w.witnessed, "disputed": w.disputed}),
+            Err(e) => {
+                tracing::warn!(error = %e, record = %stored.record_id, "gate record stored, but witnessing claims failed");
+                Value::Null
+            }
+        };
         let v = rec.verdict();
         Ok(json!({
             "recordId": stored.record_id,
@@ -112,6 +130,7 @@ async fn post_result(
             "violationCount": rec.violations.len(),
             "detailComplete": v.detail_complete,
             "statusNote": v.note,
+            "selfChecks": self_checks,
         }))
     })
     .await

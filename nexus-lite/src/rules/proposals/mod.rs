@@ -1,0 +1,642 @@
+//! Proposals (propose_rule, propose_skill, bootstrap_playbook): agents suggest, humans decide.
+//! A proposal is stored `queued`, flagged AI-generated unless a human sent it, and never
+//! enters the playbook until accepted; accepting writes its file into the repository
+//! ([`write`]), which takes effect once committed. The same dedupe key is queued once.
+
+pub mod bootstrap;
+pub mod write;
+
+use crate::core::error::LiteError;
+use crate::core::repos::ServedRepo;
+use crate::core::util::{now_epoch, rfc3339};
+use crate::rules::api::RulesError;
+use crate::rules::state::RulesState;
+use axum::http::StatusCode;
+use rusqlite::{Connection, OptionalExtension, params};
+use serde_json::{Map, Value, json};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decision {
+    Accept,
+    Reject,
+}
+
+/// A proposal to queue, validated.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewProposal {
+    /// `rule` or `skill`.
+    pub kind: &'static str,
+    pub title: String,
+    /// The skill's name, or the rule's id-to-be (its file's slug).
+    pub name: Option<String>,
+    pub body: String,
+    pub rationale: Option<String>,
+    /// description, severity, globs, enforcedBy, forbid, agentName, modelId (set ones only).
+    pub fields: Map<String, Value>,
+    /// `agent`, `human` or `bootstrap`.
+    pub source: &'static str,
+    pub proposed_by: Option<String>,
+}
+
+impl NewProposal {
+    pub fn ai_generated(&self) -> bool {
+        self.source != "human"
+    }
+
+    /// The rule's file slug / the skill's directory.
+    pub fn slug(&self) -> String {
+        self.name.clone().unwrap_or_else(|| slug(&self.title))
+    }
+
+    /// Same key, same proposal: a skill by name; a rule by the analyser codes or the pattern
+    /// that enforce it, else by its slug.
+    pub fn dedupe_key(&self) -> String {
+        if self.kind == "skill" {
+            return format!("skill:{}", self.slug());
+        }
+        let enforced: Vec<String> = self
+            .fields
+            .get("enforcedBy")
+            .and_then(Value::as_array)
+            .map(|a| {
+                let mut v: Vec<String> = a
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_ascii_lowercase)
+                    .collect();
+                v.sort();
+                v
+            })
+            .unwrap_or_default();
+        if !enforced.is_empty() {
+            return format!("rule:enforcedBy:{}", enforced.join(","));
+        }
+        if let Some(f) = self.fields.get("forbid").and_then(Value::as_str) {
+            return format!("rule:forbid:{f}");
+        }
+        format!("rule:{}", self.slug())
+    }
+}
+
+/// Where an accepted proposal is written (repo-relative).
+pub fn target_path(kind: &str, slug: &str) -> String {
+    if kind == "skill" {
+        format!(".agents/skills/{slug}/SKILL.md")
+    } else {
+        format!(".nexus/rules/{slug}.md")
+    }
+}
+
+/// A file-name slug: lowercase ASCII letters, digits and single hyphens, at most 64.
+pub fn slug(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.ends_with('-') && !out.is_empty() {
+            out.push('-');
+        }
+    }
+    let mut out: String = out.chars().take(64).collect();
+    while out.ends_with('-') {
+        out.pop();
+    }
+    out
+}
+
+/// Whether `name` follows agentskills.io: 1–64 of `[a-z0-9-]`, no leading, trailing or double
+/// hyphen. Returns what is wrong.
+pub fn skill_name_problem(name: &str) -> Option<&'static str> {
+    if name.is_empty() || name.len() > 64 {
+        return Some("must be 1 to 64 characters");
+    }
+    if !name
+        .bytes()
+        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+    {
+        return Some("may hold only lowercase letters, digits and hyphens");
+    }
+    if name.starts_with('-') || name.ends_with('-') || name.contains("--") {
+        return Some("must not start or end with a hyphen, nor hold two in a row");
+    }
+    None
+}
+
+fn text(body: &Value, key: &str, max: usize, required: bool) -> Result<Option<String>, RulesError> {
+    match &body[key] {
+        Value::Null if required => Err(RulesError::bad(format!("`{key}` is required"))),
+        Value::Null => Ok(None),
+        Value::String(s) if s.trim().is_empty() && required => Err(RulesError::bad(format!(
+            "`{key}` is required and must not be empty"
+        ))),
+        Value::String(s) if s.trim().is_empty() => Ok(None),
+        Value::String(s) if s.chars().count() > max => Err(RulesError::bad(format!(
+            "`{key}` is longer than {max} characters; shorten it"
+        ))),
+        Value::String(s) => Ok(Some(s.trim().to_string())),
+        _ => Err(RulesError::bad(format!("`{key}` must be a string"))),
+    }
+}
+
+fn strings(body: &Value, key: &str) -> Result<Vec<String>, RulesError> {
+    match &body[key] {
+        Value::Null => Ok(Vec::new()),
+        Value::Array(items) => items
+            .iter()
+            .map(|i| match i.as_str().map(str::trim) {
+                Some(s) if !s.is_empty() => Ok(s.to_string()),
+                _ => Err(RulesError::bad(format!(
+                    "`{key}` must be an array of non-empty strings"
+                ))),
+            })
+            .collect(),
+        _ => Err(RulesError::bad(format!(
+            "`{key}` must be an array of strings"
+        ))),
+    }
+}
+
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Checks a POST /proposals body (RulesProposalRequest).
+pub fn parse_request(body: &Value) -> Result<NewProposal, RulesError> {
+    let kind = match body["kind"].as_str() {
+        Some("rule") => "rule",
+        Some("skill") => "skill",
+        _ => {
+            return Err(RulesError::bad(
+                "`kind` must be `rule` (propose_rule) or `skill` (propose_skill)",
+            ));
+        }
+    };
+    let title = one_line(&text(body, "title", 200, true)?.unwrap_or_default());
+    let content = text(body, "body", 64 * 1024, true)?.unwrap_or_default();
+    let rationale = text(body, "rationale", 4000, false)?;
+    let name = text(body, "name", 64, false)?;
+    let description = text(body, "description", 1024, false)?.map(|d| one_line(&d));
+    let source = match body["source"].as_str() {
+        None | Some("agent") => "agent",
+        Some("human") => "human",
+        Some(other) => {
+            return Err(RulesError::bad(format!(
+                "`source` must be `agent` (the default) or `human`, got `{other}`"
+            )));
+        }
+    };
+    let agent = text(body, "agentName", 200, false)?;
+    let model = text(body, "modelId", 200, false)?;
+    let proposed_by = text(body, "proposedBy", 200, false)?.or_else(|| agent.clone());
+    let mut fields = Map::new();
+    let name_out = if kind == "skill" {
+        let name = name.ok_or_else(|| {
+            RulesError::bad(
+                "a skill needs `name`: the directory it is written to (.agents/skills/<name>/SKILL.md), 1–64 of a-z, 0-9 and single hyphens",
+            )
+        })?;
+        if let Some(p) = skill_name_problem(&name) {
+            return Err(RulesError::bad(format!(
+                "skill name `{name}` {p} (agentskills.io); it is also the directory .agents/skills/<name>/"
+            )));
+        }
+        let description = description.ok_or_else(|| {
+            RulesError::bad(
+                "a skill needs `description` (1–1,024 characters): it is the only thing an agent reads to decide to load the skill",
+            )
+        })?;
+        for key in ["severity", "globs", "enforcedBy", "forbid", "paths"] {
+            if !body[key].is_null() {
+                return Err(RulesError::bad(format!(
+                    "`{key}` applies to rules only; a skill takes name, description, title and body"
+                )));
+            }
+        }
+        fields.insert("description".into(), json!(description));
+        Some(name)
+    } else {
+        if let Some(n) = &name
+            && let Some(p) = skill_name_problem(n)
+        {
+            return Err(RulesError::bad(format!(
+                "rule name `{n}` {p}; it becomes the rule's id and its file .nexus/rules/<name>.md"
+            )));
+        }
+        if name.is_none() && slug(&title).is_empty() {
+            return Err(RulesError::bad(
+                "`title` needs letters or digits (its slug names the rule's file), or give `name`",
+            ));
+        }
+        let severity = match body["severity"].as_str() {
+            None => "warning",
+            Some(s @ ("error" | "warning" | "note")) => s,
+            Some(other) => {
+                return Err(RulesError::bad(format!(
+                    "`severity` must be error, warning or note, got `{other}`"
+                )));
+            }
+        };
+        fields.insert(
+            "description".into(),
+            json!(description.unwrap_or_else(|| title.clone())),
+        );
+        fields.insert("severity".into(), json!(severity));
+        let mut globs = strings(body, "globs")?;
+        for p in strings(body, "paths")? {
+            if !globs.contains(&p) {
+                globs.push(p);
+            }
+        }
+        for g in &globs {
+            globset::Glob::new(g).map_err(|e| {
+                RulesError::bad(format!("glob `{g}` is not valid ({e}); fix or drop it"))
+            })?;
+        }
+        if !globs.is_empty() {
+            fields.insert("globs".into(), json!(globs));
+        }
+        let enforced = strings(body, "enforcedBy")?;
+        for e in &enforced {
+            if !matches!(e.split_once(':'), Some((t, c)) if !t.trim().is_empty() && !c.trim().is_empty())
+            {
+                return Err(RulesError::bad(format!(
+                    "`enforcedBy` entry `{e}` is not `<tool>:<code>` (e.g. bandit:B602, ruff:S608, ruff:S*)"
+                )));
+            }
+        }
+        if !enforced.is_empty() {
+            fields.insert("enforcedBy".into(), json!(enforced));
+        }
+        if let Some(f) = text(body, "forbid", 1000, false)? {
+            regex::Regex::new(&f).map_err(|e| {
+                RulesError::bad(format!("`forbid` is not a valid regular expression: {e}"))
+            })?;
+            fields.insert("forbid".into(), json!(f));
+        }
+        name
+    };
+    if let Some(a) = agent {
+        fields.insert("agentName".into(), json!(a));
+    }
+    if let Some(m) = model {
+        fields.insert("modelId".into(), json!(m));
+    }
+    Ok(NewProposal {
+        kind,
+        title,
+        name: name_out,
+        body: content,
+        rationale,
+        fields,
+        source,
+        proposed_by,
+    })
+}
+
+const COLUMNS: &str = "proposal_id, repository, kind, title, name, body, rationale, fields, source,
+  proposed_by, ai_generated, status, dedupe_key, created_at, decided_at, decided_by, decision_note,
+  written_path";
+
+fn row_json(r: &rusqlite::Row<'_>) -> rusqlite::Result<Value> {
+    let kind: String = r.get(2)?;
+    let title: String = r.get(3)?;
+    let name: Option<String> = r.get(4)?;
+    let fields: String = r.get(7)?;
+    let slug_now = name.clone().unwrap_or_else(|| slug(&title));
+    Ok(json!({
+        "proposalId": r.get::<_, String>(0)?,
+        "repository": r.get::<_, String>(1)?,
+        "kind": kind,
+        "title": title,
+        "name": name,
+        "body": r.get::<_, String>(5)?,
+        "rationale": r.get::<_, Option<String>>(6)?,
+        "fields": serde_json::from_str::<Value>(&fields).unwrap_or_else(|_| json!({})),
+        "source": r.get::<_, String>(8)?,
+        "proposedBy": r.get::<_, Option<String>>(9)?,
+        "aiGenerated": r.get::<_, bool>(10)?,
+        "status": r.get::<_, String>(11)?,
+        "dedupeKey": r.get::<_, String>(12)?,
+        "createdAt": rfc3339(r.get(13)?),
+        "decidedAt": r.get::<_, Option<i64>>(14)?.map(rfc3339),
+        "decidedBy": r.get::<_, Option<String>>(15)?,
+        "decisionNote": r.get::<_, Option<String>>(16)?,
+        "writtenPath": r.get::<_, Option<String>>(17)?,
+        "target": target_path(&kind, &slug_now),
+    }))
+}
+
+/// A proposal of `repository` by id.
+pub fn get(conn: &Connection, repository: &str, id: &str) -> Result<Option<Value>, LiteError> {
+    conn.query_row(
+        &format!("SELECT {COLUMNS} FROM rule_proposals WHERE repository = ?1 AND proposal_id = ?2"),
+        params![repository, id],
+        row_json,
+    )
+    .optional()
+    .map_err(LiteError::db("reading a proposal"))
+}
+
+/// The proposal with `key` in `repository`, whatever its status.
+pub fn by_dedupe_key(
+    conn: &Connection,
+    repository: &str,
+    key: &str,
+) -> Result<Option<Value>, LiteError> {
+    conn.query_row(
+        &format!(
+            "SELECT {COLUMNS} FROM rule_proposals WHERE repository = ?1 AND dedupe_key = ?2
+             ORDER BY created_at, rowid LIMIT 1"
+        ),
+        params![repository, key],
+        row_json,
+    )
+    .optional()
+    .map_err(LiteError::db("looking for a duplicate proposal"))
+}
+
+/// Queues `p` unless a proposal with its dedupe key exists (then returns that one and true).
+pub fn queue(
+    conn: &mut Connection,
+    repository: &str,
+    p: &NewProposal,
+    now: i64,
+) -> Result<(Value, bool), LiteError> {
+    let key = p.dedupe_key();
+    let tx = conn
+        .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+        .map_err(LiteError::db("starting to queue a proposal"))?;
+    if let Some(existing) = by_dedupe_key(&tx, repository, &key)? {
+        return Ok((existing, true));
+    }
+    let id = format!("prop_{}", uuid::Uuid::new_v4().simple());
+    tx.execute(
+        "INSERT INTO rule_proposals(proposal_id, repository, kind, title, name, body, rationale,
+           fields, source, proposed_by, ai_generated, status, dedupe_key, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, 'queued', ?12, ?13)",
+        params![
+            id,
+            repository,
+            p.kind,
+            p.title,
+            p.name,
+            p.body,
+            p.rationale,
+            Value::Object(p.fields.clone()).to_string(),
+            p.source,
+            p.proposed_by,
+            p.ai_generated(),
+            key,
+            now
+        ],
+    )
+    .map_err(LiteError::db("queueing a proposal"))?;
+    let v = get(&tx, repository, &id)?
+        .ok_or_else(|| LiteError::Task(format!("proposal {id} vanished while queueing")))?;
+    tx.commit()
+        .map_err(LiteError::db("committing a proposal"))?;
+    Ok((v, false))
+}
+
+/// Proposals of `repository` with one of `status` (all when empty), oldest first.
+pub fn list(
+    conn: &Connection,
+    repository: &str,
+    status: &[String],
+) -> Result<Vec<Value>, LiteError> {
+    let ctx = "listing proposals";
+    let mut st = conn
+        .prepare(&format!(
+            "SELECT {COLUMNS} FROM rule_proposals WHERE repository = ?1 ORDER BY created_at, rowid"
+        ))
+        .map_err(LiteError::db(ctx))?;
+    let all = st
+        .query_map(params![repository], row_json)
+        .map_err(LiteError::db(ctx))?
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(LiteError::db(ctx))?;
+    Ok(all
+        .into_iter()
+        .filter(|p| status.is_empty() || status.iter().any(|s| p["status"] == s.as_str()))
+        .collect())
+}
+
+pub fn list_answer(s: &RulesState, r: &ServedRepo, status: &[String]) -> Result<Value, RulesError> {
+    let conn = s.core.reader()?;
+    let proposals = list(&conn, &r.name, status)?;
+    Ok(json!({
+        "repository": r.name,
+        "total": proposals.len(),
+        "proposals": proposals,
+    }))
+}
+
+pub fn propose_answer(s: &RulesState, r: &ServedRepo, b: &Value) -> Result<Value, RulesError> {
+    let p = parse_request(b)?;
+    let mut conn = s.core.writer()?;
+    let (proposal, duplicate) = queue(&mut conn, &r.name, &p, now_epoch())?;
+    let note = if duplicate {
+        format!(
+            "a proposal with the same dedupe key ({}) exists already, status {}: nothing new was queued",
+            proposal["dedupeKey"].as_str().unwrap_or_default(),
+            proposal["status"].as_str().unwrap_or_default()
+        )
+    } else {
+        format!(
+            "queued for a human to review; it is not in the playbook. Accepting it writes {}, which takes effect once committed",
+            proposal["target"].as_str().unwrap_or_default()
+        )
+    };
+    Ok(json!({ "proposal": proposal, "duplicate": duplicate, "note": note }))
+}
+
+pub fn bootstrap_answer(s: &RulesState, r: &ServedRepo) -> Result<Value, RulesError> {
+    bootstrap::answer(s, r)
+}
+
+/// The file an accepted proposal becomes.
+pub fn file_text(p: &Value) -> String {
+    let q = |v: &Value| serde_json::to_string(v).unwrap_or_else(|_| "\"\"".into());
+    let f = &p["fields"];
+    let id = p["proposalId"].as_str().unwrap_or_default();
+    let mut out = String::from("---\n");
+    if p["kind"] == "skill" {
+        out.push_str(&format!(
+            "name: {}\n",
+            p["name"].as_str().unwrap_or_default()
+        ));
+        out.push_str(&format!("description: {}\n", q(&f["description"])));
+        out.push_str("metadata:\n");
+        out.push_str(&format!(
+            "  aiGenerated: \"{}\"\n  proposalId: {}\n",
+            p["aiGenerated"].as_bool().unwrap_or(true),
+            q(&json!(id))
+        ));
+    } else {
+        let slug = p["name"]
+            .as_str()
+            .map(str::to_string)
+            .unwrap_or_else(|| slug(p["title"].as_str().unwrap_or_default()));
+        out.push_str(&format!("name: {slug}\n"));
+        out.push_str(&format!("description: {}\n", q(&f["description"])));
+        out.push_str(&format!(
+            "severity: {}\n",
+            f["severity"].as_str().unwrap_or("warning")
+        ));
+        for key in ["globs", "enforcedBy"] {
+            if let Some(items) = f[key].as_array() {
+                out.push_str(&format!("{key}:\n"));
+                for i in items {
+                    out.push_str(&format!("  - {}\n", q(i)));
+                }
+            }
+        }
+        if let Some(forbid) = f["forbid"].as_str() {
+            // Single quotes keep a regex's backslashes as they are.
+            out.push_str(&format!("forbid: '{}'\n", forbid.replace('\'', "''")));
+        }
+        out.push_str(&format!(
+            "aiGenerated: {}\n",
+            p["aiGenerated"].as_bool().unwrap_or(true)
+        ));
+        out.push_str(&format!("proposalId: {}\n", q(&json!(id))));
+    }
+    out.push_str("---\n\n");
+    out.push_str(&format!(
+        "# {}\n\n",
+        p["title"].as_str().unwrap_or_default()
+    ));
+    out.push_str(p["body"].as_str().unwrap_or_default().trim_end());
+    out.push('\n');
+    if let Some(r) = p["rationale"].as_str() {
+        out.push_str(&format!("\nWhy: {}\n", r.trim()));
+    }
+    out
+}
+
+fn decided_by(b: &Value) -> Result<(Option<String>, Option<String>), RulesError> {
+    Ok((
+        text(b, "decidedBy", 200, false)?,
+        text(b, "decisionNote", 4000, false)?,
+    ))
+}
+
+pub fn decide_answer(
+    s: &RulesState,
+    r: &ServedRepo,
+    id: &str,
+    d: Decision,
+    b: &Value,
+) -> Result<Value, RulesError> {
+    let (by, note) = if b.is_object() {
+        decided_by(b)?
+    } else {
+        (None, None)
+    };
+    let mut conn = s.core.writer()?;
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    let Some(p) = get(&tx, &r.name, id)? else {
+        let ids: Vec<String> = list(&tx, &r.name, &[])?
+            .iter()
+            .filter_map(|p| p["proposalId"].as_str().map(str::to_string))
+            .collect();
+        let near = crate::core::util::near_names(id, ids.iter().map(String::as_str), 0.85);
+        return Err(RulesError::not_found(
+            "PROPOSAL_NOT_FOUND",
+            format!(
+                "no proposal `{id}` in {}{}; GET /api/v1/rules/proposals lists them",
+                r.name,
+                near.first()
+                    .map(|n| format!(" (did you mean {n}?)"))
+                    .unwrap_or_default()
+            ),
+        ));
+    };
+    if p["status"] != "queued" {
+        return Err(RulesError::conflict(
+            "PROPOSAL_NOT_QUEUED",
+            format!(
+                "proposal {id} is already {} ({}); only queued proposals can be accepted or rejected",
+                p["status"].as_str().unwrap_or_default(),
+                p["decidedAt"].as_str().unwrap_or("at an unknown time")
+            ),
+        )
+        .with("proposal", p));
+    }
+    let now = now_epoch();
+    let (status, written) = match d {
+        Decision::Reject => ("rejected", None),
+        Decision::Accept => {
+            let rel = p["target"].as_str().unwrap_or_default().to_string();
+            write::write_new(&r.root, &rel, &file_text(&p)).map_err(|e| match e {
+                write::WriteError::Exists { .. } => {
+                    RulesError::conflict("FILE_EXISTS", e.to_string())
+                }
+                write::WriteError::Symlink { .. }
+                | write::WriteError::NotADirectory { .. }
+                | write::WriteError::BadPath { .. } => {
+                    RulesError::conflict("UNSAFE_PATH", e.to_string())
+                }
+                write::WriteError::Io { .. } => RulesError::new(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "WRITE_FAILED",
+                    e.to_string(),
+                ),
+            })?;
+            ("accepted", Some(rel))
+        }
+    };
+    let done = tx
+        .execute(
+            "UPDATE rule_proposals SET status = ?1, decided_at = ?2, decided_by = ?3,
+               decision_note = ?4, written_path = ?5
+             WHERE repository = ?6 AND proposal_id = ?7 AND status = 'queued'",
+            params![status, now, by, note, written, r.name, id],
+        )
+        .and_then(|_| tx.commit());
+    if let Err(e) = done {
+        if let Some(rel) = &written {
+            // The decision was not recorded: do not leave its file behind.
+            let _ = std::fs::remove_file(r.root.join(rel));
+        }
+        return Err(e.into());
+    }
+    let conn = s.core.reader()?;
+    let proposal = get(&conn, &r.name, id)?.unwrap_or(Value::Null);
+    let mut out = json!({ "proposal": proposal });
+    if let Some(rel) = written {
+        let what = if p["kind"] == "skill" {
+            "list_skills shows it"
+        } else {
+            "get_playbook lists it and the gate enforces it on changes based on that commit"
+        };
+        out["writtenPath"] = json!(rel);
+        out["next"] = json!(format!(
+            "commit {rel} (git add {rel} && git commit) for it to take effect: the playbook and skills are read from tracked files only; once committed, {what}"
+        ));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slugs_and_skill_names() {
+        assert_eq!(
+            slug("No eval() on request data!"),
+            "no-eval-on-request-data"
+        );
+        assert_eq!(slug("../../etc/passwd"), "etc-passwd");
+        assert_eq!(slug("Ünïcode only"), "n-code-only");
+        assert_eq!(slug("!!!"), "");
+        assert_eq!(slug(&"a".repeat(100)).len(), 64);
+        assert!(skill_name_problem("db-migrations").is_none());
+        for bad in ["", "Db", "a--b", "-a", "a-", "a_b", &"a".repeat(65)] {
+            assert!(skill_name_problem(bad).is_some(), "{bad}");
+        }
+        assert_eq!(target_path("skill", "x"), ".agents/skills/x/SKILL.md");
+        assert_eq!(target_path("rule", "x"), ".nexus/rules/x.md");
+    }
+}
