@@ -117,7 +117,11 @@ async fn the_agent_loop_from_playbook_to_a_passing_gate_over_stdio() {
         .env("PATH", tool_path())
         .env("NEXUS_API_URL", &lite.url)
         .env("NEXUS_API_TOKEN", &lite.token);
-    run_script(cmd, "the nexus-rules loop over stdio (tests/clients/rules_loop.py)").await;
+    run_script(
+        cmd,
+        "the nexus-rules loop over stdio (tests/clients/rules_loop.py)",
+    )
+    .await;
     lite.running.shutdown().await;
 }
 
@@ -195,7 +199,11 @@ async fn keys_bound_to_repositories_see_only_their_records_over_http() {
         .args(["http", "--url"])
         .arg(server.url("/mcp"))
         .env("NEXUS_MCP_TEST_KEYS", "shop-key,other-key");
-    run_script(cmd, "nexus-rules keys bound to repositories (rules_loop.py http)").await;
+    run_script(
+        cmd,
+        "nexus-rules keys bound to repositories (rules_loop.py http)",
+    )
+    .await;
     drop(server);
     lite.running.shutdown().await;
 }
