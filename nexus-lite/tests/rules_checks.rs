@@ -357,6 +357,28 @@ fn gate_runs_on_the_same_tree_witness_or_dispute_each_claim_and_stats_count_brea
         "witnessed"
     );
 
+    // The session's checks, newest first, with their status now.
+    let listed = common::get(addr, "/api/v1/rules/checks?session_id=feature");
+    assert_eq!(listed.status, 200, "{:#}", listed.body);
+    assert_eq!(listed.body["total"], 4);
+    let statuses: Vec<&str> = listed.body["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        statuses,
+        ["witnessed", "witnessed", "disputed", "witnessed"]
+    );
+    assert_eq!(listed.body["checks"][2]["checkId"], lie_id.as_str());
+    assert_eq!(
+        common::get(addr, "/api/v1/rules/checks?limit=1").body["checks"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
     let s = common::get(addr, "/api/v1/rules/stats");
     assert_eq!(s.status, 200, "{:#}", s.body);
     let shell = stats_of(&s.body, "no-shell-true");
