@@ -5,6 +5,8 @@
 //! per-rule stats over those runs and reports.
 
 mod common;
+#[path = "common/hostile.rs"]
+mod hostile;
 
 use common::{Resp, TOKEN, analysers_available, git, http, start_server, write};
 use nexus_lite::rules::gate::{self, GateRequest, analysers};
@@ -449,4 +451,26 @@ fn a_partial_gate_run_disputes_a_pass_it_saw_broken_but_never_witnesses_a_pass()
         "{:#}",
         only_print.body
     );
+}
+
+/// report_check hashes the work tree (`git add -A` on a scratch index): a repository that
+/// configures git to run its programs (filters, fsmonitor, hooks, pager…) gets none run.
+#[test]
+fn report_check_on_a_hostile_repository_runs_none_of_its_programs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut fired = Vec::new();
+    for vector in hostile::VECTORS {
+        let h = hostile::plant(tmp.path(), vector);
+        let data = tmp.path().join(format!("data-{vector}"));
+        let srv = start_server(&h.repo, &data, Some("acme/hostile"), false);
+        let r = report(srv.addr, "s", json!([{"ruleId": "r", "pass": true}]));
+        assert_eq!(r.status, 201, "{vector}: {:#}", r.body);
+        assert_eq!(r.body["dirty"], true, "{vector}: {:#}", r.body);
+        assert!(r.body["treeSha"].is_string(), "{vector}: {:#}", r.body);
+        srv.stop();
+        if h.fired() {
+            fired.push(h.vector);
+        }
+    }
+    assert!(fired.is_empty(), "planted programs ran for: {fired:?}");
 }
