@@ -5,6 +5,8 @@
 //! per-rule stats over those runs and reports.
 
 mod common;
+#[path = "common/hostile.rs"]
+mod hostile;
 
 use common::{Resp, TOKEN, analysers_available, git, http, start_server, write};
 use nexus_lite::rules::gate::{self, GateRequest, analysers};
@@ -357,6 +359,28 @@ fn gate_runs_on_the_same_tree_witness_or_dispute_each_claim_and_stats_count_brea
         "witnessed"
     );
 
+    // The session's checks, newest first, with their status now.
+    let listed = common::get(addr, "/api/v1/rules/checks?session_id=feature");
+    assert_eq!(listed.status, 200, "{:#}", listed.body);
+    assert_eq!(listed.body["total"], 4);
+    let statuses: Vec<&str> = listed.body["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        statuses,
+        ["witnessed", "witnessed", "disputed", "witnessed"]
+    );
+    assert_eq!(listed.body["checks"][2]["checkId"], lie_id.as_str());
+    assert_eq!(
+        common::get(addr, "/api/v1/rules/checks?limit=1").body["checks"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
     let s = common::get(addr, "/api/v1/rules/stats");
     assert_eq!(s.status, 200, "{:#}", s.body);
     let shell = stats_of(&s.body, "no-shell-true");
@@ -427,4 +451,26 @@ fn a_partial_gate_run_disputes_a_pass_it_saw_broken_but_never_witnesses_a_pass()
         "{:#}",
         only_print.body
     );
+}
+
+/// report_check hashes the work tree (`git add -A` on a scratch index): a repository that
+/// configures git to run its programs (filters, fsmonitor, hooks, pager…) gets none run.
+#[test]
+fn report_check_on_a_hostile_repository_runs_none_of_its_programs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut fired = Vec::new();
+    for vector in hostile::VECTORS {
+        let h = hostile::plant(tmp.path(), vector);
+        let data = tmp.path().join(format!("data-{vector}"));
+        let srv = start_server(&h.repo, &data, Some("acme/hostile"), false);
+        let r = report(srv.addr, "s", json!([{"ruleId": "r", "pass": true}]));
+        assert_eq!(r.status, 201, "{vector}: {:#}", r.body);
+        assert_eq!(r.body["dirty"], true, "{vector}: {:#}", r.body);
+        assert!(r.body["treeSha"].is_string(), "{vector}: {:#}", r.body);
+        srv.stop();
+        if h.fired() {
+            fired.push(h.vector);
+        }
+    }
+    assert!(fired.is_empty(), "planted programs ran for: {fired:?}");
 }

@@ -446,4 +446,9 @@ fn bootstrap_queues_candidates_from_analyser_config_and_frequent_findings_once()
         .find(|s| s["path"] == "ruff.toml")
         .unwrap();
     assert!(w["warning"].as_str().unwrap().contains("TOML"), "{w:#}");
+    common::write(&repo, "ruff.toml", "[lint]\nselect = [\"B\"]\n");
+    let ruff_toml = post(addr, "/api/v1/rules/proposals/bootstrap", &json!({}));
+    let queued = ruff_toml.body["queued"].as_array().unwrap();
+    assert_eq!(queued.len(), 1, "{:#}", ruff_toml.body);
+    assert_eq!(queued[0]["fields"]["enforcedBy"], json!(["ruff:B*"]));
 }

@@ -194,6 +194,16 @@ async fn post_check(
     .await
 }
 
+async fn list_checks(State(s): State<Arc<RulesState>>, q: Q) -> RulesResult {
+    let p = params(q)?;
+    let limit = p.int("limit", 20, 1, 200)? as usize;
+    blocking(s, StatusCode::OK, move |s| {
+        let repo = repo_of(s, &p, None)?;
+        checks::list_answer(s, repo, p.str("session_id"), limit)
+    })
+    .await
+}
+
 async fn list_skills(State(s): State<Arc<RulesState>>, q: Q) -> RulesResult {
     let p = params(q)?;
     blocking(s, StatusCode::OK, move |s| {
@@ -298,7 +308,7 @@ pub fn router(state: Arc<RulesState>) -> Router {
     Router::new()
         .route("/api/v1/rules/playbook", get(get_playbook))
         .route("/api/v1/rules/rules/{*rule_id}", get(get_rule))
-        .route("/api/v1/rules/checks", post(post_check))
+        .route("/api/v1/rules/checks", get(list_checks).post(post_check))
         .route("/api/v1/rules/skills", get(list_skills))
         .route("/api/v1/rules/skills/{name}", get(get_skill))
         .route(

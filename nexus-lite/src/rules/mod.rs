@@ -34,6 +34,7 @@ pub const DOMAIN: Domain = Domain {
         ("GET", "/api/v1/rules/playbook"),
         ("GET", "/api/v1/rules/rules/{rule_id}"),
         ("POST", "/api/v1/rules/checks"),
+        ("GET", "/api/v1/rules/checks"),
         ("GET", "/api/v1/rules/skills"),
         ("GET", "/api/v1/rules/skills/{name}"),
         ("GET", "/api/v1/rules/proposals"),

@@ -280,6 +280,60 @@ pub fn check_json(conn: &Connection, check_id: &str) -> Result<Option<Value>, Li
     Ok(Some(v))
 }
 
+/// The ids of `repository`'s checks (of `session`, when given), newest first, at most
+/// `limit`, and how many there are.
+pub fn list_ids(
+    conn: &Connection,
+    repository: &str,
+    session: Option<&str>,
+    limit: usize,
+) -> Result<(Vec<String>, i64), LiteError> {
+    let ctx = "listing self-checks";
+    let total: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM rule_checks WHERE repository = ?1 AND (?2 IS NULL OR session_id = ?2)",
+            params![repository, session],
+            |r| r.get(0),
+        )
+        .map_err(LiteError::db(ctx))?;
+    let mut st = conn
+        .prepare(
+            "SELECT check_id FROM rule_checks WHERE repository = ?1 AND (?2 IS NULL OR session_id = ?2)
+             ORDER BY seq DESC LIMIT ?3",
+        )
+        .map_err(LiteError::db(ctx))?;
+    let ids = st
+        .query_map(params![repository, session, limit as i64], |r| r.get(0))
+        .map_err(LiteError::db(ctx))?
+        .collect::<Result<Vec<String>, _>>()
+        .map_err(LiteError::db(ctx))?;
+    Ok((ids, total))
+}
+
+/// GET /api/v1/rules/checks: a repository's (or a session's) latest checks and their status.
+pub fn list_answer(
+    s: &RulesState,
+    repo: &ServedRepo,
+    session: Option<&str>,
+    limit: usize,
+) -> Result<Value, RulesError> {
+    let conn = s.core.reader()?;
+    let (ids, total) = list_ids(&conn, &repo.name, session, limit)?;
+    let mut checks = Vec::with_capacity(ids.len());
+    for id in ids {
+        if let Some(mut v) = check_json(&conn, &id)? {
+            v["note"] = json!(note(&v, None));
+            checks.push(v);
+        }
+    }
+    Ok(json!({
+        "repository": repo.name,
+        "sessionId": session,
+        "total": total,
+        "checks": checks,
+    }))
+}
+
 /// What `status` means for this check, and how it can change.
 fn note(v: &Value, tree_error: Option<&str>) -> String {
     let mut parts = Vec::new();

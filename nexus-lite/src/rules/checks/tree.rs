@@ -60,6 +60,18 @@ fn scratch(cmd: &mut Command, index: &Path, objects: &Path, alternate: &Path) {
         .env("GIT_ALTERNATE_OBJECT_DIRECTORIES", alternate);
 }
 
+/// Copies the index keeping its modification time: git re-reads a file whose mtime is not
+/// older than the index's ("racily clean"), and a copy stamped now would hide an edit made in
+/// the same second as the last index write.
+fn copy_index(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::copy(from, to)?;
+    let modified = std::fs::metadata(from)?.modified()?;
+    std::fs::File::options()
+        .write(true)
+        .open(to)?
+        .set_modified(modified)
+}
+
 /// The user's own global excludes file (`core.excludesFile` in their global config, which
 /// [`git::command`] does not read): files it ignores stay out of their commits, so out of the
 /// tree too. The user's config, not the repository's, so honouring it runs nothing untrusted.
@@ -114,12 +126,12 @@ pub fn work_tree(root: &Path) -> Result<WorkTree, LiteError> {
     // The index copy keeps the stat cache (unchanged files are not re-read) and the
     // skip-worktree bits of a sparse checkout; without an index, start from HEAD.
     let excludes = user_excludes_file();
-    let copied = real_index.is_file() && std::fs::copy(&real_index, &index).is_ok();
+    let copied = real_index.is_file() && copy_index(&real_index, &index).is_ok();
     let add = |fresh: bool| -> Result<(), LiteError> {
         if fresh {
             let _ = std::fs::remove_file(&index);
             if let Some(h) = &head_sha {
-                let mut cmd = git::command(root);
+                let mut cmd = git::content_command(root)?;
                 scratch(&mut cmd, &index, &scratch_objects, &objects);
                 output(root, cmd, &["read-tree", "--end-of-options", h])?;
             }
@@ -139,7 +151,9 @@ pub fn work_tree(root: &Path) -> Result<WorkTree, LiteError> {
         tracing::debug!(error = %e, "report_check: the index copy was not usable; reading HEAD");
         add(true)?;
     }
-    let mut cmd = git::command(root);
+    // Writing an index re-reads its racily clean entries' files (through clean filters), so
+    // write-tree needs the same neutralised drivers as add.
+    let mut cmd = git::content_command(root)?;
     scratch(&mut cmd, &index, &scratch_objects, &objects);
     let tree_sha = output(root, cmd, &["write-tree"])?;
     let dirty = head_tree_sha.as_deref() != Some(tree_sha.as_str());

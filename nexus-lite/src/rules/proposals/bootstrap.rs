@@ -18,6 +18,8 @@ use std::path::Path;
 /// Most frequent gate finding codes turned into candidates.
 const TOP_FINDINGS: usize = 10;
 const MAX_CONFIG: u64 = 1024 * 1024;
+/// What ruff checks when the configuration has no `select` (ruff's documented default).
+const RUFF_DEFAULT_SELECT: &[&str] = &["E4", "E7", "E9", "F"];
 
 /// Where candidates came from (the answer's `sources[]`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -110,7 +112,14 @@ fn ruff_candidates(ruff: &toml::Value, file: &str) -> Vec<NewProposal> {
         v.extend(str_list(ruff.get(key)));
         v
     };
-    let mut select = pick("select");
+    let explicit = pick("select");
+    // Without `select`, ruff checks its default families (extend-select adds to them).
+    let defaulted = explicit.is_empty();
+    let mut select = if defaulted {
+        RUFF_DEFAULT_SELECT.iter().map(|s| s.to_string()).collect()
+    } else {
+        explicit
+    };
     select.extend(pick("extend-select"));
     let ignore = pick("ignore");
     let mut seen = Vec::new();
@@ -135,8 +144,13 @@ fn ruff_candidates(ruff: &toml::Value, file: &str) -> Vec<NewProposal> {
             .iter()
             .filter(|i| code == "ALL" || i.to_ascii_uppercase().starts_with(&code))
             .collect();
+        let how = if defaulted && RUFF_DEFAULT_SELECT.contains(&code.as_str()) {
+            "checks (ruff's default selection: it sets no `select`)"
+        } else {
+            "selects"
+        };
         let mut body = format!(
-            "{file} selects ruff's `{code}` rules ({family}). Changed lines keep them clean: fix what ruff reports there rather than silencing it."
+            "{file} {how} ruff's `{code}` rules ({family}). Changed lines keep them clean: fix what ruff reports there rather than silencing it."
         );
         if !ignored.is_empty() {
             body.push_str(&format!(
@@ -352,8 +366,8 @@ pub fn candidates(
         match read_config(root, file) {
             Ok(None) => {}
             Err(w) => add(file, Err(w)),
-            Ok(Some(text)) => match text.parse::<toml::Value>() {
-                Ok(v) => add(file, Ok(ruff_candidates(&v, file))),
+            Ok(Some(text)) => match text.parse::<toml::Table>() {
+                Ok(t) => add(file, Ok(ruff_candidates(&toml::Value::Table(t), file))),
                 Err(e) => add(
                     file,
                     Err(format!("not valid TOML ({}); nothing read", e.message())),
@@ -425,4 +439,59 @@ pub fn answer(s: &RulesState, r: &ServedRepo) -> Result<Value, RulesError> {
         })).collect::<Vec<_>>(),
         "note": note,
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entries(list: &[NewProposal]) -> Vec<String> {
+        list.iter()
+            .map(|p| {
+                p.fields["enforcedBy"][0]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string()
+            })
+            .collect()
+    }
+
+    fn table(text: &str) -> toml::Value {
+        toml::Value::Table(text.parse::<toml::Table>().unwrap_or_default())
+    }
+
+    #[test]
+    fn ruff_families_from_select_or_ruff_defaults() {
+        let t = table("[lint]\nselect = [\"E\", \"S\", \"E\"]\nignore = [\"E501\"]\n");
+        let found = ruff_candidates(&t, "ruff.toml");
+        assert_eq!(entries(&found), ["ruff:E*", "ruff:S*"]);
+        assert!(found[0].body.contains("`E501`"));
+        let t = table("line-length = 100\nextend-select = [\"B\"]\n");
+        let found = ruff_candidates(&t, "ruff.toml");
+        assert_eq!(
+            entries(&found),
+            ["ruff:E4*", "ruff:E7*", "ruff:E9*", "ruff:F*", "ruff:B*"]
+        );
+        assert!(found[0].body.contains("default selection"));
+        assert!(!found[4].body.contains("default selection"));
+    }
+
+    #[test]
+    fn bandit_ini_and_semgrep_rules() {
+        assert_eq!(
+            bandit_ini("[bandit]\ntests = B602, B605\nskips = B101\n"),
+            (
+                vec!["B602".to_string(), "B605".to_string()],
+                vec!["B101".to_string()]
+            )
+        );
+        let found = semgrep_candidates(
+            "rules:\n  - id: no-eval\n    message: Do not eval\n    severity: ERROR\n",
+            ".semgrep.yml",
+        )
+        .unwrap_or_default();
+        assert_eq!(entries(&found), ["semgrep:no-eval"]);
+        assert_eq!(found[0].fields["severity"], "error");
+        assert!(semgrep_candidates("rules: [", ".semgrep.yml").is_err());
+    }
 }
