@@ -11,16 +11,6 @@ use std::process::{Command, Output};
 use support::fixtures::git;
 use support::spawn::{bin, tool_path};
 
-fn analysers_on_path() -> bool {
-    let found = ["ruff", "bandit"]
-        .iter()
-        .all(|p| std::env::split_paths(&tool_path()).any(|d| d.join(p).is_file()));
-    if !found && std::env::var("NEXUS_LITE_REQUIRE_ANALYSERS").as_deref() == Ok("1") {
-        panic!("ruff and bandit must be on PATH (NEXUS_LITE_REQUIRE_ANALYSERS=1): run .ci/setup");
-    }
-    found
-}
-
 fn gate(repo: &Path, data: &Path, args: &[&str]) -> Output {
     Command::new(bin())
         .arg("gate")
@@ -43,7 +33,7 @@ fn commit(repo: &Path, body: &str, message: &str) {
 
 #[test]
 fn a_blocking_change_fails_the_gate_and_its_fix_passes() {
-    if !analysers_on_path() {
+    if !support::analysers_on_path() {
         eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
         return;
     }

@@ -17,16 +17,6 @@ use support::spawn::{HttpServer, bin, free_port, tool_path};
 const PYTHON_WHAT: &str = "Python with the `mcp` package (.venv/bin/python or $NEXUS_MCP_PYTHON)";
 const REPO: &str = "acme/shop";
 
-fn analysers_on_path() -> bool {
-    let found = ["ruff", "bandit"]
-        .iter()
-        .all(|p| std::env::split_paths(&tool_path()).any(|d| d.join(p).is_file()));
-    if !found && std::env::var("NEXUS_LITE_REQUIRE_ANALYSERS").as_deref() == Ok("1") {
-        panic!("ruff and bandit must be on PATH (NEXUS_LITE_REQUIRE_ANALYSERS=1): run .ci/setup");
-    }
-    found
-}
-
 fn write(root: &Path, rel: &str, text: &str) {
     let path = root.join(rel);
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -92,22 +82,43 @@ async fn run_script(mut cmd: Command, what: &'static str) {
     .unwrap();
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_agent_loop_from_playbook_to_a_passing_gate_over_stdio() {
-    let Some(py) = support::require(
-        support::python_with_mcp(),
-        PYTHON_WHAT,
-        "the_agent_loop_from_playbook_to_a_passing_gate_over_stdio",
-    ) else {
-        return;
-    };
-    if !analysers_on_path() {
+/// What both client tests need: the Python SDK, the analysers, the shop and its Nexus.
+struct World {
+    py: PathBuf,
+    tmp: tempfile::TempDir,
+    repo: PathBuf,
+    lite: nexus_mcp::embedded::Embedded,
+}
+
+/// The world of `test`, or None (skipped) where the clients or analysers are not installed.
+async fn world(test: &str) -> Option<World> {
+    let py = support::require(support::python_with_mcp(), PYTHON_WHAT, test)?;
+    if !support::analysers_on_path() {
         eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
-        return;
+        return None;
     }
     let tmp = tempfile::tempdir().unwrap();
     let repo = shop(tmp.path());
     let lite = nexus(&repo, &tmp.path().join("data")).await;
+    Some(World {
+        py,
+        tmp,
+        repo,
+        lite,
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_agent_loop_from_playbook_to_a_passing_gate_over_stdio() {
+    let Some(World {
+        py,
+        tmp: _tmp,
+        repo,
+        lite,
+    }) = world("the_agent_loop_from_playbook_to_a_passing_gate_over_stdio").await
+    else {
+        return;
+    };
     let mut cmd = Command::new(py);
     cmd.arg(script())
         .args(["stdio", "--binary"])
@@ -127,20 +138,15 @@ async fn the_agent_loop_from_playbook_to_a_passing_gate_over_stdio() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn keys_bound_to_repositories_see_only_their_records_over_http() {
-    let Some(py) = support::require(
-        support::python_with_mcp(),
-        PYTHON_WHAT,
-        "keys_bound_to_repositories_see_only_their_records_over_http",
-    ) else {
+    let Some(World {
+        py,
+        tmp,
+        repo,
+        lite,
+    }) = world("keys_bound_to_repositories_see_only_their_records_over_http").await
+    else {
         return;
     };
-    if !analysers_on_path() {
-        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
-        return;
-    }
-    let tmp = tempfile::tempdir().unwrap();
-    let repo = shop(tmp.path());
-    let lite = nexus(&repo, &tmp.path().join("data")).await;
     // A blocking change, gated: the record a shop key sees and another repository's key does not.
     write(
         &repo,

@@ -49,10 +49,9 @@ pub struct GateArgs {
 
 /// Runs the gate command; `nexus_url` is NEXUS_API_URL (token from NEXUS_API_TOKEN).
 pub async fn run(args: &GateArgs, nexus_url: Option<&str>) -> Result<ExitCode, String> {
-    let root = nexus_lite::git::toplevel(&args.repo).map_err(|e| e.to_string())?;
-    let conn = Connection::open(
+    let (root, conn) = Connection::for_work_tree(
         nexus_url,
-        &root,
+        &args.repo,
         args.repository.as_deref(),
         args.data_dir.clone(),
     )

@@ -14,6 +14,19 @@ pub struct Connection {
 }
 
 impl Connection {
+    /// Connects for the git work tree holding `path` (any path inside it); returns the work
+    /// tree's root with the connection.
+    pub async fn for_work_tree(
+        nexus_url: Option<&str>,
+        path: &Path,
+        name: Option<&str>,
+        data_dir: Option<PathBuf>,
+    ) -> Result<(PathBuf, Connection), String> {
+        let root = nexus_lite::git::toplevel(path).map_err(|e| e.to_string())?;
+        let conn = Connection::open(nexus_url, &root, name, data_dir).await?;
+        Ok((root, conn))
+    }
+
     /// Connects for the git work tree at `root`; `name` overrides the repository's name.
     pub async fn open(
         nexus_url: Option<&str>,

@@ -66,10 +66,9 @@ pub struct Decision {
 }
 
 pub async fn run(args: &RulesArgs, nexus_url: Option<&str>) -> Result<ExitCode, String> {
-    let root = nexus_lite::git::toplevel(&args.repo).map_err(|e| e.to_string())?;
-    let conn = Connection::open(
+    let (_, conn) = Connection::for_work_tree(
         nexus_url,
-        &root,
+        &args.repo,
         args.repository.as_deref(),
         args.data_dir.clone(),
     )

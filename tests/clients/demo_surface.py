@@ -15,24 +15,15 @@ import json
 import os
 import sys
 
-import anyio
 from mcp import Client, MCPError, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.types import ResourceTemplateReference
 
-
-class Failed(Exception):
-    pass
+from harness import Failed, expect, run, text_of
 
 
-def expect(cond: bool, message: str) -> None:
-    if not cond:
-        raise Failed(message)
 
-
-def text_of(result) -> str:
-    return " ".join(getattr(c, "text", "") for c in result.content)
 
 
 async def check(client: Client) -> None:
@@ -127,17 +118,7 @@ def main() -> int:
     h = sub.add_parser("http")
     h.add_argument("--url", required=True)
     args = p.parse_args()
-    try:
-        anyio.run(run_stdio if args.transport == "stdio" else run_http, args)
-    except Failed as e:
-        print(f"FAILED: {e}", file=sys.stderr)
-        return 1
-    except BaseException as e:  # noqa: BLE001 - report any client-side crash clearly
-        failed = [x for x in getattr(e, "exceptions", []) if isinstance(x, Failed)]
-        print(f"FAILED: {failed[0] if failed else repr(e)}", file=sys.stderr)
-        return 1
-    print("demo surface: all expectations held")
-    return 0
+    return run(args, {"stdio": run_stdio, "http": run_http}, "demo surface")
 
 
 if __name__ == "__main__":

@@ -22,11 +22,12 @@ import os
 import re
 import sys
 
-import anyio
 from mcp import Client, MCPError, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.types import PromptReference, ResourceTemplateReference
+
+from harness import Failed, expect, run, text_of
 
 TOOLS = {
     "get_task_context",
@@ -40,17 +41,7 @@ TOOLS = {
 }
 
 
-class Failed(Exception):
-    pass
 
-
-def expect(cond: bool, message: str) -> None:
-    if not cond:
-        raise Failed(message)
-
-
-def text_of(result) -> str:
-    return " ".join(getattr(c, "text", "") for c in result.content)
 
 
 def error_of(result) -> dict:
@@ -331,17 +322,7 @@ def main() -> int:
     h.add_argument("--url", required=True)
     h.add_argument("--backlog", required=True)
     args = p.parse_args()
-    try:
-        anyio.run(run_stdio if args.transport == "stdio" else run_http, args)
-    except Failed as e:
-        print(f"FAILED: {e}", file=sys.stderr)
-        return 1
-    except BaseException as e:  # noqa: BLE001 - report any client-side crash clearly
-        failed = [x for x in getattr(e, "exceptions", []) if isinstance(x, Failed)]
-        print(f"FAILED: {failed[0] if failed else repr(e)}", file=sys.stderr)
-        return 1
-    print("nexus-doc-kg: all expectations held")
-    return 0
+    return run(args, {"stdio": run_stdio, "http": run_http}, "nexus-doc-kg")
 
 
 if __name__ == "__main__":

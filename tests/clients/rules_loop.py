@@ -27,11 +27,12 @@ import subprocess
 import sys
 import tempfile
 
-import anyio
 import httpx2 as httpx
 from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
+
+from harness import expect, run, text_of
 
 REPO = "acme/shop"
 TYPED = {"get_playbook", "report_check", "get_rule", "use_capability", "list_capabilities"}
@@ -49,17 +50,7 @@ FIXED = (
 )
 
 
-class Failed(Exception):
-    pass
 
-
-def expect(cond: bool, message: str) -> None:
-    if not cond:
-        raise Failed(message)
-
-
-def text_of(result) -> str:
-    return " ".join(getattr(c, "text", "") for c in result.content)
 
 
 def show(value, limit: int = 160) -> str:
@@ -336,17 +327,7 @@ def main() -> int:
     h = sub.add_parser("http")
     h.add_argument("--url", required=True)
     args = p.parse_args()
-    try:
-        anyio.run(run_stdio if args.transport == "stdio" else run_http, args)
-    except Failed as e:
-        print(f"FAILED: {e}", file=sys.stderr)
-        return 1
-    except BaseException as e:  # noqa: BLE001 - report any client-side crash clearly
-        failed = [x for x in getattr(e, "exceptions", []) if isinstance(x, Failed)]
-        print(f"FAILED: {failed[0] if failed else repr(e)}", file=sys.stderr)
-        return 1
-    print("nexus-rules: all expectations held")
-    return 0
+    return run(args, {"stdio": run_stdio, "http": run_http}, "nexus-rules")
 
 
 if __name__ == "__main__":

@@ -21,6 +21,14 @@ pub struct RuleStats {
     pub rule_id: String,
     pub title: Option<String>,
     pub in_playbook: bool,
+    #[serde(flatten)]
+    pub counts: Counts,
+}
+
+/// The counters of one rule, and of all rules together in [`Totals`].
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Counts {
     pub times_broken: i64,
     pub gate_runs_broken: i64,
     pub gate_violations: i64,
@@ -31,6 +39,21 @@ pub struct RuleStats {
     pub claimed: i64,
     pub witnessed: i64,
     pub disputed: i64,
+}
+
+impl std::ops::AddAssign<&Counts> for Counts {
+    fn add_assign(&mut self, o: &Counts) {
+        self.times_broken += o.times_broken;
+        self.gate_runs_broken += o.gate_runs_broken;
+        self.gate_violations += o.gate_violations;
+        self.self_check_failures += o.self_check_failures;
+        self.times_fixed += o.times_fixed;
+        self.fixed_before_commit += o.fixed_before_commit;
+        self.fixed_in_pr += o.fixed_in_pr;
+        self.claimed += o.claimed;
+        self.witnessed += o.witnessed;
+        self.disputed += o.disputed;
+    }
 }
 
 /// What each column counts, one line each (the answer's `definitions`).
@@ -83,16 +106,8 @@ pub struct Totals {
     pub gate_runs: i64,
     pub checks: i64,
     pub sessions: i64,
-    pub times_broken: i64,
-    pub gate_runs_broken: i64,
-    pub gate_violations: i64,
-    pub self_check_failures: i64,
-    pub times_fixed: i64,
-    pub fixed_before_commit: i64,
-    pub fixed_in_pr: i64,
-    pub claimed: i64,
-    pub witnessed: i64,
-    pub disputed: i64,
+    #[serde(flatten)]
+    pub counts: Counts,
 }
 
 fn db(ctx: &'static str) -> impl FnOnce(rusqlite::Error) -> LiteError {
@@ -145,8 +160,8 @@ pub fn compute(
                 continue;
             }
             let s = stat(&mut by_rule, &id);
-            s.gate_runs_broken = runs;
-            s.gate_violations = violations;
+            s.counts.gate_runs_broken = runs;
+            s.counts.gate_violations = violations;
         }
         totals.gate_runs = conn
             .query_row(
@@ -181,12 +196,12 @@ pub fn compute(
             let (session, rule, pass, witness) = row.map_err(db("reading self-check results"))?;
             let s = stat(&mut by_rule, &rule);
             if !pass {
-                s.self_check_failures += 1;
+                s.counts.self_check_failures += 1;
             }
             match witness_standing(witness.as_deref()) {
-                Standing::Claimed => s.claimed += 1,
-                Standing::Witnessed => s.witnessed += 1,
-                Standing::Disputed => s.disputed += 1,
+                Standing::Claimed => s.counts.claimed += 1,
+                Standing::Witnessed => s.counts.witnessed += 1,
+                Standing::Disputed => s.counts.disputed += 1,
             }
             if let Some((ls, lr, lp)) = &last
                 && ls == &session
@@ -194,7 +209,7 @@ pub fn compute(
                 && !*lp
                 && pass
             {
-                s.fixed_before_commit += 1;
+                s.counts.fixed_before_commit += 1;
             }
             last = Some((session, rule, pass));
         }
@@ -210,35 +225,27 @@ pub fn compute(
     }
 
     for (rule, n) in fixed_in_prs(conn, repository)? {
-        stat(&mut by_rule, &rule).fixed_in_pr = n;
+        stat(&mut by_rule, &rule).counts.fixed_in_pr = n;
     }
     titles_from_gate(conn, repository, &mut by_rule)?;
 
     let mut rules: Vec<RuleStats> = by_rule
         .into_values()
         .map(|mut s| {
-            s.times_broken = s.gate_runs_broken + s.self_check_failures;
-            s.times_fixed = s.fixed_before_commit + s.fixed_in_pr;
+            s.counts.times_broken = s.counts.gate_runs_broken + s.counts.self_check_failures;
+            s.counts.times_fixed = s.counts.fixed_before_commit + s.counts.fixed_in_pr;
             s
         })
         .collect();
     rules.sort_by(|a, b| {
-        b.times_broken
-            .cmp(&a.times_broken)
+        b.counts
+            .times_broken
+            .cmp(&a.counts.times_broken)
             .then_with(|| a.rule_id.cmp(&b.rule_id))
     });
     totals.rules = rules.len() as i64;
     for s in &rules {
-        totals.times_broken += s.times_broken;
-        totals.gate_runs_broken += s.gate_runs_broken;
-        totals.gate_violations += s.gate_violations;
-        totals.self_check_failures += s.self_check_failures;
-        totals.times_fixed += s.times_fixed;
-        totals.fixed_before_commit += s.fixed_before_commit;
-        totals.fixed_in_pr += s.fixed_in_pr;
-        totals.claimed += s.claimed;
-        totals.witnessed += s.witnessed;
-        totals.disputed += s.disputed;
+        totals.counts += &s.counts;
     }
     Ok((rules, totals))
 }
