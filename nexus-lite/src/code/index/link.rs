@@ -413,8 +413,127 @@ impl Resolver<'_> {
     }
 }
 
+/// The confidence of a call edge matched by name only (impact calls it `name_match`).
+const NAME_MATCH_CONFIDENCE: f64 = 0.3;
+
+/// Method names of builtin types and the standard library (str, bytes, list, dict, set, files,
+/// os, pathlib, sockets, threads, logging, re, json). A receiver call by one of these names
+/// (`buf.close()`, `data.decode()`, `os.listdir()`) is far more often the library's than the
+/// one repository function of that name, so it gets no name-only edge. Sorted (binary search).
+const STDLIB_METHOD_NAMES: &[&str] = &[
+    "accept",
+    "acquire",
+    "append",
+    "bind",
+    "cancel",
+    "clear",
+    "close",
+    "connect",
+    "copy",
+    "count",
+    "critical",
+    "debug",
+    "decode",
+    "deepcopy",
+    "digest",
+    "discard",
+    "done",
+    "dump",
+    "dumps",
+    "encode",
+    "endswith",
+    "error",
+    "exception",
+    "exists",
+    "extend",
+    "fileno",
+    "find",
+    "flush",
+    "format",
+    "fullmatch",
+    "get",
+    "getcwd",
+    "getenv",
+    "getvalue",
+    "glob",
+    "group",
+    "groups",
+    "hexdigest",
+    "index",
+    "info",
+    "insert",
+    "intersection",
+    "is_dir",
+    "is_file",
+    "isdir",
+    "isfile",
+    "items",
+    "iterdir",
+    "join",
+    "joinpath",
+    "keys",
+    "listdir",
+    "listen",
+    "load",
+    "loads",
+    "lower",
+    "lstrip",
+    "makedirs",
+    "match",
+    "mkdir",
+    "notify",
+    "open",
+    "partition",
+    "popitem",
+    "read",
+    "read_bytes",
+    "read_text",
+    "readline",
+    "readlines",
+    "recv",
+    "release",
+    "remove",
+    "rename",
+    "replace",
+    "resolve",
+    "result",
+    "reverse",
+    "rsplit",
+    "rstrip",
+    "search",
+    "seek",
+    "send",
+    "sendall",
+    "setdefault",
+    "shutdown",
+    "sleep",
+    "sort",
+    "split",
+    "splitlines",
+    "start",
+    "startswith",
+    "stat",
+    "strip",
+    "sub",
+    "submit",
+    "tell",
+    "union",
+    "unlink",
+    "update",
+    "upper",
+    "values",
+    "wait",
+    "walk",
+    "warning",
+    "with_suffix",
+    "write",
+    "write_bytes",
+    "write_text",
+    "writelines",
+];
+
 /// Phase 4: `calls` edges (resolved names, else a unique function of that name in the
-/// repository at confidence 0.3) and `inherits` edges between classes.
+/// repository at [`NAME_MATCH_CONFIDENCE`], except standard-library method names) and `inherits` edges between classes.
 fn add_calls_and_bases(g: &mut Builder, r: &Resolver<'_>) {
     let symbols = r.symbols;
     let mut seen_calls = HashSet::new();
@@ -425,10 +544,17 @@ fn add_calls_and_bases(g: &mut Builder, r: &Resolver<'_>) {
                 .map(|c| symbols.sym_node_of[fi][c])
                 .unwrap_or(symbols.file_ids[fi]);
             let target = r.resolve_dotted(fi, &call.callee, call.caller).or_else(|| {
-                // Best effort by name: a unique function of that name anywhere in the repo.
-                let last = call.callee.rsplit('.').next().unwrap_or(&call.callee);
+                // Best effort by name: a unique function of that name anywhere in the repo,
+                // unless it is a method call by a name the standard library owns.
+                let (receiver, last) = call
+                    .callee
+                    .rsplit_once('.')
+                    .unwrap_or(("", call.callee.as_str()));
+                if !receiver.is_empty() && STDLIB_METHOD_NAMES.binary_search(&last).is_ok() {
+                    return None;
+                }
                 match symbols.by_name.get(&(s.lang, last)).map(Vec::as_slice) {
-                    Some([only]) if last.len() > 3 => Some((*only, 0.3)),
+                    Some([only]) if last.len() > 3 => Some((*only, NAME_MATCH_CONFIDENCE)),
                     _ => None,
                 }
             });
@@ -477,5 +603,13 @@ fn flag_import_cycles(
             severity: "medium",
             details: json!({"files": paths}),
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn stdlib_method_names_are_sorted_for_binary_search() {
+        assert!(super::STDLIB_METHOD_NAMES.windows(2).all(|w| w[0] < w[1]));
     }
 }
