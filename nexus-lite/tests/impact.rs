@@ -252,3 +252,108 @@ fn items_say_how_they_were_resolved_and_unknown_replaces_false_lows() {
     assert_eq!(leaf["completeness"], "exact", "{leaf}");
     assert_eq!(leaf["risk"], "low", "{leaf}");
 }
+
+/// A package re-exporting through `__init__.py` (with an alias), and pytest fixtures in a
+/// conftest.py used by a test below it and by one outside its directory.
+fn packages_repo(dir: &Path) {
+    git(dir, &["init", "-q", "-b", "main"]);
+    write(
+        dir,
+        "lib/__init__.py",
+        "from .core import Engine\nfrom .util import helper as assist\n\n__all__ = [\"Engine\", \"assist\"]\n",
+    );
+    write(
+        dir,
+        "lib/core.py",
+        "class Engine:\n    def start_engine(self):\n        return 1\n",
+    );
+    write(dir, "lib/util.py", "def helper():\n    return 2\n");
+    write(dir, "app/__init__.py", "");
+    write(
+        dir,
+        "app/main.py",
+        "import lib\nfrom lib import Engine, assist\n\n\ndef build():\n    return Engine()\n\n\ndef run():\n    return assist()\n\n\ndef attr():\n    return lib.Engine()\n\n\nclass Turbo(lib.Engine):\n    pass\n",
+    );
+    write(
+        dir,
+        "tests/conftest.py",
+        "import pytest\n\n\n@pytest.fixture\ndef engine():\n    return 1\n\n\n@pytest.fixture\ndef unused_fixture():\n    return 2\n",
+    );
+    write(
+        dir,
+        "tests/unit/test_engine.py",
+        "def test_runs(engine):\n    assert engine\n\n\ndef test_plain():\n    assert True\n",
+    );
+    write(
+        dir,
+        "other/test_elsewhere.py",
+        "def test_other(engine):\n    assert engine\n",
+    );
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-q", "-m", "packages fixture"]);
+}
+
+fn symbols_of(body: &Value) -> BTreeSet<(String, String)> {
+    items(body)
+        .iter()
+        .filter_map(|i| {
+            Some((
+                i["symbol"].as_str()?.to_string(),
+                i["via"].as_str()?.to_string(),
+            ))
+        })
+        .collect()
+}
+
+#[test]
+fn names_imported_through_a_package_init_reach_their_definition() {
+    let repo = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    packages_repo(repo.path());
+    let srv = start(repo.path(), data.path());
+    let engine = impact(srv.addr, "symbol=lib.core.Engine&depth=1");
+    let found = symbols_of(&engine);
+    for (sym, via) in [
+        ("app.main.build", "calls"),
+        ("app.main.attr", "calls"),
+        ("app.main.Turbo", "inherits"),
+    ] {
+        assert!(
+            found.contains(&(sym.to_string(), via.to_string())),
+            "{sym} {via} missing: {engine}"
+        );
+    }
+    let helper = impact(srv.addr, "symbol=lib.util.helper&depth=1");
+    assert!(
+        symbols_of(&helper).contains(&("app.main.run".to_string(), "calls".to_string())),
+        "the alias `assist` is lib.util.helper: {helper}"
+    );
+}
+
+#[test]
+fn a_conftest_fixture_is_used_by_the_tests_below_it_that_name_it() {
+    let repo = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    packages_repo(repo.path());
+    let srv = start(repo.path(), data.path());
+    let conftest = impact(srv.addr, "path=tests/conftest.py&depth=1");
+    let found = symbols_of(&conftest);
+    assert!(
+        found
+            .iter()
+            .any(|(s, _)| s == "tests.unit.test_engine.test_runs"),
+        "{conftest}"
+    );
+    assert!(
+        !found.iter().any(|(s, _)| s.starts_with("other.")),
+        "a test outside tests/ does not see tests/conftest.py: {conftest}"
+    );
+    assert!(
+        !found.iter().any(|(s, _)| s.ends_with("test_plain")),
+        "{conftest}"
+    );
+    assert_eq!(conftest["completeness"], "lower_bound", "{conftest}");
+    let unused = impact(srv.addr, "symbol=tests.conftest.unused_fixture&depth=1");
+    assert_eq!(unused["total"], 0, "{unused}");
+    assert_eq!(unused["risk"], "unknown", "{unused}");
+}

@@ -88,6 +88,15 @@ pub(super) async fn impact(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
                 counts.name_match
             ));
         }
+        let conftest = starts.iter().any(|id| {
+            nodes
+                .get(id)
+                .and_then(|n| n.path.as_deref())
+                .is_some_and(|p| p == "conftest.py" || p.ends_with("/conftest.py"))
+        });
+        if conftest {
+            causes.push("pytest also uses conftest.py without naming it (hooks, autouse fixtures, usefixtures marks): those uses are not edges".to_string());
+        }
         if blockers > 0 {
             causes.push(format!(
                 "{blockers} parse errors or unresolved imports in this graph may hide dependents"
