@@ -15,7 +15,8 @@ const REPO: &str = "acme/impact";
 const IMPORTERS: usize = 60;
 
 /// A package whose core module has many importers, a module-level caller whose function also
-/// calls the target, a name-only caller and a standard-library method call.
+/// calls the target, a function defined twice under an `if`, a name-only caller and a
+/// standard-library method call.
 fn impact_repo(dir: &Path) {
     git(dir, &["init", "-q", "-b", "main"]);
     write(dir, "pkg/__init__.py", "");
@@ -28,6 +29,11 @@ fn impact_repo(dir: &Path) {
         dir,
         "pkg/user_a.py",
         "from pkg.core import target\n\nVALUE = target()\n\n\ndef direct():\n    return target()\n",
+    );
+    write(
+        dir,
+        "pkg/twice.py",
+        "import sys\n\nfrom pkg.core import target\n\nif sys.platform == \"win32\":\n\n    def run():\n        return target()\n\nelse:\n\n    def run():\n        return target()\n",
     );
     write(
         dir,
@@ -125,6 +131,8 @@ fn a_function_calling_the_target_is_listed_even_when_its_file_calls_it_too() {
             .any(|i| i["path"] == "pkg/user_a.py" && i["symbol"].is_null()),
         "the module-level call is listed too: {body}"
     );
+    let twice = symbols.iter().filter(|s| **s == "pkg.twice.run").count();
+    assert_eq!(twice, 1, "one item for a name defined twice: {body}");
 }
 
 #[test]
@@ -162,8 +170,9 @@ fn a_cut_answer_carries_a_cursor_for_impact_and_for_importers() {
     let c = page1["next_cursor"].as_str().expect("importers are paged");
     let page2 = ctx(&format!("&limit=50&cursor={}", enc(c)));
     let by2 = page2["imported_by"].as_array().unwrap();
-    assert_eq!(by1.len() + by2.len(), IMPORTERS + 1, "{page2}");
-    assert_eq!(page2["imported_by_total"], IMPORTERS as u64 + 1);
+    // The 60 modules, pkg/user_a.py and pkg/twice.py.
+    assert_eq!(by1.len() + by2.len(), IMPORTERS + 2, "{page2}");
+    assert_eq!(page2["imported_by_total"], IMPORTERS as u64 + 2);
     assert!(page2["next_cursor"].is_null());
 }
 

@@ -335,8 +335,16 @@ pub(super) fn dependents(
         rev.get(n)
             .is_some_and(|deps| deps.iter().any(|(src, _, _)| !listed.contains(src)))
     });
+    // Highest confidence first among equals, so that `dedup_by` keeps it: two definitions of
+    // one name in one file (`if ...: def f` / `else: def f`) are one item to a reader.
     items.sort_by(|a, b| {
-        (a.depth, &a.path, &a.symbol, a.via).cmp(&(b.depth, &b.path, &b.symbol, b.via))
+        (a.depth, &a.path, &a.symbol, a.via)
+            .cmp(&(b.depth, &b.path, &b.symbol, b.via))
+            .then(b.confidence.total_cmp(&a.confidence))
+    });
+    items.dedup_by(|later, kept| {
+        (later.depth, &later.path, &later.symbol, later.via)
+            == (kept.depth, &kept.path, &kept.symbol, kept.via)
     });
     Dependents {
         items,
