@@ -377,6 +377,9 @@ impl Resolver<'_> {
     /// name: `from .core import Engine`, `from .util import helper as assist`, `from . import
     /// sub` followed by `sub.f`, or a star import (`from .core import *`).
     fn exported(&self, f: usize, q: &str) -> Option<(i64, SymKind)> {
+        if let Some(found) = self.lookup_in(f, q) {
+            return Some(found); // the common case, without allocating
+        }
         let (mut f, mut q) = (f, q.to_string());
         for _ in 0..MAX_REEXPORT_HOPS {
             if let Some(found) = self.symbols.sym_ids.get(&(f, q.as_str())) {
