@@ -1843,7 +1843,7 @@ pub mod nexus_code_kg {
             runtime::spec::ToolSpec {
                 name: "kg_impact",
                 title: "Impact",
-                description: "Dependants of a file or symbol up to depth levels, with completeness and risk (unknown, never low, when nothing resolved).",
+                description: "Dependants of a file or symbol up to depth, paged, with completeness and risk (unknown, never low, unless exact).",
                 scope: "kg:read",
                 access: runtime::spec::Access::Read,
                 modes: &[
