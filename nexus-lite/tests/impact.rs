@@ -277,6 +277,17 @@ fn packages_repo(dir: &Path) {
         "class Engine:\n    def start_engine(self):\n        return 1\n",
     );
     write(dir, "lib/util.py", "def helper():\n    return 2\n");
+    write(dir, "lib/extra/__init__.py", "from .shapes import *\n");
+    write(
+        dir,
+        "lib/extra/shapes.py",
+        "__all__ = [\"Square\"]\n\n\nclass Square:\n    pass\n\n\nclass Circle:\n    pass\n",
+    );
+    write(
+        dir,
+        "app/draw.py",
+        "from lib.extra import Circle, Square\n\n\ndef square():\n    return Square()\n\n\ndef circle():\n    return Circle()\n",
+    );
     write(dir, "app/__init__.py", "");
     write(
         dir,
@@ -332,6 +343,16 @@ fn names_imported_through_a_package_init_reach_their_definition() {
             "{sym} {via} missing: {engine}"
         );
     }
+    let square = impact(srv.addr, "symbol=lib.extra.shapes.Square&depth=1");
+    assert!(
+        symbols_of(&square).contains(&("app.draw.square".to_string(), "calls".to_string())),
+        "a star import re-exports what __all__ lists: {square}"
+    );
+    let circle = impact(srv.addr, "symbol=lib.extra.shapes.Circle&depth=1");
+    assert_eq!(
+        circle["total"], 0,
+        "__all__ leaves Circle out of the star import: {circle}"
+    );
     let helper = impact(srv.addr, "symbol=lib.util.helper&depth=1");
     assert!(
         symbols_of(&helper).contains(&("app.main.run".to_string(), "calls".to_string())),

@@ -390,10 +390,15 @@ impl Resolver<'_> {
                 None => (q.as_str(), None),
             };
             let Some(bind) = self.binds[f].get(head) else {
-                // Not bound by name: the first star-imported module defining it.
-                let found = self.stars[f]
-                    .iter()
-                    .find_map(|g| self.symbols.sym_ids.get(&(*g, q.as_str())).copied());
+                // Not bound by name: the first star-imported module exporting it (listed in
+                // its `__all__`, else any name not starting with `_`).
+                let found = self.stars[f].iter().find_map(|g| {
+                    let public = match &self.sources[*g].parse.dunder_all {
+                        Some(all) => all.iter().any(|n| n == head),
+                        None => !head.starts_with('_'),
+                    };
+                    public.then(|| self.lookup_in(*g, &q)).flatten()
+                });
                 return found;
             };
             let (next_f, next_q) = match (bind, rest) {

@@ -136,6 +136,10 @@ pub struct FileParse {
     /// Python: the functions decorated `@pytest.fixture` / `@fixture` (symbol indexes).
     #[serde(default)]
     pub fixtures: Vec<usize>,
+    /// Python: the names a module-level `__all__ = [...]` (or `+= [...]`) lists, which is what
+    /// a star import of the module binds; `None` without `__all__`.
+    #[serde(default)]
+    pub dunder_all: Option<Vec<String>>,
 }
 
 /// A parsed language, chosen by file extension.

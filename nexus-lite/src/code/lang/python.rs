@@ -43,6 +43,9 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
                 continue;
             }
             "call" => call(&mut out, node, src, scope),
+            "assignment" | "augmented_assignment" if scope.is_none() => {
+                dunder_all(&mut out, node, src);
+            }
             _ => {}
         }
         let type_checking = type_checking_body(node, src);
@@ -96,6 +99,33 @@ fn definition(
         }
     }
     Some(idx)
+}
+
+/// `__all__ = ["a", "b"]` (list or tuple of string literals), or `__all__ += [...]`.
+fn dunder_all(out: &mut FileParse, node: Node<'_>, src: &[u8]) {
+    let (Some(left), Some(right)) = (
+        node.child_by_field_name("left"),
+        node.child_by_field_name("right"),
+    ) else {
+        return;
+    };
+    if text(left, src) != "__all__" || !matches!(right.kind(), "list" | "tuple") {
+        return;
+    }
+    let mut c = right.walk();
+    let names = right
+        .named_children(&mut c)
+        .filter(|n| n.kind() == "string")
+        .map(|n| {
+            text(n, src)
+                .trim_matches(|ch| ch == '"' || ch == '\'')
+                .to_string()
+        });
+    let all = out.dunder_all.get_or_insert_with(Vec::new);
+    if node.kind() == "assignment" {
+        all.clear();
+    }
+    all.extend(names);
 }
 
 /// Decorated `@pytest.fixture`, `@pytest.fixture(...)`, `@fixture` or `@fixture(...)`.
@@ -359,6 +389,19 @@ def helper():
                 ("TestX.test_one", "db"),
             ]
         );
+    }
+
+    #[test]
+    fn reads_a_module_level_dunder_all() {
+        let mut p = parser().unwrap();
+        let r = parse(
+            &mut p,
+            b"__all__ = ['A', \"B\"]\n__all__ += ('C',)\n\ndef f():\n    __all__ = ['local']\n",
+        )
+        .unwrap();
+        assert_eq!(r.dunder_all, Some(vec!["A".into(), "B".into(), "C".into()]));
+        let none = parse(&mut p, b"x = ['A']\n").unwrap();
+        assert_eq!(none.dunder_all, None);
     }
 
     #[test]
