@@ -252,11 +252,10 @@ async fn the_whole_cycle_fixes_a_bandit_finding() {
         json!({"graph_id": graph_id, "path": "shop/hashing.py", "depth": 3}),
     )
     .await;
-    let dependents: Vec<&str> = impact["levels"]
+    let dependents: Vec<&str> = impact["items"]
         .as_array()
         .unwrap()
         .iter()
-        .flat_map(|l| l["items"].as_array().unwrap())
         .map(|i| i["path"].as_str().unwrap())
         .collect();
     assert!(

@@ -258,10 +258,11 @@ fn every_endpoint_answers_on_an_indexed_repository() {
     );
     assert_eq!(imp.status, 200);
     assert_eq!(imp.body["resolved"], true);
-    let lvl1: Vec<String> = imp.body["levels"][0]["items"]
+    let lvl1: Vec<String> = imp.body["items"]
         .as_array()
         .unwrap()
         .iter()
+        .filter(|i| i["depth"] == 1)
         .map(|i| i["symbol"].as_str().unwrap_or("").to_string())
         .collect();
     assert!(
@@ -277,10 +278,11 @@ fn every_endpoint_answers_on_an_indexed_repository() {
         a,
         "/api/v1/impact?repository=acme/fixture&path=app/crypto.py&depth=2",
     );
-    let via_imports: Vec<&Value> = impf.body["levels"][0]["items"]
+    let via_imports: Vec<&Value> = impf.body["items"]
         .as_array()
         .unwrap()
         .iter()
+        .filter(|i| i["depth"] == 1)
         .filter(|i| i["via"] == "imports")
         .collect();
     assert_eq!(via_imports[0]["path"], "app/service.py");

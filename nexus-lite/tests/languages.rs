@@ -104,10 +104,11 @@ fn impact_symbols(a: SocketAddr, symbol: &str) -> Vec<(String, String)> {
     );
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.body["resolved"], true, "{symbol}: {}", r.body);
-    r.body["levels"][0]["items"]
+    r.body["items"]
         .as_array()
         .unwrap()
         .iter()
+        .filter(|i| i["depth"] == 1)
         .map(|i| {
             (
                 i["symbol"].as_str().unwrap_or("").to_string(),

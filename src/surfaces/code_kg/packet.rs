@@ -136,20 +136,13 @@ pub async fn build(ctx: &ToolContext, graph_id: &str, item: &Value) -> Result<Pa
         }
         // Tests that reach the file through any dependency path, not only direct imports.
         let mut reaching: Vec<&str> = importers.iter().map(String::as_str).collect();
-        for level in impact
+        let items = impact
             .as_ref()
-            .and_then(|i| i.get("levels"))
+            .and_then(|i| i.get("items"))
             .and_then(Value::as_array)
             .into_iter()
-            .flatten()
-        {
-            let items = level
-                .get("items")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten();
-            reaching.extend(items.filter_map(|i| i.get("path").and_then(Value::as_str)));
-        }
+            .flatten();
+        reaching.extend(items.filter_map(|i| i.get("path").and_then(Value::as_str)));
         reaching.sort_unstable();
         reaching.dedup();
         let tests: Vec<String> = reaching

@@ -52,11 +52,18 @@ pub(super) async fn file_context(State(s): State<Arc<AppState>>, q: Q) -> ApiRes
                 }))
             })?
             .collect::<Result<_, _>>()?;
+        // Paged (`limit`, `cursor`) in (path, line) order, so every importer is on some page.
+        let (limit, offset) = p.page()?;
+        let importers_total: i64 = conn.query_row(
+            "SELECT COUNT(*) FROM (SELECT DISTINCT path, line FROM imports WHERE gpk=?1 AND resolved_path=?2 AND path<>?2)",
+            rusqlite::params![gpk, path],
+            |r| r.get(0),
+        )?;
         let mut st = conn.prepare(
-            "SELECT DISTINCT path, line FROM imports WHERE gpk=?1 AND resolved_path=?2 AND path<>?2 ORDER BY path, line",
+            "SELECT DISTINCT path, line FROM imports WHERE gpk=?1 AND resolved_path=?2 AND path<>?2 ORDER BY path, line LIMIT ?3 OFFSET ?4",
         )?;
         let imported_by: Vec<Value> = st
-            .query_map(rusqlite::params![gpk, path], |r| {
+            .query_map(rusqlite::params![gpk, path, limit as i64, offset as i64], |r| {
                 Ok(json!({"path": r.get::<_, String>(0)?, "line": r.get::<_, i64>(1)?}))
             })?
             .collect::<Result<_, _>>()?;
@@ -85,6 +92,8 @@ pub(super) async fn file_context(State(s): State<Arc<AppState>>, q: Q) -> ApiRes
             "enclosing_symbol": enclosing,
             "imports": imports,
             "imported_by": imported_by,
+            "imported_by_total": importers_total,
+            "next_cursor": next_cursor(offset, limit, usize::try_from(importers_total).unwrap_or(0)),
             "findings": findings,
             "snippet": snippet,
         }))

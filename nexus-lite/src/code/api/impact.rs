@@ -32,7 +32,9 @@ pub(super) fn load_edges(
     conn: &Connection,
     gpk: i64,
 ) -> Result<Vec<(String, i64, i64, f64)>, ApiError> {
-    let mut st = conn.prepare("SELECT kind, src, dst, confidence FROM edges WHERE gpk=?1")?;
+    let mut st = conn.prepare(
+        "SELECT kind, src, dst, confidence FROM edges WHERE gpk=?1 ORDER BY src, dst, kind",
+    )?;
     let rows = st
         .query_map([gpk], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
         .collect::<Result<Vec<_>, _>>()?;
@@ -50,6 +52,7 @@ pub(super) async fn impact(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
             ));
         }
         let depth = p.int("depth", 3, 1, 6)? as usize;
+        let (limit, offset) = p.page()?;
         let conn = s.reader()?;
         let (gpk, g) = select(s, &conn, &p)?;
         let nodes = load_nodes(&conn, gpk)?;
@@ -62,6 +65,7 @@ pub(super) async fn impact(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
             [gpk],
             |r| r.get(0),
         )?;
+        let counts = found.counts();
         let mut causes = Vec::new();
         if !resolved {
             causes.push(format!(
@@ -72,8 +76,26 @@ pub(super) async fn impact(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
         if found.via_calls || symbol.is_some() {
             causes.push("calls are resolved best effort through names and imports; dynamic dispatch, getattr and reflection are not seen".to_string());
         }
-        if found.low_confidence {
-            causes.push("some call edges were matched by name only (confidence 0.3)".to_string());
+        if counts.inferred > 0 {
+            causes.push(format!(
+                "{} dependents were reached through an inferred receiver (self.m, Class.m): an override elsewhere is not seen",
+                counts.inferred
+            ));
+        }
+        if counts.name_match > 0 {
+            causes.push(format!(
+                "{} dependents were matched by name only (confidence 0.3): read them before relying on them",
+                counts.name_match
+            ));
+        }
+        let conftest = starts.iter().any(|id| {
+            nodes
+                .get(id)
+                .and_then(|n| n.path.as_deref())
+                .is_some_and(|p| p == "conftest.py" || p.ends_with("/conftest.py"))
+        });
+        if conftest {
+            causes.push("pytest also uses conftest.py without naming it (hooks, autouse fixtures, usefixtures marks): those uses are not edges".to_string());
         }
         if blockers > 0 {
             causes.push(format!(
@@ -86,8 +108,14 @@ pub(super) async fn impact(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
             ));
         }
         let exact = resolved && causes.is_empty();
-        let total = found.total;
-        let risk = if !resolved {
+        let total = found.items.len();
+        if resolved && total == 0 && !exact {
+            causes.push(
+                "nothing found, but the search is incomplete (above): unknown, not low; search the name in the code before relying on it"
+                    .to_string(),
+            );
+        }
+        let risk = if !resolved || (total == 0 && !exact) {
             "unknown"
         } else if total == 0 {
             "low"
@@ -96,13 +124,21 @@ pub(super) async fn impact(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
         } else {
             "high"
         };
+        let page: Vec<Value> = found
+            .items
+            .iter()
+            .skip(offset)
+            .take(limit)
+            .map(Dependent::to_json)
+            .collect();
         Ok(json!({
             "graph": g,
-            "target": {"path": path, "symbol": symbol},
             "resolved": resolved,
             "depth": depth,
-            "levels": found.levels,
+            "items": page,
             "total": total,
+            "next_cursor": next_cursor(offset, limit, total),
+            "summary": counts.summary(total),
             "completeness": if exact { "exact" } else { "lower_bound" },
             "causes": causes,
             "risk": risk,
@@ -112,7 +148,7 @@ pub(super) async fn impact(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
 }
 
 /// The nodes an impact query starts from: those of `path` (files and symbols), or those
-/// named `symbol` (optionally in `path`).
+/// named `symbol` (optionally in `path`), in id order.
 pub(super) fn impact_starts(
     nodes: &HashMap<i64, NodeInfo>,
     path: Option<&str>,
@@ -129,81 +165,190 @@ pub(super) fn impact_starts(
             starts.push(*id);
         }
     }
+    starts.sort_unstable();
     starts
+}
+
+/// How an edge, or the weakest edge of a chain of them, was resolved, from its confidence:
+/// the indexer gives 1.0 and 0.9 to names bound by definitions and imports, 0.8 to receivers
+/// it inferred (`self.m`, `Class.m`, an imported class's attribute), 0.3 to name-only matches.
+pub(super) fn resolution_of(confidence: f64) -> &'static str {
+    if confidence >= 0.9 {
+        "exact"
+    } else if confidence >= 0.5 {
+        "inferred"
+    } else {
+        "name_match"
+    }
+}
+
+/// One dependent: a file or symbol, the relation that reached it and the confidence of the
+/// weakest edge on the way from the target.
+pub(super) struct Dependent {
+    depth: usize,
+    path: Option<String>,
+    symbol: Option<String>,
+    via: &'static str,
+    confidence: f64,
+}
+
+impl Dependent {
+    fn to_json(&self) -> Value {
+        json!({
+            "depth": self.depth,
+            "path": self.path,
+            "symbol": self.symbol,
+            "via": self.via,
+            "resolution": resolution_of(self.confidence),
+            "confidence": self.confidence,
+        })
+    }
 }
 
 /// The dependents an impact query found.
 pub(super) struct Dependents {
-    /// `[{depth, items: [{path, symbol, via}]}]`, empty levels left out.
-    pub(super) levels: Vec<Value>,
-    pub(super) total: usize,
+    /// Every dependent, ordered by (depth, path, symbol, via): the same graph and question
+    /// give the same order, which is what makes the pages of a cursor line up.
+    pub(super) items: Vec<Dependent>,
     pub(super) via_calls: bool,
-    pub(super) low_confidence: bool,
+    /// Something depends on the last level listed: a deeper query would find more.
     pub(super) cut_off: bool,
 }
 
+/// How many dependents of each resolution an answer holds.
+pub(super) struct ResolutionCounts {
+    pub(super) exact: usize,
+    pub(super) inferred: usize,
+    pub(super) name_match: usize,
+}
+
+impl ResolutionCounts {
+    fn summary(&self, total: usize) -> String {
+        format!(
+            "{total} dependents: {} exact, {} inferred, {} name_match",
+            self.exact, self.inferred, self.name_match
+        )
+    }
+}
+
+impl Dependents {
+    pub(super) fn counts(&self) -> ResolutionCounts {
+        let mut c = ResolutionCounts {
+            exact: 0,
+            inferred: 0,
+            name_match: 0,
+        };
+        for d in &self.items {
+            match resolution_of(d.confidence) {
+                "exact" => c.exact += 1,
+                "inferred" => c.inferred += 1,
+                _ => c.name_match += 1,
+            }
+        }
+        c
+    }
+}
+
+const RELATIONS: [&str; 3] = ["calls", "imports", "inherits"];
+
 /// What depends on `starts`, up to `depth` steps back along `imports`, `calls` and `inherits`
-/// edges. A file reached brings its symbols along (what depends on them depends on it).
+/// edges. A file reached brings its symbols along: what depends on them depends on it, so they
+/// are searched from the next level on; they are listed only on their own merit (an edge of
+/// their own to something already reached), at the depth of that edge.
 pub(super) fn dependents(
     nodes: &HashMap<i64, NodeInfo>,
     edges: &[(String, i64, i64, f64)],
     starts: &[i64],
     depth: usize,
 ) -> Dependents {
-    // dependents: dst -> [(src, kind, confidence)]
-    let mut rev: HashMap<i64, Vec<(i64, &str, f64)>> = HashMap::new();
+    // dependents: dst -> [(src, relation, confidence)]
+    let mut rev: HashMap<i64, Vec<(i64, &'static str, f64)>> = HashMap::new();
     let mut children: HashMap<i64, Vec<i64>> = HashMap::new();
     for (kind, src, dst, conf) in edges {
-        match kind.as_str() {
-            "imports" | "calls" | "inherits" => {
-                rev.entry(*dst)
-                    .or_default()
-                    .push((*src, kind.as_str(), *conf))
+        if let Some(rel) = RELATIONS.iter().find(|r| **r == kind.as_str()) {
+            if nodes.contains_key(src) {
+                rev.entry(*dst).or_default().push((*src, rel, *conf));
             }
-            "defines" | "contains" => children.entry(*src).or_default().push(*dst),
-            _ => {}
+        } else if matches!(kind.as_str(), "defines" | "contains") {
+            children.entry(*src).or_default().push(*dst);
         }
     }
-    let reached = bounded_bfs(
-        starts,
-        depth,
-        |n| {
-            rev.get(n)
-                .map(Vec::as_slice)
-                .unwrap_or(&[])
-                .iter()
-                .filter(|(src, _, _)| nodes.contains_key(src))
-                .map(|(src, kind, conf)| (*src, (*kind, *conf)))
-                .collect::<Vec<_>>()
-        },
-        |m| match nodes.get(m) {
-            Some(info) if info.kind == "file" => children.get(m).cloned().unwrap_or_default(),
-            _ => Vec::new(),
-        },
-    );
-    let mut out = Dependents {
-        levels: Vec::new(),
-        total: 0,
-        via_calls: false,
-        low_confidence: false,
-        cut_off: reached.cut_off,
-    };
-    for (d, level) in reached.levels.iter().enumerate() {
-        let mut items = Vec::new();
-        let mut reported: HashSet<(Option<String>, &str)> = HashSet::new();
-        for (src, (kind, conf)) in level {
-            let Some(info) = nodes.get(src) else { continue };
-            out.via_calls |= *kind == "calls";
-            out.low_confidence |= *conf < 0.5;
-            let sym = (info.kind != "file").then(|| info.qn.clone());
-            if reported.insert((sym.clone(), kind)) {
-                items.push(json!({"path": info.path, "symbol": sym, "via": kind}));
+    let mut listed: HashSet<i64> = starts.iter().copied().collect();
+    let mut searched: HashSet<i64> = listed.clone();
+    // (node, confidence of the weakest edge from the target), in id order.
+    let mut frontier: Vec<(i64, f64)> = starts.iter().map(|s| (*s, 1.0)).collect();
+    let mut items = Vec::new();
+    let mut via_calls = false;
+    for d in 1..=depth {
+        // (dependent, relation) -> best chain confidence; a BTreeMap so ties resolve the same way.
+        let mut hits: BTreeMap<(i64, &'static str), f64> = BTreeMap::new();
+        for (n, chain) in &frontier {
+            // A symbol carried along with its file is no dependent itself: its file-mates
+            // calling it are not news (the file is listed already).
+            let carried_from = (!listed.contains(n))
+                .then(|| nodes.get(n).and_then(|i| i.path.as_deref()))
+                .flatten();
+            for (src, rel, conf) in rev.get(n).map(Vec::as_slice).unwrap_or(&[]) {
+                if listed.contains(src)
+                    || carried_from
+                        .is_some_and(|p| nodes.get(src).and_then(|i| i.path.as_deref()) == Some(p))
+                {
+                    continue;
+                }
+                let c = conf.min(*chain);
+                let best = hits.entry((*src, rel)).or_insert(c);
+                *best = best.max(c);
             }
         }
-        out.total += items.len();
-        if !items.is_empty() {
-            out.levels.push(json!({"depth": d + 1, "items": items}));
+        let mut next: BTreeMap<i64, f64> = BTreeMap::new();
+        for ((src, rel), c) in hits {
+            let Some(info) = nodes.get(&src) else {
+                continue;
+            };
+            listed.insert(src);
+            via_calls |= rel == "calls";
+            items.push(Dependent {
+                depth: d,
+                path: info.path.clone(),
+                symbol: (info.kind != "file").then(|| info.qn.clone()),
+                via: rel,
+                confidence: c,
+            });
+            let carried = match info.kind.as_str() {
+                "file" => children.get(&src).map(Vec::as_slice).unwrap_or(&[]),
+                _ => &[],
+            };
+            for m in std::iter::once(&src).chain(carried) {
+                if !searched.contains(m) {
+                    let best = next.entry(*m).or_insert(c);
+                    *best = best.max(c);
+                }
+            }
+        }
+        searched.extend(next.keys().copied());
+        frontier = next.into_iter().collect();
+        if frontier.is_empty() {
+            break;
         }
     }
-    out
+    let cut_off = frontier.iter().any(|(n, _)| {
+        rev.get(n)
+            .is_some_and(|deps| deps.iter().any(|(src, _, _)| !listed.contains(src)))
+    });
+    // Highest confidence first among equals, so that `dedup_by` keeps it: two definitions of
+    // one name in one file (`if ...: def f` / `else: def f`) are one item to a reader.
+    items.sort_by(|a, b| {
+        (a.depth, &a.path, &a.symbol, a.via)
+            .cmp(&(b.depth, &b.path, &b.symbol, b.via))
+            .then(b.confidence.total_cmp(&a.confidence))
+    });
+    items.dedup_by(|later, kept| {
+        (later.depth, &later.path, &later.symbol, later.via)
+            == (kept.depth, &kept.path, &kept.symbol, kept.via)
+    });
+    Dependents {
+        items,
+        via_calls,
+        cut_off,
+    }
 }

@@ -7,7 +7,6 @@ use crate::code::secret_spans::{self, SecretSpan};
 use crate::code::store::{self, GRAPH_COLS};
 use crate::core::error::LiteError;
 use crate::core::git;
-use crate::core::graph::bounded_bfs;
 use crate::core::http::{
     ApiError, ApiResult, Params as P, Q, blocking, body, count_and_page, filter_in, next_cursor,
     page_json,

@@ -26,8 +26,10 @@ pub(super) fn link(
         idx: &idx,
         symbols: &symbols,
         binds: &imports.binds,
+        stars: &imports.stars,
     };
     add_calls_and_bases(&mut g, &resolver);
+    add_fixture_uses(&mut g, sources, &symbols);
     flag_import_cycles(sources, &imports.file_graph, &mut data.anomalies);
     data.nodes = g.nodes;
     data.edges = g.edges;
@@ -171,6 +173,8 @@ struct ImportLinks<'a> {
     import_targets: Vec<BTreeSet<usize>>,
     /// Per file: imported name -> what it is bound to.
     binds: Vec<HashMap<&'a str, Bind>>,
+    /// Per file: the files it star-imports (`from .core import *`), in source order.
+    stars: Vec<Vec<usize>>,
     /// (file node, language, package, line) of every external import, in source order.
     package_imports: Vec<(i64, &'static str, String, u32)>,
 }
@@ -187,6 +191,7 @@ fn link_imports<'a>(
         file_graph: vec![BTreeSet::new(); sources.len()],
         import_targets: vec![BTreeSet::new(); sources.len()],
         binds: Vec::with_capacity(sources.len()),
+        stars: vec![Vec::new(); sources.len()],
         package_imports: Vec::new(),
     };
     for (fi, s) in sources.iter().enumerate() {
@@ -231,6 +236,13 @@ fn link_imports<'a>(
                     external,
                     line: imp.line,
                 });
+            }
+            if imp.alias == "*"
+                && let Ok(Bind::Module(m)) = &res
+                && let Some(t) = idx.module_map.get(m.as_str())
+                && *t != fi
+            {
+                out.stars[fi].push(*t);
             }
             if let Ok(bind) = res
                 && imp.alias != "*"
@@ -349,11 +361,58 @@ struct Resolver<'a> {
     idx: &'a Indexed<'a>,
     symbols: &'a Symbols<'a>,
     binds: &'a [HashMap<&'a str, Bind>],
+    stars: &'a [Vec<usize>],
 }
+
+/// How many re-exports (`from .core import X` in a package `__init__.py`) a name is followed
+/// through before giving up (a cycle of re-exports ends here too).
+const MAX_REEXPORT_HOPS: usize = 8;
 
 impl Resolver<'_> {
     fn lookup_in(&self, f: usize, q: &str) -> Option<(i64, SymKind)> {
         self.symbols.sym_ids.get(&(f, q)).copied()
+    }
+
+    /// The symbol `q` (a local qualified name) of file `f`, or what `f` re-exports under that
+    /// name: `from .core import Engine`, `from .util import helper as assist`, `from . import
+    /// sub` followed by `sub.f`, or a star import (`from .core import *`).
+    fn exported(&self, f: usize, q: &str) -> Option<(i64, SymKind)> {
+        if let Some(found) = self.lookup_in(f, q) {
+            return Some(found); // the common case, without allocating
+        }
+        let (mut f, mut q) = (f, q.to_string());
+        for _ in 0..MAX_REEXPORT_HOPS {
+            if let Some(found) = self.symbols.sym_ids.get(&(f, q.as_str())) {
+                return Some(*found);
+            }
+            let (head, rest) = match q.split_once('.') {
+                Some((h, r)) => (h, Some(r)),
+                None => (q.as_str(), None),
+            };
+            let Some(bind) = self.binds[f].get(head) else {
+                // Not bound by name: the first star-imported module exporting it (listed in
+                // its `__all__`, else any name not starting with `_`).
+                let found = self.stars[f].iter().find_map(|g| {
+                    let public = match &self.sources[*g].parse.dunder_all {
+                        Some(all) => all.iter().any(|n| n == head),
+                        None => !head.starts_with('_'),
+                    };
+                    public.then(|| self.lookup_in(*g, &q)).flatten()
+                });
+                return found;
+            };
+            let (next_f, next_q) = match (bind, rest) {
+                (Bind::Symbol(g, n), None) => (*g, n.clone()),
+                (Bind::Symbol(g, n), Some(r)) => (*g, format!("{n}.{r}")),
+                (Bind::Module(m), Some(r)) => {
+                    (*self.idx.module_map.get(m.as_str())?, r.to_string())
+                }
+                (Bind::File(g), Some(r)) => (*g, r.to_string()),
+                _ => return None,
+            };
+            (f, q) = (next_f, next_q);
+        }
+        None
     }
 
     /// The node `dotted` names in file `fi` (inside symbol `caller`), with the confidence of
@@ -365,10 +424,7 @@ impl Resolver<'_> {
             if let Some((id, _)) = self.lookup_in(fi, parts[0]) {
                 return Some((id, 1.0));
             }
-            return match self.binds[fi].get(parts[0]) {
-                Some(Bind::Symbol(f, n)) => self.lookup_in(*f, n).map(|(id, _)| (id, 0.9)),
-                _ => None,
-            };
+            return self.exported(fi, parts[0]).map(|(id, _)| (id, 0.9));
         }
         if matches!(parts[0], "self" | "cls") && parts.len() == 2 {
             let mut cur = caller;
@@ -396,25 +452,144 @@ impl Resolver<'_> {
                     }
                     if let Some(f) = self.idx.module_map.get(module.as_str()) {
                         return self
-                            .lookup_in(*f, &parts[k..].join("."))
+                            .exported(*f, &parts[k..].join("."))
                             .map(|(id, _)| (id, 0.9));
                     }
                 }
                 None
             }
             Some(Bind::Symbol(f, n)) => self
-                .lookup_in(*f, &format!("{n}.{}", parts[1..].join(".")))
+                .exported(*f, &format!("{n}.{}", parts[1..].join(".")))
                 .map(|(id, _)| (id, 0.8)),
             Some(Bind::File(f)) => self
-                .lookup_in(*f, &parts[1..].join("."))
+                .exported(*f, &parts[1..].join("."))
                 .map(|(id, _)| (id, 0.9)),
             _ => None,
         }
     }
 }
 
+/// The confidence of a call edge matched by name only (impact calls it `name_match`).
+const NAME_MATCH_CONFIDENCE: f64 = 0.3;
+
+/// Method names of builtin types and the standard library (str, bytes, list, dict, set, files,
+/// os, pathlib, sockets, threads, logging, re, json). A receiver call by one of these names
+/// (`buf.close()`, `data.decode()`, `os.listdir()`) is far more often the library's than the
+/// one repository function of that name, so it gets no name-only edge. Sorted (binary search).
+const STDLIB_METHOD_NAMES: &[&str] = &[
+    "accept",
+    "acquire",
+    "append",
+    "bind",
+    "cancel",
+    "clear",
+    "close",
+    "connect",
+    "copy",
+    "count",
+    "critical",
+    "debug",
+    "decode",
+    "deepcopy",
+    "digest",
+    "discard",
+    "done",
+    "dump",
+    "dumps",
+    "encode",
+    "endswith",
+    "error",
+    "exception",
+    "exists",
+    "extend",
+    "fileno",
+    "find",
+    "flush",
+    "format",
+    "fullmatch",
+    "get",
+    "getcwd",
+    "getenv",
+    "getvalue",
+    "glob",
+    "group",
+    "groups",
+    "hexdigest",
+    "index",
+    "info",
+    "insert",
+    "intersection",
+    "is_dir",
+    "is_file",
+    "isdir",
+    "isfile",
+    "items",
+    "iterdir",
+    "join",
+    "joinpath",
+    "keys",
+    "listdir",
+    "listen",
+    "load",
+    "loads",
+    "lower",
+    "lstrip",
+    "makedirs",
+    "match",
+    "mkdir",
+    "notify",
+    "open",
+    "partition",
+    "popitem",
+    "read",
+    "read_bytes",
+    "read_text",
+    "readline",
+    "readlines",
+    "recv",
+    "release",
+    "remove",
+    "rename",
+    "replace",
+    "resolve",
+    "result",
+    "reverse",
+    "rsplit",
+    "rstrip",
+    "search",
+    "seek",
+    "send",
+    "sendall",
+    "setdefault",
+    "shutdown",
+    "sleep",
+    "sort",
+    "split",
+    "splitlines",
+    "start",
+    "startswith",
+    "stat",
+    "strip",
+    "sub",
+    "submit",
+    "tell",
+    "union",
+    "unlink",
+    "update",
+    "upper",
+    "values",
+    "wait",
+    "walk",
+    "warning",
+    "with_suffix",
+    "write",
+    "write_bytes",
+    "write_text",
+    "writelines",
+];
+
 /// Phase 4: `calls` edges (resolved names, else a unique function of that name in the
-/// repository at confidence 0.3) and `inherits` edges between classes.
+/// repository at [`NAME_MATCH_CONFIDENCE`], except standard-library method names) and `inherits` edges between classes.
 fn add_calls_and_bases(g: &mut Builder, r: &Resolver<'_>) {
     let symbols = r.symbols;
     let mut seen_calls = HashSet::new();
@@ -425,10 +600,17 @@ fn add_calls_and_bases(g: &mut Builder, r: &Resolver<'_>) {
                 .map(|c| symbols.sym_node_of[fi][c])
                 .unwrap_or(symbols.file_ids[fi]);
             let target = r.resolve_dotted(fi, &call.callee, call.caller).or_else(|| {
-                // Best effort by name: a unique function of that name anywhere in the repo.
-                let last = call.callee.rsplit('.').next().unwrap_or(&call.callee);
+                // Best effort by name: a unique function of that name anywhere in the repo,
+                // unless it is a method call by a name the standard library owns.
+                let (receiver, last) = call
+                    .callee
+                    .rsplit_once('.')
+                    .unwrap_or(("", call.callee.as_str()));
+                if !receiver.is_empty() && STDLIB_METHOD_NAMES.binary_search(&last).is_ok() {
+                    return None;
+                }
                 match symbols.by_name.get(&(s.lang, last)).map(Vec::as_slice) {
-                    Some([only]) if last.len() > 3 => Some((*only, 0.3)),
+                    Some([only]) if last.len() > 3 => Some((*only, NAME_MATCH_CONFIDENCE)),
                     _ => None,
                 }
             });
@@ -445,6 +627,67 @@ fn add_calls_and_bases(g: &mut Builder, r: &Resolver<'_>) {
                 if symbols.class_ids.contains(&dst) {
                     g.edge("inherits", src, dst, conf, Some(base.line));
                 }
+            }
+        }
+    }
+}
+
+/// The confidence of a pytest fixture use (impact calls it `inferred`): pytest picks the
+/// nearest definition of the name, which a plugin or a `usefixtures` mark may change.
+const FIXTURE_CONFIDENCE: f64 = 0.8;
+
+fn dir_of(path: &str) -> &str {
+    path.rsplit_once('/').map_or("", |(d, _)| d)
+}
+
+/// Phase 4b: pytest fixture injection, as `calls` edges from each test function or fixture to
+/// the fixture its parameter names: one of its own module, else one of the nearest
+/// `conftest.py` in its directory or above (pytest's scoping).
+fn add_fixture_uses(g: &mut Builder, sources: &[Source], symbols: &Symbols<'_>) {
+    let mut in_conftest: HashMap<(&str, &str), i64> = HashMap::new();
+    let mut in_module: HashMap<(usize, &str), i64> = HashMap::new();
+    for (fi, s) in sources.iter().enumerate() {
+        for &sym in &s.parse.fixtures {
+            let name = s.parse.symbols[sym].name.as_str();
+            let id = symbols.sym_node_of[fi][sym];
+            in_module.entry((fi, name)).or_insert(id);
+            if s.path == "conftest.py" || s.path.ends_with("/conftest.py") {
+                in_conftest.entry((dir_of(&s.path), name)).or_insert(id);
+            }
+        }
+    }
+    if in_module.is_empty() {
+        return;
+    }
+    let mut seen = HashSet::new();
+    for (fi, s) in sources.iter().enumerate() {
+        for (sym, param) in &s.parse.params {
+            let user = symbols.sym_node_of[fi][*sym];
+            // A fixture overriding one of the same name (its parameter) uses the outer one.
+            let own = in_module
+                .get(&(fi, param.as_str()))
+                .copied()
+                .filter(|id| *id != user);
+            let fixture = own.or_else(|| {
+                let mut dir = dir_of(&s.path);
+                loop {
+                    if let Some(id) = in_conftest.get(&(dir, param.as_str()))
+                        && *id != user
+                        && in_module.get(&(fi, param.as_str())) != Some(id)
+                    {
+                        return Some(*id);
+                    }
+                    if dir.is_empty() {
+                        return None;
+                    }
+                    dir = dir_of(dir);
+                }
+            });
+            if let Some(dst) = fixture
+                && seen.insert((user, dst))
+            {
+                let line = s.parse.symbols[*sym].line;
+                g.edge("calls", user, dst, FIXTURE_CONFIDENCE, Some(line));
             }
         }
     }
@@ -477,5 +720,13 @@ fn flag_import_cycles(
             severity: "medium",
             details: json!({"files": paths}),
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn stdlib_method_names_are_sorted_for_binary_search() {
+        assert!(super::STDLIB_METHOD_NAMES.windows(2).all(|w| w[0] < w[1]));
     }
 }

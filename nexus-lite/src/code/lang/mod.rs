@@ -129,6 +129,17 @@ pub struct FileParse {
     /// First syntax error (line, message) when the tree has ERROR or MISSING nodes.
     pub parse_error: Option<(u32, String)>,
     pub error_nodes: u32,
+    /// Python: the parameter names of test functions and fixtures (symbol index, name): pytest
+    /// passes a fixture to every one of them that names it.
+    #[serde(default)]
+    pub params: Vec<(usize, String)>,
+    /// Python: the functions decorated `@pytest.fixture` / `@fixture` (symbol indexes).
+    #[serde(default)]
+    pub fixtures: Vec<usize>,
+    /// Python: the names a module-level `__all__ = [...]` (or `+= [...]`) lists, which is what
+    /// a star import of the module binds; `None` without `__all__`.
+    #[serde(default)]
+    pub dunder_all: Option<Vec<String>>,
 }
 
 /// A parsed language, chosen by file extension.

@@ -43,6 +43,9 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
                 continue;
             }
             "call" => call(&mut out, node, src, scope),
+            "assignment" | "augmented_assignment" if scope.is_none() => {
+                dunder_all(&mut out, node, src);
+            }
             _ => {}
         }
         let type_checking = type_checking_body(node, src);
@@ -72,6 +75,15 @@ fn definition(
         SymKind::Function
     };
     let idx = push_symbol(out, node, &name, kind, scope);
+    if kind != SymKind::Class {
+        let fixture = is_fixture(node, src);
+        if fixture {
+            out.fixtures.push(idx);
+        }
+        if fixture || name.starts_with("test") {
+            parameters(out, idx, node, src);
+        }
+    }
     if kind == SymKind::Class
         && let Some(supers) = node.child_by_field_name("superclasses")
     {
@@ -87,6 +99,70 @@ fn definition(
         }
     }
     Some(idx)
+}
+
+/// `__all__ = ["a", "b"]` (list or tuple of string literals), or `__all__ += [...]`.
+fn dunder_all(out: &mut FileParse, node: Node<'_>, src: &[u8]) {
+    let (Some(left), Some(right)) = (
+        node.child_by_field_name("left"),
+        node.child_by_field_name("right"),
+    ) else {
+        return;
+    };
+    if text(left, src) != "__all__" || !matches!(right.kind(), "list" | "tuple") {
+        return;
+    }
+    let mut c = right.walk();
+    let names = right
+        .named_children(&mut c)
+        .filter(|n| n.kind() == "string")
+        .map(|n| {
+            text(n, src)
+                .trim_matches(|ch| ch == '"' || ch == '\'')
+                .to_string()
+        });
+    let all = out.dunder_all.get_or_insert_with(Vec::new);
+    if node.kind() == "assignment" {
+        all.clear();
+    }
+    all.extend(names);
+}
+
+/// Decorated `@pytest.fixture`, `@pytest.fixture(...)`, `@fixture` or `@fixture(...)`.
+fn is_fixture(def: Node<'_>, src: &[u8]) -> bool {
+    let Some(decorated) = def.parent().filter(|p| p.kind() == "decorated_definition") else {
+        return false;
+    };
+    let mut c = decorated.walk();
+    decorated
+        .named_children(&mut c)
+        .filter(|d| d.kind() == "decorator")
+        .any(|d| {
+            let t = text(d, src).trim_start_matches('@').trim();
+            let callee = t.split('(').next().unwrap_or(t).trim();
+            matches!(callee, "pytest.fixture" | "fixture")
+        })
+}
+
+/// The parameter names of function `idx` (not `self`/`cls`, not `*args`/`**kwargs`).
+fn parameters(out: &mut FileParse, idx: usize, def: Node<'_>, src: &[u8]) {
+    let Some(params) = def.child_by_field_name("parameters") else {
+        return;
+    };
+    let mut c = params.walk();
+    for p in params.named_children(&mut c) {
+        let name = match p.kind() {
+            "identifier" => Some(p),
+            "typed_parameter" => p.named_child(0).filter(|n| n.kind() == "identifier"),
+            "default_parameter" | "typed_default_parameter" => p.child_by_field_name("name"),
+            _ => None,
+        };
+        if let Some(n) = name.map(|n| text(n, src))
+            && !matches!(n, "self" | "cls")
+        {
+            out.params.push((idx, n.to_string()));
+        }
+    }
 }
 
 /// `import a.b`, `import a.b as c`: one import per name.
@@ -289,6 +365,43 @@ def helper():
                 ("d", true)
             ]
         );
+    }
+
+    #[test]
+    fn records_fixtures_and_the_parameters_of_tests_and_fixtures() {
+        let src = b"import pytest\n\n@pytest.fixture(scope=\"module\")\ndef db(tmp_path):\n    return tmp_path\n\n@fixture\ndef user(db, name: str = \"x\"):\n    return db\n\ndef helper(a):\n    return a\n\nclass TestX:\n    def test_one(self, db, *args, **kwargs):\n        assert db\n";
+        let mut p = parser().unwrap();
+        let r = parse(&mut p, src).unwrap();
+        let name = |i: usize| r.symbols[i].local_qname.as_str();
+        let fixtures: Vec<&str> = r.fixtures.iter().map(|i| name(*i)).collect();
+        assert_eq!(fixtures, vec!["db", "user"]);
+        let params: Vec<(&str, &str)> = r
+            .params
+            .iter()
+            .map(|(i, n)| (name(*i), n.as_str()))
+            .collect();
+        assert_eq!(
+            params,
+            vec![
+                ("db", "tmp_path"),
+                ("user", "db"),
+                ("user", "name"),
+                ("TestX.test_one", "db"),
+            ]
+        );
+    }
+
+    #[test]
+    fn reads_a_module_level_dunder_all() {
+        let mut p = parser().unwrap();
+        let r = parse(
+            &mut p,
+            b"__all__ = ['A', \"B\"]\n__all__ += ('C',)\n\ndef f():\n    __all__ = ['local']\n",
+        )
+        .unwrap();
+        assert_eq!(r.dunder_all, Some(vec!["A".into(), "B".into(), "C".into()]));
+        let none = parse(&mut p, b"x = ['A']\n").unwrap();
+        assert_eq!(none.dunder_all, None);
     }
 
     #[test]
