@@ -8,7 +8,7 @@ use super::ids::{self, AliasApplied, IdRules};
 use super::index::{Doc, Kind, RawRef};
 use super::links;
 use serde::Serialize;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -73,6 +73,21 @@ pub struct Resolved {
     pub inn: Vec<Vec<usize>>,
     precedence: Vec<String>,
     scope_per_dir: bool,
+}
+
+/// Whether two versions of a document are found by the same lookups (so references to it
+/// resolve the same way, suggestions included).
+fn lookup_keys_equal(a: &Doc, b: &Doc) -> bool {
+    a.path == b.path
+        && a.meta_file == b.meta_file
+        && a.body_file == b.body_file
+        && a.id == b.id
+        && a.key == b.key
+        && a.file_stem == b.file_stem
+        && a.title == b.title
+        && a.permalink == b.permalink
+        && a.aliases == b.aliases
+        && a.lifecycle == b.lifecycle
 }
 
 fn push(map: &mut HashMap<String, Vec<usize>>, k: String, i: usize) {
@@ -150,34 +165,102 @@ impl Resolved {
             .collect();
         dups.sort();
         r.duplicates = dups;
-        for (i, d) in docs.iter().enumerate() {
-            for raw in &d.refs {
-                let link = r.classify(docs, i, raw, rules, cfg, root);
-                // A milestone named by a title no document has is a label, not a link.
-                if raw.kind == Kind::Milestone && link.class == Class::Broken {
-                    continue;
-                }
-                let li = r.links.len();
-                if let (Class::Resolved, Some(to)) = (link.class, link.to) {
-                    let (from, to) = if raw.inverse { (to, i) } else { (i, to) };
-                    let self_related =
-                        from == to && raw.kind != Kind::DependsOn && raw.kind != Kind::Parent;
-                    if !self_related {
-                        let ei = r.edges.len();
-                        r.edges.push(Edge {
-                            from,
-                            to,
-                            kind: raw.kind,
-                            link: li,
-                        });
-                        r.out[from].push(ei);
-                        r.inn[to].push(ei);
-                    }
-                }
-                r.links.push(link);
+        for i in 0..docs.len() {
+            r.classify_doc(docs, i, rules, cfg, root);
+        }
+        r.link_edges(docs.len());
+        r
+    }
+
+    /// The position of the document at node path `path`.
+    pub fn position(&self, path: &str) -> Option<usize> {
+        self.by_path.get(path).copied()
+    }
+
+    /// After documents were edited in place (`edited`: their positions and their previous
+    /// versions): when no lookup key changed (id, paths, title, aliases, permalink, lifecycle),
+    /// no other document's references can resolve differently, so only the edited documents'
+    /// references are classified again; else everything is rebuilt.
+    pub fn update(
+        &mut self,
+        docs: &[Arc<Doc>],
+        edited: &[(usize, Arc<Doc>)],
+        rules: &IdRules,
+        cfg: &DocGraphConfig,
+        root: &Path,
+    ) {
+        let same_keys = edited
+            .iter()
+            .all(|(i, old)| docs.get(*i).is_some_and(|new| lookup_keys_equal(old, new)));
+        if !same_keys || self.out.len() != docs.len() {
+            *self = Resolved::build(docs, rules, cfg, root);
+            return;
+        }
+        let changed: HashSet<usize> = edited.iter().map(|(i, _)| *i).collect();
+        let old = std::mem::take(&mut self.links);
+        self.links.reserve(old.len());
+        let mut old = old.into_iter().peekable();
+        for i in 0..docs.len() {
+            let mine = std::iter::from_fn(|| old.next_if(|l| l.from == i));
+            if changed.contains(&i) {
+                mine.for_each(drop);
+                self.classify_doc(docs, i, rules, cfg, root);
+            } else {
+                self.links.extend(mine);
             }
         }
-        r
+        self.link_edges(docs.len());
+    }
+
+    /// Classifies the references of document `i` onto `links`.
+    fn classify_doc(
+        &mut self,
+        docs: &[Arc<Doc>],
+        i: usize,
+        rules: &IdRules,
+        cfg: &DocGraphConfig,
+        root: &Path,
+    ) {
+        for raw in &docs[i].refs {
+            let link = self.classify(docs, i, raw, rules, cfg, root);
+            // A milestone named by a title no document has is a label, not a link.
+            if raw.kind == Kind::Milestone && link.class == Class::Broken {
+                continue;
+            }
+            self.links.push(link);
+        }
+    }
+
+    /// The edges of the resolved links, and each document's edges out and in.
+    fn link_edges(&mut self, n: usize) {
+        self.edges.clear();
+        self.out.resize(n, Vec::new());
+        self.inn.resize(n, Vec::new());
+        self.out.iter_mut().for_each(Vec::clear);
+        self.inn.iter_mut().for_each(Vec::clear);
+        for (li, link) in self.links.iter().enumerate() {
+            let (Class::Resolved, Some(to)) = (link.class, link.to) else {
+                continue;
+            };
+            let (from, to) = if link.r.inverse {
+                (to, link.from)
+            } else {
+                (link.from, to)
+            };
+            let self_related =
+                from == to && link.r.kind != Kind::DependsOn && link.r.kind != Kind::Parent;
+            if !self_related {
+                let ei = self.edges.len();
+                self.edges.push(Edge {
+                    from,
+                    to,
+                    kind: link.r.kind,
+                    link: li,
+                });
+                self.out[from].push(ei);
+                self.inn[to].push(ei);
+            }
+        }
     }
 
     /// Looks an id up as a caller wrote it: its key, else its key under a prefix alias (the
