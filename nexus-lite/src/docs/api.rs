@@ -311,7 +311,7 @@ async fn node(State(s): State<Arc<DocsState>>, Path(id): Path<String>, q: Q) -> 
                     "title": d.title, "lifecycle": d.lifecycle, "idSource": d.id_source,
                     "ready": graph::ready(idx, i),
                     "metadataFile": d.meta_file, "bodyFile": d.body_file,
-                    "frontmatter": d.meta, "markdown": redact::markdown(&d.body),
+                    "frontmatter": idx.metadata(d), "markdown": redact::markdown(&d.body),
                     "parseError": d.parse_error,
                     "dependsOn": edges(&idx.resolved.out[i], true),
                     "dependedBy": edges(&idx.resolved.inn[i], false),

@@ -8,7 +8,7 @@ use super::ids::{self, AliasApplied, IdRules};
 use super::index::{Doc, Kind, RawRef};
 use super::links;
 use serde::Serialize;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -33,17 +33,29 @@ pub struct Edge {
     pub link: usize,
 }
 
-/// One reference and what it resolved to.
+/// One reference and what it resolved to. Kept small (one per reference, ~80 bytes): the
+/// reference as written stays in its document ([`Link::raw`]).
 #[derive(Debug, Clone)]
 pub struct Link {
     pub from: usize,
-    pub r: RawRef,
+    /// Its position in `docs[from].refs`.
+    pub ri: usize,
+    pub kind: Kind,
+    /// See [`RawRef::inverse`].
+    pub inverse: bool,
     pub class: Class,
     pub to: Option<usize>,
-    pub candidates: Vec<usize>,
-    pub alias: Option<AliasApplied>,
+    pub candidates: Box<[usize]>,
+    pub alias: Option<Box<AliasApplied>>,
     /// For a broken reference: ids it may have meant (alias or number match).
-    pub suggestions: Vec<String>,
+    pub suggestions: Box<[String]>,
+}
+
+impl Link {
+    /// The reference as written.
+    pub fn raw<'d>(&self, docs: &'d [Arc<Doc>]) -> &'d RawRef {
+        &docs[self.from].refs[self.ri]
+    }
 }
 
 /// What an id lookup found.
@@ -166,8 +178,10 @@ impl Resolved {
         dups.sort();
         r.duplicates = dups;
         for i in 0..docs.len() {
-            r.classify_doc(docs, i, rules, cfg, root);
+            let mine = r.doc_links(docs, i, rules, cfg, root);
+            r.links.extend(mine);
         }
+        r.links.shrink_to_fit();
         r.link_edges(docs.len());
         r
     }
@@ -196,39 +210,34 @@ impl Resolved {
             *self = Resolved::build(docs, rules, cfg, root);
             return;
         }
-        let changed: HashSet<usize> = edited.iter().map(|(i, _)| *i).collect();
-        let old = std::mem::take(&mut self.links);
-        self.links.reserve(old.len());
-        let mut old = old.into_iter().peekable();
-        for i in 0..docs.len() {
-            let mine = std::iter::from_fn(|| old.next_if(|l| l.from == i));
-            if changed.contains(&i) {
-                mine.for_each(drop);
-                self.classify_doc(docs, i, rules, cfg, root);
-            } else {
-                self.links.extend(mine);
-            }
+        // Links are grouped by document in document order: each edited document's group is
+        // replaced in place (no second copy of every link).
+        let mut changed: Vec<usize> = edited.iter().map(|(i, _)| *i).collect();
+        changed.sort_unstable();
+        changed.dedup();
+        for i in changed {
+            let start = self.links.partition_point(|l| l.from < i);
+            let end = self.links.partition_point(|l| l.from <= i);
+            let mine = self.doc_links(docs, i, rules, cfg, root);
+            self.links.splice(start..end, mine);
         }
         self.link_edges(docs.len());
     }
 
-    /// Classifies the references of document `i` onto `links`.
-    fn classify_doc(
-        &mut self,
+    /// The classified references of document `i`.
+    fn doc_links(
+        &self,
         docs: &[Arc<Doc>],
         i: usize,
         rules: &IdRules,
         cfg: &DocGraphConfig,
         root: &Path,
-    ) {
-        for raw in &docs[i].refs {
-            let link = self.classify(docs, i, raw, rules, cfg, root);
+    ) -> Vec<Link> {
+        (0..docs[i].refs.len())
+            .map(|ri| self.classify(docs, i, ri, rules, cfg, root))
             // A milestone named by a title no document has is a label, not a link.
-            if raw.kind == Kind::Milestone && link.class == Class::Broken {
-                continue;
-            }
-            self.links.push(link);
-        }
+            .filter(|l| !(l.kind == Kind::Milestone && l.class == Class::Broken))
+            .collect()
     }
 
     /// The edges of the resolved links, and each document's edges out and in.
@@ -242,19 +251,19 @@ impl Resolved {
             let (Class::Resolved, Some(to)) = (link.class, link.to) else {
                 continue;
             };
-            let (from, to) = if link.r.inverse {
+            let (from, to) = if link.inverse {
                 (to, link.from)
             } else {
                 (link.from, to)
             };
             let self_related =
-                from == to && link.r.kind != Kind::DependsOn && link.r.kind != Kind::Parent;
+                from == to && link.kind != Kind::DependsOn && link.kind != Kind::Parent;
             if !self_related {
                 let ei = self.edges.len();
                 self.edges.push(Edge {
                     from,
                     to,
-                    kind: link.r.kind,
+                    kind: link.kind,
                     link: li,
                 });
                 self.out[from].push(ei);
@@ -339,19 +348,22 @@ impl Resolved {
         &self,
         docs: &[Arc<Doc>],
         from: usize,
-        raw: &RawRef,
+        ri: usize,
         rules: &IdRules,
         cfg: &DocGraphConfig,
         root: &Path,
     ) -> Link {
+        let raw = &docs[from].refs[ri];
         let mut link = Link {
             from,
-            r: raw.clone(),
+            ri,
+            kind: raw.kind,
+            inverse: raw.inverse,
             class: Class::Broken,
             to: None,
-            candidates: Vec::new(),
+            candidates: Box::default(),
             alias: None,
-            suggestions: Vec::new(),
+            suggestions: Box::default(),
         };
         let d = &docs[from];
         if ids::is_sentinel(&raw.target, &cfg.null_values) {
@@ -363,12 +375,12 @@ impl Resolved {
                 Found::One(i, alias) => {
                     link.class = Class::Resolved;
                     link.to = Some(i);
-                    link.alias = alias;
+                    link.alias = alias.map(Box::new);
                     true
                 }
                 Found::Many(c) => {
                     link.class = Class::Ambiguous;
-                    link.candidates = c;
+                    link.candidates = c.into_boxed_slice();
                     true
                 }
                 Found::None => false,
@@ -438,7 +450,7 @@ impl Resolved {
                 return link;
             }
         }
-        link.suggestions = self.suggest(docs, rules, &raw.target);
+        link.suggestions = self.suggest(docs, rules, &raw.target).into_boxed_slice();
         link
     }
 
@@ -523,7 +535,13 @@ mod tests {
         idx.resolved
             .links
             .iter()
-            .map(|l| (idx.docs[l.from].id.clone(), l.r.target.clone(), l.class))
+            .map(|l| {
+                (
+                    idx.docs[l.from].id.clone(),
+                    l.raw(&idx.docs).target.clone(),
+                    l.class,
+                )
+            })
             .collect()
     }
 
@@ -555,7 +573,7 @@ mod tests {
             .resolved
             .links
             .iter()
-            .find_map(|l| l.alias.clone())
+            .find_map(|l| l.alias.as_deref().cloned())
             .unwrap();
         assert_eq!(
             (alias.written.as_str(), alias.resolved.as_str()),
