@@ -446,6 +446,8 @@ fn kep_sidecars_see_also_loops_are_not_cycles_and_placeholders_are_sentinels() {
     );
     assert_eq!(n["node"]["title"], "Bound Service Account Tokens");
     assert_eq!(n["node"]["status"], "implemented");
+    // The sidecar's metadata, as a map.
+    assert_eq!(n["node"]["frontmatter"]["status"], "implemented");
     assert!(
         n["node"]["markdown"]
             .as_str()
@@ -711,6 +713,10 @@ fn every_change_is_seen_by_the_very_next_request() {
     .unwrap();
     let n3 = ok(a, "/api/v1/docs/nodes/TASK-3");
     assert_eq!(n3["node"]["path"], "backlog/tasks/task-3 - Renamed.md");
+    assert_eq!(
+        n3["node"]["frontmatter"]["dependencies"],
+        serde_json::json!(["TASK-9"])
+    );
     assert_eq!(n3["workspace"]["documents"], 3);
 
     // A new directory holding a document, then an edit inside it.
