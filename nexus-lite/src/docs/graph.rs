@@ -215,7 +215,8 @@ pub fn context(idx: &Index, start: usize, max_depth: usize, offset: usize, budge
     let mut next = offset;
     for &(n, depth) in order.iter().skip(offset) {
         let d = &idx.docs[n];
-        let md = redact::markdown(&d.body);
+        let body = idx.body(d);
+        let md = redact::markdown(&body);
         let len = md.len();
         if used + len > budget && !nodes.is_empty() {
             break;

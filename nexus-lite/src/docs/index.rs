@@ -93,8 +93,8 @@ pub struct Doc {
     pub status: Option<String>,
     /// Derived from the path (`done`, `archived`, `draft`), never from the metadata.
     pub lifecycle: Option<String>,
-    pub body: String,
-    /// 1-based file line of the body's first line.
+    /// 1-based file line of the body's first line (the body itself is read from the file when
+    /// an answer shows it: [`Index::body`]).
     pub body_line: usize,
     pub refs: Vec<RawRef>,
     pub permalink: Option<String>,
@@ -245,6 +245,25 @@ impl Index {
 
     pub fn config(&self) -> &DocGraphConfig {
         &self.loaded.config
+    }
+
+    /// A document's Markdown body, read from its file: the index keeps no bodies (~0.65 KB a
+    /// document on a Backlog.md task, most of what a document costs). The request refreshed the
+    /// index first, so this is the indexed version unless the file is being written right now;
+    /// `""` when it cannot be read.
+    pub fn body(&self, d: &Doc) -> String {
+        let cap = self.loaded.config.limits.max_file_bytes;
+        let Some(file) = &d.body_file else {
+            return String::new();
+        };
+        let Ok((text, _)) = read_capped(&self.root.join(file), cap) else {
+            return String::new();
+        };
+        if d.path != d.meta_file {
+            text
+        } else {
+            frontmatter::split(&text).body.to_string()
+        }
     }
 
     /// A document's metadata as a map, read again from its file for the one document an
@@ -564,7 +583,6 @@ impl Index {
             doc_type,
             status,
             lifecycle,
-            body,
             body_line,
             refs,
             permalink,
