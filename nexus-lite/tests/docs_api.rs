@@ -732,6 +732,21 @@ fn every_change_is_seen_by_the_very_next_request() {
         &task("TASK-10", "Ten", "TASK-2"),
     );
     assert_eq!(context_ids(a, "TASK-10"), ["TASK-10", "TASK-2"]);
+    // The directory removed, then made again under the same name: still followed.
+    std::fs::remove_dir_all(dir.join("backlog/tasks/sub")).unwrap();
+    assert_eq!(get(a, "/api/v1/docs/nodes/TASK-10").status, 404);
+    write(
+        &dir,
+        "backlog/tasks/sub/task-11.md",
+        &task("TASK-11", "Eleven", ""),
+    );
+    assert_eq!(context_ids(a, "TASK-11"), ["TASK-11"]);
+    write(
+        &dir,
+        "backlog/tasks/sub/task-11.md",
+        &task("TASK-11", "Eleven", "TASK-9"),
+    );
+    assert_eq!(context_ids(a, "TASK-11"), ["TASK-11", "TASK-9"]);
 
     // Everything committed: clean, at the new commit.
     git(&dir, &["add", "-A"]);

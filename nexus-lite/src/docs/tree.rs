@@ -66,27 +66,28 @@ pub struct Tree {
 }
 
 impl Tree {
-    /// Whether changes come from a watcher (else every update walks).
-    pub fn watching(&self) -> bool {
-        self.watcher.is_some()
-    }
-
     /// Brings `files` up to date. `walk` forces a full walk (the configuration changed).
     pub fn update(&mut self, root: &Path, filter: &Filter<'_>, walk: bool) -> Delta {
         let due = self.last_walk.is_none_or(|t| t.elapsed() >= SAFETY_WALK);
-        let changes = match self.watcher.as_mut() {
-            Some(w) if !walk && !due => match w.drain() {
-                Ok(c) => Some(c),
-                Err(e) => {
-                    tracing::warn!(root = %root.display(), error = %e, "reading file change events failed; walking the workspace on every request from now on");
-                    self.watcher = None;
-                    None
-                }
-            },
-            _ => None,
+        // Drained even when walking anyway: the drain also forgets the watches the kernel
+        // dropped (a removed directory), so a directory recreated under the same name is
+        // watched again by the walk.
+        let changes = match self.watcher.as_mut().map(Watcher::drain) {
+            Some(Ok(c)) => Some(c),
+            Some(Err(e)) => {
+                tracing::warn!(root = %root.display(), error = %e, "reading file change events failed; walking the workspace on every request from now on");
+                self.watcher = None;
+                None
+            }
+            None => None,
         };
         match changes {
-            Some(c) if !c.rescan && !c.paths.iter().any(|p| is_ignore_file(p, filter)) => {
+            Some(c)
+                if !walk
+                    && !due
+                    && !c.rescan
+                    && !c.paths.iter().any(|p| is_ignore_file(p, filter)) =>
+            {
                 for p in &c.paths {
                     self.recheck(root, filter, p);
                 }

@@ -95,10 +95,6 @@ mod imp {
             }
         }
 
-        pub fn watched(&self) -> usize {
-            self.by_dir.len()
-        }
-
         /// Every queued event, without blocking.
         pub fn drain(&mut self) -> std::io::Result<Changes> {
             let mut out = Changes::default();
@@ -177,9 +173,6 @@ mod imp {
             Ok(())
         }
         pub fn retain(&mut self, _keep: &BTreeSet<String>) {}
-        pub fn watched(&self) -> usize {
-            0
-        }
         pub fn drain(&mut self) -> std::io::Result<Changes> {
             Ok(Changes {
                 rescan: true,
