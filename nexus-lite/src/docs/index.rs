@@ -359,11 +359,10 @@ impl Index {
                     match units::at(&self.tree.files, layout, &self.root, &k) {
                         None if self.units.contains_key(&k) => gone.push(k),
                         None => {}
-                        Some(u) => {
-                            if self.units.get(&k).is_none_or(|(old, _)| *old != u) {
-                                todo.push((k, u));
-                            }
+                        Some(u) if self.units.get(&k).is_none_or(|(old, _)| *old != u) => {
+                            todo.push((k, u));
                         }
+                        Some(_) => {}
                     }
                 }
                 out.touched = paths.into_iter().collect();
