@@ -446,6 +446,8 @@ fn kep_sidecars_see_also_loops_are_not_cycles_and_placeholders_are_sentinels() {
     );
     assert_eq!(n["node"]["title"], "Bound Service Account Tokens");
     assert_eq!(n["node"]["status"], "implemented");
+    // The sidecar's metadata, as a map.
+    assert_eq!(n["node"]["frontmatter"]["status"], "implemented");
     assert!(
         n["node"]["markdown"]
             .as_str()
@@ -610,4 +612,149 @@ fn plain_markdown_links_wikilinks_and_workspace_selection() {
     );
     assert_eq!(ac["section"], "Done When");
     assert_eq!(ac["criteria"].as_array().unwrap().len(), 2);
+}
+
+fn write(root: &Path, rel: &str, text: &str) {
+    let p = root.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
+
+fn task(id: &str, title: &str, deps: &str) -> String {
+    format!(
+        "---\nid: {id}\ntitle: {title}\ndependencies: [{deps}]\n---\n\n## Description\n\n{title}.\n"
+    )
+}
+
+fn context_ids(a: SocketAddr, id: &str) -> Vec<String> {
+    ids(&ok(a, &format!("/api/v1/docs/context?task_id={}", enc(id)))["nodes"])
+}
+
+/// Every kind of change is seen by the very next request (no sleep, no retry): an edit, a new
+/// file, a deleted file, a rename, a new directory, a revert that makes the tree clean again,
+/// and a new file that .gitignore hides; the dirty flag follows each.
+#[test]
+fn every_change_is_seen_by_the_very_next_request() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("ws");
+    let t2 = task("TASK-2", "B", "TASK-1");
+    write(
+        &dir,
+        "backlog/tasks/task-1 - A.md",
+        &task("TASK-1", "A", ""),
+    );
+    write(&dir, "backlog/tasks/task-2 - B.md", &t2);
+    write(
+        &dir,
+        "backlog/tasks/task-3 - C.md",
+        &task("TASK-3", "C", "TASK-9"),
+    );
+    write(&dir, ".gitignore", "backlog/tasks/scratch*\n");
+    git(&dir, &["init", "-q", "-b", "main"]);
+    git(&dir, &["add", "-A"]);
+    git(&dir, &["commit", "-qm", "tasks"]);
+    let data = tempfile::tempdir().unwrap();
+    let server = serve(
+        data.path(),
+        vec![WorkspaceSpec {
+            name: None,
+            path: dir.clone(),
+        }],
+    );
+    let a = server.addr;
+    assert_eq!(context_ids(a, "TASK-2"), ["TASK-2", "TASK-1"]);
+    let dirty = |path: &str| ok(a, path)["workspace"]["dirty"].clone();
+    assert_eq!(dirty("/api/v1/docs/nodes?limit=1"), false);
+
+    // An edit in place that changes a dependency (no id or title changes).
+    write(
+        &dir,
+        "backlog/tasks/task-2 - B.md",
+        &task("TASK-2", "B", "TASK-3"),
+    );
+    assert_eq!(context_ids(a, "TASK-2"), ["TASK-2", "TASK-3"]);
+    assert_eq!(dirty("/api/v1/docs/nodes?limit=1"), true);
+    // Reverted: clean again.
+    write(&dir, "backlog/tasks/task-2 - B.md", &t2);
+    assert_eq!(context_ids(a, "TASK-2"), ["TASK-2", "TASK-1"]);
+    assert_eq!(dirty("/api/v1/docs/nodes?limit=1"), false);
+
+    // A new file: TASK-3's broken dependency now resolves to it.
+    write(
+        &dir,
+        "backlog/tasks/task-9 - N.md",
+        &task("TASK-9", "N", ""),
+    );
+    let impact = ok(a, "/api/v1/docs/impact?task_id=TASK-9");
+    assert_eq!(ids(&impact["affectedNodes"]), ["TASK-3"]);
+    assert_eq!(impact["workspace"]["dirty"], true);
+    assert_eq!(impact["workspace"]["documents"], 4);
+
+    // A new file .gitignore hides is not indexed.
+    write(
+        &dir,
+        "backlog/tasks/scratch-1.md",
+        &task("TASK-50", "S", ""),
+    );
+    assert_eq!(get(a, "/api/v1/docs/nodes/TASK-50").status, 404);
+
+    // A deleted file: gone, and TASK-2's dependency on it is unresolved.
+    std::fs::remove_file(dir.join("backlog/tasks/task-1 - A.md")).unwrap();
+    assert_eq!(get(a, "/api/v1/docs/nodes/TASK-1").status, 404);
+    let ctx = ok(a, "/api/v1/docs/context?task_id=TASK-2");
+    assert_eq!(ctx["unresolvedDependencies"][0]["target"], "TASK-1");
+    assert_eq!(ctx["unresolvedDependencies"][0]["class"], "broken");
+
+    // A rename: same id, new path.
+    std::fs::rename(
+        dir.join("backlog/tasks/task-3 - C.md"),
+        dir.join("backlog/tasks/task-3 - Renamed.md"),
+    )
+    .unwrap();
+    let n3 = ok(a, "/api/v1/docs/nodes/TASK-3");
+    assert_eq!(n3["node"]["path"], "backlog/tasks/task-3 - Renamed.md");
+    assert_eq!(
+        n3["node"]["frontmatter"]["dependencies"],
+        serde_json::json!(["TASK-9"])
+    );
+    assert_eq!(n3["workspace"]["documents"], 3);
+
+    // A new directory holding a document, then an edit inside it.
+    write(
+        &dir,
+        "backlog/tasks/sub/task-10.md",
+        &task("TASK-10", "Ten", "TASK-9"),
+    );
+    assert_eq!(context_ids(a, "TASK-10"), ["TASK-10", "TASK-9"]);
+    write(
+        &dir,
+        "backlog/tasks/sub/task-10.md",
+        &task("TASK-10", "Ten", "TASK-2"),
+    );
+    assert_eq!(context_ids(a, "TASK-10"), ["TASK-10", "TASK-2"]);
+    // The directory removed, then made again under the same name: still followed.
+    std::fs::remove_dir_all(dir.join("backlog/tasks/sub")).unwrap();
+    assert_eq!(get(a, "/api/v1/docs/nodes/TASK-10").status, 404);
+    write(
+        &dir,
+        "backlog/tasks/sub/task-11.md",
+        &task("TASK-11", "Eleven", ""),
+    );
+    assert_eq!(context_ids(a, "TASK-11"), ["TASK-11"]);
+    write(
+        &dir,
+        "backlog/tasks/sub/task-11.md",
+        &task("TASK-11", "Eleven", "TASK-9"),
+    );
+    assert_eq!(context_ids(a, "TASK-11"), ["TASK-11", "TASK-9"]);
+
+    // Everything committed: clean, at the new commit.
+    git(&dir, &["add", "-A"]);
+    git(&dir, &["commit", "-qm", "changes"]);
+    let after = ok(a, "/api/v1/docs/nodes?limit=1");
+    assert_eq!(after["workspace"]["dirty"], false);
+    assert_eq!(
+        after["workspace"]["commitSha"],
+        git(&dir, &["rev-parse", "HEAD"]).trim()
+    );
 }

@@ -311,7 +311,7 @@ async fn node(State(s): State<Arc<DocsState>>, Path(id): Path<String>, q: Q) -> 
                     "title": d.title, "lifecycle": d.lifecycle, "idSource": d.id_source,
                     "ready": graph::ready(idx, i),
                     "metadataFile": d.meta_file, "bodyFile": d.body_file,
-                    "frontmatter": d.meta, "markdown": redact::markdown(&d.body),
+                    "frontmatter": idx.metadata(d), "markdown": redact::markdown(&idx.body(d)),
                     "parseError": d.parse_error,
                     "dependsOn": edges(&idx.resolved.out[i], true),
                     "dependedBy": edges(&idx.resolved.inn[i], false),
@@ -402,7 +402,7 @@ async fn acceptance_criteria(State(s): State<Arc<DocsState>>, q: Q) -> Response 
             let id = required(p, "task_id", "taskId")?;
             let (i, alias) = lookup(idx, id, "TASK_NOT_FOUND")?;
             let d = &idx.docs[i];
-            let c = criteria::extract(&d.body, d.body_line, &idx.config().acceptance_criteria);
+            let c = criteria::extract(&idx.body(d), d.body_line, &idx.config().acceptance_criteria);
             let source = d.body_file.clone().unwrap_or_else(|| d.meta_file.clone());
             let items: Vec<Value> = c
                 .items

@@ -138,7 +138,7 @@ pub fn ready(idx: &Index, i: usize) -> bool {
     idx.resolved
         .links
         .iter()
-        .filter(|l| l.from == i && kinds.contains(&l.r.kind) && l.class != Class::Sentinel)
+        .filter(|l| l.from == i && kinds.contains(&l.kind) && l.class != Class::Sentinel)
         .all(|l| {
             l.class == Class::Resolved && l.to.is_some_and(|t| t != i && is_done(idx, &idx.docs[t]))
         })
@@ -146,9 +146,10 @@ pub fn ready(idx: &Index, i: usize) -> bool {
 
 fn link_json(idx: &Index, l: &Link) -> Value {
     let d = &idx.docs[l.from];
+    let r = l.raw(&idx.docs);
     let mut v = json!({
-        "from": d.id, "fromPath": d.path, "target": l.r.target, "kind": l.r.kind.as_str(),
-        "key": l.r.key, "line": l.r.line, "form": if l.r.key.is_some() {"metadata"} else if l.r.wikilink {"wikilink"} else {"markdown"},
+        "from": d.id, "fromPath": d.path, "target": r.target, "kind": r.kind.as_str(),
+        "key": r.key, "line": r.line, "form": if r.key.is_some() {"metadata"} else if r.wikilink {"wikilink"} else {"markdown"},
         "class": l.class,
     });
     if let Some(to) = l.to {
@@ -186,7 +187,7 @@ fn unresolved(idx: &Index, nodes: &[usize], kinds: &[Kind]) -> Vec<Value> {
     idx.resolved
         .links
         .iter()
-        .filter(|l| set.contains(&l.from) && kinds.contains(&l.r.kind))
+        .filter(|l| set.contains(&l.from) && kinds.contains(&l.kind))
         .filter(|l| matches!(l.class, Class::Broken | Class::Ambiguous))
         .map(|l| link_json(idx, l))
         .collect()
@@ -214,7 +215,8 @@ pub fn context(idx: &Index, start: usize, max_depth: usize, offset: usize, budge
     let mut next = offset;
     for &(n, depth) in order.iter().skip(offset) {
         let d = &idx.docs[n];
-        let md = redact::markdown(&d.body);
+        let body = idx.body(d);
+        let md = redact::markdown(&body);
         let len = md.len();
         if used + len > budget && !nodes.is_empty() {
             break;
@@ -351,9 +353,7 @@ pub fn impact(idx: &Index, start: usize, depth: usize) -> Value {
         .links
         .iter()
         .filter(|l| {
-            l.class == Class::Ambiguous
-                && l.candidates.contains(&start)
-                && kinds.contains(&l.r.kind)
+            l.class == Class::Ambiguous && l.candidates.contains(&start) && kinds.contains(&l.kind)
         })
         .map(|l| link_json(idx, l))
         .collect();
@@ -485,7 +485,7 @@ pub fn audit(idx: &Index) -> Value {
     let resolved_count = by_class(Class::Resolved).count();
     let dangling = |k: Kind| {
         by_class(Class::Broken)
-            .filter(|l| l.r.kind == k)
+            .filter(|l| l.kind == k)
             .map(|l| link_json(idx, l))
             .collect::<Vec<_>>()
     };
@@ -594,7 +594,7 @@ fn one_sided_supersession(idx: &Index) -> Vec<Value> {
         if e.kind != Kind::Supersedes {
             continue;
         }
-        if idx.resolved.links[e.link].r.inverse {
+        if idx.resolved.links[e.link].inverse {
             inverse.insert((e.from, e.to));
         } else {
             forward.insert((e.from, e.to));

@@ -1,17 +1,20 @@
 //! The in-memory index of one workspace: which files are documents (include/exclude globs,
 //! .gitignore), each document parsed (metadata, id, title, type, status, references), and an
-//! incremental refresh: a stat walk (mtime + size) re-parses only the files that changed,
-//! appeared or disappeared, then the references are resolved again (cheap: hash lookups).
+//! incremental refresh: the changed paths (from the watcher, or a stat walk by mtime + size, see
+//! [`super::tree`]) are parsed again, then only the references that can resolve differently are
+//! classified again (see [`Resolved::update`]).
 
 use super::config::{self, DocGraphConfig, Fallback, Loaded, Source};
 use super::frontmatter::{self, ParseError};
 use super::ids::{self, IdRules};
 use super::links;
 use super::resolve::Resolved;
+use super::tree::{Delta, Filter, Stat, Tree, stat};
+use super::units::{self, Layout, Unit};
 use globset::{Glob, GlobBuilder, GlobMatcher, GlobSet, GlobSetBuilder};
 use serde::Serialize;
 use serde_json::{Map, Value};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -90,15 +93,14 @@ pub struct Doc {
     pub status: Option<String>,
     /// Derived from the path (`done`, `archived`, `draft`), never from the metadata.
     pub lifecycle: Option<String>,
-    pub meta: Map<String, Value>,
-    pub body: String,
-    /// 1-based file line of the body's first line.
+    /// 1-based file line of the body's first line (the body itself is read from the file when
+    /// an answer shows it: [`Index::body`]).
     pub body_line: usize,
     pub refs: Vec<RawRef>,
     pub permalink: Option<String>,
     pub aliases: Vec<String>,
     pub file_stem: String,
-    pub parse_error: Option<ParseError>,
+    pub parse_error: Option<Box<ParseError>>,
 }
 
 impl Doc {
@@ -108,35 +110,16 @@ impl Doc {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Stat {
-    mtime_ns: i128,
-    size: u64,
-}
-
-fn stat(path: &Path) -> Option<Stat> {
-    let md = std::fs::metadata(path).ok()?;
-    Some(stat_of(&md))
-}
-
-fn stat_of(md: &std::fs::Metadata) -> Stat {
-    let mtime_ns = md
-        .modified()
-        .ok()
-        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-        .map_or(0, |d| d.as_nanos() as i128);
-    Stat {
-        mtime_ns,
-        size: md.len(),
-    }
-}
-
 /// What a refresh did.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Refresh {
     pub parsed: usize,
     pub removed: usize,
     pub config_reloaded: bool,
+    /// The workspace was walked (the first request, a rescan, or no watcher): any file may
+    /// have changed. Otherwise `touched` lists every path (relative to the root) that did.
+    pub walked: bool,
+    pub touched: Vec<String>,
 }
 
 impl Refresh {
@@ -209,15 +192,6 @@ fn matchers(cfg: &DocGraphConfig) -> Matchers {
     }
 }
 
-/// A document's files: the metadata file (a Markdown file or a sidecar) and a sidecar body.
-#[derive(Debug, Clone, PartialEq)]
-struct Unit {
-    sidecar: bool,
-    meta_file: String,
-    body_file: Option<String>,
-    stats: Vec<Stat>,
-}
-
 /// The index of one workspace.
 pub struct Index {
     /// The workspace directory (the configuration file lives under it).
@@ -228,6 +202,8 @@ pub struct Index {
     pub rules: IdRules,
     matchers: Matchers,
     config_stats: Vec<Option<Stat>>,
+    /// The indexed files and how their changes are found.
+    tree: Tree,
     units: BTreeMap<String, (Unit, Arc<Doc>)>,
     /// Documents sorted by path.
     pub docs: Vec<Arc<Doc>>,
@@ -257,6 +233,7 @@ impl Index {
                 .map(|p| stat(p))
                 .collect(),
             loaded,
+            tree: Tree::default(),
             units: BTreeMap::new(),
             docs: Vec::new(),
             resolved: Resolved::default(),
@@ -270,13 +247,54 @@ impl Index {
         &self.loaded.config
     }
 
+    /// A document's Markdown body, read from its file: the index keeps no bodies (~0.65 KB a
+    /// document on a Backlog.md task, most of what a document costs). The request refreshed the
+    /// index first, so this is the indexed version unless the file is being written right now;
+    /// `""` when it cannot be read.
+    pub fn body(&self, d: &Doc) -> String {
+        let cap = self.loaded.config.limits.max_file_bytes;
+        let Some(file) = &d.body_file else {
+            return String::new();
+        };
+        let Ok((text, _)) = read_capped(&self.root.join(file), cap) else {
+            return String::new();
+        };
+        if d.path != d.meta_file {
+            text
+        } else {
+            frontmatter::split(&text).body.to_string()
+        }
+    }
+
+    /// A document's metadata as a map, read again from its file for the one document an
+    /// answer shows: kept parsed for every document it cost ~1.8 KB each, and nothing else
+    /// reads it. The request refreshed the index first, so the file is the indexed version
+    /// unless it is being written right now. Empty when it does not parse.
+    pub fn metadata(&self, d: &Doc) -> Map<String, Value> {
+        let cfg = &self.loaded.config;
+        let Ok((text, _)) = read_capped(&self.root.join(&d.meta_file), cfg.limits.max_file_bytes)
+        else {
+            return Map::new();
+        };
+        let yaml = if d.path != d.meta_file {
+            Some(text.as_str())
+        } else if cfg.metadata.sources.contains(&Source::Frontmatter) {
+            frontmatter::split(&text).yaml
+        } else {
+            None
+        };
+        yaml.and_then(|y| frontmatter::parse_yaml(y, 1, &cfg.metadata.prequote_keys).ok())
+            .unwrap_or_default()
+    }
+
     /// Invalid globs of the configuration (each ignored).
     pub fn glob_problems(&self) -> &[ParseError] {
         &self.matchers.problems
     }
 
     /// Reads what changed since the last call: the configuration (a change re-reads every
-    /// document), then a stat walk; only new or changed files are parsed.
+    /// document), then the changed files (watcher or walk); only new or changed files are
+    /// parsed.
     pub fn refresh(&mut self) -> Refresh {
         let mut out = Refresh::default();
         let now_stats: Vec<Option<Stat>> = config_files(&self.dir, &self.loaded.config)
@@ -293,128 +311,113 @@ impl Index {
                 .map(|p| stat(p))
                 .collect();
             self.units.clear();
+            self.docs.clear();
             out.config_reloaded = true;
         }
-        let (found, walk_errors) = self.walk();
-        self.walk_errors = walk_errors;
-        let before = self.units.len();
-        self.units.retain(|path, _| found.contains_key(path));
-        out.removed = before - self.units.len();
-        let todo: Vec<(String, Unit)> = found
-            .into_iter()
-            .filter(|(path, unit)| self.units.get(path).is_none_or(|(old, _)| old != unit))
-            .collect();
-        out.parsed = todo.len();
-        let parsed = self.parse_all(&todo);
-        for ((path, unit), doc) in todo.into_iter().zip(parsed) {
-            self.units.insert(path, (unit, Arc::new(doc)));
-        }
-        if out.changed() || self.generation == 0 {
-            self.docs = self.units.values().map(|(_, d)| d.clone()).collect();
-            self.resolved =
-                Resolved::build(&self.docs, &self.rules, &self.loaded.config, &self.root);
-            self.generation += 1;
-            self.indexed_at = crate::core::util::now_epoch();
-        }
-        out
-    }
-
-    /// Every document's files, keyed by node path, with their stats.
-    fn walk(&self) -> (BTreeMap<String, Unit>, Vec<ParseError>) {
-        let cfg = &self.loaded.config;
-        let mut errors = Vec::new();
-        let mut files: BTreeMap<String, Stat> = BTreeMap::new();
-        let mut wb = ignore::WalkBuilder::new(&self.root);
-        wb.hidden(true)
-            .ignore(false)
-            .git_global(false)
-            .git_ignore(cfg.gitignore)
-            .git_exclude(cfg.gitignore)
-            .parents(cfg.gitignore)
-            .require_git(false)
-            .follow_links(false);
-        for entry in wb.build() {
-            let entry = match entry {
-                Ok(e) => e,
-                Err(e) => {
-                    errors.push(ParseError {
-                        path: String::new(),
-                        line: None,
-                        column: None,
-                        message: format!("part of the workspace could not be read: {e}"),
-                    });
-                    continue;
-                }
-            };
-            if !entry.file_type().is_some_and(|t| t.is_file()) {
-                continue;
-            }
-            let Some(rel) = rel_path(&self.root, entry.path()) else {
-                continue;
-            };
-            if !self.matchers.include.is_match(&rel) || self.matchers.exclude.is_match(&rel) {
-                continue;
-            }
-            if let Ok(md) = entry.metadata() {
-                files.insert(rel, stat_of(&md));
-            }
-        }
-        let sidecar = cfg
+        let sidecar = self
+            .loaded
+            .config
             .metadata
             .sources
             .contains(&Source::Sidecar)
-            .then_some(cfg.metadata.sidecar.file.as_deref())
+            .then_some(self.loaded.config.metadata.sidecar.file.as_deref())
             .flatten();
-        let mut units = BTreeMap::new();
-        let mut bodies: Vec<String> = Vec::new();
-        if let Some(sc) = sidecar {
-            for (path, st) in &files {
-                if file_name(path) != sc {
-                    continue;
-                }
-                let dir = links::parent(path).to_string();
-                let body = join_rel(&dir, &cfg.metadata.sidecar.body);
-                let body_stat = files
-                    .get(&body)
-                    .copied()
-                    .or_else(|| stat(&self.root.join(&body)));
-                let mut stats = vec![*st];
-                stats.extend(body_stat);
-                bodies.push(body.clone());
-                units.insert(
-                    if dir.is_empty() { ".".to_string() } else { dir },
-                    Unit {
-                        sidecar: true,
-                        meta_file: path.clone(),
-                        body_file: body_stat.map(|_| body),
-                        stats,
-                    },
+        let layout = Layout {
+            sidecar,
+            body: &self.loaded.config.metadata.sidecar.body,
+        };
+        let m = &self.matchers;
+        let globs = |rel: &str| m.include.is_match(rel) && !m.exclude.is_match(rel);
+        let filter = Filter {
+            globs: &globs,
+            gitignore: self.loaded.config.gitignore,
+        };
+        let delta = self.tree.update(&self.root, &filter, out.config_reloaded);
+        let mut todo: Vec<(String, Unit)> = Vec::new();
+        let mut gone: Vec<String> = Vec::new();
+        match delta {
+            Delta::Walked => {
+                out.walked = true;
+                self.walk_errors = self.tree.errors.clone();
+                let found = units::all(&self.tree.files, layout, &self.root);
+                gone.extend(
+                    self.units
+                        .keys()
+                        .filter(|k| !found.contains_key(*k))
+                        .cloned(),
                 );
+                todo.extend(found.into_iter().filter(|(path, unit)| {
+                    self.units.get(path).is_none_or(|(old, _)| old != unit)
+                }));
+            }
+            Delta::Changed(paths) => {
+                let mut keys = BTreeSet::new();
+                for p in &paths {
+                    units::touched_by(p, layout, &mut keys);
+                }
+                for k in keys {
+                    match units::at(&self.tree.files, layout, &self.root, &k) {
+                        None if self.units.contains_key(&k) => gone.push(k),
+                        None => {}
+                        Some(u) if self.units.get(&k).is_none_or(|(old, _)| *old != u) => {
+                            todo.push((k, u));
+                        }
+                        Some(_) => {}
+                    }
+                }
+                out.touched = paths.into_iter().collect();
             }
         }
-        for (path, st) in files {
-            if sidecar.is_some_and(|sc| file_name(&path) == sc) || bodies.contains(&path) {
-                continue;
+        out.removed = gone.len();
+        out.parsed = todo.len();
+        // A document edited in place keeps its position; any other change moves positions.
+        let in_place = !out.config_reloaded
+            && gone.is_empty()
+            && self.generation > 0
+            && todo.iter().all(|(k, _)| self.units.contains_key(k));
+        for k in &gone {
+            self.units.remove(k);
+        }
+        let parsed = self.parse_all(&todo);
+        let mut edited = Vec::new();
+        for ((path, unit), doc) in todo.into_iter().zip(parsed) {
+            if in_place && let Some(i) = self.resolved.position(&path) {
+                edited.push((i, std::mem::replace(&mut self.docs[i], doc.clone())));
             }
-            units.insert(
-                path.clone(),
-                Unit {
-                    sidecar: false,
-                    meta_file: path,
-                    body_file: None,
-                    stats: vec![st],
-                },
+            self.units.insert(path, (unit, doc));
+        }
+        if !out.changed() && self.generation > 0 {
+            return out;
+        }
+        if in_place && edited.len() == out.parsed {
+            self.resolved.update(
+                &self.docs,
+                &edited,
+                &self.rules,
+                &self.loaded.config,
+                &self.root,
             );
+        } else {
+            self.docs = self.units.values().map(|(_, d)| d.clone()).collect();
+            self.resolved =
+                Resolved::build(&self.docs, &self.rules, &self.loaded.config, &self.root);
         }
-        (units, errors)
+        self.generation += 1;
+        self.indexed_at = crate::core::util::now_epoch();
+        out
     }
 
-    fn parse_all(&self, todo: &[(String, Unit)]) -> Vec<Doc> {
+    /// Parses `todo` on up to 8 threads; each document goes straight into its `Arc` (no
+    /// second copy of every document at the cold index's peak).
+    fn parse_all(&self, todo: &[(String, Unit)]) -> Vec<Arc<Doc>> {
         let threads = std::thread::available_parallelism()
             .map_or(1, |n| n.get())
             .min(8);
         if todo.len() < 64 || threads < 2 {
-            return todo.iter().map(|(p, u)| self.parse(p, u)).collect();
+            return todo
+                .iter()
+                .map(|(p, u)| Arc::new(self.parse(p, u)))
+                .collect();
         }
         let chunk = todo.len().div_ceil(threads);
         std::thread::scope(|s| {
@@ -423,7 +426,7 @@ impl Index {
                 .map(|part| {
                     s.spawn(move || {
                         part.iter()
-                            .map(|(p, u)| self.parse(p, u))
+                            .map(|(p, u)| Arc::new(self.parse(p, u)))
                             .collect::<Vec<_>>()
                     })
                 })
@@ -468,7 +471,7 @@ impl Index {
                 String::new()
             }
         };
-        let (mut meta, body, body_line, yaml_text, yaml_line) = if unit.sidecar {
+        let (meta, body, body_line, yaml_text, yaml_line) = if unit.sidecar {
             let meta = match frontmatter::parse_yaml(&text, 1, &cfg.metadata.prequote_keys) {
                 Ok(m) => m,
                 Err(e) => {
@@ -563,9 +566,7 @@ impl Index {
         }
         let permalink = scalar(&meta, "permalink");
         let aliases = meta.get("aliases").map(values).unwrap_or_default();
-        if meta.is_empty() && error.is_none() {
-            meta = Map::new();
-        }
+        refs.shrink_to_fit();
         Doc {
             path: path.to_string(),
             meta_file: unit.meta_file.clone(),
@@ -581,14 +582,12 @@ impl Index {
             doc_type,
             status,
             lifecycle,
-            meta,
-            body,
             body_line,
             refs,
             permalink,
             aliases,
             file_stem,
-            parse_error: error,
+            parse_error: error.map(Box::new),
         }
     }
 
@@ -655,23 +654,6 @@ fn rules_of(loaded: &Loaded) -> IdRules {
         &loaded.default_prefix,
         &n.prefix_aliases,
     )
-}
-
-fn rel_path(root: &Path, p: &Path) -> Option<String> {
-    let rel = p.strip_prefix(root).ok()?;
-    let parts: Vec<&str> = rel
-        .components()
-        .map(|c| c.as_os_str().to_str())
-        .collect::<Option<Vec<_>>>()?;
-    Some(parts.join("/"))
-}
-
-fn join_rel(dir: &str, name: &str) -> String {
-    if dir.is_empty() {
-        name.to_string()
-    } else {
-        format!("{dir}/{name}")
-    }
 }
 
 pub fn file_name(path: &str) -> &str {

@@ -4,8 +4,9 @@
 //!
 //! Modules: [`config`] (the optional `.nexus/docgraph.yaml`), [`frontmatter`] (lenient YAML),
 //! [`ids`] (normalisation and aliases), [`links`] (CommonMark links and wikilinks),
-//! [`criteria`], [`index`] (incremental stat-walk index), [`resolve`] (link classes and
-//! edges), [`graph`] (cycles, context, impact, audit), [`search`], [`redact`], [`workspace`]
+//! [`criteria`], [`index`] (the incremental index), [`tree`] (the indexed files: walk and
+//! changed paths), [`watch`] (inotify), [`units`] (files to documents), [`resolve`] (link
+//! classes and edges), [`graph`] (cycles, context, impact, audit), [`search`], [`redact`], [`workspace`]
 //! (git state) and [`api`]. The index lives in memory: the domain has no tables.
 
 pub mod api;
@@ -19,6 +20,9 @@ pub mod links;
 pub mod redact;
 pub mod resolve;
 pub mod search;
+pub mod tree;
+pub mod units;
+pub mod watch;
 pub mod workspace;
 
 use crate::core::Domain;

@@ -33,17 +33,29 @@ pub struct Edge {
     pub link: usize,
 }
 
-/// One reference and what it resolved to.
+/// One reference and what it resolved to. Kept small (one per reference, ~80 bytes): the
+/// reference as written stays in its document ([`Link::raw`]).
 #[derive(Debug, Clone)]
 pub struct Link {
     pub from: usize,
-    pub r: RawRef,
+    /// Its position in `docs[from].refs`.
+    pub ri: usize,
+    pub kind: Kind,
+    /// See [`RawRef::inverse`].
+    pub inverse: bool,
     pub class: Class,
     pub to: Option<usize>,
-    pub candidates: Vec<usize>,
-    pub alias: Option<AliasApplied>,
+    pub candidates: Box<[usize]>,
+    pub alias: Option<Box<AliasApplied>>,
     /// For a broken reference: ids it may have meant (alias or number match).
-    pub suggestions: Vec<String>,
+    pub suggestions: Box<[String]>,
+}
+
+impl Link {
+    /// The reference as written.
+    pub fn raw<'d>(&self, docs: &'d [Arc<Doc>]) -> &'d RawRef {
+        &docs[self.from].refs[self.ri]
+    }
 }
 
 /// What an id lookup found.
@@ -73,6 +85,21 @@ pub struct Resolved {
     pub inn: Vec<Vec<usize>>,
     precedence: Vec<String>,
     scope_per_dir: bool,
+}
+
+/// Whether two versions of a document are found by the same lookups (so references to it
+/// resolve the same way, suggestions included).
+fn lookup_keys_equal(a: &Doc, b: &Doc) -> bool {
+    a.path == b.path
+        && a.meta_file == b.meta_file
+        && a.body_file == b.body_file
+        && a.id == b.id
+        && a.key == b.key
+        && a.file_stem == b.file_stem
+        && a.title == b.title
+        && a.permalink == b.permalink
+        && a.aliases == b.aliases
+        && a.lifecycle == b.lifecycle
 }
 
 fn push(map: &mut HashMap<String, Vec<usize>>, k: String, i: usize) {
@@ -150,34 +177,99 @@ impl Resolved {
             .collect();
         dups.sort();
         r.duplicates = dups;
-        for (i, d) in docs.iter().enumerate() {
-            for raw in &d.refs {
-                let link = r.classify(docs, i, raw, rules, cfg, root);
-                // A milestone named by a title no document has is a label, not a link.
-                if raw.kind == Kind::Milestone && link.class == Class::Broken {
-                    continue;
-                }
-                let li = r.links.len();
-                if let (Class::Resolved, Some(to)) = (link.class, link.to) {
-                    let (from, to) = if raw.inverse { (to, i) } else { (i, to) };
-                    let self_related =
-                        from == to && raw.kind != Kind::DependsOn && raw.kind != Kind::Parent;
-                    if !self_related {
-                        let ei = r.edges.len();
-                        r.edges.push(Edge {
-                            from,
-                            to,
-                            kind: raw.kind,
-                            link: li,
-                        });
-                        r.out[from].push(ei);
-                        r.inn[to].push(ei);
-                    }
-                }
-                r.links.push(link);
+        for i in 0..docs.len() {
+            let mine = r.doc_links(docs, i, rules, cfg, root);
+            r.links.extend(mine);
+        }
+        r.links.shrink_to_fit();
+        r.link_edges(docs.len());
+        r
+    }
+
+    /// The position of the document at node path `path`.
+    pub fn position(&self, path: &str) -> Option<usize> {
+        self.by_path.get(path).copied()
+    }
+
+    /// After documents were edited in place (`edited`: their positions and their previous
+    /// versions): when no lookup key changed (id, paths, title, aliases, permalink, lifecycle),
+    /// no other document's references can resolve differently, so only the edited documents'
+    /// references are classified again; else everything is rebuilt.
+    pub fn update(
+        &mut self,
+        docs: &[Arc<Doc>],
+        edited: &[(usize, Arc<Doc>)],
+        rules: &IdRules,
+        cfg: &DocGraphConfig,
+        root: &Path,
+    ) {
+        let same_keys = edited
+            .iter()
+            .all(|(i, old)| docs.get(*i).is_some_and(|new| lookup_keys_equal(old, new)));
+        if !same_keys || self.out.len() != docs.len() {
+            *self = Resolved::build(docs, rules, cfg, root);
+            return;
+        }
+        // Links are grouped by document in document order: each edited document's group is
+        // replaced in place (no second copy of every link).
+        let mut changed: Vec<usize> = edited.iter().map(|(i, _)| *i).collect();
+        changed.sort_unstable();
+        changed.dedup();
+        for i in changed {
+            let start = self.links.partition_point(|l| l.from < i);
+            let end = self.links.partition_point(|l| l.from <= i);
+            let mine = self.doc_links(docs, i, rules, cfg, root);
+            self.links.splice(start..end, mine);
+        }
+        self.link_edges(docs.len());
+    }
+
+    /// The classified references of document `i`.
+    fn doc_links(
+        &self,
+        docs: &[Arc<Doc>],
+        i: usize,
+        rules: &IdRules,
+        cfg: &DocGraphConfig,
+        root: &Path,
+    ) -> Vec<Link> {
+        (0..docs[i].refs.len())
+            .map(|ri| self.classify(docs, i, ri, rules, cfg, root))
+            // A milestone named by a title no document has is a label, not a link.
+            .filter(|l| !(l.kind == Kind::Milestone && l.class == Class::Broken))
+            .collect()
+    }
+
+    /// The edges of the resolved links, and each document's edges out and in.
+    fn link_edges(&mut self, n: usize) {
+        self.edges.clear();
+        self.out.resize(n, Vec::new());
+        self.inn.resize(n, Vec::new());
+        self.out.iter_mut().for_each(Vec::clear);
+        self.inn.iter_mut().for_each(Vec::clear);
+        for (li, link) in self.links.iter().enumerate() {
+            let (Class::Resolved, Some(to)) = (link.class, link.to) else {
+                continue;
+            };
+            let (from, to) = if link.inverse {
+                (to, link.from)
+            } else {
+                (link.from, to)
+            };
+            let self_related =
+                from == to && link.kind != Kind::DependsOn && link.kind != Kind::Parent;
+            if !self_related {
+                let ei = self.edges.len();
+                self.edges.push(Edge {
+                    from,
+                    to,
+                    kind: link.kind,
+                    link: li,
+                });
+                self.out[from].push(ei);
+                self.inn[to].push(ei);
             }
         }
-        r
     }
 
     /// Looks an id up as a caller wrote it: its key, else its key under a prefix alias (the
@@ -256,19 +348,22 @@ impl Resolved {
         &self,
         docs: &[Arc<Doc>],
         from: usize,
-        raw: &RawRef,
+        ri: usize,
         rules: &IdRules,
         cfg: &DocGraphConfig,
         root: &Path,
     ) -> Link {
+        let raw = &docs[from].refs[ri];
         let mut link = Link {
             from,
-            r: raw.clone(),
+            ri,
+            kind: raw.kind,
+            inverse: raw.inverse,
             class: Class::Broken,
             to: None,
-            candidates: Vec::new(),
+            candidates: Box::default(),
             alias: None,
-            suggestions: Vec::new(),
+            suggestions: Box::default(),
         };
         let d = &docs[from];
         if ids::is_sentinel(&raw.target, &cfg.null_values) {
@@ -280,12 +375,12 @@ impl Resolved {
                 Found::One(i, alias) => {
                     link.class = Class::Resolved;
                     link.to = Some(i);
-                    link.alias = alias;
+                    link.alias = alias.map(Box::new);
                     true
                 }
                 Found::Many(c) => {
                     link.class = Class::Ambiguous;
-                    link.candidates = c;
+                    link.candidates = c.into_boxed_slice();
                     true
                 }
                 Found::None => false,
@@ -355,7 +450,7 @@ impl Resolved {
                 return link;
             }
         }
-        link.suggestions = self.suggest(docs, rules, &raw.target);
+        link.suggestions = self.suggest(docs, rules, &raw.target).into_boxed_slice();
         link
     }
 
@@ -440,7 +535,13 @@ mod tests {
         idx.resolved
             .links
             .iter()
-            .map(|l| (idx.docs[l.from].id.clone(), l.r.target.clone(), l.class))
+            .map(|l| {
+                (
+                    idx.docs[l.from].id.clone(),
+                    l.raw(&idx.docs).target.clone(),
+                    l.class,
+                )
+            })
             .collect()
     }
 
@@ -472,7 +573,7 @@ mod tests {
             .resolved
             .links
             .iter()
-            .find_map(|l| l.alias.clone())
+            .find_map(|l| l.alias.as_deref().cloned())
             .unwrap();
         assert_eq!(
             (alias.written.as_str(), alias.resolved.as_str()),

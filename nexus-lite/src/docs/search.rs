@@ -34,7 +34,8 @@ pub fn search(
         }
         let id = d.id.to_lowercase();
         let title = d.title.to_lowercase();
-        let body = d.body.to_lowercase();
+        let text = idx.body(d);
+        let body = text.to_lowercase();
         let mut score = 0.0;
         if d.key == qkey {
             score += 100.0;
@@ -73,7 +74,7 @@ pub fn search(
         .map(|(score, i, at)| {
             let mut v = graph::summary(idx, i);
             v["score"] = json!(score);
-            v["snippet"] = json!(at.map(|at| snippet(&idx.docs[i].body, at)));
+            v["snippet"] = json!(at.map(|at| snippet(&idx.body(&idx.docs[i]), at)));
             v
         })
         .collect::<Vec<Value>>();

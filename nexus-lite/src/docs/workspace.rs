@@ -1,11 +1,15 @@
 //! A served workspace: its name, its index, and the git state the answers describe (commit
-//! and dirty flag of the repository holding it), cached until `.git/HEAD`, the branch ref,
-//! `packed-refs` or `.git/index` change, or the stat walk saw a change.
+//! and dirty flag of the repository holding it). Both are cached: the commit and the set of
+//! dirty paths are read again (`git status`) only when `.git/HEAD`, the branch ref,
+//! `packed-refs`, `.git/index` or `.git/config` change, or a walk saw a document change; a
+//! watched edit only marks its paths as unknown, and those are asked about (`git status --
+//! PATHS`) only when no other path is known to be dirty, since one dirty path decides the flag.
 
 use super::index::{Index, Refresh};
 use crate::core::error::LiteError;
 use crate::core::git;
 use serde_json::{Value, json};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 
@@ -31,8 +35,17 @@ struct GitState {
     signature: Vec<Option<(i128, u64)>>,
     generation: u64,
     sha: Option<String>,
-    dirty: Option<bool>,
+    /// The driver listing the content-reading `git status` needs (see `git::neutralise_drivers`).
+    drivers: Option<Vec<u8>>,
+    /// Paths (relative to the work tree's top, under the workspace) known to differ from HEAD;
+    /// `None` when `git status` failed.
+    dirty_paths: Option<BTreeSet<String>>,
+    /// Paths changed since `dirty_paths` was read, not asked about yet.
+    unknown: BTreeSet<String>,
 }
+
+/// More changed paths than this are asked about with one whole `git status`.
+const MAX_PATHSPECS: usize = 200;
 
 struct Repo {
     top: PathBuf,
@@ -84,7 +97,7 @@ impl Workspace {
     pub fn view(&self) -> View<'_> {
         let mut index = self.index.lock().unwrap_or_else(|p| p.into_inner());
         let refresh = index.refresh();
-        let (sha, dirty) = self.git_state(index.generation);
+        let (sha, dirty) = self.git_state(index.generation, &refresh, &index.root);
         let info = json!({
             "name": self.name,
             "commitSha": sha,
@@ -99,32 +112,120 @@ impl Workspace {
         }
     }
 
-    fn git_state(&self, generation: u64) -> (Option<String>, Option<bool>) {
+    fn git_state(
+        &self,
+        generation: u64,
+        refresh: &Refresh,
+        root: &Path,
+    ) -> (Option<String>, Option<bool>) {
         let mut g = self.git.lock().unwrap_or_else(|p| p.into_inner());
         if g.repo.is_none() || (generation != g.generation && matches!(g.repo, Some(None))) {
             g.repo = Some(find_repo(&self.dir));
             g.signature.clear();
         }
+        let g = &mut *g;
         let Some(Some(repo)) = &g.repo else {
             g.generation = generation;
             return (None, None);
         };
         let sig = signature(repo);
-        if sig == g.signature && generation == g.generation && !g.signature.is_empty() {
-            return (g.sha.clone(), g.dirty);
+        let walked_change = refresh.walked && generation != g.generation;
+        if sig != g.signature || g.signature.is_empty() || walked_change {
+            g.sha = git::head_sha(&repo.top).ok().flatten();
+            g.drivers = drivers(&repo.top);
+            g.dirty_paths = g
+                .drivers
+                .as_ref()
+                .and_then(|d| status(&repo.top, d, &[]))
+                .map(|files| files.into_iter().filter(|f| repo.holds(f)).collect());
+            g.unknown.clear();
+            g.signature = sig;
+        } else if let Some(known) = g.dirty_paths.as_mut() {
+            for p in &refresh.touched {
+                if let Some(rel) = super::tree::rel_path(&repo.top, &root.join(p)) {
+                    known.remove(&rel);
+                    g.unknown.insert(rel);
+                }
+            }
         }
-        let sha = git::head_sha(&repo.top).ok().flatten();
-        let dirty = git::dirty_files(&repo.top).ok().map(|files| {
-            files
-                .iter()
-                .any(|f| repo.prefix.is_empty() || f.starts_with(&format!("{}/", repo.prefix)))
-        });
-        g.signature = sig;
         g.generation = generation;
-        g.sha = sha.clone();
-        g.dirty = dirty;
-        (sha, dirty)
+        let dirty = match g.dirty_paths.as_mut() {
+            None => None,
+            Some(known) if !known.is_empty() || g.unknown.is_empty() => Some(!known.is_empty()),
+            Some(known) => {
+                let asked: Vec<String> = std::mem::take(&mut g.unknown).into_iter().collect();
+                let specs = if asked.len() > MAX_PATHSPECS {
+                    &[][..]
+                } else {
+                    &asked[..]
+                };
+                match g.drivers.as_ref().and_then(|d| status(&repo.top, d, specs)) {
+                    Some(files) => {
+                        known.extend(files.into_iter().filter(|f| repo.holds(f)));
+                        Some(!known.is_empty())
+                    }
+                    None => {
+                        g.dirty_paths = None;
+                        None
+                    }
+                }
+            }
+        };
+        (g.sha.clone(), dirty)
     }
+}
+
+impl Repo {
+    /// Whether a top-relative path lies in the workspace.
+    fn holds(&self, path: &str) -> bool {
+        self.prefix.is_empty()
+            || path
+                .strip_prefix(&self.prefix)
+                .is_some_and(|rest| rest.starts_with('/'))
+    }
+}
+
+/// The filter and diff drivers to neutralise before `git status` reads work-tree content.
+fn drivers(top: &Path) -> Option<Vec<u8>> {
+    let out = git::drivers_listing_command(top).output().ok()?;
+    git::listing_succeeded(&out).then_some(out.stdout)
+}
+
+/// The paths `git status` reports (both sides of a rename), limited to `paths` (literal,
+/// top-relative) unless empty; `None` when git fails.
+fn status(top: &Path, drivers: &[u8], paths: &[String]) -> Option<Vec<String>> {
+    let mut cmd = git::command(top);
+    git::neutralise_drivers(&mut cmd, drivers);
+    cmd.args([
+        "--literal-pathspecs",
+        "status",
+        "--porcelain=v1",
+        "-z",
+        "--untracked-files=all",
+        "--ignore-submodules=all",
+        "--",
+    ]);
+    cmd.args(paths);
+    let out = cmd.output().ok()?;
+    if !out.status.success() {
+        tracing::warn!(repo = %top.display(), stderr = %String::from_utf8_lossy(&out.stderr).trim(), "git status failed; the dirty flag is unknown");
+        return None;
+    }
+    let mut files = Vec::new();
+    let mut entries = out.stdout.split(|b| *b == 0).filter(|s| !s.is_empty());
+    while let Some(entry) = entries.next() {
+        if entry.len() < 4 {
+            continue;
+        }
+        files.push(String::from_utf8_lossy(&entry[3..]).into_owned());
+        // Renames and copies carry the original path as the next entry.
+        if matches!(entry[0], b'R' | b'C')
+            && let Some(orig) = entries.next()
+        {
+            files.push(String::from_utf8_lossy(orig).into_owned());
+        }
+    }
+    Some(files)
 }
 
 fn find_repo(dir: &Path) -> Option<Repo> {
@@ -177,6 +278,7 @@ fn signature(repo: &Repo) -> Vec<Option<(i128, u64)>> {
         head.clone(),
         repo.git_dir.join("index"),
         repo.common_dir.join("packed-refs"),
+        repo.common_dir.join("config"),
     ];
     if let Ok(h) = std::fs::read_to_string(&head)
         && let Some(r) = h.trim().strip_prefix("ref: ")
