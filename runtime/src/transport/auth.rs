@@ -137,15 +137,29 @@ impl KeyStore {
                 line: i + 1,
                 message,
             };
-            let mut fields = line.split_whitespace();
-            let hash = fields.next().unwrap_or_default();
-            let scopes = fields.next().ok_or_else(|| err("missing scopes".into()))?;
-            let repositories = match fields.next() {
-                None => None,
-                Some(field) => Some(parse_repositories(field).map_err(&err)?),
-            };
-            if let Some(extra) = fields.next() {
-                return Err(err(format!("unexpected `{extra}` after the fields")));
+            let (hash, rest) = line
+                .split_once(char::is_whitespace)
+                .ok_or_else(|| err("missing scopes".into()))?;
+            // Scopes may be spread over several words (`kg:read, kg:local`); the one word
+            // `repos=…` is the binding.
+            let mut scopes = Vec::new();
+            let mut repositories = None;
+            for word in rest.split_whitespace() {
+                if word.starts_with("repos=") {
+                    if repositories.is_some() {
+                        return Err(err(
+                            "`repos=` is given twice; list every repository in one `repos=a/b,c/d`"
+                                .into(),
+                        ));
+                    }
+                    repositories = Some(parse_repositories(word).map_err(&err)?);
+                } else if word.contains('=') {
+                    return Err(err(format!(
+                        "unexpected `{word}`: after the scopes, only `repos=owner/name[,...]` may follow"
+                    )));
+                } else {
+                    scopes.extend(word.split(','));
+                }
             }
             let hex = hash
                 .strip_prefix("sha256:")
@@ -153,7 +167,7 @@ impl KeyStore {
             let bytes =
                 decode_hex(hex).ok_or_else(|| err("the hash is not 64 hex characters".into()))?;
             let mut set = BTreeSet::new();
-            for scope in scopes.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            for scope in scopes.into_iter().map(str::trim).filter(|s| !s.is_empty()) {
                 if !known(scope) {
                     return Err(err(format!("unknown scope `{scope}`")));
                 }
@@ -317,7 +331,7 @@ mod tests {
         std::fs::write(
             &path,
             format!(
-                "sha256:{} rules:read repos=acme/api,acme/web\nsha256:{} rules:read\n",
+                "sha256:{} rules:read, rules:report repos=acme/api,acme/web\nsha256:{} rules:read\n",
                 hex("bound"),
                 hex("org")
             ),
@@ -327,6 +341,11 @@ mod tests {
         store.load_file(&path, |_| true).unwrap();
         assert!(store.binds_repositories());
         let bound = store.identify("bound").unwrap();
+        assert_eq!(
+            bound.scopes.iter().collect::<Vec<_>>(),
+            vec!["rules:read", "rules:report"],
+            "scopes spread over words are one list"
+        );
         assert_eq!(
             bound.repositories.as_deref().unwrap(),
             ["acme/api".to_owned(), "acme/web".to_owned()]
@@ -341,8 +360,11 @@ mod tests {
         for (field, expected) in [
             ("repos=", "lists no repository"),
             ("repos=acme", "`acme` is not an owner/name repository"),
-            ("repo=acme/api", "the third field, when present, is `repos="),
-            ("repos=a/b extra", "unexpected `extra`"),
+            (
+                "repo=acme/api",
+                "unexpected `repo=acme/api`: after the scopes, only `repos=",
+            ),
+            ("repos=a/b repos=c/d", "`repos=` is given twice"),
         ] {
             let path = dir.path().join("tokens");
             std::fs::write(&path, format!("sha256:{hash} rules:read {field}\n")).unwrap();
