@@ -360,6 +360,50 @@ fn inspector_cli_over_legacy_sse() {
 }
 
 /// `serve --transport http` over `fixture`, with KEY as its API key.
+/// The Inspector's schema portability check (`--strict`: what single-type dialects such as
+/// Gemini's function declarations reject) over the doc-kg and rules tool lists, every scope.
+#[test]
+fn inspector_strict_finds_the_doc_kg_and_rules_tool_lists_portable() {
+    if support::require(
+        support::npm_tool("mcp-inspector"),
+        "Node 22 + @modelcontextprotocol/inspector",
+        "inspector_strict_finds_the_doc_kg_and_rules_tool_lists_portable",
+    )
+    .is_none()
+    {
+        return;
+    }
+    let fixture = support::fixture_repo();
+    for (surface, want) in [
+        ("nexus-doc-kg", "get_task_context"),
+        ("nexus-rules", "use_capability"),
+    ] {
+        let server = HttpServer::start(
+            &fixture,
+            HttpOptions {
+                key: Some(KEY.into()),
+                surface: Some(surface),
+                ..Default::default()
+            },
+        );
+        let out = inspector(&server, &["--method", "tools/list", "--strict"]);
+        assert!(
+            out.status.success() && out.stderr.is_empty(),
+            "inspector tools/list --strict on {surface} failed or reported portability problems:\n{}\n--- server ---\n{}",
+            show(&out),
+            clip(&server.stderr())
+        );
+        let listed = json_stdout(&out);
+        assert!(
+            listed["tools"]
+                .as_array()
+                .is_some_and(|tools| tools.iter().any(|t| t["name"] == want)),
+            "{surface}: no {want} in {}",
+            clip(&listed.to_string())
+        );
+    }
+}
+
 fn keyed_server(fixture: &support::Fixture) -> HttpServer {
     HttpServer::start(
         fixture,

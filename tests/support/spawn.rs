@@ -96,6 +96,8 @@ pub struct HttpOptions {
     pub insecure_no_auth: bool,
     /// Pass `--threads N` (the server's default is one thread).
     pub threads: Option<u16>,
+    /// Serve this surface (`--surface`; default nexus-code-kg).
+    pub surface: Option<&'static str>,
 }
 
 /// A running `nexus-mcp serve --transport http` over the fixture; killed on drop.
@@ -112,6 +114,9 @@ impl HttpServer {
         let data = tempfile::tempdir().expect("data tempdir");
         let port = free_port();
         let mut cmd = Command::new(bin());
+        if let Some(surface) = opts.surface {
+            cmd.args(["--surface", surface]);
+        }
         cmd.args([
             "serve",
             "--transport",
