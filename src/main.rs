@@ -184,18 +184,10 @@ async fn build_app(
         .and_then(|v| v.parse().ok())
         .unwrap_or(nexus_client::DEFAULT_MAX_ANSWER_BYTES);
     let (client, lite) = match &cli.nexus_url {
-        Some(url) => {
-            let token = std::env::var("NEXUS_API_TOKEN").map_err(|_| {
-                "NEXUS_API_URL is set but NEXUS_API_TOKEN is not: set the Nexus service token"
-                    .to_owned()
-            })?;
-            (
-                NexusClient::new(url, Secret::new(token), timeout)
-                    .map_err(|e| e.to_string())?
-                    .with_max_answer_bytes(max_answer),
-                None,
-            )
-        }
+        Some(url) => (
+            nexus_mcp::cli::nexus::remote(url, timeout)?.with_max_answer_bytes(max_answer),
+            None,
+        ),
         None => {
             let lite = embedded::start(
                 backend.data_dir.clone(),

@@ -6,6 +6,14 @@ use crate::runtime::backend::{NexusClient, Secret};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+/// A client of the remote Nexus at `url`, with the service token from NEXUS_API_TOKEN.
+pub fn remote(url: &str, timeout: Duration) -> Result<NexusClient, String> {
+    let token = std::env::var("NEXUS_API_TOKEN").map_err(|_| {
+        "NEXUS_API_URL is set but NEXUS_API_TOKEN is not: set the Nexus service token".to_owned()
+    })?;
+    NexusClient::new(url, Secret::new(token), timeout).map_err(|e| e.to_string())
+}
+
 /// A connected client, the repository's name there, and the embedded server to stop after.
 pub struct Connection {
     pub client: NexusClient,
@@ -28,7 +36,7 @@ impl Connection {
     }
 
     /// Connects for the git work tree at `root`; `name` overrides the repository's name.
-    pub async fn open(
+    async fn open(
         nexus_url: Option<&str>,
         root: &Path,
         name: Option<&str>,
@@ -36,19 +44,11 @@ impl Connection {
     ) -> Result<Connection, String> {
         let timeout = Duration::from_secs(120);
         match nexus_url {
-            Some(url) => {
-                let token = std::env::var("NEXUS_API_TOKEN").map_err(|_| {
-                    "NEXUS_API_URL is set but NEXUS_API_TOKEN is not: set the Nexus service token"
-                        .to_owned()
-                })?;
-                let client = NexusClient::new(url, Secret::new(token), timeout)
-                    .map_err(|e| e.to_string())?;
-                Ok(Connection {
-                    client,
-                    repository: nexus_lite::core::repos::repo_name(name, root),
-                    lite: None,
-                })
-            }
+            Some(url) => Ok(Connection {
+                client: remote(url, timeout)?,
+                repository: nexus_lite::core::repos::repo_name(name, root),
+                lite: None,
+            }),
             None => {
                 let spec = match name {
                     Some(name) => format!("{name}={}", root.display()),
