@@ -74,6 +74,7 @@ MISS_CATEGORIES = (
     "self/cls call",
     "receiver call (variable/param/attribute)",
     "self.x.m()",
+    "attribute read (obj.prop)",
     "attribute of it (X.y)",
     "value use (dict/list/arg/default/assignment)",
     "isinstance/except/raise",
@@ -176,6 +177,7 @@ class Def:
     col: int  # the name's column (0-based), for jedi
     fixture: bool = False
     in_function: bool = False
+    deco_line: int = 0  # first decorator's line (the def's line when undecorated)
 
     @property
     def key(self) -> str:
@@ -230,7 +232,8 @@ def parse_file(root: Path, path: str) -> FileInfo | None:
                 )
                 defs.append(
                     Def(path, local, kind, child.lineno, child.end_lineno or child.lineno,
-                        name_col(lines, child), is_fixture(child), scope == "function")
+                        name_col(lines, child), is_fixture(child), scope == "function",
+                        min([x.lineno for x in child.decorator_list] + [child.lineno]))
                 )
                 nodes_at.setdefault((child.lineno, name_col(lines, child)), (child, chain))
                 visit(child, chain, local + ".",
@@ -267,7 +270,7 @@ def enclosing(info: FileInfo, line: int) -> str | None:
 
 def classify(info: FileInfo | None, line: int, col: int, target: Def) -> str:
     if info is None or (line, col) not in info.nodes_at:
-        return "other"
+        return "pytest fixture" if target.fixture else "other"
     node, parents = info.nodes_at[(line, col)]
     if isinstance(node, ast.alias):
         return "import only"
@@ -289,6 +292,8 @@ def classify(info: FileInfo | None, line: int, col: int, target: Def) -> str:
         return "receiver call (variable/param/attribute)"
     if isinstance(first, ast.Attribute) and first.value is node:
         return "attribute of it (X.y)"
+    value_use = ("attribute read (obj.prop)" if isinstance(node, ast.Attribute)
+                 else "value use (dict/list/arg/default/assignment)")
     child: ast.AST = node
     for p in chain:
         if isinstance(p, (ast.Import, ast.ImportFrom)):
@@ -305,7 +310,7 @@ def classify(info: FileInfo | None, line: int, col: int, target: Def) -> str:
                 return "decorator"
             if child is p.returns:
                 return "annotation"
-            return "value use (dict/list/arg/default/assignment)"
+            return value_use
         if isinstance(p, ast.arg) and child is p.annotation:
             return "annotation"
         if isinstance(p, ast.AnnAssign) and child is p.annotation:
@@ -320,7 +325,7 @@ def classify(info: FileInfo | None, line: int, col: int, target: Def) -> str:
             parent_idx = chain.index(p) + 1
             if parent_idx < len(chain) and isinstance(chain[parent_idx], ast.ClassDef):
                 return "class attribute"
-            return "value use (dict/list/arg/default/assignment)"
+            return value_use
         child = p
     return "other"
 
@@ -376,12 +381,10 @@ def jedi_refs(p: Project, root: Path, sample: list[Def], cache: Path) -> dict[st
     done: dict[str, list] = json.loads(cfile.read_text()) if cfile.exists() else {}
     todo = [d for d in sample if d.key not in done]
     if todo:
-        infos = {d.path: parse_file(root, d.path) for d in todo}
         project = jedi.Project(root, added_sys_path=[str(root / s) for s in p.extra_sys_path])
         t0 = time.monotonic()
         for i, d in enumerate(todo):
             script = jedi.Script(path=str(root / d.path), project=project)
-            info = infos[d.path]
             refs = []
             try:
                 names = script.get_references(d.line, d.col, include_builtins=False)
@@ -397,9 +400,6 @@ def jedi_refs(p: Project, root: Path, sample: list[Def], cache: Path) -> dict[st
                     continue  # outside the tree (stubs, stdlib)
                 if rel == d.path and nm.line == d.line and nm.column == d.col:
                     continue  # the definition itself
-                if rel == d.path and any(o.local == d.local and o.line == nm.line
-                                         and o.col == nm.column for o in info.defs):
-                    continue  # the same name defined again (if/else, try/except): one symbol
                 refs.append([rel, nm.line, nm.column])
             done[d.key] = sorted(refs)
             if (i + 1) % 25 == 0:
@@ -408,6 +408,46 @@ def jedi_refs(p: Project, root: Path, sample: list[Def], cache: Path) -> dict[st
         cfile.write_text(json.dumps(done, sort_keys=True))
         log(f"jedi {p.name}: {len(todo)} symbols in {time.monotonic() - t0:.0f} s")
     return done
+
+
+def fixture_refs(d: Def, files: dict[str, FileInfo]) -> list[list]:
+    """jedi 0.19.2's get_references does not return a pytest fixture's uses (goto on a test's
+    parameter stays on the parameter), so for a fixture the reference is pytest's own rule: a
+    parameter of that name of a `test*` function or of a fixture, in the fixture's module or
+    (for conftest.py) below its directory, unless a nearer fixture of that name shadows it;
+    plus `usefixtures("name")` strings."""
+    name = d.local.split(".")[-1]
+    base = str(Path(d.path).parent)
+    base = "" if base == "." else base + "/"
+    conftest = Path(d.path).name == "conftest.py"
+    refs = []
+    for path, info in files.items():
+        if path != d.path and not (conftest and path.startswith(base)):
+            continue
+        # nearer definitions of the same fixture name shadow this one
+        shadowed = path != d.path and any(
+            o.fixture and o.local.split(".")[-1] == name for o in info.defs)
+        if not shadowed:
+            for cpath, cinfo in files.items():
+                cdir = str(Path(cpath).parent) + "/"
+                if (cpath != d.path and Path(cpath).name == "conftest.py" and cdir.startswith(base)
+                        and path.startswith(cdir) and any(
+                            o.fixture and o.local.split(".")[-1] == name for o in cinfo.defs)):
+                    shadowed = True
+        if shadowed:
+            continue
+        for node in ast.walk(info.tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and (
+                    node.name.startswith("test") or is_fixture(node)):
+                for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs:
+                    if a.arg == name:
+                        refs.append([path, a.lineno, a.col_offset])
+            elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                  and node.func.attr == "usefixtures"):
+                for a in node.args:
+                    if isinstance(a, ast.Constant) and a.value == name:
+                        refs.append([path, a.lineno, a.col_offset])
+    return refs
 
 
 @dataclass
@@ -420,12 +460,15 @@ class Truth:
 
 def truth_for(d: Def, refs: list, files: dict[str, FileInfo]) -> Truth:
     t = Truth()
-    for path, line, col in refs:
+    for path, line, col in sorted({(r[0], r[1], r[2]) for r in refs}):
         if not path.endswith(".py"):
             continue
-        if path == d.path and d.line <= line <= d.end_line:
-            continue  # inside the definition's own body (recursion): dropped for both tools
         info = files.get(path)
+        if path == d.path and info and any(
+                o.local == d.local and o.deco_line <= line <= o.end_line for o in info.defs):
+            # inside the definition itself (recursion, its decorators) or inside the same name
+            # defined again (if/else, try/except, a property's setter): dropped for both tools
+            continue
         dep = (path, enclosing(info, line) if info else None)
         t.files.add(path)
         t.symbols.add(dep)
@@ -658,7 +701,35 @@ def nexus_found(d: Def, ans: dict, files: dict[str, FileInfo]) -> Found:
                  ans.get("completeness"))
 
 
-def score(tool: str, sample: list[Def], truths: dict[str, Truth], found: dict[str, Found]) -> dict:
+def star_importers(files: dict[str, FileInfo]) -> dict[str, set[str]]:
+    """module file -> files doing `from <it> import *` (jedi lists none of them as references:
+    a re-export by star import and `__all__` strings is invisible to it)."""
+    def module_files(mod: str) -> list[str]:
+        stem = mod.replace(".", "/")
+        return [f for f in files if f == stem + ".py" or f == stem + "/__init__.py"
+                or f.endswith("/" + stem + ".py") or f.endswith("/" + stem + "/__init__.py")]
+
+    out: dict[str, set[str]] = {}
+    for path, info in files.items():
+        pkg = Path(path).parent.as_posix()
+        for node in ast.walk(info.tree):
+            if not (isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names)):
+                continue
+            if node.level:
+                base = Path(pkg)
+                for _ in range(node.level - 1):
+                    base = base.parent
+                stem = (base / (node.module or "").replace(".", "/")).as_posix().lstrip("./")
+                targets = [f for f in (stem + ".py", stem + "/__init__.py") if f in files]
+            else:
+                targets = module_files(node.module or "")
+            for t in targets:
+                out.setdefault(t, set()).add(path)
+    return out
+
+
+def score(tool: str, sample: list[Def], truths: dict[str, Truth], found: dict[str, Found],
+          stars: dict[str, set[str]]) -> dict:
     levels = {}
     for level in ("files", "symbols"):
         tp = fp = fn = 0
@@ -668,6 +739,8 @@ def score(tool: str, sample: list[Def], truths: dict[str, Truth], found: dict[st
         miss_cat = {c: 0 for c in MISS_CATEGORIES}
         fp_res: dict[str, int] = {}
         false_exact: list[dict] = []
+        fp_examples: list[dict] = []
+        fp_star = 0
         for d in sample:
             t, f = truths[d.key], found[d.key]
             want = t.files if level == "files" else t.symbols
@@ -687,7 +760,11 @@ def score(tool: str, sample: list[Def], truths: dict[str, Truth], found: dict[st
                         miss_cat[cat] += 1
             for dep in sorted(got.keys() - want, key=str):
                 res = got[dep]
+                dep_path = dep if level == "files" else dep[0]
+                if dep_path in stars.get(d.path, set()) and (level == "files" or dep[1] is None):
+                    fp_star += 1
                 fp_res[res] = fp_res.get(res, 0) + 1
+                fp_examples.append({"target": d.key, "dependent": dep, "resolution": res})
                 if res == "exact":
                     false_exact.append({"target": d.key, "dependent": dep})
         levels[level] = {
@@ -698,7 +775,9 @@ def score(tool: str, sample: list[Def], truths: dict[str, Truth], found: dict[st
             "missed_references_by_category": {k: v for k, v in miss_cat.items() if v},
             "false_positives_by_resolution": fp_res,
             "false_exact": len(false_exact),
+            "false_positives_that_are_star_reexports": fp_star,
             "false_exact_examples": false_exact[:15],
+            "false_positive_examples": fp_examples[:15],
         }
     zero_low = [d.key for d in sample if found[d.key].total == 0 and found[d.key].risk == "low"
                 and truths[d.key].files]
@@ -759,19 +838,27 @@ def fmt(x) -> str:
     return "–" if x is None else f"{x:.3f}" if isinstance(x, float) else str(x)
 
 
-def markdown(project: Project, reports: list[dict], n: int) -> str:
-    out = [f"### {project.pin} — {project.shape} ({n} symbols)", "",
-           "| tool | level | P micro | R micro | P macro | R macro | R function | R method | R class | false exact | total 0 + risk low w/ refs |",
-           "|---|---|---|---|---|---|---|---|---|---|---|"]
+def markdown(project: Project, reports: list[dict], n: int, with_refs: int) -> str:
+    out = [f"### {project.pin}: {project.shape} ({n} symbols, {with_refs} with jedi references)",
+           "",
+           "| tool | level | P micro | R micro | P macro | R macro | R function | R method "
+           "| R class | false exact | FP star re-export | exact answers (incomplete) "
+           "| total 0 + risk low w/ refs |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in reports:
         for level in ("files", "symbols"):
             lv = r[level]
             pk = lv["per_kind"]
+            answers = (f"{r['answers_claiming_exact']} ({r['false_complete_answers']})"
+                       if level == "files" else "")
+            low = r["total0_risk_low_with_references"] if level == "files" else ""
             out.append(
-                f"| {r['tool']} | {level} | {fmt(lv['micro']['precision'])} | {fmt(lv['micro']['recall'])} | "
-                f"{fmt(lv['macro']['precision'])} | {fmt(lv['macro']['recall'])} | "
-                f"{fmt(pk['function']['recall'])} | {fmt(pk['method']['recall'])} | {fmt(pk['class']['recall'])} | "
-                f"{lv['false_exact']} | {r['total0_risk_low_with_references'] if level == 'files' else ''} |")
+                f"| {r['tool']} | {level} | {fmt(lv['micro']['precision'])} "
+                f"| {fmt(lv['micro']['recall'])} | {fmt(lv['macro']['precision'])} "
+                f"| {fmt(lv['macro']['recall'])} | {fmt(pk['function']['recall'])} "
+                f"| {fmt(pk['method']['recall'])} | {fmt(pk['class']['recall'])} "
+                f"| {lv['false_exact']} | {lv['false_positives_that_are_star_reexports']} "
+                f"| {answers} | {low} |")
     return "\n".join(out)
 
 
@@ -802,9 +889,11 @@ def main() -> int:
         root = fetch_tree(p, cache)
         files = {f: i for f in python_files(root) if (i := parse_file(root, f))}
         sample = draw_sample(p, files, args.sample, args.seed)
+        stars = star_importers(files)
         log(f"{p.pin}: {len(files)} Python files, sample {len(sample)}")
         refs = jedi_refs(p, root, sample, cache)
-        truths = {d.key: truth_for(d, refs[d.key], files) for d in sample}
+        truths = {d.key: truth_for(d, refs[d.key] + (fixture_refs(d, files) if d.fixture else []),
+                                   files) for d in sample}
         data = cache / "nexus-data" / p.name
         nx = Nexus(nexus_bin, root, f"bench/{p.name}", data)
         try:
@@ -814,7 +903,7 @@ def main() -> int:
         finally:
             nx.close()
         nfound = {d.key: nexus_found(d, nans[d.key], files) for d in sample}
-        reports = [score("nexus-lite", sample, truths, nfound)]
+        reports = [score("nexus-lite", sample, truths, nfound, stars)]
         reports[0]["index_s"] = round(nx.index_s, 2)
         reports[0]["queries_s"] = round(q_s, 2)
         gfound = None
@@ -825,7 +914,7 @@ def main() -> int:
                         else json.loads(gcache.read_text()))
                 if all(d.key in gans for d in sample):
                     gfound = {d.key: gitnexus_found(d, gans[d.key], files) for d in sample}
-                    reports.append(score("GitNexus", sample, truths, gfound))
+                    reports.append(score("GitNexus", sample, truths, gfound, stars))
             except (subprocess.CalledProcessError, RuntimeError, OSError) as e:
                 log(f"GitNexus on {p.name} failed: {e}")
                 reports.append({"tool": "GitNexus", "error": str(e)})
@@ -836,7 +925,8 @@ def main() -> int:
             "symbols_with_jedi_references": sum(1 for d in sample if truths[d.key].files),
             "reports": reports,
         }
-        tables.append(markdown(p, [r for r in reports if "error" not in r], len(sample)))
+        tables.append(markdown(p, [r for r in reports if "error" not in r], len(sample),
+                               sum(1 for d in sample if truths[d.key].files)))
         details[p.name] = {
             d.key: {
                 "kind": d.kind, "line": d.line, "fixture": d.fixture,
