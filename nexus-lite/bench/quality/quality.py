@@ -375,8 +375,14 @@ def draw_sample(p: Project, files: dict[str, FileInfo], n: int, seed: int) -> li
 def jedi_refs(p: Project, root: Path, sample: list[Def], cache: Path) -> dict[str, list]:
     """symbol key -> [[path, line, col], ...] references other than the definition (cached)."""
     import jedi
+    import jedi.inference.references as jedi_refs_mod
 
-    cfile = cache / "jedi" / f"{p.pin}-jedi{JEDI_VERSION}.json"
+    # jedi stops a project-wide search after parsing 30 files that contain the name
+    # (_PARSED_FILE_LIMIT, an editor latency guard): a widely used class would lose most of its
+    # references, so the limits are lifted here
+    jedi_refs_mod._PARSED_FILE_LIMIT = 10**9
+    jedi_refs_mod._OPENED_FILE_LIMIT = 10**9
+    cfile = cache / "jedi" / f"{p.pin}-jedi{JEDI_VERSION}-nolimit.json"
     cfile.parent.mkdir(parents=True, exist_ok=True)
     done: dict[str, list] = json.loads(cfile.read_text()) if cfile.exists() else {}
     todo = [d for d in sample if d.key not in done]
