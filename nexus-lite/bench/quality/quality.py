@@ -39,7 +39,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 WORKSPACE = HERE.parents[2]
-JEDI_VERSION = "0.19.2"
+JEDI_VERSION = "0.20.1"
 
 
 @dataclass(frozen=True)
@@ -97,15 +97,12 @@ def log(msg: str) -> None:
 
 
 def ensure_jedi(cache: Path) -> None:
-    """Re-executes this script in <cache>/venv (with jedi) unless jedi is importable already."""
-    try:
-        import jedi  # noqa: F401
-
-        return
-    except ImportError:
-        pass
-    venv = cache / "venv"
+    """Re-executes this script in <cache>/venv-jedi-VERSION (pinned jedi, nothing else: the
+    reference must not depend on what the machine's Python happens to have installed)."""
+    venv = cache / f"venv-jedi-{JEDI_VERSION}"
     py = venv / "bin" / "python"
+    if Path(sys.prefix).resolve() == venv.resolve():
+        return
     if not py.exists():
         log(f"creating {venv} with jedi=={JEDI_VERSION}")
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
@@ -381,8 +378,10 @@ def jedi_refs(p: Project, root: Path, sample: list[Def], cache: Path) -> dict[st
     # jedi stops a project-wide search after parsing 30 files that contain the name
     # (_PARSED_FILE_LIMIT, an editor latency guard): a widely used class would lose most of its
     # references, so the limits are lifted here
+    assert hasattr(jedi_refs_mod, "_PARSED_FILE_LIMIT"), "jedi changed: check its search limits"
     jedi_refs_mod._PARSED_FILE_LIMIT = 10**9
     jedi_refs_mod._OPENED_FILE_LIMIT = 10**9
+    assert jedi.__version__ == JEDI_VERSION, jedi.__version__
     cfile = cache / "jedi" / f"{p.pin}-jedi{JEDI_VERSION}-nolimit.json"
     cfile.parent.mkdir(parents=True, exist_ok=True)
     done: dict[str, list] = json.loads(cfile.read_text()) if cfile.exists() else {}
@@ -418,7 +417,7 @@ def jedi_refs(p: Project, root: Path, sample: list[Def], cache: Path) -> dict[st
 
 
 def fixture_refs(d: Def, files: dict[str, FileInfo]) -> list[list]:
-    """jedi 0.19.2's get_references does not return a pytest fixture's uses (goto on a test's
+    """jedi's get_references (0.19.2 to 0.20.1) does not return a pytest fixture's uses (goto on a test's
     parameter stays on the parameter), so for a fixture the reference is pytest's own rule: a
     parameter of that name of a `test*` function or of a fixture, in the fixture's module or
     (for conftest.py) below its directory, unless a nearer fixture of that name shadows it;
