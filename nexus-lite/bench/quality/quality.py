@@ -56,9 +56,7 @@ PROJECTS = {
     "httpx": Project(
         "httpx", "httpx==0.27.2", "library, re-exporting package __init__", ("httpx",)
     ),
-    "httpie": Project(
-        "httpie", "httpie==3.2.4", "application (CLI, internal layers)", ("httpie",)
-    ),
+    "httpie": Project("httpie", "httpie==3.2.4", "application (CLI, internal layers)", ("httpie",)),
     "jinja2": Project(
         "jinja2",
         "jinja2==3.1.4",
@@ -106,16 +104,12 @@ def ensure_jedi(cache: Path) -> None:
     if not py.exists():
         log(f"creating {venv} with jedi=={JEDI_VERSION}")
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-        subprocess.run(
-            [str(py), "-m", "pip", "install", "-q", f"jedi=={JEDI_VERSION}"], check=True
-        )
+        subprocess.run([str(py), "-m", "pip", "install", "-q", f"jedi=={JEDI_VERSION}"], check=True)
     os.execv(str(py), [str(py), str(Path(__file__).resolve()), *sys.argv[1:]])
 
 
 def sh(args: list[str], cwd: Path | None = None, env: dict | None = None) -> str:
-    out = subprocess.run(
-        args, cwd=cwd, env=env, check=True, capture_output=True, text=True
-    )
+    out = subprocess.run(args, cwd=cwd, env=env, check=True, capture_output=True, text=True)
     return out.stdout
 
 
@@ -139,11 +133,24 @@ def fetch_tree(p: Project, cache: Path) -> Path:
         log(f"pip download {p.pin}")
         sh(
             [
-                sys.executable, "-m", "pip", "download", "-q", "--no-deps",
-                "--no-binary", ":all:", p.pin, "-d", str(sdists),
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "-q",
+                "--no-deps",
+                "--no-binary",
+                ":all:",
+                p.pin,
+                "-d",
+                str(sdists),
             ]
         )
-        found = [f for f in sdists.iterdir() if f.name.lower().replace("-", "_").startswith(f"{stem}_{ver}")]
+        found = [
+            f
+            for f in sdists.iterdir()
+            if f.name.lower().replace("-", "_").startswith(f"{stem}_{ver}")
+        ]
     archive = found[0]
     scratch = trees / (root.name + ".unpack")
     shutil.rmtree(scratch, ignore_errors=True)
@@ -154,8 +161,13 @@ def fetch_tree(p: Project, cache: Path) -> Path:
     shutil.rmtree(root, ignore_errors=True)
     top.rename(root)
     shutil.rmtree(scratch)
-    env = {**os.environ, "GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "bench@localhost",
-           "GIT_COMMITTER_NAME": "bench", "GIT_COMMITTER_EMAIL": "bench@localhost"}
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "bench",
+        "GIT_AUTHOR_EMAIL": "bench@localhost",
+        "GIT_COMMITTER_NAME": "bench",
+        "GIT_COMMITTER_EMAIL": "bench@localhost",
+    }
     sh(["git", "init", "-q", "-b", "main"], root, env)
     sh(["git", "add", "-A"], root, env)
     sh(["git", "commit", "-q", "-m", "sdist"], root, env)
@@ -225,17 +237,32 @@ def parse_file(root: Path, path: str) -> FileInfo | None:
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 local = f"{prefix}{child.name}"
                 kind = (
-                    "class" if isinstance(child, ast.ClassDef)
-                    else "method" if scope == "class" else "function"
+                    "class"
+                    if isinstance(child, ast.ClassDef)
+                    else "method"
+                    if scope == "class"
+                    else "function"
                 )
                 defs.append(
-                    Def(path, local, kind, child.lineno, child.end_lineno or child.lineno,
-                        name_col(lines, child), is_fixture(child), scope == "function",
-                        min([x.lineno for x in child.decorator_list] + [child.lineno]))
+                    Def(
+                        path,
+                        local,
+                        kind,
+                        child.lineno,
+                        child.end_lineno or child.lineno,
+                        name_col(lines, child),
+                        is_fixture(child),
+                        scope == "function",
+                        min([x.lineno for x in child.decorator_list] + [child.lineno]),
+                    )
                 )
                 nodes_at.setdefault((child.lineno, name_col(lines, child)), (child, chain))
-                visit(child, chain, local + ".",
-                      "class" if isinstance(child, ast.ClassDef) else "function")
+                visit(
+                    child,
+                    chain,
+                    local + ".",
+                    "class" if isinstance(child, ast.ClassDef) else "function",
+                )
                 continue
             if isinstance(child, ast.Name):
                 nodes_at.setdefault((child.lineno, child.col_offset), (child, chain))
@@ -282,22 +309,32 @@ def classify(info: FileInfo | None, line: int, col: int, target: Def) -> str:
         recv = node.value
         if isinstance(recv, ast.Name) and recv.id in ("self", "cls"):
             return "self/cls call"
-        if (isinstance(recv, ast.Attribute) and isinstance(recv.value, ast.Name)
-                and recv.value.id in ("self", "cls")):
+        if (
+            isinstance(recv, ast.Attribute)
+            and isinstance(recv.value, ast.Name)
+            and recv.value.id in ("self", "cls")
+        ):
             return "self.x.m()"
         if isinstance(recv, ast.Name) and recv.id in info.imported_names:
             return "call (name or module attribute)"
         return "receiver call (variable/param/attribute)"
     if isinstance(first, ast.Attribute) and first.value is node:
         return "attribute of it (X.y)"
-    value_use = ("attribute read (obj.prop)" if isinstance(node, ast.Attribute)
-                 else "value use (dict/list/arg/default/assignment)")
+    value_use = (
+        "attribute read (obj.prop)"
+        if isinstance(node, ast.Attribute)
+        else "value use (dict/list/arg/default/assignment)"
+    )
     child: ast.AST = node
     for p in chain:
         if isinstance(p, (ast.Import, ast.ImportFrom)):
             return "import only"
-        if isinstance(p, ast.Call) and isinstance(p.func, ast.Name) and p.func.id in (
-                "isinstance", "issubclass") and child in p.args:
+        if (
+            isinstance(p, ast.Call)
+            and isinstance(p.func, ast.Name)
+            and p.func.id in ("isinstance", "issubclass")
+            and child in p.args
+        ):
             return "isinstance/except/raise"
         if isinstance(p, ast.ExceptHandler) and child is p.type:
             return "isinstance/except/raise"
@@ -343,16 +380,22 @@ def draw_sample(p: Project, files: dict[str, FileInfo], n: int, seed: int) -> li
         if not own:
             continue
         for d in info.defs:
-            if d.in_function or (d.local.split(".")[-1].startswith("__")
-                                 and d.local.split(".")[-1].endswith("__")):
+            if d.in_function or (
+                d.local.split(".")[-1].startswith("__") and d.local.split(".")[-1].endswith("__")
+            ):
                 continue
             pool[d.kind].append(d)
     rng = random.Random(seed)
     for k in KINDS:
         pool[k].sort(key=lambda d: d.key)
         rng.shuffle(pool[k])
-    fixtures = [d for path in p.fixture_files if path in files
-                for d in files[path].defs if d.fixture and not d.in_function]
+    fixtures = [
+        d
+        for path in p.fixture_files
+        if path in files
+        for d in files[path].defs
+        if d.fixture and not d.in_function
+    ]
     want = {k: n // len(KINDS) for k in KINDS}
     want["function"] += n - sum(want.values()) - len(fixtures)
     short = sum(max(0, want[k] - len(pool[k])) for k in KINDS)
@@ -394,7 +437,7 @@ def jedi_refs(p: Project, root: Path, sample: list[Def], cache: Path) -> dict[st
             refs = []
             try:
                 names = script.get_references(d.line, d.col, include_builtins=False)
-            except Exception as e:  # jedi bugs on odd code: record, do not stop
+            except Exception as e:  # noqa: BLE001 - jedi bugs on odd code: log, do not stop
                 log(f"jedi failed on {d.key}: {e!r}")
                 names = []
             for nm in names:
@@ -432,24 +475,33 @@ def fixture_refs(d: Def, files: dict[str, FileInfo]) -> list[list]:
             continue
         # nearer definitions of the same fixture name shadow this one
         shadowed = path != d.path and any(
-            o.fixture and o.local.split(".")[-1] == name for o in info.defs)
+            o.fixture and o.local.split(".")[-1] == name for o in info.defs
+        )
         if not shadowed:
             for cpath, cinfo in files.items():
                 cdir = str(Path(cpath).parent) + "/"
-                if (cpath != d.path and Path(cpath).name == "conftest.py" and cdir.startswith(base)
-                        and path.startswith(cdir) and any(
-                            o.fixture and o.local.split(".")[-1] == name for o in cinfo.defs)):
+                if (
+                    cpath != d.path
+                    and Path(cpath).name == "conftest.py"
+                    and cdir.startswith(base)
+                    and path.startswith(cdir)
+                    and any(o.fixture and o.local.split(".")[-1] == name for o in cinfo.defs)
+                ):
                     shadowed = True
         if shadowed:
             continue
         for node in ast.walk(info.tree):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and (
-                    node.name.startswith("test") or is_fixture(node)):
+                node.name.startswith("test") or is_fixture(node)
+            ):
                 for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs:
                     if a.arg == name:
                         refs.append([path, a.lineno, a.col_offset])
-            elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                  and node.func.attr == "usefixtures"):
+            elif (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "usefixtures"
+            ):
                 for a in node.args:
                     if isinstance(a, ast.Constant) and a.value == name:
                         refs.append([path, a.lineno, a.col_offset])
@@ -471,8 +523,11 @@ def truth_for(d: Def, refs: list, files: dict[str, FileInfo]) -> Truth:
         if not path.endswith(".py"):
             continue
         info = files.get(path)
-        if path == d.path and info and any(
-                o.local == d.local and o.deco_line <= line <= o.end_line for o in info.defs):
+        if (
+            path == d.path
+            and info
+            and any(o.local == d.local and o.deco_line <= line <= o.end_line for o in info.defs)
+        ):
             # inside the definition itself (recursion, its decorators) or inside the same name
             # defined again (if/else, try/except, a property's setter): dropped for both tools
             continue
@@ -505,18 +560,29 @@ class Nexus:
         t0 = time.monotonic()
         out = subprocess.run(
             [str(bin_path), "index", "--repo", f"{repo}={root}", "--data-dir", str(data)],
-            check=True, capture_output=True, text=True,
+            check=True,
+            capture_output=True,
+            text=True,
         )
         self.index_s = time.monotonic() - t0
         self.index = json.loads(out.stdout)
         port = free_port()
         self.url = f"http://127.0.0.1:{port}"
-        self.log = open(data / "serve.log", "w")
+        self.log = open(data / "serve.log", "w")  # noqa: SIM115 - the server's lifetime
         self.proc = subprocess.Popen(
-            [str(bin_path), "serve", "--listen", f"127.0.0.1:{port}", "--data-dir", str(data),
-             "--repo", f"{repo}={root}"],
+            [
+                str(bin_path),
+                "serve",
+                "--listen",
+                f"127.0.0.1:{port}",
+                "--data-dir",
+                str(data),
+                "--repo",
+                f"{repo}={root}",
+            ],
             env={**os.environ, "NEXUS_API_TOKEN": self.token},
-            stdout=self.log, stderr=self.log,
+            stdout=self.log,
+            stderr=self.log,
         )
         deadline = time.monotonic() + 30
         while True:  # wait for the listener (poll /healthz)
@@ -582,8 +648,14 @@ def nexus_answers(nx: Nexus, sample: list[Def], files: dict[str, FileInfo]) -> d
         cands = [s for s in syms if local_of(s["qualified_name"], files[d.path]) == d.local]
         cands.sort(key=lambda s: abs(s.get("line", 0) - d.line))
         if not cands:
-            out[d.key] = {"resolved": False, "qualified_name": None, "items": [], "total": 0,
-                          "risk": None, "completeness": None}
+            out[d.key] = {
+                "resolved": False,
+                "qualified_name": None,
+                "items": [],
+                "total": 0,
+                "risk": None,
+                "completeness": None,
+            }
             continue
         qn = cands[0]["qualified_name"]
         a = nx.impact(d.path, qn)
@@ -592,7 +664,8 @@ def nexus_answers(nx: Nexus, sample: list[Def], files: dict[str, FileInfo]) -> d
             "resolved": a.get("resolved", False),
             "items": [
                 {k: it.get(k) for k in ("path", "symbol", "via", "resolution", "confidence")}
-                for it in a.get("items", []) if it.get("depth", 1) == 1
+                for it in a.get("items", [])
+                if it.get("depth", 1) == 1
             ],
             "total": a.get("total"),
             "risk": a.get("risk"),
@@ -615,12 +688,18 @@ def gitnexus_env(cache: Path) -> tuple[dict, Path]:
 
 
 def gitnexus_json(gnbin: Path, env: dict, cwd: Path, args: list[str]) -> dict:
-    out = subprocess.run([str(gnbin), "impact", *args, "--depth", "1", "--include-tests",
-                          "-l", "1000"], env=env, cwd=cwd, capture_output=True, text=True)
+    out = subprocess.run(
+        [str(gnbin), "impact", *args, "--depth", "1", "--include-tests", "-l", "1000"],
+        env=env,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     text = out.stdout
     start = text.find("\n{")
     try:
-        return json.loads(text[start + 1:] if start >= 0 else text)
+        return json.loads(text[start + 1 :] if start >= 0 else text)
     except json.JSONDecodeError:
         return {"error": (text + out.stderr)[-500:]}
 
@@ -641,18 +720,25 @@ def gitnexus_answers(p: Project, root: Path, sample: list[Def], cache: Path) -> 
         shutil.rmtree(tree, ignore_errors=True)
         shutil.copytree(root, tree, symlinks=True)
         t0 = time.monotonic()
-        subprocess.run([str(gnbin), "analyze", "--index-only", "--skip-fts", str(tree)],
-                       env=env, cwd=tree, check=True, capture_output=True)
+        subprocess.run(
+            [str(gnbin), "analyze", "--index-only", "--skip-fts", str(tree)],
+            env=env,
+            cwd=tree,
+            check=True,
+            capture_output=True,
+        )
         log(f"gitnexus analyze {p.name}: {time.monotonic() - t0:.1f} s")
     t0 = time.monotonic()
     try:
         for i, d in enumerate(todo):
             kind = {"class": "Class", "method": "Method", "function": "Function"}[d.kind]
-            ans = gitnexus_json(gnbin, env, tree,
-                                [d.local.split(".")[-1], "--file", d.path, "--kind", kind])
+            ans = gitnexus_json(
+                gnbin, env, tree, [d.local.split(".")[-1], "--file", d.path, "--kind", kind]
+            )
             if ans.get("status") == "ambiguous":
-                cands = sorted(ans.get("candidates", []),
-                               key=lambda c: abs((c.get("line") or 0) - d.line))
+                cands = sorted(
+                    ans.get("candidates", []), key=lambda c: abs((c.get("line") or 0) - d.line)
+                )
                 if cands:
                     ans = gitnexus_json(gnbin, env, tree, ["--uid", cands[0]["uid"]])
             done[d.key] = ans
@@ -668,7 +754,9 @@ def gitnexus_answers(p: Project, root: Path, sample: list[Def], cache: Path) -> 
 
 def prf(tp: int, fp: int, fn: int) -> dict:
     return {
-        "tp": tp, "fp": fp, "fn": fn,
+        "tp": tp,
+        "fp": fp,
+        "fn": fn,
         "precision": round(tp / (tp + fp), 3) if tp + fp else None,
         "recall": round(tp / (tp + fn), 3) if tp + fn else None,
     }
@@ -681,6 +769,7 @@ def mean(v: list[float]) -> float | None:
 @dataclass
 class Found:
     """One tool's depth-1 answer for one symbol, as sets (after the own-body drop)."""
+
     files: dict[str, str]  # path -> best resolution
     symbols: dict[tuple[str, str | None], str]
     total: int | None
@@ -702,23 +791,37 @@ def nexus_found(d: Def, ans: dict, files: dict[str, FileInfo]) -> Found:
     for it in ans["items"]:
         path = it["path"]
         local = local_of(it["symbol"], files.get(path))
-        if path == d.path and local is not None and (
-                local == d.local or local.startswith(d.local + ".")):
+        if (
+            path == d.path
+            and local is not None
+            and (local == d.local or local.startswith(d.local + "."))
+        ):
             continue  # the definition's own body
         res = it.get("resolution") or "exact"
         fs[path] = better(fs.get(path), res)
         ss[(path, local)] = better(ss.get((path, local)), res)
-    return Found(fs, ss, ans.get("total"), ans.get("risk"), bool(ans.get("resolved")),
-                 ans.get("completeness"))
+    return Found(
+        fs,
+        ss,
+        ans.get("total"),
+        ans.get("risk"),
+        bool(ans.get("resolved")),
+        ans.get("completeness"),
+    )
 
 
 def star_importers(files: dict[str, FileInfo]) -> dict[str, set[str]]:
     """module file -> files doing `from <it> import *` (jedi lists none of them as references:
     a re-export by star import and `__all__` strings is invisible to it)."""
+
     def module_files(mod: str) -> list[str]:
         stem = mod.replace(".", "/")
-        return [f for f in files if f == stem + ".py" or f == stem + "/__init__.py"
-                or f.endswith("/" + stem + ".py") or f.endswith("/" + stem + "/__init__.py")]
+        return [
+            f
+            for f in files
+            if f in (stem + ".py", stem + "/__init__.py")
+            or f.endswith(("/" + stem + ".py", "/" + stem + "/__init__.py"))
+        ]
 
     out: dict[str, set[str]] = {}
     for path, info in files.items():
@@ -739,8 +842,13 @@ def star_importers(files: dict[str, FileInfo]) -> dict[str, set[str]]:
     return out
 
 
-def score(tool: str, sample: list[Def], truths: dict[str, Truth], found: dict[str, Found],
-          stars: dict[str, set[str]]) -> dict:
+def score(
+    tool: str,
+    sample: list[Def],
+    truths: dict[str, Truth],
+    found: dict[str, Found],
+    stars: dict[str, set[str]],
+) -> dict:
     levels = {}
     for level in ("files", "symbols"):
         tp = fp = fn = 0
@@ -780,8 +888,12 @@ def score(tool: str, sample: list[Def], truths: dict[str, Truth], found: dict[st
                     false_exact.append({"target": d.key, "dependent": dep})
         levels[level] = {
             "micro": prf(tp, fp, fn),
-            "macro": {"precision": mean(macro_p), "recall": mean(macro_r),
-                      "symbols_with_answers": len(macro_p), "symbols_with_references": len(macro_r)},
+            "macro": {
+                "precision": mean(macro_p),
+                "recall": mean(macro_r),
+                "symbols_with_answers": len(macro_p),
+                "symbols_with_references": len(macro_r),
+            },
             "per_kind": {k: prf(*v) for k, v in per_kind.items()},
             "missed_references_by_category": {k: v for k, v in miss_cat.items() if v},
             "false_positives_by_resolution": fp_res,
@@ -790,11 +902,17 @@ def score(tool: str, sample: list[Def], truths: dict[str, Truth], found: dict[st
             "false_exact_examples": false_exact[:15],
             "false_positive_examples": fp_examples[:15],
         }
-    zero_low = [d.key for d in sample if found[d.key].total == 0 and found[d.key].risk == "low"
-                and truths[d.key].files]
+    zero_low = [
+        d.key
+        for d in sample
+        if found[d.key].total == 0 and found[d.key].risk == "low" and truths[d.key].files
+    ]
     # answers claiming to be complete while jedi lists a dependent file they lack
-    false_complete = [d.key for d in sample if found[d.key].completeness == "exact"
-                      and truths[d.key].files - found[d.key].files.keys()]
+    false_complete = [
+        d.key
+        for d in sample
+        if found[d.key].completeness == "exact" and truths[d.key].files - found[d.key].files.keys()
+    ]
     zero_any = [d.key for d in sample if not found[d.key].files and truths[d.key].files]
     return {
         "tool": tool,
@@ -831,15 +949,24 @@ def gitnexus_found(d: Def, ans: dict, files: dict[str, FileInfo]) -> Found:
         if not path:
             continue
         local = gitnexus_local(it.get("id", ""), files.get(path))
-        if path == d.path and local is not None and (
-                local == d.local or local.startswith(d.local + ".")):
+        if (
+            path == d.path
+            and local is not None
+            and (local == d.local or local.startswith(d.local + "."))
+        ):
             continue
         fs[path] = better(fs.get(path), claim)
         ss[(path, local)] = better(ss.get((path, local)), claim)
     resolved = "target" in ans and "error" not in ans and ans.get("status") != "ambiguous"
     risk = ans.get("risk")
-    return Found(fs, ss, ans.get("impactedCount"), risk.lower() if isinstance(risk, str) else None,
-                 resolved, "exact" if ans.get("epistemic") == "exact" else "lower_bound")
+    return Found(
+        fs,
+        ss,
+        ans.get("impactedCount"),
+        risk.lower() if isinstance(risk, str) else None,
+        resolved,
+        "exact" if ans.get("epistemic") == "exact" else "lower_bound",
+    )
 
 
 # --- report -----------------------------------------------------------------------------------
@@ -850,18 +977,25 @@ def fmt(x) -> str:
 
 
 def markdown(project: Project, reports: list[dict], n: int, with_refs: int) -> str:
-    out = [f"### {project.pin}: {project.shape} ({n} symbols, {with_refs} with jedi references)",
-           "",
-           "| tool | level | P micro | R micro | P macro | R macro | R function | R method "
-           "| R class | false exact | FP star re-export | exact answers (incomplete) "
-           "| total 0 + risk low w/ refs |",
-           "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    out = [
+        f"### {project.pin}: {project.shape} ({n} symbols, {with_refs} with jedi references)",
+        "",
+        (
+            "| tool | level | P micro | R micro | P macro | R macro | R function | R method "
+            "| R class | false exact | FP star re-export | exact answers (incomplete) "
+            "| total 0 + risk low w/ refs |"
+        ),
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
     for r in reports:
         for level in ("files", "symbols"):
             lv = r[level]
             pk = lv["per_kind"]
-            answers = (f"{r['answers_claiming_exact']} ({r['false_complete_answers']})"
-                       if level == "files" else "")
+            answers = (
+                f"{r['answers_claiming_exact']} ({r['false_complete_answers']})"
+                if level == "files"
+                else ""
+            )
             low = r["total0_risk_low_with_references"] if level == "files" else ""
             out.append(
                 f"| {r['tool']} | {level} | {fmt(lv['micro']['precision'])} "
@@ -869,20 +1003,29 @@ def markdown(project: Project, reports: list[dict], n: int, with_refs: int) -> s
                 f"| {fmt(lv['macro']['recall'])} | {fmt(pk['function']['recall'])} "
                 f"| {fmt(pk['method']['recall'])} | {fmt(pk['class']['recall'])} "
                 f"| {lv['false_exact']} | {lv['false_positives_that_are_star_reexports']} "
-                f"| {answers} | {low} |")
+                f"| {answers} | {low} |"
+            )
     return "\n".join(out)
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--nexus-bin", default=os.environ.get("CARGO_TARGET_DIR", str(WORKSPACE / "target")) + "/release/nexus-lite")
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument(
+        "--nexus-bin",
+        default=os.environ.get("CARGO_TARGET_DIR", str(WORKSPACE / "target"))
+        + "/release/nexus-lite",
+    )
     ap.add_argument("--cache", default="/tmp/nexus-quality-cache")
     ap.add_argument("--seed", type=int, default=13)
     ap.add_argument("--sample", type=int, default=150)
     ap.add_argument("--projects", default=",".join(PROJECTS))
     ap.add_argument("--only", choices=("nexus", "all"), default="all")
     ap.add_argument("--json", help="also write the JSON report here")
-    ap.add_argument("--details", help="write per-symbol sets (both tools, jedi) here, for reading by hand")
+    ap.add_argument(
+        "--details", help="write per-symbol sets (both tools, jedi) here, for reading by hand"
+    )
     args = ap.parse_args()
     cache = Path(args.cache)
     cache.mkdir(parents=True, exist_ok=True)
@@ -891,8 +1034,13 @@ def main() -> int:
     if not nexus_bin.is_file():
         log(f"no nexus-lite binary at {nexus_bin} (cargo build --release -p nexus-lite)")
         return 2
-    report = {"nexus_bin": str(nexus_bin), "seed": args.seed, "sample": args.sample,
-              "jedi": JEDI_VERSION, "projects": {}}
+    report = {
+        "nexus_bin": str(nexus_bin),
+        "seed": args.seed,
+        "sample": args.sample,
+        "jedi": JEDI_VERSION,
+        "projects": {},
+    }
     details: dict = {}
     tables = []
     for name in args.projects.split(","):
@@ -903,8 +1051,10 @@ def main() -> int:
         stars = star_importers(files)
         log(f"{p.pin}: {len(files)} Python files, sample {len(sample)}")
         refs = jedi_refs(p, root, sample, cache)
-        truths = {d.key: truth_for(d, refs[d.key] + (fixture_refs(d, files) if d.fixture else []),
-                                   files) for d in sample}
+        truths = {
+            d.key: truth_for(d, refs[d.key] + (fixture_refs(d, files) if d.fixture else []), files)
+            for d in sample
+        }
         # a fresh data dir per run: several builds may be measured at once from one cache
         (cache / "nexus-data").mkdir(exist_ok=True)
         data = Path(tempfile.mkdtemp(prefix=f"{p.name}-", dir=cache / "nexus-data"))
@@ -924,8 +1074,11 @@ def main() -> int:
         gcache = cache / "gitnexus-answers" / f"{p.pin}.json"
         if args.only == "all" or gcache.exists():
             try:
-                gans = (gitnexus_answers(p, root, sample, cache) if args.only == "all"
-                        else json.loads(gcache.read_text()))
+                gans = (
+                    gitnexus_answers(p, root, sample, cache)
+                    if args.only == "all"
+                    else json.loads(gcache.read_text())
+                )
                 if all(d.key in gans for d in sample):
                     gfound = {d.key: gitnexus_found(d, gans[d.key], files) for d in sample}
                     reports.append(score("GitNexus", sample, truths, gfound, stars))
@@ -934,24 +1087,48 @@ def main() -> int:
                 reports.append({"tool": "GitNexus", "error": str(e)})
         kinds = {k: sum(1 for d in sample if d.kind == k) for k in KINDS}
         report["projects"][p.name] = {
-            "pin": p.pin, "shape": p.shape, "python_files": len(files), "sample_kinds": kinds,
+            "pin": p.pin,
+            "shape": p.shape,
+            "python_files": len(files),
+            "sample_kinds": kinds,
             "fixtures_in_sample": sum(1 for d in sample if d.fixture),
             "symbols_with_jedi_references": sum(1 for d in sample if truths[d.key].files),
             "jedi_references_dropped_as_other_definitions": sum(
-                truths[d.key].sibling_definitions for d in sample),
+                truths[d.key].sibling_definitions for d in sample
+            ),
             "reports": reports,
         }
-        tables.append(markdown(p, [r for r in reports if "error" not in r], len(sample),
-                               sum(1 for d in sample if truths[d.key].files)))
+        tables.append(
+            markdown(
+                p,
+                [r for r in reports if "error" not in r],
+                len(sample),
+                sum(1 for d in sample if truths[d.key].files),
+            )
+        )
         details[p.name] = {
             d.key: {
-                "kind": d.kind, "line": d.line, "fixture": d.fixture,
+                "kind": d.kind,
+                "line": d.line,
+                "fixture": d.fixture,
                 "jedi": sorted([list(k) + [v] for k, v in truths[d.key].sites.items()], key=str),
-                "nexus": {"qualified_name": nans[d.key].get("qualified_name"),
-                          "total": nans[d.key].get("total"), "risk": nans[d.key].get("risk"),
-                          "symbols": sorted([list(k) + [v] for k, v in nfound[d.key].symbols.items()], key=str)},
-                **({"gitnexus": sorted([list(k) + [v] for k, v in gfound[d.key].symbols.items()], key=str)}
-                   if gfound else {}),
+                "nexus": {
+                    "qualified_name": nans[d.key].get("qualified_name"),
+                    "total": nans[d.key].get("total"),
+                    "risk": nans[d.key].get("risk"),
+                    "symbols": sorted(
+                        [list(k) + [v] for k, v in nfound[d.key].symbols.items()], key=str
+                    ),
+                },
+                **(
+                    {
+                        "gitnexus": sorted(
+                            [list(k) + [v] for k, v in gfound[d.key].symbols.items()], key=str
+                        )
+                    }
+                    if gfound
+                    else {}
+                ),
             }
             for d in sample
         }
