@@ -200,7 +200,7 @@ fn link_imports<'a>(
         for imp in &s.parse.imports {
             let shown = shown_module(s.lang, imp);
             let res = idx.resolve(fi, imp);
-            let (resolved_path, external) = resolved_path(idx, sources, imp, &res);
+            let (resolved_path, external) = resolved_path(idx, sources, fi, imp, &res);
             match &res {
                 Ok(Bind::External(pkg)) => {
                     if !pkg.is_empty() && imp.module != "__future__" {
@@ -239,10 +239,10 @@ fn link_imports<'a>(
             }
             if imp.alias == "*"
                 && let Ok(Bind::Module(m)) = &res
-                && let Some(t) = idx.module_map.get(m.as_str())
-                && *t != fi
+                && let Some(t) = idx.module(fi, m)
+                && t != fi
             {
-                out.stars[fi].push(*t);
+                out.stars[fi].push(t);
             }
             if let Ok(bind) = res
                 && imp.alias != "*"
@@ -275,6 +275,7 @@ fn shown_module(lang: Lang, imp: &Import) -> String {
 fn resolved_path(
     idx: &Indexed<'_>,
     sources: &[Source],
+    fi: usize,
     imp: &Import,
     res: &Result<Bind, String>,
 ) -> (Option<String>, bool) {
@@ -285,11 +286,8 @@ fn resolved_path(
             } else {
                 m.as_str()
             };
-            let hit = idx
-                .module_map
-                .get(key)
-                .or_else(|| idx.module_map.get(m.as_str()));
-            (hit.map(|f| sources[*f].path.clone()), false)
+            let hit = idx.module(fi, key).or_else(|| idx.module(fi, m));
+            (hit.map(|f| sources[f].path.clone()), false)
         }
         Ok(Bind::Symbol(f, _)) | Ok(Bind::File(f)) => (Some(sources[*f].path.clone()), false),
         Ok(Bind::External(_)) => (None, true),
@@ -404,9 +402,7 @@ impl Resolver<'_> {
             let (next_f, next_q) = match (bind, rest) {
                 (Bind::Symbol(g, n), None) => (*g, n.clone()),
                 (Bind::Symbol(g, n), Some(r)) => (*g, format!("{n}.{r}")),
-                (Bind::Module(m), Some(r)) => {
-                    (*self.idx.module_map.get(m.as_str())?, r.to_string())
-                }
+                (Bind::Module(m), Some(r)) => (self.idx.module(f, m)?, r.to_string()),
                 (Bind::File(g), Some(r)) => (*g, r.to_string()),
                 _ => return None,
             };
@@ -450,9 +446,9 @@ impl Resolver<'_> {
                         module.push('.');
                         module.push_str(p);
                     }
-                    if let Some(f) = self.idx.module_map.get(module.as_str()) {
+                    if let Some(f) = self.idx.module(fi, &module) {
                         return self
-                            .exported(*f, &parts[k..].join("."))
+                            .exported(f, &parts[k..].join("."))
                             .map(|(id, _)| (id, 0.9));
                     }
                 }

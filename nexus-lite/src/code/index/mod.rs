@@ -2,6 +2,7 @@
 
 mod link;
 mod resolve;
+mod roots;
 
 use crate::code::lang::{FileParse, Lang, Parsers};
 use crate::code::secret_spans::{self, SecretSpan};
@@ -157,7 +158,8 @@ pub fn language_of(path: &str) -> Option<&'static str> {
     Lang::from_path(path).map(Lang::name)
 }
 
-/// Qualified name of a file: the dotted module for Python, else the path without its
+/// Qualified name of a file: the dotted module of its path for Python (the indexer names
+/// Python files from their source roots instead, see `roots`), else the path without its
 /// extension (`web/src/app.ts` -> `web/src/app`, `src/lib.rs` -> `src/lib`).
 pub fn file_qualified_name(path: &str, lang: Lang) -> String {
     if lang == Lang::Python {
@@ -185,6 +187,11 @@ struct Source {
     lang: Lang,
     module: String,
     parse: Arc<FileParse>,
+    /// Python: the project holding the file (see `roots`), where its imports look first.
+    project: usize,
+    /// Python: other names an import may use for the file (its path name, its name inside
+    /// its project), looked up after every module's own name.
+    aliases: Vec<String>,
 }
 
 /// A tracked file as read from the work tree.
@@ -275,7 +282,8 @@ pub fn build(
     let todo = parse_todo(&listed, cache, load, &mut data);
     let (results, reused) = parse_parallel(&listed, &todo, cache, files.len(), progress);
     data.reused_files = reused;
-    let sources = collect_sources(&listed, &todo, results, cache, &mut data)?;
+    let roots = roots::Roots::detect(root, files);
+    let sources = collect_sources(&listed, &todo, results, cache, &roots, &mut data)?;
     data.parsed_files = sources.len() - data.reused_files.min(sources.len());
     let tracked: HashSet<String> = files.iter().cloned().collect();
     link::link(repository, &sources, &tracked, &mut data);
@@ -410,6 +418,7 @@ fn collect_sources(
     todo: &[Todo],
     results: Vec<Slot>,
     cache: &ParseCache,
+    roots: &roots::Roots,
     data: &mut GraphData,
 ) -> Result<Vec<Source>, String> {
     let mut sources = Vec::new();
@@ -439,11 +448,19 @@ fn collect_sources(
         if let Some(b) = &l.bytes {
             data.contents.insert(l.path.clone(), b.clone());
         }
+        let (module, project, aliases) = if lang == Lang::Python {
+            let p = roots.place(&l.path);
+            (p.module, p.project, p.aliases)
+        } else {
+            (file_qualified_name(&l.path, lang), 0, Vec::new())
+        };
         sources.push(Source {
             path: l.path.clone(),
             lang,
-            module: file_qualified_name(&l.path, lang),
+            module,
             parse,
+            project,
+            aliases,
         });
     }
     cache.retain(&keep);

@@ -28,7 +28,12 @@ const JS_EXTS: [&str; 10] = [
 /// The lookup tables of one run's sources: by module name and by path.
 pub(super) struct Indexed<'a> {
     files: &'a [Source],
-    pub(super) module_map: HashMap<String, usize>,
+    /// Python module name -> the files of that name (several projects of one repository may
+    /// each have a `core`), in listing order.
+    modules: HashMap<String, Vec<usize>>,
+    /// Other names of Python files (path names, names inside their project, names without a
+    /// `src.`/`lib.`/`python.` folder), looked up when no module has the name.
+    aliases: HashMap<String, Vec<usize>>,
     pub(super) path_map: HashMap<&'a str, usize>,
     internal_tops: HashSet<String>,
     /// Every tracked path, parsed or not (JS imports of `./data.json` are internal).
@@ -75,27 +80,28 @@ fn npm_package(spec: &str) -> String {
 }
 
 impl<'a> Indexed<'a> {
-    /// Python modules are also found without a `src.`, `lib.` or `python.` root.
+    /// Python modules are also found by their aliases and without a `src.`, `lib.` or
+    /// `python.` folder.
     pub(super) fn new(sources: &'a [Source], tracked: &'a HashSet<String>) -> Indexed<'a> {
-        let mut module_map = HashMap::new();
+        let mut modules: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut aliases: HashMap<String, Vec<usize>> = HashMap::new();
         let mut path_map = HashMap::new();
         for (i, s) in sources.iter().enumerate() {
-            if s.lang == Lang::Python {
-                module_map.insert(s.module.clone(), i);
-            }
             path_map.insert(s.path.as_str(), i);
-        }
-        for (i, s) in sources.iter().enumerate() {
             if s.lang != Lang::Python {
                 continue;
             }
+            modules.entry(s.module.clone()).or_default().push(i);
+            for a in &s.aliases {
+                aliases.entry(a.clone()).or_default().push(i);
+            }
             for root in ["src.", "lib.", "python."] {
                 if let Some(rest) = s.module.strip_prefix(root) {
-                    module_map.entry(rest.to_string()).or_insert(i);
+                    aliases.entry(rest.to_string()).or_default().push(i);
                 }
             }
         }
-        let internal_tops: HashSet<String> = module_map
+        let internal_tops: HashSet<String> = modules
             .keys()
             .filter_map(|m| m.split('.').next())
             .filter(|t| !matches!(*t, "src" | "lib" | "python"))
@@ -103,11 +109,29 @@ impl<'a> Indexed<'a> {
             .collect();
         Indexed {
             files: sources,
-            module_map,
+            modules,
+            aliases,
             path_map,
             internal_tops,
             tracked,
         }
+    }
+
+    /// The Python module `name` as file `from` imports it: a module of `from`'s own project
+    /// first, then of the other projects, then a file of that alias (same order).
+    pub(super) fn module(&self, from: usize, name: &str) -> Option<usize> {
+        let project = self.files.get(from).map(|s| s.project);
+        let pick = |found: &Vec<usize>| {
+            found
+                .iter()
+                .find(|f| Some(self.files[**f].project) == project)
+                .or_else(|| found.first())
+                .copied()
+        };
+        self.modules
+            .get(name)
+            .and_then(pick)
+            .or_else(|| self.aliases.get(name).and_then(pick))
     }
 
     fn by_path(&self, p: &str) -> Option<usize> {
@@ -336,19 +360,18 @@ impl<'a> Indexed<'a> {
         let module = imp.module.as_str();
         if let Some(name) = imp.name.as_deref() {
             if name != "*"
-                && let Some(f) = self.module_map.get(&format!("{module}.{name}"))
+                && let Some(f) = self.module(file, &format!("{module}.{name}"))
             {
-                return Ok(Bind::Module(self.files[*f].module.clone()));
+                return Ok(Bind::Module(self.files[f].module.clone()));
             }
-            if let Some(f) = self.module_map.get(module) {
+            if let Some(f) = self.module(file, module) {
                 return Ok(if name == "*" {
-                    Bind::Module(self.files[*f].module.clone())
+                    Bind::Module(self.files[f].module.clone())
                 } else {
-                    Bind::Symbol(*f, name.to_string())
+                    Bind::Symbol(f, name.to_string())
                 });
             }
-        } else if let Some(f) = self.module_map.get(module) {
-            let _ = f;
+        } else if self.module(file, module).is_some() {
             return Ok(Bind::Module(
                 if imp.alias.contains('.') || imp.alias == module {
                     module.to_string()
