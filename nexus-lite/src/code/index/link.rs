@@ -237,9 +237,13 @@ fn link_imports<'a>(
                     line: imp.line,
                 });
             }
-            if imp.alias == "*"
-                && let Ok(Bind::Module(m)) = &res
-                && let Some(t) = idx.module(fi, m)
+            // Star imports: Python `from m import *`, TS `export * from`, Rust `use m::*`.
+            let star = match (&res, imp.alias == "*") {
+                (Ok(Bind::Module(m)), true) => idx.module(fi, m),
+                (Ok(Bind::File(t)), true) => Some(*t),
+                _ => None,
+            };
+            if let Some(t) = star
                 && t != fi
             {
                 out.stars[fi].push(t);
@@ -375,11 +379,17 @@ impl Resolver<'_> {
     /// name: `from .core import Engine`, `from .util import helper as assist`, `from . import
     /// sub` followed by `sub.f`, or a star import (`from .core import *`).
     fn exported(&self, f: usize, q: &str) -> Option<(i64, SymKind)> {
+        self.exported_within(f, q, MAX_REEXPORT_HOPS)
+    }
+
+    /// [`Self::exported`] in at most `hops` re-exports (star re-exports of star re-exports,
+    /// TS `export * from` chains, count too).
+    fn exported_within(&self, f: usize, q: &str, hops: usize) -> Option<(i64, SymKind)> {
         if let Some(found) = self.lookup_in(f, q) {
             return Some(found); // the common case, without allocating
         }
         let (mut f, mut q) = (f, q.to_string());
-        for _ in 0..MAX_REEXPORT_HOPS {
+        for hop in 0..hops {
             if let Some(found) = self.symbols.sym_ids.get(&(f, q.as_str())) {
                 return Some(*found);
             }
@@ -391,11 +401,13 @@ impl Resolver<'_> {
                 // Not bound by name: the first star-imported module exporting it (listed in
                 // its `__all__`, else any name not starting with `_`).
                 let found = self.stars[f].iter().find_map(|g| {
-                    let public = match &self.sources[*g].parse.dunder_all {
+                    let source = &self.sources[*g];
+                    let public = match &source.parse.dunder_all {
                         Some(all) => all.iter().any(|n| n == head),
-                        None => !head.starts_with('_'),
+                        None => source.lang != Lang::Python || !head.starts_with('_'),
                     };
-                    public.then(|| self.lookup_in(*g, &q)).flatten()
+                    let left = hops - hop - 1;
+                    public.then(|| self.exported_within(*g, &q, left)).flatten()
                 });
                 return found;
             };
@@ -454,9 +466,11 @@ impl Resolver<'_> {
                 }
                 None
             }
+            // Python: an imported class's attribute (an override is not seen); TS/Rust: a
+            // namespace member or `Type::f`, bound statically.
             Some(Bind::Symbol(f, n)) => self
                 .exported(*f, &format!("{n}.{}", parts[1..].join(".")))
-                .map(|(id, _)| (id, 0.8)),
+                .map(|(id, _)| (id, if s.lang == Lang::Python { 0.8 } else { 0.9 })),
             Some(Bind::File(f)) => self
                 .exported(*f, &parts[1..].join("."))
                 .map(|(id, _)| (id, 0.9)),
