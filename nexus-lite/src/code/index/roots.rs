@@ -6,7 +6,7 @@
 
 use super::{MAX_FILE_BYTES, module_name};
 use regex::Regex;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 use std::sync::LazyLock;
 
@@ -33,6 +33,8 @@ struct Project {
 #[derive(Debug)]
 pub(super) struct Roots {
     projects: Vec<Project>,
+    /// Project directory -> index in `projects` (a file finds its project by its parents).
+    by_dir: HashMap<String, usize>,
 }
 
 /// Where a Python file sits: its project (an index, stable for one run), its module name and
@@ -86,11 +88,12 @@ impl Roots {
                 .or_default()
                 .push((name, text));
         }
-        let python: Vec<&str> = files
+        let mut python: Vec<&str> = files
             .iter()
             .map(String::as_str)
             .filter(|f| f.ends_with(".py"))
             .collect();
+        python.sort_unstable(); // for the prefix search of `src/` layouts
         let tracked: HashSet<&str> = python.iter().copied().collect();
         let mut projects: Vec<Project> = configs
             .iter()
@@ -124,16 +127,34 @@ impl Roots {
                 .sort_by(|a, b| b.dir.len().cmp(&a.dir.len()).then(a.dir.cmp(&b.dir)));
             p.roots.dedup();
         }
-        Roots { projects }
+        let by_dir = projects
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.dir.clone(), i))
+            .collect();
+        Roots { projects, by_dir }
+    }
+
+    /// The deepest project directory above `path` (its index).
+    fn project_of(&self, path: &str) -> Option<usize> {
+        let mut dir = path;
+        loop {
+            dir = dir.rsplit_once('/').map_or("", |(d, _)| d);
+            if let Some(i) = self.by_dir.get(dir) {
+                return Some(*i);
+            }
+            if dir.is_empty() {
+                return None;
+            }
+        }
     }
 
     /// The project of `path` (the deepest project directory above it) and its module names.
     pub(super) fn place(&self, path: &str) -> Placement {
-        let found = self
-            .projects
-            .iter()
-            .enumerate()
-            .find_map(|(i, p)| within(path, &p.dir).map(|rel| (i, p, rel)));
+        let found = self.project_of(path).and_then(|i| {
+            let p = self.projects.get(i)?;
+            within(path, &p.dir).map(|rel| (i, p, rel))
+        });
         let Some((project, p, in_project)) = found else {
             return Placement {
                 project: self.projects.len(),
@@ -192,8 +213,10 @@ fn project_roots(
     }
     if declared.is_empty() {
         let src = join(dir, "src");
+        let prefix = format!("{src}/");
+        let first = python.partition_point(|f| *f < prefix.as_str());
         let src_layout = !tracked.contains(format!("{src}/__init__.py").as_str())
-            && python.iter().any(|f| within(f, &src).is_some());
+            && python.get(first).is_some_and(|f| f.starts_with(&prefix));
         declared.push((
             if src_layout { "src" } else { "" }.to_string(),
             String::new(),
