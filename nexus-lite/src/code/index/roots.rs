@@ -63,13 +63,15 @@ fn join(dir: &str, rel: &str) -> String {
     }
 }
 
-/// `prefix` + the dotted module of `rel` (a path inside the root).
-fn dotted(prefix: &str, rel: &str) -> String {
+/// `prefix` + the dotted module of `rel` (a path inside the root); `None` for the `__init__.py`
+/// of a root that is itself a package folder without a name (it keeps its path name).
+fn dotted(prefix: &str, rel: &str) -> Option<String> {
     let m = module_name(rel);
     match (prefix.is_empty(), m.as_str()) {
-        (true, _) => m,
-        (false, "__init__") => prefix.to_string(),
-        (false, _) => format!("{prefix}.{m}"),
+        (true, "__init__") => None,
+        (true, _) => Some(m),
+        (false, "__init__") => Some(prefix.to_string()),
+        (false, _) => Some(format!("{prefix}.{m}")),
     }
 }
 
@@ -166,7 +168,7 @@ impl Roots {
         let module = p
             .roots
             .iter()
-            .find_map(|r| within(path, &r.dir).map(|rel| dotted(&r.prefix, &rel)))
+            .find_map(|r| within(path, &r.dir).and_then(|rel| dotted(&r.prefix, &rel)))
             .unwrap_or_else(|| path_name.clone());
         let mut aliases = Vec::new();
         for alt in [path_name, module_name(&in_project)] {
@@ -442,6 +444,8 @@ mod tests {
             ("h/hsrc/v.py", ""),
             ("top.py", ""),
             ("src/legacy.py", ""),
+            ("i/setup.cfg", "[options]\npackage_dir =\n    = lib\n"),
+            ("i/lib/__init__.py", ""),
         ]);
         let name = |p: &str| r.place(p).module;
         assert_eq!(name("a/lib/pkg/core.py"), "pkg.core");
@@ -457,6 +461,7 @@ mod tests {
         // No project file at the top: path names, as before.
         assert_eq!(name("top.py"), "top");
         assert_eq!(name("src/legacy.py"), "src.legacy");
+        assert_eq!(name("i/lib/__init__.py"), "i.lib");
         let a = r.place("a/tests/test_core.py");
         assert!(a.aliases.contains(&"tests.test_core".to_string()));
         assert_ne!(a.project, r.place("b/source/bpkg/__init__.py").project);
