@@ -57,7 +57,11 @@ fn barrels_repo(dir: &Path) {
         "k/src/shapes.rs",
         "pub struct Square;\n\nimpl Square {\n    pub fn new() -> Self {\n        Square\n    }\n}\n\npub struct Circle;\n\nimpl Circle {\n    pub fn new() -> Self {\n        Circle\n    }\n}\n\npub fn area() -> u32 {\n    1\n}\n\npub trait Draw {\n    fn draw(&self);\n}\n",
     );
-    write(dir, "k/src/prelude.rs", "pub use crate::shapes::*;\n");
+    write(
+        dir,
+        "k/src/prelude.rs",
+        "pub use crate::shapes::*;\npub use imp::Hidden;\n\nmod imp {\n    pub struct Hidden;\n\n    impl Hidden {\n        pub fn make() -> Self {\n            Hidden\n        }\n    }\n}\n",
+    );
     write(
         dir,
         "k/src/geo/mod.rs",
@@ -71,7 +75,16 @@ fn barrels_repo(dir: &Path) {
     write(
         dir,
         "k/src/user.rs",
-        "use crate::Square;\nuse crate::Round;\nuse crate::prelude::{area, Draw};\nuse crate::geo::Point;\n\npub struct Local;\n\nimpl Draw for Local {\n    fn draw(&self) {}\n}\n\npub fn build() {\n    let _ = Square::new();\n}\n\npub fn roll() {\n    let _ = Round::new();\n}\n\npub fn measure() -> u32 {\n    area()\n}\n\npub fn here() {\n    let _ = Point::origin();\n}\n",
+        "use crate::Square;\nuse crate::Round;\nuse crate::prelude::{area, Draw, Hidden};\nuse crate::geo::Point;\n\npub struct Local;\n\nimpl Draw for Local {\n    fn draw(&self) {}\n}\n\npub fn build() {\n    let _ = Square::new();\n}\n\npub fn roll() {\n    let _ = Round::new();\n}\n\npub fn measure() -> u32 {\n    area()\n}\n\npub fn here() {\n    let _ = Point::origin();\n}\n\npub fn seek() {\n    let _ = Hidden::make();\n}\n",
+    );
+    // Python: a star import of a module that star-imports another.
+    write(dir, "py/pkg/__init__.py", "from .outer import *\n");
+    write(dir, "py/pkg/outer.py", "from .inner import *\n");
+    write(dir, "py/pkg/inner.py", "def nested():\n    return 1\n");
+    write(
+        dir,
+        "py/app.py",
+        "from pkg import nested\n\n\ndef go():\n    return nested()\n",
     );
     git(dir, &["add", "-A"]);
     git(dir, &["commit", "-q", "-m", "barrels"]);
@@ -136,6 +149,18 @@ fn typescript_names_re_exported_by_a_barrel_reach_their_definition() {
 }
 
 #[test]
+fn python_star_imports_are_followed_through_star_imports() {
+    let repo = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    barrels_repo(repo.path());
+    let srv = start_server(repo.path(), data.path(), Some(REPO), true);
+    check(
+        srv.addr,
+        &[("py.pkg.inner.nested", "py.app.go", "calls", "exact")],
+    );
+}
+
+#[test]
 fn rust_names_re_exported_by_pub_use_reach_their_definition() {
     let repo = tempfile::tempdir().unwrap();
     let data = tempfile::tempdir().unwrap();
@@ -161,6 +186,12 @@ fn rust_names_re_exported_by_pub_use_reach_their_definition() {
             (
                 "k/src/geo/point.Point.origin",
                 "k/src/user.here",
+                "calls",
+                "exact",
+            ),
+            (
+                "k/src/prelude.imp.Hidden.make",
+                "k/src/user.seek",
                 "calls",
                 "exact",
             ),

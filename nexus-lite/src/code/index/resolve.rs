@@ -245,6 +245,16 @@ impl<'a> Indexed<'a> {
         })
     }
 
+    /// True when `file` declares items in an inline `mod name { ... }` (their local qualified
+    /// names start with `name.`).
+    fn has_inline_mod(&self, file: usize, name: &str) -> bool {
+        self.files[file].parse.symbols.iter().any(|s| {
+            s.local_qname
+                .strip_prefix(name)
+                .is_some_and(|r| r.starts_with('.'))
+        })
+    }
+
     /// Rust: `mod x;` must have its file; `crate::`/`self::`/`super::` paths resolve to the
     /// deepest existing module file; other paths are external crates.
     fn resolve_rust(&self, file: usize, imp: &Import) -> Result<Bind, String> {
@@ -306,6 +316,15 @@ impl<'a> Indexed<'a> {
                 if let Some(f) = self.rust_module_file(&mod_dir, name) {
                     // 2018 paths: a child module of the current one.
                     self.rust_walk(Some(f), join_dir(&mod_dir, name), rest)
+                } else if name.starts_with(|c: char| c.is_ascii_lowercase())
+                    && self.has_inline_mod(file, name)
+                {
+                    // `mod imp { pub struct A; } pub use imp::A;` (or `imp::*`).
+                    Some(if rest.is_empty() {
+                        Bind::File(file)
+                    } else {
+                        Bind::Symbol(file, format!("{name}.{}", rest.join(".")))
+                    })
                 } else if name.starts_with(|c: char| c.is_ascii_uppercase()) {
                     // `use Kind::*` of a local enum, `use Self::...`.
                     return Ok(Bind::Nothing(None));
