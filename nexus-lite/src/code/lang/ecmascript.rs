@@ -142,7 +142,8 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
     let mut stack: Vec<(Node<'_>, Option<usize>)> = vec![(tree.root_node(), None)];
     while let Some((node, scope)) = stack.pop() {
         note_error(&mut out, node, src);
-        if !node.has_error() && matches!(node.kind(), "string" | "comment" | "template_string") {
+        // Template strings are walked: `${f(x)}` holds calls.
+        if !node.has_error() && matches!(node.kind(), "string" | "comment") {
             continue;
         }
         let mut child_scope = scope;
@@ -467,6 +468,14 @@ const arrow = (x: number) => top(x);
             .map(|i| (i.name.as_deref(), i.alias.as_str()))
             .collect();
         assert_eq!(binds, vec![(Some("a"), "a"), (Some("b"), "c")]);
+        let tpl = b"const s = `a ${util.join(x)} b`;\n";
+        let r = Parsers::default().parse(Lang::JavaScript, tpl).unwrap();
+        let callees: Vec<&str> = r.calls.iter().map(|c| c.callee.as_str()).collect();
+        assert_eq!(
+            callees,
+            vec!["util.join"],
+            "a call inside a template string"
+        );
         let tsx = b"export function App() { return <div className=\"x\">{load()}</div>; }\n";
         let r = Parsers::default().parse(Lang::Tsx, tsx).unwrap();
         assert!(r.parse_error.is_none(), "{:?}", r.parse_error);
