@@ -46,6 +46,17 @@ fn barrels_repo(dir: &Path) {
         "web/use_ns.ts",
         "import { parts } from './index';\nimport * as all from './index';\n\nexport function g() { return parts.gizmo(); }\nexport function h() { return new all.Gear(); }\n",
     );
+    // tsconfig path aliases (JSON with comments), through the barrel.
+    write(
+        dir,
+        "web/tsconfig.json",
+        "{\n  // aliases\n  \"compilerOptions\": {\n    \"baseUrl\": \".\",\n    \"paths\": { \"@/*\": [\"./*\"], \"~parts\": [\"./a.ts\"] },\n  },\n}\n",
+    );
+    write(
+        dir,
+        "web/sub/use_alias.ts",
+        "import { Widget } from '@/index';\nimport { gizmo } from '~parts';\nimport { spin } from 'b';\n\nexport function viaAlias() { gizmo(); spin(); return new Widget(); }\n",
+    );
     // Rust: `pub use` by name, with an alias, by glob and through a re-exporting mod.rs.
     write(
         dir,
@@ -144,6 +155,19 @@ fn typescript_names_re_exported_by_a_barrel_reach_their_definition() {
             ("web/b.spin", "web/use_dot.run", "calls", "exact"),
             ("web/c.deep", "web/use_dot.run", "calls", "exact"),
             ("web/a.gizmo", "web/use_ns.g", "calls", "exact"),
+            (
+                "web/a.Widget",
+                "web/sub/use_alias.viaAlias",
+                "calls",
+                "exact",
+            ),
+            (
+                "web/a.gizmo",
+                "web/sub/use_alias.viaAlias",
+                "calls",
+                "exact",
+            ),
+            ("web/b.spin", "web/sub/use_alias.viaAlias", "calls", "exact"),
         ],
     );
 }

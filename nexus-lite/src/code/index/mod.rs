@@ -3,6 +3,7 @@
 mod link;
 mod resolve;
 mod roots;
+mod tsconfig;
 
 use crate::code::lang::{FileParse, Lang, Parsers};
 use crate::code::secret_spans::{self, SecretSpan};
@@ -192,6 +193,15 @@ struct Source {
     /// Python: other names an import may use for the file (its path name, its name inside
     /// its project), looked up after every module's own name.
     aliases: Vec<String>,
+    /// TS/JS: the path aliases of the nearest tsconfig.json / jsconfig.json that has some.
+    ts_paths: Option<Arc<tsconfig::TsPaths>>,
+}
+
+/// What the project files of a work tree say about module names: Python source roots and
+/// TS/JS path aliases.
+struct Layout {
+    roots: roots::Roots,
+    ts: tsconfig::TsConfigs,
 }
 
 /// A tracked file as read from the work tree.
@@ -282,8 +292,11 @@ pub fn build(
     let todo = parse_todo(&listed, cache, load, &mut data);
     let (results, reused) = parse_parallel(&listed, &todo, cache, files.len(), progress);
     data.reused_files = reused;
-    let roots = roots::Roots::detect(root, files);
-    let sources = collect_sources(&listed, &todo, results, cache, &roots, &mut data)?;
+    let layout = Layout {
+        roots: roots::Roots::detect(root, files),
+        ts: tsconfig::TsConfigs::detect(root, files),
+    };
+    let sources = collect_sources(&listed, &todo, results, cache, &layout, &mut data)?;
     data.parsed_files = sources.len() - data.reused_files.min(sources.len());
     let tracked: HashSet<String> = files.iter().cloned().collect();
     link::link(repository, &sources, &tracked, &mut data);
@@ -418,7 +431,7 @@ fn collect_sources(
     todo: &[Todo],
     results: Vec<Slot>,
     cache: &ParseCache,
-    roots: &roots::Roots,
+    layout: &Layout,
     data: &mut GraphData,
 ) -> Result<Vec<Source>, String> {
     let mut sources = Vec::new();
@@ -449,10 +462,14 @@ fn collect_sources(
             data.contents.insert(l.path.clone(), b.clone());
         }
         let (module, project, aliases) = if lang == Lang::Python {
-            let p = roots.place(&l.path);
+            let p = layout.roots.place(&l.path);
             (p.module, p.project, p.aliases)
         } else {
             (file_qualified_name(&l.path, lang), 0, Vec::new())
+        };
+        let ts_paths = match lang {
+            Lang::TypeScript | Lang::Tsx | Lang::JavaScript => layout.ts.for_file(&l.path),
+            _ => None,
         };
         sources.push(Source {
             path: l.path.clone(),
@@ -461,6 +478,7 @@ fn collect_sources(
             parse,
             project,
             aliases,
+            ts_paths,
         });
     }
     cache.retain(&keep);

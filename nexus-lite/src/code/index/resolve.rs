@@ -160,6 +160,14 @@ impl<'a> Indexed<'a> {
     fn resolve_js(&self, file: usize, imp: &Import) -> Result<Bind, String> {
         let spec = imp.module.as_str();
         if !(spec.starts_with('.') || spec.starts_with('/')) {
+            // A tsconfig path alias (`@/lib/x`) or a module under `baseUrl`, else npm.
+            if let Some(ts) = &self.files[file].ts_paths {
+                for base in ts.candidates(spec) {
+                    if let Some(bind) = self.js_lookup(&base, imp) {
+                        return Ok(bind);
+                    }
+                }
+            }
             return Ok(Bind::External(npm_package(spec)));
         }
         let dir = if spec.starts_with('/') {
@@ -172,6 +180,15 @@ impl<'a> Indexed<'a> {
         let Some(base) = normalize_path(&parts) else {
             return Err("the path goes above the repository root".to_string());
         };
+        self.js_lookup(&base, imp).ok_or_else(|| {
+            format!("no file {base}, {base}.ts/.tsx/.js/... or {base}/index.* in the repository")
+        })
+    }
+
+    /// The file `base` names (extension and `index` lookup, `./x.js` also finds `x.ts`), bound
+    /// as `imp` asks.
+    fn js_lookup(&self, base: &str, imp: &Import) -> Option<Bind> {
+        let base = base.to_string();
         let mut candidates = vec![base.clone()];
         for js in [".js", ".jsx", ".mjs", ".cjs"] {
             if let Some(stem) = base.strip_suffix(js) {
@@ -186,19 +203,17 @@ impl<'a> Indexed<'a> {
         );
         for c in &candidates {
             if let Some(f) = self.path_map.get(c.as_str()) {
-                return Ok(match imp.name.as_deref() {
+                return Some(match imp.name.as_deref() {
                     None | Some("*") => Bind::File(*f),
                     Some("default") => Bind::Symbol(*f, imp.alias.clone()),
                     Some(n) => Bind::Symbol(*f, n.to_string()),
                 });
             }
             if self.tracked.contains(c) {
-                return Ok(Bind::Nothing(Some(c.clone())));
+                return Some(Bind::Nothing(Some(c.clone())));
             }
         }
-        Err(format!(
-            "no file {base}, {base}.ts/.tsx/.js/... or {base}/index.* in the repository"
-        ))
+        None
     }
 
     /// The directory holding the child modules of a Rust file (`src/a.rs` -> `src/a`,
