@@ -254,7 +254,8 @@ fn at<'a>(t: &'a toml::Table, keys: &[&str]) -> Option<&'a toml::Value> {
 }
 
 /// `pyproject.toml`: setuptools `package-dir` and `packages.find.where`, poetry `packages`
-/// (`from`), hatch wheel `packages` (the parent of each), flit's module (in `src/` or not).
+/// (`from`), PDM `package-dir`, maturin `python-source`, hatch wheel `packages` (the parent of
+/// each), flit's module (in `src/` or not).
 fn pyproject_roots(text: &str, dir: &str, tracked: &HashSet<&str>) -> Vec<(String, String)> {
     let table = match text.parse::<toml::Table>() {
         Ok(t) => t,
@@ -283,6 +284,17 @@ fn pyproject_roots(text: &str, dir: &str, tracked: &HashSet<&str>) -> Vec<(Strin
             let from = p.get("from").and_then(|f| f.as_str()).unwrap_or("");
             out.push((from.to_string(), String::new()));
         }
+    }
+    // PDM's `package-dir` and maturin's `python-source` name the root folder itself.
+    for key in [
+        &["tool", "pdm", "build", "package-dir"][..],
+        &["tool", "maturin", "python-source"],
+    ] {
+        out.extend(
+            toml_strs(at(&table, key))
+                .into_iter()
+                .map(|d| (d, String::new())),
+        );
     }
     for p in toml_strs(at(
         &table,
@@ -442,6 +454,16 @@ mod tests {
             ),
             ("h/hsrc/__init__.py", ""),
             ("h/hsrc/v.py", ""),
+            (
+                "j/pyproject.toml",
+                "[tool.maturin]\npython-source = \"python\"\n",
+            ),
+            ("j/python/jpkg/__init__.py", ""),
+            (
+                "l/pyproject.toml",
+                "[tool.pdm.build]\npackage-dir = \"pysrc\"\n",
+            ),
+            ("l/pysrc/lpkg/m.py", ""),
             ("top.py", ""),
             ("src/legacy.py", ""),
             ("i/setup.cfg", "[options]\npackage_dir =\n    = lib\n"),
@@ -462,6 +484,8 @@ mod tests {
         assert_eq!(name("top.py"), "top");
         assert_eq!(name("src/legacy.py"), "src.legacy");
         assert_eq!(name("i/lib/__init__.py"), "i.lib");
+        assert_eq!(name("j/python/jpkg/__init__.py"), "jpkg");
+        assert_eq!(name("l/pysrc/lpkg/m.py"), "lpkg.m");
         let a = r.place("a/tests/test_core.py");
         assert!(a.aliases.contains(&"tests.test_core".to_string()));
         assert_ne!(a.project, r.place("b/source/bpkg/__init__.py").project);
