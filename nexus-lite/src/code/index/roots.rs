@@ -185,8 +185,9 @@ impl Roots {
 }
 
 fn read_small(path: &Path) -> Option<String> {
-    let meta = std::fs::metadata(path).ok()?;
-    if meta.len() > MAX_FILE_BYTES {
+    // Like every tracked file: symlinks are not followed.
+    let meta = std::fs::symlink_metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > MAX_FILE_BYTES {
         return None;
     }
     match std::fs::read_to_string(path) {

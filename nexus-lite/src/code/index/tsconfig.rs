@@ -94,7 +94,9 @@ fn parse_jsonc(text: &str) -> Option<Value> {
 
 fn read_config(root: &Path, path: &str) -> Option<Value> {
     let full = root.join(path);
-    if std::fs::metadata(&full).ok()?.len() > MAX_FILE_BYTES {
+    // Like every tracked file: symlinks are not followed.
+    let meta = std::fs::symlink_metadata(&full).ok()?;
+    if !meta.is_file() || meta.len() > MAX_FILE_BYTES {
         return None;
     }
     let text = std::fs::read_to_string(&full).ok()?;
