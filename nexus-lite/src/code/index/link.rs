@@ -200,7 +200,7 @@ fn link_imports<'a>(
         for imp in &s.parse.imports {
             let shown = shown_module(s.lang, imp);
             let res = idx.resolve(fi, imp);
-            let (resolved_path, external) = resolved_path(idx, sources, imp, &res);
+            let (resolved_path, external) = resolved_path(idx, sources, fi, imp, &res);
             match &res {
                 Ok(Bind::External(pkg)) => {
                     if !pkg.is_empty() && imp.module != "__future__" {
@@ -237,12 +237,16 @@ fn link_imports<'a>(
                     line: imp.line,
                 });
             }
-            if imp.alias == "*"
-                && let Ok(Bind::Module(m)) = &res
-                && let Some(t) = idx.module_map.get(m.as_str())
-                && *t != fi
+            // Star imports: Python `from m import *`, TS `export * from`, Rust `use m::*`.
+            let star = match (&res, imp.alias == "*") {
+                (Ok(Bind::Module(m)), true) => idx.module(fi, m),
+                (Ok(Bind::File(t)), true) => Some(*t),
+                _ => None,
+            };
+            if let Some(t) = star
+                && t != fi
             {
-                out.stars[fi].push(*t);
+                out.stars[fi].push(t);
             }
             if let Ok(bind) = res
                 && imp.alias != "*"
@@ -275,6 +279,7 @@ fn shown_module(lang: Lang, imp: &Import) -> String {
 fn resolved_path(
     idx: &Indexed<'_>,
     sources: &[Source],
+    fi: usize,
     imp: &Import,
     res: &Result<Bind, String>,
 ) -> (Option<String>, bool) {
@@ -285,11 +290,8 @@ fn resolved_path(
             } else {
                 m.as_str()
             };
-            let hit = idx
-                .module_map
-                .get(key)
-                .or_else(|| idx.module_map.get(m.as_str()));
-            (hit.map(|f| sources[*f].path.clone()), false)
+            let hit = idx.module(fi, key).or_else(|| idx.module(fi, m));
+            (hit.map(|f| sources[f].path.clone()), false)
         }
         Ok(Bind::Symbol(f, _)) | Ok(Bind::File(f)) => (Some(sources[*f].path.clone()), false),
         Ok(Bind::External(_)) => (None, true),
@@ -377,11 +379,17 @@ impl Resolver<'_> {
     /// name: `from .core import Engine`, `from .util import helper as assist`, `from . import
     /// sub` followed by `sub.f`, or a star import (`from .core import *`).
     fn exported(&self, f: usize, q: &str) -> Option<(i64, SymKind)> {
+        self.exported_within(f, q, MAX_REEXPORT_HOPS)
+    }
+
+    /// [`Self::exported`] in at most `hops` re-exports (star re-exports of star re-exports,
+    /// TS `export * from` chains, count too).
+    fn exported_within(&self, f: usize, q: &str, hops: usize) -> Option<(i64, SymKind)> {
         if let Some(found) = self.lookup_in(f, q) {
             return Some(found); // the common case, without allocating
         }
         let (mut f, mut q) = (f, q.to_string());
-        for _ in 0..MAX_REEXPORT_HOPS {
+        for hop in 0..hops {
             if let Some(found) = self.symbols.sym_ids.get(&(f, q.as_str())) {
                 return Some(*found);
             }
@@ -393,20 +401,20 @@ impl Resolver<'_> {
                 // Not bound by name: the first star-imported module exporting it (listed in
                 // its `__all__`, else any name not starting with `_`).
                 let found = self.stars[f].iter().find_map(|g| {
-                    let public = match &self.sources[*g].parse.dunder_all {
+                    let source = &self.sources[*g];
+                    let public = match &source.parse.dunder_all {
                         Some(all) => all.iter().any(|n| n == head),
-                        None => !head.starts_with('_'),
+                        None => source.lang != Lang::Python || !head.starts_with('_'),
                     };
-                    public.then(|| self.lookup_in(*g, &q)).flatten()
+                    let left = hops - hop - 1;
+                    public.then(|| self.exported_within(*g, &q, left)).flatten()
                 });
                 return found;
             };
             let (next_f, next_q) = match (bind, rest) {
                 (Bind::Symbol(g, n), None) => (*g, n.clone()),
                 (Bind::Symbol(g, n), Some(r)) => (*g, format!("{n}.{r}")),
-                (Bind::Module(m), Some(r)) => {
-                    (*self.idx.module_map.get(m.as_str())?, r.to_string())
-                }
+                (Bind::Module(m), Some(r)) => (self.idx.module(f, m)?, r.to_string()),
                 (Bind::File(g), Some(r)) => (*g, r.to_string()),
                 _ => return None,
             };
@@ -450,17 +458,19 @@ impl Resolver<'_> {
                         module.push('.');
                         module.push_str(p);
                     }
-                    if let Some(f) = self.idx.module_map.get(module.as_str()) {
+                    if let Some(f) = self.idx.module(fi, &module) {
                         return self
-                            .exported(*f, &parts[k..].join("."))
+                            .exported(f, &parts[k..].join("."))
                             .map(|(id, _)| (id, 0.9));
                     }
                 }
                 None
             }
+            // Python: an imported class's attribute (an override is not seen); TS/Rust: a
+            // namespace member or `Type::f`, bound statically.
             Some(Bind::Symbol(f, n)) => self
                 .exported(*f, &format!("{n}.{}", parts[1..].join(".")))
-                .map(|(id, _)| (id, 0.8)),
+                .map(|(id, _)| (id, if s.lang == Lang::Python { 0.8 } else { 0.9 })),
             Some(Bind::File(f)) => self
                 .exported(*f, &parts[1..].join("."))
                 .map(|(id, _)| (id, 0.9)),

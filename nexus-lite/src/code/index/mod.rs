@@ -2,6 +2,8 @@
 
 mod link;
 mod resolve;
+mod roots;
+mod tsconfig;
 
 use crate::code::lang::{FileParse, Lang, Parsers};
 use crate::code::secret_spans::{self, SecretSpan};
@@ -157,7 +159,8 @@ pub fn language_of(path: &str) -> Option<&'static str> {
     Lang::from_path(path).map(Lang::name)
 }
 
-/// Qualified name of a file: the dotted module for Python, else the path without its
+/// Qualified name of a file: the dotted module of its path for Python (the indexer names
+/// Python files from their source roots instead, see `roots`), else the path without its
 /// extension (`web/src/app.ts` -> `web/src/app`, `src/lib.rs` -> `src/lib`).
 pub fn file_qualified_name(path: &str, lang: Lang) -> String {
     if lang == Lang::Python {
@@ -185,6 +188,20 @@ struct Source {
     lang: Lang,
     module: String,
     parse: Arc<FileParse>,
+    /// Python: the project holding the file (see `roots`), where its imports look first.
+    project: usize,
+    /// Python: other names an import may use for the file (its path name, its name inside
+    /// its project), looked up after every module's own name.
+    aliases: Vec<String>,
+    /// TS/JS: the path aliases of the nearest tsconfig.json / jsconfig.json that has some.
+    ts_paths: Option<Arc<tsconfig::TsPaths>>,
+}
+
+/// What the project files of a work tree say about module names: Python source roots and
+/// TS/JS path aliases.
+struct Layout {
+    roots: roots::Roots,
+    ts: tsconfig::TsConfigs,
 }
 
 /// A tracked file as read from the work tree.
@@ -275,7 +292,11 @@ pub fn build(
     let todo = parse_todo(&listed, cache, load, &mut data);
     let (results, reused) = parse_parallel(&listed, &todo, cache, files.len(), progress);
     data.reused_files = reused;
-    let sources = collect_sources(&listed, &todo, results, cache, &mut data)?;
+    let layout = Layout {
+        roots: roots::Roots::detect(root, files),
+        ts: tsconfig::TsConfigs::detect(root, files),
+    };
+    let sources = collect_sources(&listed, &todo, results, cache, &layout, &mut data)?;
     data.parsed_files = sources.len() - data.reused_files.min(sources.len());
     let tracked: HashSet<String> = files.iter().cloned().collect();
     link::link(repository, &sources, &tracked, &mut data);
@@ -410,6 +431,7 @@ fn collect_sources(
     todo: &[Todo],
     results: Vec<Slot>,
     cache: &ParseCache,
+    layout: &Layout,
     data: &mut GraphData,
 ) -> Result<Vec<Source>, String> {
     let mut sources = Vec::new();
@@ -439,11 +461,24 @@ fn collect_sources(
         if let Some(b) = &l.bytes {
             data.contents.insert(l.path.clone(), b.clone());
         }
+        let (module, project, aliases) = if lang == Lang::Python {
+            let p = layout.roots.place(&l.path);
+            (p.module, p.project, p.aliases)
+        } else {
+            (file_qualified_name(&l.path, lang), 0, Vec::new())
+        };
+        let ts_paths = match lang {
+            Lang::TypeScript | Lang::Tsx | Lang::JavaScript => layout.ts.for_file(&l.path),
+            _ => None,
+        };
         sources.push(Source {
             path: l.path.clone(),
             lang,
-            module: file_qualified_name(&l.path, lang),
+            module,
             parse,
+            project,
+            aliases,
+            ts_paths,
         });
     }
     cache.retain(&keep);

@@ -28,7 +28,12 @@ const JS_EXTS: [&str; 10] = [
 /// The lookup tables of one run's sources: by module name and by path.
 pub(super) struct Indexed<'a> {
     files: &'a [Source],
-    pub(super) module_map: HashMap<String, usize>,
+    /// Python module name -> the files of that name (several projects of one repository may
+    /// each have a `core`), in listing order.
+    modules: HashMap<String, Vec<usize>>,
+    /// Other names of Python files (path names, names inside their project, names without a
+    /// `src.`/`lib.`/`python.` folder), looked up when no module has the name.
+    aliases: HashMap<String, Vec<usize>>,
     pub(super) path_map: HashMap<&'a str, usize>,
     internal_tops: HashSet<String>,
     /// Every tracked path, parsed or not (JS imports of `./data.json` are internal).
@@ -75,27 +80,28 @@ fn npm_package(spec: &str) -> String {
 }
 
 impl<'a> Indexed<'a> {
-    /// Python modules are also found without a `src.`, `lib.` or `python.` root.
+    /// Python modules are also found by their aliases and without a `src.`, `lib.` or
+    /// `python.` folder.
     pub(super) fn new(sources: &'a [Source], tracked: &'a HashSet<String>) -> Indexed<'a> {
-        let mut module_map = HashMap::new();
+        let mut modules: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut aliases: HashMap<String, Vec<usize>> = HashMap::new();
         let mut path_map = HashMap::new();
         for (i, s) in sources.iter().enumerate() {
-            if s.lang == Lang::Python {
-                module_map.insert(s.module.clone(), i);
-            }
             path_map.insert(s.path.as_str(), i);
-        }
-        for (i, s) in sources.iter().enumerate() {
             if s.lang != Lang::Python {
                 continue;
             }
+            modules.entry(s.module.clone()).or_default().push(i);
+            for a in &s.aliases {
+                aliases.entry(a.clone()).or_default().push(i);
+            }
             for root in ["src.", "lib.", "python."] {
                 if let Some(rest) = s.module.strip_prefix(root) {
-                    module_map.entry(rest.to_string()).or_insert(i);
+                    aliases.entry(rest.to_string()).or_default().push(i);
                 }
             }
         }
-        let internal_tops: HashSet<String> = module_map
+        let internal_tops: HashSet<String> = modules
             .keys()
             .filter_map(|m| m.split('.').next())
             .filter(|t| !matches!(*t, "src" | "lib" | "python"))
@@ -103,11 +109,29 @@ impl<'a> Indexed<'a> {
             .collect();
         Indexed {
             files: sources,
-            module_map,
+            modules,
+            aliases,
             path_map,
             internal_tops,
             tracked,
         }
+    }
+
+    /// The Python module `name` as file `from` imports it: a module of `from`'s own project
+    /// first, then of the other projects, then a file of that alias (same order).
+    pub(super) fn module(&self, from: usize, name: &str) -> Option<usize> {
+        let project = self.files.get(from).map(|s| s.project);
+        let pick = |found: &Vec<usize>| {
+            found
+                .iter()
+                .find(|f| Some(self.files[**f].project) == project)
+                .or_else(|| found.first())
+                .copied()
+        };
+        self.modules
+            .get(name)
+            .and_then(pick)
+            .or_else(|| self.aliases.get(name).and_then(pick))
     }
 
     fn by_path(&self, p: &str) -> Option<usize> {
@@ -136,6 +160,14 @@ impl<'a> Indexed<'a> {
     fn resolve_js(&self, file: usize, imp: &Import) -> Result<Bind, String> {
         let spec = imp.module.as_str();
         if !(spec.starts_with('.') || spec.starts_with('/')) {
+            // A tsconfig path alias (`@/lib/x`) or a module under `baseUrl`, else npm.
+            if let Some(ts) = &self.files[file].ts_paths {
+                for base in ts.candidates(spec) {
+                    if let Some(bind) = self.js_lookup(&base, imp) {
+                        return Ok(bind);
+                    }
+                }
+            }
             return Ok(Bind::External(npm_package(spec)));
         }
         let dir = if spec.starts_with('/') {
@@ -148,6 +180,15 @@ impl<'a> Indexed<'a> {
         let Some(base) = normalize_path(&parts) else {
             return Err("the path goes above the repository root".to_string());
         };
+        self.js_lookup(&base, imp).ok_or_else(|| {
+            format!("no file {base}, {base}.ts/.tsx/.js/... or {base}/index.* in the repository")
+        })
+    }
+
+    /// The file `base` names (extension and `index` lookup, `./x.js` also finds `x.ts`), bound
+    /// as `imp` asks.
+    fn js_lookup(&self, base: &str, imp: &Import) -> Option<Bind> {
+        let base = base.to_string();
         let mut candidates = vec![base.clone()];
         for js in [".js", ".jsx", ".mjs", ".cjs"] {
             if let Some(stem) = base.strip_suffix(js) {
@@ -162,19 +203,17 @@ impl<'a> Indexed<'a> {
         );
         for c in &candidates {
             if let Some(f) = self.path_map.get(c.as_str()) {
-                return Ok(match imp.name.as_deref() {
+                return Some(match imp.name.as_deref() {
                     None | Some("*") => Bind::File(*f),
                     Some("default") => Bind::Symbol(*f, imp.alias.clone()),
                     Some(n) => Bind::Symbol(*f, n.to_string()),
                 });
             }
             if self.tracked.contains(c) {
-                return Ok(Bind::Nothing(Some(c.clone())));
+                return Some(Bind::Nothing(Some(c.clone())));
             }
         }
-        Err(format!(
-            "no file {base}, {base}.ts/.tsx/.js/... or {base}/index.* in the repository"
-        ))
+        None
     }
 
     /// The directory holding the child modules of a Rust file (`src/a.rs` -> `src/a`,
@@ -218,6 +257,16 @@ impl<'a> Indexed<'a> {
             Bind::File(f)
         } else {
             Bind::Symbol(f, rest.join("."))
+        })
+    }
+
+    /// True when `file` declares items in an inline `mod name { ... }` (their local qualified
+    /// names start with `name.`).
+    fn has_inline_mod(&self, file: usize, name: &str) -> bool {
+        self.files[file].parse.symbols.iter().any(|s| {
+            s.local_qname
+                .strip_prefix(name)
+                .is_some_and(|r| r.starts_with('.'))
         })
     }
 
@@ -282,6 +331,15 @@ impl<'a> Indexed<'a> {
                 if let Some(f) = self.rust_module_file(&mod_dir, name) {
                     // 2018 paths: a child module of the current one.
                     self.rust_walk(Some(f), join_dir(&mod_dir, name), rest)
+                } else if name.starts_with(|c: char| c.is_ascii_lowercase())
+                    && self.has_inline_mod(file, name)
+                {
+                    // `mod imp { pub struct A; } pub use imp::A;` (or `imp::*`).
+                    Some(if rest.is_empty() {
+                        Bind::File(file)
+                    } else {
+                        Bind::Symbol(file, format!("{name}.{}", rest.join(".")))
+                    })
                 } else if name.starts_with(|c: char| c.is_ascii_uppercase()) {
                     // `use Kind::*` of a local enum, `use Self::...`.
                     return Ok(Bind::Nothing(None));
@@ -336,19 +394,18 @@ impl<'a> Indexed<'a> {
         let module = imp.module.as_str();
         if let Some(name) = imp.name.as_deref() {
             if name != "*"
-                && let Some(f) = self.module_map.get(&format!("{module}.{name}"))
+                && let Some(f) = self.module(file, &format!("{module}.{name}"))
             {
-                return Ok(Bind::Module(self.files[*f].module.clone()));
+                return Ok(Bind::Module(self.files[f].module.clone()));
             }
-            if let Some(f) = self.module_map.get(module) {
+            if let Some(f) = self.module(file, module) {
                 return Ok(if name == "*" {
-                    Bind::Module(self.files[*f].module.clone())
+                    Bind::Module(self.files[f].module.clone())
                 } else {
-                    Bind::Symbol(*f, name.to_string())
+                    Bind::Symbol(f, name.to_string())
                 });
             }
-        } else if let Some(f) = self.module_map.get(module) {
-            let _ = f;
+        } else if self.module(file, module).is_some() {
             return Ok(Bind::Module(
                 if imp.alias.contains('.') || imp.alias == module {
                     module.to_string()

@@ -109,6 +109,26 @@ fn clause_bindings(clause: Node<'_>, src: &[u8]) -> Vec<(Option<String>, String)
     v
 }
 
+/// (name, alias) bindings of an `export { a, b as c } from 'm'` clause.
+fn export_bindings(clause: Node<'_>, src: &[u8]) -> Vec<(Option<String>, String)> {
+    let mut v = Vec::new();
+    let mut c = clause.walk();
+    for spec in clause.named_children(&mut c) {
+        if spec.kind() != "export_specifier" {
+            continue;
+        }
+        if let Some(n) = spec.child_by_field_name("name") {
+            let name = text(n, src).to_string();
+            let alias = spec
+                .child_by_field_name("alias")
+                .map(|a| text(a, src).to_string())
+                .unwrap_or_else(|| name.clone());
+            v.push((Some(name), alias));
+        }
+    }
+    v
+}
+
 fn has_child_kind(node: Node<'_>, kind: &str) -> bool {
     let mut c = node.walk();
     node.children(&mut c).any(|ch| ch.kind() == kind)
@@ -122,7 +142,8 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
     let mut stack: Vec<(Node<'_>, Option<usize>)> = vec![(tree.root_node(), None)];
     while let Some((node, scope)) = stack.pop() {
         note_error(&mut out, node, src);
-        if !node.has_error() && matches!(node.kind(), "string" | "comment" | "template_string") {
+        // Template strings are walked: `${f(x)}` holds calls.
+        if !node.has_error() && matches!(node.kind(), "string" | "comment") {
             continue;
         }
         let mut child_scope = scope;
@@ -277,8 +298,15 @@ fn module_import(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<
         match child.kind() {
             "import_clause" => binds.extend(clause_bindings(child, src)),
             "import_require_clause" => binds.extend(identifier_binding(child, src)),
+            // Re-exports bind in this module what importers of it may name.
+            "export_clause" => binds.extend(export_bindings(child, src)),
+            "namespace_export" => binds.extend(identifier_binding(child, src)),
             _ => {}
         }
+    }
+    if node.kind() == "export_statement" && binds.is_empty() && has_child_kind(node, "*") {
+        // `export * from 'm'`: a star re-export, followed like Python's star import.
+        binds.push((Some("*".to_string()), "*".to_string()));
     }
     if binds.is_empty() {
         binds.push((None, String::new()));
@@ -397,7 +425,7 @@ const arrow = (x: number) => top(x);
         assert!(imports.contains(&("./ns", None, "ns", false)));
         assert!(imports.contains(&("./types", Some("T"), "T", true)));
         assert!(imports.contains(&("react", Some("default"), "React", false)));
-        assert!(imports.contains(&("./reexport", None, "", false)));
+        assert!(imports.contains(&("./reexport", Some("x"), "x", false)));
         assert!(imports.contains(&("fs", None, "fs", false)));
         let callees: Vec<&str> = r.calls.iter().map(|c| c.callee.as_str()).collect();
         for c in ["self.helper2", "h", "ns.f", "Child", "inner", "top"] {
@@ -405,6 +433,26 @@ const arrow = (x: number) => top(x);
         }
         let bases: Vec<&str> = r.bases.iter().map(|b| b.base.as_str()).collect();
         assert_eq!(bases, vec!["Base"]);
+    }
+
+    #[test]
+    fn re_exports_bind_their_names() {
+        let src = b"export { A, b as c } from './a';\nexport * from './star';\nexport * as ns from './n';\nexport { local };\n";
+        let r = Parsers::default().parse(Lang::TypeScript, src).unwrap();
+        let binds: Vec<(&str, Option<&str>, &str)> = r
+            .imports
+            .iter()
+            .map(|i| (i.module.as_str(), i.name.as_deref(), i.alias.as_str()))
+            .collect();
+        assert_eq!(
+            binds,
+            vec![
+                ("./a", Some("A"), "A"),
+                ("./a", Some("b"), "c"),
+                ("./star", Some("*"), "*"),
+                ("./n", None, "ns"),
+            ]
+        );
     }
 
     #[test]
@@ -420,6 +468,14 @@ const arrow = (x: number) => top(x);
             .map(|i| (i.name.as_deref(), i.alias.as_str()))
             .collect();
         assert_eq!(binds, vec![(Some("a"), "a"), (Some("b"), "c")]);
+        let tpl = b"const s = `a ${util.join(x)} b`;\n";
+        let r = Parsers::default().parse(Lang::JavaScript, tpl).unwrap();
+        let callees: Vec<&str> = r.calls.iter().map(|c| c.callee.as_str()).collect();
+        assert_eq!(
+            callees,
+            vec!["util.join"],
+            "a call inside a template string"
+        );
         let tsx = b"export function App() { return <div className=\"x\">{load()}</div>; }\n";
         let r = Parsers::default().parse(Lang::Tsx, tsx).unwrap();
         assert!(r.parse_error.is_none(), "{:?}", r.parse_error);

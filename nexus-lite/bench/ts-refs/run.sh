@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# TypeScript references (TypeScript's language service) vs nexus-lite's calls/inherits edges,
+# on the TS sources an npm package ships (its src/ made a git repository).
+#   bench/ts-refs/run.sh PACKAGE@VERSION LABEL=NEXUS_LITE_BINARY ...
+# e.g. run.sh zod@3.25.76 main=/work/main/target/release/nexus-lite new=target/release/nexus-lite
+# Only the npm registry is used (typescript and the package). WORK: scratch dir.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+pkg=$1; shift
+work=${WORK:-/tmp/nexus-ts-refs}
+mkdir -p "$work/npm" && cd "$work/npm"
+[ -f package.json ] || npm init -y >/dev/null
+npm install --no-audit --no-fund "typescript@${TS_VERSION:-5.9.3}" "$pkg" >/dev/null
+name=${pkg%@*}
+rm -rf "$work/repo" && cp -a "node_modules/$name/src" "$work/repo"
+git -C "$work/repo" init -q -b main && git -C "$work/repo" add -A
+git -C "$work/repo" -c user.name=bench -c user.email=bench@localhost commit -qm "$pkg"
+node "$here/refs.js" "$work/npm/node_modules/typescript" "$work/repo" > "$work/refs.jsonl"
+graphs=()
+for spec in "$@"; do
+  label=${spec%%=*}; bin=${spec#*=}
+  rm -rf "$work/data-$label"
+  "$bin" index --repo "$work/repo" --data-dir "$work/data-$label" >/dev/null 2>&1
+  graphs+=("$label=$work/data-$label/nexus-lite.sqlite3")
+done
+python3 "$here/compare.py" "$work/refs.jsonl" "${graphs[@]}"
