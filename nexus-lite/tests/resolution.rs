@@ -91,6 +91,10 @@ fn receivers_repo(dir: &Path) {
                 "from net.transport import Transport\n\n\ndef run():\n    return Transport().ping()\n",
             ),
             (
+                "app/prop.py",
+                "from net.transport import Transport\n\n\nclass Pool:\n    @property\n    def conn(self) -> Transport:\n        return Transport()\n\n    def stop(self):\n        self.conn.close()\n",
+            ),
+            (
                 "app/ext.py",
                 "import io\n\n\ndef run():\n    b = io.BytesIO()\n    return b.getbuffer()\n",
             ),
@@ -112,6 +116,7 @@ fn receivers_typed_by_constructors_annotations_attributes_and_returns_reach_the_
         "app.attr.Client.stop",
         "app.holder.Holder.stop",
         "app.sub.Sub.close",
+        "app.prop.Pool.stop",
     ] {
         assert!(has(&close, who, "calls", "inferred"), "{who}: {close}");
     }
@@ -303,5 +308,36 @@ fn usefixtures_marks_and_nested_conftest_overrides_reach_the_right_fixture() {
     assert!(
         has(&db, "tests.test_top.test_marked", "uses", "inferred"),
         "{db}"
+    );
+}
+
+#[test]
+fn names_are_followed_through_a_chain_of_star_imports() {
+    let repo = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    commit(
+        repo.path(),
+        &[
+            ("web/__init__.py", "from ._transports import *\n"),
+            ("web/_transports/__init__.py", "from .asgi import *\n"),
+            (
+                "web/_transports/asgi.py",
+                "__all__ = [\"ASGITransport\"]\n\n\nclass ASGITransport:\n    pass\n",
+            ),
+            (
+                "tests/test_asgi.py",
+                "import web\n\n\ndef test_it():\n    return web.ASGITransport()\n\n\ndef test_sub():\n    class T(web.ASGITransport):\n        pass\n\n    return T\n",
+            ),
+        ],
+    );
+    let srv = start_server(repo.path(), data.path(), Some(REPO), true);
+    let t = impact(
+        srv.addr,
+        "symbol=web._transports.asgi.ASGITransport&depth=1",
+    );
+    assert!(has(&t, "tests.test_asgi.test_it", "calls", "exact"), "{t}");
+    assert!(
+        has(&t, "tests.test_asgi.test_sub.T", "inherits", "exact"),
+        "{t}"
     );
 }

@@ -384,6 +384,12 @@ impl Resolver<'_> {
     /// name: `from .core import Engine`, `from .util import helper as assist`, `from . import
     /// sub` followed by `sub.f`, or a star import (`from .core import *`).
     fn exported(&self, f: usize, q: &str) -> Option<(i64, SymKind)> {
+        self.exported_within(f, q, 0)
+    }
+
+    /// [`Resolver::exported`], `depth` star imports deep (`from .a import *` in a module
+    /// itself star-imported by a package `__init__.py`).
+    fn exported_within(&self, f: usize, q: &str, depth: usize) -> Option<(i64, SymKind)> {
         if let Some(found) = self.lookup_in(f, q) {
             return Some(found); // the common case, without allocating
         }
@@ -404,7 +410,15 @@ impl Resolver<'_> {
                         Some(all) => all.iter().any(|n| n == head),
                         None => !head.starts_with('_'),
                     };
-                    public.then(|| self.lookup_in(*g, &q)).flatten()
+                    public
+                        .then(|| {
+                            if depth < MAX_REEXPORT_HOPS {
+                                self.exported_within(*g, &q, depth + 1)
+                            } else {
+                                self.lookup_in(*g, &q)
+                            }
+                        })
+                        .flatten()
                 });
                 return found;
             };

@@ -258,9 +258,16 @@ impl Resolver<'_> {
                     if let Some((g, ty)) = self.attr_fact(c, attr, 0) {
                         return lower(self.type_of(g, ty, None, depth + 1), conf.min(INFERRED));
                     }
+                    // A nested class, or a property read for its annotated return type.
                     match self.member(c, attr, 0) {
                         Some(id) if self.types.is_class(id) => Ty::Class(id, conf),
-                        _ => Ty::Unknown,
+                        Some(id) => match self.types.returns.get(&id) {
+                            Some((g, ty)) => {
+                                lower(self.type_of(*g, ty, None, depth + 1), conf.min(INFERRED))
+                            }
+                            None => Ty::Unknown,
+                        },
+                        None => Ty::Unknown,
                     }
                 }
                 Ty::External => Ty::External,
