@@ -154,7 +154,7 @@ fn uses_repo(dir: &Path) {
             ("lib/__init__.py", ""),
             (
                 "lib/handlers.py",
-                "def on_msg(event):\n    return event\n\n\nclass Error(Exception):\n    pass\n\n\nclass Kind:\n    A = 1\n",
+                "def on_msg(event):\n    return event\n\n\nclass Error(Exception):\n    pass\n\n\nclass Kind:\n    A = 1\n\n    def make(self):\n        return 1\n\n    build = make\n",
             ),
             ("app/__init__.py", ""),
             (
@@ -175,11 +175,15 @@ fn uses_repo(dir: &Path) {
             ),
             (
                 "app/annotated.py",
-                "from lib.handlers import Kind\n\n\ndef run(k: \"Kind\") -> None:\n    return None\n",
+                "from lib.handlers import Kind\n\n\ndef run(k: Kind) -> None:\n    return None\n",
             ),
             (
                 "app/default.py",
                 "from lib.handlers import Kind\n\n\ndef build(factory=Kind):\n    return factory\n",
+            ),
+            (
+                "app/reexport.py",
+                "from lib.handlers import Kind  # noqa: F401\n",
             ),
             (
                 "app/shadow.py",
@@ -205,9 +209,19 @@ fn functions_and_classes_read_as_values_are_uses() {
     assert!(has(&error, "app.errors.run", "uses", "exact"), "{error}");
     assert!(has(&error, "app.check.run", "uses", "exact"), "{error}");
     let kind = impact(srv.addr, "symbol=lib.handlers.Kind&depth=1");
-    for who in ["app.check.run", "app.annotated.run", "app.default.build"] {
+    for who in [
+        "app.check.run",
+        "app.annotated.run",
+        "app.default.build",
+        "app/reexport.py",
+    ] {
         assert!(has(&kind, who, "uses", "exact"), "{who}: {kind}");
     }
+    let make = impact(srv.addr, "symbol=lib.handlers.Kind.make&depth=1");
+    assert!(
+        has(&make, "lib.handlers.Kind", "uses", "exact"),
+        "`build = make` in the class body: {make}"
+    );
     // A parameter of the same name is no use, and value uses are never guessed by name.
     for body in [&on_msg, &kind] {
         assert!(

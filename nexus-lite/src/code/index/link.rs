@@ -655,6 +655,16 @@ fn add_calls_and_uses(g: &mut Builder, r: &Resolver<'_>) {
                 g.edge("calls", src, dst, conf, Some(call.line));
             }
         }
+        // `from .m import X` binds X: the importing file depends on it even when nothing
+        // else in the file names it (re-exports, `TYPE_CHECKING` imports).
+        for imp in &s.parse.imports {
+            if let Some(Bind::Symbol(from, n)) = r.binds[fi].get(imp.alias.as_str())
+                && let Some((dst, _)) = r.exported(*from, n)
+                && seen.insert((symbols.file_ids[fi], dst))
+            {
+                g.edge("uses", symbols.file_ids[fi], dst, 0.9, Some(imp.line));
+            }
+        }
         for u in &s.parse.uses {
             let src = node_of(u.caller);
             if let Some((dst, conf)) = r.resolve_use(fi, &u.callee, u.caller)

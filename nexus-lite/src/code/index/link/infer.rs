@@ -309,6 +309,13 @@ impl Resolver<'_> {
             };
         }
         let Some((recv, name)) = key.rsplit_once('.') else {
+            // In a class body, a name is first the class's own (`visit_If = visit_Name`).
+            let syms = &self.sources[fi].parse.symbols;
+            if let Some(c) = caller.filter(|c| syms[*c].kind == SymKind::Class)
+                && let Some((id, _)) = self.lookup_in(fi, &format!("{}.{key}", syms[c].local_qname))
+            {
+                return Target::Found(id, 1.0);
+            }
             return match self.resolve_dotted(fi, key, caller) {
                 Some((id, c)) => Target::Found(id, c),
                 None if self.external_head(fi, key) => Target::Known,

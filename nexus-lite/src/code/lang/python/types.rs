@@ -304,10 +304,14 @@ pub(super) fn keep_useful_uses(out: &mut FileParse) {
     }
     let mut heads: HashSet<&str> = HashSet::new();
     heads.extend(["self", "cls", "super"]);
+    // Top-level names, and methods named in their class's body (`__copy__ = copy`).
     heads.extend(
         out.symbols
             .iter()
-            .filter(|s| s.parent.is_none())
+            .filter(|s| {
+                s.parent
+                    .is_none_or(|p| out.symbols[p].kind == SymKind::Class)
+            })
             .map(|s| s.name.as_str()),
     );
     heads.extend(
