@@ -69,7 +69,7 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
         if c.goto_first_child() {
             loop {
                 let child = c.node();
-                let named = types::names_not_reads(node, c.field_name(), child);
+                let named = types::names_not_reads(node, named, c.field_name(), child);
                 children.push((child, named));
                 if !c.goto_next_sibling() {
                     break;
@@ -315,8 +315,13 @@ fn call(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) {
         return;
     };
     types::dynamic_call(out, node, &callee, src);
+    // `mod.f()`: a module bound by `import mod` is no symbol; `mod.Cls.from_x()` uses `Cls`.
     if let Some((receiver, _)) = callee.rsplit_once('.')
         && !receiver.contains('(')
+        && !out
+            .imports
+            .iter()
+            .any(|i| i.name.is_none() && i.alias == receiver)
     {
         use_of(out, scope, receiver, node);
     }

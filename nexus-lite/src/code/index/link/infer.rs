@@ -114,8 +114,12 @@ pub(super) struct Types<'a> {
     class_at: HashMap<i64, (usize, usize)>,
     /// Class node -> its resolved base classes, in source order.
     pub(super) bases: HashMap<i64, Vec<i64>>,
-    /// (file, scope, name) -> type text; attributes are `self.x` under their class.
+    /// (file, scope, name) -> type text of a local.
     facts: HashMap<(usize, Option<usize>, &'a str), &'a str>,
+    /// (class node, attribute) -> (file, type text), from `self.x = ...` and `x: T` in the body.
+    attrs: HashMap<(i64, &'a str), (usize, &'a str)>,
+    /// (class node, name) -> the method or nested class of that name.
+    members: HashMap<(i64, &'a str), i64>,
     /// Function node -> (file, return annotation).
     returns: HashMap<i64, (usize, &'a str)>,
 }
@@ -124,15 +128,32 @@ impl<'a> Types<'a> {
     pub(super) fn new(sources: &'a [Source], symbols: &Symbols<'a>) -> Types<'a> {
         let mut t = Types::default();
         for (fi, s) in sources.iter().enumerate() {
+            let node_of = &symbols.sym_node_of[fi];
             for (si, sym) in s.parse.symbols.iter().enumerate() {
                 if sym.kind == SymKind::Class {
-                    t.class_at.insert(symbols.sym_node_of[fi][si], (fi, si));
+                    t.class_at.insert(node_of[si], (fi, si));
+                }
+                if let Some(p) = sym.parent
+                    && s.parse.symbols[p].kind == SymKind::Class
+                {
+                    t.members
+                        .entry((node_of[p], sym.name.as_str()))
+                        .or_insert(node_of[si]);
                 }
             }
             for f in &s.parse.types {
-                t.facts
-                    .entry((fi, f.scope, f.name.as_str()))
-                    .or_insert(f.ty.as_str());
+                match (f.scope, f.name.strip_prefix("self.")) {
+                    (Some(class), Some(attr)) => {
+                        t.attrs
+                            .entry((node_of[class], attr))
+                            .or_insert((fi, f.ty.as_str()));
+                    }
+                    _ => {
+                        t.facts
+                            .entry((fi, f.scope, f.name.as_str()))
+                            .or_insert(f.ty.as_str());
+                    }
+                }
             }
             for (si, ty) in &s.parse.returns {
                 t.returns
@@ -166,10 +187,8 @@ impl Resolver<'_> {
         if depth > MAX_DEPTH {
             return None;
         }
-        let (f, si) = *self.types.class_at.get(&class)?;
-        let q = format!("{}.{name}", self.sources[f].parse.symbols[si].local_qname);
-        if let Some((id, _)) = self.lookup_in(f, &q) {
-            return Some(id);
+        if let Some(id) = self.types.members.get(&(class, name)) {
+            return Some(*id);
         }
         self.types
             .bases
@@ -183,10 +202,8 @@ impl Resolver<'_> {
         if depth > MAX_DEPTH {
             return None;
         }
-        let (f, si) = *self.types.class_at.get(&class)?;
-        let key = format!("self.{name}");
-        if let Some(ty) = self.types.facts.get(&(f, Some(si), key.as_str())) {
-            return Some((f, ty));
+        if let Some(found) = self.types.attrs.get(&(class, name)) {
+            return Some(*found);
         }
         self.types
             .bases

@@ -102,12 +102,19 @@ fn plain_dotted(t: &str) -> bool {
 /// True when `child` (under `parent`, in field `field`) names what is bound, defined or called
 /// rather than reading a value: assignment targets, parameters, definitions' names, keyword
 /// argument names, a call's function, a class's bases (those are `inherits` edges).
-pub(super) fn names_not_reads(parent: Node<'_>, field: Option<&str>, child: Node<'_>) -> bool {
+/// `parent_named`: `parent` itself is in such a position (a class's `superclasses` list).
+pub(super) fn names_not_reads(
+    parent: Node<'_>,
+    parent_named: bool,
+    field: Option<&str>,
+    child: Node<'_>,
+) -> bool {
     match parent.kind() {
         "assignment" | "augmented_assignment" | "for_statement" | "for_in_clause" => {
             field == Some("left")
         }
-        "function_definition" | "class_definition" => field == Some("name"),
+        "function_definition" => field == Some("name"),
+        "class_definition" => matches!(field, Some("name" | "superclasses")),
         "call" => field == Some("function"),
         "attribute" => field == Some("attribute"),
         "keyword_argument"
@@ -118,13 +125,8 @@ pub(super) fn names_not_reads(parent: Node<'_>, field: Option<&str>, child: Node
         "parameters" | "lambda_parameters" | "global_statement" | "nonlocal_statement"
         | "as_pattern_target" | "dotted_name" | "aliased_import" => true,
         "as_pattern" => field == Some("alias"),
-        "argument_list" => {
-            // A class's bases: `class C(Base, mod.Mixin)`.
-            parent
-                .parent()
-                .is_some_and(|p| p.kind() == "class_definition")
-                && matches!(child.kind(), "identifier" | "attribute")
-        }
+        // A class's bases: `class C(Base, mod.Mixin)` (not `metaclass=M`).
+        "argument_list" => parent_named && matches!(child.kind(), "identifier" | "attribute"),
         k => k.ends_with("pattern"),
     }
 }
