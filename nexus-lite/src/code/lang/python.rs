@@ -21,6 +21,7 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
     // Explicit stack: (node, enclosing symbol index, deferred-import context, name position:
     // the node names what is bound or called, so it is no value use).
     let mut stack: Vec<(Node<'_>, Option<usize>, bool, bool)> = vec![(root, None, false, false)];
+    let mut names: Vec<types::NameRead> = Vec::new();
     while let Some((node, scope, deferred, named)) = stack.pop() {
         note_error(&mut out, node, src);
         if !node.has_error() && !node.is_missing() && node.kind() == "string" {
@@ -51,7 +52,8 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
                 types::assignment(&mut out, node, src, scope);
             }
             "with_item" => types::with_item(&mut out, node, src, scope),
-            "identifier" if !named => use_of(&mut out, scope, text(node, src), node),
+            // Most names read are locals: their text is copied only if kept (below).
+            "identifier" if !named => names.push((scope, node.byte_range(), line_of(node))),
             "attribute" => {
                 let key = types::expr_key(node, src);
                 if !named && let Some(k) = &key {
@@ -65,23 +67,21 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
         }
         let type_checking = type_checking_body(node, src);
         let mut c = node.walk();
-        let mut children = Vec::new();
+        let first = stack.len();
         if c.goto_first_child() {
             loop {
                 let child = c.node();
                 let named = types::names_not_reads(node, named, c.field_name(), child);
-                children.push((child, named));
+                let d = deferred || type_checking.is_some_and(|b| b.id() == child.id());
+                stack.push((child, child_scope, d, named));
                 if !c.goto_next_sibling() {
                     break;
                 }
             }
         }
-        for (child, named) in children.into_iter().rev() {
-            let d = deferred || type_checking.is_some_and(|b| b.id() == child.id());
-            stack.push((child, child_scope, d, named));
-        }
+        stack[first..].reverse(); // popped in source order
     }
-    types::keep_useful_uses(&mut out);
+    types::keep_useful_uses(&mut out, &names, src);
     Ok(out)
 }
 

@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 use tree_sitter::Node;
 
-use crate::code::lang::{Dynamic, FileParse, SymKind, TypeFact, line_of, text};
+use crate::code::lang::{Call, Dynamic, FileParse, SymKind, TypeFact, line_of, text};
 
 /// The longest key [`expr_key`] builds.
 const MAX_KEY: usize = 200;
@@ -298,10 +298,14 @@ pub(super) fn dynamic_call(out: &mut FileParse, node: Node<'_>, callee: &str, sr
     out.dynamic.push((line_of(node), kind));
 }
 
+/// A plain name read as a value: (scope, its bytes in the source, line).
+pub(super) type NameRead = (Option<usize>, std::ops::Range<usize>, u32);
+
 /// Keeps the value uses that may resolve to a symbol: those whose first name is defined or
 /// imported at module level, `self`/`cls`, or a name with a known type; one per (scope, name).
-pub(super) fn keep_useful_uses(out: &mut FileParse) {
-    if out.uses.is_empty() {
+/// `names` are the plain names read, not yet in `out.uses`.
+pub(super) fn keep_useful_uses(out: &mut FileParse, names: &[NameRead], src: &[u8]) {
+    if out.uses.is_empty() && names.is_empty() {
         return;
     }
     let mut heads: HashSet<&str> = HashSet::new();
@@ -322,14 +326,24 @@ pub(super) fn keep_useful_uses(out: &mut FileParse) {
             .map(|i| i.alias.split('.').next().unwrap_or("")),
     );
     heads.extend(out.types.iter().map(|f| f.name.as_str()));
-    let mut seen: HashSet<(Option<usize>, String)> = HashSet::new();
-    let uses = std::mem::take(&mut out.uses);
-    let kept = uses
-        .into_iter()
-        .filter(|u| {
-            let head = u.callee.split(['.', '(']).next().unwrap_or("");
-            heads.contains(head) && seen.insert((u.caller, u.callee.clone()))
-        })
-        .collect();
+    let mut seen: HashSet<(Option<usize>, &str)> = HashSet::new();
+    let mut kept = Vec::new();
+    for (scope, bytes, line) in names {
+        let name = std::str::from_utf8(&src[bytes.clone()]).unwrap_or("");
+        if heads.contains(name) && !matches!(name, "self" | "cls") && seen.insert((*scope, name)) {
+            kept.push(Call {
+                caller: *scope,
+                callee: name.to_string(),
+                line: *line,
+            });
+        }
+    }
+    for u in &out.uses {
+        let head = u.callee.split(['.', '(']).next().unwrap_or("");
+        if heads.contains(head) && seen.insert((u.caller, u.callee.as_str())) {
+            kept.push(u.clone());
+        }
+    }
+    kept.sort_by_key(|u| u.line);
     out.uses = kept;
 }
