@@ -22,6 +22,7 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
     // the node names what is bound or called, so it is no value use).
     let mut stack: Vec<(Node<'_>, Option<usize>, bool, bool)> = vec![(root, None, false, false)];
     let mut names: Vec<types::NameRead> = Vec::new();
+    let mut bound: Vec<types::NameRead> = Vec::new();
     while let Some((node, scope, deferred, named)) = stack.pop() {
         note_error(&mut out, node, src);
         if !node.has_error() && !node.is_missing() && node.kind() == "string" {
@@ -72,6 +73,10 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
             loop {
                 let child = c.node();
                 let named = types::names_not_reads(node, named, c.field_name(), child);
+                if named && child.kind() == "identifier" && types::binds_local(node, c.field_name())
+                {
+                    bound.push((child_scope, child.byte_range(), 0));
+                }
                 let d = deferred || type_checking.is_some_and(|b| b.id() == child.id());
                 stack.push((child, child_scope, d, named));
                 if !c.goto_next_sibling() {
@@ -81,7 +86,7 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
         }
         stack[first..].reverse(); // popped in source order
     }
-    types::keep_useful_uses(&mut out, &names, src);
+    types::keep_useful_uses(&mut out, &names, &bound, src);
     Ok(out)
 }
 
@@ -600,6 +605,20 @@ def test_it():
         assert_eq!(kinds, vec![(5, "getattr"), (7, "import"), (8, "globals")]);
         let marks: Vec<&str> = r.fixture_marks.iter().map(|(_, n)| n.as_str()).collect();
         assert_eq!(marks, vec!["db", "user"]);
+    }
+
+    #[test]
+    fn a_name_bound_in_a_function_is_the_locals_there() {
+        let src = b"from .h import unsafe, parse\n\ndef f(specs):\n    for spec, unsafe in specs:\n        return unsafe\n\ndef g(other):\n    parse = other\n    return parse(1)\n\ndef h():\n    return unsafe, parse(2)\n";
+        let mut p = parser().unwrap();
+        let r = parse(&mut p, src).unwrap();
+        fn by(r: &FileParse, c: &Call) -> (String, String) {
+            (r.symbols[c.caller.unwrap()].name.clone(), c.callee.clone())
+        }
+        let uses: Vec<(String, String)> = r.uses.iter().map(|c| by(&r, c)).collect();
+        assert_eq!(uses, vec![("h".into(), "unsafe".into())]);
+        let calls: Vec<(String, String)> = r.calls.iter().map(|c| by(&r, c)).collect();
+        assert_eq!(calls, vec![("h".into(), "parse".into())]);
     }
 
     #[test]

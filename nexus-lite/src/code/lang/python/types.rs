@@ -123,11 +123,27 @@ pub(super) fn names_not_reads(
         | "typed_default_parameter" => field == Some("name"),
         "typed_parameter" => field != Some("type"),
         "parameters" | "lambda_parameters" | "global_statement" | "nonlocal_statement"
-        | "as_pattern_target" | "dotted_name" | "aliased_import" => true,
+        | "as_pattern_target" | "dotted_name" | "aliased_import" | "pattern_list" => true,
         "as_pattern" => field == Some("alias"),
         // A class's bases: `class C(Base, mod.Mixin)` (not `metaclass=M`).
         "argument_list" => parent_named && matches!(child.kind(), "identifier" | "attribute"),
         k => k.ends_with("pattern"),
+    }
+}
+
+/// True when an identifier at `child`'s position binds a local name (an assignment or loop
+/// target, a parameter, `as x`, `x :=`): inside a function, reads of it are the local's.
+pub(super) fn binds_local(parent: Node<'_>, field: Option<&str>) -> bool {
+    match parent.kind() {
+        "assignment" | "augmented_assignment" | "for_statement" | "for_in_clause" => {
+            field == Some("left")
+        }
+        "named_expression" | "default_parameter" | "typed_default_parameter" => {
+            field == Some("name")
+        }
+        "typed_parameter" => field != Some("type"),
+        "parameters" | "lambda_parameters" | "as_pattern_target" | "pattern_list" => true,
+        k => k.ends_with("pattern") && k != "class_pattern",
     }
 }
 
@@ -304,7 +320,36 @@ pub(super) type NameRead = (Option<usize>, std::ops::Range<usize>, u32);
 /// Keeps the value uses that may resolve to a symbol: those whose first name is defined or
 /// imported at module level, `self`/`cls`, or a name with a known type; one per (scope, name).
 /// `names` are the plain names read, not yet in `out.uses`.
-pub(super) fn keep_useful_uses(out: &mut FileParse, names: &[NameRead], src: &[u8]) {
+///
+/// A name bound locally in a function (`bound`) and without a known type is the local's, in
+/// that function: neither a value use nor a call to resolve (`for unsafe in specs`,
+/// `parse = parse_content_range; parse(...)`); `local.m()` stays a call.
+pub(super) fn keep_useful_uses(
+    out: &mut FileParse,
+    names: &[NameRead],
+    bound: &[NameRead],
+    src: &[u8],
+) {
+    let text_of = |r: &std::ops::Range<usize>| std::str::from_utf8(&src[r.clone()]).unwrap_or("");
+    let locals: HashSet<(Option<usize>, &str)> = bound
+        .iter()
+        .filter(|(scope, _, _)| scope.is_some_and(|i| out.symbols[i].kind != SymKind::Class))
+        .map(|(scope, r, _)| (*scope, text_of(r)))
+        .filter(|(scope, n)| {
+            !matches!(*n, "self" | "cls")
+                && !out.types.iter().any(|f| f.scope == *scope && f.name == *n)
+        })
+        .collect();
+    let local_head = |scope: Option<usize>, key: &str| {
+        !locals.is_empty() && locals.contains(&(scope, key.split(['.', '(']).next().unwrap_or("")))
+    };
+    // A local called by name is no function of the repository; `local.m()` still is a
+    // receiver call (typed, or matched by name).
+    let calls = std::mem::take(&mut out.calls);
+    out.calls = calls
+        .into_iter()
+        .filter(|c| c.callee.contains(['.', '(']) || !local_head(c.caller, &c.callee))
+        .collect();
     if out.uses.is_empty() && names.is_empty() {
         return;
     }
@@ -329,8 +374,12 @@ pub(super) fn keep_useful_uses(out: &mut FileParse, names: &[NameRead], src: &[u
     let mut seen: HashSet<(Option<usize>, &str)> = HashSet::new();
     let mut kept = Vec::new();
     for (scope, bytes, line) in names {
-        let name = std::str::from_utf8(&src[bytes.clone()]).unwrap_or("");
-        if heads.contains(name) && !matches!(name, "self" | "cls") && seen.insert((*scope, name)) {
+        let name = text_of(bytes);
+        if heads.contains(name)
+            && !matches!(name, "self" | "cls")
+            && !local_head(*scope, name)
+            && seen.insert((*scope, name))
+        {
             kept.push(Call {
                 caller: *scope,
                 callee: name.to_string(),
@@ -340,7 +389,10 @@ pub(super) fn keep_useful_uses(out: &mut FileParse, names: &[NameRead], src: &[u
     }
     for u in &out.uses {
         let head = u.callee.split(['.', '(']).next().unwrap_or("");
-        if heads.contains(head) && seen.insert((u.caller, u.callee.as_str())) {
+        if heads.contains(head)
+            && !local_head(u.caller, head)
+            && seen.insert((u.caller, u.callee.as_str()))
+        {
             kept.push(u.clone());
         }
     }
