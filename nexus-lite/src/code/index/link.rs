@@ -1,5 +1,6 @@
 //! Links one run's parse results into the graph, in phases: file and symbol nodes, imports,
-//! package nodes and import edges, calls and inheritance, import cycles. Node ids are given
+//! package nodes and import edges, inheritance, calls and value uses (`infer` types receivers),
+//! pytest fixtures, dynamic uses, import cycles. Node ids are given
 //! in that order, so a graph of the same sources always has the same ids.
 
 mod infer;

@@ -61,12 +61,33 @@ pub struct Import {
     pub mod_decl: bool,
 }
 
+/// Stored as `[caller, callee, line]`: parse-cache rows hold many of them.
 #[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(
+    from = "(Option<usize>, String, u32)",
+    into = "(Option<usize>, String, u32)"
+)]
 pub struct Call {
     pub caller: Option<usize>,
     /// Dotted callee (`helper`, `self.run`, `mod.f`); Rust `::` paths are written with dots.
     pub callee: String,
     pub line: u32,
+}
+
+impl From<(Option<usize>, String, u32)> for Call {
+    fn from((caller, callee, line): (Option<usize>, String, u32)) -> Call {
+        Call {
+            caller,
+            callee,
+            line,
+        }
+    }
+}
+
+impl From<Call> for (Option<usize>, String, u32) {
+    fn from(c: Call) -> Self {
+        (c.caller, c.callee, c.line)
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -159,12 +180,29 @@ pub struct FileParse {
 }
 
 /// What a name holds: `name` is a local (`t`) in `scope`, or an attribute (`self.x`) of the
-/// class `scope`; `ty` is a type (`pkg.Transport`) or a call's result (`make()`).
+/// class `scope`; `ty` is a type (`pkg.Transport`) or a call's result (`make()`). Stored as
+/// `[scope, name, ty]`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(
+    from = "(Option<usize>, String, String)",
+    into = "(Option<usize>, String, String)"
+)]
 pub struct TypeFact {
     pub scope: Option<usize>,
     pub name: String,
     pub ty: String,
+}
+
+impl From<(Option<usize>, String, String)> for TypeFact {
+    fn from((scope, name, ty): (Option<usize>, String, String)) -> TypeFact {
+        TypeFact { scope, name, ty }
+    }
+}
+
+impl From<TypeFact> for (Option<usize>, String, String) {
+    fn from(f: TypeFact) -> Self {
+        (f.scope, f.name, f.ty)
+    }
 }
 
 /// A construct that can reach code without a visible edge.
