@@ -93,7 +93,7 @@ pub(super) async fn impact(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
         }
         if counts.inferred > 0 {
             causes.push(format!(
-                "{} dependents were reached through an inferred receiver (self.m, Class.m): an override elsewhere is not seen",
+                "{} dependents were reached through an inferred receiver type (self.m, a constructor, an annotation, a return type): an override in a subclass is not seen",
                 counts.inferred
             ));
         }
@@ -228,7 +228,8 @@ pub(super) fn impact_starts(
 
 /// How an edge, or the weakest edge of a chain of them, was resolved, from its confidence:
 /// the indexer gives 1.0 and 0.9 to names bound by definitions and imports, 0.8 to receivers
-/// it inferred (`self.m`, `Class.m`, an imported class's attribute), 0.3 to name-only matches.
+/// whose type it inferred (`self.m`, `t.m` after `t = Cls()`, annotations, return types) and
+/// to pytest fixture uses, 0.3 to name-only matches.
 pub(super) fn resolution_of(confidence: f64) -> &'static str {
     if confidence >= 0.9 {
         "exact"
