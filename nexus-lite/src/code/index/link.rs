@@ -385,17 +385,17 @@ impl Resolver<'_> {
     /// name: `from .core import Engine`, `from .util import helper as assist`, `from . import
     /// sub` followed by `sub.f`, or a star import (`from .core import *`).
     fn exported(&self, f: usize, q: &str) -> Option<(i64, SymKind)> {
-        self.exported_within(f, q, 0)
+        self.exported_within(f, q, MAX_REEXPORT_HOPS)
     }
 
-    /// [`Resolver::exported`], `depth` star imports deep (`from .a import *` in a module
-    /// itself star-imported by a package `__init__.py`).
-    fn exported_within(&self, f: usize, q: &str, depth: usize) -> Option<(i64, SymKind)> {
+    /// [`Self::exported`] in at most `hops` re-exports (star re-exports of star re-exports,
+    /// TS `export * from` chains, count too).
+    fn exported_within(&self, f: usize, q: &str, hops: usize) -> Option<(i64, SymKind)> {
         if let Some(found) = self.lookup_in(f, q) {
             return Some(found); // the common case, without allocating
         }
         let (mut f, mut q) = (f, q.to_string());
-        for _ in 0..MAX_REEXPORT_HOPS {
+        for hop in 0..hops {
             if let Some(found) = self.symbols.sym_ids.get(&(f, q.as_str())) {
                 return Some(*found);
             }
@@ -407,19 +407,13 @@ impl Resolver<'_> {
                 // Not bound by name: the first star-imported module exporting it (listed in
                 // its `__all__`, else any name not starting with `_`).
                 let found = self.stars[f].iter().find_map(|g| {
-                    let public = match &self.sources[*g].parse.dunder_all {
+                    let source = &self.sources[*g];
+                    let public = match &source.parse.dunder_all {
                         Some(all) => all.iter().any(|n| n == head),
-                        None => !head.starts_with('_'),
+                        None => source.lang != Lang::Python || !head.starts_with('_'),
                     };
-                    public
-                        .then(|| {
-                            if depth < MAX_REEXPORT_HOPS {
-                                self.exported_within(*g, &q, depth + 1)
-                            } else {
-                                self.lookup_in(*g, &q)
-                            }
-                        })
-                        .flatten()
+                    let left = hops - hop - 1;
+                    public.then(|| self.exported_within(*g, &q, left)).flatten()
                 });
                 return found;
             };
