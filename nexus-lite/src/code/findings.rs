@@ -608,10 +608,12 @@ pub fn import_dir(root: &Path, dir: &Path) -> (Vec<RawFinding>, Vec<AnalyserStat
     (found, statuses)
 }
 
-/// nexus_kg findings: one per anomaly.
+/// nexus_kg findings: one per anomaly, except `dynamic_use` (a fact impact answers rely on,
+/// not a defect to fix).
 pub fn from_anomalies(anomalies: &[AnomalyRow]) -> Vec<RawFinding> {
     anomalies
         .iter()
+        .filter(|a| a.kind != "dynamic_use")
         .map(|a| RawFinding {
             source_tool: "nexus_kg",
             finding_type: format!("nexus_kg_{}", a.kind),

@@ -9,6 +9,7 @@ pub(super) const KINDS: &[&str] = &[
     "unresolved_import",
     "import_cycle",
     "skipped_file",
+    "dynamic_use",
 ];
 
 pub(super) const FINDING_COLS: &str = "finding_id, source_tool, finding_type, rule_id, path, line, end_line, message, severity, confidence, dedupe_key, symbol, rank, rank_reason, category, cluster_key, cluster_size, false_positive_hint";

@@ -73,12 +73,27 @@ pub(super) async fn impact(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
                 g["graph_id"].as_str().unwrap_or("")
             ));
         }
-        if found.via_calls || symbol.is_some() {
-            causes.push("calls are resolved best effort through names and imports; dynamic dispatch, getattr and reflection are not seen".to_string());
+        let by_symbol = found.via_calls || symbol.is_some();
+        if by_symbol {
+            causes.push("calls and value uses are resolved through names, imports and inferred receiver types; a call on a receiver whose type is not inferred is not seen".to_string());
+        }
+        let dynamic = DynamicUses::load(&conn, gpk)?;
+        let file_start = starts
+            .iter()
+            .any(|id| nodes.get(id).is_some_and(|n| n.kind == "file"));
+        if file_start && let Some(c) = dynamic.cause("import", "dynamic imports", "can load any module without an import edge") {
+            causes.push(c);
+        }
+        if by_symbol {
+            for (kind, what) in [("getattr", "getattr/setattr calls with a computed name"), ("globals", "globals()/locals() lookups")] {
+                if let Some(c) = dynamic.cause(kind, what, "can reach functions, classes and methods without an edge") {
+                    causes.push(c);
+                }
+            }
         }
         if counts.inferred > 0 {
             causes.push(format!(
-                "{} dependents were reached through an inferred receiver (self.m, Class.m): an override elsewhere is not seen",
+                "{} dependents were reached through an inferred receiver type (self.m, a constructor, an annotation, a return type): an override in a subclass is not seen",
                 counts.inferred
             ));
         }
@@ -147,6 +162,48 @@ pub(super) async fn impact(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
     .await
 }
 
+/// The `dynamic_use` anomalies of a graph: per kind (`import`, `getattr`, `globals`), the
+/// locations (path:line) in path and line order.
+struct DynamicUses(BTreeMap<String, Vec<String>>);
+
+impl DynamicUses {
+    fn load(conn: &Connection, gpk: i64) -> Result<DynamicUses, ApiError> {
+        let mut st = conn.prepare(
+            "SELECT path, details FROM anomalies WHERE gpk=?1 AND kind='dynamic_use' ORDER BY path",
+        )?;
+        let rows = st
+            .query_map([gpk], |r| {
+                Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for (path, details) in rows {
+            let Ok(Value::Object(kinds)) = serde_json::from_str::<Value>(&details) else {
+                continue;
+            };
+            for (kind, lines) in kinds {
+                let at = out.entry(kind).or_default();
+                for l in lines.as_array().into_iter().flatten() {
+                    at.push(format!("{path}:{l}"));
+                }
+            }
+        }
+        Ok(DynamicUses(out))
+    }
+
+    /// "3 dynamic imports (a.py:4, b.py:9, ...) can load any module ...", for `kind` if seen.
+    fn cause(&self, kind: &str, what: &str, effect: &str) -> Option<String> {
+        let at = self.0.get(kind).filter(|v| !v.is_empty())?;
+        let shown: Vec<&str> = at.iter().take(2).map(String::as_str).collect();
+        let more = if at.len() > 2 { ", ..." } else { "" };
+        Some(format!(
+            "{} {what} ({}{more}) {effect}: a lower bound",
+            at.len(),
+            shown.join(", ")
+        ))
+    }
+}
+
 /// The nodes an impact query starts from: those of `path` (files and symbols), or those
 /// named `symbol` (optionally in `path`), in id order.
 pub(super) fn impact_starts(
@@ -171,7 +228,8 @@ pub(super) fn impact_starts(
 
 /// How an edge, or the weakest edge of a chain of them, was resolved, from its confidence:
 /// the indexer gives 1.0 and 0.9 to names bound by definitions and imports, 0.8 to receivers
-/// it inferred (`self.m`, `Class.m`, an imported class's attribute), 0.3 to name-only matches.
+/// whose type it inferred (`self.m`, `t.m` after `t = Cls()`, annotations, return types) and
+/// to pytest fixture uses, 0.3 to name-only matches.
 pub(super) fn resolution_of(confidence: f64) -> &'static str {
     if confidence >= 0.9 {
         "exact"
@@ -249,9 +307,9 @@ impl Dependents {
     }
 }
 
-const RELATIONS: [&str; 3] = ["calls", "imports", "inherits"];
+const RELATIONS: [&str; 4] = ["calls", "imports", "inherits", "uses"];
 
-/// What depends on `starts`, up to `depth` steps back along `imports`, `calls` and `inherits`
+/// What depends on `starts`, up to `depth` steps back along `imports`, `calls`, `uses` and `inherits`
 /// edges. A file reached brings its symbols along: what depends on them depends on it, so they
 /// are searched from the next level on; they are listed only on their own merit (an edge of
 /// their own to something already reached), at the depth of that edge.
@@ -306,7 +364,7 @@ pub(super) fn dependents(
                 continue;
             };
             listed.insert(src);
-            via_calls |= rel == "calls";
+            via_calls |= matches!(rel, "calls" | "uses");
             items.push(Dependent {
                 depth: d,
                 path: info.path.clone(),

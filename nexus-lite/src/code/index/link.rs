@@ -1,11 +1,15 @@
 //! Links one run's parse results into the graph, in phases: file and symbol nodes, imports,
-//! package nodes and import edges, calls and inheritance, import cycles. Node ids are given
+//! package nodes and import edges, inheritance, calls and value uses (`infer` types receivers),
+//! pytest fixtures, dynamic uses, import cycles. Node ids are given
 //! in that order, so a graph of the same sources always has the same ids.
+
+mod infer;
 
 use super::resolve::{Bind, Indexed};
 use super::{AnomalyRow, EdgeRow, GraphData, ImportRow, NodeRow, Source};
 use crate::code::lang::{Import, Lang, SymKind};
 use crate::core::graph::tarjan;
+use infer::{BUILTIN_NAMES, Target, Types};
 use serde_json::json;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
@@ -21,15 +25,18 @@ pub(super) fn link(
     let symbols = add_files_and_symbols(&mut g, repository, sources, &mut data.anomalies);
     let imports = link_imports(&idx, sources, &symbols.file_ids, data);
     add_import_edges(&mut g, &symbols.file_ids, &imports);
-    let resolver = Resolver {
+    let mut resolver = Resolver {
         sources,
         idx: &idx,
         symbols: &symbols,
         binds: &imports.binds,
         stars: &imports.stars,
+        types: Types::new(sources, &symbols),
     };
-    add_calls_and_bases(&mut g, &resolver);
+    resolver.types.bases = add_bases(&mut g, &resolver);
+    add_calls_and_uses(&mut g, &resolver);
     add_fixture_uses(&mut g, sources, &symbols);
+    flag_dynamic_uses(sources, &mut data.anomalies);
     flag_import_cycles(sources, &imports.file_graph, &mut data.anomalies);
     data.nodes = g.nodes;
     data.edges = g.edges;
@@ -364,6 +371,7 @@ struct Resolver<'a> {
     symbols: &'a Symbols<'a>,
     binds: &'a [HashMap<&'a str, Bind>],
     stars: &'a [Vec<usize>],
+    types: Types<'a>,
 }
 
 /// How many re-exports (`from .core import X` in a package `__init__.py`) a name is followed
@@ -439,9 +447,10 @@ impl Resolver<'_> {
             while let Some(c) = cur {
                 let sym = &s.parse.symbols[c];
                 if sym.kind == SymKind::Class {
+                    let class = self.symbols.sym_node_of[fi][c];
                     return self
-                        .lookup_in(fi, &format!("{}.{}", sym.local_qname, parts[1]))
-                        .map(|(id, _)| (id, 0.8));
+                        .member(class, parts[1], 0)
+                        .map(|id| (id, infer::INFERRED));
                 }
                 cur = sym.parent;
             }
@@ -598,47 +607,86 @@ const STDLIB_METHOD_NAMES: &[&str] = &[
     "writelines",
 ];
 
-/// Phase 4: `calls` edges (resolved names, else a unique function of that name in the
-/// repository at [`NAME_MATCH_CONFIDENCE`], except standard-library method names) and `inherits` edges between classes.
-fn add_calls_and_bases(g: &mut Builder, r: &Resolver<'_>) {
-    let symbols = r.symbols;
-    let mut seen_calls = HashSet::new();
+/// Phase 4a: `inherits` edges between classes; the resolved bases of each class, which
+/// receiver typing follows to inherited methods.
+fn add_bases(g: &mut Builder, r: &Resolver<'_>) -> HashMap<i64, Vec<i64>> {
+    let mut bases: HashMap<i64, Vec<i64>> = HashMap::new();
     for (fi, s) in r.sources.iter().enumerate() {
-        for call in &s.parse.calls {
-            let src = call
-                .caller
+        for base in &s.parse.bases {
+            if let Some((dst, conf)) = r.resolve_dotted(fi, &base.base, None) {
+                let src = r.symbols.sym_node_of[fi][base.class];
+                if r.symbols.class_ids.contains(&dst) && dst != src {
+                    g.edge("inherits", src, dst, conf, Some(base.line));
+                    bases.entry(src).or_default().push(dst);
+                }
+            }
+        }
+    }
+    bases
+}
+
+/// Phase 4b: `calls` edges (resolved names and typed receivers, else a unique function of
+/// that name in the repository at [`NAME_MATCH_CONFIDENCE`], except builtin and
+/// standard-library method names and receivers of a known type), then `uses` edges for names
+/// read as values (resolved only, never guessed).
+fn add_calls_and_uses(g: &mut Builder, r: &Resolver<'_>) {
+    let symbols = r.symbols;
+    let mut seen = HashSet::new();
+    for (fi, s) in r.sources.iter().enumerate() {
+        let node_of = |caller: Option<usize>| {
+            caller
                 .map(|c| symbols.sym_node_of[fi][c])
-                .unwrap_or(symbols.file_ids[fi]);
-            let target = r.resolve_dotted(fi, &call.callee, call.caller).or_else(|| {
-                // Best effort by name: a unique function of that name anywhere in the repo,
-                // unless it is a method call by a name the standard library owns.
-                let (receiver, last) = call
-                    .callee
-                    .rsplit_once('.')
-                    .unwrap_or(("", call.callee.as_str()));
-                if !receiver.is_empty() && STDLIB_METHOD_NAMES.binary_search(&last).is_ok() {
-                    return None;
-                }
-                match symbols.by_name.get(&(s.lang, last)).map(Vec::as_slice) {
-                    Some([only]) if last.len() > 3 => Some((*only, NAME_MATCH_CONFIDENCE)),
-                    _ => None,
-                }
-            });
+                .unwrap_or(symbols.file_ids[fi])
+        };
+        for call in &s.parse.calls {
+            let src = node_of(call.caller);
+            let target = match r.resolve_ref(fi, &call.callee, call.caller, 0) {
+                Target::Found(id, conf) => Some((id, conf)),
+                Target::Known => None,
+                Target::Unknown => name_match(r, s.lang, &call.callee),
+            };
             if let Some((dst, conf)) = target
                 && dst != src
-                && seen_calls.insert((src, dst))
+                && seen.insert((src, dst))
             {
                 g.edge("calls", src, dst, conf, Some(call.line));
             }
         }
-        for base in &s.parse.bases {
-            if let Some((dst, conf)) = r.resolve_dotted(fi, &base.base, None) {
-                let src = symbols.sym_node_of[fi][base.class];
-                if symbols.class_ids.contains(&dst) {
-                    g.edge("inherits", src, dst, conf, Some(base.line));
-                }
+        // `from .m import X` binds X: the importing file depends on it even when nothing
+        // else in the file names it (re-exports, `TYPE_CHECKING` imports).
+        for imp in &s.parse.imports {
+            if let Some(Bind::Symbol(from, n)) = r.binds[fi].get(imp.alias.as_str())
+                && let Some((dst, _)) = r.exported(*from, n)
+                && seen.insert((symbols.file_ids[fi], dst))
+            {
+                g.edge("uses", symbols.file_ids[fi], dst, 0.9, Some(imp.line));
             }
         }
+        for u in &s.parse.uses {
+            let src = node_of(u.caller);
+            if let Some((dst, conf)) = r.resolve_use(fi, &u.callee, u.caller)
+                && dst != src
+                && seen.insert((src, dst))
+            {
+                g.edge("uses", src, dst, conf, Some(u.line));
+            }
+        }
+    }
+}
+
+/// Best effort by name: a unique function of that name anywhere in the repository, unless
+/// the name is a builtin's or a method call by a name the standard library owns.
+fn name_match(r: &Resolver<'_>, lang: Lang, callee: &str) -> Option<(i64, f64)> {
+    let (receiver, last) = callee.rsplit_once('.').unwrap_or(("", callee));
+    if receiver.is_empty() && lang == Lang::Python && BUILTIN_NAMES.binary_search(&last).is_ok() {
+        return None;
+    }
+    if !receiver.is_empty() && STDLIB_METHOD_NAMES.binary_search(&last).is_ok() {
+        return None;
+    }
+    match r.symbols.by_name.get(&(lang, last)).map(Vec::as_slice) {
+        Some([only]) if last.len() > 3 => Some((*only, NAME_MATCH_CONFIDENCE)),
+        _ => None,
     }
 }
 
@@ -650,7 +698,7 @@ fn dir_of(path: &str) -> &str {
     path.rsplit_once('/').map_or("", |(d, _)| d)
 }
 
-/// Phase 4b: pytest fixture injection, as `calls` edges from each test function or fixture to
+/// Phase 4c: pytest fixture injection, as `calls` edges (`uses` for `usefixtures` marks) from each test function or fixture to
 /// the fixture its parameter names: one of its own module, else one of the nearest
 /// `conftest.py` in its directory or above (pytest's scoping).
 fn add_fixture_uses(g: &mut Builder, sources: &[Source], symbols: &Symbols<'_>) {
@@ -671,7 +719,9 @@ fn add_fixture_uses(g: &mut Builder, sources: &[Source], symbols: &Symbols<'_>) 
     }
     let mut seen = HashSet::new();
     for (fi, s) in sources.iter().enumerate() {
-        for (sym, param) in &s.parse.params {
+        let params = s.parse.params.iter().map(|p| (p, "calls"));
+        let marks = s.parse.fixture_marks.iter().map(|p| (p, "uses"));
+        for ((sym, param), kind) in params.chain(marks) {
             let user = symbols.sym_node_of[fi][*sym];
             // A fixture overriding one of the same name (its parameter) uses the outer one.
             let own = in_module
@@ -697,9 +747,40 @@ fn add_fixture_uses(g: &mut Builder, sources: &[Source], symbols: &Symbols<'_>) 
                 && seen.insert((user, dst))
             {
                 let line = s.parse.symbols[*sym].line;
-                g.edge("calls", user, dst, FIXTURE_CONFIDENCE, Some(line));
+                g.edge(kind, user, dst, FIXTURE_CONFIDENCE, Some(line));
             }
         }
+    }
+}
+
+/// Phase 4d: a `dynamic_use` anomaly per file with constructs that reach code without an
+/// edge (computed `getattr`, `importlib.import_module`, `globals()`); impact reads them to
+/// keep its answers a lower bound.
+fn flag_dynamic_uses(sources: &[Source], anomalies: &mut Vec<AnomalyRow>) {
+    for s in sources {
+        let Some((first, _)) = s.parse.dynamic.first() else {
+            continue;
+        };
+        let mut by_kind: BTreeMap<&str, Vec<u32>> = BTreeMap::new();
+        for (line, kind) in &s.parse.dynamic {
+            by_kind.entry(kind.as_str()).or_default().push(*line);
+        }
+        let what: Vec<String> = by_kind
+            .iter()
+            .map(|(k, lines)| format!("{} {k}", lines.len()))
+            .collect();
+        anomalies.push(AnomalyRow {
+            kind: "dynamic_use",
+            path: s.path.clone(),
+            line: Some(*first),
+            message: format!(
+                "{}:{first}: dynamic uses ({}): code reached through them has no edge, so impact answers stay a lower bound",
+                s.path,
+                what.join(", ")
+            ),
+            severity: "low",
+            details: json!(by_kind),
+        });
     }
 }
 

@@ -61,12 +61,33 @@ pub struct Import {
     pub mod_decl: bool,
 }
 
+/// Stored as `[caller, callee, line]`: parse-cache rows hold many of them.
 #[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(
+    from = "(Option<usize>, String, u32)",
+    into = "(Option<usize>, String, u32)"
+)]
 pub struct Call {
     pub caller: Option<usize>,
     /// Dotted callee (`helper`, `self.run`, `mod.f`); Rust `::` paths are written with dots.
     pub callee: String,
     pub line: u32,
+}
+
+impl From<(Option<usize>, String, u32)> for Call {
+    fn from((caller, callee, line): (Option<usize>, String, u32)) -> Call {
+        Call {
+            caller,
+            callee,
+            line,
+        }
+    }
+}
+
+impl From<Call> for (Option<usize>, String, u32) {
+    fn from(c: Call) -> Self {
+        (c.caller, c.callee, c.line)
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -140,6 +161,69 @@ pub struct FileParse {
     /// a star import of the module binds; `None` without `__all__`.
     #[serde(default)]
     pub dunder_all: Option<Vec<String>>,
+    /// Python: names read as values, not called (`{MSG: self.on_msg}`, `register(handler)`,
+    /// `except Error`, annotations, `Cls.attr`), one per (enclosing symbol, name).
+    #[serde(default)]
+    pub uses: Vec<Call>,
+    /// Python: what a local name or attribute holds, for typing receivers.
+    #[serde(default)]
+    pub types: Vec<TypeFact>,
+    /// Python: the return annotation of a function (symbol index, type text).
+    #[serde(default)]
+    pub returns: Vec<(usize, String)>,
+    /// Python: constructs that reach code without naming it (line, kind).
+    #[serde(default)]
+    pub dynamic: Vec<(u32, Dynamic)>,
+    /// Python: fixtures named by `@pytest.mark.usefixtures("name")` (symbol index, name).
+    #[serde(default)]
+    pub fixture_marks: Vec<(usize, String)>,
+}
+
+/// What a name holds: `name` is a local (`t`) in `scope`, or an attribute (`self.x`) of the
+/// class `scope`; `ty` is a type (`pkg.Transport`) or a call's result (`make()`). Stored as
+/// `[scope, name, ty]`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(
+    from = "(Option<usize>, String, String)",
+    into = "(Option<usize>, String, String)"
+)]
+pub struct TypeFact {
+    pub scope: Option<usize>,
+    pub name: String,
+    pub ty: String,
+}
+
+impl From<(Option<usize>, String, String)> for TypeFact {
+    fn from((scope, name, ty): (Option<usize>, String, String)) -> TypeFact {
+        TypeFact { scope, name, ty }
+    }
+}
+
+impl From<TypeFact> for (Option<usize>, String, String) {
+    fn from(f: TypeFact) -> Self {
+        (f.scope, f.name, f.ty)
+    }
+}
+
+/// A construct that can reach code without a visible edge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Dynamic {
+    /// `getattr`/`setattr` with a computed name.
+    Getattr,
+    /// `importlib.import_module(...)`, `__import__(...)`.
+    Import,
+    /// `globals()`, `locals()`.
+    Globals,
+}
+
+impl Dynamic {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Dynamic::Getattr => "getattr",
+            Dynamic::Import => "import",
+            Dynamic::Globals => "globals",
+        }
+    }
 }
 
 /// A parsed language, chosen by file extension.

@@ -2,10 +2,10 @@
 
 use tree_sitter::{Node, Parser};
 
+mod types;
+
 pub use crate::code::lang::{Base, Call, FileParse, Import, SymKind, Symbol};
-use crate::code::lang::{
-    children_rev, in_function, line_of, note_error, parse_tree, push_symbol, text,
-};
+use crate::code::lang::{in_function, line_of, note_error, parse_tree, push_symbol, text};
 
 /// Creates a parser for Python.
 pub fn parser() -> Result<Parser, String> {
@@ -18,9 +18,12 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
     let tree = parse_tree(parser, src)?;
     let root = tree.root_node();
     let mut out = FileParse::default();
-    // Explicit stack: (node, enclosing symbol index, deferred-import context).
-    let mut stack: Vec<(Node<'_>, Option<usize>, bool)> = vec![(root, None, false)];
-    while let Some((node, scope, deferred)) = stack.pop() {
+    // Explicit stack: (node, enclosing symbol index, deferred-import context, name position:
+    // the node names what is bound or called, so it is no value use).
+    let mut stack: Vec<(Node<'_>, Option<usize>, bool, bool)> = vec![(root, None, false, false)];
+    let mut names: Vec<types::NameRead> = Vec::new();
+    let mut bound: Vec<types::NameRead> = Vec::new();
+    while let Some((node, scope, deferred, named)) = stack.pop() {
         note_error(&mut out, node, src);
         if !node.has_error() && !node.is_missing() && node.kind() == "string" {
             continue; // nothing of interest inside string literals
@@ -43,18 +46,66 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
                 continue;
             }
             "call" => call(&mut out, node, src, scope),
-            "assignment" | "augmented_assignment" if scope.is_none() => {
-                dunder_all(&mut out, node, src);
+            "assignment" | "augmented_assignment" => {
+                if scope.is_none() {
+                    dunder_all(&mut out, node, src);
+                }
+                types::assignment(&mut out, node, src, scope);
+            }
+            "with_item" => types::with_item(&mut out, node, src, scope),
+            // Most names read are locals: their text is copied only if kept (below).
+            "identifier" if !named => names.push((scope, node.byte_range(), line_of(node))),
+            "attribute" => {
+                let key = types::expr_key(node, src);
+                if !named && let Some(k) = &key {
+                    use_of(&mut out, scope, k, node);
+                }
+                if key.as_deref().is_some_and(|k| !k.contains('(')) {
+                    continue; // a plain chain holds no calls
+                }
             }
             _ => {}
         }
         let type_checking = type_checking_body(node, src);
-        for child in children_rev(node) {
-            let d = deferred || type_checking.is_some_and(|b| b.id() == child.id());
-            stack.push((child, child_scope, d));
+        let mut c = node.walk();
+        let first = stack.len();
+        if c.goto_first_child() {
+            loop {
+                let child = c.node();
+                let named = types::names_not_reads(node, named, c.field_name(), child);
+                if named && child.kind() == "identifier" && types::binds_local(node, c.field_name())
+                {
+                    bound.push((child_scope, child.byte_range(), 0));
+                }
+                let d = deferred || type_checking.is_some_and(|b| b.id() == child.id());
+                stack.push((child, child_scope, d, named));
+                if !c.goto_next_sibling() {
+                    break;
+                }
+            }
         }
+        stack[first..].reverse(); // popped in source order
     }
+    types::keep_useful_uses(&mut out, &names, &bound, src);
     Ok(out)
+}
+
+/// Records a value use of `name` from `scope`.
+fn use_of(out: &mut FileParse, scope: Option<usize>, name: &str, node: Node<'_>) {
+    // `@x.setter` is the property's own plumbing, not a use of it.
+    let plumbing =
+        name.ends_with(".setter") || name.ends_with(".getter") || name.ends_with(".deleter");
+    if name.len() < 200
+        && !name.contains(['\n', ' ', '['])
+        && !matches!(name, "self" | "cls")
+        && !plumbing
+    {
+        out.uses.push(Call {
+            caller: scope,
+            callee: name.to_string(),
+            line: line_of(node),
+        });
+    }
 }
 
 /// A class, method or function, with the base classes of a class; its symbol index.
@@ -75,7 +126,9 @@ fn definition(
         SymKind::Function
     };
     let idx = push_symbol(out, node, &name, kind, scope);
+    types::usefixtures(out, idx, node, src);
     if kind != SymKind::Class {
+        types::signature(out, idx, node, src);
         let fixture = is_fixture(node, src);
         if fixture {
             out.fixtures.push(idx);
@@ -257,16 +310,27 @@ fn relative_module(node: Node<'_>, src: &[u8]) -> (String, u32) {
     (module, level)
 }
 
-/// A call of a plain name or attribute chain (`f(...)`, `a.b.c(...)`).
+/// A call of a name or attribute chain (`f(...)`, `a.b.c(...)`, `Cls(x).decode()` as
+/// `Cls().decode`), the class or module its receiver names (a value use), and dynamic uses.
 fn call(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) {
-    if let Some(f) = node.child_by_field_name("function")
-        && matches!(f.kind(), "identifier" | "attribute")
+    let Some(f) = node.child_by_field_name("function") else {
+        return;
+    };
+    let Some(callee) = types::expr_key(f, src) else {
+        return;
+    };
+    types::dynamic_call(out, node, &callee, src);
+    // `mod.f()`: a module bound by `import mod` is no symbol; `mod.Cls.from_x()` uses `Cls`.
+    if let Some((receiver, _)) = callee.rsplit_once('.')
+        && !receiver.contains('(')
+        && !out
+            .imports
+            .iter()
+            .any(|i| i.name.is_none() && i.alias == receiver)
     {
-        let callee = text(f, src);
-        if crate::code::lang::plain_callee(callee) {
-            out.push_call(scope, callee.to_string(), node);
-        }
+        use_of(out, scope, receiver, node);
     }
+    out.push_call(scope, callee, node);
 }
 
 /// The body of `if TYPE_CHECKING:`: its imports never run, so they are deferred.
@@ -282,6 +346,7 @@ fn type_checking_body<'t>(node: Node<'t>, src: &[u8]) -> Option<Node<'t>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::BTreeSet;
 
     #[test]
     fn extracts_symbols_imports_calls_and_bases() {
@@ -402,6 +467,158 @@ def helper():
         assert_eq!(r.dunder_all, Some(vec!["A".into(), "B".into(), "C".into()]));
         let none = parse(&mut p, b"x = ['A']\n").unwrap();
         assert_eq!(none.dunder_all, None);
+    }
+
+    #[test]
+    fn records_what_names_hold_for_typing_receivers() {
+        let src = br#"
+from typing import Optional
+from .net import Transport
+
+class Client:
+    conn: Transport
+
+    def __init__(self, t: Transport, backup: Optional["Transport"] = None, other: Transport | None = None):
+        self.t = t
+        self.spare = Transport()
+
+    def run(self) -> Transport:
+        local = make()
+        with open_it() as f:
+            pass
+        return Transport(1).decode()
+"#;
+        let mut p = parser().unwrap();
+        let r = parse(&mut p, src).unwrap();
+        let name = |s: Option<usize>| s.map_or("", |i| r.symbols[i].local_qname.as_str());
+        let facts: Vec<(&str, &str, &str)> = r
+            .types
+            .iter()
+            .map(|f| (name(f.scope), f.name.as_str(), f.ty.as_str()))
+            .collect();
+        for want in [
+            ("Client", "self.conn", "Transport"),
+            ("Client.__init__", "t", "Transport"),
+            ("Client.__init__", "backup", "Transport"),
+            ("Client.__init__", "other", "Transport"),
+            ("Client", "self.t", "Transport"),
+            ("Client", "self.spare", "Transport()"),
+            ("Client.run", "local", "make()"),
+            ("Client.run", "f", "open_it()"),
+        ] {
+            assert!(facts.contains(&want), "{want:?} missing: {facts:?}");
+        }
+        let returns: Vec<(&str, &str)> = r
+            .returns
+            .iter()
+            .map(|(i, t)| (name(Some(*i)), t.as_str()))
+            .collect();
+        assert_eq!(returns, vec![("Client.run", "Transport")]);
+        let callees: Vec<&str> = r.calls.iter().map(|c| c.callee.as_str()).collect();
+        assert!(callees.contains(&"Transport().decode"), "{callees:?}");
+    }
+
+    #[test]
+    fn records_value_uses_but_not_bindings_calls_or_bases() {
+        let src = br#"
+import mod
+from .h import handler, Error, Base
+
+TABLE = {1: handler, 2: mod.other}
+
+class Thing(Base):
+    kind = mod.Kind.A
+
+    def on(self, x=handler):
+        register(handler, key=Error)
+        cb = self.on
+        try:
+            pass
+        except (Error, mod.Other):
+            raise Error
+        if isinstance(x, Thing):
+            return Thing.make(x)
+        local = 1
+        return local
+
+@handler
+def decorated(a: "Thing") -> Error:
+    for handler in []:
+        pass
+"#;
+        let mut p = parser().unwrap();
+        let r = parse(&mut p, src).unwrap();
+        let uses: BTreeSet<(&str, &str)> = r
+            .uses
+            .iter()
+            .map(|u| {
+                (
+                    u.caller.map_or("", |i| r.symbols[i].local_qname.as_str()),
+                    u.callee.as_str(),
+                )
+            })
+            .collect();
+        for want in [
+            ("", "handler"),
+            ("", "mod.other"),
+            ("Thing", "mod.Kind.A"),
+            ("Thing.on", "handler"),
+            ("Thing.on", "Error"),
+            ("Thing.on", "self.on"),
+            ("Thing.on", "mod.Other"),
+            ("Thing.on", "Thing"),
+            ("decorated", "Error"),
+        ] {
+            assert!(uses.contains(&want), "{want:?} missing: {uses:?}");
+        }
+        for not in [
+            ("Thing.on", "local"),
+            ("", "Base"),
+            ("Thing.on", "register"),
+        ] {
+            assert!(!uses.contains(&not), "{not:?} is no value use: {uses:?}");
+        }
+        assert!(
+            uses.contains(&("Thing.on", "Thing")),
+            "the receiver of Thing.make"
+        );
+    }
+
+    #[test]
+    fn records_dynamic_uses_and_usefixtures_marks() {
+        let src = br#"
+import importlib, pytest
+
+def dispatch(self, name):
+    getattr(self, "on_" + name)()
+    getattr(self, "fixed")
+    mod = importlib.import_module(name)
+    return globals()[name]
+
+@pytest.mark.usefixtures("db", "user")
+def test_it():
+    pass
+"#;
+        let mut p = parser().unwrap();
+        let r = parse(&mut p, src).unwrap();
+        let kinds: Vec<(u32, &str)> = r.dynamic.iter().map(|(l, k)| (*l, k.as_str())).collect();
+        assert_eq!(kinds, vec![(5, "getattr"), (7, "import"), (8, "globals")]);
+        let marks: Vec<&str> = r.fixture_marks.iter().map(|(_, n)| n.as_str()).collect();
+        assert_eq!(marks, vec!["db", "user"]);
+    }
+
+    #[test]
+    fn a_name_bound_in_a_function_is_the_locals_there() {
+        let src = b"from .h import unsafe, parse\n\ndef f(specs):\n    for spec, unsafe in specs:\n        return unsafe\n\ndef g(other):\n    parse = other\n    return parse(1)\n\ndef h():\n    return unsafe, parse(2)\n";
+        let mut p = parser().unwrap();
+        let r = parse(&mut p, src).unwrap();
+        fn by(r: &FileParse, c: &Call) -> (String, String) {
+            (r.symbols[c.caller.unwrap()].name.clone(), c.callee.clone())
+        }
+        let uses: Vec<(String, String)> = r.uses.iter().map(|c| by(&r, c)).collect();
+        assert_eq!(uses, vec![("h".into(), "unsafe".into())]);
+        let calls: Vec<(String, String)> = r.calls.iter().map(|c| by(&r, c)).collect();
+        assert_eq!(calls, vec![("h".into(), "parse".into())]);
     }
 
     #[test]

@@ -1,0 +1,393 @@
+//! Receiver typing for calls and value uses: what a name holds (`t = Transport()`, `t:
+//! Transport`, `self.x = Cls()`, `make() -> Transport`), followed through resolved base
+//! classes, so that `t.close()` reaches `Transport.close` (or a base class's `close`).
+
+use super::{Resolver, Symbols};
+use crate::code::index::Source;
+use crate::code::index::resolve::Bind;
+use crate::code::lang::SymKind;
+use std::collections::HashMap;
+
+/// The confidence of an edge reached through an inferred type (impact calls it `inferred`).
+pub(super) const INFERRED: f64 = 0.8;
+
+/// How deep a type is followed (`a().b.c().d` and facts naming facts) before giving up.
+const MAX_DEPTH: usize = 8;
+
+/// Builtin names: a call or receiver of one of these is Python's, never a repository guess.
+/// Sorted (binary search).
+pub(super) const BUILTIN_NAMES: &[&str] = &[
+    "abs",
+    "all",
+    "any",
+    "ascii",
+    "bin",
+    "bool",
+    "breakpoint",
+    "bytearray",
+    "bytes",
+    "callable",
+    "chr",
+    "classmethod",
+    "compile",
+    "complex",
+    "delattr",
+    "dict",
+    "dir",
+    "divmod",
+    "enumerate",
+    "eval",
+    "exec",
+    "filter",
+    "float",
+    "format",
+    "frozenset",
+    "getattr",
+    "globals",
+    "hasattr",
+    "hash",
+    "help",
+    "hex",
+    "id",
+    "input",
+    "int",
+    "isinstance",
+    "issubclass",
+    "iter",
+    "len",
+    "list",
+    "locals",
+    "map",
+    "max",
+    "memoryview",
+    "min",
+    "next",
+    "object",
+    "oct",
+    "open",
+    "ord",
+    "pow",
+    "print",
+    "property",
+    "range",
+    "repr",
+    "reversed",
+    "round",
+    "set",
+    "setattr",
+    "slice",
+    "sorted",
+    "staticmethod",
+    "str",
+    "sum",
+    "super",
+    "tuple",
+    "type",
+    "vars",
+    "zip",
+];
+
+/// What a receiver is known to be.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum Ty {
+    /// An instance of (or the class itself) the class node, with the confidence of the way.
+    Class(i64, f64),
+    /// Something outside the repository (a builtin, an external package's object).
+    External,
+    Unknown,
+}
+
+/// What a call or a value use resolved to.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum Target {
+    Found(i64, f64),
+    /// The receiver's type is known (in the repository or outside it) and has no such
+    /// member here: no name-only guess.
+    Known,
+    Unknown,
+}
+
+/// Per run: classes, their resolved bases, what names hold and what functions return.
+#[derive(Default)]
+pub(super) struct Types<'a> {
+    /// Class node -> (file, symbol index).
+    class_at: HashMap<i64, (usize, usize)>,
+    /// Class node -> its resolved base classes, in source order.
+    pub(super) bases: HashMap<i64, Vec<i64>>,
+    /// (file, scope, name) -> type text of a local.
+    facts: HashMap<(usize, Option<usize>, &'a str), &'a str>,
+    /// (class node, attribute) -> (file, type text), from `self.x = ...` and `x: T` in the body.
+    attrs: HashMap<(i64, &'a str), (usize, &'a str)>,
+    /// (class node, name) -> the method or nested class of that name.
+    members: HashMap<(i64, &'a str), i64>,
+    /// Function node -> (file, return annotation).
+    returns: HashMap<i64, (usize, &'a str)>,
+}
+
+impl<'a> Types<'a> {
+    pub(super) fn new(sources: &'a [Source], symbols: &Symbols<'a>) -> Types<'a> {
+        let mut t = Types::default();
+        for (fi, s) in sources.iter().enumerate() {
+            let node_of = &symbols.sym_node_of[fi];
+            for (si, sym) in s.parse.symbols.iter().enumerate() {
+                if sym.kind == SymKind::Class {
+                    t.class_at.insert(node_of[si], (fi, si));
+                }
+                if let Some(p) = sym.parent
+                    && s.parse.symbols[p].kind == SymKind::Class
+                {
+                    t.members
+                        .entry((node_of[p], sym.name.as_str()))
+                        .or_insert(node_of[si]);
+                }
+            }
+            for f in &s.parse.types {
+                match (f.scope, f.name.strip_prefix("self.")) {
+                    (Some(class), Some(attr)) => {
+                        t.attrs
+                            .entry((node_of[class], attr))
+                            .or_insert((fi, f.ty.as_str()));
+                    }
+                    _ => {
+                        t.facts
+                            .entry((fi, f.scope, f.name.as_str()))
+                            .or_insert(f.ty.as_str());
+                    }
+                }
+            }
+            for (si, ty) in &s.parse.returns {
+                t.returns
+                    .insert(symbols.sym_node_of[fi][*si], (fi, ty.as_str()));
+            }
+        }
+        t
+    }
+
+    pub(super) fn is_class(&self, id: i64) -> bool {
+        self.class_at.contains_key(&id)
+    }
+}
+
+impl Resolver<'_> {
+    /// The class enclosing symbol `caller` of file `fi` (for `self`, `cls`, `super()`).
+    fn enclosing_class(&self, fi: usize, caller: Option<usize>) -> Option<i64> {
+        let syms = &self.sources[fi].parse.symbols;
+        let mut cur = caller;
+        while let Some(c) = cur {
+            if syms[c].kind == SymKind::Class {
+                return Some(self.symbols.sym_node_of[fi][c]);
+            }
+            cur = syms[c].parent;
+        }
+        None
+    }
+
+    /// Member `name` of class `class` or, first found, of its bases (depth first).
+    pub(super) fn member(&self, class: i64, name: &str, depth: usize) -> Option<i64> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        if let Some(id) = self.types.members.get(&(class, name)) {
+            return Some(*id);
+        }
+        self.types
+            .bases
+            .get(&class)?
+            .iter()
+            .find_map(|b| self.member(*b, name, depth + 1))
+    }
+
+    /// The type text of attribute `name` of class `class` or of a base: (file, type).
+    fn attr_fact(&self, class: i64, name: &str, depth: usize) -> Option<(usize, &str)> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        if let Some(found) = self.types.attrs.get(&(class, name)) {
+            return Some(*found);
+        }
+        self.types
+            .bases
+            .get(&class)?
+            .iter()
+            .find_map(|b| self.attr_fact(*b, name, depth + 1))
+    }
+
+    /// What local `name` holds as seen from `caller` (its scope, then the enclosing ones).
+    fn local_fact(&self, fi: usize, caller: Option<usize>, name: &str) -> Option<&str> {
+        let syms = &self.sources[fi].parse.symbols;
+        let mut cur = caller;
+        loop {
+            if let Some(ty) = self.types.facts.get(&(fi, cur, name)) {
+                return Some(ty);
+            }
+            cur = syms[cur?].parent;
+        }
+    }
+
+    /// True when the first name of `dotted` is bound to something outside the repository.
+    fn external_head(&self, fi: usize, dotted: &str) -> bool {
+        let head = dotted.split(['.', '(']).next().unwrap_or("");
+        matches!(self.binds[fi].get(head), Some(Bind::External(_)))
+            || (BUILTIN_NAMES.binary_search(&head).is_ok()
+                && self.lookup_in(fi, head).is_none()
+                && !self.binds[fi].contains_key(head))
+    }
+
+    /// The type of expression key `expr` (`t`, `self.x`, `make()`, `mod.Cls`) in file `fi`.
+    pub(super) fn type_of(&self, fi: usize, expr: &str, caller: Option<usize>, depth: usize) -> Ty {
+        if depth > MAX_DEPTH {
+            return Ty::Unknown;
+        }
+        if let Some(inner) = expr.strip_suffix("()") {
+            if inner == "super" {
+                return Ty::Unknown;
+            }
+            return match self.resolve_ref(fi, inner, caller, depth + 1) {
+                Target::Found(id, c) if self.types.is_class(id) => Ty::Class(id, c),
+                Target::Found(id, c) => match self.types.returns.get(&id) {
+                    Some((g, ty)) => lower(self.type_of(*g, ty, None, depth + 1), c),
+                    None => Ty::Unknown,
+                },
+                Target::Known if self.external_head(fi, inner) => Ty::External,
+                _ => Ty::Unknown,
+            };
+        }
+        match expr.rsplit_once('.') {
+            None => {
+                if matches!(expr, "self" | "cls") {
+                    return match self.enclosing_class(fi, caller) {
+                        Some(c) => Ty::Class(c, INFERRED),
+                        None => Ty::Unknown,
+                    };
+                }
+                if let Some(ty) = self.local_fact(fi, caller, expr) {
+                    return lower(self.type_of(fi, ty, caller, depth + 1), INFERRED);
+                }
+                match self.resolve_dotted(fi, expr, caller) {
+                    Some((id, c)) if self.types.is_class(id) => Ty::Class(id, c),
+                    Some(_) => Ty::Unknown,
+                    None if self.external_head(fi, expr) => Ty::External,
+                    None => Ty::Unknown,
+                }
+            }
+            Some((recv, attr)) => match self.type_of(fi, recv, caller, depth + 1) {
+                Ty::Class(c, conf) => {
+                    if let Some((g, ty)) = self.attr_fact(c, attr, 0) {
+                        return lower(self.type_of(g, ty, None, depth + 1), conf.min(INFERRED));
+                    }
+                    // A nested class, or a property read for its annotated return type.
+                    match self.member(c, attr, 0) {
+                        Some(id) if self.types.is_class(id) => Ty::Class(id, conf),
+                        Some(id) => match self.types.returns.get(&id) {
+                            Some((g, ty)) => {
+                                lower(self.type_of(*g, ty, None, depth + 1), conf.min(INFERRED))
+                            }
+                            None => Ty::Unknown,
+                        },
+                        None => Ty::Unknown,
+                    }
+                }
+                Ty::External => Ty::External,
+                Ty::Unknown if !recv.contains('(') => match self.resolve_dotted(fi, expr, caller) {
+                    Some((id, c)) if self.types.is_class(id) => Ty::Class(id, c),
+                    _ => Ty::Unknown,
+                },
+                Ty::Unknown => Ty::Unknown,
+            },
+        }
+    }
+
+    /// What a call's callee or a used name (`f`, `t.close`, `self.x.m`, `super().m`,
+    /// `mod.Cls.from_x`, `Cls().decode`) is, in file `fi` inside `caller`.
+    pub(super) fn resolve_ref(
+        &self,
+        fi: usize,
+        key: &str,
+        caller: Option<usize>,
+        depth: usize,
+    ) -> Target {
+        if depth > MAX_DEPTH {
+            return Target::Unknown;
+        }
+        if let Some(name) = key.strip_prefix("super().")
+            && !name.contains('.')
+        {
+            let Some(c) = self.enclosing_class(fi, caller) else {
+                return Target::Unknown;
+            };
+            let found = self
+                .types
+                .bases
+                .get(&c)
+                .and_then(|bases| bases.iter().find_map(|b| self.member(*b, name, 1)));
+            return match found {
+                Some(id) => Target::Found(id, INFERRED),
+                None => Target::Unknown,
+            };
+        }
+        let Some((recv, name)) = key.rsplit_once('.') else {
+            // In a class body, a name is first the class's own (`visit_If = visit_Name`).
+            let syms = &self.sources[fi].parse.symbols;
+            if let Some(c) = caller.filter(|c| syms[*c].kind == SymKind::Class)
+                && let Some((id, _)) = self.lookup_in(fi, &format!("{}.{key}", syms[c].local_qname))
+            {
+                return Target::Found(id, 1.0);
+            }
+            return match self.resolve_dotted(fi, key, caller) {
+                Some((id, c)) => Target::Found(id, c),
+                None if self.external_head(fi, key) => Target::Known,
+                None => Target::Unknown,
+            };
+        };
+        match self.type_of(fi, recv, caller, depth + 1) {
+            Ty::Class(c, conf) => match self.member(c, name, 0) {
+                Some(id) => Target::Found(id, conf),
+                None => Target::Known,
+            },
+            Ty::External => Target::Known,
+            Ty::Unknown if key.contains('(') => Target::Unknown,
+            Ty::Unknown => match self.resolve_dotted(fi, key, caller) {
+                Some((id, c)) => Target::Found(id, c),
+                None if self.external_head(fi, key) => Target::Known,
+                None => Target::Unknown,
+            },
+        }
+    }
+
+    /// What a value use names: the name itself, else the class or function its longest
+    /// resolvable prefix names (`Cls.CONSTANT` uses `Cls`).
+    pub(super) fn resolve_use(
+        &self,
+        fi: usize,
+        key: &str,
+        caller: Option<usize>,
+    ) -> Option<(i64, f64)> {
+        let mut k = key;
+        loop {
+            if let Target::Found(id, c) = self.resolve_ref(fi, k, caller, 0) {
+                return Some((id, c));
+            }
+            let (prefix, _) = k.rsplit_once('.')?;
+            if prefix.ends_with(')') || matches!(prefix, "self" | "cls") {
+                return None;
+            }
+            k = prefix;
+        }
+    }
+}
+
+/// `ty` with its confidence lowered to at most `conf`.
+fn lower(ty: Ty, conf: f64) -> Ty {
+    match ty {
+        Ty::Class(id, c) => Ty::Class(id, c.min(conf)),
+        other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn builtin_names_are_sorted_for_binary_search() {
+        assert!(super::BUILTIN_NAMES.windows(2).all(|w| w[0] < w[1]));
+    }
+}

@@ -1,0 +1,401 @@
+//! Python facts for receiver typing and value uses: what a name holds (`t = Transport()`,
+//! `t: Transport`, `self.x = Cls()`), return annotations, which names are read as values,
+//! dynamic constructs, and pytest `usefixtures` marks.
+
+use std::collections::HashSet;
+use tree_sitter::Node;
+
+use crate::code::lang::{Call, Dynamic, FileParse, SymKind, TypeFact, line_of, text};
+
+/// The longest key [`expr_key`] builds.
+const MAX_KEY: usize = 200;
+
+/// A name chain with call results marked `()`: `a.b`, `make().close`, `Cls().decode`,
+/// `super().run`; `None` for anything else (subscripts, literals, operators).
+pub(super) fn expr_key(node: Node<'_>, src: &[u8]) -> Option<String> {
+    let key = match node.kind() {
+        "identifier" => text(node, src).to_string(),
+        "attribute" => {
+            let object = expr_key(node.child_by_field_name("object")?, src)?;
+            let attr = text(node.child_by_field_name("attribute")?, src);
+            format!("{object}.{attr}")
+        }
+        "call" => format!(
+            "{}()",
+            expr_key(node.child_by_field_name("function")?, src)?
+        ),
+        "parenthesized_expression" => expr_key(node.named_child(0)?, src)?,
+        _ => return None,
+    };
+    (key.len() < MAX_KEY && !key.contains(['\n', ' '])).then_some(key)
+}
+
+/// The class an annotation names: `Transport`, `mod.Transport`, `"Transport"`,
+/// `Optional[T]`, `T | None`, `Union[T, None]`; `None` for containers and anything else.
+pub(super) fn annotation(node: Node<'_>, src: &[u8]) -> Option<String> {
+    let node = if node.kind() == "type" {
+        node.named_child(0)?
+    } else {
+        node
+    };
+    match node.kind() {
+        "identifier" | "attribute" => {
+            let k = expr_key(node, src)?;
+            (!k.contains('(') && k != "None").then_some(k)
+        }
+        "string" => {
+            let t = text(node, src)
+                .trim_matches(|c| c == '"' || c == '\'')
+                .trim();
+            let t = t.strip_suffix(" | None").unwrap_or(t);
+            plain_dotted(t).then(|| t.to_string())
+        }
+        "binary_operator" => {
+            // `T | None` / `None | T`
+            let (l, r) = (
+                node.child_by_field_name("left")?,
+                node.child_by_field_name("right")?,
+            );
+            match (text(l, src), text(r, src)) {
+                (_, "None") => annotation(l, src),
+                ("None", _) => annotation(r, src),
+                _ => None,
+            }
+        }
+        "generic_type" | "subscript" => {
+            let head = node.named_child(0)?;
+            let head = text(head, src);
+            if !matches!(
+                head,
+                "Optional" | "typing.Optional" | "Union" | "typing.Union"
+            ) {
+                return None;
+            }
+            let args = node.named_child(1)?;
+            let mut c = args.walk();
+            let mut named: Vec<Node<'_>> = args
+                .named_children(&mut c)
+                .filter(|a| text(*a, src) != "None")
+                .collect();
+            if args.kind() != "type_parameter" && args.kind() != "expression_list" {
+                named = vec![args];
+            }
+            match named.as_slice() {
+                [only] => annotation(*only, src),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+fn plain_dotted(t: &str) -> bool {
+    !t.is_empty()
+        && t.len() < MAX_KEY
+        && t.split('.').all(|p| {
+            !p.is_empty()
+                && p.chars().all(|c| c.is_alphanumeric() || c == '_')
+                && !p.starts_with(|c: char| c.is_ascii_digit())
+        })
+}
+
+/// True when `child` (under `parent`, in field `field`) names what is bound, defined or called
+/// rather than reading a value: assignment targets, parameters, definitions' names, keyword
+/// argument names, a call's function, a class's bases (those are `inherits` edges).
+/// `parent_named`: `parent` itself is in such a position (a class's `superclasses` list).
+pub(super) fn names_not_reads(
+    parent: Node<'_>,
+    parent_named: bool,
+    field: Option<&str>,
+    child: Node<'_>,
+) -> bool {
+    match parent.kind() {
+        "assignment" | "augmented_assignment" | "for_statement" | "for_in_clause" => {
+            field == Some("left")
+        }
+        "function_definition" => field == Some("name"),
+        "class_definition" => matches!(field, Some("name" | "superclasses")),
+        "call" => field == Some("function"),
+        "attribute" => field == Some("attribute"),
+        "keyword_argument"
+        | "named_expression"
+        | "default_parameter"
+        | "typed_default_parameter" => field == Some("name"),
+        "typed_parameter" => field != Some("type"),
+        "parameters" | "lambda_parameters" | "global_statement" | "nonlocal_statement"
+        | "as_pattern_target" | "dotted_name" | "aliased_import" | "pattern_list" => true,
+        "as_pattern" => field == Some("alias"),
+        // A class's bases: `class C(Base, mod.Mixin)` (not `metaclass=M`).
+        "argument_list" => parent_named && matches!(child.kind(), "identifier" | "attribute"),
+        k => k.ends_with("pattern"),
+    }
+}
+
+/// True when an identifier at `child`'s position binds a local name (an assignment or loop
+/// target, a parameter, `as x`, `x :=`): inside a function, reads of it are the local's.
+pub(super) fn binds_local(parent: Node<'_>, field: Option<&str>) -> bool {
+    match parent.kind() {
+        "assignment" | "augmented_assignment" | "for_statement" | "for_in_clause" => {
+            field == Some("left")
+        }
+        "named_expression" | "default_parameter" | "typed_default_parameter" => {
+            field == Some("name")
+        }
+        "typed_parameter" => field != Some("type"),
+        "parameters" | "lambda_parameters" | "as_pattern_target" | "pattern_list" => true,
+        k => k.ends_with("pattern") && k != "class_pattern",
+    }
+}
+
+/// The scope a fact about `self.x` belongs to: the class of the method `scope`.
+fn class_of_method(out: &FileParse, scope: Option<usize>) -> Option<usize> {
+    let m = &out.symbols[scope?];
+    (m.kind == SymKind::Method).then_some(m.parent).flatten()
+}
+
+/// The type a right-hand side gives its target: a call's result (`Cls()`, `make()`), or
+/// what a local it copies holds (`self.t = t`).
+fn value_type(out: &FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) -> Option<String> {
+    match node.kind() {
+        "call" => expr_key(node, src),
+        "identifier" => {
+            let name = text(node, src);
+            out.types
+                .iter()
+                .rev()
+                .find(|f| f.scope == scope && f.name == name)
+                .map(|f| f.ty.clone())
+        }
+        "await" => value_type(out, node.named_child(0)?, src, scope),
+        _ => None,
+    }
+}
+
+fn push_fact(out: &mut FileParse, scope: Option<usize>, name: String, ty: String) {
+    out.types.push(TypeFact { scope, name, ty });
+}
+
+/// `t = Transport(...)`, `t: Transport = ...`, `self.x = Cls()`, `self.x: Cls`, `self.x = t`
+/// (an annotated parameter), and `x: Cls` in a class body.
+pub(super) fn assignment(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) {
+    let Some(left) = node.child_by_field_name("left") else {
+        return;
+    };
+    let ty = match node.child_by_field_name("type") {
+        Some(t) => annotation(t, src),
+        None => node
+            .child_by_field_name("right")
+            .and_then(|r| value_type(out, r, src, scope)),
+    };
+    let Some(ty) = ty else {
+        return;
+    };
+    match left.kind() {
+        "identifier" => {
+            let name = text(left, src);
+            if scope.is_some_and(|s| out.symbols[s].kind == SymKind::Class) {
+                push_fact(out, scope, format!("self.{name}"), ty);
+            } else {
+                push_fact(out, scope, name.to_string(), ty);
+            }
+        }
+        "attribute" => {
+            let obj = left.child_by_field_name("object").map(|o| text(o, src));
+            let attr = left.child_by_field_name("attribute").map(|a| text(a, src));
+            if let (Some("self"), Some(attr), Some(class)) =
+                (obj, attr, class_of_method(out, scope))
+            {
+                push_fact(out, Some(class), format!("self.{attr}"), ty);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `with Cls() as c:`.
+pub(super) fn with_item(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) {
+    let Some(value) = node.child_by_field_name("value") else {
+        return;
+    };
+    if value.kind() != "as_pattern" {
+        return;
+    }
+    let (Some(expr), Some(alias)) = (value.named_child(0), value.child_by_field_name("alias"))
+    else {
+        return;
+    };
+    if let (Some(ty), Some(name)) = (
+        value_type(out, expr, src, scope),
+        alias.named_child(0).filter(|n| n.kind() == "identifier"),
+    ) {
+        push_fact(out, scope, text(name, src).to_string(), ty);
+    }
+}
+
+/// The annotated parameters (`t: Transport`, `t: Optional[Transport] = None`) and the return
+/// annotation of function `idx`.
+pub(super) fn signature(out: &mut FileParse, idx: usize, def: Node<'_>, src: &[u8]) {
+    if let Some(ret) = def.child_by_field_name("return_type")
+        && let Some(ty) = annotation(ret, src)
+    {
+        out.returns.push((idx, ty));
+    }
+    let Some(params) = def.child_by_field_name("parameters") else {
+        return;
+    };
+    let mut c = params.walk();
+    for p in params.named_children(&mut c) {
+        let name = match p.kind() {
+            "typed_parameter" => p.named_child(0).filter(|n| n.kind() == "identifier"),
+            "typed_default_parameter" => p.child_by_field_name("name"),
+            _ => None,
+        };
+        if let (Some(name), Some(ty)) = (
+            name,
+            p.child_by_field_name("type")
+                .and_then(|t| annotation(t, src)),
+        ) {
+            push_fact(out, Some(idx), text(name, src).to_string(), ty);
+        }
+    }
+}
+
+/// `@pytest.mark.usefixtures("a", "b")` on function or class `idx`.
+pub(super) fn usefixtures(out: &mut FileParse, idx: usize, def: Node<'_>, src: &[u8]) {
+    let Some(decorated) = def.parent().filter(|p| p.kind() == "decorated_definition") else {
+        return;
+    };
+    let mut c = decorated.walk();
+    for d in decorated.named_children(&mut c) {
+        let Some(call) = d.named_child(0).filter(|n| n.kind() == "call") else {
+            continue;
+        };
+        let callee = call
+            .child_by_field_name("function")
+            .map(|f| text(f, src))
+            .unwrap_or("");
+        if !matches!(callee, "pytest.mark.usefixtures" | "mark.usefixtures") {
+            continue;
+        }
+        let Some(args) = call.child_by_field_name("arguments") else {
+            continue;
+        };
+        let mut ac = args.walk();
+        for a in args
+            .named_children(&mut ac)
+            .filter(|a| a.kind() == "string")
+        {
+            let name = text(a, src).trim_matches(|c| c == '"' || c == '\'');
+            if plain_dotted(name) {
+                out.fixture_marks.push((idx, name.to_string()));
+            }
+        }
+    }
+}
+
+/// `getattr`/`setattr` with a computed name, `importlib.import_module(...)`,
+/// `__import__(...)`, `globals()`, `locals()`.
+pub(super) fn dynamic_call(out: &mut FileParse, node: Node<'_>, callee: &str, src: &[u8]) {
+    let kind = match callee {
+        "getattr" | "setattr" => {
+            let literal = node
+                .child_by_field_name("arguments")
+                .and_then(|a| a.named_child(1))
+                .is_some_and(|n| n.kind() == "string" && !text(n, src).starts_with('f'));
+            if literal {
+                return;
+            }
+            Dynamic::Getattr
+        }
+        "importlib.import_module" | "import_module" | "__import__" => Dynamic::Import,
+        "globals" | "locals" => Dynamic::Globals,
+        _ => return,
+    };
+    out.dynamic.push((line_of(node), kind));
+}
+
+/// A plain name read as a value: (scope, its bytes in the source, line).
+pub(super) type NameRead = (Option<usize>, std::ops::Range<usize>, u32);
+
+/// Keeps the value uses that may resolve to a symbol: those whose first name is defined or
+/// imported at module level, `self`/`cls`, or a name with a known type; one per (scope, name).
+/// `names` are the plain names read, not yet in `out.uses`.
+///
+/// A name bound locally in a function (`bound`) and without a known type is the local's, in
+/// that function: neither a value use nor a call to resolve (`for unsafe in specs`,
+/// `parse = parse_content_range; parse(...)`); `local.m()` stays a call.
+pub(super) fn keep_useful_uses(
+    out: &mut FileParse,
+    names: &[NameRead],
+    bound: &[NameRead],
+    src: &[u8],
+) {
+    let text_of = |r: &std::ops::Range<usize>| std::str::from_utf8(&src[r.clone()]).unwrap_or("");
+    let locals: HashSet<(Option<usize>, &str)> = bound
+        .iter()
+        .filter(|(scope, _, _)| scope.is_some_and(|i| out.symbols[i].kind != SymKind::Class))
+        .map(|(scope, r, _)| (*scope, text_of(r)))
+        .filter(|(scope, n)| {
+            !matches!(*n, "self" | "cls")
+                && !out.types.iter().any(|f| f.scope == *scope && f.name == *n)
+        })
+        .collect();
+    let local_head = |scope: Option<usize>, key: &str| {
+        !locals.is_empty() && locals.contains(&(scope, key.split(['.', '(']).next().unwrap_or("")))
+    };
+    // A local called by name is no function of the repository; `local.m()` still is a
+    // receiver call (typed, or matched by name).
+    let calls = std::mem::take(&mut out.calls);
+    out.calls = calls
+        .into_iter()
+        .filter(|c| c.callee.contains(['.', '(']) || !local_head(c.caller, &c.callee))
+        .collect();
+    if out.uses.is_empty() && names.is_empty() {
+        return;
+    }
+    let mut heads: HashSet<&str> = HashSet::new();
+    heads.extend(["self", "cls", "super"]);
+    // Top-level names, and methods named in their class's body (`__copy__ = copy`).
+    heads.extend(
+        out.symbols
+            .iter()
+            .filter(|s| {
+                s.parent
+                    .is_none_or(|p| out.symbols[p].kind == SymKind::Class)
+            })
+            .map(|s| s.name.as_str()),
+    );
+    heads.extend(
+        out.imports
+            .iter()
+            .map(|i| i.alias.split('.').next().unwrap_or("")),
+    );
+    heads.extend(out.types.iter().map(|f| f.name.as_str()));
+    let mut seen: HashSet<(Option<usize>, &str)> = HashSet::new();
+    let mut kept = Vec::new();
+    for (scope, bytes, line) in names {
+        let name = text_of(bytes);
+        if heads.contains(name)
+            && !matches!(name, "self" | "cls")
+            && !local_head(*scope, name)
+            && seen.insert((*scope, name))
+        {
+            kept.push(Call {
+                caller: *scope,
+                callee: name.to_string(),
+                line: *line,
+            });
+        }
+    }
+    for u in &out.uses {
+        let head = u.callee.split(['.', '(']).next().unwrap_or("");
+        if heads.contains(head)
+            && !local_head(u.caller, head)
+            && seen.insert((u.caller, u.callee.as_str()))
+        {
+            kept.push(u.clone());
+        }
+    }
+    kept.sort_by_key(|u| u.line);
+    out.uses = kept;
+}

@@ -1,0 +1,357 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+//! Python resolution an agent can trust (issue 13, part 2): receivers typed from constructors,
+//! annotations, `self.x` and return types; names read as values (`uses`); dynamic constructs
+//! keeping answers a lower bound; pytest `usefixtures` marks and nested conftest overrides.
+
+mod common;
+
+use common::*;
+use serde_json::Value;
+use std::collections::BTreeSet;
+use std::net::SocketAddr;
+use std::path::Path;
+
+const REPO: &str = "acme/resolution";
+
+fn commit(dir: &Path, files: &[(&str, &str)]) {
+    git(dir, &["init", "-q", "-b", "main"]);
+    for (path, text) in files {
+        write(dir, path, text);
+    }
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-q", "-m", "fixture"]);
+}
+
+fn impact(a: SocketAddr, query: &str) -> Value {
+    let r = get(a, &format!("/api/v1/impact?repository={REPO}&{query}"));
+    assert_eq!(r.status, 200, "{}", r.body);
+    r.body
+}
+
+/// (symbol or path, via, resolution) of every item.
+fn found(body: &Value) -> BTreeSet<(String, String, String)> {
+    body["items"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no items in {body}"))
+        .iter()
+        .map(|i| {
+            let who = i["symbol"].as_str().or(i["path"].as_str()).unwrap();
+            (
+                who.to_string(),
+                i["via"].as_str().unwrap().to_string(),
+                i["resolution"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+fn has(body: &Value, who: &str, via: &str, resolution: &str) -> bool {
+    found(body).contains(&(who.into(), via.into(), resolution.into()))
+}
+
+const TRANSPORT: &str = "class Base:\n    def ping(self):\n        return 0\n\n\nclass Transport(Base):\n    def close(self):\n        return 1\n\n    def decode(self):\n        return 2\n\n    def getbuffer(self):\n        return 3\n\n\nclass Page:\n    def render(self):\n        return 4\n\n\ndef make() -> \"Transport\":\n    return Transport()\n";
+
+fn receivers_repo(dir: &Path) {
+    commit(
+        dir,
+        &[
+            ("net/__init__.py", ""),
+            ("net/transport.py", TRANSPORT),
+            ("app/__init__.py", ""),
+            (
+                "app/local.py",
+                "from net.transport import Transport\n\n\ndef run():\n    t = Transport()\n    t.close()\n    t.render()\n",
+            ),
+            (
+                "app/param.py",
+                "from typing import Optional\n\nfrom net.transport import Transport\n\n\ndef run(t: Optional[Transport] = None):\n    t.close()\n",
+            ),
+            (
+                "app/ret.py",
+                "from net.transport import make\n\n\ndef run():\n    x = make()\n    x.close()\n",
+            ),
+            (
+                "app/attr.py",
+                "from net.transport import Transport\n\n\nclass Client:\n    def __init__(self, t: Transport):\n        self.t = t\n\n    def stop(self):\n        self.t.close()\n",
+            ),
+            (
+                "app/holder.py",
+                "from dataclasses import dataclass\n\nfrom net.transport import Transport\n\n\n@dataclass\nclass Holder:\n    conn: Transport\n\n    def stop(self):\n        self.conn.close()\n",
+            ),
+            (
+                "app/chain.py",
+                "from net import transport\n\n\ndef run(data):\n    return transport.Transport(data).decode()\n",
+            ),
+            (
+                "app/sub.py",
+                "from net.transport import Transport\n\n\nclass Sub(Transport):\n    def close(self):\n        super().close()\n        return self.ping()\n",
+            ),
+            (
+                "app/inherited.py",
+                "from net.transport import Transport\n\n\ndef run():\n    return Transport().ping()\n",
+            ),
+            (
+                "app/prop.py",
+                "from net.transport import Transport\n\n\nclass Pool:\n    @property\n    def conn(self) -> Transport:\n        return Transport()\n\n    def stop(self):\n        self.conn.close()\n",
+            ),
+            (
+                "app/ext.py",
+                "import io\n\n\ndef run():\n    b = io.BytesIO()\n    return b.getbuffer()\n",
+            ),
+        ],
+    );
+}
+
+#[test]
+fn receivers_typed_by_constructors_annotations_attributes_and_returns_reach_the_method() {
+    let repo = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    receivers_repo(repo.path());
+    let srv = start_server(repo.path(), data.path(), Some(REPO), true);
+    let close = impact(srv.addr, "symbol=net.transport.Transport.close&depth=1");
+    for who in [
+        "app.local.run",
+        "app.param.run",
+        "app.ret.run",
+        "app.attr.Client.stop",
+        "app.holder.Holder.stop",
+        "app.sub.Sub.close",
+        "app.prop.Pool.stop",
+    ] {
+        assert!(has(&close, who, "calls", "inferred"), "{who}: {close}");
+    }
+    let decode = impact(srv.addr, "symbol=net.transport.Transport.decode&depth=1");
+    assert!(
+        has(&decode, "app.chain.run", "calls", "exact"),
+        "Cls(data).decode(): {decode}"
+    );
+    let ping = impact(srv.addr, "symbol=net.transport.Base.ping&depth=1");
+    assert!(has(&ping, "app.inherited.run", "calls", "exact"), "{ping}");
+    assert!(
+        has(&ping, "app.sub.Sub.close", "calls", "inferred"),
+        "{ping}"
+    );
+}
+
+#[test]
+fn a_receiver_of_known_type_gets_no_name_only_guess() {
+    let repo = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    receivers_repo(repo.path());
+    let srv = start_server(repo.path(), data.path(), Some(REPO), true);
+    // `b = io.BytesIO(); b.getbuffer()` is the standard library's.
+    let getbuffer = impact(srv.addr, "symbol=net.transport.Transport.getbuffer&depth=1");
+    assert_eq!(getbuffer["total"], 0, "{getbuffer}");
+    // `t = Transport(); t.render()`: Transport has no render, so it is not Page.render.
+    let render = impact(srv.addr, "symbol=net.transport.Page.render&depth=1");
+    assert_eq!(render["total"], 0, "{render}");
+}
+
+fn uses_repo(dir: &Path) {
+    commit(
+        dir,
+        &[
+            ("lib/__init__.py", ""),
+            (
+                "lib/handlers.py",
+                "def on_msg(event):\n    return event\n\n\nclass Error(Exception):\n    pass\n\n\nclass Kind:\n    A = 1\n\n    def make(self):\n        return 1\n\n    build = make\n",
+            ),
+            ("app/__init__.py", ""),
+            (
+                "app/table.py",
+                "from lib.handlers import on_msg\n\nTABLE = {1: on_msg}\n",
+            ),
+            (
+                "app/callback.py",
+                "from lib import handlers\n\n\ndef setup(register):\n    register(handlers.on_msg)\n",
+            ),
+            (
+                "app/errors.py",
+                "from lib.handlers import Error\n\n\ndef run():\n    try:\n        return 1\n    except Error:\n        return 2\n",
+            ),
+            (
+                "app/check.py",
+                "from lib.handlers import Error, Kind\n\n\ndef run(x):\n    return isinstance(x, (Error, ValueError)) or x == Kind.A\n",
+            ),
+            (
+                "app/annotated.py",
+                "from lib.handlers import Kind\n\n\ndef run(k: Kind) -> None:\n    return None\n",
+            ),
+            (
+                "app/default.py",
+                "from lib.handlers import Kind\n\n\ndef build(factory=Kind):\n    return factory\n",
+            ),
+            (
+                "app/reexport.py",
+                "from lib.handlers import Kind  # noqa: F401\n",
+            ),
+            (
+                "app/shadow.py",
+                "def run(on_msg, Kind):\n    return on_msg, Kind\n",
+            ),
+        ],
+    );
+}
+
+#[test]
+fn functions_and_classes_read_as_values_are_uses() {
+    let repo = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    uses_repo(repo.path());
+    let srv = start_server(repo.path(), data.path(), Some(REPO), true);
+    let on_msg = impact(srv.addr, "symbol=lib.handlers.on_msg&depth=1");
+    assert!(has(&on_msg, "app/table.py", "uses", "exact"), "{on_msg}");
+    assert!(
+        has(&on_msg, "app.callback.setup", "uses", "exact"),
+        "{on_msg}"
+    );
+    let error = impact(srv.addr, "symbol=lib.handlers.Error&depth=1");
+    assert!(has(&error, "app.errors.run", "uses", "exact"), "{error}");
+    assert!(has(&error, "app.check.run", "uses", "exact"), "{error}");
+    let kind = impact(srv.addr, "symbol=lib.handlers.Kind&depth=1");
+    for who in [
+        "app.check.run",
+        "app.annotated.run",
+        "app.default.build",
+        "app/reexport.py",
+    ] {
+        assert!(has(&kind, who, "uses", "exact"), "{who}: {kind}");
+    }
+    let make = impact(srv.addr, "symbol=lib.handlers.Kind.make&depth=1");
+    assert!(
+        has(&make, "lib.handlers.Kind", "uses", "exact"),
+        "`build = make` in the class body: {make}"
+    );
+    // A parameter of the same name is no use, and value uses are never guessed by name.
+    for body in [&on_msg, &kind] {
+        assert!(
+            !found(body)
+                .iter()
+                .any(|(w, _, _)| w.starts_with("app.shadow")),
+            "{body}"
+        );
+    }
+}
+
+#[test]
+fn dynamic_imports_and_computed_getattr_keep_answers_a_lower_bound_and_say_where() {
+    let repo = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    commit(
+        repo.path(),
+        &[
+            (
+                "plugins.py",
+                "import importlib\n\n\ndef load(name):\n    return importlib.import_module(name)\n",
+            ),
+            (
+                "dispatch.py",
+                "def handle(obj, name):\n    return getattr(obj, \"on_\" + name)()\n",
+            ),
+            ("leaf.py", "def on_start():\n    return 1\n"),
+        ],
+    );
+    let srv = start_server(repo.path(), data.path(), Some(REPO), true);
+    let leaf = impact(srv.addr, "path=leaf.py&depth=1");
+    assert_eq!(leaf["total"], 0, "{leaf}");
+    assert_eq!(leaf["completeness"], "lower_bound", "{leaf}");
+    assert_eq!(leaf["risk"], "unknown", "{leaf}");
+    let causes = leaf["causes"].to_string();
+    assert!(
+        causes.contains("1 dynamic imports (plugins.py:5)"),
+        "{causes}"
+    );
+    let f = impact(srv.addr, "symbol=leaf.on_start&depth=1");
+    let causes = f["causes"].to_string();
+    assert!(causes.contains("dispatch.py:2"), "{causes}");
+    assert_eq!(f["completeness"], "lower_bound");
+}
+
+#[test]
+fn usefixtures_marks_and_nested_conftest_overrides_reach_the_right_fixture() {
+    let repo = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    commit(
+        repo.path(),
+        &[
+            (
+                "tests/conftest.py",
+                "import pytest\n\n\n@pytest.fixture\ndef engine():\n    return 1\n\n\n@pytest.fixture\ndef db():\n    return 2\n",
+            ),
+            (
+                "tests/unit/conftest.py",
+                "import pytest\n\n\n@pytest.fixture\ndef engine(engine):\n    return engine + 1\n",
+            ),
+            (
+                "tests/unit/test_unit.py",
+                "def test_unit(engine):\n    assert engine\n",
+            ),
+            (
+                "tests/test_top.py",
+                "import pytest\n\n\ndef test_top(engine):\n    assert engine\n\n\n@pytest.mark.usefixtures(\"db\")\ndef test_marked():\n    assert True\n",
+            ),
+        ],
+    );
+    let srv = start_server(repo.path(), data.path(), Some(REPO), true);
+    let top = impact(srv.addr, "symbol=tests.conftest.engine&depth=1");
+    assert!(
+        has(&top, "tests.unit.conftest.engine", "calls", "inferred"),
+        "{top}"
+    );
+    assert!(
+        has(&top, "tests.test_top.test_top", "calls", "inferred"),
+        "{top}"
+    );
+    assert!(
+        !found(&top)
+            .iter()
+            .any(|(w, _, _)| w == "tests.unit.test_unit.test_unit"),
+        "the nearer conftest overrides it: {top}"
+    );
+    let inner = impact(srv.addr, "symbol=tests.unit.conftest.engine&depth=1");
+    assert!(
+        has(
+            &inner,
+            "tests.unit.test_unit.test_unit",
+            "calls",
+            "inferred"
+        ),
+        "{inner}"
+    );
+    let db = impact(srv.addr, "symbol=tests.conftest.db&depth=1");
+    assert!(
+        has(&db, "tests.test_top.test_marked", "uses", "inferred"),
+        "{db}"
+    );
+}
+
+#[test]
+fn names_are_followed_through_a_chain_of_star_imports() {
+    let repo = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    commit(
+        repo.path(),
+        &[
+            ("web/__init__.py", "from ._transports import *\n"),
+            ("web/_transports/__init__.py", "from .asgi import *\n"),
+            (
+                "web/_transports/asgi.py",
+                "__all__ = [\"ASGITransport\"]\n\n\nclass ASGITransport:\n    pass\n",
+            ),
+            (
+                "tests/test_asgi.py",
+                "import web\n\n\ndef test_it():\n    return web.ASGITransport()\n\n\ndef test_sub():\n    class T(web.ASGITransport):\n        pass\n\n    return T\n",
+            ),
+        ],
+    );
+    let srv = start_server(repo.path(), data.path(), Some(REPO), true);
+    let t = impact(
+        srv.addr,
+        "symbol=web._transports.asgi.ASGITransport&depth=1",
+    );
+    assert!(has(&t, "tests.test_asgi.test_it", "calls", "exact"), "{t}");
+    assert!(
+        has(&t, "tests.test_asgi.test_sub.T", "inherits", "exact"),
+        "{t}"
+    );
+}
