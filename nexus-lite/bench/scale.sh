@@ -13,7 +13,8 @@
 # Environment: WORK (scratch dir, default /tmp/nexus-lite-scale), SDISTS (pip specs, default
 # "django==5.1.4 sympy==1.13.3": 1.22M lines of .py), CALLS (default 300), QUERY_PATH (default
 # Django-5.1.4/django/db/models/query.py), SKIP_BUILD=1 to use the binary already in
-# CARGO_TARGET_DIR/release, GITNEXUS=1 to also time `gitnexus analyze` once on the same tree
+# CARGO_TARGET_DIR/release, MCP=1 to also time the kg tools through `nexus-mcp serve` over stdio
+# (embedded nexus-lite on the same data dir; MCP_BIN, default CARGO_TARGET_DIR/release/nexus-mcp), GITNEXUS=1 to also time `gitnexus analyze` once on the same tree
 # (installed as compare.sh does, under WORK_COMPARE, default /tmp/nexus-lite-compare).
 # Only PyPI (pip download --no-binary :all: --no-deps) and, with GITNEXUS=1, the npm registry
 # are used.
@@ -90,9 +91,9 @@ env PATH="$BASE_PATH" "$LITE" serve --listen "127.0.0.1:$PORT" --repo "bench/sca
   --data-dir "$WORK/data" >"$WORK/serve.out" 2>"$WORK/serve.err" &
 SERVE=$!
 trap 'kill $SERVE 2>/dev/null' EXIT
-QUERIES=$(python3 - "$PORT" "$CALLS" "$QUERY_PATH" <<'EOF'
-import http.client, json, statistics, sys, time, urllib.parse
-port, calls, path = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+QUERIES=$(python3 - "$PORT" "$CALLS" "$QUERY_PATH" "$TREE" "$RUNS" <<'EOF'
+import http.client, json, statistics, subprocess, sys, time, urllib.parse
+port, calls, path, tree, runs = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4], int(sys.argv[5])
 for _ in range(200):
     try:
         c = http.client.HTTPConnection("127.0.0.1", port); c.connect(); break
@@ -104,6 +105,29 @@ def get(url):
     dt = (time.perf_counter() - t) * 1000
     if r.status != 200: raise SystemExit(f"{url}: {r.status} {body[:300]!r}")
     return dt, json.loads(body)
+def post(url, body):
+    c.request("POST", url, body=json.dumps(body), headers={**H, "Content-Type": "application/json"})
+    r = c.getresponse(); b = json.loads(r.read())
+    if r.status >= 300: raise SystemExit(f"{url}: {r.status} {b}")
+    return b
+# In-server regeneration after a one-file commit (dry run + submit, polled until ready). The
+# first one after the start reads the stored parses (a restart); the next ones are warm.
+regen = []
+for i in range(runs + 1):
+    with open(f"{tree}/{path}", "a") as f:
+        f.write(f"\n\ndef scale_bench_served_{i}(x):\n    return x - {i}\n")
+    subprocess.run(["git", "-C", tree, "-c", "user.email=bench@example.com", "-c", "user.name=bench",
+                    "commit", "-qam", f"served change {i}"], check=True)
+    t = time.perf_counter()
+    plan = post("/api/v1/regenerations/plan", {"repository": "bench/scale"})
+    run = post("/api/v1/regenerations", {"plan_id": plan["plan_id"], "allow_dirty": False})
+    while True:
+        _, st = get(f"/api/v1/regenerations/{run['regeneration_id']}")
+        if st["status"] != "running": break
+        time.sleep(0.005)
+    if st["status"] != "ready": raise SystemExit(f"regeneration: {st}")
+    regen.append((time.perf_counter() - t) * 1000)
+print(f"| in-server regeneration after a one-file commit (plan + submit + poll; after a restart / then warm, ms) | {regen[0]:.0f} | {statistics.median(regen[1:]):.0f} | {max(regen[1:]):.0f} (max of {runs}) | |")
 _, sel = get("/api/v1/graphs/select?repository=bench/scale")
 gid = sel["graph"]["graph_id"]
 q = urllib.parse.quote
@@ -125,6 +149,51 @@ for name, url in rows:
 EOF
 )
 kill $SERVE 2>/dev/null; wait $SERVE 2>/dev/null; trap - EXIT
+
+# --- query latency over MCP stdio (nexus-mcp with the embedded nexus-lite) -------------------
+MCP_ROWS=""
+MCP_BIN=${MCP_BIN:-$CARGO_TARGET_DIR/release/nexus-mcp}
+if [ "${MCP:-0}" = 1 ] && [ -x "$MCP_BIN" ]; then
+  MCP_ROWS=$(python3 - "$MCP_BIN" "$TREE" "$WORK/data" "$CALLS" "$QUERY_PATH" <<'EOF2'
+import json, statistics, subprocess, sys, time
+mcp, tree, data, calls, path = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
+p = subprocess.Popen([mcp, "serve", "--repo", f"bench/scale={tree}", "--data-dir", data],
+                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                     env={"PATH": "/usr/local/bin:/usr/bin:/bin"}, text=True, bufsize=1)
+n = 0
+def rpc(method, params):
+    global n
+    n += 1
+    p.stdin.write(json.dumps({"jsonrpc": "2.0", "id": n, "method": method, "params": params}) + "\n"); p.stdin.flush()
+    while True:
+        v = json.loads(p.stdout.readline())
+        if v.get("id") == n:
+            return v
+rpc("initialize", {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "scale", "version": "0"}})
+p.stdin.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n"); p.stdin.flush()
+g = rpc("tools/call", {"name": "kg_latest_graph", "arguments": {"repository": "bench/scale"}})
+gid = g["result"]["structuredContent"]["graph"]["graph_id"]
+ctx = rpc("tools/call", {"name": "kg_file_context", "arguments": {"graph_id": gid, "path": path}})
+syms = ctx["result"].get("structuredContent", {}).get("symbols", [])
+cls = next((s["qualified_name"] for s in syms if s["kind"] == "class"), None)
+rows = [("kg_graph_summary", {"graph_id": gid}),
+        ("kg_file_context", {"graph_id": gid, "path": path, "line": 40}),
+        ("kg_impact (path, depth 3)", {"graph_id": gid, "path": path, "depth": 3}),
+        ("kg_impact (class, depth 1)", {"graph_id": gid, "symbol": cls, "depth": 1}),
+        ("kg_graph_summary by repository", {"repository": "bench/scale"})]
+for name, args in rows:
+    def one():
+        t = time.perf_counter(); v = rpc("tools/call", {"name": name.split(" ")[0], "arguments": args})
+        if "error" in v or v["result"].get("isError"): raise SystemExit(f"{name}: {json.dumps(v)[:300]}")
+        return (time.perf_counter() - t) * 1000
+    first = one()
+    ts = sorted(one() for _ in range(calls))
+    p99 = ts[min(len(ts) - 1, int(round(0.99 * len(ts))) - 1)]
+    print(f"| {name} (MCP stdio) | {first:.1f} | {statistics.median(ts):.2f} | {p99:.2f} | |")
+p.stdin.close(); p.wait(timeout=30)
+EOF2
+)
+fi
 
 # --- GitNexus, once ---------------------------------------------------------------------------
 GN_ROW=""
@@ -164,3 +233,4 @@ echo
 echo "| query (HTTP, keep-alive, $CALLS calls) | first call ms | p50 ms | p99 ms | |"
 echo "|---|---|---|---|---|"
 echo "$QUERIES"
+[ -n "$MCP_ROWS" ] && echo "$MCP_ROWS"
