@@ -2,6 +2,7 @@
 
 use super::findings::{FINDING_COLS, finding_json};
 use super::*;
+use rusqlite::OptionalExtension;
 
 pub(super) async fn file_context(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
     let p = P::new(q)?;
@@ -11,13 +12,18 @@ pub(super) async fn file_context(State(s): State<Arc<AppState>>, q: Q) -> ApiRes
         let radius = p.int("radius", 8, 0, 40)?;
         let conn = s.reader()?;
         let (gpk, g) = select(s, &conn, &p)?;
-        let in_graph: bool = conn.query_row(
-            "SELECT COUNT(*) FROM files WHERE gpk=?1 AND path=?2",
-            rusqlite::params![gpk, path],
-            |r| r.get::<_, i64>(0),
-        )? > 0;
+        let indexed_hash: Option<String> = conn
+            .query_row(
+                "SELECT content_hash FROM files WHERE gpk=?1 AND path=?2",
+                rusqlite::params![gpk, path],
+                |r| r.get(0),
+            )
+            .optional()?;
+        let in_graph = indexed_hash.is_some();
+        // INDEXED BY: without statistics SQLite scans the graph's whole primary-key range for
+        // these (every node, every import of a million-line graph: ~20 ms a call).
         let mut st = conn.prepare(
-            "SELECT kind, name, qualified_name, line, end_line, detail FROM nodes WHERE gpk=?1 AND path=?2
+            "SELECT kind, name, qualified_name, line, end_line, detail FROM nodes INDEXED BY nodes_by_path WHERE gpk=?1 AND path=?2
              AND kind IN ('class','function','method') ORDER BY line, id",
         )?;
         let symbols: Vec<Value> = st
@@ -55,12 +61,12 @@ pub(super) async fn file_context(State(s): State<Arc<AppState>>, q: Q) -> ApiRes
         // Paged (`limit`, `cursor`) in (path, line) order, so every importer is on some page.
         let (limit, offset) = p.page()?;
         let importers_total: i64 = conn.query_row(
-            "SELECT COUNT(*) FROM (SELECT DISTINCT path, line FROM imports WHERE gpk=?1 AND resolved_path=?2 AND path<>?2)",
+            "SELECT COUNT(*) FROM (SELECT DISTINCT path, line FROM imports INDEXED BY imports_by_target WHERE gpk=?1 AND resolved_path=?2 AND path<>?2)",
             rusqlite::params![gpk, path],
             |r| r.get(0),
         )?;
         let mut st = conn.prepare(
-            "SELECT DISTINCT path, line FROM imports WHERE gpk=?1 AND resolved_path=?2 AND path<>?2 ORDER BY path, line LIMIT ?3 OFFSET ?4",
+            "SELECT DISTINCT path, line FROM imports INDEXED BY imports_by_target WHERE gpk=?1 AND resolved_path=?2 AND path<>?2 ORDER BY path, line LIMIT ?3 OFFSET ?4",
         )?;
         let imported_by: Vec<Value> = st
             .query_map(rusqlite::params![gpk, path, limit as i64, offset as i64], |r| {
@@ -74,11 +80,18 @@ pub(super) async fn file_context(State(s): State<Arc<AppState>>, q: Q) -> ApiRes
             .query_map(rusqlite::params![gpk, path], |r| finding_json(r, false))?
             .collect::<Result<_, _>>()?;
         let stored_spans = store::secret_spans(&conn, gpk, &path)?;
+        let clean_graph = g["worktree_dirty"] == false;
         let snippet = g["repository"]
             .as_str()
             .and_then(|r| s.repo(r))
             .zip(g["commit_sha"].as_str())
-            .and_then(|(repo, sha)| git::show(&repo.root, sha, &path).ok())
+            .and_then(|(repo, sha)| {
+                indexed_hash
+                    .as_deref()
+                    .filter(|_| clean_graph)
+                    .and_then(|h| work_tree_copy(&repo.root, &path, h))
+                    .or_else(|| git::show(&repo.root, sha, &path).ok())
+            })
             .and_then(|bytes| {
                 let text = String::from_utf8(bytes).ok()?;
                 snippet(&text, line, radius, stored_spans)
@@ -99,6 +112,19 @@ pub(super) async fn file_context(State(s): State<Arc<AppState>>, q: Q) -> ApiRes
         }))
     })
     .await
+}
+
+/// The file's bytes from the work tree when they are still the ones a clean graph indexed
+/// (`hash`, so the committed ones): spawning `git cat-file` was most of a file-context call.
+fn work_tree_copy(root: &std::path::Path, path: &str, hash: &str) -> Option<Vec<u8>> {
+    let full = root.join(path);
+    let meta = std::fs::symlink_metadata(&full).ok()?;
+    if !meta.is_file() || meta.len() > index::MAX_FILE_BYTES {
+        return None;
+    }
+    let bytes = std::fs::read(&full).ok()?;
+    let same = hash.strip_prefix("sha256:") == Some(crate::core::util::sha256_hex(&bytes).as_str());
+    same.then_some(bytes)
 }
 
 /// The window of `radius` lines around `line` of `text`, every line of a secret span replaced by

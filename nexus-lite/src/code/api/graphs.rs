@@ -96,31 +96,90 @@ pub(super) async fn summary(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
     blocking(s, move |s| {
         let conn = s.reader()?;
         let (gpk, g) = select(s, &conn, &p)?;
-        let mut by_tool: BTreeMap<String, Map<String, Value>> = BTreeMap::new();
-        {
-            let mut st = conn.prepare(
-                "SELECT source_tool, severity, COUNT(*) FROM findings WHERE gpk=?1 GROUP BY 1, 2",
-            )?;
-            let rows = st.query_map([gpk], |r| {
-                Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, i64>(2)?))
-            })?;
-            for row in rows {
-                let (t, sev, n) = row?;
-                by_tool.entry(t).or_default().insert(sev, json!(n));
-            }
-        }
-        let analysers: String =
-            conn.query_row("SELECT analysers FROM graphs WHERE gpk=?1", [gpk], |r| r.get(0))?;
-        Ok(json!({
-            "graph": g,
-            "nodes_by_kind": group(&conn, "SELECT kind, COUNT(*) FROM nodes WHERE gpk=?1 GROUP BY 1 ORDER BY 1", gpk)?,
-            "edges_by_kind": group(&conn, "SELECT kind, COUNT(*) FROM edges WHERE gpk=?1 GROUP BY 1 ORDER BY 1", gpk)?,
-            "files_by_language": group(&conn, "SELECT language, COUNT(*) FROM files WHERE gpk=?1 GROUP BY 1 ORDER BY 1", gpk)?,
-            "findings_by_tool": by_tool,
-            "findings_by_severity": group(&conn, "SELECT severity, COUNT(*) FROM findings WHERE gpk=?1 GROUP BY 1 ORDER BY 1", gpk)?,
-            "anomalies_by_kind": group(&conn, "SELECT kind, COUNT(*) FROM anomalies WHERE gpk=?1 GROUP BY 1 ORDER BY 1", gpk)?,
-            "analysers": serde_json::from_str::<Value>(&analysers).unwrap_or(json!([])),
-        }))
+        let (analysers, stats): (String, String) = conn.query_row(
+            "SELECT analysers, stats FROM graphs WHERE gpk=?1",
+            [gpk],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        let counts = match serde_json::from_str::<Value>(&stats) {
+            Ok(Value::Object(mut m)) => match m.remove(store::SUMMARY_KEY) {
+                Some(Value::Object(c)) => c,
+                _ => summary_counts(&conn, gpk)?,
+            },
+            _ => summary_counts(&conn, gpk)?,
+        };
+        let mut out = Map::new();
+        out.insert("graph".into(), g);
+        out.extend(counts);
+        out.insert(
+            "analysers".into(),
+            serde_json::from_str::<Value>(&analysers).unwrap_or(json!([])),
+        );
+        Ok(Value::Object(out))
     })
     .await
+}
+
+/// The summary's counts of a graph written before they were stored with it.
+fn summary_counts(conn: &Connection, gpk: i64) -> Result<Map<String, Value>, ApiError> {
+    let mut by_tool: BTreeMap<String, Map<String, Value>> = BTreeMap::new();
+    {
+        let mut st = conn.prepare(
+            "SELECT source_tool, severity, COUNT(*) FROM findings WHERE gpk=?1 GROUP BY 1, 2",
+        )?;
+        let rows = st.query_map([gpk], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, i64>(2)?,
+            ))
+        })?;
+        for row in rows {
+            let (t, sev, n) = row?;
+            by_tool.entry(t).or_default().insert(sev, json!(n));
+        }
+    }
+    let mut out = Map::new();
+    out.insert(
+        "nodes_by_kind".into(),
+        Value::Object(group(
+            conn,
+            "SELECT kind, COUNT(*) FROM nodes WHERE gpk=?1 GROUP BY 1 ORDER BY 1",
+            gpk,
+        )?),
+    );
+    out.insert(
+        "edges_by_kind".into(),
+        Value::Object(group(
+            conn,
+            "SELECT kind, COUNT(*) FROM edges WHERE gpk=?1 GROUP BY 1 ORDER BY 1",
+            gpk,
+        )?),
+    );
+    out.insert(
+        "files_by_language".into(),
+        Value::Object(group(
+            conn,
+            "SELECT language, COUNT(*) FROM files WHERE gpk=?1 GROUP BY 1 ORDER BY 1",
+            gpk,
+        )?),
+    );
+    out.insert("findings_by_tool".into(), json!(by_tool));
+    out.insert(
+        "findings_by_severity".into(),
+        Value::Object(group(
+            conn,
+            "SELECT severity, COUNT(*) FROM findings WHERE gpk=?1 GROUP BY 1 ORDER BY 1",
+            gpk,
+        )?),
+    );
+    out.insert(
+        "anomalies_by_kind".into(),
+        Value::Object(group(
+            conn,
+            "SELECT kind, COUNT(*) FROM anomalies WHERE gpk=?1 GROUP BY 1 ORDER BY 1",
+            gpk,
+        )?),
+    );
+    Ok(out)
 }

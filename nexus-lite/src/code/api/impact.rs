@@ -55,16 +55,12 @@ pub(super) async fn impact(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
         let (limit, offset) = p.page()?;
         let conn = s.reader()?;
         let (gpk, g) = select(s, &conn, &p)?;
-        let nodes = load_nodes(&conn, gpk)?;
-        let edges = load_edges(&conn, gpk)?;
-        let starts = impact_starts(&nodes, path.as_deref(), symbol.as_deref());
+        let graph = s.graph_cache.get_or_load(&conn, gpk)?;
+        let nodes = &graph.nodes;
+        let starts = impact_starts(nodes, path.as_deref(), symbol.as_deref());
         let resolved = !starts.is_empty();
-        let found = dependents(&nodes, &edges, &starts, depth);
-        let blockers: i64 = conn.query_row(
-            "SELECT COUNT(*) FROM anomalies WHERE gpk=?1 AND kind IN ('parse_error','unresolved_import')",
-            [gpk],
-            |r| r.get(0),
-        )?;
+        let found = dependents(nodes, &graph.adjacency, &starts, depth);
+        let blockers = graph.blockers;
         let counts = found.counts();
         let mut causes = Vec::new();
         if !resolved {
@@ -309,28 +305,44 @@ impl Dependents {
 
 const RELATIONS: [&str; 4] = ["calls", "imports", "inherits", "uses"];
 
+/// A graph's edges as the impact traversal walks them, built once per graph (see
+/// `graph_cache`).
+pub(super) struct Adjacency {
+    /// dst -> [(src, relation, confidence)], in (src, dst, kind) order.
+    rev: HashMap<i64, Vec<(i64, &'static str, f64)>>,
+    /// `defines` / `contains`: a node's children.
+    children: HashMap<i64, Vec<i64>>,
+}
+
+impl Adjacency {
+    /// From `edges` in (src, dst, kind) order (as `load_edges` reads them).
+    pub(super) fn new(nodes: &HashMap<i64, NodeInfo>, edges: &[(String, i64, i64, f64)]) -> Self {
+        let mut rev: HashMap<i64, Vec<(i64, &'static str, f64)>> = HashMap::new();
+        let mut children: HashMap<i64, Vec<i64>> = HashMap::new();
+        for (kind, src, dst, conf) in edges {
+            if let Some(rel) = RELATIONS.iter().find(|r| **r == kind.as_str()) {
+                if nodes.contains_key(src) {
+                    rev.entry(*dst).or_default().push((*src, rel, *conf));
+                }
+            } else if matches!(kind.as_str(), "defines" | "contains") {
+                children.entry(*src).or_default().push(*dst);
+            }
+        }
+        Adjacency { rev, children }
+    }
+}
+
 /// What depends on `starts`, up to `depth` steps back along `imports`, `calls`, `uses` and `inherits`
 /// edges. A file reached brings its symbols along: what depends on them depends on it, so they
 /// are searched from the next level on; they are listed only on their own merit (an edge of
 /// their own to something already reached), at the depth of that edge.
 pub(super) fn dependents(
     nodes: &HashMap<i64, NodeInfo>,
-    edges: &[(String, i64, i64, f64)],
+    adjacency: &Adjacency,
     starts: &[i64],
     depth: usize,
 ) -> Dependents {
-    // dependents: dst -> [(src, relation, confidence)]
-    let mut rev: HashMap<i64, Vec<(i64, &'static str, f64)>> = HashMap::new();
-    let mut children: HashMap<i64, Vec<i64>> = HashMap::new();
-    for (kind, src, dst, conf) in edges {
-        if let Some(rel) = RELATIONS.iter().find(|r| **r == kind.as_str()) {
-            if nodes.contains_key(src) {
-                rev.entry(*dst).or_default().push((*src, rel, *conf));
-            }
-        } else if matches!(kind.as_str(), "defines" | "contains") {
-            children.entry(*src).or_default().push(*dst);
-        }
-    }
+    let Adjacency { rev, children } = adjacency;
     let mut listed: HashSet<i64> = starts.iter().copied().collect();
     let mut searched: HashSet<i64> = listed.clone();
     // (node, confidence of the weakest edge from the target), in id order.

@@ -133,6 +133,8 @@ pub struct AppState {
     pub clock: Clock,
     pub regens: Mutex<HashMap<String, Regen>>,
     pub running: Mutex<HashSet<String>>,
+    /// Ready graphs in memory for the impact queries.
+    pub graph_cache: crate::code::api::GraphCache,
 }
 
 impl Shared for AppState {
@@ -244,6 +246,7 @@ impl AppState {
             clock: Clock::default(),
             regens: Mutex::new(HashMap::new()),
             running: Mutex::new(HashSet::new()),
+            graph_cache: Default::default(),
         }))
     }
 

@@ -445,10 +445,14 @@ fn write(
         "files_parsed": data.parsed_files,
         "files_reused": data.reused_files,
         "files_reused_from_db": data.loaded_files,
+        "files_unread": data.unread_files,
         "analyser_results_reused_from_db": loaded,
         "nodes": data.nodes.len(),
         "edges": data.edges.len(),
     });
+    for (phase, ms) in &data.phase_ms {
+        stats[*phase] = json!(ms);
+    }
     let warnings = analyser_warnings(&statuses);
     let pruned = std::cell::Cell::new((0usize, 0usize));
     let counts = store::write_graph(

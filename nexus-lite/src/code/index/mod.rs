@@ -86,6 +86,10 @@ pub struct GraphData {
     pub new_parses: Vec<(String, &'static str, Arc<FileParse>)>,
     /// Secret spans of every tracked text file that has some (see `secret_spans`).
     pub secret_spans: BTreeMap<String, Vec<SecretSpan>>,
+    /// Tracked files not read again: unchanged since an earlier run of this process read them.
+    pub unread_files: usize,
+    /// Milliseconds of each phase of `build` (read, load, parse, link), for the run's stats.
+    pub phase_ms: Vec<(&'static str, f64)>,
 }
 
 /// Parse results keyed by `grammar:content hash`, reused by incremental regenerations. The
@@ -94,6 +98,55 @@ pub struct GraphData {
 #[derive(Default)]
 pub struct ParseCache {
     map: Mutex<HashMap<String, Cached>>,
+    /// What the last read of each tracked file found, by path (see `read_listed`).
+    seen: Mutex<HashMap<String, Seen>>,
+}
+
+/// A file's metadata when it was read and what the read found: while the metadata is the same,
+/// the next run takes the hash and secret spans from here instead of reading the file again
+/// (reading, hashing and scanning every tracked file is most of a one-file incremental run on
+/// a large repository). Only files last modified well before they were read are kept, so a
+/// write in the same clock tick as the read is never missed (git's "racily clean" rule).
+#[derive(Clone)]
+struct Seen {
+    stamp: Stamp,
+    hash: Option<String>,
+    spans: Vec<SecretSpan>,
+    skipped: Option<String>,
+}
+
+#[derive(Clone, PartialEq, Eq)]
+struct Stamp {
+    size: u64,
+    mtime_ns: i128,
+    ctime_ns: i128,
+    ino: u64,
+}
+
+/// How much older than its read a file's last change must be for the read to be reused.
+const RACY_NS: i128 = 2_000_000_000;
+
+#[cfg(unix)]
+fn stamp_of(meta: &std::fs::Metadata) -> Option<Stamp> {
+    use std::os::unix::fs::MetadataExt;
+    Some(Stamp {
+        size: meta.len(),
+        mtime_ns: i128::from(meta.mtime()) * 1_000_000_000 + i128::from(meta.mtime_nsec()),
+        ctime_ns: i128::from(meta.ctime()) * 1_000_000_000 + i128::from(meta.ctime_nsec()),
+        ino: meta.ino(),
+    })
+}
+
+#[cfg(not(unix))]
+fn stamp_of(_meta: &std::fs::Metadata) -> Option<Stamp> {
+    None
+}
+
+fn now_ns() -> i128 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as i128)
+        .unwrap_or(0)
 }
 
 struct Cached {
@@ -118,6 +171,32 @@ impl ParseCache {
                     persisted: persisted || was,
                 },
             );
+        }
+    }
+    /// The last read of `path`, if its metadata is still `stamp` and, for a source file, its
+    /// parse is at hand.
+    fn seen(&self, path: &str, stamp: &Stamp, lang: Option<Lang>) -> Option<Seen> {
+        let seen = self
+            .seen
+            .lock()
+            .ok()?
+            .get(path)
+            .filter(|s| s.stamp == *stamp)
+            .cloned()?;
+        match (lang, &seen.hash) {
+            (Some(l), Some(h)) if !self.contains(&parse_key(l, h)) => None,
+            _ => Some(seen),
+        }
+    }
+    fn remember(&self, path: &str, seen: Seen) {
+        if let Ok(mut m) = self.seen.lock() {
+            m.insert(path.to_string(), seen);
+        }
+    }
+    /// Forgets the reads of files no longer tracked.
+    fn retain_seen(&self, tracked: &HashSet<String>) {
+        if let Ok(mut m) = self.seen.lock() {
+            m.retain(|p, _| tracked.contains(p));
         }
     }
     fn contains(&self, key: &str) -> bool {
@@ -212,9 +291,41 @@ struct Listed {
     size: u64,
     skipped: Option<String>,
     spans: Vec<SecretSpan>,
+    /// `sha256:…` of the content (also when `bytes` were not read again: see `Seen`).
+    hash: Option<String>,
+    /// The metadata of a file read now (not taken from `Seen`).
+    stamp: Option<Stamp>,
+    /// Taken from `Seen`: the file was not read again.
+    unread: bool,
 }
 
-fn read_listed(root: &Path, path: &str) -> Listed {
+/// The parse-cache key of a file: the same bytes parse differently per language.
+fn parse_key(lang: Lang, hash: &str) -> String {
+    format!("{}:{hash}", lang.grammar_name())
+}
+
+fn read_listed(root: &Path, path: &str, cache: &ParseCache) -> Listed {
+    let read_at = now_ns();
+    let mut listed = read_file(root, path, cache);
+    if let Some(stamp) = listed.stamp.take()
+        && stamp.mtime_ns + RACY_NS < read_at
+    {
+        cache.remember(
+            path,
+            Seen {
+                stamp,
+                hash: listed.hash.clone(),
+                spans: listed.spans.clone(),
+                skipped: listed.skipped.clone(),
+            },
+        );
+    }
+    listed
+}
+
+/// Reads one tracked file, or takes what its last read found while its metadata is unchanged;
+/// `stamp` is set when the file was read (to remember it).
+fn read_file(root: &Path, path: &str, cache: &ParseCache) -> Listed {
     let lang = Lang::from_path(path);
     let full = root.join(path);
     let mut listed = Listed {
@@ -224,6 +335,9 @@ fn read_listed(root: &Path, path: &str) -> Listed {
         size: 0,
         skipped: None,
         spans: Vec::new(),
+        hash: None,
+        stamp: None,
+        unread: false,
     };
     let meta = match std::fs::symlink_metadata(&full) {
         Ok(m) => m,
@@ -238,6 +352,15 @@ fn read_listed(root: &Path, path: &str) -> Listed {
         return listed; // symlinks and submodules are not followed
     }
     listed.size = meta.len();
+    let stamp = stamp_of(&meta);
+    if let Some(seen) = stamp.as_ref().and_then(|st| cache.seen(path, st, lang)) {
+        listed.hash = seen.hash;
+        listed.spans = seen.spans;
+        listed.skipped = seen.skipped;
+        listed.unread = true;
+        return listed;
+    }
+    listed.stamp = stamp;
     if meta.len() > MAX_FILE_BYTES {
         listed.skipped = Some(format!(
             "larger than {} bytes ({} bytes)",
@@ -262,6 +385,7 @@ fn read_listed(root: &Path, path: &str) -> Listed {
             } else if std::str::from_utf8(&bytes).is_err() {
                 listed.skipped = Some("not valid UTF-8".into());
             } else {
+                listed.hash = Some(format!("sha256:{}", crate::core::util::sha256_hex(&bytes)));
                 listed.bytes = Some(Arc::new(bytes));
             }
         }
@@ -288,8 +412,17 @@ pub fn build(
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<GraphData, String> {
     let mut data = GraphData::default();
-    let listed = read_all(root, files, &mut data);
+    let mut clock = std::time::Instant::now();
+    let mut lap = |data: &mut GraphData, phase: &'static str| {
+        data.phase_ms
+            .push((phase, clock.elapsed().as_secs_f64() * 1000.0));
+        clock = std::time::Instant::now();
+    };
+    let listed = read_all(root, files, cache, &mut data);
+    data.unread_files = listed.iter().filter(|l| l.unread).count();
+    lap(&mut data, "read_ms");
     let todo = parse_todo(&listed, cache, load, &mut data);
+    lap(&mut data, "load_ms");
     let (results, reused) = parse_parallel(&listed, &todo, cache, files.len(), progress);
     data.reused_files = reused;
     let layout = Layout {
@@ -298,9 +431,12 @@ pub fn build(
     };
     let sources = collect_sources(&listed, &todo, results, cache, &layout, &mut data)?;
     data.parsed_files = sources.len() - data.reused_files.min(sources.len());
+    lap(&mut data, "parse_ms");
     let tracked: HashSet<String> = files.iter().cloned().collect();
+    cache.retain_seen(&tracked);
     link::link(repository, &sources, &tracked, &mut data);
     mask_anomaly_messages(&mut data);
+    lap(&mut data, "link_ms");
     for s in sources {
         data.parses.insert(s.path, (s.module, s.parse));
     }
@@ -309,8 +445,13 @@ pub fn build(
 
 /// Reads every tracked file: its secret spans go to `data`, and so does a `skipped_file`
 /// anomaly for each source file that cannot be indexed.
-fn read_all(root: &Path, files: &[String], data: &mut GraphData) -> Vec<Listed> {
-    let mut listed: Vec<Listed> = files.iter().map(|p| read_listed(root, p)).collect();
+fn read_all(
+    root: &Path,
+    files: &[String],
+    cache: &ParseCache,
+    data: &mut GraphData,
+) -> Vec<Listed> {
+    let mut listed = read_parallel(root, files, cache);
     for l in &mut listed {
         if !l.spans.is_empty() {
             data.secret_spans
@@ -332,6 +473,47 @@ fn read_all(root: &Path, files: &[String], data: &mut GraphData) -> Vec<Listed> 
     listed
 }
 
+/// `read_listed` of every file on up to four threads (reading, hashing and the secret-span
+/// scan of every tracked file are a second or more of one core at a million lines), in
+/// listing order.
+fn read_parallel(root: &Path, files: &[String], cache: &ParseCache) -> Vec<Listed> {
+    let workers = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(2)
+        .clamp(1, 4);
+    const CHUNK: usize = 64;
+    let next = AtomicUsize::new(0);
+    let chunks: Vec<Mutex<Vec<Listed>>> = files
+        .chunks(CHUNK)
+        .map(|_| Mutex::new(Vec::new()))
+        .collect();
+    std::thread::scope(|s| {
+        for _ in 0..workers {
+            s.spawn(|| {
+                loop {
+                    let c = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(slot) = chunks.get(c) else {
+                        break;
+                    };
+                    let start = c * CHUNK;
+                    let end = (start + CHUNK).min(files.len());
+                    let read: Vec<Listed> = files[start..end]
+                        .iter()
+                        .map(|p| read_listed(root, p, cache))
+                        .collect();
+                    if let Ok(mut slot) = slot.lock() {
+                        *slot = read;
+                    }
+                }
+            });
+        }
+    });
+    chunks
+        .into_iter()
+        .flat_map(|c| c.into_inner().unwrap_or_default())
+        .collect()
+}
+
 /// The source files to parse, after loading from the database the stored parses memory
 /// lacks (the first run after a start).
 fn parse_todo(
@@ -344,9 +526,8 @@ fn parse_todo(
         .iter()
         .enumerate()
         .filter_map(|(i, l)| {
-            let (bytes, lang) = (l.bytes.as_ref()?, l.lang?);
-            let hash = format!("sha256:{}", crate::core::util::sha256_hex(bytes));
-            let key = format!("{}:{hash}", lang.grammar_name());
+            let (hash, lang) = (l.hash.clone()?, l.lang?);
+            let key = parse_key(lang, &hash);
             Some((i, hash, key))
         })
         .collect();
@@ -399,14 +580,13 @@ fn parse_parallel(
                         reused.fetch_add(1, Ordering::Relaxed);
                         Ok(hit)
                     } else {
-                        let bytes = listed[*i]
-                            .bytes
-                            .as_deref()
-                            .map(Vec::as_slice)
-                            .unwrap_or(&[]);
-                        match listed[*i].lang {
-                            Some(lang) => parsers.parse(lang, bytes).map(Arc::new),
-                            None => Err(format!("{} has no parsed language", listed[*i].path)),
+                        match (listed[*i].lang, listed[*i].bytes.as_deref()) {
+                            (Some(lang), Some(bytes)) => parsers.parse(lang, bytes).map(Arc::new),
+                            (None, _) => Err(format!("{} has no parsed language", listed[*i].path)),
+                            (Some(_), None) => Err(format!(
+                                "{} was not read and its parse is not cached",
+                                listed[*i].path
+                            )),
                         }
                     };
                     if let Ok(mut slot) = results[k].lock() {

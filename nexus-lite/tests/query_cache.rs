@@ -1,0 +1,207 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+//! Answers served from what is kept in memory or stored with a graph (scale, issue 13) are the
+//! answers the graph's rows give: a new graph is seen at once, an older graph keeps its own
+//! answers, and the summary is the same whether its counts were stored or counted.
+
+mod common;
+
+use common::*;
+use serde_json::Value;
+use std::net::SocketAddr;
+use std::path::Path;
+
+const REPO: &str = "acme/cache";
+
+fn cache_repo(dir: &Path) {
+    git(dir, &["init", "-q", "-b", "main"]);
+    write(dir, "pkg/__init__.py", "");
+    write(dir, "pkg/core.py", "def target():\n    return 1\n");
+    write(
+        dir,
+        "pkg/user_a.py",
+        "from pkg.core import target\n\n\ndef direct():\n    return target()\n",
+    );
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-q", "-m", "fixture"]);
+}
+
+fn ok(a: SocketAddr, path: &str) -> Value {
+    let r = get(a, path);
+    assert_eq!(r.status, 200, "{path}: {}", r.body);
+    r.body
+}
+
+fn dependents(v: &Value) -> Vec<String> {
+    v["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| format!("{} {}", i["path"], i["symbol"]))
+        .collect()
+}
+
+/// A commit adding a caller, indexed as a new graph: the graph's id.
+fn commit_caller(repo: &Path, srv: &Server, n: usize) -> String {
+    write(
+        repo,
+        &format!("pkg/user_{n}.py"),
+        "from pkg.core import target\n\n\ndef again():\n    return target()\n",
+    );
+    git(repo, &["add", "-A"]);
+    git(repo, &["commit", "-q", "-m", "another caller"]);
+    let r = srv.state.repo(REPO).unwrap();
+    srv.state.index_now(r, None).unwrap().graph_id
+}
+
+#[test]
+fn impact_sees_a_new_graph_at_once_and_an_older_graph_keeps_its_answer() {
+    let repo = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    cache_repo(repo.path());
+    let srv = start_server(repo.path(), data.path(), Some(REPO), true);
+    let q = "symbol=pkg.core.target&depth=2";
+    let first = ok(srv.addr, &format!("/api/v1/impact?repository={REPO}&{q}"));
+    let first_gid = first["graph"]["graph_id"].as_str().unwrap().to_string();
+    assert_eq!(first["total"], 1, "{first}");
+
+    commit_caller(repo.path(), &srv, 1);
+    let second = ok(srv.addr, &format!("/api/v1/impact?repository={REPO}&{q}"));
+    assert_ne!(second["graph"]["graph_id"], first_gid.as_str());
+    assert!(
+        dependents(&second)
+            .iter()
+            .any(|d| d.contains("pkg/user_1.py")),
+        "the new caller is missing: {second}"
+    );
+
+    // More graphs than are kept in memory: the first graph is read again, same answer.
+    commit_caller(repo.path(), &srv, 2);
+    commit_caller(repo.path(), &srv, 3);
+    let latest = ok(srv.addr, &format!("/api/v1/impact?repository={REPO}&{q}"));
+    assert!(
+        dependents(&latest)
+            .iter()
+            .any(|d| d.contains("pkg/user_3.py")),
+        "{latest}"
+    );
+    let again = ok(
+        srv.addr,
+        &format!("/api/v1/impact?graph_id={first_gid}&{q}"),
+    );
+    assert_eq!(again, first);
+}
+
+#[test]
+fn the_summary_stored_with_a_graph_is_the_one_its_rows_count() {
+    let repo = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    cache_repo(repo.path());
+    let srv = start_server(repo.path(), data.path(), Some(REPO), true);
+    let stored = get(srv.addr, &format!("/api/v1/summary?repository={REPO}"));
+    assert_eq!(stored.status, 200, "{}", stored.body);
+    assert_eq!(
+        stored.body["nodes_by_kind"]["function"], 2,
+        "{}",
+        stored.body
+    );
+    // A graph written before the counts were stored with it: they are counted from its rows.
+    let db = rusqlite::Connection::open(data.path().join("nexus-lite.sqlite3")).unwrap();
+    let n = db
+        .execute(
+            "UPDATE graphs SET stats=json_remove(stats, '$.summary_counts')",
+            [],
+        )
+        .unwrap();
+    assert_eq!(n, 1);
+    let counted = get(srv.addr, &format!("/api/v1/summary?repository={REPO}"));
+    assert_eq!(counted.body.to_string(), stored.body.to_string());
+}
+
+/// Sets every tracked file's modification time to 2020 (files just written are always read
+/// again: see the racy-clean rule in `index::Seen`).
+fn age_files(repo: &Path) {
+    let files = git(repo, &["ls-files"]);
+    for f in files.lines() {
+        let st = std::process::Command::new("touch")
+            .args(["-m", "-d", "2020-01-01 00:00:00"])
+            .arg(repo.join(f))
+            .status()
+            .unwrap();
+        assert!(st.success());
+    }
+}
+
+fn symbols(v: &Value) -> Vec<String> {
+    v["symbols"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["qualified_name"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn a_file_rewritten_with_the_same_size_and_time_is_read_again() {
+    let repo = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    cache_repo(repo.path());
+    age_files(repo.path());
+    let srv = start_server(repo.path(), data.path(), Some(REPO), false);
+    let r = srv.state.repo(REPO).unwrap();
+    let first = srv.state.index_now(r, None).unwrap();
+    assert_eq!(first.stats["files_unread"], 0, "{}", first.stats);
+    let second = srv.state.index_now(r, None).unwrap();
+    assert_eq!(second.stats["files_unread"], 3, "{}", second.stats);
+
+    // Same size, same modification time, other content: only its change time tells.
+    write(
+        repo.path(),
+        "pkg/user_a.py",
+        "from pkg.core import target\n\n\ndef triple():\n    return target()\n",
+    );
+    age_files(repo.path());
+    git(repo.path(), &["commit", "-qam", "rename direct to triple"]);
+    let third = srv.state.index_now(r, None).unwrap();
+    assert_eq!(third.stats["files_parsed"], 1, "{}", third.stats);
+    let ctx = ok(
+        srv.addr,
+        &format!(
+            "/api/v1/file-context?graph_id={}&path=pkg/user_a.py",
+            third.graph_id
+        ),
+    );
+    assert_eq!(symbols(&ctx), ["pkg.user_a.triple"], "{ctx}");
+
+    // The graph equals a from-scratch one of the same commit.
+    let fresh_data = tempfile::tempdir().unwrap();
+    let fresh = nexus_lite::index_once(
+        fresh_data.path().to_path_buf(),
+        nexus_lite::RepoSpec {
+            name: Some(REPO.into()),
+            path: repo.path().to_path_buf(),
+        },
+    )
+    .unwrap();
+    assert_eq!(third.counts, fresh.counts);
+    for k in ["nodes", "edges"] {
+        assert_eq!(third.stats[k], fresh.stats[k], "{k}");
+    }
+}
+
+#[test]
+fn the_snippet_is_the_indexed_commit_even_after_the_work_tree_changed() {
+    let repo = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    cache_repo(repo.path());
+    let srv = start_server(repo.path(), data.path(), Some(REPO), true);
+    let q = format!("/api/v1/file-context?repository={REPO}&path=pkg/core.py&line=1");
+    let before = ok(srv.addr, &q);
+    assert_eq!(
+        before["snippet"]["text"], "def target():\n    return 1",
+        "{before}"
+    );
+    write(repo.path(), "pkg/core.py", "def target():\n    return 2\n");
+    let after = ok(srv.addr, &q);
+    assert_eq!(after["graph"]["graph_id"], before["graph"]["graph_id"]);
+    assert_eq!(after["snippet"], before["snippet"]);
+}
