@@ -189,6 +189,10 @@ fn uses_repo(dir: &Path) {
                 "app/shadow.py",
                 "def run(on_msg, Kind):\n    return on_msg, Kind\n",
             ),
+            (
+                "app/lazy.py",
+                "def run():\n    from lib.handlers import on_msg\n\n    return 1\n",
+            ),
         ],
     );
 }
@@ -203,6 +207,12 @@ fn functions_and_classes_read_as_values_are_uses() {
     assert!(has(&on_msg, "app/table.py", "uses", "exact"), "{on_msg}");
     assert!(
         has(&on_msg, "app.callback.setup", "uses", "exact"),
+        "{on_msg}"
+    );
+    // An import inside a function is the function's dependency, not its module's.
+    assert!(has(&on_msg, "app.lazy.run", "uses", "exact"), "{on_msg}");
+    assert!(
+        !found(&on_msg).iter().any(|(w, _, _)| w == "app/lazy.py"),
         "{on_msg}"
     );
     let error = impact(srv.addr, "symbol=lib.handlers.Error&depth=1");

@@ -7,7 +7,7 @@ mod infer;
 
 use super::resolve::{Bind, Indexed};
 use super::{AnomalyRow, EdgeRow, GraphData, ImportRow, NodeRow, Source};
-use crate::code::lang::{Import, Lang, SymKind};
+use crate::code::lang::{Import, Lang, SymKind, Symbol};
 use crate::core::graph::tarjan;
 use infer::{BUILTIN_NAMES, Target, Types};
 use serde_json::json;
@@ -653,13 +653,16 @@ fn add_calls_and_uses(g: &mut Builder, r: &Resolver<'_>) {
             }
         }
         // `from .m import X` binds X: the importing file depends on it even when nothing
-        // else in the file names it (re-exports, `TYPE_CHECKING` imports).
+        // else in the file names it (re-exports, `TYPE_CHECKING` imports). An import inside a
+        // function is that function's dependency, not the module's.
         for imp in &s.parse.imports {
             if let Some(Bind::Symbol(from, n)) = r.binds[fi].get(imp.alias.as_str())
                 && let Some((dst, _)) = r.exported(*from, n)
-                && seen.insert((symbols.file_ids[fi], dst))
             {
-                g.edge("uses", symbols.file_ids[fi], dst, 0.9, Some(imp.line));
+                let src = node_of(enclosing_symbol(&s.parse.symbols, imp.line));
+                if seen.insert((src, dst)) {
+                    g.edge("uses", src, dst, 0.9, Some(imp.line));
+                }
             }
         }
         for u in &s.parse.uses {
@@ -672,6 +675,13 @@ fn add_calls_and_uses(g: &mut Builder, r: &Resolver<'_>) {
             }
         }
     }
+}
+
+/// The innermost symbol whose lines hold `line` (symbols come parents first).
+fn enclosing_symbol(symbols: &[Symbol], line: u32) -> Option<usize> {
+    symbols
+        .iter()
+        .rposition(|sym| sym.line < line && line <= sym.end_line)
 }
 
 /// Best effort by name: a unique function of that name anywhere in the repository, unless
