@@ -5,7 +5,7 @@
 //! Modules: [`config`] (the optional `.nexus/docgraph.yaml`), [`frontmatter`] (lenient YAML),
 //! [`ids`] (normalisation and aliases), [`links`] (CommonMark links and wikilinks),
 //! [`criteria`], [`index`] (the incremental index), [`tree`] (the indexed files: walk and
-//! changed paths), [`watch`] (inotify), [`units`] (files to documents), [`resolve`] (link
+//! changed paths), [`units`] (files to documents), [`resolve`] (link
 //! classes and edges), [`graph`] (cycles, context, impact, audit), [`search`], [`redact`], [`workspace`]
 //! (git state) and [`api`]. The index lives in memory: the domain has no tables.
 
@@ -22,7 +22,6 @@ pub mod resolve;
 pub mod search;
 pub mod tree;
 pub mod units;
-pub mod watch;
 pub mod workspace;
 
 use crate::core::Domain;

@@ -1,12 +1,12 @@
 //! The indexed files of a workspace and how their changes are found: a full walk (include and
 //! exclude globs, hidden files skipped, .gitignore honoured, one `stat` per file) on the first
 //! request, then the watcher's changed paths, each checked alone. The walk runs again when the
-//! watcher cannot say what changed (see [`super::watch`]), when no watcher is available, and at
+//! watcher cannot say what changed (see [`crate::core::watch`]), when no watcher is available, and at
 //! most every [`SAFETY_WALK`] as a safety net against events a filesystem never delivers
 //! (network mounts).
 
 use super::frontmatter::ParseError;
-use super::watch::Watcher;
+use crate::core::watch::Watcher;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
