@@ -319,7 +319,7 @@ pub async fn block(code_kg: &CodeKg, ctx: &ToolContext, raw: &Value) -> Option<V
     let note = match (ctx.mode, checkout, graph_id, commit) {
         (Mode::LocalStdio, Some(repo), Some(id), Some(commit)) => match finding_paths(code_kg, ctx, &id).await {
             Ok(paths) => {
-                let ev = assess(&repo, &commit, &paths, code_kg.max_commits_behind).await;
+                let ev = code_kg.checkout_watches.evidence(&repo, &id, &commit, &paths, code_kg.max_commits_behind).await;
                 block["verdict"] = json!(ev.verdict);
                 if ev.verdict == Verdict::Fresh {
                     "The graph matches the local checkout.".to_owned()

@@ -1,6 +1,7 @@
 //! The nexus-code-kg tools that need code: proof-tuple resolution and action packets, the
 //! local freshness verdict, and guarded regeneration. Everything goes through the Nexus API.
 
+mod checkout_watch;
 pub mod freshness;
 mod packet;
 mod regenerate;
@@ -31,6 +32,8 @@ pub struct CodeKg {
     max_commits_behind: u32,
     /// Paths with findings, per graph: a ready graph never changes.
     finding_paths: Mutex<HashMap<String, Arc<BTreeSet<String>>>>,
+    /// The last verdict per checkout, kept while nothing in it changes.
+    checkout_watches: checkout_watch::CheckoutWatches,
 }
 
 /// The binding: custom handlers and the freshness envelope, sharing one [`CodeKg`].
@@ -42,6 +45,7 @@ pub fn bind(env: &Environment) -> SurfaceParts {
             .and_then(|v| v.parse().ok())
             .unwrap_or(20),
         finding_paths: Mutex::default(),
+        checkout_watches: Default::default(),
     });
     let handlers = code_kg.clone();
     SurfaceParts {
