@@ -1,14 +1,51 @@
 //! What depends on a file or symbol, up to a depth.
 
 use super::*;
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// A graph's nodes by id. Fx hashing: the keys are our own row ids, and the impact traversal
+/// looks up several per edge it walks (SipHash was most of its time on a 15k-item answer).
+pub(super) type Nodes = FxHashMap<i64, NodeInfo>;
 
 pub(super) struct NodeInfo {
     pub(super) kind: String,
     pub(super) qn: String,
     pub(super) path: Option<String>,
+    /// Place in the graph's (path, symbol) order, set by the graph cache: answers sort on it
+    /// instead of comparing strings. Equal (path, symbol) pairs share a rank.
+    pub(super) rank: u32,
 }
 
-pub(super) fn load_nodes(conn: &Connection, gpk: i64) -> Result<HashMap<i64, NodeInfo>, ApiError> {
+impl NodeInfo {
+    /// The symbol an item names: none for a file itself.
+    fn symbol(&self) -> Option<&str> {
+        (self.kind != "file").then_some(self.qn.as_str())
+    }
+}
+
+/// Gives every node its rank in (path, symbol) order.
+pub(super) fn rank_nodes(nodes: &mut Nodes) {
+    let mut order: Vec<(Option<&str>, Option<&str>, i64)> = nodes
+        .iter()
+        .map(|(id, n)| (n.path.as_deref(), n.symbol(), *id))
+        .collect();
+    order.sort_unstable();
+    let mut ranks = Vec::with_capacity(order.len());
+    let mut rank = 0u32;
+    for (i, (path, symbol, id)) in order.iter().enumerate() {
+        if i > 0 && (order[i - 1].0, order[i - 1].1) != (*path, *symbol) {
+            rank += 1;
+        }
+        ranks.push((*id, rank));
+    }
+    for (id, rank) in ranks {
+        if let Some(n) = nodes.get_mut(&id) {
+            n.rank = rank;
+        }
+    }
+}
+
+pub(super) fn load_nodes(conn: &Connection, gpk: i64) -> Result<Nodes, ApiError> {
     let mut st = conn.prepare("SELECT id, kind, qualified_name, path FROM nodes WHERE gpk=?1")?;
     let rows = st.query_map([gpk], |r| {
         Ok((
@@ -17,10 +54,11 @@ pub(super) fn load_nodes(conn: &Connection, gpk: i64) -> Result<HashMap<i64, Nod
                 kind: r.get(1)?,
                 qn: r.get(2)?,
                 path: r.get(3)?,
+                rank: 0,
             },
         ))
     })?;
-    let mut out = HashMap::new();
+    let mut out = Nodes::default();
     for row in rows {
         let (id, n) = row?;
         out.insert(id, n);
@@ -57,7 +95,7 @@ pub(super) async fn impact(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
         let (gpk, g) = select(s, &conn, &p)?;
         let graph = s.graph_cache.get_or_load(&conn, gpk)?;
         let nodes = &graph.nodes;
-        let starts = impact_starts(nodes, path.as_deref(), symbol.as_deref());
+        let starts = graph.starts(path.as_deref(), symbol.as_deref());
         let resolved = !starts.is_empty();
         let found = dependents(nodes, &graph.adjacency, &starts, depth);
         let blockers = graph.blockers;
@@ -73,7 +111,7 @@ pub(super) async fn impact(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
         if by_symbol {
             causes.push("calls and value uses are resolved through names, imports and inferred receiver types; a call on a receiver whose type is not inferred is not seen".to_string());
         }
-        let dynamic = DynamicUses::load(&conn, gpk)?;
+        let dynamic = &graph.dynamic;
         let file_start = starts
             .iter()
             .any(|id| nodes.get(id).is_some_and(|n| n.kind == "file"));
@@ -160,10 +198,10 @@ pub(super) async fn impact(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
 
 /// The `dynamic_use` anomalies of a graph: per kind (`import`, `getattr`, `globals`), the
 /// locations (path:line) in path and line order.
-struct DynamicUses(BTreeMap<String, Vec<String>>);
+pub(super) struct DynamicUses(BTreeMap<String, Vec<String>>);
 
 impl DynamicUses {
-    fn load(conn: &Connection, gpk: i64) -> Result<DynamicUses, ApiError> {
+    pub(super) fn load(conn: &Connection, gpk: i64) -> Result<DynamicUses, ApiError> {
         let mut st = conn.prepare(
             "SELECT path, details FROM anomalies WHERE gpk=?1 AND kind='dynamic_use' ORDER BY path",
         )?;
@@ -200,28 +238,6 @@ impl DynamicUses {
     }
 }
 
-/// The nodes an impact query starts from: those of `path` (files and symbols), or those
-/// named `symbol` (optionally in `path`), in id order.
-pub(super) fn impact_starts(
-    nodes: &HashMap<i64, NodeInfo>,
-    path: Option<&str>,
-    symbol: Option<&str>,
-) -> Vec<i64> {
-    let mut starts = Vec::new();
-    for (id, n) in nodes {
-        let path_ok = path.is_none_or(|pp| n.path.as_deref() == Some(pp));
-        let sym_ok = match symbol {
-            Some(sym) => n.qn == sym && n.kind != "package" && n.kind != "repository",
-            None => n.kind == "file" || matches!(n.kind.as_str(), "class" | "function" | "method"),
-        };
-        if path_ok && sym_ok && n.path.is_some() {
-            starts.push(*id);
-        }
-    }
-    starts.sort_unstable();
-    starts
-}
-
 /// How an edge, or the weakest edge of a chain of them, was resolved, from its confidence:
 /// the indexer gives 1.0 and 0.9 to names bound by definitions and imports, 0.8 to receivers
 /// whose type it inferred (`self.m`, `t.m` after `t = Cls()`, annotations, return types) and
@@ -238,15 +254,16 @@ pub(super) fn resolution_of(confidence: f64) -> &'static str {
 
 /// One dependent: a file or symbol, the relation that reached it and the confidence of the
 /// weakest edge on the way from the target.
-pub(super) struct Dependent {
+pub(super) struct Dependent<'g> {
     depth: usize,
-    path: Option<String>,
-    symbol: Option<String>,
+    rank: u32,
+    path: Option<&'g str>,
+    symbol: Option<&'g str>,
     via: &'static str,
     confidence: f64,
 }
 
-impl Dependent {
+impl Dependent<'_> {
     fn to_json(&self) -> Value {
         json!({
             "depth": self.depth,
@@ -260,10 +277,10 @@ impl Dependent {
 }
 
 /// The dependents an impact query found.
-pub(super) struct Dependents {
+pub(super) struct Dependents<'g> {
     /// Every dependent, ordered by (depth, path, symbol, via): the same graph and question
     /// give the same order, which is what makes the pages of a cursor line up.
-    pub(super) items: Vec<Dependent>,
+    pub(super) items: Vec<Dependent<'g>>,
     pub(super) via_calls: bool,
     /// Something depends on the last level listed: a deeper query would find more.
     pub(super) cut_off: bool,
@@ -285,7 +302,7 @@ impl ResolutionCounts {
     }
 }
 
-impl Dependents {
+impl Dependents<'_> {
     pub(super) fn counts(&self) -> ResolutionCounts {
         let mut c = ResolutionCounts {
             exact: 0,
@@ -309,16 +326,16 @@ const RELATIONS: [&str; 4] = ["calls", "imports", "inherits", "uses"];
 /// `graph_cache`).
 pub(super) struct Adjacency {
     /// dst -> [(src, relation, confidence)], in (src, dst, kind) order.
-    rev: HashMap<i64, Vec<(i64, &'static str, f64)>>,
+    rev: FxHashMap<i64, Vec<(i64, &'static str, f64)>>,
     /// `defines` / `contains`: a node's children.
-    children: HashMap<i64, Vec<i64>>,
+    children: FxHashMap<i64, Vec<i64>>,
 }
 
 impl Adjacency {
     /// From `edges` in (src, dst, kind) order (as `load_edges` reads them).
-    pub(super) fn new(nodes: &HashMap<i64, NodeInfo>, edges: &[(String, i64, i64, f64)]) -> Self {
-        let mut rev: HashMap<i64, Vec<(i64, &'static str, f64)>> = HashMap::new();
-        let mut children: HashMap<i64, Vec<i64>> = HashMap::new();
+    pub(super) fn new(nodes: &Nodes, edges: &[(String, i64, i64, f64)]) -> Self {
+        let mut rev: FxHashMap<i64, Vec<(i64, &'static str, f64)>> = FxHashMap::default();
+        let mut children: FxHashMap<i64, Vec<i64>> = FxHashMap::default();
         for (kind, src, dst, conf) in edges {
             if let Some(rel) = RELATIONS.iter().find(|r| **r == kind.as_str()) {
                 if nodes.contains_key(src) {
@@ -336,15 +353,15 @@ impl Adjacency {
 /// edges. A file reached brings its symbols along: what depends on them depends on it, so they
 /// are searched from the next level on; they are listed only on their own merit (an edge of
 /// their own to something already reached), at the depth of that edge.
-pub(super) fn dependents(
-    nodes: &HashMap<i64, NodeInfo>,
+pub(super) fn dependents<'g>(
+    nodes: &'g Nodes,
     adjacency: &Adjacency,
     starts: &[i64],
     depth: usize,
-) -> Dependents {
+) -> Dependents<'g> {
     let Adjacency { rev, children } = adjacency;
-    let mut listed: HashSet<i64> = starts.iter().copied().collect();
-    let mut searched: HashSet<i64> = listed.clone();
+    let mut listed: FxHashSet<i64> = starts.iter().copied().collect();
+    let mut searched: FxHashSet<i64> = listed.clone();
     // (node, confidence of the weakest edge from the target), in id order.
     let mut frontier: Vec<(i64, f64)> = starts.iter().map(|s| (*s, 1.0)).collect();
     let mut items = Vec::new();
@@ -379,8 +396,9 @@ pub(super) fn dependents(
             via_calls |= matches!(rel, "calls" | "uses");
             items.push(Dependent {
                 depth: d,
-                path: info.path.clone(),
-                symbol: (info.kind != "file").then(|| info.qn.clone()),
+                rank: info.rank,
+                path: info.path.as_deref(),
+                symbol: info.symbol(),
                 via: rel,
                 confidence: c,
             });
@@ -407,14 +425,14 @@ pub(super) fn dependents(
     });
     // Highest confidence first among equals, so that `dedup_by` keeps it: two definitions of
     // one name in one file (`if ...: def f` / `else: def f`) are one item to a reader.
-    items.sort_by(|a, b| {
-        (a.depth, &a.path, &a.symbol, a.via)
-            .cmp(&(b.depth, &b.path, &b.symbol, b.via))
+    // The rank stands for (path, symbol).
+    items.sort_unstable_by(|a, b| {
+        (a.depth, a.rank, a.via)
+            .cmp(&(b.depth, b.rank, b.via))
             .then(b.confidence.total_cmp(&a.confidence))
     });
     items.dedup_by(|later, kept| {
-        (later.depth, &later.path, &later.symbol, later.via)
-            == (kept.depth, &kept.path, &kept.symbol, kept.via)
+        (later.depth, later.rank, later.via) == (kept.depth, kept.rank, kept.via)
     });
     Dependents {
         items,
