@@ -87,34 +87,20 @@ fn clause_bindings(clause: Node<'_>, src: &[u8]) -> Vec<(Option<String>, String)
         match child.kind() {
             "identifier" => v.push((Some("default".to_string()), text(child, src).to_string())),
             "namespace_import" => v.extend(identifier_binding(child, src)),
-            "named_imports" => {
-                let mut c2 = child.walk();
-                for spec in child.named_children(&mut c2) {
-                    if spec.kind() != "import_specifier" {
-                        continue;
-                    }
-                    if let Some(n) = spec.child_by_field_name("name") {
-                        let name = text(n, src).to_string();
-                        let alias = spec
-                            .child_by_field_name("alias")
-                            .map(|a| text(a, src).to_string())
-                            .unwrap_or_else(|| name.clone());
-                        v.push((Some(name), alias));
-                    }
-                }
-            }
+            "named_imports" => v.extend(specifiers(child, "import_specifier", src)),
             _ => {}
         }
     }
     v
 }
 
-/// (name, alias) bindings of an `export { a, b as c } from 'm'` clause.
-fn export_bindings(clause: Node<'_>, src: &[u8]) -> Vec<(Option<String>, String)> {
+/// (name, alias) of each `kind` specifier in `{ a, b as c }` (an import's, or an
+/// `export { … } from 'm'` clause's); no alias binds the name itself.
+fn specifiers(list: Node<'_>, kind: &str, src: &[u8]) -> Vec<(Option<String>, String)> {
     let mut v = Vec::new();
-    let mut c = clause.walk();
-    for spec in clause.named_children(&mut c) {
-        if spec.kind() != "export_specifier" {
+    let mut c = list.walk();
+    for spec in list.named_children(&mut c) {
+        if spec.kind() != kind {
             continue;
         }
         if let Some(n) = spec.child_by_field_name("name") {
@@ -299,7 +285,7 @@ fn module_import(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<
             "import_clause" => binds.extend(clause_bindings(child, src)),
             "import_require_clause" => binds.extend(identifier_binding(child, src)),
             // Re-exports bind in this module what importers of it may name.
-            "export_clause" => binds.extend(export_bindings(child, src)),
+            "export_clause" => binds.extend(specifiers(child, "export_specifier", src)),
             "namespace_export" => binds.extend(identifier_binding(child, src)),
             _ => {}
         }

@@ -184,32 +184,28 @@ impl Resolver<'_> {
 
     /// Member `name` of class `class` or, first found, of its bases (depth first).
     pub(super) fn member(&self, class: i64, name: &str, depth: usize) -> Option<i64> {
-        if depth > MAX_DEPTH {
-            return None;
-        }
-        if let Some(id) = self.types.members.get(&(class, name)) {
-            return Some(*id);
-        }
-        self.types
-            .bases
-            .get(&class)?
-            .iter()
-            .find_map(|b| self.member(*b, name, depth + 1))
+        self.in_bases(class, depth, &|c| {
+            self.types.members.get(&(c, name)).copied()
+        })
     }
 
     /// The type text of attribute `name` of class `class` or of a base: (file, type).
     fn attr_fact(&self, class: i64, name: &str, depth: usize) -> Option<(usize, &str)> {
+        self.in_bases(class, depth, &|c| self.types.attrs.get(&(c, name)).copied())
+    }
+
+    /// `get` of class `class` or, first found, of its bases (depth first).
+    fn in_bases<T>(&self, class: i64, depth: usize, get: &impl Fn(i64) -> Option<T>) -> Option<T> {
         if depth > MAX_DEPTH {
             return None;
         }
-        if let Some(found) = self.types.attrs.get(&(class, name)) {
-            return Some(*found);
-        }
-        self.types
-            .bases
-            .get(&class)?
-            .iter()
-            .find_map(|b| self.attr_fact(*b, name, depth + 1))
+        get(class).or_else(|| {
+            self.types
+                .bases
+                .get(&class)?
+                .iter()
+                .find_map(|b| self.in_bases(*b, depth + 1, get))
+        })
     }
 
     /// What local `name` holds as seen from `caller` (its scope, then the enclosing ones).
