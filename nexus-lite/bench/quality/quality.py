@@ -691,7 +691,7 @@ def nexus_answers(nx: Nexus, sample: list[Def], files: dict[str, FileInfo]) -> d
 
 
 def gitnexus_env(cache: Path) -> tuple[dict, Path]:
-    out = sh(["bash", str(HERE / "gitnexus_install.sh"), str(cache / "gitnexus")])
+    out = sh(["bash", str(HERE.parent / "gitnexus_install.sh"), str(cache / "gitnexus")])
     node_dir, gnbin = out.strip().splitlines()[-2:]
     home = cache / "gitnexus" / "home"
     home.mkdir(parents=True, exist_ok=True)
