@@ -35,6 +35,9 @@ pub struct CheckoutWatches {
 struct Slot {
     watcher: Option<Watcher>,
     last: Option<Last>,
+    /// After a checkout could not be watched, when to try again (not on every answer: the
+    /// listing alone costs what the cache saves).
+    retry_at: Option<Instant>,
 }
 
 struct Last {
@@ -72,8 +75,9 @@ impl CheckoutWatches {
             _ => true,
         };
         slot.last = None;
-        if relist {
+        if relist && slot.retry_at.is_none_or(|t| Instant::now() >= t) {
             slot.watcher = watch(repo).await;
+            slot.retry_at = slot.watcher.is_none().then(|| Instant::now() + SAFETY);
         }
         self.assessed
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -270,5 +274,28 @@ mod tests {
         // Another graph is asked about on its own.
         let other = w.evidence(repo, "g2", &head(repo), &findings, 20).await;
         assert_eq!(other.commits_between, Some(0));
+    }
+
+    #[tokio::test]
+    async fn a_checkout_that_cannot_be_watched_runs_git_on_every_answer() {
+        let tmp = tempfile::tempdir().unwrap();
+        let main = tmp.path().join("main");
+        std::fs::create_dir_all(&main).unwrap();
+        git(&main, &["init", "-q", "-b", "main"]);
+        std::fs::write(main.join("a.py"), "x = 1\n").unwrap();
+        git(&main, &["add", "-A"]);
+        git(&main, &["commit", "-q", "-m", "one"]);
+        // A linked worktree: its `.git` is a file naming a directory inside the main checkout.
+        let linked = tmp.path().join("linked");
+        git(&main, &["worktree", "add", "-q", linked.to_str().unwrap()]);
+        let commit = head(&linked);
+        let w = CheckoutWatches::default();
+        let none = BTreeSet::new();
+        let ask = || w.evidence(&linked, "g1", &commit, &none, 20);
+        assert_eq!(ask().await.verdict, super::super::freshness::Verdict::Fresh);
+        std::fs::write(linked.join("a.py"), "x = 2\n").unwrap();
+        assert_eq!(ask().await.dirty_files, ["a.py"]);
+        assert_eq!(ask().await.dirty_files, ["a.py"]);
+        assert_eq!(w.assessed(), 3, "nothing is kept without a watch");
     }
 }
