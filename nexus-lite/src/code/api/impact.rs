@@ -31,12 +31,13 @@ pub(super) fn rank_nodes(nodes: &mut Nodes) {
         .collect();
     order.sort_unstable();
     let mut ranks = Vec::with_capacity(order.len());
-    let mut rank = 0u32;
-    for (i, (path, symbol, id)) in order.iter().enumerate() {
-        if i > 0 && (order[i - 1].0, order[i - 1].1) != (*path, *symbol) {
+    let (mut rank, mut prev) = (0u32, None);
+    for (path, symbol, id) in order {
+        if prev.is_some_and(|p| p != (path, symbol)) {
             rank += 1;
         }
-        ranks.push((*id, rank));
+        prev = Some((path, symbol));
+        ranks.push((id, rank));
     }
     for (id, rank) in ranks {
         if let Some(n) = nodes.get_mut(&id) {
