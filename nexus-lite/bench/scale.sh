@@ -14,7 +14,8 @@
 # "django==5.1.4 sympy==1.13.3": 1.22M lines of .py), CALLS (default 300), QUERY_PATH (default
 # Django-5.1.4/django/db/models/query.py), SKIP_BUILD=1 to use the binary already in
 # CARGO_TARGET_DIR/release, MCP=1 to also time the kg tools through `nexus-mcp serve` over stdio
-# (embedded nexus-lite on the same data dir; MCP_BIN, default CARGO_TARGET_DIR/release/nexus-mcp), GITNEXUS=1 to also time `gitnexus analyze` once on the same tree
+# (embedded nexus-lite on the same data dir; MCP_BIN, default CARGO_TARGET_DIR/release/nexus-mcp), GITNEXUS=1 to also time `gitnexus analyze` once on the same tree,
+# again after a one-file commit, and its `impact`/`context` tools over `gitnexus mcp` (stdio)
 # (installed as compare.sh does, under WORK_COMPARE, default /tmp/nexus-lite-compare).
 # Only PyPI (pip download --no-binary :all: --no-deps) and, with GITNEXUS=1, the npm registry
 # are used.
@@ -207,6 +208,45 @@ if [ "${GITNEXUS:-0}" = 1 ]; then
   rm -rf "$TREE/.gitnexus" "$WORK/gn-home"; mkdir -p "$WORK/gn-home"
   if timed gitnexus env HOME="$WORK/gn-home" "$GNBIN" analyze --index-only --skip-fts "$TREE"; then
     GN_ROW="| GitNexus $GNV full (\`gitnexus analyze --index-only --skip-fts\`) | ${TIMES[gitnexus]}| ${CPU[gitnexus]}| ${RSS[gitnexus]}($(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["stats"]; print(s["files"], "files,", s["nodes"], "nodes,", s["edges"], "edges")' "$TREE/.gitnexus/meta.json" 2>/dev/null)) |"
+    # The same one-file commit as nexus-lite's incremental row, then `analyze` again.
+    printf '\n\ndef scale_bench_added_gn(x):\n    return x\n' >>"$TREE/$QUERY_PATH"
+    git -C "$TREE" -c user.email=bench@example.com -c user.name=bench commit -qam "one-file change gn"
+    timed gitnexus_incremental env HOME="$WORK/gn-home" "$GNBIN" analyze --index-only --skip-fts "$TREE" \
+      && GN_ROW+=$'\n'"| GitNexus $GNV after a one-file commit (\`analyze\` again) | ${TIMES[gitnexus_incremental]}| ${CPU[gitnexus_incremental]}| ${RSS[gitnexus_incremental]}|"
+    # Its MCP server over stdio, the same questions as the kg tools above (impact upstream).
+    GN_MCP_ROWS=$(HOME="$WORK/gn-home" python3 - "$GNBIN" "$TREE" "$CALLS" "$QUERY_PATH" <<'EOF3'
+import json, statistics, subprocess, sys, time
+gn, tree, calls, path = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+p = subprocess.Popen([gn, "mcp"], cwd=tree, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                     stderr=subprocess.DEVNULL, text=True, bufsize=1)
+n = 0
+def rpc(method, params):
+    global n
+    n += 1
+    p.stdin.write(json.dumps({"jsonrpc": "2.0", "id": n, "method": method, "params": params}) + "\n"); p.stdin.flush()
+    while True:
+        v = json.loads(p.stdout.readline())
+        if v.get("id") == n:
+            return v
+rpc("initialize", {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "scale", "version": "0"}})
+p.stdin.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n"); p.stdin.flush()
+rows = [("impact (file, depth 3)", {"target": path, "direction": "upstream", "maxDepth": 3}),
+        ("impact (class, depth 1)", {"target": "BaseIterable", "file_path": path, "kind": "Class", "direction": "upstream", "maxDepth": 1}),
+        ("impact (class, depth 3)", {"target": "BaseIterable", "file_path": path, "kind": "Class", "direction": "upstream", "maxDepth": 3}),
+        ("context (class)", {"name": "BaseIterable", "file_path": path})]
+for name, args in rows:
+    def one():
+        t = time.perf_counter(); v = rpc("tools/call", {"name": name.split(" ")[0], "arguments": args})
+        if "error" in v or v["result"].get("isError"): raise SystemExit(f"{name}: {json.dumps(v)[:300]}")
+        return (time.perf_counter() - t) * 1000, v
+    first, v = one()
+    ts = sorted(one()[0] for _ in range(calls))
+    p99 = ts[min(len(ts) - 1, int(round(0.99 * len(ts))) - 1)]
+    size = len(json.dumps(v["result"]))
+    print(f"| GitNexus {name} (MCP stdio) | {first:.1f} | {statistics.median(ts):.2f} | {p99:.2f} | {size} bytes |")
+p.stdin.close(); p.wait(timeout=30)
+EOF3
+) || log "gitnexus mcp timing failed"
   else
     GN_ROW="| GitNexus $GNV | failed: $(tail -n 2 "$WORK/gitnexus.err" | tr '\n' ' ' | cut -c1-200) | | |"
   fi
@@ -231,3 +271,4 @@ echo "| query (HTTP, keep-alive, $CALLS calls) | first call ms | p50 ms | p99 ms
 echo "|---|---|---|---|---|"
 echo "$QUERIES"
 [ -n "$MCP_ROWS" ] && echo "$MCP_ROWS"
+[ -n "${GN_MCP_ROWS:-}" ] && echo "$GN_MCP_ROWS"
