@@ -156,43 +156,22 @@ kill $SERVE 2>/dev/null; wait $SERVE 2>/dev/null; trap - EXIT
 MCP_ROWS=""
 MCP_BIN=${MCP_BIN:-$CARGO_TARGET_DIR/release/nexus-mcp}
 if [ "${MCP:-0}" = 1 ] && [ -x "$MCP_BIN" ]; then
-  MCP_ROWS=$(python3 - "$MCP_BIN" "$TREE" "$WORK/data" "$CALLS" "$QUERY_PATH" <<'EOF2'
-import json, statistics, subprocess, sys, time
+  MCP_ROWS=$(PYTHONPATH="$HERE/nexus-lite/bench" python3 - "$MCP_BIN" "$TREE" "$WORK/data" "$CALLS" "$QUERY_PATH" <<'EOF2'
+import sys
+from mcp_stdio import Server
 mcp, tree, data, calls, path = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
-p = subprocess.Popen([mcp, "serve", "--repo", f"bench/scale={tree}", "--data-dir", data],
-                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                     env={"PATH": "/usr/local/bin:/usr/bin:/bin"}, text=True, bufsize=1)
-n = 0
-def rpc(method, params):
-    global n
-    n += 1
-    p.stdin.write(json.dumps({"jsonrpc": "2.0", "id": n, "method": method, "params": params}) + "\n"); p.stdin.flush()
-    while True:
-        v = json.loads(p.stdout.readline())
-        if v.get("id") == n:
-            return v
-rpc("initialize", {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "scale", "version": "0"}})
-p.stdin.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n"); p.stdin.flush()
-g = rpc("tools/call", {"name": "kg_latest_graph", "arguments": {"repository": "bench/scale"}})
-gid = g["result"]["structuredContent"]["graph"]["graph_id"]
-ctx = rpc("tools/call", {"name": "kg_file_context", "arguments": {"graph_id": gid, "path": path}})
-syms = ctx["result"].get("structuredContent", {}).get("symbols", [])
-cls = next((s["qualified_name"] for s in syms if s["kind"] == "class"), None)
-rows = [("kg_graph_summary", {"graph_id": gid}),
-        ("kg_file_context", {"graph_id": gid, "path": path, "line": 40}),
-        ("kg_impact (path, depth 3)", {"graph_id": gid, "path": path, "depth": 3}),
-        ("kg_impact (class, depth 1)", {"graph_id": gid, "symbol": cls, "depth": 1}),
-        ("kg_graph_summary by repository", {"repository": "bench/scale"})]
-for name, args in rows:
-    def one():
-        t = time.perf_counter(); v = rpc("tools/call", {"name": name.split(" ")[0], "arguments": args})
-        if "error" in v or v["result"].get("isError"): raise SystemExit(f"{name}: {json.dumps(v)[:300]}")
-        return (time.perf_counter() - t) * 1000
-    first = one()
-    ts = sorted(one() for _ in range(calls))
-    p99 = ts[min(len(ts) - 1, int(round(0.99 * len(ts))) - 1)]
-    print(f"| {name} (MCP stdio) | {first:.1f} | {statistics.median(ts):.2f} | {p99:.2f} | |")
-p.stdin.close(); p.wait(timeout=30)
+s = Server([mcp, "serve", "--repo", f"bench/scale={tree}", "--data-dir", data], "2025-11-25",
+           env={"PATH": "/usr/local/bin:/usr/bin:/bin"})
+gid = s.call("kg_latest_graph", {"repository": "bench/scale"})["structuredContent"]["graph"]["graph_id"]
+syms = s.call("kg_file_context", {"graph_id": gid, "path": path}).get("structuredContent", {}).get("symbols", [])
+cls = next((x["qualified_name"] for x in syms if x["kind"] == "class"), None)
+s.time_rows([("kg_graph_summary", "kg_graph_summary", {"graph_id": gid}),
+             ("kg_file_context", "kg_file_context", {"graph_id": gid, "path": path, "line": 40}),
+             ("kg_impact (path, depth 3)", "kg_impact", {"graph_id": gid, "path": path, "depth": 3}),
+             ("kg_impact (class, depth 1)", "kg_impact", {"graph_id": gid, "symbol": cls, "depth": 1}),
+             ("kg_graph_summary by repository", "kg_graph_summary", {"repository": "bench/scale"})],
+            calls, "MCP stdio")
+s.close()
 EOF2
 )
 fi
@@ -214,37 +193,19 @@ if [ "${GITNEXUS:-0}" = 1 ]; then
     timed gitnexus_incremental env HOME="$WORK/gn-home" "$GNBIN" analyze --index-only --skip-fts "$TREE" \
       && GN_ROW+=$'\n'"| GitNexus $GNV after a one-file commit (\`analyze\` again) | ${TIMES[gitnexus_incremental]}| ${CPU[gitnexus_incremental]}| ${RSS[gitnexus_incremental]}|"
     # Its MCP server over stdio, the same questions as the kg tools above (impact upstream).
-    GN_MCP_ROWS=$(HOME="$WORK/gn-home" python3 - "$GNBIN" "$TREE" "$CALLS" "$QUERY_PATH" <<'EOF3'
-import json, statistics, subprocess, sys, time
+    GN_MCP_ROWS=$(HOME="$WORK/gn-home" PYTHONPATH="$HERE/nexus-lite/bench" python3 - "$GNBIN" "$TREE" "$CALLS" "$QUERY_PATH" <<'EOF3'
+import sys
+from mcp_stdio import Server
 gn, tree, calls, path = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
-p = subprocess.Popen([gn, "mcp"], cwd=tree, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                     stderr=subprocess.DEVNULL, text=True, bufsize=1)
-n = 0
-def rpc(method, params):
-    global n
-    n += 1
-    p.stdin.write(json.dumps({"jsonrpc": "2.0", "id": n, "method": method, "params": params}) + "\n"); p.stdin.flush()
-    while True:
-        v = json.loads(p.stdout.readline())
-        if v.get("id") == n:
-            return v
-rpc("initialize", {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "scale", "version": "0"}})
-p.stdin.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n"); p.stdin.flush()
-rows = [("impact (file, depth 3)", {"target": path, "direction": "upstream", "maxDepth": 3}),
-        ("impact (class, depth 1)", {"target": "BaseIterable", "file_path": path, "kind": "Class", "direction": "upstream", "maxDepth": 1}),
-        ("impact (class, depth 3)", {"target": "BaseIterable", "file_path": path, "kind": "Class", "direction": "upstream", "maxDepth": 3}),
-        ("context (class)", {"name": "BaseIterable", "file_path": path})]
-for name, args in rows:
-    def one():
-        t = time.perf_counter(); v = rpc("tools/call", {"name": name.split(" ")[0], "arguments": args})
-        if "error" in v or v["result"].get("isError"): raise SystemExit(f"{name}: {json.dumps(v)[:300]}")
-        return (time.perf_counter() - t) * 1000, v
-    first, v = one()
-    ts = sorted(one()[0] for _ in range(calls))
-    p99 = ts[min(len(ts) - 1, int(round(0.99 * len(ts))) - 1)]
-    size = len(json.dumps(v["result"]))
-    print(f"| GitNexus {name} (MCP stdio) | {first:.1f} | {statistics.median(ts):.2f} | {p99:.2f} | {size} bytes |")
-p.stdin.close(); p.wait(timeout=30)
+s = Server([gn, "mcp"], "2025-06-18", cwd=tree)
+up = {"direction": "upstream"}
+cls = {"target": "BaseIterable", "file_path": path, "kind": "Class", **up}
+s.time_rows([("GitNexus impact (file, depth 3)", "impact", {"target": path, "maxDepth": 3, **up}),
+             ("GitNexus impact (class, depth 1)", "impact", {**cls, "maxDepth": 1}),
+             ("GitNexus impact (class, depth 3)", "impact", {**cls, "maxDepth": 3}),
+             ("GitNexus context (class)", "context", {"name": "BaseIterable", "file_path": path})],
+            calls, "MCP stdio")
+s.close()
 EOF3
 ) || log "gitnexus mcp timing failed"
   else
