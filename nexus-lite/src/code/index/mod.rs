@@ -395,7 +395,24 @@ fn read_file(root: &Path, path: &str, cache: &ParseCache) -> Listed {
     listed
 }
 
-type Slot = Mutex<Option<Result<Arc<FileParse>, String>>>;
+/// The text of a small project file of the work tree (pyproject.toml, setup.cfg, tsconfig.json),
+/// read like every tracked file: symlinks are not followed, nothing over [`MAX_FILE_BYTES`].
+fn read_project_file(path: &Path) -> Option<String> {
+    let meta = std::fs::symlink_metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > MAX_FILE_BYTES {
+        return None;
+    }
+    match std::fs::read_to_string(path) {
+        Ok(t) => Some(t),
+        Err(e) => {
+            tracing::debug!(path = %path.display(), error = %e, "project file not read");
+            None
+        }
+    }
+}
+
+/// A file's parse or why it failed (`None` only if its thread panicked).
+type Parsed = Option<Result<Arc<FileParse>, String>>;
 
 /// A file to parse: (index in the listing, content hash, cache key). The same bytes parse
 /// differently per language, so the key is `grammar:hash`.
@@ -451,7 +468,16 @@ fn read_all(
     cache: &ParseCache,
     data: &mut GraphData,
 ) -> Vec<Listed> {
-    let mut listed = read_parallel(root, files, cache);
+    // In parallel: reading, hashing and the secret-span scan of every tracked file are a
+    // second or more of one core at a million lines.
+    let mut listed: Vec<Listed> = parallel_map(
+        files.len(),
+        || (),
+        |_, i| read_listed(root, &files[i], cache),
+    )
+    .into_iter()
+    .flatten()
+    .collect();
     for l in &mut listed {
         if !l.spans.is_empty() {
             data.secret_spans
@@ -473,44 +499,39 @@ fn read_all(
     listed
 }
 
-/// `read_listed` of every file on up to four threads (reading, hashing and the secret-span
-/// scan of every tracked file are a second or more of one core at a million lines), in
-/// listing order.
-fn read_parallel(root: &Path, files: &[String], cache: &ParseCache) -> Vec<Listed> {
+/// `f(state, i)` for every `i < n` on up to four threads, in index order; `init` makes each
+/// thread's own state (a parser). `None` only where a thread panicked, which `scope` re-raises.
+fn parallel_map<S, T: Send>(
+    n: usize,
+    init: impl Fn() -> S + Sync,
+    f: impl Fn(&mut S, usize) -> T + Sync,
+) -> Vec<Option<T>> {
     let workers = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(2)
         .clamp(1, 4);
-    const CHUNK: usize = 64;
+    let slots: Vec<Mutex<Option<T>>> = (0..n).map(|_| Mutex::new(None)).collect();
     let next = AtomicUsize::new(0);
-    let chunks: Vec<Mutex<Vec<Listed>>> = files
-        .chunks(CHUNK)
-        .map(|_| Mutex::new(Vec::new()))
-        .collect();
     std::thread::scope(|s| {
         for _ in 0..workers {
             s.spawn(|| {
+                let mut state = init();
                 loop {
-                    let c = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(slot) = chunks.get(c) else {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(slot) = slots.get(i) else {
                         break;
                     };
-                    let start = c * CHUNK;
-                    let end = (start + CHUNK).min(files.len());
-                    let read: Vec<Listed> = files[start..end]
-                        .iter()
-                        .map(|p| read_listed(root, p, cache))
-                        .collect();
+                    let out = f(&mut state, i);
                     if let Ok(mut slot) = slot.lock() {
-                        *slot = read;
+                        *slot = Some(out);
                     }
                 }
             });
         }
     });
-    chunks
+    slots
         .into_iter()
-        .flat_map(|c| c.into_inner().unwrap_or_default())
+        .map(|s| s.into_inner().ok().flatten())
         .collect()
 }
 
@@ -557,48 +578,30 @@ fn parse_parallel(
     cache: &ParseCache,
     total: usize,
     progress: &(dyn Fn(usize, usize) + Sync),
-) -> (Vec<Slot>, usize) {
-    let results: Vec<Slot> = todo.iter().map(|_| Mutex::new(None)).collect();
-    let next = AtomicUsize::new(0);
+) -> (Vec<Parsed>, usize) {
     let done = AtomicUsize::new(total - todo.len());
     let reused = AtomicUsize::new(0);
-    let workers = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(2)
-        .clamp(1, 4);
-    std::thread::scope(|s| {
-        for _ in 0..workers {
-            s.spawn(|| {
-                let mut parsers = Parsers::default();
-                loop {
-                    let k = next.fetch_add(1, Ordering::Relaxed);
-                    if k >= todo.len() {
-                        break;
-                    }
-                    let (i, _, key) = &todo[k];
-                    let res = if let Some(hit) = cache.get(key) {
-                        reused.fetch_add(1, Ordering::Relaxed);
-                        Ok(hit)
-                    } else {
-                        match (listed[*i].lang, listed[*i].bytes.as_deref()) {
-                            (Some(lang), Some(bytes)) => parsers.parse(lang, bytes).map(Arc::new),
-                            (None, _) => Err(format!("{} has no parsed language", listed[*i].path)),
-                            (Some(_), None) => Err(format!(
-                                "{} was not read and its parse is not cached",
-                                listed[*i].path
-                            )),
-                        }
-                    };
-                    if let Ok(mut slot) = results[k].lock() {
-                        *slot = Some(res);
-                    }
-                    let d = done.fetch_add(1, Ordering::Relaxed) + 1;
-                    if d.is_multiple_of(64) {
-                        progress(d, total);
-                    }
-                }
-            });
+    let results = parallel_map(todo.len(), Parsers::default, |parsers, k| {
+        let (i, _, key) = &todo[k];
+        let l = &listed[*i];
+        let res = if let Some(hit) = cache.get(key) {
+            reused.fetch_add(1, Ordering::Relaxed);
+            Ok(hit)
+        } else {
+            match (l.lang, l.bytes.as_deref()) {
+                (Some(lang), Some(bytes)) => parsers.parse(lang, bytes).map(Arc::new),
+                (None, _) => Err(format!("{} has no parsed language", l.path)),
+                (Some(_), None) => Err(format!(
+                    "{} was not read and its parse is not cached",
+                    l.path
+                )),
+            }
+        };
+        let d = done.fetch_add(1, Ordering::Relaxed) + 1;
+        if d.is_multiple_of(64) {
+            progress(d, total);
         }
+        res
     });
     progress(total, total);
     (results, reused.load(Ordering::Relaxed))
@@ -609,19 +612,16 @@ fn parse_parallel(
 fn collect_sources(
     listed: &[Listed],
     todo: &[Todo],
-    results: Vec<Slot>,
+    results: Vec<Parsed>,
     cache: &ParseCache,
     layout: &Layout,
     data: &mut GraphData,
 ) -> Result<Vec<Source>, String> {
     let mut sources = Vec::new();
     let mut keep = HashSet::new();
-    for (k, slot) in results.into_iter().enumerate() {
+    for (k, parsed) in results.into_iter().enumerate() {
         let (i, hash, key) = &todo[k];
-        let parse = slot
-            .into_inner()
-            .map_err(|_| "a parser thread panicked".to_string())?
-            .ok_or_else(|| "a file was not parsed".to_string())??;
+        let parse = parsed.ok_or_else(|| "a file was not parsed".to_string())??;
         let l = &listed[*i];
         let lang = l.lang.unwrap_or(Lang::Python);
         if !cache.is_persisted(key) {

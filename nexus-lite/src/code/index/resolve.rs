@@ -41,7 +41,7 @@ pub(super) struct Indexed<'a> {
 }
 
 /// `a/b/../c/./d` -> `a/c/d`; `None` when it climbs above the root.
-fn normalize_path(parts: &[&str]) -> Option<String> {
+pub(super) fn normalize_path(parts: &[&str]) -> Option<String> {
     let mut out: Vec<&str> = Vec::new();
     for p in parts {
         match *p {
@@ -55,7 +55,7 @@ fn normalize_path(parts: &[&str]) -> Option<String> {
     Some(out.join("/"))
 }
 
-fn parent_dir(path: &str) -> &str {
+pub(super) fn parent_dir(path: &str) -> &str {
     path.rsplit_once('/').map(|(d, _)| d).unwrap_or("")
 }
 

@@ -4,7 +4,7 @@
 //! `package_dir` in setup.py, never executed), else a `src/` layout, else the project itself.
 //! A module is named relative to its source root, so `proj/src/pkg/core.py` is `pkg.core`.
 
-use super::{MAX_FILE_BYTES, module_name};
+use super::{module_name, read_project_file};
 use regex::Regex;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
@@ -84,7 +84,7 @@ impl Roots {
             if !PROJECT_FILES.contains(&name) {
                 continue;
             }
-            let text = read_small(&root.join(f)).unwrap_or_default();
+            let text = read_project_file(&root.join(f)).unwrap_or_default();
             configs
                 .entry(dir.to_string())
                 .or_default()
@@ -180,21 +180,6 @@ impl Roots {
             project,
             module,
             aliases,
-        }
-    }
-}
-
-fn read_small(path: &Path) -> Option<String> {
-    // Like every tracked file: symlinks are not followed.
-    let meta = std::fs::symlink_metadata(path).ok()?;
-    if !meta.is_file() || meta.len() > MAX_FILE_BYTES {
-        return None;
-    }
-    match std::fs::read_to_string(path) {
-        Ok(t) => Some(t),
-        Err(e) => {
-            tracing::debug!(path = %path.display(), error = %e, "project file not read");
-            None
         }
     }
 }

@@ -2,7 +2,8 @@
 //! `tsconfig.json` / `jsconfig.json` above a file (following relative `extends`), so
 //! `import { X } from '@/lib/x'` reaches `src/lib/x.ts` instead of an npm package `@/lib`.
 
-use super::MAX_FILE_BYTES;
+use super::read_project_file;
+use super::resolve::{normalize_path, parent_dir};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::path::Path;
@@ -29,23 +30,9 @@ pub(super) struct TsConfigs {
     by_dir: HashMap<String, Arc<TsPaths>>,
 }
 
-fn parent(path: &str) -> &str {
-    path.rsplit_once('/').map_or("", |(d, _)| d)
-}
-
 /// `dir` joined with a relative path, `..` and `.` folded; `None` above the repository root.
 fn join_norm(dir: &str, rel: &str) -> Option<String> {
-    let mut out: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
-    for p in rel.split('/') {
-        match p {
-            "" | "." => {}
-            ".." => {
-                out.pop()?;
-            }
-            p => out.push(p),
-        }
-    }
-    Some(out.join("/"))
+    normalize_path(&dir.split('/').chain(rel.split('/')).collect::<Vec<_>>())
 }
 
 /// tsconfig files are JSON with comments and trailing commas: both are dropped (outside
@@ -93,14 +80,7 @@ fn parse_jsonc(text: &str) -> Option<Value> {
 }
 
 fn read_config(root: &Path, path: &str) -> Option<Value> {
-    let full = root.join(path);
-    // Like every tracked file: symlinks are not followed.
-    let meta = std::fs::symlink_metadata(&full).ok()?;
-    if !meta.is_file() || meta.len() > MAX_FILE_BYTES {
-        return None;
-    }
-    let text = std::fs::read_to_string(&full).ok()?;
-    let v = parse_jsonc(&text);
+    let v = parse_jsonc(&read_project_file(&root.join(path))?);
     if v.is_none() {
         tracing::debug!(path, "tsconfig not parsed; its path aliases are not read");
     }
@@ -127,7 +107,7 @@ fn load(root: &Path, path: &str) -> TsPaths {
                 } else {
                     format!("{e}.json")
                 };
-                join_norm(parent(&p), &e)
+                join_norm(parent_dir(&p), &e)
             });
         chain.push((p, v));
     }
@@ -135,7 +115,7 @@ fn load(root: &Path, path: &str) -> TsPaths {
     let mut paths_from: Option<String> = None;
     for (p, v) in chain.iter().rev() {
         let opts = &v["compilerOptions"];
-        let dir = parent(p);
+        let dir = parent_dir(p);
         if let Some(b) = opts["baseUrl"].as_str() {
             out.base_url = join_norm(dir, b);
         }
@@ -161,7 +141,7 @@ fn load(root: &Path, path: &str) -> TsPaths {
         .base_url
         .clone()
         .or(paths_from)
-        .unwrap_or_else(|| parent(path).to_string());
+        .unwrap_or_else(|| parent_dir(path).to_string());
     let prefix_len = |p: &str| p.find('*').unwrap_or(p.len());
     out.paths
         .sort_by(|a, b| prefix_len(&b.0).cmp(&prefix_len(&a.0)).then(a.0.cmp(&b.0)));
@@ -196,7 +176,7 @@ impl TsConfigs {
         }
         let mut dir = path;
         loop {
-            dir = parent(dir);
+            dir = parent_dir(dir);
             if let Some(p) = self.by_dir.get(dir) {
                 return Some(p.clone());
             }
