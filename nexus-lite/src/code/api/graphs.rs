@@ -139,47 +139,21 @@ fn summary_counts(conn: &Connection, gpk: i64) -> Result<Map<String, Value>, Api
             by_tool.entry(t).or_default().insert(sev, json!(n));
         }
     }
+    let count = |column: &str, table: &str| -> Result<Value, ApiError> {
+        let sql =
+            format!("SELECT {column}, COUNT(*) FROM {table} WHERE gpk=?1 GROUP BY 1 ORDER BY 1");
+        Ok(Value::Object(group(conn, &sql, gpk)?))
+    };
+    // In the order answers have always listed them.
     let mut out = Map::new();
-    out.insert(
-        "nodes_by_kind".into(),
-        Value::Object(group(
-            conn,
-            "SELECT kind, COUNT(*) FROM nodes WHERE gpk=?1 GROUP BY 1 ORDER BY 1",
-            gpk,
-        )?),
-    );
-    out.insert(
-        "edges_by_kind".into(),
-        Value::Object(group(
-            conn,
-            "SELECT kind, COUNT(*) FROM edges WHERE gpk=?1 GROUP BY 1 ORDER BY 1",
-            gpk,
-        )?),
-    );
-    out.insert(
-        "files_by_language".into(),
-        Value::Object(group(
-            conn,
-            "SELECT language, COUNT(*) FROM files WHERE gpk=?1 GROUP BY 1 ORDER BY 1",
-            gpk,
-        )?),
-    );
+    out.insert("nodes_by_kind".into(), count("kind", "nodes")?);
+    out.insert("edges_by_kind".into(), count("kind", "edges")?);
+    out.insert("files_by_language".into(), count("language", "files")?);
     out.insert("findings_by_tool".into(), json!(by_tool));
     out.insert(
         "findings_by_severity".into(),
-        Value::Object(group(
-            conn,
-            "SELECT severity, COUNT(*) FROM findings WHERE gpk=?1 GROUP BY 1 ORDER BY 1",
-            gpk,
-        )?),
+        count("severity", "findings")?,
     );
-    out.insert(
-        "anomalies_by_kind".into(),
-        Value::Object(group(
-            conn,
-            "SELECT kind, COUNT(*) FROM anomalies WHERE gpk=?1 GROUP BY 1 ORDER BY 1",
-            gpk,
-        )?),
-    );
+    out.insert("anomalies_by_kind".into(), count("kind", "anomalies")?);
     Ok(out)
 }

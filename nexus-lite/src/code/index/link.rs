@@ -708,9 +708,9 @@ fn dir_of(path: &str) -> &str {
     path.rsplit_once('/').map_or("", |(d, _)| d)
 }
 
-/// Phase 4c: pytest fixture injection, as `calls` edges (`uses` for `usefixtures` marks) from each test function or fixture to
-/// the fixture its parameter names: one of its own module, else one of the nearest
-/// `conftest.py` in its directory or above (pytest's scoping).
+/// Phase 4c: pytest fixture injection, as `calls` edges (`uses` for `usefixtures` marks)
+/// from each test function or fixture to the fixture its parameter names: one of its own
+/// module, else one of the nearest `conftest.py` in its directory or above (pytest's scoping).
 fn add_fixture_uses(g: &mut Builder, sources: &[Source], symbols: &Symbols<'_>) {
     let mut in_conftest: HashMap<(&str, &str), i64> = HashMap::new();
     let mut in_module: HashMap<(usize, &str), i64> = HashMap::new();

@@ -90,16 +90,12 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
     Ok(out)
 }
 
-/// Records a value use of `name` from `scope`.
+/// Records a value use of `name` (an [`types::expr_key`] or a prefix of one) from `scope`.
 fn use_of(out: &mut FileParse, scope: Option<usize>, name: &str, node: Node<'_>) {
     // `@x.setter` is the property's own plumbing, not a use of it.
     let plumbing =
         name.ends_with(".setter") || name.ends_with(".getter") || name.ends_with(".deleter");
-    if name.len() < 200
-        && !name.contains(['\n', ' ', '['])
-        && !matches!(name, "self" | "cls")
-        && !plumbing
-    {
+    if !matches!(name, "self" | "cls") && !plumbing {
         out.uses.push(Call {
             caller: scope,
             callee: name.to_string(),

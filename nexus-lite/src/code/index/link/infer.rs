@@ -329,11 +329,7 @@ impl Resolver<'_> {
             {
                 return Target::Found(id, 1.0);
             }
-            return match self.resolve_dotted(fi, key, caller) {
-                Some((id, c)) => Target::Found(id, c),
-                None if self.external_head(fi, key) => Target::Known,
-                None => Target::Unknown,
-            };
+            return self.named(fi, key, caller);
         };
         match self.type_of(fi, recv, caller, depth + 1) {
             Ty::Class(c, conf) => match self.member(c, name, 0) {
@@ -342,11 +338,17 @@ impl Resolver<'_> {
             },
             Ty::External => Target::Known,
             Ty::Unknown if key.contains('(') => Target::Unknown,
-            Ty::Unknown => match self.resolve_dotted(fi, key, caller) {
-                Some((id, c)) => Target::Found(id, c),
-                None if self.external_head(fi, key) => Target::Known,
-                None => Target::Unknown,
-            },
+            Ty::Unknown => self.named(fi, key, caller),
+        }
+    }
+
+    /// `key` resolved as a name (bound, imported, module attribute), else known to be
+    /// external, else unknown.
+    fn named(&self, fi: usize, key: &str, caller: Option<usize>) -> Target {
+        match self.resolve_dotted(fi, key, caller) {
+            Some((id, c)) => Target::Found(id, c),
+            None if self.external_head(fi, key) => Target::Known,
+            None => Target::Unknown,
         }
     }
 
