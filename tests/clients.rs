@@ -359,7 +359,6 @@ fn inspector_cli_over_legacy_sse() {
     );
 }
 
-/// `serve --transport http` over `fixture`, with KEY as its API key.
 /// The Inspector's schema portability check (`--strict`: what single-type dialects such as
 /// Gemini's function declarations reject) over the doc-kg and rules tool lists, every scope.
 #[test]
@@ -404,6 +403,7 @@ fn inspector_strict_finds_the_doc_kg_and_rules_tool_lists_portable() {
     }
 }
 
+/// `serve --transport http` over `fixture`, with KEY as its API key.
 fn keyed_server(fixture: &support::Fixture) -> HttpServer {
     HttpServer::start(
         fixture,
