@@ -465,6 +465,8 @@ fn http_auth(
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
+        // Colour codes only for a person's terminal: a log file or a client's pipe gets text.
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("NEXUS_MCP_LOG")
                 .unwrap_or_else(|_| "warn".into()),

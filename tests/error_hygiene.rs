@@ -80,6 +80,12 @@ async fn a_git_failure_reaches_an_http_client_as_a_reference_only() {
         line.contains(&f.path.to_string_lossy().into_owned()),
         "the log line has the details: {line}"
     );
+    // stderr is a pipe here, as under a client or in a log file: plain text, no colour codes.
+    let log = server.stderr();
+    assert!(
+        !log.contains('\x1b'),
+        "ANSI escapes in a log that is not a terminal:\n{log:?}"
+    );
     client.cancel().await.unwrap();
 }
 

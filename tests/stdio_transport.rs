@@ -280,6 +280,20 @@ fn malformed_lines_get_json_rpc_errors_and_the_session_continues() {
     );
     let unknown = exchange(&json!({"jsonrpc": "2.0", "id": 15, "method": "tools/call", "params": {"name": "kg_no_such_tool", "arguments": {}}}).to_string(), true);
     assert_eq!(unknown["error"]["code"], -32602, "{unknown}");
+    // An unknown method is named in the answer cut, with its length: 100 KB in, not 100 KB out.
+    let huge = format!("x/{}", "m".repeat(100_000));
+    let unknown = exchange(
+        &json!({"jsonrpc": "2.0", "id": 16, "method": huge}).to_string(),
+        true,
+    );
+    assert_eq!(unknown["error"]["code"], -32601, "{unknown}");
+    let message = unknown["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.len() < 200 && message.contains("(100002 characters)"),
+        "{} bytes: {}",
+        message.len(),
+        message.chars().take(200).collect::<String>()
+    );
     drop(stdin);
     let status = exits_within(child, Duration::from_secs(30));
     assert!(status.success(), "nexus-mcp exited with {status}");

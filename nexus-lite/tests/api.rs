@@ -863,3 +863,42 @@ fn dedupe_keys_survive_line_shifts() {
         "same finding, moved line"
     );
 }
+
+/// Agents connecting together to a fresh server all ask for the latest graph at once: every one
+/// must wait for the one first-use index and get its graph. A call that waited on the index lock
+/// while another call indexed used to answer "no ready graph" (7 of 1,000 first calls on a fresh
+/// code-kg HTTP server).
+#[test]
+fn concurrent_first_calls_all_wait_for_the_first_index() {
+    let repo = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    fixture_repo(repo.path());
+    let srv = start(repo.path(), data.path(), true);
+    let addr = srv.addr;
+    const CALLERS: usize = 6;
+    let barrier = std::sync::Arc::new(std::sync::Barrier::new(CALLERS));
+    let callers: Vec<_> = (0..CALLERS)
+        .map(|_| {
+            let barrier = barrier.clone();
+            std::thread::spawn(move || {
+                barrier.wait();
+                http(
+                    addr,
+                    "GET",
+                    "/api/v1/graphs/select?repository=acme/fixture",
+                    Some(TOKEN),
+                    None,
+                )
+            })
+        })
+        .collect();
+    let answers: Vec<Resp> = callers.into_iter().map(|c| c.join().unwrap()).collect();
+    let graphs: HashSet<String> = answers
+        .iter()
+        .map(|r| {
+            assert_eq!(r.status, 200, "a first call did not get the graph: {}", r.body);
+            r.body["graph"]["graph_id"].as_str().unwrap().to_string()
+        })
+        .collect();
+    assert_eq!(graphs.len(), 1, "one first-use index, one graph: {graphs:?}");
+}

@@ -276,7 +276,9 @@ impl AppState {
         run_index(self, repo, regen_id)
     }
 
-    /// First-use indexing: index `repository` when it has no ready graph on `branch`.
+    /// First-use indexing: index `repository` when it has no ready graph on `branch`. True when
+    /// a ready graph exists now, whoever indexed it: a call that waited on the lock while
+    /// another call indexed must find that graph, not answer "no ready graph".
     pub fn ensure_indexed(&self, repo: &Repo, branch: &str) -> Result<bool, LiteError> {
         let _guard = repo
             .index_lock
@@ -284,7 +286,7 @@ impl AppState {
             .map_err(|_| LiteError::Task("index lock poisoned".into()))?;
         let conn = self.reader()?;
         if store::latest_ready(&conn, &repo.name, branch)?.is_some() {
-            return Ok(false);
+            return Ok(true);
         }
         let current = git::current_branch(&repo.root)?.unwrap_or_else(|| "HEAD".into());
         if current != branch {
