@@ -7,6 +7,7 @@
 //!   cargo build --release -p nexus-lite
 //!   cargo bench --bench mcp_overhead            # N=200 calls per row
 //!   NEXUS_MCP_BENCH_CALLS=1000 NEXUS_MCP_BENCH_STARTS=30 cargo bench --bench mcp_overhead
+//!   NEXUS_MCP_BENCH_BIN=/other/build/nexus-mcp cargo bench --bench mcp_overhead   # another build
 //!
 //! Rows: (a) cold start, spawn → first tools/list answer over stdio, with a remote backend and
 //! with the embedded nexus-lite over an already-indexed data dir; (b) `ping` over stdio and over
@@ -41,6 +42,14 @@ fn env_usize(name: &str, default: usize) -> usize {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(default)
+}
+
+/// The nexus-mcp under test: this build's, or $NEXUS_MCP_BENCH_BIN (another build of nexus-mcp,
+/// to compare two builds against the same nexus-lite in alternating runs).
+fn mcp_bin() -> PathBuf {
+    std::env::var_os("NEXUS_MCP_BENCH_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(support::bin)
 }
 
 /// target/<profile>/nexus-lite next to this bench's target dir, or $NEXUS_LITE_BIN.
@@ -311,7 +320,7 @@ struct StdioSession {
 
 impl StdioSession {
     fn spawn(envs: &[(&str, &str)], args: &[String]) -> StdioSession {
-        let mut cmd = Command::new(support::bin());
+        let mut cmd = Command::new(mcp_bin());
         cmd.arg("serve")
             .args(args)
             .env("PATH", tool_path())
@@ -696,7 +705,7 @@ fn main() {
 
     // (b) one mapped call, three ways, per tool
     let mcp_port = support::free_port();
-    let mut http_server = Command::new(support::bin());
+    let mut http_server = Command::new(mcp_bin());
     http_server
         .args([
             "serve",
