@@ -383,3 +383,39 @@ fn get_rule_answers_a_playbook_rule_or_the_analysers_own_text() {
     let unknown = get(server.addr, "/api/v1/rules/rules/ruff:ZZ999");
     assert_eq!(unknown.body["known"], false, "{:#}", unknown.body);
 }
+
+/// The attack: `get_rule ruff:--all` handed `--all` to `ruff rule`, which listed every rule and
+/// exited 0, so an option was answered as a known rule. Codes are checked against each
+/// analyser's form and passed after `--`.
+#[test]
+fn get_rule_never_passes_an_option_to_an_analyser() {
+    if !common::analysers_available() {
+        return;
+    }
+    let (_tmp, repo, data) = setup();
+    let server = start_server(&repo, &data, None, false);
+    for id in [
+        "ruff:--all",
+        "ruff:--help",
+        "ruff:-h",
+        "ruff:e501",
+        "bandit:--version",
+        "bandit:B60",
+        "bandit:B6022",
+    ] {
+        let r = get(
+            server.addr,
+            &format!("/api/v1/rules/rules/{}", common::enc(id)),
+        );
+        assert_eq!(r.status, 200, "{id}: {:#}", r.body);
+        assert_eq!(r.body["known"], false, "{id}: {:#}", r.body);
+        assert!(r.body["rule"].is_null(), "{id}: {:#}", r.body);
+        assert!(
+            r.body["reason"].as_str().unwrap().contains("is not a"),
+            "{id}: {:#}",
+            r.body
+        );
+    }
+    let plr = get(server.addr, "/api/v1/rules/rules/ruff:PLR0913");
+    assert_eq!(plr.body["known"], true, "{:#}", plr.body);
+}
