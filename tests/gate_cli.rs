@@ -363,3 +363,61 @@ fn a_space_in_a_file_name_does_not_hide_its_findings() {
     assert_eq!(out.status.code(), Some(1), "{stdout}");
     assert!(stdout.contains("my app.py:5  bandit:B602"), "{stdout}");
 }
+
+/// A `# nosec` the change adds on its own shell=True line silences bandit: the gate cannot
+/// vouch for that line, and says so in the summary, the JSON record and the SARIF log.
+#[test]
+fn a_suppression_the_change_adds_is_listed_in_every_output() {
+    if !support::analysers_on_path() {
+        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = shop(tmp.path(), |_| {});
+    put(
+        &repo,
+        "app.py",
+        &SHELL.replace("check=True)", "check=True)  # nosec B602"),
+    );
+    commit_all(&repo, "suppressed");
+    let data = tmp.path().join("data");
+    let sarif = tmp.path().join("gate.sarif");
+    let args = ["--base", "HEAD~1", "--head", "HEAD"];
+    let out = gate(
+        &repo,
+        &data,
+        &[&args[..], &["--sarif", sarif.to_str().unwrap()]].concat(),
+    );
+    let stdout = text(&out);
+    assert!(
+        !stdout.contains("bandit:B602"),
+        "bandit honours it: {stdout}"
+    );
+    assert!(
+        stdout.contains("suppression suppression:app.py:5 (app.py)"),
+        "{stdout}"
+    );
+    let log: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&sarif).unwrap()).unwrap();
+    let notes: Vec<&serde_json::Value> = log["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|r| r["invocations"][0]["toolConfigurationNotifications"].as_array())
+        .flatten()
+        .collect();
+    assert!(
+        notes.iter().any(|n| n["descriptor"]["id"] == "suppression"
+            && n["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "app.py"),
+        "{log:#}"
+    );
+    let json = gate(&repo, &data, &[&args[..], &["--json"]].concat());
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let listed = v["record"]["unreviewedRules"].as_array().unwrap();
+    assert!(
+        listed.iter().any(
+            |r| r["change"] == "suppression" && r["what"].as_str().unwrap().contains("# nosec")
+        ),
+        "{v:#}"
+    );
+}
