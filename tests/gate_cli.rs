@@ -198,6 +198,8 @@ fn git_attributes_and_diff_settings_do_not_hide_a_change_from_the_gate() {
                     ("diff.hide.binary", "true"),
                     ("diff.hide.textconv", "true"),
                     ("core.quotePath", "false"),
+                    // Files over the threshold are diffed as binary.
+                    ("core.bigFileThreshold", "1"),
                 ] {
                     git(repo, &["config", key, value]);
                 }
