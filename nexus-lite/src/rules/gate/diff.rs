@@ -3,6 +3,9 @@
 //! added or changed (`git diff -U0`). Findings outside those lines are not the change's.
 //!
 //! Every git call goes through [`crate::core::git::command`]: the repository is not trusted.
+//! Its attributes and diff settings cannot make a changed file "binary" (and its findings
+//! "on unchanged lines"): the diff is read as text with attributes from the empty tree, and a
+//! file git still shows only as binary has unknown lines, all of them the change's.
 
 use crate::core::error::LiteError;
 use crate::core::git;

@@ -2,7 +2,8 @@
 //! never the user's work tree (uncommitted edits are not the change under review) and never a
 //! `git worktree add` (which writes into the repository's `.git`). Blobs are read with one
 //! `git cat-file --batch` (no filters, no textconv); the analysers' configuration files at head
-//! come along so the repository's own settings apply.
+//! come along so the repository's own settings apply, with the files ruff configurations
+//! `extend` (within head's tree). The directory is a private [`scratch`] directory.
 
 use crate::core::error::LiteError;
 use crate::core::{git, scratch};
