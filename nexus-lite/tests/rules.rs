@@ -419,3 +419,32 @@ fn get_rule_never_passes_an_option_to_an_analyser() {
     let plr = get(server.addr, "/api/v1/rules/rules/ruff:PLR0913");
     assert_eq!(plr.body["known"], true, "{:#}", plr.body);
 }
+
+/// The attack: a key bound to `acme/other` named repositories until one was "not visible"
+/// rather than "not found", and read the list of served repositories in the not-found answer.
+/// Now a name outside the key's repositories answers the same whether it is served or not,
+/// and no answer lists repositories the key may not see.
+#[test]
+fn a_restricted_key_learns_no_served_repository_it_may_not_see() {
+    let (_tmp, repo, data) = setup();
+    let server = start_server(&repo, &data, Some("acme/shop"), false);
+    let ask = |repository: &str| {
+        let r = get(
+            server.addr,
+            &format!(
+                "/api/v1/rules/playbook?repository={}&visible=acme%2Fother",
+                common::enc(repository)
+            ),
+        );
+        assert_eq!(r.status, 404, "{repository}: {:#}", r.body);
+        r.body["error"].to_string().replace(repository, "<named>")
+    };
+    // Served but not visible, and not served at all: the same answer.
+    let served = ask("acme/shop");
+    assert!(served.contains("REPOSITORY_NOT_VISIBLE"), "{served}");
+    assert_eq!(ask("acme/nothing"), served);
+    // Not named: no list of the others either.
+    let r = get(server.addr, "/api/v1/rules/playbook?visible=acme%2Fother");
+    assert_eq!(r.status, 404, "{:#}", r.body);
+    assert!(!r.body.to_string().contains("acme/shop"), "{:#}", r.body);
+}
