@@ -349,3 +349,47 @@ fn git_error(repo: &Path, args: &str, message: &str) -> LiteError {
         message: message.into(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `extend` targets resolve from the extending file's directory and never leave the tree.
+    #[test]
+    fn extend_targets_stay_inside_the_repository() {
+        assert_eq!(
+            join_in_repo("ruff.toml", "lint/house.toml").as_deref(),
+            Some("lint/house.toml")
+        );
+        assert_eq!(
+            join_in_repo("svc/api/pyproject.toml", "../../base.toml").as_deref(),
+            Some("base.toml")
+        );
+        assert_eq!(
+            join_in_repo("svc/ruff.toml", "./a/./b.toml").as_deref(),
+            Some("svc/a/b.toml")
+        );
+        for outside in [
+            "../base.toml",
+            "/etc/ruff.toml",
+            "~/.config/ruff/ruff.toml",
+            "$HOME/ruff.toml",
+            "a\\b.toml",
+            "",
+        ] {
+            assert_eq!(join_in_repo("ruff.toml", outside), None, "{outside}");
+        }
+        assert_eq!(
+            ruff_extend("ruff.toml", b"extend = \"x.toml\"\n").as_deref(),
+            Some("x.toml")
+        );
+        assert_eq!(
+            ruff_extend("a/pyproject.toml", b"[tool.ruff]\nextend = \"y.toml\"\n").as_deref(),
+            Some("y.toml")
+        );
+        assert_eq!(
+            ruff_extend("pyproject.toml", b"extend = \"z.toml\"\n"),
+            None
+        );
+    }
+}
