@@ -93,6 +93,12 @@ fn main() -> ExitCode {
             }),
         );
     }
+    if run("terminal_text") {
+        record(
+            "terminal_text",
+            props::count(cases, props::terminal_input(), props::terminal_property),
+        );
+    }
     if tallies.iter().any(|f| *f > 0) {
         ExitCode::FAILURE
     } else {

@@ -246,8 +246,13 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
         })?,
     };
     match &cli.command {
-        Command::Gate(args) => nexus_mcp::cli::gate::run(args, cli.nexus_url.as_deref()).await,
-        Command::Rules(args) => nexus_mcp::cli::rules::run(args, cli.nexus_url.as_deref()).await,
+        // Their errors quote file names, git's stderr and the API's answers: escaped.
+        Command::Gate(args) => nexus_mcp::cli::gate::run(args, cli.nexus_url.as_deref())
+            .await
+            .map_err(|m| nexus_mcp::cli::terminal::text(&m).into_owned()),
+        Command::Rules(args) => nexus_mcp::cli::rules::run(args, cli.nexus_url.as_deref())
+            .await
+            .map_err(|m| nexus_mcp::cli::terminal::text(&m).into_owned()),
         Command::Tools { json, cost } => {
             if *cost {
                 print!("{}", runtime::tool_cost::report(surface));

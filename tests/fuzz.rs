@@ -120,3 +120,13 @@ fn a_short_multibyte_string_does_not_stop_the_budget() {
         nexus_mcp_runtime::trim::size(&value)
     );
 }
+
+#[test]
+fn terminal_text_prints_no_control_and_reads_back_unambiguously() {
+    props::check(
+        "terminal_text",
+        props::cases(CASES),
+        props::terminal_input(),
+        props::terminal_property,
+    );
+}

@@ -127,3 +127,299 @@ fn a_blocking_change_fails_the_gate_and_its_fix_passes() {
     let out = gate(&repo, &data, &["--base", "no-such-ref", "--head", "HEAD"]);
     assert_eq!(out.status.code(), Some(2), "{out:?}");
 }
+
+const SAFE: &str =
+    "import subprocess\n\n\ndef run(cmd):\n    return subprocess.run([cmd], check=True)\n";
+const SHELL: &str = "import subprocess\n\n\ndef run(cmd):\n    return subprocess.run(cmd, shell=True, check=True)\n";
+
+fn put(repo: &Path, rel: &str, body: &str) {
+    let path = repo.join(rel);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, body).unwrap();
+}
+
+fn commit_all(repo: &Path, message: &str) {
+    git(repo, &["add", "-A"]);
+    git(repo, &["commit", "-q", "-m", message]);
+}
+
+/// A repository whose base commit has app.py without a shell; `prepare` adds to it first.
+fn shop(dir: &Path, prepare: impl Fn(&Path)) -> std::path::PathBuf {
+    let repo = dir.join("shop");
+    std::fs::create_dir_all(&repo).unwrap();
+    git(&repo, &["init", "-q", "-b", "main"]);
+    put(&repo, "app.py", SAFE);
+    prepare(&repo);
+    commit_all(&repo, "base");
+    repo
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "{}\n--- stderr:\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// The attack: the repository marks Python files binary (`-diff` or `binary`, in the change,
+/// at base or in `$GIT_DIR/info/attributes`) and bends git's diff settings, so `git diff`
+/// printed "Binary files differ", every finding landed "on unchanged lines" and the gate
+/// PASSED a shell=True. Each way now fails the gate on the new line, and a changed
+/// `.gitattributes` is listed for review.
+#[test]
+fn git_attributes_and_diff_settings_do_not_hide_a_change_from_the_gate() {
+    if !support::analysers_on_path() {
+        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
+        return;
+    }
+    type Setup = fn(&Path);
+    let cases: [(&str, Setup, Setup); 3] = [
+        (
+            "`*.py -diff` committed with the change",
+            |_| {},
+            |repo| put(repo, ".gitattributes", "*.py -diff\n"),
+        ),
+        (
+            "`*.py binary` at base",
+            |repo| put(repo, ".gitattributes", "*.py binary\n"),
+            |_| {},
+        ),
+        (
+            "$GIT_DIR/info/attributes and the repository's diff config",
+            |_| {},
+            |repo| {
+                put(repo, ".git/info/attributes", "*.py binary diff=hide\n");
+                for (key, value) in [
+                    ("diff.noprefix", "true"),
+                    ("diff.mnemonicPrefix", "true"),
+                    ("diff.renames", "false"),
+                    ("diff.external", "true"),
+                    ("diff.hide.binary", "true"),
+                    ("diff.hide.textconv", "true"),
+                    ("core.quotePath", "false"),
+                    // Files over the threshold are diffed as binary.
+                    ("core.bigFileThreshold", "1"),
+                ] {
+                    git(repo, &["config", key, value]);
+                }
+            },
+        ),
+    ];
+    for (what, at_base, with_change) in cases {
+        let tmp = tempfile::tempdir().unwrap();
+        let repo = shop(tmp.path(), at_base);
+        put(&repo, "app.py", SHELL);
+        with_change(&repo);
+        commit_all(&repo, "run through a shell");
+        let out = gate(
+            &repo,
+            &tmp.path().join("data"),
+            &["--base", "HEAD~1", "--head", "HEAD"],
+        );
+        let stdout = text(&out);
+        assert_eq!(out.status.code(), Some(1), "{what}: {stdout}");
+        assert!(stdout.contains("app.py:5  bandit:B602"), "{what}: {stdout}");
+        assert!(!stdout.contains("PASSED"), "{what}: {stdout}");
+        if what.contains("with the change") {
+            assert!(
+                stdout.contains("gitAttributes config:.gitattributes"),
+                "{what}: {stdout}"
+            );
+        }
+    }
+}
+
+/// The attack: a file name (and so the analysers' messages about it) carrying terminal
+/// control sequences: a screen clear, an OSC window title, concealed text and a newline
+/// followed by a forged `gate …: PASSED` line. The summary shows them escaped.
+#[test]
+fn the_summary_prints_hostile_file_names_escaped() {
+    if !support::analysers_on_path() {
+        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = shop(tmp.path(), |_| {});
+    let evil = "x\u{1b}[2J\u{1b}]0;owned\u{7}\r\ngate acme/shop: PASSED\u{1b}[8m\u{202e}.py";
+    put(&repo, evil, SHELL);
+    commit_all(&repo, "hostile name");
+    let out = gate(
+        &repo,
+        &tmp.path().join("data"),
+        &["--base", "HEAD~1", "--head", "HEAD"],
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    for c in ['\u{1b}', '\u{7}', '\r', '\u{202e}'] {
+        assert!(!stdout.contains(c), "{c:?} printed raw: {stdout:?}");
+    }
+    let headlines: Vec<&str> = stdout.lines().filter(|l| l.starts_with("gate ")).collect();
+    assert_eq!(headlines.len(), 1, "a forged headline: {stdout}");
+    assert!(headlines[0].contains("FAILED"), "{stdout}");
+    assert!(
+        stdout.contains("x\\u{1b}[2J\\u{1b}]0;owned\\u{7}\\r\\ngate acme/shop: PASSED"),
+        "{stdout}"
+    );
+}
+
+/// Bandit's B105 quotes the hardcoded password it found: the summary, the SARIF file and the
+/// JSON record show it redacted, as MCP answers do.
+#[test]
+fn hardcoded_passwords_bandit_quotes_are_redacted_everywhere_the_gate_writes() {
+    if !support::analysers_on_path() {
+        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = shop(tmp.path(), |_| {});
+    put(
+        &repo,
+        "settings.py",
+        "password = \"Hunter2-Correct-Horse-99\"\n\n\ndef login(user, password=\"Batt3ry-Staple-Pass\"):\n    return user, password\n",
+    );
+    commit_all(&repo, "settings");
+    let sarif = tmp.path().join("gate.sarif");
+    let data = tmp.path().join("data");
+    let args = ["--base", "HEAD~1", "--head", "HEAD"];
+    let summary = gate(
+        &repo,
+        &data,
+        &[&args[..], &["--sarif", sarif.to_str().unwrap()]].concat(),
+    );
+    let json = gate(&repo, &data, &[&args[..], &["--json"]].concat());
+    let summary_text = text(&summary);
+    assert!(summary_text.contains("bandit:B105"), "{summary_text}");
+    assert!(summary_text.contains("bandit:B107"), "{summary_text}");
+    let written = [
+        summary_text,
+        text(&json),
+        std::fs::read_to_string(&sarif).unwrap(),
+    ];
+    for out in &written {
+        for secret in ["Hunter2-Correct-Horse-99", "Batt3ry-Staple-Pass"] {
+            assert!(!out.contains(secret), "{secret} in {out}");
+        }
+    }
+}
+
+/// A killed gate leaves its copy of head in the temporary directory: the next gate removes
+/// it (it is not locked by a live run), and its own copy is gone when it ends.
+#[test]
+fn the_next_gate_removes_a_killed_gates_copy_of_head() {
+    if !support::analysers_on_path() {
+        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = shop(tmp.path(), |_| {});
+    put(&repo, "app.py", SAFE.replace("cmd", "command").as_str());
+    commit_all(&repo, "rename");
+    let scratch = tmp.path().join("tmp");
+    let leftover = scratch.join("nexus-gate-KiLLeD");
+    put(&leftover, "app.py", "API_KEY = 'copied from head'\n");
+    put(&leftover, ".nexus-scratch.lock", "");
+    let an_hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    std::fs::File::open(&leftover)
+        .unwrap()
+        .set_modified(an_hour_ago)
+        .unwrap();
+    let out = Command::new(bin())
+        .args(["gate", "--base", "HEAD~1", "--head", "HEAD", "--repo"])
+        .arg(&repo)
+        .arg("--data-dir")
+        .arg(tmp.path().join("data"))
+        .env("PATH", tool_path())
+        .env("TMPDIR", &scratch)
+        .env_remove("NEXUS_API_URL")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let left: Vec<_> = std::fs::read_dir(&scratch)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .filter(|n| n.to_string_lossy().starts_with("nexus-gate-"))
+        .collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+}
+
+/// Found with the test above: git ends a patch header that names a file with a space with a
+/// tab, the gate took the tab as part of the name, and every finding in `my app.py` landed
+/// "on unchanged lines": a space in a file name passed the gate.
+#[test]
+fn a_space_in_a_file_name_does_not_hide_its_findings() {
+    if !support::analysers_on_path() {
+        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = shop(tmp.path(), |_| {});
+    put(&repo, "my app.py", SHELL);
+    commit_all(&repo, "spaced");
+    let out = gate(
+        &repo,
+        &tmp.path().join("data"),
+        &["--base", "HEAD~1", "--head", "HEAD"],
+    );
+    let stdout = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("my app.py:5  bandit:B602"), "{stdout}");
+}
+
+/// A `# nosec` the change adds on its own shell=True line silences bandit: the gate cannot
+/// vouch for that line, and says so in the summary, the JSON record and the SARIF log.
+#[test]
+fn a_suppression_the_change_adds_is_listed_in_every_output() {
+    if !support::analysers_on_path() {
+        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = shop(tmp.path(), |_| {});
+    put(
+        &repo,
+        "app.py",
+        &SHELL.replace("check=True)", "check=True)  # nosec B602"),
+    );
+    commit_all(&repo, "suppressed");
+    let data = tmp.path().join("data");
+    let sarif = tmp.path().join("gate.sarif");
+    let args = ["--base", "HEAD~1", "--head", "HEAD"];
+    let out = gate(
+        &repo,
+        &data,
+        &[&args[..], &["--sarif", sarif.to_str().unwrap()]].concat(),
+    );
+    let stdout = text(&out);
+    assert!(
+        !stdout.contains("bandit:B602"),
+        "bandit honours it: {stdout}"
+    );
+    assert!(
+        stdout.contains("suppression suppression:app.py:5 (app.py)"),
+        "{stdout}"
+    );
+    let log: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&sarif).unwrap()).unwrap();
+    let notes: Vec<&serde_json::Value> = log["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|r| r["invocations"][0]["toolConfigurationNotifications"].as_array())
+        .flatten()
+        .collect();
+    assert!(
+        notes.iter().any(|n| n["descriptor"]["id"] == "suppression"
+            && n["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "app.py"),
+        "{log:#}"
+    );
+    let json = gate(&repo, &data, &[&args[..], &["--json"]].concat());
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let listed = v["record"]["unreviewedRules"].as_array().unwrap();
+    assert!(
+        listed.iter().any(
+            |r| r["change"] == "suppression" && r["what"].as_str().unwrap().contains("# nosec")
+        ),
+        "{v:#}"
+    );
+}

@@ -604,23 +604,38 @@ fn records_answer_by_sha_prefix_pr_and_scope_with_every_honesty_field() {
             .contains("branch names filter nothing")
     );
 
-    // Out of scope: said so, with the key that would see it.
+    // Out of scope: a key bound to acme/api learns nothing of acme/secret's records, not
+    // even that they exist: a sha only acme/secret has answers as a sha nobody has, and asking
+    // for acme/secret answers as asking for a repository with no record at all.
     let visible = vec!["acme/api".to_string()];
-    let out = ask(
-        &conn,
-        Question {
-            sha: Some(&c[..8]),
-            visible: Some(&visible),
-            ..Question::default()
-        },
+    let scoped = |sha: Option<&str>, repository: Option<&str>| {
+        let a = ask(
+            &conn,
+            Question {
+                sha,
+                repository,
+                visible: Some(&visible),
+                ..Question::default()
+            },
+        );
+        assert_eq!(a["found"], false, "{a:#}");
+        assert!(a["candidates"].is_null(), "{a:#}");
+        a["reason"].as_str().unwrap().to_string()
+    };
+    let theirs = scoped(Some(&c[..8]), None);
+    assert!(!theirs.contains("acme/secret"), "{theirs}");
+    assert_eq!(
+        theirs.replace(&c[..8], "<sha>"),
+        scoped(Some("9999999f"), None).replace("9999999f", "<sha>")
     );
-    assert_eq!(out["found"], false);
-    let reason = out["reason"].as_str().unwrap();
+    let named = scoped(None, Some("acme/secret"));
     assert!(
-        reason.contains("acme/secret")
-            && reason.contains("may not see")
-            && reason.contains("unrestricted"),
-        "{reason}"
+        named.contains("outside the repositories this key may see"),
+        "{named}"
+    );
+    assert_eq!(
+        named.replace("acme/secret", "<repo>"),
+        scoped(None, Some("acme/nothing")).replace("acme/nothing", "<repo>")
     );
 
     // No argument: the newest record the caller may see.
@@ -769,4 +784,37 @@ fn the_sarif_log_has_the_required_structure_and_levels() {
         ruff["invocations"][0]["toolExecutionNotifications"][0]["level"],
         "error"
     );
+}
+
+/// The gate's copy of head (files an attacker may want, from a private repository) is
+/// readable by its user only, whatever the umask, and gone when the run ends.
+#[test]
+fn the_copy_of_head_is_private_to_the_user() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    repo_with_feature(root);
+    let head = git(root, &["rev-parse", "feature"]);
+    let blob = git(root, &["rev-parse", "feature:app/run.py"]);
+    let snap = gate::snapshot::write(
+        root,
+        &head,
+        &[gate::snapshot::Wanted {
+            path: "app/run.py",
+            blob: &blob,
+        }],
+    )
+    .unwrap();
+    let dir = snap.path().to_path_buf();
+    let mode = std::fs::metadata(&dir).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o700, "{}: {mode:o}", dir.display());
+    assert!(
+        dir.file_name()
+            .unwrap()
+            .to_string_lossy()
+            .starts_with("nexus-gate-")
+    );
+    assert!(snap.has("app/run.py"));
+    drop(snap);
+    assert!(!dir.exists());
 }

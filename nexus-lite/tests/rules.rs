@@ -383,3 +383,68 @@ fn get_rule_answers_a_playbook_rule_or_the_analysers_own_text() {
     let unknown = get(server.addr, "/api/v1/rules/rules/ruff:ZZ999");
     assert_eq!(unknown.body["known"], false, "{:#}", unknown.body);
 }
+
+/// The attack: `get_rule ruff:--all` handed `--all` to `ruff rule`, which listed every rule and
+/// exited 0, so an option was answered as a known rule. Codes are checked against each
+/// analyser's form and passed after `--`.
+#[test]
+fn get_rule_never_passes_an_option_to_an_analyser() {
+    if !common::analysers_available() {
+        return;
+    }
+    let (_tmp, repo, data) = setup();
+    let server = start_server(&repo, &data, None, false);
+    for id in [
+        "ruff:--all",
+        "ruff:--help",
+        "ruff:-h",
+        "ruff:e501",
+        "bandit:--version",
+        "bandit:B60",
+        "bandit:B6022",
+    ] {
+        let r = get(
+            server.addr,
+            &format!("/api/v1/rules/rules/{}", common::enc(id)),
+        );
+        assert_eq!(r.status, 200, "{id}: {:#}", r.body);
+        assert_eq!(r.body["known"], false, "{id}: {:#}", r.body);
+        assert!(r.body["rule"].is_null(), "{id}: {:#}", r.body);
+        assert!(
+            r.body["reason"].as_str().unwrap().contains("is not a"),
+            "{id}: {:#}",
+            r.body
+        );
+    }
+    let plr = get(server.addr, "/api/v1/rules/rules/ruff:PLR0913");
+    assert_eq!(plr.body["known"], true, "{:#}", plr.body);
+}
+
+/// The attack: a key bound to `acme/other` named repositories until one was "not visible"
+/// rather than "not found", and read the list of served repositories in the not-found answer.
+/// Now a name outside the key's repositories answers the same whether it is served or not,
+/// and no answer lists repositories the key may not see.
+#[test]
+fn a_restricted_key_learns_no_served_repository_it_may_not_see() {
+    let (_tmp, repo, data) = setup();
+    let server = start_server(&repo, &data, Some("acme/shop"), false);
+    let ask = |repository: &str| {
+        let r = get(
+            server.addr,
+            &format!(
+                "/api/v1/rules/playbook?repository={}&visible=acme%2Fother",
+                common::enc(repository)
+            ),
+        );
+        assert_eq!(r.status, 404, "{repository}: {:#}", r.body);
+        r.body["error"].to_string().replace(repository, "<named>")
+    };
+    // Served but not visible, and not served at all: the same answer.
+    let served = ask("acme/shop");
+    assert!(served.contains("REPOSITORY_NOT_VISIBLE"), "{served}");
+    assert_eq!(ask("acme/nothing"), served);
+    // Not named: no list of the others either.
+    let r = get(server.addr, "/api/v1/rules/playbook?visible=acme%2Fother");
+    assert_eq!(r.status, 404, "{:#}", r.body);
+    assert!(!r.body.to_string().contains("acme/shop"), "{:#}", r.body);
+}

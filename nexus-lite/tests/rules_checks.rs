@@ -474,3 +474,109 @@ fn report_check_on_a_hostile_repository_runs_none_of_its_programs() {
     }
     assert!(fired.is_empty(), "planted programs ran for: {fired:?}");
 }
+
+/// The attack: the change silences the analyser itself (a `# nosec` on the changed line, or
+/// an edit to a ruff configuration file that `ruff.toml` extends under a name of its own), the
+/// gate finds nothing, and the agent's pass used to be recorded as witnessed. Now the run
+/// lists what it could not check independently, and the pass stays claimed.
+#[test]
+fn a_pass_the_change_silenced_itself_is_listed_and_stays_claimed() {
+    if !analysers_available() {
+        return;
+    }
+    let (_tmp, repo, data) = setup();
+    let server = start_server(&repo, &data, Some(REPO), false);
+    let unreviewed = |rec: &Value| -> Vec<(String, String)> {
+        rec["unreviewedRules"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                (
+                    r["change"].as_str().unwrap().to_string(),
+                    r["ruleId"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect()
+    };
+
+    // 1. `# nosec` on the very line that adds shell=True: bandit says nothing.
+    write(
+        &repo,
+        "app/run.py",
+        "import subprocess\n\n\ndef run(cmd):\n    return subprocess.call(cmd, shell=True)  # nosec\n",
+    );
+    git(&repo, &["commit", "-q", "-am", "silence bandit"]);
+    let check = report(
+        server.addr,
+        "nosec",
+        json!([{"ruleId": "no-shell-true", "pass": true}]),
+    );
+    let rec = run_gate(&repo, 3, None);
+    assert!(
+        !rec["violations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|v| v["line"] == 5),
+        "bandit honours nosec: {rec:#}"
+    );
+    assert!(
+        unreviewed(&rec).contains(&("suppression".into(), "suppression:app/run.py:5".into())),
+        "{:#}",
+        rec["unreviewedRules"]
+    );
+    store_gate(server.addr, &rec);
+    let (status, results) = check_status(&data, check.body["checkId"].as_str().unwrap());
+    assert_eq!(
+        (status.as_str(), results[0].1.as_str()),
+        ("claimed", "claimed"),
+        "a pass the change suppressed itself is not witnessed"
+    );
+
+    // 2. No suppression, but ruff.toml extends lint/house-rules.toml, which the change edits.
+    write(
+        &repo,
+        "app/run.py",
+        "import subprocess\n\n\ndef run(cmd):\n    return subprocess.call([cmd])\n",
+    );
+    write(&repo, "ruff.toml", "extend = \"lint/house-rules.toml\"\n");
+    write(
+        &repo,
+        "lint/house-rules.toml",
+        "line-length = 100\n[lint]\nignore = [\"E501\"]\n",
+    );
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-q", "-m", "house rules"]);
+    let check = report(
+        server.addr,
+        "config",
+        json!([{"ruleId": "no-shell-true", "pass": true}]),
+    );
+    let rec = run_gate(&repo, 4, None);
+    let ruff = rec["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "ruff")
+        .unwrap();
+    assert_eq!(
+        ruff["status"], "ok",
+        "the extended file is in the gate's copy of head: {ruff:#}"
+    );
+    assert!(
+        unreviewed(&rec).contains(&(
+            "analyserConfig".into(),
+            "config:lint/house-rules.toml".into()
+        )),
+        "{:#}",
+        rec["unreviewedRules"]
+    );
+    let stored = store_gate(server.addr, &rec);
+    assert_eq!(stored.body["detailComplete"], true, "{:#}", stored.body);
+    let (status, _) = check_status(&data, check.body["checkId"].as_str().unwrap());
+    assert_eq!(
+        status, "claimed",
+        "a pass under the change's own analyser settings"
+    );
+}

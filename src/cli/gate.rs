@@ -6,6 +6,7 @@
 //! was not stored), 0 only for a complete clean run. Logs go to stderr.
 
 use crate::cli::nexus::Connection;
+use crate::cli::terminal::text;
 use crate::runtime::backend::{NexusClient, NexusRequest};
 use nexus_lite::rules::gate::model::{GateRecord, GateStatus, ToolStatus};
 use nexus_lite::rules::gate::{self, analysers};
@@ -70,7 +71,7 @@ async fn analyse_and_store(
     let (base, head, pr) = (args.base.clone(), args.head.clone(), args.pr);
     let root_owned = root.to_path_buf();
     let timeout = Duration::from_secs(args.analyser_timeout.max(1));
-    let record = tokio::task::spawn_blocking(move || {
+    let mut record = tokio::task::spawn_blocking(move || {
         let req = gate::GateRequest {
             repo_root: &root_owned,
             repository,
@@ -87,6 +88,7 @@ async fn analyse_and_store(
     .await
     .map_err(|e| format!("the gate's analysis task failed: {e}"))?
     .map_err(|e| format!("the gate could not analyse {}: {e}", root.display()))?;
+    redact(&mut record);
     if let Some(path) = &args.sarif {
         let sarif = gate::sarif::write(&record);
         let text = serde_json::to_string_pretty(&sarif).map_err(|e| e.to_string())?;
@@ -123,7 +125,8 @@ async fn analyse_and_store(
         Ok(_) => false,
         Err(e) => {
             eprintln!(
-                "nexus-mcp gate: the analysis ran but its record was not stored ({e}); get_gate_result will not find it. Check NEXUS_API_URL / NEXUS_API_TOKEN (or --data-dir) and run the gate again"
+                "nexus-mcp gate: the analysis ran but its record was not stored ({}); get_gate_result will not find it. Check NEXUS_API_URL / NEXUS_API_TOKEN (or --data-dir) and run the gate again",
+                text(&e.to_string())
             );
             true
         }
@@ -135,6 +138,36 @@ async fn analyse_and_store(
         Some(false) if !store_failed => ExitCode::SUCCESS,
         _ => ExitCode::from(2),
     })
+}
+
+/// Redacts the secrets analysers quote (bandit's B105–B107 print the hardcoded password) and
+/// the added lines the record quotes, as MCP answers are, before the record is printed,
+/// written as SARIF or stored.
+fn redact(record: &mut GateRecord) {
+    use crate::runtime::redact::redact_text;
+    for v in &mut record.violations {
+        redact_text(&mut v.comment);
+        if let Some(s) = &mut v.suggestion {
+            redact_text(s);
+        }
+    }
+    for t in &mut record.tools {
+        t.errors.iter_mut().for_each(|e| {
+            redact_text(e);
+        });
+        if let Some(r) = &mut t.reason {
+            redact_text(r);
+        }
+    }
+    for s in &mut record.skipped_files {
+        redact_text(&mut s.reason);
+    }
+    for r in &mut record.unreviewed_rules {
+        redact_text(&mut r.title);
+        if let Some(w) = &mut r.what {
+            redact_text(w);
+        }
+    }
 }
 
 /// Violations printed in the summary at most (all of them are in the record and the SARIF).
@@ -152,7 +185,7 @@ pub fn summary(record: &GateRecord, stored: Option<&Value>, sarif: Option<&Path>
         GateStatus::Partial => "INCOMPLETE: not a clean result".to_string(),
         GateStatus::Unavailable => "UNAVAILABLE: the change was not analysed".to_string(),
     };
-    let _ = writeln!(out, "gate {}{pr}: {headline}", record.repository);
+    let _ = writeln!(out, "gate {}{pr}: {headline}", text(&record.repository));
     let _ = writeln!(
         out,
         "  {} -> {} ({} file(s) changed)",
@@ -160,7 +193,7 @@ pub fn summary(record: &GateRecord, stored: Option<&Value>, sarif: Option<&Path>
         ref_and_sha(record.head_ref.as_deref(), &record.head_sha),
         record.files_changed.unwrap_or(0)
     );
-    let _ = writeln!(out, "  {}", v.note);
+    let _ = writeln!(out, "  {}", text(&v.note));
     let _ = writeln!(
         out,
         "  {} violation(s) on changed lines, {} blocking",
@@ -173,8 +206,8 @@ pub fn summary(record: &GateRecord, stored: Option<&Value>, sarif: Option<&Path>
             out,
             "  {:<8} {}{line}  {}  {}",
             viol.severity.as_str(),
-            viol.path,
-            viol.rule_id,
+            text(&viol.path),
+            text(&viol.rule_id),
             one_line(&viol.comment)
         );
     }
@@ -197,15 +230,15 @@ pub fn summary(record: &GateRecord, stored: Option<&Value>, sarif: Option<&Path>
                 ToolStatus::Skipped => "skipped",
             };
             match &t.version {
-                Some(ver) => format!("{} {ver} {status}", t.name),
-                None => format!("{} {status}", t.name),
+                Some(ver) => format!("{} {} {status}", text(&t.name), text(ver)),
+                None => format!("{} {status}", text(&t.name)),
             }
         })
         .collect();
     let _ = writeln!(out, "  tools: {}", tools.join(", "));
     for t in record.tools.iter().filter(|t| !t.status.complete()) {
         if let Some(reason) = &t.reason {
-            let _ = writeln!(out, "    {}: {}", t.name, one_line(reason));
+            let _ = writeln!(out, "    {}: {}", text(&t.name), one_line(reason));
         }
     }
     if !record.skipped_files.is_empty() {
@@ -215,20 +248,31 @@ pub fn summary(record: &GateRecord, stored: Option<&Value>, sarif: Option<&Path>
             record.skipped_files.len()
         );
         for s in record.skipped_files.iter().take(10) {
-            let _ = writeln!(out, "    {} ({})", s.path, one_line(&s.reason));
+            let _ = writeln!(out, "    {} ({})", text(&s.path), one_line(&s.reason));
         }
     }
     if !record.unreviewed_rules.is_empty() {
-        let _ = writeln!(out, "  unreviewed rules (listed, not enforced):");
+        let _ = writeln!(
+            out,
+            "  unreviewed changes (listed, not enforced; with a suppression or analyser configuration among them, no agent's pass is witnessed):"
+        );
         for r in &record.unreviewed_rules {
-            let _ = writeln!(out, "    {} {} ({})", r.change, r.rule_id, r.path);
+            let _ = writeln!(
+                out,
+                "    {} {} ({}): {}",
+                text(&r.change),
+                text(&r.rule_id),
+                text(&r.path),
+                one_line(&r.title)
+            );
         }
     }
     match stored.and_then(|s| s["recordId"].as_str()) {
         Some(id) => {
             let _ = writeln!(
                 out,
-                "  record {id} stored; agents read it with get_gate_result"
+                "  record {} stored; agents read it with get_gate_result",
+                text(id)
             );
         }
         None => {
@@ -236,24 +280,25 @@ pub fn summary(record: &GateRecord, stored: Option<&Value>, sarif: Option<&Path>
         }
     }
     if let Some(p) = sarif {
-        let _ = writeln!(out, "  SARIF written to {}", p.display());
+        let _ = writeln!(out, "  SARIF written to {}", text(&p.display().to_string()));
     }
     out
 }
 
 fn ref_and_sha(r: Option<&str>, sha: &str) -> String {
-    let short = gate::short(sha);
+    let short = text(gate::short(sha));
     match r {
-        Some(r) if !sha.starts_with(r) => format!("{r} ({short})"),
-        _ => short.to_string(),
+        Some(r) if !sha.starts_with(r) => format!("{} ({short})", text(r)),
+        _ => short.into_owned(),
     }
 }
 
+/// `s` escaped for the terminal (a newline shows as `\n`), cut at 160 characters.
 fn one_line(s: &str) -> String {
-    let flat: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let flat = text(s);
     if flat.chars().count() > 160 {
         format!("{}…", flat.chars().take(160).collect::<String>())
     } else {
-        flat
+        flat.into_owned()
     }
 }

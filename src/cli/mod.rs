@@ -3,3 +3,4 @@
 pub mod gate;
 pub mod nexus;
 pub mod rules;
+pub mod terminal;

@@ -4,6 +4,7 @@
 //! - `review`: the proposal queue (agents' and bootstrap's), and accepting or rejecting one.
 
 use crate::cli::nexus::Connection;
+use crate::cli::terminal;
 use crate::runtime::backend::NexusRequest;
 use serde_json::{Value, json};
 use std::fmt::Write as _;
@@ -135,25 +136,27 @@ fn int(v: &Value, key: &str) -> i64 {
     v[key].as_i64().unwrap_or(0)
 }
 
-/// A cell at most `width` characters wide, cut with an ellipsis.
+/// A cell at most `width` characters wide (escaped for the terminal), cut with an ellipsis.
 fn cell(text: &str, width: usize) -> String {
+    let text = terminal::text(text);
     if text.chars().count() <= width {
-        text.to_owned()
+        text.into_owned()
     } else {
         let kept: String = text.chars().take(width.saturating_sub(1)).collect();
         format!("{kept}…")
     }
 }
 
+/// A string field of an answer, escaped for the terminal (`?` when absent).
+fn field(v: &Value, key: &str) -> String {
+    terminal::text(v[key].as_str().unwrap_or("?")).into_owned()
+}
+
 /// The stats answer as a terminal table, most broken first (the API's order).
 pub fn stats_table(answer: &Value) -> String {
     let rules = answer["rules"].as_array().cloned().unwrap_or_default();
     let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "rules stats for {}",
-        answer["repository"].as_str().unwrap_or("?")
-    );
+    let _ = writeln!(out, "rules stats for {}", field(answer, "repository"));
     if rules.is_empty() {
         let _ = writeln!(
             out,
@@ -204,11 +207,11 @@ pub fn proposals_table(answer: &Value) -> String {
         let _ = writeln!(
             out,
             "{}  {} {} ({}{ai}, from {})",
-            p["proposalId"].as_str().unwrap_or("?"),
-            p["status"].as_str().unwrap_or("?"),
-            p["kind"].as_str().unwrap_or("?"),
+            field(p, "proposalId"),
+            field(p, "status"),
+            field(p, "kind"),
             cell(p["title"].as_str().unwrap_or(""), 70),
-            p["source"].as_str().unwrap_or("?"),
+            field(p, "source"),
         );
         if let Some(r) = p["rationale"].as_str().filter(|r| !r.is_empty()) {
             let _ = writeln!(out, "    why: {}", cell(r, 110));
@@ -226,15 +229,15 @@ pub fn decision_text(answer: &Value) -> String {
     let p = &answer["proposal"];
     let mut out = format!(
         "{} {}: {}\n",
-        p["proposalId"].as_str().unwrap_or("?"),
-        p["status"].as_str().unwrap_or("?"),
-        p["title"].as_str().unwrap_or("")
+        field(p, "proposalId"),
+        field(p, "status"),
+        terminal::text(p["title"].as_str().unwrap_or(""))
     );
     if let Some(path) = answer["writtenPath"].as_str() {
-        let _ = writeln!(out, "  wrote {path}");
+        let _ = writeln!(out, "  wrote {}", terminal::text(path));
     }
     if let Some(next) = answer["next"].as_str() {
-        let _ = writeln!(out, "  next: {next}");
+        let _ = writeln!(out, "  next: {}", terminal::text(next));
     }
     out
 }

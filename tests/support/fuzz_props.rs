@@ -1154,3 +1154,88 @@ pub fn resolve_property(
         }
     }
 }
+
+// ---------------------------------------------------------------- terminal_text
+
+/// Strings rich in what a terminal obeys (C0, DEL, C1, bidi controls, separators) and in what
+/// could make an escape ambiguous (backslashes, text that looks like an escape), mixed with
+/// any character.
+pub fn terminal_input() -> impl Strategy<Value = String> {
+    let piece = prop_oneof![
+        any::<char>().prop_map(String::from),
+        (0u32..0x20).prop_map(|c| char::from_u32(c).unwrap().to_string()),
+        (0x7fu32..0xa0).prop_map(|c| char::from_u32(c).unwrap().to_string()),
+        prop::sample::select(vec![
+            "\x1b[2J",
+            "\x1b]0;owned\x07",
+            "\r\ngate acme/api: PASSED",
+            "\x1b[8m",
+            "\\",
+            "\\n",
+            "\\u{1b}",
+            "\\\\",
+            "\u{202e}",
+            "\u{2066}",
+            "\u{2069}",
+            "\u{200f}",
+            "\u{2028}",
+            "\u{85}",
+            "\t",
+        ])
+        .prop_map(str::to_string),
+        "[a-z ]{0,8}",
+    ];
+    prop::collection::vec(piece, 0..24).prop_map(|v| v.concat())
+}
+
+/// Never printed as themselves (decided independently of the escaper): C0 (tab included),
+/// DEL, C1, the bidi embeddings, overrides and isolates, the direction marks and the line and
+/// paragraph separators.
+fn terminal_forbidden(c: char) -> bool {
+    matches!(
+        u32::from(c),
+        0..=0x1f | 0x7f..=0x9f | 0x202a..=0x202e | 0x2066..=0x2069 | 0x200e | 0x200f | 0x061c
+            | 0x2028 | 0x2029
+    )
+}
+
+/// The escaper's inverse, written from its documented rules: `\\`, `\n`, `\r`, `\t`,
+/// `\u{hex}`; any other backslash is itself.
+fn terminal_unescape(s: &str) -> Option<String> {
+    let mut out = String::new();
+    let mut rest = s;
+    while let Some(i) = rest.find('\\') {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 1..];
+        let (decoded, used) = match after.chars().next() {
+            Some('\\') => ('\\', 1),
+            Some('n') => ('\n', 1),
+            Some('r') => ('\r', 1),
+            Some('t') => ('\t', 1),
+            Some('u') if after.starts_with("u{") => {
+                let end = after.find('}')?;
+                let code = u32::from_str_radix(&after[2..end], 16).ok()?;
+                (char::from_u32(code)?, end + 1)
+            }
+            _ => ('\\', 0),
+        };
+        out.push(decoded);
+        rest = &after[used..];
+    }
+    out.push_str(rest);
+    Some(out)
+}
+
+/// The escaped text holds no forbidden character (so no control sequence, no line of its
+/// own, no reordered text) and decodes back to the input (so it is unambiguous: a forged
+/// `PASSED` line shows as part of the text it came in).
+pub fn terminal_property(input: String) -> Result<(), String> {
+    let out = nexus_mcp::cli::terminal::text(&input);
+    if let Some(c) = out.chars().find(|c| terminal_forbidden(*c)) {
+        return Err(format!("{c:?} printed raw in {out:?}"));
+    }
+    match terminal_unescape(&out) {
+        Some(back) if back == input => Ok(()),
+        other => Err(format!("{out:?} decodes to {other:?}, not {input:?}")),
+    }
+}

@@ -1,6 +1,6 @@
 //! What every domain shares: the database and its migration runner ([`db`]), HTTP helpers and
 //! auth ([`http`]), graph algorithms ([`graph`]), the workspace ([`git`], the data-directory
-//! [`lock`], [`util`], inotify [`watch`]), the typed error ([`error`]) and the server state all domains read
+//! [`lock`], private [`scratch`] directories, [`util`], inotify [`watch`]), the typed error ([`error`]) and the server state all domains read
 //! through ([`state::Core`]).
 //!
 //! # How a domain plugs in
@@ -25,6 +25,7 @@ pub mod http;
 pub mod lock;
 pub mod openapi;
 pub mod repos;
+pub mod scratch;
 pub mod state;
 pub mod util;
 pub mod watch;

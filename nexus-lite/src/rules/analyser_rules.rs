@@ -21,16 +21,22 @@ pub fn get_rule(repo: &ServedRepo, rule_id: &str) -> Result<Value, RulesError> {
             "reason": null,
         }));
     }
-    if let Some((tool, code)) = rule_id.split_once(':')
-        && !code.is_empty()
-        && code
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.')
-    {
-        match tool {
-            "ruff" => return Ok(ruff(rule_id, code)),
-            "bandit" => return Ok(bandit(rule_id, code)),
-            _ => {}
+    if let Some((tool, code)) = rule_id.split_once(':') {
+        let answer = match tool {
+            "ruff" => Some(if ruff_code(code) {
+                ruff(rule_id, code)
+            } else {
+                not_a_code(code, "ruff", "E501 or S602: capital letters, then digits")
+            }),
+            "bandit" => Some(if bandit_code(code) {
+                bandit(rule_id, code)
+            } else {
+                not_a_code(code, "bandit", "B602: B and three digits")
+            }),
+            _ => None,
+        };
+        if let Some(answer) = answer {
+            return Ok(answer);
         }
     }
     let names = near_names(rule_id, rules.iter().map(|r| r.rule_id.as_str()), 0.75);
@@ -47,6 +53,30 @@ pub fn get_rule(repo: &ServedRepo, rule_id: &str) -> Result<Value, RulesError> {
         ),
     )
     .with("nearMatches", json!(names)))
+}
+
+/// A ruff rule code: capital letters, then digits (`E501`, `S602`, `PLR0913`).
+fn ruff_code(code: &str) -> bool {
+    let digits = code.trim_start_matches(|c: char| c.is_ascii_uppercase());
+    digits.len() < code.len() && !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// A bandit check id: `B` and three digits.
+fn bandit_code(code: &str) -> bool {
+    code.len() == 4 && code.starts_with('B') && code[1..].bytes().all(|b| b.is_ascii_digit())
+}
+
+/// The answer for a code that is not of the analyser's form (never passed to it: `--all` is an
+/// option, not a rule).
+fn not_a_code(code: &str, tool: &str, form: &str) -> Value {
+    analyser(
+        Some(false),
+        Some(format!(
+            "`{}` is not a {tool} rule code (like {form}); name the rule as {tool}:<CODE>",
+            code.chars().take(80).collect::<String>()
+        )),
+        Value::Null,
+    )
 }
 
 /// An analyser rule's answer: `rule` when the analyser knows it, else `known` false or null.
@@ -84,7 +114,8 @@ fn output(program: &str, args: &[&str]) -> std::io::Result<std::process::Output>
 
 /// `ruff rule CODE --output-format json`.
 fn ruff(rule_id: &str, code: &str) -> Value {
-    let out = match output("ruff", &["rule", code, "--output-format", "json"]) {
+    // `--`: the code is an operand even if it looked like an option.
+    let out = match output("ruff", &["rule", "--output-format", "json", "--", code]) {
         Ok(o) => o,
         Err(e) => {
             return analyser(

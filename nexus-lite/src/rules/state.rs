@@ -30,23 +30,26 @@ impl RulesState {
         repository: Option<&str>,
         visible: Option<&[String]>,
     ) -> Result<&ServedRepo, RulesError> {
+        let sees = |name: &str| visible.is_none_or(|v| v.iter().any(|n| n == name));
+        // A key bound to repositories learns nothing of the others, not even their names.
         let names = || {
             self.repos
                 .iter()
                 .map(|r| r.name.as_str())
+                .filter(|n| sees(n))
                 .collect::<Vec<_>>()
                 .join(", ")
         };
         let repo = match repository {
+            Some(name) if !sees(name) => return Err(RulesError::not_visible(name)),
             Some(name) => self.repos.iter().find(|r| r.name == name).ok_or_else(|| {
                 RulesError::not_found(
                     "REPOSITORY_NOT_FOUND",
                     format!(
                         "no repository `{name}` is served here; served repositories: {}",
-                        if self.repos.is_empty() {
-                            "none".to_string()
-                        } else {
-                            names()
+                        match names() {
+                            n if n.is_empty() => "none".to_string(),
+                            n => n,
                         }
                     ),
                 )

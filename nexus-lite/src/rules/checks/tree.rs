@@ -5,7 +5,7 @@
 //! repository's as an alternate (`GIT_OBJECT_DIRECTORY`, `GIT_ALTERNATE_OBJECT_DIRECTORIES`).
 
 use crate::core::error::LiteError;
-use crate::core::git;
+use crate::core::{git, scratch};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -104,16 +104,7 @@ pub fn work_tree(root: &Path) -> Result<WorkTree, LiteError> {
     };
     let real_index = absolute_git_path(root, "index")?;
     let objects = absolute_git_path(root, "objects")?;
-    let tmp = tempfile::Builder::new()
-        .prefix("nexus-check-tree")
-        .tempdir()
-        .map_err(|e| {
-            git_err(
-                root,
-                &["add", "-A"],
-                format!("cannot create a scratch directory for the tree id ({e}); check TMPDIR"),
-            )
-        })?;
+    let tmp = scratch::create("nexus-check-tree-", "the self-check's scratch index")?;
     let index = tmp.path().join("index");
     let scratch_objects = tmp.path().join("objects");
     std::fs::create_dir_all(&scratch_objects).map_err(|e| {

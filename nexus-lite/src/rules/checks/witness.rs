@@ -4,8 +4,10 @@
 //!
 //! - the gate found violations of the rule: a `fail` is witnessed, a `pass` disputed (even from
 //!   a partial run: what it found is there);
-//! - the gate enforced the rule, found none, and ran completely: a `pass` is witnessed, a
-//!   `fail` disputed; a partial run proves nothing here;
+//! - the gate enforced the rule, found none, and ran completely and independently: a `pass`
+//!   is witnessed, a `fail` disputed; a partial run, or one whose change edits an analyser
+//!   configuration or adds an inline suppression (`GateRecord::blind_spots`), proves nothing
+//!   here;
 //! - the gate did not enforce the rule: the result stays claimed.
 //!
 //! A disputed result stays disputed (both sides are kept: the claim in `pass`, the gate's side
@@ -150,7 +152,9 @@ pub fn record_gate_run(
             |r| r.get(0),
         )
         .map_err(LiteError::db("numbering a gate run"))?;
-    let complete = rec.verdict().detail_complete;
+    // A run that used the change's own analyser settings or suppressions did not check the
+    // change independently: it witnesses no pass (what it found still counts).
+    let complete = rec.verdict().detail_complete && rec.blind_spots().next().is_none();
     let tree = rec.head_tree_sha.as_deref().map(str::to_ascii_lowercase);
     tx.execute(
         "INSERT INTO rule_gate_runs(record_id, repository, pr, head_sha, tree_sha, complete, analyzed_at, seq)

@@ -64,34 +64,34 @@ fn gate_command(sha: Option<&str>, pr: Option<u64>) -> String {
 /// Answers `q` from the records in `conn`.
 pub fn answer(conn: &Connection, q: &Question<'_>) -> Result<Value, LiteError> {
     let prefix = q.sha.map(str::to_ascii_lowercase);
+    if let Some(repo) = q.repository
+        && q.visible.is_some_and(|v| !v.iter().any(|n| n == repo))
+    {
+        // Said without looking: whether `repo` has records is not this key's to learn.
+        return Ok(not_found(
+            q,
+            format!(
+                "repository `{repo}` is outside the repositories this key may see ({}); a key bound to `{repo}`, or an unrestricted key, would see its gate analyses",
+                visible_list(q.visible)
+            ),
+        ));
+    }
+    // Only the caller's repositories are looked at: an answer never depends on another
+    // tenant's records (which prs or shas they have, or that they exist).
     let filter = Filter {
         repository: q.repository,
         pr: q.pr,
         sha_prefix: prefix.as_deref(),
+        visible: q.visible,
     };
     let rows = record::find(conn, &filter, LOOKUP_ROWS)?;
-    let sees = |r: &Row| {
-        q.visible
-            .is_none_or(|v| v.iter().any(|n| n == &r.repository))
-    };
-    let visible: Vec<&Row> = rows.iter().filter(|r| sees(r)).collect();
+    let visible: Vec<&Row> = rows.iter().collect();
     if visible.is_empty() {
-        let reason = match rows.first() {
-            Some(hidden) => format!(
-                "the newest matching gate analysis is recorded for repository `{}`, which this key may not see (it sees {}). A key bound to `{}`, or an unrestricted key, would see it.",
-                hidden.repository,
-                visible_list(q.visible),
-                hidden.repository
-            ),
-            None => no_record_reason(conn, q)?,
-        };
-        let mut a = not_found(q, reason);
-        if rows.is_empty() {
-            a["nextStep"] = json!(format!(
-                "run `{}` in CI (or locally) to analyse the change",
-                gate_command(q.sha, q.pr)
-            ));
-        }
+        let mut a = not_found(q, no_record_reason(conn, q)?);
+        a["nextStep"] = json!(format!(
+            "run `{}` in CI (or locally) to analyse the change",
+            gate_command(q.sha, q.pr)
+        ));
         return Ok(a);
     }
     if q.sha.is_some() {
@@ -139,10 +139,24 @@ fn visible_list(v: Option<&[String]>) -> String {
 fn no_record_reason(conn: &Connection, q: &Question<'_>) -> Result<String, LiteError> {
     let what = describe(q);
     let Some(repo) = q.repository else {
-        let any = record::find(conn, &Filter::default(), 1)?;
+        let any = record::find(
+            conn,
+            &Filter {
+                visible: q.visible,
+                ..Filter::default()
+            },
+            1,
+        )?;
+        let place = match q.visible {
+            None => "on this server".to_string(),
+            Some(_) => format!(
+                "for the repositories this key may see ({})",
+                visible_list(q.visible)
+            ),
+        };
         return Ok(match any.first() {
             None => format!(
-                "no gate analysis has been recorded on this server yet{what}; run `{}` in CI (or locally) first",
+                "no gate analysis has been recorded {place} yet{what}; run `{}` in CI (or locally) first",
                 gate_command(q.sha, q.pr)
             ),
             Some(_) => format!(

@@ -122,7 +122,7 @@ pub fn bind(diff: &Diff, findings: &[Finding], base_rules: &[RuleSpec]) -> Bound
         let on_changed_line = match (diff.file(&f.path), f.line) {
             (Some(file), Some(line)) => file.touches(line),
             // A finding without a line (a file-level error) in a changed file is the change's.
-            (Some(file), None) => !file.added.is_empty(),
+            (Some(file), None) => !file.added.is_empty() || file.lines_unknown,
             (None, _) => false,
         };
         if !on_changed_line {
@@ -268,25 +268,86 @@ pub fn unreviewed(base: &[RuleSpec], head: &[RuleSpec]) -> Vec<UnreviewedRule> {
     out
 }
 
-/// Analyser configuration files the diff edits: head's settings were used, so a change that
-/// turns a check off is visible to the reviewer.
-pub fn changed_analyser_configs(diff: &Diff) -> Vec<UnreviewedRule> {
+/// What the diff changes in how the analysers and git see the code, listed for review: the
+/// analyser configuration files it edits (by name, or `configs`: those head's configurations
+/// `extend`), whose head settings were used, and the `.gitattributes` files it edits (the gate
+/// ignores them, but they change how git shows and merges files).
+pub fn changed_analyser_configs(diff: &Diff, configs: &[String]) -> Vec<UnreviewedRule> {
     diff.files
         .iter()
-        .filter(|f| {
+        .filter_map(|f| {
             let name = f.path.rsplit('/').next().unwrap_or(&f.path);
-            crate::rules::gate::snapshot::CONFIG_NAMES.contains(&name)
+            let (change, title) = if name == ".gitattributes" {
+                (
+                    GIT_ATTRIBUTES,
+                    format!(
+                        "git attributes {} changed; the gate diffed without them, review what they do to diffs and merges",
+                        f.path
+                    ),
+                )
+            } else if crate::rules::gate::snapshot::CONFIG_NAMES.contains(&name)
                 || f.path.starts_with(".semgrep/")
-        })
-        .map(|f| UnreviewedRule {
-            rule_id: format!("config:{}", f.path),
-            title: format!(
-                "analyser configuration {} changed; head's settings were applied",
-                f.path
-            ),
-            change: "analyserConfig".into(),
-            path: f.path.clone(),
-            what: None,
+                || configs.contains(&f.path)
+            {
+                (
+                    ANALYSER_CONFIG,
+                    format!(
+                        "analyser configuration {} changed; head's settings were applied",
+                        f.path
+                    ),
+                )
+            } else {
+                return None;
+            };
+            Some(UnreviewedRule {
+                rule_id: format!("config:{}", f.path),
+                title,
+                change: change.into(),
+                path: f.path.clone(),
+                what: None,
+            })
         })
         .collect()
+}
+
+/// `change` of an unreviewed entry: an analyser configuration the diff edits.
+pub const ANALYSER_CONFIG: &str = "analyserConfig";
+/// `change` of an unreviewed entry: a `.gitattributes` the diff edits.
+pub const GIT_ATTRIBUTES: &str = "gitAttributes";
+/// `change` of an unreviewed entry: an inline suppression the diff adds.
+pub const SUPPRESSION: &str = "suppression";
+
+/// The unreviewed entries that make the analysers' silence the change's own word rather than
+/// the gate's: a changed analyser configuration, an added inline suppression. A run that lists
+/// one witnesses no pass.
+pub const ANALYSER_BLIND_SPOTS: [&str; 2] = [ANALYSER_CONFIG, SUPPRESSION];
+
+/// Inline suppressions on added lines: bandit's `# nosec`, ruff's and flake8's `# noqa`
+/// (`# ruff: noqa` for a whole file), semgrep's `nosemgrep`.
+pub fn added_suppressions(diff: &Diff) -> Vec<UnreviewedRule> {
+    static MARKER: std::sync::LazyLock<Option<Regex>> = std::sync::LazyLock::new(|| {
+        Regex::new(r"(?i)(#|//|/\*)\s*(nosec|noqa|(ruff|flake8)\s*:\s*noqa|nosemgrep)\b").ok()
+    });
+    let Some(marker) = MARKER.as_ref() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for file in &diff.files {
+        for (line, text) in &file.added {
+            if let Some(m) = marker.find(text) {
+                out.push(UnreviewedRule {
+                    rule_id: format!("suppression:{}:{line}", file.path),
+                    title: format!(
+                        "`{}` added on {}:{line}: the analysers' silence there is the change's own word",
+                        m.as_str().chars().take(80).collect::<String>(),
+                        file.path
+                    ),
+                    change: SUPPRESSION.into(),
+                    path: file.path.clone(),
+                    what: Some(text.trim().chars().take(200).collect()),
+                });
+            }
+        }
+    }
+    out
 }

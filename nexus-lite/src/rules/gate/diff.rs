@@ -3,10 +3,13 @@
 //! added or changed (`git diff -U0`). Findings outside those lines are not the change's.
 //!
 //! Every git call goes through [`crate::core::git::command`]: the repository is not trusted.
+//! Its attributes and diff settings cannot make a changed file "binary" (and its findings
+//! "on unchanged lines"): the diff is read as text with attributes from the empty tree, and a
+//! file git still shows only as binary has unknown lines, all of them the change's.
 
 use crate::core::error::LiteError;
 use crate::core::git;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// A commit as the gate recorded it.
@@ -31,12 +34,16 @@ pub struct ChangedFile {
     pub mode: String,
     /// Lines head added or changed: (line number at head, text).
     pub added: Vec<(u32, String)>,
+    /// git printed no text diff for it (a binary patch), so which lines changed is unknown:
+    /// every line counts as the change's, and the file is listed as not fully analysed.
+    pub lines_unknown: bool,
 }
 
 impl ChangedFile {
-    /// Whether `line` (1-based, at head) is one the change added or changed.
+    /// Whether `line` (1-based, at head) is one the change added or changed (every line, when
+    /// that is unknown).
     pub fn touches(&self, line: u32) -> bool {
-        self.added.binary_search_by_key(&line, |(n, _)| *n).is_ok()
+        self.lines_unknown || self.added.binary_search_by_key(&line, |(n, _)| *n).is_ok()
     }
 
     /// A regular file (not a symlink or a submodule): something an analyser can read.
@@ -104,8 +111,12 @@ pub fn read(repo: &Path, base: &str, head: &str) -> Result<Diff, LiteError> {
         ],
     )?;
     let range = format!("{merge_base_sha}..{head_sha}");
-    let raw = run(
+    // The repository's attributes (`*.py -diff`, `binary`, a diff driver) must not turn a
+    // change into "Binary files differ": attributes come from the empty tree, drivers are
+    // neutralised, and `--text` diffs what `$GIT_DIR/info/attributes` still marks binary.
+    let raw = run_with(
         repo,
+        git::content_command(repo)?,
         &[
             "diff",
             "--raw",
@@ -121,12 +132,14 @@ pub fn read(repo: &Path, base: &str, head: &str) -> Result<Diff, LiteError> {
         ],
     )?;
     let mut files = parse_raw(&raw);
-    let patch = run(
+    let patch = run_with(
         repo,
+        git::content_command(repo)?,
         &[
             "diff",
             "-U0",
             "-M",
+            "--text",
             "--no-color",
             "--diff-filter=ACMR",
             "--no-ext-diff",
@@ -138,11 +151,12 @@ pub fn read(repo: &Path, base: &str, head: &str) -> Result<Diff, LiteError> {
             "--",
         ],
     )?;
-    let mut added = parse_patch(&patch);
+    let (mut added, binary) = parse_patch(&patch);
     for f in &mut files {
         if let Some(lines) = added.remove(&f.path) {
             f.added = lines;
         }
+        f.lines_unknown = binary.contains(&f.path);
     }
     Ok(Diff {
         revisions: Revisions {
@@ -156,14 +170,19 @@ pub fn read(repo: &Path, base: &str, head: &str) -> Result<Diff, LiteError> {
 }
 
 fn run(repo: &Path, args: &[&str]) -> Result<Vec<u8>, LiteError> {
-    let out = git::command(repo)
-        .args(args)
-        .output()
-        .map_err(|e| LiteError::Git {
-            path: repo.to_path_buf(),
-            args: args.join(" "),
-            message: format!("cannot run git ({e}); is git installed and on PATH?"),
-        })?;
+    run_with(repo, git::command(repo), args)
+}
+
+fn run_with(
+    repo: &Path,
+    mut cmd: std::process::Command,
+    args: &[&str],
+) -> Result<Vec<u8>, LiteError> {
+    let out = cmd.args(args).output().map_err(|e| LiteError::Git {
+        path: repo.to_path_buf(),
+        args: args.join(" "),
+        message: format!("cannot run git ({e}); is git installed and on PATH?"),
+    })?;
     if !out.status.success() {
         return Err(LiteError::Git {
             path: repo.to_path_buf(),
@@ -206,14 +225,20 @@ fn parse_raw(out: &[u8]) -> Vec<ChangedFile> {
             blob: blob.to_string(),
             mode: mode.to_string(),
             added: Vec::new(),
+            lines_unknown: false,
         });
     }
     files
 }
 
-/// The added lines per file (new path) of a `git diff -U0` patch.
-fn parse_patch(out: &[u8]) -> BTreeMap<String, Vec<(u32, String)>> {
-    let mut map: BTreeMap<String, Vec<(u32, String)>> = BTreeMap::new();
+/// Per file (new path): the lines head added, (line number at head, text).
+type AddedLines = BTreeMap<String, Vec<(u32, String)>>;
+
+/// The added lines per file (new path) of a `git diff -U0` patch, and the files git showed
+/// only as "Binary files ... differ" (their changed lines are unknown).
+fn parse_patch(out: &[u8]) -> (AddedLines, BTreeSet<String>) {
+    let mut map = AddedLines::new();
+    let mut binary = BTreeSet::new();
     let mut current: Option<String> = None;
     // Lines left in the current hunk, old and new side: inside a hunk nothing is a header.
     let (mut old_left, mut new_left, mut next_line) = (0u32, 0u32, 0u32);
@@ -244,6 +269,8 @@ fn parse_patch(out: &[u8]) -> BTreeMap<String, Vec<(u32, String)>> {
             current = None;
         } else if let Some(p) = line.strip_prefix("+++ ") {
             current = unquote(p).and_then(|p| p.strip_prefix("b/").map(str::to_string));
+        } else if let Some(path) = binary_new_path(&line) {
+            binary.insert(path);
         } else if let Some(hunk) = line.strip_prefix("@@ ")
             && let Some((old, new)) = parse_hunk(hunk)
         {
@@ -255,7 +282,20 @@ fn parse_patch(out: &[u8]) -> BTreeMap<String, Vec<(u32, String)>> {
     for lines in map.values_mut() {
         lines.sort_by_key(|(n, _)| *n);
     }
-    map
+    (map, binary)
+}
+
+/// The new path of `Binary files <old> and b/<new> differ` (`--text` makes it rare: only
+/// what git still refuses to show as text).
+fn binary_new_path(line: &str) -> Option<String> {
+    let pair = line
+        .strip_prefix("Binary files ")?
+        .strip_suffix(" differ")?;
+    let (_, new) = pair
+        .rmatch_indices(" and ")
+        .map(|(i, _)| pair.split_at(i + 5))
+        .find(|(_, new)| new.starts_with("b/") || new.starts_with("\"b/"))?;
+    unquote(new).and_then(|p| p.strip_prefix("b/").map(str::to_string))
 }
 
 /// `-a[,b] +c[,d] @@ ...` → (b, (c, d)); a missing count is 1.
@@ -274,9 +314,11 @@ fn parse_hunk(hunk: &str) -> Option<(u32, (u32, u32))> {
 }
 
 /// A path as git prints it in a patch header: verbatim, or C-quoted when it holds special
-/// characters. `/dev/null` is no path.
+/// characters; git ends the `---`/`+++` line with a tab when the name holds a space (a name
+/// ending in a tab is quoted, so the tab is never the name's). `/dev/null` is no path.
 fn unquote(p: &str) -> Option<String> {
     let p = p.trim_end_matches('\r');
+    let p = p.strip_suffix('\t').unwrap_or(p);
     if p == "/dev/null" {
         return None;
     }
@@ -319,7 +361,8 @@ mod tests {
     #[test]
     fn a_patch_gives_the_added_lines_at_head_even_when_they_look_like_headers() {
         let patch = b"diff --git a/x.py b/x.py\nindex 1..2 100644\n--- a/x.py\n+++ b/x.py\n@@ -2,0 +3,2 @@ def f():\n+++counter\n+y = 1\n@@ -10 +11 @@\n-old\n+new\ndiff --git a/\"t\\303\\251\\tx.py\" b/\"t\\303\\251\\tx.py\"\nnew file mode 100644\n--- /dev/null\n+++ \"b/t\\303\\251\\tx.py\"\n@@ -0,0 +1 @@\n+z = 2\n\\ No newline at end of file\n";
-        let map = parse_patch(patch);
+        let (map, binary) = parse_patch(patch);
+        assert!(binary.is_empty());
         assert_eq!(
             map["x.py"],
             vec![
@@ -329,6 +372,22 @@ mod tests {
             ]
         );
         assert_eq!(map["té\tx.py"], vec![(1, "z = 2".to_string())]);
+    }
+
+    /// What git still shows as binary has unknown changed lines, never "unchanged" ones.
+    #[test]
+    fn a_binary_patch_marks_its_file_as_having_unknown_lines() {
+        let patch = b"diff --git a/x.py b/x.py\nindex 1..2 100644\nBinary files a/x.py and b/x.py differ\ndiff --git a/n and b.py b/n and b.py\nnew file mode 100644\nindex 0..3\nBinary files /dev/null and \"b/n and b\\303\\251.py\" differ\n";
+        let (map, binary) = parse_patch(patch);
+        assert!(map.is_empty());
+        // git ends a header naming a file with a space with a tab.
+        let spaced = b"diff --git a/my app.py b/my app.py\n--- a/my app.py\t\n+++ b/my app.py\t\n@@ -1 +1 @@\n-x\n+y\n";
+        assert_eq!(
+            parse_patch(spaced).0["my app.py"],
+            vec![(1, "y".to_string())]
+        );
+        let binary: Vec<&str> = binary.iter().map(String::as_str).collect();
+        assert_eq!(binary, ["n and b\u{e9}.py", "x.py"]);
     }
 
     #[test]

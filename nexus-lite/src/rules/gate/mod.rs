@@ -185,7 +185,8 @@ pub fn run(req: &GateRequest<'_>, playbook: &dyn PlaybookSource) -> Result<GateR
             Vec::new()
         }
     };
-    unreviewed.extend(binding::changed_analyser_configs(&diff));
+    unreviewed.extend(binding::changed_analyser_configs(&diff, &analysis.configs));
+    unreviewed.extend(binding::added_suppressions(&diff));
     for tool in &mut analysis.tools {
         tool.findings_on_unchanged_lines = bound
             .unchanged_line_findings
@@ -202,7 +203,14 @@ pub fn run(req: &GateRequest<'_>, playbook: &dyn PlaybookSource) -> Result<GateR
         .count();
     playbook_run.errors.extend(bound.warnings.iter().cloned());
     tools.push(playbook_run);
-    let skipped = analysis.skipped;
+    let mut skipped = analysis.skipped;
+    skipped.extend(diff.files.iter().filter(|f| f.lines_unknown).map(|f| {
+        model::SkippedFile {
+            path: f.path.clone(),
+            tool: None,
+            reason: "git would not show its change as text, so which lines changed is unknown: every finding in it is reported as the change's".into(),
+        }
+    }));
     let truncated_note = (!skipped.is_empty()).then(|| {
         format!(
             "{} changed file(s) were not fully analysed (see skippedFiles); findings in them are unknown",

@@ -97,9 +97,10 @@ pub struct SkippedFile {
 pub struct UnreviewedRule {
     pub rule_id: String,
     pub title: String,
-    /// `added`, `changed`, `deleted`, `weakened` (still there, enforced less), or
-    /// `analyserConfig` (an analyser configuration file the diff edits: head's settings were
-    /// used, review them).
+    /// `added`, `changed`, `deleted`, `weakened` (still there, enforced less),
+    /// `analyserConfig` (an analyser configuration file the diff edits, or one a configuration
+    /// extends: head's settings were used, review them), `gitAttributes` (a `.gitattributes`
+    /// the diff edits) or `suppression` (a `# nosec`, `# noqa` or `nosemgrep` it adds).
     pub change: String,
     /// The file it comes from.
     pub path: String,
@@ -189,6 +190,14 @@ pub struct Verdict {
 }
 
 impl GateRecord {
+    /// The entries that leave the analysers' silence unchecked by the gate (see
+    /// [`crate::rules::gate::binding::ANALYSER_BLIND_SPOTS`]).
+    pub fn blind_spots(&self) -> impl Iterator<Item = &UnreviewedRule> {
+        self.unreviewed_rules.iter().filter(|r| {
+            crate::rules::gate::binding::ANALYSER_BLIND_SPOTS.contains(&r.change.as_str())
+        })
+    }
+
     pub fn verdict(&self) -> Verdict {
         let blocking_count = self
             .violations

@@ -319,6 +319,8 @@ pub struct Filter<'a> {
     pub pr: Option<u64>,
     /// Lowercase hex, at least 7 characters (checked by the caller).
     pub sha_prefix: Option<&'a str>,
+    /// Only these repositories (a key bound to them); None = every one.
+    pub visible: Option<&'a [String]>,
 }
 
 /// Records matching `filter`, newest first, at most `limit`.
@@ -337,6 +339,20 @@ pub fn find(conn: &Connection, filter: &Filter<'_>, limit: usize) -> Result<Vec<
         // Hex only (checked by the caller), so no LIKE wildcard can be in it.
         args.push(format!("{s}%").into());
         wh.push(format!("head_sha LIKE ?{}", args.len()));
+    }
+    if let Some(visible) = filter.visible {
+        // Filtered here, not after: another repository's records must not crowd out the
+        // caller's (nor be looked at at all).
+        let mut slots = Vec::new();
+        for name in visible {
+            args.push(name.clone().into());
+            slots.push(format!("?{}", args.len()));
+        }
+        wh.push(if slots.is_empty() {
+            "0 = 1".to_string()
+        } else {
+            format!("repository IN ({})", slots.join(", "))
+        });
     }
     let sql = format!(
         "SELECT {ROW_COLUMNS} FROM gate_records WHERE {} ORDER BY stored_at DESC, id DESC LIMIT {limit}",

@@ -129,6 +129,23 @@ pub fn write(record: &GateRecord) -> Value {
                 invocation["toolExecutionNotifications"] = json!(notes);
             }
         }
+        if name == "playbook" && !record.unreviewed_rules.is_empty() {
+            // What the change did to the rules and to the analysers' view (suppressions,
+            // configuration): listed for the reviewer, not enforced.
+            let notes: Vec<Value> = record
+                .unreviewed_rules
+                .iter()
+                .map(|r| {
+                    json!({
+                        "level": "warning",
+                        "descriptor": {"id": r.change},
+                        "message": {"text": format!("{} ({}): {}", r.rule_id, r.change, r.title)},
+                        "locations": [{"physicalLocation": {"artifactLocation": {"uri": uri(&r.path)}}}],
+                    })
+                })
+                .collect();
+            invocation["toolConfigurationNotifications"] = json!(notes);
+        }
         runs.push(json!({
             "tool": {"driver": driver},
             // One category per analyser: code scanning keeps each tool's alerts apart.

@@ -2,10 +2,11 @@
 //! never the user's work tree (uncommitted edits are not the change under review) and never a
 //! `git worktree add` (which writes into the repository's `.git`). Blobs are read with one
 //! `git cat-file --batch` (no filters, no textconv); the analysers' configuration files at head
-//! come along so the repository's own settings apply.
+//! come along so the repository's own settings apply, with the files ruff configurations
+//! `extend` (within head's tree). The directory is a private [`scratch`] directory.
 
 use crate::core::error::LiteError;
-use crate::core::git;
+use crate::core::{git, scratch};
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -23,12 +24,18 @@ pub const CONFIG_NAMES: &[&str] = &[
     ".semgrep.yaml",
 ];
 
+/// The gate's scratch directories (a killed gate's leftovers are removed by the next one).
+pub const SCRATCH_PREFIX: &str = "nexus-gate-";
+
 /// At most this many configuration files are copied (a monorepo with more is unusual).
 const MAX_CONFIG_FILES: usize = 500;
 
+/// `extend` links followed from one configuration file at most (ruff follows chains).
+const MAX_EXTEND_DEPTH: usize = 8;
+
 /// A temporary copy of some of head's files; removed when dropped.
 pub struct Snapshot {
-    dir: tempfile::TempDir,
+    dir: scratch::ScratchDir,
     root: PathBuf,
     /// Repo-relative paths of the configuration files copied.
     pub configs: Vec<String>,
@@ -58,14 +65,7 @@ pub struct Wanted<'a> {
 
 /// Writes `files` (and head's analyser configuration) into a new temporary directory.
 pub fn write(repo: &Path, head_sha: &str, files: &[Wanted<'_>]) -> Result<Snapshot, LiteError> {
-    let dir = tempfile::Builder::new()
-        .prefix("nexus-gate-")
-        .tempdir()
-        .map_err(|e| {
-            LiteError::Task(format!(
-                "cannot create a temporary directory for the gate's copy of head: {e}"
-            ))
-        })?;
+    let dir = scratch::create(SCRATCH_PREFIX, "the gate's copy of head")?;
     let root = dir.path().canonicalize().map_err(|e| {
         LiteError::Task(format!(
             "cannot resolve the gate's temporary directory: {e}"
@@ -119,7 +119,8 @@ fn safe_relative(path: &str) -> bool {
             .all(|s| !s.is_empty() && s != ".." && s != ".")
 }
 
-/// Head's analyser configuration files (regular files only): (path, blob).
+/// Head's analyser configuration files (regular files only): (path, blob), with the files
+/// ruff configurations `extend` (any name, followed within head's tree).
 fn config_files(repo: &Path, head_sha: &str) -> Result<Vec<(String, String)>, LiteError> {
     let out = git::command(repo)
         .args([
@@ -140,6 +141,7 @@ fn config_files(repo: &Path, head_sha: &str) -> Result<Vec<(String, String)>, Li
         ));
     }
     let mut found = Vec::new();
+    let mut tree: BTreeMap<String, String> = BTreeMap::new();
     for entry in out.stdout.split(|b| *b == 0).filter(|e| !e.is_empty()) {
         let entry = String::from_utf8_lossy(entry);
         let Some((meta, path)) = entry.split_once('\t') else {
@@ -149,6 +151,9 @@ fn config_files(repo: &Path, head_sha: &str) -> Result<Vec<(String, String)>, Li
         let (Some(mode), Some(kind), Some(blob)) = (meta.next(), meta.next(), meta.next()) else {
             continue;
         };
+        if kind == "blob" && mode.starts_with("100") {
+            tree.insert(path.to_string(), blob.to_string());
+        }
         let name = path.rsplit('/').next().unwrap_or(path);
         let semgrep_dir =
             path.starts_with(".semgrep/") && (name.ends_with(".yml") || name.ends_with(".yaml"));
@@ -166,7 +171,86 @@ fn config_files(repo: &Path, head_sha: &str) -> Result<Vec<(String, String)>, Li
             }
         }
     }
+    add_extended(repo, &tree, &mut found)?;
     Ok(found)
+}
+
+/// Adds the files head's ruff configurations `extend`, transitively (at most
+/// [`MAX_EXTEND_DEPTH`] links), when they are regular files of head's tree: a target outside
+/// the repository (absolute, `~`, `$VAR`, or climbing above the root) is never read.
+fn add_extended(
+    repo: &Path,
+    tree: &BTreeMap<String, String>,
+    found: &mut Vec<(String, String)>,
+) -> Result<(), LiteError> {
+    let mut frontier: Vec<(String, String)> = found
+        .iter()
+        .filter(|(p, _)| is_ruff_config(p))
+        .cloned()
+        .collect();
+    for _ in 0..MAX_EXTEND_DEPTH {
+        if frontier.is_empty() || found.len() >= MAX_CONFIG_FILES {
+            break;
+        }
+        let contents = cat_blobs(repo, frontier.iter().map(|(_, b)| b.as_str()))?;
+        let mut next = Vec::new();
+        for (path, blob) in &frontier {
+            let Some(target) = contents
+                .get(blob)
+                .and_then(|bytes| ruff_extend(path, bytes))
+                .and_then(|t| join_in_repo(path, &t))
+            else {
+                continue;
+            };
+            if found.iter().any(|(p, _)| *p == target) || found.len() >= MAX_CONFIG_FILES {
+                continue;
+            }
+            if let Some(blob) = tree.get(&target) {
+                found.push((target.clone(), blob.clone()));
+                next.push((target, blob.clone()));
+            }
+        }
+        frontier = next;
+    }
+    Ok(())
+}
+
+/// Whether ruff reads `path` as a configuration (the names it looks for, or an extended file).
+fn is_ruff_config(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    matches!(name, "pyproject.toml" | "ruff.toml" | ".ruff.toml")
+}
+
+/// The `extend` of a ruff configuration file (`[tool.ruff]` in a pyproject.toml, top level
+/// elsewhere), as written.
+fn ruff_extend(path: &str, bytes: &[u8]) -> Option<String> {
+    let doc: toml::Table = std::str::from_utf8(bytes).ok()?.parse().ok()?;
+    let extend = if path.rsplit('/').next() == Some("pyproject.toml") {
+        doc.get("tool")?.get("ruff")?.get("extend")?
+    } else {
+        doc.get("extend")?
+    };
+    extend.as_str().map(str::to_string)
+}
+
+/// `target` (relative to `from`'s directory) as a repo-relative path, if it stays inside.
+fn join_in_repo(from: &str, target: &str) -> Option<String> {
+    if target.starts_with(['/', '~', '$']) || target.contains('\\') {
+        return None;
+    }
+    let mut parts: Vec<&str> = from.split('/').collect();
+    parts.pop();
+    for seg in target.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            s => parts.push(s),
+        }
+    }
+    let joined = parts.join("/");
+    safe_relative(&joined).then_some(joined)
 }
 
 /// Sizes of blobs (`git cat-file --batch-check`); a missing blob has none.
@@ -263,5 +347,49 @@ fn git_error(repo: &Path, args: &str, message: &str) -> LiteError {
         path: repo.to_path_buf(),
         args: args.into(),
         message: message.into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `extend` targets resolve from the extending file's directory and never leave the tree.
+    #[test]
+    fn extend_targets_stay_inside_the_repository() {
+        assert_eq!(
+            join_in_repo("ruff.toml", "lint/house.toml").as_deref(),
+            Some("lint/house.toml")
+        );
+        assert_eq!(
+            join_in_repo("svc/api/pyproject.toml", "../../base.toml").as_deref(),
+            Some("base.toml")
+        );
+        assert_eq!(
+            join_in_repo("svc/ruff.toml", "./a/./b.toml").as_deref(),
+            Some("svc/a/b.toml")
+        );
+        for outside in [
+            "../base.toml",
+            "/etc/ruff.toml",
+            "~/.config/ruff/ruff.toml",
+            "$HOME/ruff.toml",
+            "a\\b.toml",
+            "",
+        ] {
+            assert_eq!(join_in_repo("ruff.toml", outside), None, "{outside}");
+        }
+        assert_eq!(
+            ruff_extend("ruff.toml", b"extend = \"x.toml\"\n").as_deref(),
+            Some("x.toml")
+        );
+        assert_eq!(
+            ruff_extend("a/pyproject.toml", b"[tool.ruff]\nextend = \"y.toml\"\n").as_deref(),
+            Some("y.toml")
+        );
+        assert_eq!(
+            ruff_extend("pyproject.toml", b"extend = \"z.toml\"\n"),
+            None
+        );
     }
 }

@@ -31,7 +31,9 @@ pub enum WriteError {
 }
 
 /// Creates `rel` (`/`-separated, plain components) under `root` with `content`; returns the
-/// absolute path written.
+/// absolute path written. A regular file already there with exactly `content` counts as
+/// written: it is what an accept killed between writing the file and recording the decision
+/// left, and the retry finishes that accept.
 pub fn write_new(root: &Path, rel: &str, content: &str) -> Result<PathBuf, WriteError> {
     let bad = || WriteError::BadPath {
         path: rel.to_string(),
@@ -76,7 +78,7 @@ pub fn write_new(root: &Path, rel: &str, content: &str) -> Result<PathBuf, Write
         return Err(WriteError::Symlink { path: so_far });
     }
     let target = real.join(file);
-    let mut f = OpenOptions::new()
+    let f = OpenOptions::new()
         .write(true)
         .create_new(true)
         .open(&target)
@@ -85,9 +87,19 @@ pub fn write_new(root: &Path, rel: &str, content: &str) -> Result<PathBuf, Write
                 path: rel.to_string(),
             },
             _ => io(rel, e),
-        })?;
+        });
+    let mut f = match f {
+        Err(WriteError::Exists { .. }) if holds_exactly(&target, content) => return Ok(target),
+        other => other?,
+    };
     f.write_all(content.as_bytes()).map_err(|e| io(rel, e))?;
     Ok(target)
+}
+
+/// Whether `path` is a regular file (not a symlink) whose bytes are `content`.
+fn holds_exactly(path: &Path, content: &str) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file() && m.len() == content.len() as u64)
+        && std::fs::read(path).is_ok_and(|bytes| bytes == content.as_bytes())
 }
 
 #[cfg(test)]

@@ -1,0 +1,190 @@
+//! `nexus-mcp rules` as a person runs it in a terminal, against a real git repository served by
+//! an in-process nexus-lite (reached through NEXUS_API_URL, as a remote Nexus would be): what
+//! agents wrote (proposal titles and rationales, report_check rule ids) is printed escaped,
+//! and an accept killed between writing its file and recording the decision is finished by
+//! the next `rules review accept`.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod support;
+
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use support::spawn::bin;
+
+const REPO: &str = "acme/shop";
+
+/// Terminal control sequences an agent can put in any text it sends: a screen clear, an OSC
+/// window title, concealed text, a right-to-left override and a forged `PASSED` line.
+const HOSTILE: &str = "fix\u{1b}[2J\u{1b}]0;owned\u{7}\u{1b}[8m\u{202e}\r\ngate acme/shop: PASSED";
+
+fn shop(dir: &Path) -> PathBuf {
+    let repo = dir.join("shop");
+    std::fs::create_dir_all(&repo).unwrap();
+    std::fs::write(repo.join("app.py"), "X = 1\n").unwrap();
+    support::git(&repo, &["init", "-q", "-b", "main"]);
+    support::git(&repo, &["add", "-A"]);
+    support::git(&repo, &["commit", "-q", "-m", "base"]);
+    repo
+}
+
+async fn nexus(repo: &Path, data: &Path) -> nexus_mcp::embedded::Embedded {
+    nexus_mcp::embedded::start(
+        Some(data.to_path_buf()),
+        &[format!("{REPO}={}", repo.display())],
+        &[],
+    )
+    .await
+    .expect("nexus-lite starts")
+}
+
+async fn post(lite: &nexus_mcp::embedded::Embedded, path: &str, body: Value) -> Value {
+    let resp = reqwest::Client::new()
+        .post(format!("{}{path}?repository={REPO}", lite.url))
+        .bearer_auth(&lite.token)
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    let status = resp.status();
+    let body: Value = resp.json().await.unwrap();
+    assert!(status.is_success(), "{path}: {status} {body:#}");
+    body
+}
+
+fn rules(lite: &nexus_mcp::embedded::Embedded, repo: &Path, args: &[&str]) -> Output {
+    Command::new(bin())
+        .arg("rules")
+        .args(args)
+        .arg("--repo")
+        .arg(repo)
+        .args(["--repository", REPO])
+        .env("NEXUS_API_URL", &lite.url)
+        .env("NEXUS_API_TOKEN", &lite.token)
+        .output()
+        .unwrap()
+}
+
+fn proposal(title: &str, rationale: &str, forbid: &str) -> Value {
+    json!({
+        "kind": "rule",
+        "title": title,
+        "body": "Never pass request data to `eval`.",
+        "rationale": rationale,
+        "severity": "error",
+        "forbid": forbid,
+        "agentName": "claude-code",
+        "modelId": "m-1"
+    })
+}
+
+/// Nothing an agent wrote reaches the terminal raw, in `rules review` nor in `rules stats`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn review_and_stats_print_what_agents_wrote_escaped() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = shop(tmp.path());
+    let lite = nexus(&repo, &tmp.path().join("data")).await;
+    post(
+        &lite,
+        "/api/v1/rules/proposals",
+        proposal(
+            &format!("No eval {HOSTILE}"),
+            &format!("seen twice {HOSTILE}"),
+            "\\beval\\(",
+        ),
+    )
+    .await;
+    post(
+        &lite,
+        "/api/v1/rules/checks",
+        json!({"sessionId": "s1", "results": [{"ruleId": format!("no-eval{HOSTILE}"), "pass": false}],
+               "agentName": "claude-code", "modelId": "m-1"}),
+    )
+    .await;
+    for args in [&["review"][..], &["stats"][..]] {
+        let out = rules(&lite, &repo, args);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{args:?}: {out:?}");
+        for c in ['\u{1b}', '\u{7}', '\r', '\u{202e}'] {
+            assert!(
+                !stdout.contains(c),
+                "{args:?}: {c:?} printed raw: {stdout:?}"
+            );
+        }
+        assert!(
+            !stdout.lines().any(|l| l.starts_with("gate ")),
+            "{args:?}: a forged line: {stdout}"
+        );
+        assert!(stdout.contains("\\u{1b}[2J"), "{args:?}: {stdout}");
+    }
+    lite.running.shutdown().await;
+}
+
+/// `kill -9` after accept wrote the rule file and before it recorded the decision left the
+/// proposal queued and the file there: every retry answered FILE_EXISTS. The crash state is
+/// made by accepting, then putting the proposal back in the queue as the lost commit would
+/// have left it; `rules review accept` then finishes the job.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn accept_after_a_crash_between_file_and_decision_finishes_the_job() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = shop(tmp.path());
+    let data = tmp.path().join("data");
+    let lite = nexus(&repo, &data).await;
+    let p = post(
+        &lite,
+        "/api/v1/rules/proposals",
+        proposal("No eval on request data", "seen twice", "\\beval\\("),
+    )
+    .await;
+    let id = p["proposal"]["proposalId"].as_str().unwrap().to_string();
+    let accepted = post(
+        &lite,
+        &format!("/api/v1/rules/proposals/{id}/accept"),
+        json!({"decidedBy": "maria"}),
+    )
+    .await;
+    let rel = accepted["writtenPath"].as_str().unwrap().to_string();
+    let written = std::fs::read_to_string(repo.join(&rel)).unwrap();
+    let conn = nexus_lite::core::db::open(&data).unwrap();
+    let requeued = conn
+        .execute(
+            "UPDATE rule_proposals SET status = 'queued', decided_at = NULL, decided_by = NULL, written_path = NULL WHERE proposal_id = ?1",
+            [&id],
+        )
+        .unwrap();
+    assert_eq!(requeued, 1);
+
+    let out = rules(&lite, &repo, &["review", "accept", &id, "--by", "maria"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{out:?}");
+    assert!(stdout.contains(&format!("{id} accepted")), "{stdout}");
+    assert!(stdout.contains(&format!("wrote {rel}")), "{stdout}");
+    assert_eq!(std::fs::read_to_string(repo.join(&rel)).unwrap(), written);
+
+    // A file with other content is still never overwritten.
+    let other = post(
+        &lite,
+        "/api/v1/rules/proposals",
+        proposal("No exec on request data", "seen once", "\\bexec\\("),
+    )
+    .await;
+    let other_id = other["proposal"]["proposalId"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let target = other["proposal"]["target"].as_str().unwrap().to_string();
+    std::fs::create_dir_all(repo.join(&target).parent().unwrap()).unwrap();
+    std::fs::write(repo.join(&target), "mine\n").unwrap();
+    let out = rules(&lite, &repo, &["review", "accept", &other_id]);
+    assert!(!out.status.success(), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("already exists"),
+        "{out:?}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(repo.join(&target)).unwrap(),
+        "mine\n"
+    );
+    lite.running.shutdown().await;
+}
