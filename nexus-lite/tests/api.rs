@@ -896,9 +896,17 @@ fn concurrent_first_calls_all_wait_for_the_first_index() {
     let graphs: HashSet<String> = answers
         .iter()
         .map(|r| {
-            assert_eq!(r.status, 200, "a first call did not get the graph: {}", r.body);
+            assert_eq!(
+                r.status, 200,
+                "a first call did not get the graph: {}",
+                r.body
+            );
             r.body["graph"]["graph_id"].as_str().unwrap().to_string()
         })
         .collect();
-    assert_eq!(graphs.len(), 1, "one first-use index, one graph: {graphs:?}");
+    assert_eq!(
+        graphs.len(),
+        1,
+        "one first-use index, one graph: {graphs:?}"
+    );
 }

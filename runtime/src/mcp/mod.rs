@@ -18,10 +18,10 @@ use rmcp::ServerHandler;
 use rmcp::model::SetLevelRequestParams;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult, CustomRequest,
-    CustomResult, ErrorCode, ErrorData,
-    GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
-    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
-    ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities, ServerConfig, Tool,
+    CustomResult, ErrorCode, ErrorData, GetPromptRequestParams, GetPromptResponse, Implementation,
+    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
+    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
+    ServerConfig, Tool,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use serde::de::DeserializeOwned;
@@ -228,7 +228,10 @@ impl ServerHandler for McpServer {
     ) -> Result<CustomResult, ErrorData> {
         Err(ErrorData::new(
             ErrorCode::METHOD_NOT_FOUND,
-            format!("method not found: `{}`", crate::error::echo(&request.method)),
+            format!(
+                "method not found: `{}`",
+                crate::error::echo(&request.method)
+            ),
             None,
         ))
     }
