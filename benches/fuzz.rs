@@ -99,6 +99,26 @@ fn main() -> ExitCode {
             props::count(cases, props::terminal_input(), props::terminal_property),
         );
     }
+    // ---------- docs (issue 24, round 2) ----------
+    if run("docs_frontmatter") {
+        record(
+            "docs_frontmatter",
+            props::count(
+                cases,
+                props::frontmatter_case(),
+                props::frontmatter_property,
+            ),
+        );
+    }
+    if run("resource_id") {
+        let docs = props::docs_world();
+        record(
+            "resource_id",
+            props::count(cases, props::resource_id(), |id| {
+                props::resource_id_property(&docs, id)
+            }),
+        );
+    }
     if tallies.iter().any(|f| *f > 0) {
         ExitCode::FAILURE
     } else {

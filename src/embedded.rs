@@ -24,11 +24,13 @@ pub enum EmbeddedError {
 }
 
 /// Starts nexus-lite over `repos` and the documentation `workspaces` (both `[NAME=]PATH`; with
-/// neither, the current directory's repository).
+/// neither, the current directory's repository). `docs_limits`: the operator's maxima of the
+/// limits a workspace's `.nexus/docgraph.yaml` may set.
 pub async fn start(
     data_dir: Option<PathBuf>,
     repos: &[String],
     workspaces: &[String],
+    docs_limits: nexus_lite::docs::config::Limits,
 ) -> Result<Embedded, EmbeddedError> {
     let repos: Vec<nexus_lite::RepoSpec> = if repos.is_empty() && workspaces.is_empty() {
         vec![nexus_lite::RepoSpec {
@@ -58,6 +60,7 @@ pub async fn start(
         token: token.clone(),
         index_on_first_use: true,
         workspaces: workspaces.clone(),
+        docs_limits,
     };
     let running = nexus_lite::spawn(config, SocketAddr::from((Ipv4Addr::LOCALHOST, 0))).await?;
     let checkouts = running

@@ -64,6 +64,8 @@ struct Backend {
     /// Scopes granted over stdio and to `call` (default: the manifest's default_stdio scopes).
     #[arg(long, env = "NEXUS_MCP_SCOPES")]
     scopes: Option<String>,
+    #[command(flatten)]
+    docs_limits: nexus_lite::docs::config::OperatorLimits,
 }
 
 /// Caps and timeouts of the HTTP transport (seconds may be fractional).
@@ -193,6 +195,7 @@ async fn build_app(
                 backend.data_dir.clone(),
                 &backend.repos,
                 &backend.workspaces,
+                backend.docs_limits.clone().into(),
             )
             .await
             .map_err(|e| e.to_string())?;

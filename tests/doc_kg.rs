@@ -301,3 +301,136 @@ fn doc_kg_fits_its_tool_list_budget() {
     let budget = surface.tool_list_budget.unwrap_or(0);
     assert!(total <= budget, "{total} > {budget}:\n{}", report(surface));
 }
+
+/// A hostile documentation workspace served over stdio by the real binary (issue 24): a sidecar
+/// body linked to the server's own stdin (`/proc/self/fd/0`, the client's JSON-RPC pipe), one
+/// linked to a file outside, one that is a FIFO; none is read, nothing blocks (every request is
+/// bounded by the client's own timeout), and resource ids are bounded and never `..`.
+#[cfg(target_os = "linux")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hostile_workspace_over_stdio_reads_nothing_outside_and_never_blocks() {
+    use rmcp::ServiceExt;
+    use rmcp::model::{ClientRequest, ReadResourceRequestParams};
+    use rmcp::transport::TokioChildProcess;
+    use serde_json::json;
+    use std::os::unix::fs::symlink;
+
+    let marker = "OUTSIDE-SECRET-7731";
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().canonicalize().expect("canonical tempdir");
+    let outside = root.join("outside.md");
+    std::fs::write(&outside, format!("# {marker}\n")).expect("outside file");
+    let ws = root.join("ws");
+    let files = [
+        (
+            ".nexus/docgraph.yaml",
+            "doc_graph:\n  include: [\"keps/**/kep.yaml\"]\n  exclude: []\n  metadata:\n    sources: [sidecar]\n    sidecar: {file: kep.yaml, body: README.md}\n  id: {keys: [kep-number], fallback: [dir_name], normalize: {default_prefix: KEP}}\n",
+        ),
+        ("keps/1-stdin/kep.yaml", "kep-number: 1\ntitle: Stdin\n"),
+        ("keps/2-outside/kep.yaml", "kep-number: 2\ntitle: Outside\n"),
+        ("keps/3-fifo/kep.yaml", "kep-number: 3\ntitle: Fifo\n"),
+    ];
+    for (path, text) in files {
+        let p = ws.join(path);
+        std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+        std::fs::write(p, text).expect("write");
+    }
+    symlink("/proc/self/fd/0", ws.join("keps/1-stdin/README.md")).expect("link to stdin");
+    symlink(&outside, ws.join("keps/2-outside/README.md")).expect("link outside");
+    support::git(&ws, &["init", "-q", "-b", "main"]);
+    support::git(&ws, &["add", "-A"]);
+    support::git(&ws, &["commit", "-q", "-m", "hostile"]);
+    let fifo = ws.join("keps/3-fifo/README.md");
+    let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+    assert!(made.success());
+
+    let data = tempfile::tempdir().expect("data tempdir");
+    let mut cmd = tokio::process::Command::new(support::bin());
+    cmd.args(["--surface", "nexus-doc-kg", "serve", "--workspace"])
+        .arg(format!("ws={}", ws.display()))
+        .arg("--data-dir")
+        .arg(data.path())
+        .env("PATH", support::tool_path())
+        .env_remove("NEXUS_API_URL")
+        .env_remove("DOCUGRAPH_WORKSPACE");
+    let client = ().serve(TokioChildProcess::new(cmd).expect("spawn")).await.expect("initialize");
+    /// The client's own bound on one request: a blocked server fails the test, never hangs it.
+    async fn bounded<T>(what: &str, request: impl std::future::Future<Output = T>) -> T {
+        let within = Duration::from_secs(30);
+        tokio::time::timeout(within, request)
+            .await
+            .unwrap_or_else(|_| panic!("{what}: no answer within {within:?}"))
+    }
+
+    let tasks = bounded(
+        "list_tasks",
+        support::call_tool(&client, "list_tasks", json!({})),
+    )
+    .await
+    .expect("list_tasks answers");
+    assert_eq!(tasks["total"], 3, "{tasks}");
+    bounded(
+        "ping",
+        client.send_request(ClientRequest::PingRequest(Default::default())),
+    )
+    .await
+    .expect("ping answered");
+    for id in ["KEP-1", "KEP-2", "KEP-3"] {
+        let node = bounded(
+            "get_node",
+            support::call_tool(&client, "get_node", json!({"nodeId": id})),
+        )
+        .await
+        .expect("get_node answers");
+        assert_eq!(node["node"]["markdown"], "", "{id}: {node}");
+        let read = bounded(
+            "resources/read",
+            client.read_resource(ReadResourceRequestParams::new(format!(
+                "docugraph://workspace/node/{id}"
+            ))),
+        )
+        .await
+        .expect("the node resource reads");
+        assert!(!format!("{read:?}").contains(marker), "{id}: {read:?}");
+    }
+    let found = bounded(
+        "search_nodes",
+        support::call_tool(&client, "search_nodes", json!({"query": "secret"})),
+    )
+    .await
+    .expect("search_nodes answers");
+    assert_eq!(found["total"], 0, "{found}");
+
+    // Resource ids: bounded by get_node's nodeId schema, and never a dot segment.
+    let huge = "x".repeat(200_000);
+    for (uri, expect) in [
+        (
+            format!("docugraph://workspace/node/{huge}"),
+            "is longer than 200 characters",
+        ),
+        ("docugraph://workspace/node/..".to_owned(), "cannot be `..`"),
+        ("docugraph://workspace/node/%2E".to_owned(), "cannot be `.`"),
+    ] {
+        let err = bounded(
+            "resources/read of a hostile id",
+            client.read_resource(ReadResourceRequestParams::new(uri)),
+        )
+        .await
+        .expect_err("a hostile id is refused");
+        let text = err.to_string();
+        assert!(
+            text.contains(expect) && text.len() < 1_500,
+            "{} characters: {}",
+            text.len(),
+            &text[..text.len().min(1_500)]
+        );
+    }
+    let dots = support::call_tool(&client, "get_node", json!({"nodeId": ".."}))
+        .await
+        .expect_err("`..` is not a node id");
+    assert!(
+        dots.contains("invalid_arguments") && dots.contains("cannot be `..`"),
+        "{dots}"
+    );
+    client.cancel().await.expect("cancel");
+}

@@ -130,3 +130,26 @@ fn terminal_text_prints_no_control_and_reads_back_unambiguously() {
         props::terminal_property,
     );
 }
+
+// ---------- docs (issue 24, round 2) ----------
+
+#[test]
+fn hostile_frontmatter_is_bounded_work_and_deep_nesting_is_refused() {
+    props::check(
+        "docs_frontmatter",
+        props::cases(SLOW_CASES),
+        props::frontmatter_case(),
+        props::frontmatter_property,
+    );
+}
+
+#[test]
+fn any_node_resource_id_answers_a_node_or_a_readable_error() {
+    let world = props::docs_world();
+    props::check(
+        "resource_id",
+        props::cases(SLOW_CASES),
+        props::resource_id(),
+        |id| props::resource_id_property(&world, id),
+    );
+}

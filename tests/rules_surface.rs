@@ -64,6 +64,7 @@ async fn nexus(repo: &Path, data: &Path) -> nexus_mcp::embedded::Embedded {
         Some(data.to_path_buf()),
         &[format!("{REPO}={}", repo.display())],
         &[],
+        Default::default(),
     )
     .await
     .expect("nexus-lite starts")

@@ -57,6 +57,8 @@ pub struct LiteConfig {
     pub index_on_first_use: bool,
     /// Documentation workspaces served under `/api/v1/docs/` (the docs domain).
     pub workspaces: Vec<WorkspaceSpec>,
+    /// The operator's maxima of the `limits` a workspace's `.nexus/docgraph.yaml` may set.
+    pub docs_limits: docs::config::Limits,
 }
 
 /// One registered repository.
@@ -156,7 +158,7 @@ pub async fn spawn(config: LiteConfig, listen: SocketAddr) -> Result<Running, Li
     let cfg = config.clone();
     let (state, docs) = tokio::task::spawn_blocking(move || {
         let state = AppState::new(&cfg)?;
-        let docs = docs::DocsState::open(state.core.clone(), &cfg.workspaces)?;
+        let docs = docs::DocsState::open(state.core.clone(), &cfg.workspaces, &cfg.docs_limits)?;
         Ok::<_, LiteError>((state, docs))
     })
     .await
@@ -201,6 +203,7 @@ pub fn index_once(data_dir: PathBuf, repo: RepoSpec) -> Result<RunOutcome, LiteE
         token: String::new(),
         index_on_first_use: false,
         workspaces: Vec::new(),
+        docs_limits: Default::default(),
     })?;
     let repo = state
         .repos

@@ -40,6 +40,8 @@ enum Cmd {
         /// Index a repository on the first request that needs its graph.
         #[arg(long)]
         index_on_first_use: bool,
+        #[command(flatten)]
+        docs_limits: nexus_lite::docs::config::OperatorLimits,
     },
     /// Index one repository now and print a JSON summary.
     Index {
@@ -119,6 +121,7 @@ fn run(cli: Cli) -> Result<(), String> {
             workspaces,
             config,
             index_on_first_use,
+            docs_limits,
         } => {
             let token = std::env::var("NEXUS_API_TOKEN").unwrap_or_default();
             if token.trim().is_empty() {
@@ -175,6 +178,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 token,
                 index_on_first_use: first_use,
                 workspaces: docs,
+                docs_limits: docs_limits.into(),
             };
             let rt = tokio::runtime::Runtime::new()
                 .map_err(|e| format!("cannot start the async runtime: {e}"))?;

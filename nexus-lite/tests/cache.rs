@@ -103,6 +103,7 @@ fn a_restart_then_a_one_file_change_reparses_one_file() {
             token: String::new(),
             index_on_first_use: false,
             workspaces: Vec::new(),
+            docs_limits: Default::default(),
         })
         .unwrap();
         let plan = state.make_plan(&state.repos[0], None).unwrap();

@@ -35,6 +35,7 @@ fn serve(data: &Path, workspaces: Vec<WorkspaceSpec>) -> DocsServer {
         token: TOKEN.into(),
         index_on_first_use: false,
         workspaces,
+        docs_limits: Default::default(),
     };
     let (tx, rx) = std::sync::mpsc::channel();
     let (stop_tx, stop_rx) = std::sync::mpsc::channel::<()>();
@@ -757,4 +758,553 @@ fn every_change_is_seen_by_the_very_next_request() {
         after["workspace"]["commitSha"],
         git(&dir, &["rev-parse", "HEAD"]).trim()
     );
+}
+
+// ---------- attacks of a hostile workspace (issue 24, round 2) ----------
+
+/// A GET that gives up after `within`: an attack that blocks the server fails the test instead
+/// of hanging it.
+fn get_within(addr: SocketAddr, path: &str, within: std::time::Duration) -> common::Resp {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(within)).unwrap();
+    let req = format!(
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nAuthorization: Bearer {TOKEN}\r\n\r\n"
+    );
+    s.write_all(req.as_bytes()).unwrap();
+    let mut raw = Vec::new();
+    if let Err(e) = s.read_to_end(&mut raw) {
+        panic!(
+            "GET {} got no answer within {within:?}: {e}",
+            &path[..path.len().min(80)]
+        );
+    }
+    let text = String::from_utf8_lossy(&raw).into_owned();
+    let (head, payload) = text.split_once("\r\n\r\n").expect("http response");
+    let status: u16 = head.split(' ').nth(1).unwrap().parse().unwrap();
+    let body = serde_json::from_str(payload).unwrap_or(Value::String(payload.to_string()));
+    common::Resp { status, body }
+}
+
+const SECS: std::time::Duration = std::time::Duration::from_secs(20);
+
+/// A committed git repository at `dir` holding `files` (path, text).
+fn repo(dir: &Path, files: &[(&str, &str)]) {
+    for (p, t) in files {
+        write(dir, p, t);
+    }
+    git(dir, &["init", "-q", "-b", "main"]);
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-qm", "workspace"]);
+}
+
+fn spec(name: &str, path: &Path) -> WorkspaceSpec {
+    WorkspaceSpec {
+        name: Some(name.into()),
+        path: path.to_path_buf(),
+    }
+}
+
+/// A search answer without the query it echoes.
+fn search(a: SocketAddr, query: &str) -> Value {
+    let mut s = ok(a, &format!("/api/v1/docs/search?{query}"));
+    s.as_object_mut().unwrap().remove("query");
+    s
+}
+
+/// Everything a workspace answers: the graph, every node and a search for `marker`.
+fn everything(a: SocketAddr, ws: &str, marker: &str) -> String {
+    let mut all = ok(a, &format!("/api/v1/docs/workspaces")).to_string();
+    let nodes = ok(a, &format!("/api/v1/docs/nodes?workspace={ws}&limit=500"));
+    for id in ids(&nodes["items"]) {
+        let n = get_within(
+            a,
+            &format!("/api/v1/docs/nodes/{}?workspace={ws}", enc(&id)),
+            SECS,
+        );
+        all.push_str(&n.body.to_string());
+    }
+    all.push_str(&nodes.to_string());
+    all.push_str(&ok(a, &format!("/api/v1/docs/graph?workspace={ws}")).to_string());
+    all.push_str(&search(a, &format!("workspace={ws}&query={marker}")).to_string());
+    all
+}
+
+#[cfg(unix)]
+#[test]
+fn a_workspace_cannot_make_the_index_read_outside_it() {
+    use std::os::unix::fs::symlink;
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let marker = "OUTSIDEMARKER";
+    let outside = t.join("outside");
+    write(
+        &outside,
+        "secret.md",
+        &format!("---\nid: OUT-1\n---\n# {marker}\n"),
+    );
+    write(
+        &outside,
+        "passwd",
+        &format!("root:x:0:0:{marker}:/root:/bin/sh\n"),
+    );
+    write(
+        &outside,
+        "evil.yaml",
+        &format!(
+            "doc_graph:\n  workspace_root: {}\n  include: [\"*\"]\n  exclude: []\n",
+            outside.display()
+        ),
+    );
+    let task = "---\nid: TASK-1\ntitle: A task\n---\nbody\n";
+    // 1. workspace_root absolute, then `../..`-style, with include: [passwd].
+    let abs = t.join("abs");
+    repo(
+        &abs,
+        &[
+            ("backlog/tasks/task-1.md", task),
+            (
+                ".nexus/docgraph.yaml",
+                &format!(
+                    "doc_graph:\n  workspace_root: {}\n  include: [passwd, \"*.md\"]\n  exclude: []\n",
+                    outside.display()
+                ),
+            ),
+        ],
+    );
+    let rel = t.join("rel");
+    repo(
+        &rel,
+        &[
+            ("backlog/tasks/task-1.md", task),
+            (
+                ".nexus/docgraph.yaml",
+                "doc_graph:\n  workspace_root: ../outside\n  include: [passwd, \"*.md\"]\n  exclude: []\n",
+            ),
+        ],
+    );
+    // 2. The configuration file is itself a link to a file outside.
+    let linked = t.join("linked");
+    repo(&linked, &[("backlog/tasks/task-1.md", task)]);
+    std::fs::create_dir_all(linked.join(".nexus")).unwrap();
+    symlink(
+        outside.join("evil.yaml"),
+        linked.join(".nexus/docgraph.yaml"),
+    )
+    .unwrap();
+    git(&linked, &["add", "-A"]);
+    git(&linked, &["commit", "-qm", "config link"]);
+    // 3. Sidecar layout: a committed body link to a file outside, and a `body: ../..` path.
+    let kep_cfg = "doc_graph:\n  include: [\"keps/**/kep.yaml\", \"keps/**/README.md\"]\n  exclude: []\n  metadata:\n    sources: [sidecar]\n    sidecar: {file: kep.yaml, body: README.md}\n  id: {keys: [kep-number], fallback: [dir_name], normalize: {default_prefix: KEP}}\n";
+    let sidecar = t.join("sidecar");
+    repo(
+        &sidecar,
+        &[
+            (".nexus/docgraph.yaml", kep_cfg),
+            ("keps/1-a/kep.yaml", "kep-number: 1\ntitle: A\n"),
+            ("keps/2-b/kep.yaml", "kep-number: 2\ntitle: B\n"),
+            ("keps/2-b/README.md", "# B\n"),
+        ],
+    );
+    symlink(outside.join("passwd"), sidecar.join("keps/1-a/README.md")).unwrap();
+    // A link to a directory outside, on the way to the body.
+    std::fs::remove_file(sidecar.join("keps/2-b/README.md")).unwrap();
+    symlink(&outside, sidecar.join("keps/2-b/docs")).unwrap();
+    git(&sidecar, &["add", "-A"]);
+    git(&sidecar, &["commit", "-qm", "links"]);
+    let dotdot = t.join("dotdot");
+    let body = "../".repeat(12) + &outside.join("passwd").display().to_string()[1..];
+    repo(
+        &dotdot,
+        &[
+            (
+                ".nexus/docgraph.yaml",
+                &kep_cfg.replace("body: README.md", &format!("body: \"{body}\"")),
+            ),
+            ("keps/1-a/kep.yaml", "kep-number: 1\ntitle: A\n"),
+        ],
+    );
+    let srv = serve(
+        &t.join("data"),
+        vec![
+            spec("abs", &abs),
+            spec("rel", &rel),
+            spec("linked", &linked),
+            spec("sidecar", &sidecar),
+            spec("dotdot", &dotdot),
+        ],
+    );
+    let a = srv.addr;
+    for ws in ["abs", "rel", "linked", "sidecar", "dotdot"] {
+        let all = everything(a, ws, marker);
+        assert!(
+            !all.contains(marker),
+            "{ws}: content from outside the workspace: {all}"
+        );
+        assert!(
+            !all.contains("OUT-1"),
+            "{ws}: a document from outside the workspace: {all}"
+        );
+    }
+    // What a user reads: why the configuration was not used.
+    let w = ok(a, "/api/v1/docs/workspaces").to_string();
+    assert!(
+        w.contains("`workspace_root: ")
+            && w.contains("must be a relative path inside the workspace"),
+        "{w}"
+    );
+    assert!(
+        w.contains("symbolic link"),
+        "the linked configuration is refused as a link: {w}"
+    );
+    assert!(w.contains("`metadata.sidecar.body: "), "{w}");
+    // A sidecar node whose body is a link keeps its metadata and shows no body.
+    let n = ok(a, "/api/v1/docs/nodes/KEP-1?workspace=sidecar");
+    assert_eq!(n["node"]["title"], "A");
+    assert_eq!(n["node"]["markdown"], "");
+}
+
+/// Opens a FIFO's writing end (not blocking) and closes it when dropped: a reader blocked on
+/// the FIFO gets end-of-file, so a failing test ends instead of hanging the runtime's drop.
+struct FifoUnblock(PathBuf);
+
+impl Drop for FifoUnblock {
+    fn drop(&mut self) {
+        use std::os::unix::fs::OpenOptionsExt;
+        let _ = std::fs::OpenOptions::new()
+            .write(true)
+            .custom_flags(0o4000) // O_NONBLOCK on Linux
+            .open(&self.0);
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn fifos_and_devices_in_a_workspace_block_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let dir = t.join("ws");
+    repo(
+        &dir,
+        &[
+            (
+                ".nexus/docgraph.yaml",
+                "doc_graph:\n  include: [\"keps/**/kep.yaml\"]\n  exclude: []\n  metadata:\n    sources: [sidecar]\n    sidecar: {file: kep.yaml, body: README.md}\n  id: {keys: [kep-number], fallback: [dir_name], normalize: {default_prefix: KEP}}\n",
+            ),
+            ("keps/1-a/kep.yaml", "kep-number: 1\ntitle: A\n"),
+            ("keps/2-b/kep.yaml", "kep-number: 2\ntitle: B\n"),
+            ("backlog/tasks/task-1.md", "---\nid: TASK-1\n---\n"),
+        ],
+    );
+    let fifo = dir.join("keps/1-a/README.md");
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let _unblock = FifoUnblock(fifo);
+    std::os::unix::fs::symlink("/dev/zero", dir.join("keps/2-b/README.md")).unwrap();
+    let srv = serve(&t.join("data"), vec![spec("ws", &dir)]);
+    let list = get_within(srv.addr, "/api/v1/docs/tasks?limit=50", SECS);
+    assert_eq!(list.status, 200, "{}", list.body);
+    assert_eq!(list.body["total"], 2, "{}", list.body);
+    let n = get_within(srv.addr, "/api/v1/docs/nodes/KEP-1", SECS);
+    assert_eq!(n.body["node"]["markdown"], "", "{}", n.body);
+    // The same FIFO as a task file of the default layout.
+}
+
+#[test]
+fn workspace_limits_only_lower_the_operators() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let big = format!(
+        "---\nid: TASK-1\ntitle: Big\n---\n{}\n",
+        "lorem ipsum ".repeat(300_000)
+    );
+    let raised = t.join("raised");
+    repo(
+        &raised,
+        &[
+            (
+                ".nexus/docgraph.yaml",
+                "doc_graph:\n  limits: {max_file_bytes: 100000000, context_max_bytes: 100000000, max_cycles: 100000000}\n",
+            ),
+            ("backlog/tasks/task-1.md", &big),
+        ],
+    );
+    let lowered = t.join("lowered");
+    repo(
+        &lowered,
+        &[
+            (
+                ".nexus/docgraph.yaml",
+                "doc_graph:\n  limits: {max_file_bytes: 1000}\n",
+            ),
+            ("backlog/tasks/task-1.md", &big),
+        ],
+    );
+    let srv = serve(
+        &t.join("data"),
+        vec![spec("raised", &raised), spec("lowered", &lowered)],
+    );
+    let a = srv.addr;
+    let n = ok(a, "/api/v1/docs/nodes/TASK-1?workspace=raised");
+    let e = n["node"]["parseError"]["message"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        e.contains("only the first 1048576 bytes are read"),
+        "the operator's 1 MiB holds: {}",
+        n["node"]["parseError"]
+    );
+    assert!(n["node"]["markdown"].as_str().unwrap().len() <= 1_048_576);
+    let ctx = ok(a, "/api/v1/docs/context?workspace=raised&task_id=TASK-1");
+    assert!(
+        ctx.to_string().len() < 200_000,
+        "context_max_bytes is the operator's: {} bytes",
+        ctx.to_string().len()
+    );
+    let n = ok(a, "/api/v1/docs/nodes/TASK-1?workspace=lowered");
+    assert!(
+        n["node"]["parseError"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("only the first 1000 bytes"),
+        "{}",
+        n["node"]["parseError"]
+    );
+}
+
+#[test]
+fn an_operator_cap_bounds_what_a_workspace_sets() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let dir = t.join("ws");
+    repo(
+        &dir,
+        &[
+            (
+                ".nexus/docgraph.yaml",
+                "doc_graph:\n  limits: {max_file_bytes: 100000000}\n",
+            ),
+            (
+                "backlog/tasks/task-1.md",
+                &format!("---\nid: TASK-1\n---\n{}\n", "x".repeat(10_000)),
+            ),
+        ],
+    );
+    let config = LiteConfig {
+        data_dir: t.join("data"),
+        repos: Vec::new(),
+        token: TOKEN.into(),
+        index_on_first_use: false,
+        workspaces: vec![spec("ws", &dir)],
+        docs_limits: nexus_lite::docs::config::Limits {
+            max_file_bytes: 2_000,
+            ..Default::default()
+        },
+    };
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let running = rt
+        .block_on(nexus_lite::spawn(config, "127.0.0.1:0".parse().unwrap()))
+        .unwrap();
+    let n = get_within(running.addr, "/api/v1/docs/nodes/TASK-1", SECS);
+    assert!(
+        n.body["node"]["parseError"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("only the first 2000 bytes"),
+        "{}",
+        n.body
+    );
+    rt.block_on(running.shutdown());
+}
+
+#[test]
+fn hostile_yaml_is_refused_quickly_with_the_reason() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let deep = format!("---\nid: TASK-1\nx: {}\n---\nbody\n", "[".repeat(100_000));
+    let blocks: String = (0..200)
+        .map(|i| format!("{}k{i}:\n", " ".repeat(i)))
+        .collect();
+    let laughs = "a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]\ng: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]\n";
+    let dir = t.join("ws");
+    repo(
+        &dir,
+        &[
+            ("backlog/tasks/task-1.md", &deep),
+            (
+                "backlog/tasks/task-2.md",
+                &format!("---\nid: TASK-2\n{blocks}---\n"),
+            ),
+            (
+                "backlog/tasks/task-3.md",
+                &format!("---\nid: TASK-3\n{laughs}---\n"),
+            ),
+        ],
+    );
+    let conf = t.join("conf");
+    repo(
+        &conf,
+        &[
+            (
+                ".nexus/docgraph.yaml",
+                &format!("doc_graph:\n  include: {}\n", "[".repeat(100_000)),
+            ),
+            ("backlog/tasks/task-1.md", "---\nid: TASK-1\n---\n"),
+        ],
+    );
+    let srv = serve(&t.join("data"), vec![spec("ws", &dir), spec("conf", &conf)]);
+    let started = std::time::Instant::now();
+    for (id, why) in [
+        ("TASK-1", "nested more than 64 levels"),
+        ("task-2", "nested more than 64 levels"),
+        ("TASK-3", "aliases"),
+    ] {
+        let n = get_within(
+            srv.addr,
+            &format!("/api/v1/docs/nodes/{id}?workspace=ws"),
+            SECS,
+        );
+        assert_eq!(n.status, 200, "{id}: {}", n.body);
+        let e = n.body["node"]["parseError"]["message"]
+            .as_str()
+            .unwrap_or_default();
+        assert!(e.contains(why), "{id}: {e}");
+    }
+    let w = get_within(srv.addr, "/api/v1/docs/workspaces", SECS)
+        .body
+        .to_string();
+    assert!(w.contains("nested more than 64 levels"), "{w}");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn ids_are_bounded_and_dot_segments_are_not_ids() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let dir = t.join("ws");
+    let files: Vec<(String, String)> = (0..300)
+        .map(|i| {
+            (
+                format!("backlog/tasks/task-{i}.md"),
+                format!("---\nid: TASK-{i}\ntitle: Task {i}\n---\n"),
+            )
+        })
+        .collect();
+    let refs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
+    repo(&dir, &refs);
+    let srv = serve(&t.join("data"), vec![spec("ws", &dir)]);
+    let a = srv.addr;
+    // Near the longest URI HTTP carries (64 KiB).
+    let huge = "TASK-".to_string() + &"1".repeat(60_000);
+    let started = std::time::Instant::now();
+    let r = get_within(a, &format!("/api/v1/docs/nodes/{huge}"), SECS);
+    assert_eq!(r.status, 404, "{}", r.body);
+    let text = r.body.to_string();
+    assert!(
+        text.len() < 1_000,
+        "the id comes back whole: {} bytes",
+        text.len()
+    );
+    assert!(text.contains("60005 characters"), "{text}");
+    assert_eq!(r.body["error"]["nearMatches"], serde_json::json!([]));
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    // Near matches still help a short typo.
+    assert!(
+        !get(a, "/api/v1/docs/nodes/TASK-1000").body["error"]["nearMatches"]
+            .as_array()
+            .unwrap()
+            .is_empty()
+    );
+    for dots in [".", "..", "%2E%2E"] {
+        let r = get(a, &format!("/api/v1/docs/nodes/{dots}"));
+        assert_eq!(r.status, 400, "{dots}: {}", r.body);
+        assert!(
+            r.body["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("name no document"),
+            "{}",
+            r.body
+        );
+        let r = get(a, &format!("/api/v1/docs/context?task_id={dots}"));
+        assert_eq!(r.status, 400, "{dots}: {}", r.body);
+    }
+}
+
+#[test]
+fn search_snippets_are_redacted_like_node_bodies() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let dir = t.join("ws");
+    let secrets = [
+        ("password: hunter2xx", "hunter2xx"),
+        ("secret_key = \"q8Zr5LmT2vXw9Kp3\"", "q8Zr5LmT2vXw9Kp3"),
+        ("DB_PASSWORD=Zt7yQmW4pL9s", "Zt7yQmW4pL9s"),
+        ("aws AKIAIOSFODNN7EXAMPLE here", "AKIAIOSFODNN7EXAMPLE"),
+        (
+            "token ghp_abcdefghijklmnopqrstuvwxyz0123456789",
+            "ghp_abcdefghijklmnopqrstuvwxyz0123456789",
+        ),
+        (
+            "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7",
+            "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcw",
+        ),
+    ];
+    let mut files = Vec::new();
+    for (i, (line, _)) in secrets.iter().enumerate() {
+        let pem = if line.starts_with("MIIE") {
+            format!("-----BEGIN PRIVATE KEY-----\n{line}\n-----END PRIVATE KEY-----\n")
+        } else {
+            format!("{line}\n")
+        };
+        files.push((
+            format!("backlog/tasks/task-{i}.md"),
+            format!("---\nid: TASK-{i}\n---\nsome words before the setting\n{pem}deploywords and more text after it\n"),
+        ));
+    }
+    let refs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
+    repo(&dir, &refs);
+    let srv = serve(&t.join("data"), vec![spec("ws", &dir)]);
+    let a = srv.addr;
+    for query in [
+        "deploywords",
+        "setting",
+        "hunter2xx",
+        "ghp",
+        "AKIA",
+        "MIIE",
+        "password",
+        "Zt7yQmW4pL9s",
+    ] {
+        let text = search(a, &format!("query={query}&limit=50")).to_string();
+        for (_, secret) in &secrets {
+            assert!(
+                !text.contains(secret),
+                "search `{query}` leaks {secret}: {text}"
+            );
+        }
+    }
+    let s = ok(a, "/api/v1/docs/search?query=deploywords&limit=50");
+    assert_eq!(s["total"], 6, "{s}");
+    assert!(s.to_string().contains("[REDACTED"), "{s}");
 }

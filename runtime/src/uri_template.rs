@@ -74,11 +74,26 @@ pub fn variables(template: &str) -> Result<Vec<String>, UriTemplateError> {
 /// template is not one [`variables`] accepts). Values are never empty.
 pub fn matches(template: &str, uri: &str) -> Option<BTreeMap<String, String>> {
     let parts = parse(template).ok()?;
-    let mut found = BTreeMap::new();
-    match_from(&parts, uri, &mut found).then_some(found)
+    let mut found = Vec::new();
+    match_from(&parts, uri, &mut found).then(|| {
+        found
+            .into_iter()
+            .map(|(name, raw)| {
+                let value = percent_decode_str(raw).decode_utf8_lossy().into_owned();
+                (name.to_owned(), value)
+            })
+            .collect()
+    })
 }
 
-fn match_from<'a>(parts: &[Part<'a>], uri: &str, found: &mut BTreeMap<String, String>) -> bool {
+/// Matches `uri` against `parts`, collecting each variable's raw (still encoded) value: values
+/// are decoded once, after the whole match, and a variable followed by a literal only tries the
+/// places that literal occurs, so a long URI costs linear time, not one decode per split.
+fn match_from<'a, 'u>(
+    parts: &[Part<'a>],
+    uri: &'u str,
+    found: &mut Vec<(&'a str, &'u str)>,
+) -> bool {
     let Some((first, rest)) = parts.split_first() else {
         return uri.is_empty();
     };
@@ -95,24 +110,32 @@ fn match_from<'a>(parts: &[Part<'a>], uri: &str, found: &mut BTreeMap<String, St
             None => return false,
         },
     };
-    // Shortest value first, so a literal after the variable anchors it.
-    let ends = value_part
+    // The value may run up to the first character its form does not allow.
+    let limit = value_part
         .char_indices()
-        .map(|(i, _)| i)
-        .skip(1)
-        .chain([value_part.len()]);
+        .find(|(_, c)| !allowed(*c))
+        .map_or(value_part.len(), |(i, _)| i);
+    // Shortest value first, so a literal after the variable anchors it.
+    let ends: Box<dyn Iterator<Item = usize>> = match rest.first() {
+        None => Box::new(std::iter::once(value_part.len())),
+        Some(Part::Literal(lit)) => Box::new(value_part.match_indices(*lit).map(|(i, _)| i)),
+        Some(_) => Box::new(
+            value_part
+                .char_indices()
+                .map(|(i, _)| i)
+                .chain([value_part.len()]),
+        ),
+    };
     for end in ends.filter(|end| *end > 0) {
-        let value = &value_part[..end];
-        if !value.chars().all(allowed) {
+        if end > limit {
             break;
         }
-        let mut attempt = found.clone();
-        let decoded = percent_decode_str(value).decode_utf8_lossy().into_owned();
-        attempt.insert(name.to_owned(), decoded);
-        if match_from(rest, &value_part[end..], &mut attempt) {
-            *found = attempt;
+        let mark = found.len();
+        found.push((name, &value_part[..end]));
+        if match_from(rest, &value_part[end..], found) {
             return true;
         }
+        found.truncate(mark);
     }
     false
 }
@@ -172,6 +195,23 @@ mod tests {
             Some(vars(&[("section", "a/b")]))
         );
         assert_eq!(matches("doc://page{#section}", "doc://page"), None);
+    }
+
+    /// Was one percent-decode of the value so far per character: a 200 KB id took minutes.
+    #[test]
+    fn a_huge_value_matches_in_linear_time() {
+        let id = "x".repeat(1_000_000);
+        let uri = format!("docugraph://workspace/node/{id}");
+        let found = matches("docugraph://workspace/node/{id}", &uri).unwrap();
+        assert_eq!(found["id"].len(), 1_000_000);
+        let uri = format!("test://template/{id}/data");
+        assert_eq!(
+            matches("test://template/{id}/data", &uri).unwrap()["id"].len(),
+            1_000_000
+        );
+        let path = "a/".repeat(300_000);
+        let uri = format!("test://{path}end");
+        assert!(matches("test://{+p}/x", &uri).is_none());
     }
 
     #[test]

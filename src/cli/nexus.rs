@@ -54,7 +54,7 @@ impl Connection {
                     Some(name) => format!("{name}={}", root.display()),
                     None => root.display().to_string(),
                 };
-                let lite = embedded::start(data_dir, &[spec], &[])
+                let lite = embedded::start(data_dir, &[spec], &[], Default::default())
                     .await
                     .map_err(|e| e.to_string())?;
                 let repository = lite

@@ -1239,3 +1239,280 @@ pub fn terminal_property(input: String) -> Result<(), String> {
         other => Err(format!("{out:?} decodes to {other:?}, not {input:?}")),
     }
 }
+
+// ---------------------------------------------------------------- docs: frontmatter and resource ids
+// (issue 24, round 2: hostile documentation workspaces)
+
+/// Hostile frontmatter: deep `[`/`{` and block nesting, anchors and alias bombs, huge scalars,
+/// random bytes (invalid UTF-8 read lossily, as the index reads files), cut at any byte.
+/// `deep` says the text nests past the refused depth.
+#[derive(Debug, Clone)]
+pub struct FrontmatterCase {
+    pub bytes: Vec<u8>,
+    pub deep: bool,
+}
+
+pub fn frontmatter_case() -> impl Strategy<Value = FrontmatterCase> {
+    let max = nexus_lite::docs::frontmatter::MAX_YAML_DEPTH;
+    let opener = prop::sample::select(&["[", "{", "[a, ", "{a: "][..]);
+    let flow = (opener, 1..4 * max, any::<bool>()).prop_map(move |(o, n, close)| {
+        let mut t = format!("x: {}", o.repeat(n));
+        if close {
+            t.push_str(&(if o.starts_with('[') { "]" } else { "}" }).repeat(n));
+        }
+        (t, n > max)
+    });
+    // `- ` and `? ` open a block item each, all on one line.
+    let items = (prop::sample::select(&["- ", "? ", "- ? "][..]), 1..4 * max)
+        .prop_map(move |(o, n)| (format!("{}x", o.repeat(n)), n * o.len() / 2 + 1 > max));
+    let block = (1..3 * max, 1..4usize).prop_map(move |(n, step)| {
+        let t: String = (0..n)
+            .map(|i| format!("{}k{i}:\n", " ".repeat(i * step)))
+            .collect();
+        (t, n > max + 1)
+    });
+    let laughs = (1..12usize, 2..12usize).prop_map(|(levels, width)| {
+        let mut t = String::from("l0: &l0 [\"lol\"]\n");
+        for l in 1..=levels {
+            let refs = vec![format!("*l{}", l - 1); width].join(", ");
+            t.push_str(&format!("l{l}: &l{l} [{refs}]\n"));
+        }
+        (t, false)
+    });
+    let huge = (1..50_000usize, "[a-z: \\[\\]{}&*#'\"-]{1,8}")
+        .prop_map(|(n, s)| (s.repeat(n / s.len().max(1) + 1), false));
+    let plain = "[ -~\\n]{0,400}".prop_map(|t| (t, false));
+    let text = prop_oneof![flow, items, block, laughs, huge, plain];
+    (
+        text,
+        prop::collection::vec(any::<u8>(), 0..64),
+        any::<prop::sample::Index>(),
+        any::<bool>(),
+    )
+        .prop_map(|((text, deep), noise, cut, do_cut)| {
+            let mut bytes = b"---\nid: TASK-1\n".to_vec();
+            bytes.extend_from_slice(text.as_bytes());
+            bytes.extend_from_slice(b"\n");
+            bytes.extend_from_slice(&noise);
+            bytes.extend_from_slice(b"\n---\nbody\n");
+            // Cut anywhere: the nesting may then be cut short too.
+            let deep = if do_cut {
+                let at = cut.index(bytes.len() + 1);
+                let whole = at >= 15 + text.len();
+                bytes.truncate(at);
+                deep && whole
+            } else {
+                deep
+            };
+            FrontmatterCase { bytes, deep }
+        })
+}
+
+/// The frontmatter reader returns within two seconds (bounded work, whatever the nesting or the
+/// aliases), never panics, and refuses deep nesting with a parse error that says why.
+pub fn frontmatter_property(case: FrontmatterCase) -> Result<(), String> {
+    use nexus_lite::docs::frontmatter;
+    let text = String::from_utf8_lossy(&case.bytes);
+    let started = Instant::now();
+    let split = frontmatter::split(&text);
+    let parsed = split
+        .yaml
+        .map(|y| frontmatter::parse_yaml(y, split.yaml_line, &["assignee".to_owned()]));
+    let took = started.elapsed();
+    if took > Duration::from_secs(2) {
+        return Err(format!("{took:?} for {} bytes", case.bytes.len()));
+    }
+    match parsed {
+        Some(Err(e)) if e.message.is_empty() => Err(format!("an empty parse error: {e:?}")),
+        Some(Ok(_)) if case.deep => Err("deep nesting was parsed".to_owned()),
+        Some(Err(e)) if case.deep && !e.message.contains("nested more than") => Err(format!(
+            "deep nesting refused without saying why: {}",
+            e.message
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// A served nexus-doc-kg over a real nexus-lite and a workspace holding a body linked outside.
+pub struct DocsWorld {
+    pub rt: tokio::runtime::Runtime,
+    pub app: Arc<App>,
+    _lite: nexus_lite::Running,
+    _dir: tempfile::TempDir,
+}
+
+/// What the workspace's linked body points at: never in an answer.
+pub const OUTSIDE_MARKER: &str = "OUTSIDE-FUZZ-5521";
+
+pub fn docs_world() -> DocsWorld {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    std::fs::write(root.join("outside.md"), format!("# {OUTSIDE_MARKER}\n")).unwrap();
+    let ws = root.join("ws");
+    for (p, t) in [
+        (
+            "backlog/tasks/task-1 - A.md",
+            "---\nid: TASK-1\ntitle: A\n---\nbody\n",
+        ),
+        (
+            "backlog/tasks/task-2 - B.md",
+            "---\nid: TASK-2\ndependencies: [TASK-1]\n---\n",
+        ),
+        (
+            "backlog/docs/doc-1.md",
+            "---\nid: DOC-1\n---\nsee [[TASK-1]]\n",
+        ),
+    ] {
+        let p = ws.join(p);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, t).unwrap();
+    }
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(
+        root.join("outside.md"),
+        ws.join("backlog/tasks/task-3 - L.md"),
+    )
+    .unwrap();
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let lite = rt
+        .block_on(nexus_lite::spawn(
+            nexus_lite::LiteConfig {
+                data_dir: root.join("data"),
+                repos: Vec::new(),
+                token: "fuzz-token".into(),
+                index_on_first_use: false,
+                workspaces: vec![nexus_lite::WorkspaceSpec {
+                    name: Some("ws".into()),
+                    path: ws,
+                }],
+                docs_limits: Default::default(),
+            },
+            "127.0.0.1:0".parse().unwrap(),
+        ))
+        .unwrap();
+    let surface = nexus_mcp::surface("nexus-doc-kg").expect("the nexus-doc-kg surface");
+    let nexus = NexusClient::new(
+        &lite.url(),
+        Secret::new("fuzz-token".into()),
+        Duration::from_secs(10),
+    )
+    .unwrap();
+    let app = Arc::new(App::new(
+        surface,
+        nexus,
+        Settings::default(),
+        Default::default(),
+    ));
+    DocsWorld {
+        rt,
+        app,
+        _lite: lite,
+        _dir: dir,
+    }
+}
+
+/// Node ids: real ones, huge ones, `.`/`..` (raw and percent-encoded), slashes, unicode, NUL.
+pub fn resource_id() -> impl Strategy<Value = String> {
+    prop_oneof![
+        prop::sample::select(
+            &[
+                "TASK-1",
+                "task-01",
+                "DOC-1",
+                "TASK-3",
+                "TASK-9",
+                ".",
+                "..",
+                "%2E",
+                "%2e%2E",
+                "..%2F..",
+                "%2F",
+                "a/b",
+                "%00",
+                "\u{0}",
+                "TASK-1%20",
+                "ü",
+                "%FF"
+            ][..]
+        )
+        .prop_map(str::to_owned),
+        (1..300_000usize, "[a-zA-Z0-9.%/_-]{1,3}")
+            .prop_map(|(n, s)| s.repeat(n / s.len().max(1) + 1)),
+        "\\PC{0,60}",
+        "[.%/2EeF0-9A-Za-z]{0,12}",
+    ]
+}
+
+/// A resources/read of `docugraph://workspace/node/{id}` answers a node or a readable error,
+/// within 10 s, never content from outside the workspace, never an echo of a long id.
+pub fn resource_id_property(world: &DocsWorld, id: String) -> Result<(), String> {
+    use tower::ServiceExt;
+    let scopes: BTreeSet<String> = ["docs:read"].iter().map(|s| (*s).to_owned()).collect();
+    let router = nexus_mcp_runtime::transport::http::router(
+        world.app.clone(),
+        Auth::Open(Arc::new(scopes)),
+        &nexus_mcp_runtime::transport::http::HttpSettings::default(),
+    )
+    .map_err(|e| e.to_string())?;
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "resources/read", "params": {
+        "uri": format!("docugraph://workspace/node/{id}"),
+        "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+        },
+    }});
+    let request = axum::http::Request::builder()
+        .method("POST")
+        .uri("/mcp")
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", "resources/read")
+        .header("host", "127.0.0.1")
+        .body(axum::body::Body::from(body.to_string()))
+        .map_err(|e| e.to_string())?;
+    world.rt.block_on(async move {
+        let response = tokio::time::timeout(Duration::from_secs(10), router.oneshot(request))
+            .await
+            .map_err(|_| "no answer within 10 s".to_owned())?
+            .map_err(|e| format!("router error: {e}"))?;
+        let status = response.status();
+        let bytes = axum::body::to_bytes(response.into_body(), 4 << 20)
+            .await
+            .map_err(|e| e.to_string())?;
+        let text = String::from_utf8_lossy(&bytes);
+        if status.is_server_error() {
+            return Err(format!("{status}: {text}"));
+        }
+        if text.contains(OUTSIDE_MARKER) {
+            return Err(format!("content from outside the workspace: {text}"));
+        }
+        let answer: Value =
+            serde_json::from_str(&text).map_err(|e| format!("{status}, not JSON ({e}): {text}"))?;
+        match (&answer["result"], &answer["error"]) {
+            (Value::Object(_), _) => Ok(()),
+            (_, Value::Object(e)) => {
+                let message = e.get("message").and_then(Value::as_str).unwrap_or_default();
+                if message.is_empty() {
+                    return Err(format!("an error without a message: {answer}"));
+                }
+                if message.chars().count() > 1_100 {
+                    return Err(format!(
+                        "a message of {} characters",
+                        message.chars().count()
+                    ));
+                }
+                let head: String = id.chars().take(200).collect();
+                if id.chars().count() > 200 && message.contains(&head) {
+                    return Err("a long id comes back whole".to_owned());
+                }
+                Ok(())
+            }
+            _ => Err(format!("{status}: neither a result nor an error: {text}")),
+        }
+    })
+}

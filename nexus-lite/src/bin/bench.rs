@@ -262,6 +262,7 @@ fn run_all(data_dir: &Path, root: &Path) -> Result<Runs, String> {
             token: String::new(),
             index_on_first_use: false,
             workspaces: Vec::new(),
+            docs_limits: Default::default(),
         })
         .map_err(|e| e.to_string())
     };

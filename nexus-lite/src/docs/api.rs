@@ -3,7 +3,8 @@
 //! re-reads what changed in the workspace.
 
 use super::graph;
-use super::index::{Index, Kind};
+use super::ids::IdRules;
+use super::index::{Doc, Index, Kind};
 use super::redact;
 use super::resolve::Found;
 use super::workspace::{View, Workspace};
@@ -16,6 +17,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
+use nexus_mcp_runtime::error::echo;
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
 
@@ -25,7 +27,20 @@ pub struct DocsError {
     code: &'static str,
     message: String,
     details: Map<String, Value>,
+    /// A not-found id whose near matches are looked for once the index lock is released.
+    near: Option<Box<Near>>,
 }
+
+/// What "did you mean" needs, taken from the index (its documents are shared, not copied).
+struct Near {
+    raw: String,
+    docs: Vec<Arc<Doc>>,
+    rules: IdRules,
+}
+
+/// Ids longer than this get no near matches: no id is (the tools cap them at 200 characters),
+/// and comparing a huge one with every document costs seconds.
+const MAX_NEAR_ID_CHARS: usize = 200;
 
 impl DocsError {
     fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> DocsError {
@@ -34,7 +49,30 @@ impl DocsError {
             code,
             message: message.into(),
             details: Map::new(),
+            near: None,
         }
+    }
+
+    /// Completes a not-found answer with its near matches (outside the index lock).
+    fn finish(mut self) -> DocsError {
+        let Some(near) = self.near.take() else {
+            return self;
+        };
+        let found = near_matches(&near.docs, &near.rules, &near.raw);
+        let hint = if found.is_empty() {
+            String::from("list the ids with GET /api/v1/docs/nodes")
+        } else {
+            format!(
+                "did you mean {}?",
+                found
+                    .iter()
+                    .filter_map(|n| n["id"].as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
+        self.message = format!("{}; {hint}", self.message);
+        self.with("nearMatches", Value::Array(found))
     }
     fn with(mut self, k: &str, v: Value) -> DocsError {
         self.details.insert(k.to_string(), v);
@@ -129,7 +167,10 @@ fn answer(s: &DocsState, q: Q, f: impl FnOnce(&Index, &Params) -> Answer) -> Ans
     let p = Params::new(q)?;
     let ws = workspace(s, &p)?;
     let View { index, info, .. } = ws.view();
-    let mut v = f(&index, &p)?;
+    let out = f(&index, &p);
+    // Other requests of the workspace wait on this lock: near matches are looked for after.
+    drop(index);
+    let mut v = out.map_err(DocsError::finish)?;
     if let Some(o) = v.as_object_mut() {
         o.insert("workspace".into(), info);
     }
@@ -153,52 +194,59 @@ fn int(p: &Params, snake: &str, camel: &str, default: i64, max: i64) -> Result<u
     Ok(p.int(key, default, 0, max)? as usize)
 }
 
-/// Finds a document or answers 404 (`not_found_code`, with near matches) / 409 AMBIGUOUS.
+/// Finds a document or answers 404 (`not_found_code`, near matches added by
+/// [`DocsError::finish`]) / 409 AMBIGUOUS. `.` and `..` are refused: as a path segment they
+/// would name another route.
 fn lookup(
     idx: &Index,
     raw: &str,
     not_found_code: &'static str,
 ) -> Result<(usize, Option<Value>), DocsError> {
+    if matches!(raw.trim(), "." | "..") {
+        return Err(DocsError::from(ApiError::bad(format!(
+            "`{}` is not a document id: `.` and `..` name no document; list the ids with GET /api/v1/docs/nodes",
+            raw.trim()
+        ))));
+    }
     match idx.resolved.find(&idx.docs, &idx.rules, raw, None) {
         Found::One(i, alias) => Ok((i, alias.as_ref().map(graph::alias_json))),
         Found::Many(c) => Err(DocsError::new(
             StatusCode::CONFLICT,
             "AMBIGUOUS",
             format!(
-                "`{raw}` is the id of {} documents ({}); no one of them is picked: fix the duplicate id, or set lifecycle_precedence in .nexus/docgraph.yaml",
+                "`{}` is the id of {} documents ({}); no one of them is picked: fix the duplicate id, or set lifecycle_precedence in .nexus/docgraph.yaml",
+                echo(raw),
                 c.len(),
                 c.iter().map(|i| idx.docs[*i].path.as_str()).collect::<Vec<_>>().join(", ")
             ),
         )
         .with("candidates", graph::candidates(idx, &c))),
         Found::None => {
-            let near = near_matches(idx, raw);
-            let hint = if near.is_empty() {
-                String::from("list the ids with GET /api/v1/docs/nodes")
-            } else {
-                format!(
-                    "did you mean {}?",
-                    near.iter().filter_map(|n| n["id"].as_str()).collect::<Vec<_>>().join(", ")
-                )
-            };
-            Err(DocsError::new(
+            let mut e = DocsError::new(
                 StatusCode::NOT_FOUND,
                 not_found_code,
-                format!("no document has the id `{raw}`; {hint}"),
-            )
-            .with("nearMatches", Value::Array(near)))
+                format!("no document has the id `{}`", echo(raw)),
+            );
+            e.near = Some(Box::new(Near {
+                raw: raw.to_string(),
+                docs: idx.docs.clone(),
+                rules: idx.rules.clone(),
+            }));
+            Err(e)
         }
     }
 }
 
 /// Up to five ids close to `raw` (edit distance on the comparison key, same number under
-/// another prefix, or the words of a title).
-fn near_matches(idx: &Index, raw: &str) -> Vec<Value> {
-    let key = idx.rules.key(raw);
+/// another prefix, or the words of a title); none for an id longer than any id can be.
+fn near_matches(docs: &[Arc<Doc>], rules: &IdRules, raw: &str) -> Vec<Value> {
+    if raw.chars().count() > MAX_NEAR_ID_CHARS {
+        return Vec::new();
+    }
+    let key = rules.key(raw);
     let lower = raw.trim().to_lowercase();
     let number = super::ids::trailing_number(raw).map(str::to_string);
-    let mut scored: Vec<(f64, usize)> = idx
-        .docs
+    let mut scored: Vec<(f64, usize)> = docs
         .iter()
         .enumerate()
         .filter_map(|(i, d)| {
@@ -212,14 +260,11 @@ fn near_matches(idx: &Index, raw: &str) -> Vec<Value> {
             (s >= 0.75).then_some((s, i))
         })
         .collect();
-    scored.sort_by(|a, b| {
-        b.0.total_cmp(&a.0)
-            .then(idx.docs[a.1].key.cmp(&idx.docs[b.1].key))
-    });
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(docs[a.1].key.cmp(&docs[b.1].key)));
     scored
         .into_iter()
         .take(5)
-        .map(|(_, i)| json!({"id": idx.docs[i].id, "path": idx.docs[i].path, "title": idx.docs[i].title}))
+        .map(|(_, i)| json!({"id": docs[i].id, "path": docs[i].path, "title": docs[i].title}))
         .collect()
 }
 

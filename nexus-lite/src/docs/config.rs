@@ -42,6 +42,8 @@
 //!   limits: {max_file_bytes: 1048576, context_max_bytes: 65536, max_cycles: 100}
 //! ```
 
+use super::frontmatter::ParseError;
+use super::read;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -363,6 +365,51 @@ impl Default for Limits {
     }
 }
 
+impl Limits {
+    /// These limits as a workspace file may set them: lowered, never raised, past the
+    /// operator's.
+    pub fn within(&self, operator: &Limits) -> Limits {
+        Limits {
+            max_file_bytes: self.max_file_bytes.min(operator.max_file_bytes),
+            context_max_bytes: self.context_max_bytes.min(operator.context_max_bytes),
+            max_cycles: self.max_cycles.min(operator.max_cycles),
+        }
+    }
+}
+
+/// The operator's maxima of the `limits` a workspace's `.nexus/docgraph.yaml` may set (flags
+/// or environment of `nexus-lite serve` and `nexus-mcp serve`); a workspace can only lower them.
+#[derive(Debug, Clone, clap::Args)]
+pub struct OperatorLimits {
+    /// Largest documentation file read, in bytes (a larger one is read from its first bytes only).
+    #[arg(long = "docs-max-file-bytes", env = "NEXUS_DOCS_MAX_FILE_BYTES", default_value_t = 1_048_576, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_file_bytes: u64,
+    /// Most Markdown bytes one get_task_context answer carries.
+    #[arg(
+        long = "docs-context-max-bytes",
+        env = "NEXUS_DOCS_CONTEXT_MAX_BYTES",
+        default_value_t = 65_536
+    )]
+    pub context_max_bytes: usize,
+    /// Most cycles the documentation audit lists.
+    #[arg(
+        long = "docs-max-cycles",
+        env = "NEXUS_DOCS_MAX_CYCLES",
+        default_value_t = 100
+    )]
+    pub max_cycles: usize,
+}
+
+impl From<OperatorLimits> for Limits {
+    fn from(o: OperatorLimits) -> Limits {
+        Limits {
+            max_file_bytes: o.max_file_bytes,
+            context_max_bytes: o.context_max_bytes,
+            max_cycles: o.max_cycles,
+        }
+    }
+}
+
 /// A configuration as loaded: the values, where they came from, and a problem with the file
 /// (then the defaults are used and the problem is reported with the parse errors).
 #[derive(Debug, Clone)]
@@ -370,7 +417,7 @@ pub struct Loaded {
     pub config: DocGraphConfig,
     /// `Some(CONFIG_PATH)` when the file exists.
     pub file: Option<String>,
-    pub error: Option<super::frontmatter::ParseError>,
+    pub error: Option<ParseError>,
     /// The default prefix after `auto` was resolved (upper case).
     pub default_prefix: String,
     /// Where it came from: `config` (`.nexus/docgraph.yaml`), `backlog/config.yml` or `default`.
@@ -382,24 +429,39 @@ struct Wrapped {
     doc_graph: DocGraphConfig,
 }
 
-/// Loads `<dir>/.nexus/docgraph.yaml` (defaults when absent) and resolves `default_prefix`.
-pub fn load(dir: &Path) -> Loaded {
-    let path = dir.join(CONFIG_PATH);
-    let (config, file, error) = match std::fs::read_to_string(&path) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            (DocGraphConfig::default(), None, None)
-        }
+/// Loads `<dir>/.nexus/docgraph.yaml` (defaults when absent), bounds its limits by the
+/// operator's and resolves `default_prefix`. `dir` is the canonical workspace directory.
+pub fn load(dir: &Path, operator: &Limits) -> Loaded {
+    let problem = |message: String| {
+        Some(ParseError {
+            path: CONFIG_PATH.into(),
+            line: None,
+            column: None,
+            message,
+        })
+    };
+    let (mut config, file, error) = match read::read_capped(
+        dir,
+        CONFIG_PATH,
+        operator.max_file_bytes,
+    ) {
+        Err(e) if e.is_not_found() => (DocGraphConfig::default(), None, None),
         Err(e) => (
             DocGraphConfig::default(),
             Some(CONFIG_PATH.to_string()),
-            Some(super::frontmatter::ParseError {
-                path: CONFIG_PATH.into(),
-                line: None,
-                column: None,
-                message: format!("cannot read the configuration file: {e}; the defaults are used"),
-            }),
+            problem(format!(
+                "the configuration file is not read: {e}; the defaults are used"
+            )),
         ),
-        Ok(text) => match parse(&text) {
+        Ok((_, Some(size))) => (
+            DocGraphConfig::default(),
+            Some(CONFIG_PATH.to_string()),
+            problem(format!(
+                "the configuration file is {size} bytes, over the operator's limit of {} bytes; the defaults are used",
+                operator.max_file_bytes
+            )),
+        ),
+        Ok((text, None)) => match parse(&text) {
             Ok(c) => (c, Some(CONFIG_PATH.to_string()), None),
             Err(mut e) => {
                 e.path = CONFIG_PATH.into();
@@ -415,6 +477,7 @@ pub fn load(dir: &Path) -> Loaded {
             }
         },
     };
+    config.limits = config.limits.within(operator);
     let (default_prefix, default_prefix_source) = resolve_prefix(dir, &config);
     Loaded {
         config,
@@ -425,10 +488,10 @@ pub fn load(dir: &Path) -> Loaded {
     }
 }
 
-/// Parses the text of a configuration file (with or without the `doc_graph:` wrapper).
-pub fn parse(text: &str) -> Result<DocGraphConfig, super::frontmatter::ParseError> {
-    let value: serde_json::Value =
-        yaml_serde::from_str(text).map_err(super::frontmatter::yaml_error)?;
+/// Parses the text of a configuration file (with or without the `doc_graph:` wrapper). Paths
+/// it names must stay inside the workspace: relative, without `..`.
+pub fn parse(text: &str) -> Result<DocGraphConfig, ParseError> {
+    let value = super::frontmatter::from_yaml(text)?;
     let value = if value.is_null() {
         serde_json::json!({})
     } else {
@@ -439,12 +502,41 @@ pub fn parse(text: &str) -> Result<DocGraphConfig, super::frontmatter::ParseErro
     } else {
         serde_json::from_value::<DocGraphConfig>(value)
     };
-    result.map_err(|e| super::frontmatter::ParseError {
+    let invalid = |message: String| ParseError {
         path: String::new(),
         line: None,
         column: None,
-        message: format!("invalid configuration: {e}"),
-    })
+        message,
+    };
+    let config = result.map_err(|e| invalid(format!("invalid configuration: {e}")))?;
+    let inside = |key: &str, value: &str, dot: bool| {
+        if dot && matches!(value.trim(), "" | "." | "./") {
+            return Ok(());
+        }
+        read::components(value).map(|_| ()).map_err(|_| {
+            invalid(format!(
+                "`{key}: {value}` must be a relative path inside the workspace (no leading `/`, no `..`)"
+            ))
+        })
+    };
+    inside("workspace_root", &config.workspace_root, true)?;
+    inside(
+        "metadata.sidecar.body",
+        &config.metadata.sidecar.body,
+        false,
+    )?;
+    if let Some(f) = &config.metadata.sidecar.file {
+        inside("metadata.sidecar.file", f, false)?;
+    }
+    Ok(config)
+}
+
+/// `rel` (relative to the indexed root) as a path relative to the workspace directory.
+pub fn under_root(config: &DocGraphConfig, rel: &str) -> String {
+    match config.workspace_root.trim_matches('/') {
+        "" | "." => rel.to_string(),
+        root => format!("{root}/{rel}"),
+    }
 }
 
 fn resolve_prefix(dir: &Path, config: &DocGraphConfig) -> (String, &'static str) {
@@ -452,12 +544,9 @@ fn resolve_prefix(dir: &Path, config: &DocGraphConfig) -> (String, &'static str)
     if !configured.is_empty() && !configured.eq_ignore_ascii_case("auto") {
         return (configured.to_ascii_uppercase(), "config");
     }
-    let backlog = dir
-        .join(&config.workspace_root)
-        .join("backlog")
-        .join("config.yml");
-    if let Ok(text) = std::fs::read_to_string(backlog)
-        && let Ok(v) = yaml_serde::from_str::<serde_json::Value>(&text)
+    let backlog = under_root(config, "backlog/config.yml");
+    if let Ok((text, None)) = read::read_capped(dir, &backlog, config.limits.max_file_bytes)
+        && let Ok(v) = super::frontmatter::from_yaml(&text)
         && let Some(p) = v.get("task_prefix").and_then(|p| p.as_str())
         && !p.trim().is_empty()
     {
@@ -498,7 +587,7 @@ mod tests {
             "task_prefix: \"bill\"\n",
         )
         .unwrap();
-        let l = load(dir.path());
+        let l = load(&dir.path().canonicalize().unwrap(), &Limits::default());
         assert_eq!(l.default_prefix, "BILL");
         assert_eq!(l.default_prefix_source, "backlog/config.yml");
         assert!(l.file.is_none() && l.error.is_none());

@@ -124,6 +124,116 @@ fn quote_handle(v: &str) -> Option<String> {
     Some(if v.contains(',') { list(v) } else { q(v) })
 }
 
+/// The deepest nesting (flow `[`/`{` and block indentation levels) accepted: libyaml's work
+/// grows with the square of the depth (100,000 `[` took a minute), real metadata is 2-4 deep.
+pub const MAX_YAML_DEPTH: usize = 64;
+
+/// Aliases (`*name`) accepted in one document, and the largest document holding any: each alias
+/// repeats its anchor's content, so a few nested ones multiply it (billion laughs).
+pub const MAX_YAML_ALIASES: usize = 8;
+pub const MAX_ALIASED_YAML_BYTES: usize = 64 * 1024;
+
+/// The one YAML entry point of the docs domain (frontmatter, sidecars, the configuration):
+/// a linear pre-scan refuses deep nesting and alias bombs before the parser sees the text.
+pub fn from_yaml(text: &str) -> Result<Value, ParseError> {
+    guard(text)?;
+    yaml_serde::from_str(text).map_err(yaml_error)
+}
+
+/// Refuses `text` when its nesting or its aliases exceed the bounds above. It may over-count
+/// (an opening bracket or `*` inside a scalar counts), never under-count: openings count even
+/// inside quotes, closings only outside them, and a quote is taken as opened wherever YAML
+/// could open one.
+pub fn guard(text: &str) -> Result<(), ParseError> {
+    let refuse = |line: usize, what: String| ParseError {
+        path: String::new(),
+        line: Some(line),
+        column: None,
+        message: format!("the YAML is refused before parsing: {what}"),
+    };
+    let deep = |how: &str| {
+        format!("it is nested more than {MAX_YAML_DEPTH} levels deep ({how}); flatten it")
+    };
+    let mut flow = 0usize;
+    let mut aliases = 0usize;
+    let mut indents: Vec<usize> = Vec::new();
+    let mut quote: Option<u8> = None;
+    for (no, line) in text.split('\n').enumerate() {
+        let bytes = line.as_bytes();
+        {
+            // Block structure: indentation levels, plus `- `/`? ` items opened on this line
+            // (counted inside quotes and flow collections too: over, never under).
+            let indent = bytes.iter().take_while(|b| **b == b' ').count();
+            let rest = line[indent..].trim_end();
+            if !rest.is_empty() && !rest.starts_with('#') {
+                while indents.last().is_some_and(|top| *top >= indent) {
+                    indents.pop();
+                }
+                indents.push(indent);
+                let mut j = indent;
+                let mut items = 0;
+                while j + 1 < bytes.len()
+                    && matches!(bytes[j], b'-' | b'?')
+                    && matches!(bytes[j + 1], b' ' | b'\t')
+                {
+                    items += 1;
+                    j += 2;
+                    while j < bytes.len() && matches!(bytes[j], b' ' | b'\t') {
+                        j += 1;
+                    }
+                }
+                if indents.len() + items > MAX_YAML_DEPTH {
+                    return Err(refuse(no + 1, deep("by indentation")));
+                }
+            }
+        }
+        let mut prev = b' ';
+        let mut i = 0;
+        while i < bytes.len() {
+            let b = bytes[i];
+            if matches!(b, b'[' | b'{') {
+                flow += 1;
+                if flow > MAX_YAML_DEPTH {
+                    return Err(refuse(no + 1, deep("`[` and `{`")));
+                }
+            }
+            if b == b'*' && token_start(prev) {
+                aliases += 1;
+                if aliases > MAX_YAML_ALIASES || text.len() > MAX_ALIASED_YAML_BYTES {
+                    return Err(refuse(
+                        no + 1,
+                        format!(
+                            "it uses aliases (`*name`) beyond what is accepted (at most {MAX_YAML_ALIASES}, in at most {MAX_ALIASED_YAML_BYTES} bytes); write the values out"
+                        ),
+                    ));
+                }
+            }
+            match (quote, b) {
+                // `''` is a quote inside a single-quoted scalar.
+                (Some(b'\''), b'\'') if bytes.get(i + 1) == Some(&b'\'') => i += 1,
+                (Some(b'\''), b'\'') | (Some(b'"'), b'"') => quote = None,
+                (Some(b'"'), b'\\') => i += 1,
+                (Some(_), _) => {}
+                (None, b'#') if matches!(prev, b' ' | b'\t') => break,
+                (None, b'\'' | b'"') if token_start(prev) => quote = Some(b),
+                (None, b']' | b'}') => flow = flow.saturating_sub(1),
+                (None, _) => {}
+            }
+            prev = b;
+            i += 1;
+        }
+    }
+    Ok(())
+}
+
+/// Whether a token (a quoted scalar, an alias) may start after byte `prev`; generous on purpose.
+fn token_start(prev: u8) -> bool {
+    matches!(
+        prev,
+        b' ' | b'\t' | b'[' | b'{' | b',' | b':' | b'-' | b'?' | b'!' | b'&' | b'|' | b'>'
+    )
+}
+
 /// A YAML error as a [`ParseError`] (path filled by the caller; line relative to the YAML).
 pub fn yaml_error(e: yaml_serde::Error) -> ParseError {
     let (line, column) = match e.location() {
@@ -151,7 +261,7 @@ pub fn parse_yaml(
 ) -> Result<Map<String, Value>, ParseError> {
     let quoted = prequote(yaml, prequote_keys);
     let text = quoted.as_deref().unwrap_or(yaml);
-    let parsed: Result<Value, _> = yaml_serde::from_str(text);
+    let parsed = from_yaml(text);
     match parsed {
         Ok(Value::Object(m)) => Ok(m),
         Ok(Value::Null) => Ok(Map::new()),
@@ -164,8 +274,7 @@ pub fn parse_yaml(
                 kind(&other)
             ),
         }),
-        Err(e) => {
-            let mut err = yaml_error(e);
+        Err(mut err) => {
             err.line = err.line.map(|l| l + first_line - 1);
             Err(err)
         }

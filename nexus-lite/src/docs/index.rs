@@ -4,10 +4,11 @@
 //! [`super::tree`]) are parsed again, then only the references that can resolve differently are
 //! classified again (see [`Resolved::update`]).
 
-use super::config::{self, DocGraphConfig, Fallback, Loaded, Source};
+use super::config::{self, DocGraphConfig, Fallback, Limits, Loaded, Source};
 use super::frontmatter::{self, ParseError};
 use super::ids::{self, IdRules};
 use super::links;
+use super::read::{self, ReadError};
 use super::resolve::Resolved;
 use super::tree::{Delta, Filter, Stat, Tree, stat};
 use super::units::{self, Layout, Unit};
@@ -198,6 +199,10 @@ pub struct Index {
     dir: PathBuf,
     /// The indexed root (`dir/workspace_root`); node paths are relative to it.
     pub root: PathBuf,
+    /// Why the root is not walked (it is a link, or not a directory).
+    root_error: Option<ParseError>,
+    /// The operator's maxima of the configuration's `limits`.
+    operator: Limits,
     pub loaded: Loaded,
     pub rules: IdRules,
     matchers: Matchers,
@@ -218,14 +223,17 @@ pub struct Index {
 
 impl Index {
     /// An empty index of `dir`; the first [`Index::refresh`] reads it.
-    pub fn new(dir: &Path) -> Index {
-        let loaded = config::load(dir);
+    /// `dir` is the canonical workspace directory; `operator` bounds the configured limits.
+    pub fn new(dir: &Path, operator: &Limits) -> Index {
+        let loaded = config::load(dir, operator);
         let rules = rules_of(&loaded);
         let matchers = matchers(&loaded.config);
         let root = dir.join(&loaded.config.workspace_root);
         Index {
             dir: dir.to_path_buf(),
             root,
+            root_error: root_error(dir, &loaded.config),
+            operator: operator.clone(),
             rules,
             matchers,
             config_stats: config_files(dir, &loaded.config)
@@ -252,11 +260,10 @@ impl Index {
     /// index first, so this is the indexed version unless the file is being written right now;
     /// `""` when it cannot be read.
     pub fn body(&self, d: &Doc) -> String {
-        let cap = self.loaded.config.limits.max_file_bytes;
         let Some(file) = &d.body_file else {
             return String::new();
         };
-        let Ok((text, _)) = read_capped(&self.root.join(file), cap) else {
+        let Ok((text, _)) = self.read(file) else {
             return String::new();
         };
         if d.path != d.meta_file {
@@ -272,8 +279,7 @@ impl Index {
     /// unless it is being written right now. Empty when it does not parse.
     pub fn metadata(&self, d: &Doc) -> Map<String, Value> {
         let cfg = &self.loaded.config;
-        let Ok((text, _)) = read_capped(&self.root.join(&d.meta_file), cfg.limits.max_file_bytes)
-        else {
+        let Ok((text, _)) = self.read(&d.meta_file) else {
             return Map::new();
         };
         let yaml = if d.path != d.meta_file {
@@ -285,6 +291,17 @@ impl Index {
         };
         yaml.and_then(|y| frontmatter::parse_yaml(y, 1, &cfg.metadata.prequote_keys).ok())
             .unwrap_or_default()
+    }
+
+    /// A file of the indexed root (`rel` relative to it), read the one safe way
+    /// ([`read::read_capped`]) to at most `limits.max_file_bytes`.
+    fn read(&self, rel: &str) -> Result<(String, Option<u64>), ReadError> {
+        let cfg = &self.loaded.config;
+        read::read_capped(
+            &self.dir,
+            &config::under_root(cfg, rel),
+            cfg.limits.max_file_bytes,
+        )
     }
 
     /// Invalid globs of the configuration (each ignored).
@@ -302,10 +319,11 @@ impl Index {
             .map(|p| stat(p))
             .collect();
         if now_stats != self.config_stats {
-            self.loaded = config::load(&self.dir);
+            self.loaded = config::load(&self.dir, &self.operator);
             self.rules = rules_of(&self.loaded);
             self.matchers = matchers(&self.loaded.config);
             self.root = self.dir.join(&self.loaded.config.workspace_root);
+            self.root_error = root_error(&self.dir, &self.loaded.config);
             self.config_stats = config_files(&self.dir, &self.loaded.config)
                 .iter()
                 .map(|p| stat(p))
@@ -332,7 +350,14 @@ impl Index {
             globs: &globs,
             gitignore: self.loaded.config.gitignore,
         };
-        let delta = self.tree.update(&self.root, &filter, out.config_reloaded);
+        let delta = match &self.root_error {
+            Some(e) => {
+                self.tree.files.clear();
+                self.tree.errors = vec![e.clone()];
+                Delta::Walked
+            }
+            None => self.tree.update(&self.root, &filter, out.config_reloaded),
+        };
         let mut todo: Vec<(String, Unit)> = Vec::new();
         let mut gone: Vec<String> = Vec::new();
         match delta {
@@ -452,7 +477,7 @@ impl Index {
                 });
             }
         };
-        let text = match read_capped(&self.root.join(&unit.meta_file), cfg.limits.max_file_bytes) {
+        let text = match self.read(&unit.meta_file) {
             Ok((t, cut)) => {
                 if let Some(n) = cut {
                     note(
@@ -467,7 +492,7 @@ impl Index {
                 t
             }
             Err(e) => {
-                note(None, None, format!("cannot read the file: {e}"));
+                note(None, None, format!("the file is not read: {e}"));
                 String::new()
             }
         };
@@ -480,9 +505,12 @@ impl Index {
                 }
             };
             let body = match &unit.body_file {
-                Some(b) => match read_capped(&self.root.join(b), cfg.limits.max_file_bytes) {
+                Some(b) => match self.read(b) {
                     Ok((t, _)) => t,
-                    Err(_) => String::new(),
+                    Err(e) => {
+                        note(None, None, format!("the body is not read: {e}"));
+                        String::new()
+                    }
                 },
                 None => String::new(),
             };
@@ -646,6 +674,20 @@ fn config_files(dir: &Path, cfg: &DocGraphConfig) -> Vec<PathBuf> {
     ]
 }
 
+/// Why the configured root is not walked: it must be a directory inside the workspace,
+/// reached without following a link.
+fn root_error(dir: &Path, cfg: &DocGraphConfig) -> Option<ParseError> {
+    (!read::is_dir(dir, &cfg.workspace_root)).then(|| ParseError {
+        path: config::CONFIG_PATH.into(),
+        line: None,
+        column: None,
+        message: format!(
+            "workspace_root `{}` is not a directory of the workspace (missing, or a symbolic link, which is not followed); nothing is indexed until it is one",
+            cfg.workspace_root
+        ),
+    })
+}
+
 fn rules_of(loaded: &Loaded) -> IdRules {
     let n = &loaded.config.id.normalize;
     IdRules::new(
@@ -668,20 +710,6 @@ fn first_match(list: &[(GlobMatcher, String)], path: &str) -> Option<String> {
     list.iter()
         .find(|(m, _)| m.is_match(path))
         .map(|(_, v)| v.clone())
-}
-
-/// Reads a file as text (invalid UTF-8 replaced), at most `cap` bytes; the full size when cut.
-fn read_capped(path: &Path, cap: u64) -> std::io::Result<(String, Option<u64>)> {
-    use std::io::Read;
-    let f = std::fs::File::open(path)?;
-    let len = f.metadata()?.len();
-    let mut buf = Vec::with_capacity(len.min(cap) as usize);
-    f.take(cap).read_to_end(&mut buf)?;
-    let text = match String::from_utf8(buf) {
-        Ok(s) => s,
-        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
-    };
-    Ok((text, (len > cap).then_some(len)))
 }
 
 /// A scalar metadata value as text (strings and numbers; YAML integers are ids).
@@ -769,7 +797,7 @@ mod tests {
         );
         write(root, "backlog/tasks/readme.md", "# not a task\n");
         write(root, "notes/x.md", "# not included\n");
-        let mut idx = Index::new(root);
+        let mut idx = Index::new(&root.canonicalize().unwrap(), &Limits::default());
         let first = idx.refresh();
         assert_eq!(first.parsed, 2);
         assert_eq!(idx.docs.len(), 2);
@@ -794,7 +822,7 @@ mod tests {
         write(root, ".gitignore", "backlog/tasks/scratch*\n");
         write(root, "backlog/tasks/task-1.md", "---\nid: TASK-1\n---\n");
         write(root, "backlog/tasks/scratch.md", "---\nid: TASK-9\n---\n");
-        let mut idx = Index::new(root);
+        let mut idx = Index::new(&root.canonicalize().unwrap(), &Limits::default());
         idx.refresh();
         let ids: Vec<&str> = idx.docs.iter().map(|d| d.id.as_str()).collect();
         assert_eq!(ids, vec!["TASK-1"]);
@@ -809,7 +837,7 @@ mod tests {
             "backlog/tasks/task-7 - Broken.md",
             "---\ntitle: X\nlabels: [a\n---\n# Broken\n",
         );
-        let mut idx = Index::new(root);
+        let mut idx = Index::new(&root.canonicalize().unwrap(), &Limits::default());
         idx.refresh();
         let d = &idx.docs[0];
         assert_eq!((d.id.as_str(), d.id_source), ("task-7", "filename_id"));

@@ -5,7 +5,7 @@
 //! Modules: [`config`] (the optional `.nexus/docgraph.yaml`), [`frontmatter`] (lenient YAML),
 //! [`ids`] (normalisation and aliases), [`links`] (CommonMark links and wikilinks),
 //! [`criteria`], [`index`] (the incremental index), [`tree`] (the indexed files: walk and
-//! changed paths), [`units`] (files to documents), [`resolve`] (link
+//! changed paths), [`read`] (the one safe way a workspace file is opened), [`units`] (files to documents), [`resolve`] (link
 //! classes and edges), [`graph`] (cycles, context, impact, audit), [`search`], [`redact`], [`workspace`]
 //! (git state) and [`api`]. The index lives in memory: the domain has no tables.
 
@@ -17,6 +17,7 @@ pub mod graph;
 pub mod ids;
 pub mod index;
 pub mod links;
+pub mod read;
 pub mod redact;
 pub mod resolve;
 pub mod search;
@@ -54,10 +55,15 @@ impl Shared for DocsState {
 impl DocsState {
     /// Opens every workspace (their indexes fill on the first request). Two workspaces with one
     /// name are refused.
-    pub fn open(core: Arc<Core>, specs: &[WorkspaceSpec]) -> Result<Arc<DocsState>, LiteError> {
+    /// `limits` are the operator's maxima of the limits a workspace's configuration sets.
+    pub fn open(
+        core: Arc<Core>,
+        specs: &[WorkspaceSpec],
+        limits: &config::Limits,
+    ) -> Result<Arc<DocsState>, LiteError> {
         let mut workspaces: Vec<Arc<Workspace>> = Vec::new();
         for spec in specs {
-            let ws = Workspace::open(spec)?;
+            let ws = Workspace::open(spec, limits)?;
             if workspaces.iter().any(|w| w.name == ws.name) {
                 return Err(LiteError::Config {
                     path: spec.path.clone(),

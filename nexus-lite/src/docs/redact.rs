@@ -1,68 +1,61 @@
 //! Secrets in returned Markdown: the multi-line spans nexus-lite blanks in code snippets
-//! (private keys, armored blocks, high-entropy runs: `code::secret_spans`), plus single-line
-//! tokens with a well-known prefix (cloud and forge access tokens).
+//! (private keys, armored blocks, high-entropy runs: `code::secret_spans`), found over the
+//! whole document so an excerpt that starts inside a block is still masked, then the engine's
+//! own redaction (`nexus_mcp_runtime::redact`: credential formats, secret-named assignments),
+//! line by line before any line is cut or joined.
 
 use crate::code::secret_spans;
+use nexus_mcp_runtime::redact::redact_text;
 use std::borrow::Cow;
+use std::ops::Range;
 
-/// Prefixes of access tokens and the shortest such token.
-const TOKEN_PREFIXES: &[(&str, usize)] = &[
-    ("AKIA", 20),
-    ("ASIA", 20),
-    ("ghp_", 36),
-    ("gho_", 36),
-    ("ghs_", 36),
-    ("ghu_", 36),
-    ("github_pat_", 40),
-    ("glpat-", 26),
-    ("xoxb-", 20),
-    ("xoxp-", 20),
-    ("sk_live_", 24),
-    ("sk-ant-", 40),
-];
-
-/// `text` as it may be returned: secret spans replaced by their marker line, tokens by
-/// `[REDACTED token]`. Borrowed when nothing needed masking.
+/// `text` as it may be returned. Borrowed when nothing needed masking.
 pub fn markdown(text: &str) -> Cow<'_, str> {
-    let spans = secret_spans::detect(text);
-    let has_token = TOKEN_PREFIXES.iter().any(|(p, _)| text.contains(p));
-    if spans.is_empty() && !has_token {
-        return Cow::Borrowed(text);
+    let all = text.split_inclusive('\n').count();
+    match excerpt(text, 0..all) {
+        Some(s) => Cow::Owned(s),
+        None => Cow::Borrowed(text),
     }
-    let mut out = String::with_capacity(text.len());
-    for (i, line) in text.split_inclusive('\n').enumerate() {
+}
+
+/// Lines `lines` (0-based) of `text`, masked as [`markdown`] masks the whole text, each with
+/// its line ending; `None` when nothing needed masking.
+fn excerpt(text: &str, lines: Range<usize>) -> Option<String> {
+    let spans = secret_spans::detect(text);
+    let mut out = String::with_capacity(text.len().min(1 << 16));
+    let mut changed = false;
+    for (i, line) in text
+        .split_inclusive('\n')
+        .enumerate()
+        .skip(lines.start)
+        .take(lines.len())
+    {
         let (content, eol) = match line.strip_suffix('\n') {
             Some(c) => (c, "\n"),
             None => (line, ""),
         };
         let no = u32::try_from(i + 1).unwrap_or(u32::MAX);
         let masked = secret_spans::mask_line(&spans, no, content);
-        out.push_str(&mask_tokens(&masked));
+        changed |= masked != content;
+        out.push_str(&masked);
         out.push_str(eol);
     }
-    Cow::Owned(out)
+    changed |= redact_text(&mut out);
+    changed.then_some(out)
 }
 
-fn mask_tokens(line: &str) -> Cow<'_, str> {
-    if !TOKEN_PREFIXES.iter().any(|(p, _)| line.contains(p)) {
-        return Cow::Borrowed(line);
+/// Lines `lines` (0-based) of `text`, each masked, without their line endings.
+pub fn lines(text: &str, lines: Range<usize>) -> Vec<String> {
+    let start = lines.start;
+    match excerpt(text, lines.clone()) {
+        Some(s) => s.lines().map(str::to_string).collect(),
+        None => text
+            .lines()
+            .skip(start)
+            .take(lines.len())
+            .map(str::to_string)
+            .collect(),
     }
-    let is_tok = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
-    let mut out = String::with_capacity(line.len());
-    let mut rest = line;
-    while !rest.is_empty() {
-        let start = rest.find(is_tok).unwrap_or(rest.len());
-        out.push_str(&rest[..start]);
-        rest = &rest[start..];
-        let end = rest.find(|c: char| !is_tok(c)).unwrap_or(rest.len());
-        let word = &rest[..end];
-        let secret = TOKEN_PREFIXES
-            .iter()
-            .any(|(p, min)| word.starts_with(p) && word.len() >= *min);
-        out.push_str(if secret { "[REDACTED token]" } else { word });
-        rest = &rest[end..];
-    }
-    Cow::Owned(out)
 }
 
 #[cfg(test)]
@@ -70,13 +63,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn private_keys_and_tokens_are_masked_and_plain_text_is_borrowed() {
-        let text = "intro\n-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----\ntoken ghp_abcdefghijklmnopqrstuvwxyz0123456789 here\n";
+    fn private_keys_tokens_and_assignments_are_masked_and_plain_text_is_borrowed() {
+        let text = "intro\n-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----\ntoken ghp_abcdefghijklmnopqrstuvwxyz0123456789 here\npassword: hunter2xx\n";
         let m = markdown(text);
         assert!(!m.contains("MIIEvQ"), "{m}");
         assert!(!m.contains("ghp_abc"), "{m}");
-        assert!(m.contains("[REDACTED token] here"));
+        assert!(!m.contains("hunter2xx"), "{m}");
         assert!(m.starts_with("intro\n"));
         assert!(matches!(markdown("nothing secret\n"), Cow::Borrowed(_)));
+        // An excerpt starting inside the key block still masks it.
+        let inner = lines(text, 2..3);
+        assert!(!inner[0].contains("MIIEvQ"), "{inner:?}");
     }
 }

@@ -562,7 +562,10 @@ mod tests {
             "backlog/tasks/bill-3.md",
             "---\nid: BILL-3\ndependencies: [task-1, bill-2, n/a, BILL-42]\n---\n",
         );
-        let mut idx = Index::new(root);
+        let mut idx = Index::new(
+            &root.canonicalize().unwrap(),
+            &crate::docs::config::Limits::default(),
+        );
         idx.refresh();
         let c = classes(&idx);
         assert!(c.contains(&("BILL-3".into(), "task-1".into(), Class::Resolved)));
@@ -602,7 +605,10 @@ mod tests {
             "backlog/tasks/task-3.md",
             "---\nid: TASK-3\ndependencies: [TASK-2]\n---\n",
         );
-        let mut idx = Index::new(root);
+        let mut idx = Index::new(
+            &root.canonicalize().unwrap(),
+            &crate::docs::config::Limits::default(),
+        );
         idx.refresh();
         let l = &idx.resolved.links[0];
         assert_eq!(l.class, Class::Resolved);
@@ -627,7 +633,10 @@ mod tests {
         );
         write(root, "docs/sub/b.md", "---\ntitle: B\n---\n");
         write(root, "docs/c.md", "---\ntitle: C title\n---\n");
-        let mut idx = Index::new(root);
+        let mut idx = Index::new(
+            &root.canonicalize().unwrap(),
+            &crate::docs::config::Limits::default(),
+        );
         idx.refresh();
         let got: Vec<(String, Class)> = classes(&idx).into_iter().map(|(_, t, c)| (t, c)).collect();
         assert_eq!(

@@ -81,23 +81,50 @@ pub fn search(
     (items, total)
 }
 
-/// About 160 characters of the line(s) around byte `at` (of the lower-cased body; the same
-/// offsets hold for ASCII text, and are moved to a character boundary otherwise).
+/// About 160 characters around byte `at` of the body (found in the lower-cased body; the same
+/// offsets hold for ASCII text, and are moved to a character boundary otherwise): the hit line
+/// and its neighbours, each redacted whole ([`redact::lines`]) before any is cut or joined, so a
+/// secret is never split where the redaction cannot recognise it.
 fn snippet(body: &str, at: usize) -> String {
-    let mut start = at.saturating_sub(60).min(body.len());
-    while start > 0 && !body.is_char_boundary(start) {
+    let mut at = at.min(body.len());
+    while at > 0 && !body.is_char_boundary(at) {
+        at -= 1;
+    }
+    let line = body[..at].matches('\n').count();
+    let col = at - body[..at].rfind('\n').map_or(0, |i| i + 1);
+    let first = line.saturating_sub(1);
+    let lines = redact::lines(body, first..line + 2);
+    // The hit's offset in the joined text: the lines before it, then its column (clamped:
+    // redaction may have shortened the hit line).
+    let mut pos = 0;
+    let mut joined = String::new();
+    for (i, l) in lines.iter().enumerate() {
+        let one_line: String = l.split_whitespace().collect::<Vec<_>>().join(" ");
+        if !joined.is_empty() && !one_line.is_empty() {
+            joined.push(' ');
+        }
+        if first + i == line {
+            let lead = l.len() - l.trim_start().len();
+            pos = joined.len() + col.saturating_sub(lead).min(one_line.len());
+        }
+        joined.push_str(&one_line);
+    }
+    let mut start = pos.saturating_sub(60).min(joined.len());
+    while start > 0 && !joined.is_char_boundary(start) {
         start -= 1;
     }
-    let mut end = (at + 100).min(body.len());
-    while end < body.len() && !body.is_char_boundary(end) {
+    let mut end = (pos + 100).min(joined.len());
+    while end < joined.len() && !joined.is_char_boundary(end) {
         end += 1;
     }
-    let text = redact::markdown(&body[start..end]);
-    let one_line: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
     format!(
         "{}{}{}",
-        if start > 0 { "…" } else { "" },
-        one_line,
-        if end < body.len() { "…" } else { "" }
+        if start > 0 || first > 0 { "…" } else { "" },
+        &joined[start..end],
+        if end < joined.len() || line + 2 < body.lines().count() {
+            "…"
+        } else {
+            ""
+        }
     )
 }

@@ -20,9 +20,10 @@ pub struct Stat {
     pub size: u64,
 }
 
+/// The stat of a regular file (a link is not followed: `None`).
 pub fn stat(path: &Path) -> Option<Stat> {
-    let md = std::fs::metadata(path).ok()?;
-    Some(stat_of(&md))
+    let md = std::fs::symlink_metadata(path).ok()?;
+    md.is_file().then(|| stat_of(&md))
 }
 
 pub fn stat_of(md: &std::fs::Metadata) -> Stat {

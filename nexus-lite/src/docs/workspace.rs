@@ -5,6 +5,7 @@
 //! watched edit only marks its paths as unknown, and those are asked about (`git status --
 //! PATHS`) only when no other path is known to be dirty, since one dirty path decides the flag.
 
+use super::config::Limits;
 use super::index::{Index, Refresh};
 use crate::core::error::LiteError;
 use crate::core::git;
@@ -63,7 +64,8 @@ pub struct View<'a> {
 }
 
 impl Workspace {
-    pub fn open(spec: &WorkspaceSpec) -> Result<Workspace, LiteError> {
+    /// `limits`: the operator's maxima of what the workspace's configuration may set.
+    pub fn open(spec: &WorkspaceSpec, limits: &Limits) -> Result<Workspace, LiteError> {
         let dir = spec.path.canonicalize().map_err(|e| LiteError::Config {
             path: spec.path.clone(),
             reason: format!(
@@ -87,7 +89,7 @@ impl Workspace {
         };
         Ok(Workspace {
             name,
-            index: Mutex::new(Index::new(&dir)),
+            index: Mutex::new(Index::new(&dir, limits)),
             dir,
             git: Mutex::new(GitState::default()),
         })

@@ -56,6 +56,7 @@ pub fn start_server(
         token: TOKEN.into(),
         index_on_first_use,
         workspaces: Vec::new(),
+        docs_limits: Default::default(),
     };
     let (tx, rx) = std::sync::mpsc::channel();
     let (stop_tx, stop_rx) = std::sync::mpsc::channel::<()>();

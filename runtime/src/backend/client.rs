@@ -3,7 +3,7 @@
 //! back (results and error text alike) has the token's literal value and every secret-looking
 //! value replaced before anyone sees it, and an answer is read up to a size cap, never whole.
 
-use crate::error::ToolError;
+use crate::error::{ToolError, echo};
 use crate::log::{LogLevel, LogSink};
 use crate::redact::{self, REDACTED};
 use reqwest::{Method, StatusCode};
@@ -214,6 +214,8 @@ impl NexusClient {
             1
         };
         let mut last = None;
+        // Logged and quoted cut: an id of any length is part of the path.
+        let path = echo(&request.path);
         for attempt in 1..=attempts {
             let started = Instant::now();
             let outcome = self.send_once(request).await;
@@ -225,10 +227,7 @@ impl NexusClient {
                 };
                 log.log(
                     LogLevel::Debug,
-                    format!(
-                        "Nexus {} {} {what} in {took:.1} ms",
-                        request.method, request.path
-                    ),
+                    format!("Nexus {} {} {what} in {took:.1} ms", request.method, path),
                 )
                 .await;
             }
@@ -240,13 +239,13 @@ impl NexusClient {
                         },
                     ..
                 }) if attempt < attempts => {
-                    tracing::warn!(path = %request.path, attempt, error = %e, "retrying Nexus GET");
+                    tracing::warn!(%path, attempt, error = %e, "retrying Nexus GET");
                     if let Some(log) = log.filter(|l| l.enabled(LogLevel::Warning)) {
                         log.log(
                             LogLevel::Warning,
                             format!(
                                 "Nexus GET {} failed ({e}); retrying (attempt {} of {attempts})",
-                                request.path,
+                                path,
                                 attempt + 1
                             ),
                         )
@@ -281,6 +280,7 @@ impl NexusClient {
     }
 
     async fn send_once(&self, request: &NexusRequest) -> Result<Value, BackendFailure> {
+        let path = echo(&request.path);
         let _permit = tokio::time::timeout(self.timeout, self.in_flight.acquire())
             .await
             .ok()
@@ -303,15 +303,15 @@ impl NexusClient {
         let response = builder
             .send()
             .await
-            .map_err(|e| transport_error(&request.path, &e))?;
+            .map_err(|e| transport_error(&path, &e))?;
         let status = response.status();
         if !status.is_success() {
             // An error body cut at the cap no longer parses, and says `HTTP <status>`.
-            let bytes = match read_capped(response, MAX_ERROR_BODY_BYTES, &request.path).await {
+            let bytes = match read_capped(response, MAX_ERROR_BODY_BYTES, &path).await {
                 Ok(Ok(bytes)) | Err(bytes) => bytes,
                 Ok(Err(_)) => Vec::new(),
             };
-            let mut error = status_error(status, &request.path, &bytes);
+            let mut error = status_error(status, &path, &bytes);
             match &mut error {
                 ToolError::NotFound { message } => self.scrub_text(message),
                 ToolError::Backend { code, message, .. } => {
@@ -331,19 +331,19 @@ impl NexusClient {
                 body,
             });
         }
-        let bytes = read_capped(response, self.max_answer_bytes, &request.path)
+        let bytes = read_capped(response, self.max_answer_bytes, &path)
             .await
             .map_err(|_| ToolError::Backend {
                 code: "nexus_answer_too_large".to_owned(),
                 message: format!(
                     "Nexus answered more than {} bytes for {}, the cap on one answer; it was cut off unread. Ask for less (a smaller limit, a narrower filter or a page), or have the operator raise NEXUS_MCP_MAX_NEXUS_ANSWER_BYTES.",
-                    self.max_answer_bytes, request.path
+                    self.max_answer_bytes, path
                 ),
                 retryable: false,
             })??;
         let mut value: Value = serde_json::from_slice(&bytes).map_err(|e| ToolError::Backend {
             code: "bad_response".to_owned(),
-            message: format!("Nexus answered {} for {} with a body that is not JSON ({e}). Check that NEXUS_API_URL points at a Nexus API.", status.as_u16(), request.path),
+            message: format!("Nexus answered {} for {} with a body that is not JSON ({e}). Check that NEXUS_API_URL points at a Nexus API.", status.as_u16(), path),
             retryable: false,
         })?;
         self.scrub_value(&mut value);

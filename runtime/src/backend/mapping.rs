@@ -63,7 +63,20 @@ fn render_path(tool: &str, template: &str, input: &Value) -> Result<String, Tool
                 format!("`{name}` is required"),
             )
         })?;
-        out.extend(utf8_percent_encode(&query_text(value), PATH_SEGMENT));
+        let text = query_text(value);
+        // `.` and `..` stay unencoded (unreserved) and a URL parser resolves them as dot
+        // segments: the request would reach another route.
+        if text == "." || text == ".." {
+            return Err(ToolError::invalid_field(
+                tool,
+                crate::arguments::child("", name),
+                "path_segment",
+                format!(
+                    "`{name}` cannot be `{text}`: it names no item; pass an id as listed by the server"
+                ),
+            ));
+        }
+        out.extend(utf8_percent_encode(&text, PATH_SEGMENT));
         rest = &rest[start + len + 1..];
     }
     out.push_str(rest);
@@ -126,6 +139,19 @@ mod tests {
     fn path_parameters_cannot_escape_their_segment() {
         let req = render("t", &SPEC, &json!({"finding_id": "../../admin?x=1#f"})).unwrap();
         assert_eq!(req.path, "/api/v1/findings/..%2F..%2Fadmin%3Fx%3D1%23f");
+    }
+
+    #[test]
+    fn dot_segments_are_refused_as_path_parameters() {
+        for dots in [".", ".."] {
+            let err = render("t", &SPEC, &json!({"finding_id": dots})).unwrap_err();
+            assert!(
+                matches!(&err, ToolError::InvalidArguments { message, .. } if message.contains(&format!("cannot be `{dots}`"))),
+                "{err}"
+            );
+        }
+        let req = render("t", &SPEC, &json!({"finding_id": "..."})).unwrap();
+        assert_eq!(req.path, "/api/v1/findings/...");
     }
 
     #[test]

@@ -88,6 +88,7 @@ impl McpServer {
                 None,
             ));
         };
+        self.check_variables(resource, &vars)?;
         let args = Value::Object(vars);
         let contents = match &resource.nexus {
             None => {
@@ -178,8 +179,63 @@ impl McpServer {
             })
     }
 
+    /// Checks each URI variable against the schema the manifest gives it: the input property
+    /// of a tool whose Nexus read is the same route, filling the same path parameter (the node
+    /// resource's `{id}` is `get_node`'s `nodeId`), so a resource takes no value its tool refuses.
+    fn check_variables(
+        &self,
+        resource: &ResourceSpec,
+        vars: &Map<String, Value>,
+    ) -> Result<(), ErrorData> {
+        let Some(nexus) = &resource.nexus else {
+            return Ok(());
+        };
+        let (route, names) = route_of(nexus.path);
+        for tool in self.app.surface.tools {
+            let Some(t) = &tool.nexus else { continue };
+            let (tool_route, tool_names) = route_of(t.path);
+            if t.method != nexus.method || tool_route != route {
+                continue;
+            }
+            let (Some(validator), Some(schema)) =
+                (self.app.validator(tool), self.app.input_schema(tool))
+            else {
+                continue;
+            };
+            for (name, arg) in names.iter().zip(&tool_names) {
+                let Some(value) = vars.get(*name) else {
+                    continue;
+                };
+                let field = crate::arguments::child("", arg);
+                let one = Value::Object(Map::from_iter([((*arg).to_owned(), value.clone())]));
+                let problems: Vec<String> = crate::arguments::problems(validator, schema, &one)
+                    .into_iter()
+                    .filter(|p| p.field == field || p.field.starts_with(&format!("{field}/")))
+                    .map(|p| p.message)
+                    .collect();
+                if !problems.is_empty() {
+                    return Err(ErrorData::invalid_params(
+                        crate::error::capped(&format!(
+                            "resource `{}`: URI variable `{name}` is checked as `{arg}` of `{}`: {}",
+                            resource.uri,
+                            tool.name,
+                            problems.join("; ")
+                        ))
+                        .into_owned(),
+                        None,
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn backend_error(&self, resource: &ResourceSpec, e: ToolError) -> ErrorData {
         match e {
+            ToolError::InvalidArguments { .. } => ErrorData::invalid_params(
+                crate::error::capped(&format!("resource `{}`: {e}", resource.uri)).into_owned(),
+                None,
+            ),
             ToolError::NotFound { .. } => {
                 ErrorData::resource_not_found(format!("resource `{}`: {e}", resource.uri), None)
             }
@@ -212,6 +268,24 @@ impl McpServer {
     }
 }
 
+/// A Nexus path template with its parameters blanked (`/nodes/{}`), and their names in order.
+fn route_of(path: &str) -> (String, Vec<&str>) {
+    let mut route = String::with_capacity(path.len());
+    let mut names = Vec::new();
+    let mut rest = path;
+    while let Some(start) = rest.find('{') {
+        let Some(len) = rest[start..].find('}') else {
+            break;
+        };
+        route.push_str(&rest[..start]);
+        route.push_str("{}");
+        names.push(&rest[start + 1..start + len]);
+        rest = &rest[start + len + 1..];
+    }
+    route.push_str(rest);
+    (route, names)
+}
+
 /// The value at a dotted path (`data.items.0.text`); numbers index arrays.
 fn at_path<'a>(value: &'a Value, path: &str) -> Option<&'a Value> {
     path.split('.')
@@ -225,6 +299,15 @@ fn at_path<'a>(value: &'a Value, path: &str) -> Option<&'a Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn routes_compare_without_their_parameter_names() {
+        assert_eq!(
+            route_of("/api/v1/docs/nodes/{nodeId}"),
+            ("/api/v1/docs/nodes/{}".to_owned(), vec!["nodeId"])
+        );
+        assert_eq!(route_of("/a/{id}").0, route_of("/a/{nodeId}").0);
+    }
 
     #[test]
     fn dotted_paths_walk_objects_and_array_indexes() {
