@@ -423,3 +423,107 @@ fn a_suppression_the_change_adds_is_listed_in_every_output() {
         "{v:#}"
     );
 }
+
+/// Red team (issue 24, round 2): a file that is a symbolic link at base and a regular file at
+/// head is a type change (`T` in `git diff --raw`), which `--diff-filter=ACMR` leaves out: the
+/// gate saw "0 file(s) changed" and PASSED a shell=True (two pull requests: one adds the
+/// harmless link, the next replaces it with code).
+#[test]
+#[ignore = "red team: open hole, see report"]
+fn a_symlink_replaced_by_a_file_is_analysed() {
+    if !support::analysers_on_path() {
+        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = shop(tmp.path(), |repo| {
+        std::fs::remove_file(repo.join("app.py")).unwrap();
+        put(repo, "safe.py", SAFE);
+        std::os::unix::fs::symlink("safe.py", repo.join("app.py")).unwrap();
+    });
+    std::fs::remove_file(repo.join("app.py")).unwrap();
+    put(&repo, "app.py", SHELL);
+    commit_all(&repo, "app.py: a file again, through a shell");
+    let out = gate(
+        &repo,
+        &tmp.path().join("data"),
+        &["--base", "HEAD~1", "--head", "HEAD"],
+    );
+    let stdout = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("app.py:5  bandit:B602"), "{stdout}");
+    assert!(!stdout.contains("PASSED"), "{stdout}");
+}
+
+/// Red team (issue 24, round 2): a `# nosec` already at base on the first line of a multi-line
+/// call covers the whole statement for bandit, and ruff reports S602 on the call's first line:
+/// a change to a later line of that call (`shell=False` -> `shell=True`) has its bandit finding
+/// silenced by a suppression the change did not add (so none is listed) and its ruff finding
+/// "on an unchanged line". The gate PASSED.
+#[test]
+#[ignore = "red team: open hole, see report"]
+fn a_base_nosec_on_a_statements_first_line_does_not_hide_a_changed_line_below_it() {
+    if !support::analysers_on_path() {
+        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = shop(tmp.path(), |repo| {
+        put(
+            repo,
+            "app.py",
+            "import subprocess\n\n\ndef run(cmd):\n    return subprocess.run(  # nosec\n        [cmd],\n        shell=False,\n        check=True,\n    )\n",
+        );
+    });
+    put(
+        &repo,
+        "app.py",
+        "import subprocess\n\n\ndef run(cmd):\n    return subprocess.run(  # nosec\n        cmd,\n        shell=True,\n        check=True,\n    )\n",
+    );
+    commit_all(&repo, "run through a shell");
+    let out = gate(
+        &repo,
+        &tmp.path().join("data"),
+        &["--base", "HEAD~1", "--head", "HEAD"],
+    );
+    let stdout = text(&out);
+    assert!(!stdout.contains("PASSED"), "{stdout}");
+    assert_ne!(out.status.code(), Some(0), "{stdout}");
+}
+
+/// Red team (issue 24, round 2): a change that only deletes lines adds no line, so every
+/// finding it causes is "on an unchanged line": deleting `timeout=5,` from a multi-line
+/// `requests.get(...)` makes bandit B113 / ruff S113 fire on the call's (unchanged) first
+/// line, and the gate PASSED with "no violation on changed lines".
+#[test]
+#[ignore = "red team: open hole, see report"]
+fn a_deletion_that_creates_a_finding_is_not_a_pass() {
+    if !support::analysers_on_path() {
+        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = shop(tmp.path(), |repo| {
+        put(
+            repo,
+            "net.py",
+            "import requests\n\n\ndef fetch(url):\n    return requests.get(\n        url,\n        timeout=5,\n    )\n",
+        );
+    });
+    put(
+        &repo,
+        "net.py",
+        "import requests\n\n\ndef fetch(url):\n    return requests.get(\n        url,\n    )\n",
+    );
+    commit_all(&repo, "no timeout");
+    let out = gate(
+        &repo,
+        &tmp.path().join("data"),
+        &["--base", "HEAD~1", "--head", "HEAD"],
+    );
+    let stdout = text(&out);
+    assert!(
+        stdout.contains("B113") || stdout.contains("S113"),
+        "the finding the deletion causes is not reported: {stdout}"
+    );
+}
