@@ -527,3 +527,40 @@ fn a_deletion_that_creates_a_finding_is_not_a_pass() {
         "the finding the deletion causes is not reported: {stdout}"
     );
 }
+
+/// Red team (issue 24, round 2): bandit takes `#\s*nosec` followed by anything
+/// (`# nosec_reviewed`, `# nosecB602`, `# nosec1` all silence B602), the gate's marker
+/// needs a word boundary after `nosec`: the suppression is not listed, the gate PASSED a
+/// shell=True with no unreviewed entry, and an agent's pass is witnessed.
+#[test]
+#[ignore = "red team: open hole, see report"]
+fn a_nosec_glued_to_more_text_is_listed_as_a_suppression() {
+    if !support::analysers_on_path() {
+        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
+        return;
+    }
+    for marker in ["# nosec_reviewed", "# nosecB602", "#nosec1"] {
+        let tmp = tempfile::tempdir().unwrap();
+        let repo = shop(tmp.path(), |_| {});
+        put(
+            &repo,
+            "app.py",
+            &SHELL.replace("check=True)", &format!("check=True)  {marker}")),
+        );
+        commit_all(&repo, "suppressed");
+        let out = gate(
+            &repo,
+            &tmp.path().join("data"),
+            &["--base", "HEAD~1", "--head", "HEAD"],
+        );
+        let stdout = text(&out);
+        assert!(
+            !stdout.contains("bandit:B602"),
+            "{marker}: bandit honours it: {stdout}"
+        );
+        assert!(
+            stdout.contains("suppression suppression:app.py:5 (app.py)"),
+            "{marker}: {stdout}"
+        );
+    }
+}
