@@ -564,3 +564,31 @@ fn a_nosec_glued_to_more_text_is_listed_as_a_suppression() {
         );
     }
 }
+
+/// Red team (issue 24, round 2): bandit drops, without a word, files it is named explicitly
+/// when a directory on their path is one of its default excludes (`CVS`, `.eggs`, `.tox`,
+/// `__pycache__`, `.hg`, `.svn`, `.bzr`): a shell=True in `deploy/CVS/run.py` gave
+/// "every analyser ran on every changed file" and PASSED (the same file at `deploy/run.py`
+/// fails the gate).
+#[test]
+#[ignore = "red team: open hole, see report"]
+fn bandit_default_excludes_do_not_skip_a_changed_file_silently() {
+    if !support::analysers_on_path() {
+        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
+        return;
+    }
+    for path in ["deploy/CVS/run.py", ".eggs/run.py", "tools/.tox/run.py"] {
+        let tmp = tempfile::tempdir().unwrap();
+        let repo = shop(tmp.path(), |_| {});
+        put(&repo, path, SHELL);
+        commit_all(&repo, "a script");
+        let out = gate(
+            &repo,
+            &tmp.path().join("data"),
+            &["--base", "HEAD~1", "--head", "HEAD"],
+        );
+        let stdout = text(&out);
+        assert!(!stdout.contains("PASSED"), "{path}: {stdout}");
+        assert_ne!(out.status.code(), Some(0), "{path}: {stdout}");
+    }
+}
