@@ -592,3 +592,36 @@ fn bandit_default_excludes_do_not_skip_a_changed_file_silently() {
         assert_ne!(out.status.code(), Some(0), "{path}: {stdout}");
     }
 }
+
+/// Red team (issue 24, round 2): Python that is not named `*.py` is not analysed: an executable
+/// `bin/deploy` with a `#!/usr/bin/env python3` shebang and a `tool.pyw` carrying shell=True
+/// gave "bandit skipped", "every analyser ran on every changed file" and PASSED.
+#[test]
+#[ignore = "red team: open hole, see report"]
+fn python_scripts_without_a_py_name_are_analysed() {
+    if !support::analysers_on_path() {
+        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
+        return;
+    }
+    let script = format!("#!/usr/bin/env python3\n{SHELL}");
+    for path in ["bin/deploy", "tool.pyw"] {
+        let tmp = tempfile::tempdir().unwrap();
+        let repo = shop(tmp.path(), |_| {});
+        put(&repo, path, &script);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(repo.join(path), std::fs::Permissions::from_mode(0o755))
+                .unwrap();
+        }
+        commit_all(&repo, "a script");
+        let out = gate(
+            &repo,
+            &tmp.path().join("data"),
+            &["--base", "HEAD~1", "--head", "HEAD"],
+        );
+        let stdout = text(&out);
+        assert!(!stdout.contains("PASSED"), "{path}: {stdout}");
+        assert_ne!(out.status.code(), Some(0), "{path}: {stdout}");
+    }
+}
