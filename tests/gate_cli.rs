@@ -625,3 +625,30 @@ fn python_scripts_without_a_py_name_are_analysed() {
         assert_ne!(out.status.code(), Some(0), "{path}: {stdout}");
     }
 }
+
+/// Red team (issue 24, round 2): a backslash in a changed file's name (`back\slash.py`, or a
+/// directory `a\b/`): the file is counted ("1 file(s) changed", ruff and bandit "ok") but its
+/// findings are lost, and the gate PASSED a shell=True. (The other hostile names tried, with
+/// newlines, tabs, quotes, CR, ESC, bidi, ` => ` and leading dashes, are caught.)
+#[test]
+#[ignore = "red team: open hole, see report"]
+fn a_backslash_in_a_file_name_does_not_hide_its_findings() {
+    if !support::analysers_on_path() {
+        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
+        return;
+    }
+    for path in ["back\\slash.py", "a\\b/mod.py"] {
+        let tmp = tempfile::tempdir().unwrap();
+        let repo = shop(tmp.path(), |_| {});
+        put(&repo, path, SHELL);
+        commit_all(&repo, "a backslash");
+        let out = gate(
+            &repo,
+            &tmp.path().join("data"),
+            &["--base", "HEAD~1", "--head", "HEAD"],
+        );
+        let stdout = text(&out);
+        assert!(!stdout.contains("PASSED"), "{path}: {stdout}");
+        assert!(stdout.contains("bandit:B602"), "{path}: {stdout}");
+    }
+}
