@@ -652,3 +652,62 @@ fn a_backslash_in_a_file_name_does_not_hide_its_findings() {
         assert!(stdout.contains("bandit:B602"), "{path}: {stdout}");
     }
 }
+
+/// Red team (issue 24, round 2): a submodule bump (mode 160000) to a commit adding shell=True
+/// is "1 file(s) changed", every tool "skipped", and still "every analyser ran on every
+/// changed file: ..." PASSED; nothing says the submodule's new code was not looked at.
+#[test]
+#[ignore = "red team: open hole, see report"]
+fn a_submodule_bump_is_not_reported_as_fully_analysed() {
+    if !support::analysers_on_path() {
+        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let lib = tmp.path().join("lib");
+    std::fs::create_dir_all(&lib).unwrap();
+    git(&lib, &["init", "-q", "-b", "main"]);
+    put(&lib, "lib.py", SAFE);
+    commit_all(&lib, "lib");
+    let repo = shop(tmp.path(), |_| {});
+    let url = lib.to_str().unwrap();
+    git(
+        &repo,
+        &[
+            "-c",
+            "protocol.file.allow=always",
+            "submodule",
+            "add",
+            "-q",
+            url,
+            "vendor/lib",
+        ],
+    );
+    commit_all(&repo, "vendor lib");
+    put(&lib, "lib.py", SHELL);
+    commit_all(&lib, "through a shell");
+    let sub = repo.join("vendor/lib");
+    git(
+        &sub,
+        &[
+            "-c",
+            "protocol.file.allow=always",
+            "pull",
+            "-q",
+            "origin",
+            "main",
+        ],
+    );
+    commit_all(&repo, "bump lib");
+    let out = gate(
+        &repo,
+        &tmp.path().join("data"),
+        &["--base", "HEAD~1", "--head", "HEAD"],
+    );
+    let stdout = text(&out);
+    assert!(
+        !stdout.contains("every analyser ran on every changed file"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("PASSED"), "{stdout}");
+}

@@ -1350,7 +1350,10 @@ fn a_lone_cr_does_not_hide_aliases_from_the_guard() {
     let mut yaml = String::from("a: &a [\"lol\",\"lol\",\"lol\"]\n");
     for i in 1..10u8 {
         let (p, c) = ((b'a' + i - 1) as char, (b'a' + i) as char);
-        yaml.push_str(&format!("{c}: &{c} [{}]\n", vec![format!("\r*{p}"); 9].join(",")));
+        yaml.push_str(&format!(
+            "{c}: &{c} [{}]\n",
+            vec![format!("\r*{p}"); 9].join(",")
+        ));
     }
     assert!(nexus_lite::docs::frontmatter::guard(&yaml).is_err());
 }
