@@ -1399,3 +1399,28 @@ fn markdown_shaped_settings_are_redacted_in_node_bodies() {
         .collect();
     assert!(leaked.is_empty(), "leaked: {leaked:?}\n{node}\n{found}");
 }
+
+/// Red team: Markdown (CommonMark) and YAML both end a line at a lone `\r`; the redaction's
+/// "a setting starts its line" does not. A body written with CR line endings shows
+/// `password: …` in get_node, context, search snippets and criteria (the frontmatter key after
+/// a lone CR is parsed as a key and redacted by name).
+#[test]
+#[ignore = "red team: open hole, see report"]
+fn settings_after_a_lone_cr_are_redacted() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let dir = t.join("ws");
+    repo(
+        &dir,
+        &[(
+            "backlog/tasks/task-1.md",
+            "---\nid: TASK-1\ntitle: cr\n---\nintro words here\rpassword: CrBodyAaad222\n\n## Acceptance Criteria\n- [ ] first\r- [ ] password: CrAcAaad444\n",
+        )],
+    );
+    let srv = serve(&t.join("data"), vec![spec("ws", &dir)]);
+    let mut all = ok(srv.addr, "/api/v1/docs/nodes/TASK-1?workspace=ws").to_string();
+    all.push_str(&search(srv.addr, "workspace=ws&query=intro").to_string());
+    for secret in ["CrBodyAaad222", "CrAcAaad444"] {
+        assert!(!all.contains(secret), "{secret} leaks: {all}");
+    }
+}
