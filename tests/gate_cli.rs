@@ -711,3 +711,27 @@ fn a_submodule_bump_is_not_reported_as_fully_analysed() {
     );
     assert!(!stdout.contains("PASSED"), "{stdout}");
 }
+
+/// Red team (issue 24, round 2): Python ends a line at a lone `\r`, git does not. A file
+/// written with CR line endings is one line to `git diff` (line 1 changed) and five to bandit,
+/// which reports B602 on line 5, "an unchanged line": the gate PASSED a new shell=True.
+#[test]
+#[ignore = "red team: open hole, see report"]
+fn cr_line_endings_do_not_put_findings_on_unchanged_lines() {
+    if !support::analysers_on_path() {
+        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = shop(tmp.path(), |_| {});
+    put(&repo, "app.py", &SHELL.replace('\n', "\r"));
+    commit_all(&repo, "CR line endings");
+    let out = gate(
+        &repo,
+        &tmp.path().join("data"),
+        &["--base", "HEAD~1", "--head", "HEAD"],
+    );
+    let stdout = text(&out);
+    assert!(stdout.contains("bandit:B602"), "{stdout}");
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+}
