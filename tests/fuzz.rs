@@ -146,6 +146,18 @@ fn hostile_frontmatter_is_bounded_work_and_deep_nesting_is_refused() {
 #[test]
 fn any_node_resource_id_answers_a_node_or_a_readable_error() {
     let world = props::docs_world();
+    let node = props::read_node_resource(&world, "TASK-1").unwrap();
+    let text = node["result"]["contents"][0]["text"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(text.contains("body"), "the node resource reads: {node}");
+    let dots = props::read_node_resource(&world, "..").unwrap();
+    assert_eq!(dots["error"]["code"], -32602, "{dots}");
+    let linked = props::read_node_resource(&world, "task-3").unwrap();
+    assert!(
+        linked["error"].is_object(),
+        "the linked document is no node: {linked}"
+    );
     props::check(
         "resource_id",
         props::cases(SLOW_CASES),

@@ -814,7 +814,7 @@ fn search(a: SocketAddr, query: &str) -> Value {
 
 /// Everything a workspace answers: the graph, every node and a search for `marker`.
 fn everything(a: SocketAddr, ws: &str, marker: &str) -> String {
-    let mut all = ok(a, &format!("/api/v1/docs/workspaces")).to_string();
+    let mut all = ok(a, "/api/v1/docs/workspaces").to_string();
     let nodes = ok(a, &format!("/api/v1/docs/nodes?workspace={ws}&limit=500"));
     for id in ids(&nodes["items"]) {
         let n = get_within(
@@ -1004,15 +1004,15 @@ fn fifos_and_devices_in_a_workspace_block_nothing() {
             .unwrap()
             .success()
     );
-    let _unblock = FifoUnblock(fifo);
     std::os::unix::fs::symlink("/dev/zero", dir.join("keps/2-b/README.md")).unwrap();
     let srv = serve(&t.join("data"), vec![spec("ws", &dir)]);
+    // Dropped before the server, whose shutdown would wait for a blocked reader.
+    let _unblock = FifoUnblock(fifo);
     let list = get_within(srv.addr, "/api/v1/docs/tasks?limit=50", SECS);
     assert_eq!(list.status, 200, "{}", list.body);
     assert_eq!(list.body["total"], 2, "{}", list.body);
     let n = get_within(srv.addr, "/api/v1/docs/nodes/KEP-1", SECS);
     assert_eq!(n.body["node"]["markdown"], "", "{}", n.body);
-    // The same FIFO as a task file of the default layout.
 }
 
 #[test]

@@ -1333,10 +1333,11 @@ pub fn frontmatter_property(case: FrontmatterCase) -> Result<(), String> {
     }
 }
 
-/// A served nexus-doc-kg over a real nexus-lite and a workspace holding a body linked outside.
+/// A served nexus-doc-kg (in process, an rmcp client over a duplex pipe) over a real
+/// nexus-lite and a workspace holding a document linked outside.
 pub struct DocsWorld {
     pub rt: tokio::runtime::Runtime,
-    pub app: Arc<App>,
+    client: rmcp::service::RunningService<rmcp::RoleClient, ()>,
     _lite: nexus_lite::Running,
     _dir: tempfile::TempDir,
 }
@@ -1407,9 +1408,21 @@ pub fn docs_world() -> DocsWorld {
         Settings::default(),
         Default::default(),
     ));
+    let scopes: BTreeSet<String> = ["docs:read".to_owned()].into();
+    let server = nexus_mcp_runtime::mcp::McpServer::new(app, Mode::LocalStdio, scopes);
+    let client = rt.block_on(async {
+        use rmcp::ServiceExt;
+        let (server_side, client_side) = tokio::io::duplex(1 << 20);
+        tokio::spawn(async move {
+            if let Ok(running) = server.serve(server_side).await {
+                let _ = running.waiting().await;
+            }
+        });
+        ().serve(client_side).await.unwrap()
+    });
     DocsWorld {
         rt,
-        app,
+        client,
         _lite: lite,
         _dir: dir,
     }
@@ -1450,69 +1463,47 @@ pub fn resource_id() -> impl Strategy<Value = String> {
 /// A resources/read of `docugraph://workspace/node/{id}` answers a node or a readable error,
 /// within 10 s, never content from outside the workspace, never an echo of a long id.
 pub fn resource_id_property(world: &DocsWorld, id: String) -> Result<(), String> {
-    use tower::ServiceExt;
-    let scopes: BTreeSet<String> = ["docs:read"].iter().map(|s| (*s).to_owned()).collect();
-    let router = nexus_mcp_runtime::transport::http::router(
-        world.app.clone(),
-        Auth::Open(Arc::new(scopes)),
-        &nexus_mcp_runtime::transport::http::HttpSettings::default(),
-    )
-    .map_err(|e| e.to_string())?;
-    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "resources/read", "params": {
-        "uri": format!("docugraph://workspace/node/{id}"),
-        "_meta": {
-            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-            "io.modelcontextprotocol/clientCapabilities": {},
-        },
-    }});
-    let request = axum::http::Request::builder()
-        .method("POST")
-        .uri("/mcp")
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream")
-        .header("mcp-protocol-version", "2026-07-28")
-        .header("mcp-method", "resources/read")
-        .header("host", "127.0.0.1")
-        .body(axum::body::Body::from(body.to_string()))
-        .map_err(|e| e.to_string())?;
-    world.rt.block_on(async move {
-        let response = tokio::time::timeout(Duration::from_secs(10), router.oneshot(request))
-            .await
-            .map_err(|_| "no answer within 10 s".to_owned())?
-            .map_err(|e| format!("router error: {e}"))?;
-        let status = response.status();
-        let bytes = axum::body::to_bytes(response.into_body(), 4 << 20)
-            .await
-            .map_err(|e| e.to_string())?;
-        let text = String::from_utf8_lossy(&bytes);
-        if status.is_server_error() {
-            return Err(format!("{status}: {text}"));
+    read_node_resource(world, &id).map(|_| ())
+}
+
+/// The answer (`{"result": …}` or `{"error": …}`) of a resources/read of node `id`, checked
+/// as [`resource_id_property`] says.
+pub fn read_node_resource(world: &DocsWorld, id: &str) -> Result<Value, String> {
+    let uri = format!("docugraph://workspace/node/{id}");
+    let read = world
+        .client
+        .read_resource(rmcp::model::ReadResourceRequestParams::new(uri));
+    let answer = world
+        .rt
+        .block_on(async { tokio::time::timeout(Duration::from_secs(10), read).await })
+        .map_err(|_| "no answer within 10 s".to_owned())?;
+    let answer = match answer {
+        Ok(result) => json!({ "result": result }),
+        Err(rmcp::ServiceError::McpError(e)) => json!({ "error": e }),
+        Err(e) => return Err(format!("not an MCP answer: {e}")),
+    };
+    let text = answer.to_string();
+    if text.contains(OUTSIDE_MARKER) {
+        return Err(format!("content from outside the workspace: {text}"));
+    }
+    if let Some(e) = answer.get("error") {
+        let message = e["message"].as_str().unwrap_or_default();
+        if message.is_empty() {
+            return Err(format!("an error without a message: {answer}"));
         }
-        if text.contains(OUTSIDE_MARKER) {
-            return Err(format!("content from outside the workspace: {text}"));
+        if message.chars().count() > 1_100 {
+            return Err(format!(
+                "a message of {} characters",
+                message.chars().count()
+            ));
         }
-        let answer: Value =
-            serde_json::from_str(&text).map_err(|e| format!("{status}, not JSON ({e}): {text}"))?;
-        match (&answer["result"], &answer["error"]) {
-            (Value::Object(_), _) => Ok(()),
-            (_, Value::Object(e)) => {
-                let message = e.get("message").and_then(Value::as_str).unwrap_or_default();
-                if message.is_empty() {
-                    return Err(format!("an error without a message: {answer}"));
-                }
-                if message.chars().count() > 1_100 {
-                    return Err(format!(
-                        "a message of {} characters",
-                        message.chars().count()
-                    ));
-                }
-                let head: String = id.chars().take(200).collect();
-                if id.chars().count() > 200 && message.contains(&head) {
-                    return Err("a long id comes back whole".to_owned());
-                }
-                Ok(())
-            }
-            _ => Err(format!("{status}: neither a result nor an error: {text}")),
+        if e["code"] == json!(-32603) {
+            return Err(format!("an internal error: {message}"));
         }
-    })
+        let head: String = id.chars().take(200).collect();
+        if id.chars().count() > 200 && message.contains(&head) {
+            return Err("a long id comes back whole".to_owned());
+        }
+    }
+    Ok(answer)
 }

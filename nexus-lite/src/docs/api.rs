@@ -26,7 +26,8 @@ pub struct DocsError {
     status: StatusCode,
     code: &'static str,
     message: String,
-    details: Map<String, Value>,
+    /// Boxed, as `near`: a `Result` carrying the error stays small.
+    details: Box<Map<String, Value>>,
     /// A not-found id whose near matches are looked for once the index lock is released.
     near: Option<Box<Near>>,
 }
@@ -48,7 +49,7 @@ impl DocsError {
             status,
             code,
             message: message.into(),
-            details: Map::new(),
+            details: Box::default(),
             near: None,
         }
     }
@@ -91,7 +92,7 @@ impl IntoResponse for DocsError {
         let mut err = Map::new();
         err.insert("code".into(), json!(self.code));
         err.insert("message".into(), json!(self.message));
-        err.extend(self.details);
+        err.extend(*self.details);
         (self.status, Json(json!({ "error": err }))).into_response()
     }
 }
