@@ -34,6 +34,7 @@ async fn nexus(repo: &Path, data: &Path) -> nexus_mcp::embedded::Embedded {
         Some(data.to_path_buf()),
         &[format!("{REPO}={}", repo.display())],
         &[],
+        Default::default(),
     )
     .await
     .expect("nexus-lite starts")
@@ -187,4 +188,38 @@ async fn accept_after_a_crash_between_file_and_decision_finishes_the_job() {
         "mine\n"
     );
     lite.running.shutdown().await;
+}
+
+/// Red team (issue 24, round 2): `rules review` shows a proposal's title and rationale escaped
+/// but never its body, and `rules review accept` writes title and body into the rule file raw:
+/// ESC sequences (`\e[8m` conceals text under `less -R`, git's pager), OSC, CR and bidi
+/// controls land in a file the reviewer then reads with `git diff` or `cat`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "red team: open hole, see report"]
+async fn an_accepted_proposal_writes_no_terminal_controls() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = shop(tmp.path());
+    let lite = nexus(&repo, &tmp.path().join("data")).await;
+    let mut p = proposal(&format!("No eval {HOSTILE}"), "seen twice", "\\beval\\(");
+    p["body"] = json!(format!("Never pass request data to `eval`.{HOSTILE}"));
+    let queued = post(&lite, "/api/v1/rules/proposals", p).await;
+    let id = queued["proposal"]["proposalId"]
+        .as_str()
+        .or_else(|| queued["proposalId"].as_str())
+        .unwrap_or_else(|| panic!("no proposal id: {queued}"))
+        .to_string();
+    let out = rules(&lite, &repo, &["review", "accept", &id, "--by", "lead"]);
+    assert!(out.status.success(), "{out:?}");
+    let written = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("wrote ").map(str::to_string))
+        .unwrap_or_else(|| panic!("nothing written: {out:?}"));
+    let text = std::fs::read_to_string(repo.join(&written)).unwrap();
+    lite.running.shutdown().await;
+    for c in ['\u{1b}', '\u{7}', '\r', '\u{202e}'] {
+        assert!(
+            !text.contains(c),
+            "{c:?} written raw into {written}: {text:?}"
+        );
+    }
 }
