@@ -1424,3 +1424,50 @@ fn settings_after_a_lone_cr_are_redacted() {
         assert!(!all.contains(secret), "{secret} leaks: {all}");
     }
 }
+
+/// Red team: hidden paths are skipped by the walk only. A workspace's own configuration can
+/// still make the index read its `.git` directory (`workspace_root: .git`, or a sidecar
+/// `body: .git/config`): `.git/config` (remote URLs, `http.extraheader` with the CI token,
+/// which actions/checkout persists there) is served as a node. Known secret formats in it are
+/// redacted; anything else (here a marker) is served.
+#[test]
+#[ignore = "red team: open hole, see report"]
+fn a_workspace_config_cannot_make_the_index_read_its_git_directory() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let root = t.join("root");
+    repo(
+        &root,
+        &[
+            (
+                ".nexus/docgraph.yaml",
+                "doc_graph:\n  workspace_root: .git\n  include: [\"**/*\", \"*\"]\n",
+            ),
+            ("backlog/tasks/task-1.md", "---\nid: TASK-1\n---\nbody\n"),
+        ],
+    );
+    git(&root, &["config", "custom.marker", "GITCONFIG-MARKER-a30"]);
+    let side = t.join("side");
+    repo(
+        &side,
+        &[
+            (
+                ".nexus/docgraph.yaml",
+                "doc_graph:\n  include: [\"kep.yaml\"]\n  metadata: {sources: [sidecar], sidecar: {file: kep.yaml, body: .git/config}}\n  id: {keys: [kep-number], fallback: [dir_name]}\n",
+            ),
+            ("kep.yaml", "kep-number: 1\ntitle: root\n"),
+        ],
+    );
+    git(&side, &["config", "custom.marker", "GITCONFIG-MARKER-a30"]);
+    let srv = serve(
+        &t.join("data"),
+        vec![spec("root", &root), spec("side", &side)],
+    );
+    for ws in ["root", "side"] {
+        let all = everything(srv.addr, ws, "GITCONFIG");
+        assert!(
+            !all.contains("GITCONFIG-MARKER-a30"),
+            "{ws}: .git/config is served: {all}"
+        );
+    }
+}
