@@ -735,3 +735,44 @@ fn cr_line_endings_do_not_put_findings_on_unchanged_lines() {
     assert!(stdout.contains("bandit:B602"), "{stdout}");
     assert_eq!(out.status.code(), Some(1), "{stdout}");
 }
+
+/// Red team (issue 24, round 2): ruff looks for its configuration in the ancestors of the
+/// files it checks, and the gate's copy of head lives in `$TMPDIR`: with no ruff configuration
+/// in the repository, a `ruff.toml` in an ancestor of the scratch directory (`/tmp/ruff.toml`
+/// by default, writable by every local user on a shared runner) decides what ruff reports.
+/// Here it adds S602 and the gate fails; `lint.ignore = ["ALL"]` would silence ruff instead.
+#[test]
+#[ignore = "red team: open hole, see report"]
+fn a_ruff_configuration_outside_the_repository_does_not_apply() {
+    if !support::analysers_on_path() {
+        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = shop(tmp.path(), |_| {});
+    put(
+        &repo,
+        "app.py",
+        &SHELL.replace("check=True)", "check=True)  # nosec"),
+    );
+    commit_all(&repo, "suppressed for bandit");
+    let scratch_parent = tmp.path().join("tmp");
+    std::fs::create_dir_all(scratch_parent.join("scratch")).unwrap();
+    std::fs::write(
+        scratch_parent.join("ruff.toml"),
+        "[lint]\nselect = [\"S602\"]\n",
+    )
+    .unwrap();
+    let out = Command::new(bin())
+        .args(["gate", "--base", "HEAD~1", "--head", "HEAD", "--repo"])
+        .arg(&repo)
+        .arg("--data-dir")
+        .arg(tmp.path().join("data"))
+        .env("PATH", tool_path())
+        .env("TMPDIR", scratch_parent.join("scratch"))
+        .env_remove("NEXUS_API_URL")
+        .output()
+        .unwrap();
+    let stdout = text(&out);
+    assert!(!stdout.contains("ruff:S602"), "{stdout}");
+}
