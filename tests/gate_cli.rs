@@ -429,7 +429,6 @@ fn a_suppression_the_change_adds_is_listed_in_every_output() {
 /// gate saw "0 file(s) changed" and PASSED a shell=True (two pull requests: one adds the
 /// harmless link, the next replaces it with code).
 #[test]
-#[ignore = "red team: open hole, see report"]
 fn a_symlink_replaced_by_a_file_is_analysed() {
     if !support::analysers_on_path() {
         eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
@@ -461,7 +460,6 @@ fn a_symlink_replaced_by_a_file_is_analysed() {
 /// silenced by a suppression the change did not add (so none is listed) and its ruff finding
 /// "on an unchanged line". The gate PASSED.
 #[test]
-#[ignore = "red team: open hole, see report"]
 fn a_base_nosec_on_a_statements_first_line_does_not_hide_a_changed_line_below_it() {
     if !support::analysers_on_path() {
         eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
@@ -496,7 +494,6 @@ fn a_base_nosec_on_a_statements_first_line_does_not_hide_a_changed_line_below_it
 /// `requests.get(...)` makes bandit B113 / ruff S113 fire on the call's (unchanged) first
 /// line, and the gate PASSED with "no violation on changed lines".
 #[test]
-#[ignore = "red team: open hole, see report"]
 fn a_deletion_that_creates_a_finding_is_not_a_pass() {
     if !support::analysers_on_path() {
         eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
@@ -533,7 +530,6 @@ fn a_deletion_that_creates_a_finding_is_not_a_pass() {
 /// needs a word boundary after `nosec`: the suppression is not listed, the gate PASSED a
 /// shell=True with no unreviewed entry, and an agent's pass is witnessed.
 #[test]
-#[ignore = "red team: open hole, see report"]
 fn a_nosec_glued_to_more_text_is_listed_as_a_suppression() {
     if !support::analysers_on_path() {
         eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
@@ -571,7 +567,6 @@ fn a_nosec_glued_to_more_text_is_listed_as_a_suppression() {
 /// "every analyser ran on every changed file" and PASSED (the same file at `deploy/run.py`
 /// fails the gate).
 #[test]
-#[ignore = "red team: open hole, see report"]
 fn bandit_default_excludes_do_not_skip_a_changed_file_silently() {
     if !support::analysers_on_path() {
         eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
@@ -597,7 +592,6 @@ fn bandit_default_excludes_do_not_skip_a_changed_file_silently() {
 /// `bin/deploy` with a `#!/usr/bin/env python3` shebang and a `tool.pyw` carrying shell=True
 /// gave "bandit skipped", "every analyser ran on every changed file" and PASSED.
 #[test]
-#[ignore = "red team: open hole, see report"]
 fn python_scripts_without_a_py_name_are_analysed() {
     if !support::analysers_on_path() {
         eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
@@ -631,7 +625,6 @@ fn python_scripts_without_a_py_name_are_analysed() {
 /// findings are lost, and the gate PASSED a shell=True. (The other hostile names tried, with
 /// newlines, tabs, quotes, CR, ESC, bidi, ` => ` and leading dashes, are caught.)
 #[test]
-#[ignore = "red team: open hole, see report"]
 fn a_backslash_in_a_file_name_does_not_hide_its_findings() {
     if !support::analysers_on_path() {
         eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
@@ -657,7 +650,6 @@ fn a_backslash_in_a_file_name_does_not_hide_its_findings() {
 /// is "1 file(s) changed", every tool "skipped", and still "every analyser ran on every
 /// changed file: ..." PASSED; nothing says the submodule's new code was not looked at.
 #[test]
-#[ignore = "red team: open hole, see report"]
 fn a_submodule_bump_is_not_reported_as_fully_analysed() {
     if !support::analysers_on_path() {
         eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
@@ -716,7 +708,6 @@ fn a_submodule_bump_is_not_reported_as_fully_analysed() {
 /// written with CR line endings is one line to `git diff` (line 1 changed) and five to bandit,
 /// which reports B602 on line 5, "an unchanged line": the gate PASSED a new shell=True.
 #[test]
-#[ignore = "red team: open hole, see report"]
 fn cr_line_endings_do_not_put_findings_on_unchanged_lines() {
     if !support::analysers_on_path() {
         eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
@@ -742,7 +733,6 @@ fn cr_line_endings_do_not_put_findings_on_unchanged_lines() {
 /// by default, writable by every local user on a shared runner) decides what ruff reports.
 /// Here it adds S602 and the gate fails; `lint.ignore = ["ALL"]` would silence ruff instead.
 #[test]
-#[ignore = "red team: open hole, see report"]
 fn a_ruff_configuration_outside_the_repository_does_not_apply() {
     if !support::analysers_on_path() {
         eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
