@@ -421,6 +421,15 @@ mod tests {
         assert_eq!(binary, ["n and b\u{e9}.py", "x.py"]);
     }
 
+    /// A deletion-only hunk (`+c,0`) makes head lines c and c + 1 the change's.
+    #[test]
+    fn the_lines_around_a_deletion_are_the_changes() {
+        let patch = b"diff --git a/n.py b/n.py\n--- a/n.py\n+++ b/n.py\n@@ -7 +6,0 @@\n-        timeout=5,\n@@ -1 +0,0 @@\n-import os\n";
+        let (added, near, _) = parse_patch(patch);
+        assert!(added.is_empty());
+        assert_eq!(near["n.py"], vec![6, 7, 1]);
+    }
+
     #[test]
     fn raw_output_takes_the_new_path_of_a_rename() {
         let raw = b":100644 100644 aaa bbb M\0a.py\0:100644 100644 ccc ddd R090\0old.py\0new.py\0:000000 120000 000 eee A\0link\0";
