@@ -766,3 +766,30 @@ fn a_ruff_configuration_outside_the_repository_does_not_apply() {
     let stdout = text(&out);
     assert!(!stdout.contains("ruff:S602"), "{stdout}");
 }
+
+/// Issue 24, round 2: ruff, like bandit, drops a named file under one of its default excludes
+/// (`dist`, `venv`, `node_modules`, ...) without a word (`--force-exclude`): the summary said
+/// every analyser ran on every changed file. It is now listed as not checked by ruff.
+#[test]
+fn ruff_default_excludes_do_not_skip_a_changed_file_silently() {
+    if !support::analysers_on_path() {
+        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = shop(tmp.path(), |_| {});
+    put(&repo, "dist/tool.py", SAFE);
+    commit_all(&repo, "a tool");
+    let out = gate(
+        &repo,
+        &tmp.path().join("data"),
+        &["--base", "HEAD~1", "--head", "HEAD"],
+    );
+    let stdout = text(&out);
+    assert!(
+        !stdout.contains("every analyser ran on every changed file"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("ruff ") && stdout.contains("partial"), "{stdout}");
+    assert!(!stdout.contains("PASSED"), "{stdout}");
+}

@@ -456,6 +456,7 @@ fn ruff(
     if run.status == ToolStatus::Partial {
         run.reason = Some("ruff could not read some files; see skippedFiles".into());
     }
+    ruff_unchecked(snap, files, opts, &mut run, skipped);
     run.errors = stderr_lines(&ran.stderr)
         .into_iter()
         .filter(|l| l.starts_with("error"))
@@ -465,6 +466,50 @@ fn ruff(
         run.reason = Some("ruff reported errors on stderr; its findings may be incomplete".into());
     }
     run
+}
+
+/// Ruff drops, without a word, a named file its excludes cover (`--force-exclude`: the
+/// repository's, and its defaults `dist`, `venv`, `node_modules`, `.tox`, ...): `--show-files`
+/// says what it checks, and the rest is listed as skipped.
+fn ruff_unchecked(
+    snap: &Snapshot,
+    files: &[String],
+    opts: &Options,
+    run: &mut ToolRun,
+    skipped: &mut Vec<SkippedFile>,
+) {
+    let mut cmd = tool("ruff", opts);
+    cmd.current_dir(snap.root()).args([
+        "check",
+        "--show-files",
+        "--no-cache",
+        "--force-exclude",
+        "--",
+    ]);
+    cmd.args(files);
+    let checked: std::collections::BTreeSet<String> = match run_with_timeout(cmd, opts.timeout) {
+        Ok(ran) if ran.code == Some(0) && !ran.timed_out => String::from_utf8_lossy(&ran.stdout)
+            .lines()
+            .map(|l| relative(snap.root(), l.trim_end()))
+            .collect(),
+        // Unknown: the main run's record stands.
+        _ => return,
+    };
+    let unchecked: Vec<&String> = files.iter().filter(|f| !checked.contains(*f)).collect();
+    for path in &unchecked {
+        skipped.push(SkippedFile {
+            path: (*path).clone(),
+            tool: Some("ruff".into()),
+            reason: "ruff did not check it: a directory on its path is excluded by ruff's defaults (dist, venv, node_modules, .tox, ...) or the repository's ruff configuration; its ruff findings are unknown".into(),
+        });
+    }
+    if !unchecked.is_empty() {
+        run.status = ToolStatus::Partial;
+        run.reason = Some(format!(
+            "ruff did not check {} changed file(s); see skippedFiles",
+            unchecked.len()
+        ));
+    }
 }
 
 /// Ruff's fix as a short text: its message, else its edit.
