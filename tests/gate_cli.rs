@@ -790,6 +790,9 @@ fn ruff_default_excludes_do_not_skip_a_changed_file_silently() {
         !stdout.contains("every analyser ran on every changed file"),
         "{stdout}"
     );
-    assert!(stdout.contains("ruff ") && stdout.contains("partial"), "{stdout}");
+    assert!(
+        stdout.contains("ruff ") && stdout.contains("partial"),
+        "{stdout}"
+    );
     assert!(!stdout.contains("PASSED"), "{stdout}");
 }

@@ -77,24 +77,6 @@ pub fn near_names<'a>(
     scored.into_iter().take(5).map(|(_, n)| n).collect()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn rfc3339_formats_known_dates() {
-        assert_eq!(rfc3339(0), "1970-01-01T00:00:00Z");
-        assert_eq!(rfc3339(1_796_000_000), "2026-11-30T00:53:20Z");
-    }
-
-    #[test]
-    fn cursors_round_trip_and_reject_garbage() {
-        assert_eq!(decode_cursor(&encode_cursor(150)), Some(150));
-        assert_eq!(decode_cursor("not-a-cursor"), None);
-        assert_eq!(decode_cursor(""), None);
-    }
-}
-
 /// Whether `c` acts on a terminal instead of showing: every C0 control (tab and newline too),
 /// DEL, the C1 controls, the bidi embeddings, overrides and isolates, the direction marks and
 /// the line and paragraph separators. The one list the CLI's escaper and the checks on text
@@ -120,4 +102,22 @@ pub fn first_terminal_control(s: &str) -> Option<(usize, char)> {
         .enumerate()
         .find(|(_, c)| *c != '\n' && *c != '\t' && terminal_control(*c))
         .map(|(i, c)| (i + 1, c))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rfc3339_formats_known_dates() {
+        assert_eq!(rfc3339(0), "1970-01-01T00:00:00Z");
+        assert_eq!(rfc3339(1_796_000_000), "2026-11-30T00:53:20Z");
+    }
+
+    #[test]
+    fn cursors_round_trip_and_reject_garbage() {
+        assert_eq!(decode_cursor(&encode_cursor(150)), Some(150));
+        assert_eq!(decode_cursor("not-a-cursor"), None);
+        assert_eq!(decode_cursor(""), None);
+    }
 }
