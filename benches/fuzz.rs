@@ -119,6 +119,17 @@ fn main() -> ExitCode {
             }),
         );
     }
+    // ---------- gate / rules (issue 24, round 2) ----------
+    if run("proposal_controls") {
+        record(
+            "proposal_controls",
+            props::count(
+                cases,
+                props::hostile_proposal(),
+                props::proposal_controls_property,
+            ),
+        );
+    }
     if tallies.iter().any(|f| *f > 0) {
         ExitCode::FAILURE
     } else {

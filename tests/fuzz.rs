@@ -165,3 +165,15 @@ fn any_node_resource_id_answers_a_node_or_a_readable_error() {
         |id| props::resource_id_property(&world, id),
     );
 }
+
+// ---------- gate / rules (issue 24, round 2) ----------
+
+#[test]
+fn a_proposal_with_terminal_controls_is_refused_or_writes_none() {
+    props::check(
+        "proposal_controls",
+        props::cases(CASES),
+        props::hostile_proposal(),
+        props::proposal_controls_property,
+    );
+}

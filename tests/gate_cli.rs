@@ -423,3 +423,376 @@ fn a_suppression_the_change_adds_is_listed_in_every_output() {
         "{v:#}"
     );
 }
+
+/// Red team (issue 24, round 2): a file that is a symbolic link at base and a regular file at
+/// head is a type change (`T` in `git diff --raw`), which `--diff-filter=ACMR` leaves out: the
+/// gate saw "0 file(s) changed" and PASSED a shell=True (two pull requests: one adds the
+/// harmless link, the next replaces it with code).
+#[test]
+fn a_symlink_replaced_by_a_file_is_analysed() {
+    if !support::analysers_on_path() {
+        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = shop(tmp.path(), |repo| {
+        std::fs::remove_file(repo.join("app.py")).unwrap();
+        put(repo, "safe.py", SAFE);
+        std::os::unix::fs::symlink("safe.py", repo.join("app.py")).unwrap();
+    });
+    std::fs::remove_file(repo.join("app.py")).unwrap();
+    put(&repo, "app.py", SHELL);
+    commit_all(&repo, "app.py: a file again, through a shell");
+    let out = gate(
+        &repo,
+        &tmp.path().join("data"),
+        &["--base", "HEAD~1", "--head", "HEAD"],
+    );
+    let stdout = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("app.py:5  bandit:B602"), "{stdout}");
+    assert!(!stdout.contains("PASSED"), "{stdout}");
+}
+
+/// Red team (issue 24, round 2): a `# nosec` already at base on the first line of a multi-line
+/// call covers the whole statement for bandit, and ruff reports S602 on the call's first line:
+/// a change to a later line of that call (`shell=False` -> `shell=True`) has its bandit finding
+/// silenced by a suppression the change did not add (so none is listed) and its ruff finding
+/// "on an unchanged line". The gate PASSED.
+#[test]
+fn a_base_nosec_on_a_statements_first_line_does_not_hide_a_changed_line_below_it() {
+    if !support::analysers_on_path() {
+        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = shop(tmp.path(), |repo| {
+        put(
+            repo,
+            "app.py",
+            "import subprocess\n\n\ndef run(cmd):\n    return subprocess.run(  # nosec\n        [cmd],\n        shell=False,\n        check=True,\n    )\n",
+        );
+    });
+    put(
+        &repo,
+        "app.py",
+        "import subprocess\n\n\ndef run(cmd):\n    return subprocess.run(  # nosec\n        cmd,\n        shell=True,\n        check=True,\n    )\n",
+    );
+    commit_all(&repo, "run through a shell");
+    let out = gate(
+        &repo,
+        &tmp.path().join("data"),
+        &["--base", "HEAD~1", "--head", "HEAD"],
+    );
+    let stdout = text(&out);
+    assert!(!stdout.contains("PASSED"), "{stdout}");
+    assert_ne!(out.status.code(), Some(0), "{stdout}");
+}
+
+/// Red team (issue 24, round 2): a change that only deletes lines adds no line, so every
+/// finding it causes is "on an unchanged line": deleting `timeout=5,` from a multi-line
+/// `requests.get(...)` makes bandit B113 / ruff S113 fire on the call's (unchanged) first
+/// line, and the gate PASSED with "no violation on changed lines".
+#[test]
+fn a_deletion_that_creates_a_finding_is_not_a_pass() {
+    if !support::analysers_on_path() {
+        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = shop(tmp.path(), |repo| {
+        put(
+            repo,
+            "net.py",
+            "import requests\n\n\ndef fetch(url):\n    return requests.get(\n        url,\n        timeout=5,\n    )\n",
+        );
+    });
+    put(
+        &repo,
+        "net.py",
+        "import requests\n\n\ndef fetch(url):\n    return requests.get(\n        url,\n    )\n",
+    );
+    commit_all(&repo, "no timeout");
+    let out = gate(
+        &repo,
+        &tmp.path().join("data"),
+        &["--base", "HEAD~1", "--head", "HEAD"],
+    );
+    let stdout = text(&out);
+    assert!(
+        stdout.contains("B113") || stdout.contains("S113"),
+        "the finding the deletion causes is not reported: {stdout}"
+    );
+}
+
+/// Red team (issue 24, round 2): bandit takes `#\s*nosec` followed by anything
+/// (`# nosec_reviewed`, `# nosecB602`, `# nosec1` all silence B602), the gate's marker
+/// needs a word boundary after `nosec`: the suppression is not listed, the gate PASSED a
+/// shell=True with no unreviewed entry, and an agent's pass is witnessed.
+#[test]
+fn a_nosec_glued_to_more_text_is_listed_as_a_suppression() {
+    if !support::analysers_on_path() {
+        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
+        return;
+    }
+    for marker in ["# nosec_reviewed", "# nosecB602", "#nosec1"] {
+        let tmp = tempfile::tempdir().unwrap();
+        let repo = shop(tmp.path(), |_| {});
+        put(
+            &repo,
+            "app.py",
+            &SHELL.replace("check=True)", &format!("check=True)  {marker}")),
+        );
+        commit_all(&repo, "suppressed");
+        let out = gate(
+            &repo,
+            &tmp.path().join("data"),
+            &["--base", "HEAD~1", "--head", "HEAD"],
+        );
+        let stdout = text(&out);
+        assert!(
+            !stdout.contains("bandit:B602"),
+            "{marker}: bandit honours it: {stdout}"
+        );
+        assert!(
+            stdout.contains("suppression suppression:app.py:5 (app.py)"),
+            "{marker}: {stdout}"
+        );
+    }
+}
+
+/// Red team (issue 24, round 2): bandit drops, without a word, files it is named explicitly
+/// when a directory on their path is one of its default excludes (`CVS`, `.eggs`, `.tox`,
+/// `__pycache__`, `.hg`, `.svn`, `.bzr`): a shell=True in `deploy/CVS/run.py` gave
+/// "every analyser ran on every changed file" and PASSED (the same file at `deploy/run.py`
+/// fails the gate).
+#[test]
+fn bandit_default_excludes_do_not_skip_a_changed_file_silently() {
+    if !support::analysers_on_path() {
+        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
+        return;
+    }
+    for path in ["deploy/CVS/run.py", ".eggs/run.py", "tools/.tox/run.py"] {
+        let tmp = tempfile::tempdir().unwrap();
+        let repo = shop(tmp.path(), |_| {});
+        put(&repo, path, SHELL);
+        commit_all(&repo, "a script");
+        let out = gate(
+            &repo,
+            &tmp.path().join("data"),
+            &["--base", "HEAD~1", "--head", "HEAD"],
+        );
+        let stdout = text(&out);
+        assert!(!stdout.contains("PASSED"), "{path}: {stdout}");
+        assert_ne!(out.status.code(), Some(0), "{path}: {stdout}");
+    }
+}
+
+/// Red team (issue 24, round 2): Python that is not named `*.py` is not analysed: an executable
+/// `bin/deploy` with a `#!/usr/bin/env python3` shebang and a `tool.pyw` carrying shell=True
+/// gave "bandit skipped", "every analyser ran on every changed file" and PASSED.
+#[test]
+fn python_scripts_without_a_py_name_are_analysed() {
+    if !support::analysers_on_path() {
+        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
+        return;
+    }
+    let script = format!("#!/usr/bin/env python3\n{SHELL}");
+    for path in ["bin/deploy", "tool.pyw"] {
+        let tmp = tempfile::tempdir().unwrap();
+        let repo = shop(tmp.path(), |_| {});
+        put(&repo, path, &script);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(repo.join(path), std::fs::Permissions::from_mode(0o755))
+                .unwrap();
+        }
+        commit_all(&repo, "a script");
+        let out = gate(
+            &repo,
+            &tmp.path().join("data"),
+            &["--base", "HEAD~1", "--head", "HEAD"],
+        );
+        let stdout = text(&out);
+        assert!(!stdout.contains("PASSED"), "{path}: {stdout}");
+        assert_ne!(out.status.code(), Some(0), "{path}: {stdout}");
+    }
+}
+
+/// Red team (issue 24, round 2): a backslash in a changed file's name (`back\slash.py`, or a
+/// directory `a\b/`): the file is counted ("1 file(s) changed", ruff and bandit "ok") but its
+/// findings are lost, and the gate PASSED a shell=True. (The other hostile names tried, with
+/// newlines, tabs, quotes, CR, ESC, bidi, ` => ` and leading dashes, are caught.)
+#[test]
+fn a_backslash_in_a_file_name_does_not_hide_its_findings() {
+    if !support::analysers_on_path() {
+        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
+        return;
+    }
+    for path in ["back\\slash.py", "a\\b/mod.py"] {
+        let tmp = tempfile::tempdir().unwrap();
+        let repo = shop(tmp.path(), |_| {});
+        put(&repo, path, SHELL);
+        commit_all(&repo, "a backslash");
+        let out = gate(
+            &repo,
+            &tmp.path().join("data"),
+            &["--base", "HEAD~1", "--head", "HEAD"],
+        );
+        let stdout = text(&out);
+        assert!(!stdout.contains("PASSED"), "{path}: {stdout}");
+        assert!(stdout.contains("bandit:B602"), "{path}: {stdout}");
+    }
+}
+
+/// Red team (issue 24, round 2): a submodule bump (mode 160000) to a commit adding shell=True
+/// is "1 file(s) changed", every tool "skipped", and still "every analyser ran on every
+/// changed file: ..." PASSED; nothing says the submodule's new code was not looked at.
+#[test]
+fn a_submodule_bump_is_not_reported_as_fully_analysed() {
+    if !support::analysers_on_path() {
+        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let lib = tmp.path().join("lib");
+    std::fs::create_dir_all(&lib).unwrap();
+    git(&lib, &["init", "-q", "-b", "main"]);
+    put(&lib, "lib.py", SAFE);
+    commit_all(&lib, "lib");
+    let repo = shop(tmp.path(), |_| {});
+    let url = lib.to_str().unwrap();
+    git(
+        &repo,
+        &[
+            "-c",
+            "protocol.file.allow=always",
+            "submodule",
+            "add",
+            "-q",
+            url,
+            "vendor/lib",
+        ],
+    );
+    commit_all(&repo, "vendor lib");
+    put(&lib, "lib.py", SHELL);
+    commit_all(&lib, "through a shell");
+    let sub = repo.join("vendor/lib");
+    git(
+        &sub,
+        &[
+            "-c",
+            "protocol.file.allow=always",
+            "pull",
+            "-q",
+            "origin",
+            "main",
+        ],
+    );
+    commit_all(&repo, "bump lib");
+    let out = gate(
+        &repo,
+        &tmp.path().join("data"),
+        &["--base", "HEAD~1", "--head", "HEAD"],
+    );
+    let stdout = text(&out);
+    assert!(
+        !stdout.contains("every analyser ran on every changed file"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("PASSED"), "{stdout}");
+}
+
+/// Red team (issue 24, round 2): Python ends a line at a lone `\r`, git does not. A file
+/// written with CR line endings is one line to `git diff` (line 1 changed) and five to bandit,
+/// which reports B602 on line 5, "an unchanged line": the gate PASSED a new shell=True.
+#[test]
+fn cr_line_endings_do_not_put_findings_on_unchanged_lines() {
+    if !support::analysers_on_path() {
+        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = shop(tmp.path(), |_| {});
+    put(&repo, "app.py", &SHELL.replace('\n', "\r"));
+    commit_all(&repo, "CR line endings");
+    let out = gate(
+        &repo,
+        &tmp.path().join("data"),
+        &["--base", "HEAD~1", "--head", "HEAD"],
+    );
+    let stdout = text(&out);
+    assert!(stdout.contains("bandit:B602"), "{stdout}");
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+}
+
+/// Red team (issue 24, round 2): ruff looks for its configuration in the ancestors of the
+/// files it checks, and the gate's copy of head lives in `$TMPDIR`: with no ruff configuration
+/// in the repository, a `ruff.toml` in an ancestor of the scratch directory (`/tmp/ruff.toml`
+/// by default, writable by every local user on a shared runner) decides what ruff reports.
+/// Here it adds S602 and the gate fails; `lint.ignore = ["ALL"]` would silence ruff instead.
+#[test]
+fn a_ruff_configuration_outside_the_repository_does_not_apply() {
+    if !support::analysers_on_path() {
+        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = shop(tmp.path(), |_| {});
+    put(
+        &repo,
+        "app.py",
+        &SHELL.replace("check=True)", "check=True)  # nosec"),
+    );
+    commit_all(&repo, "suppressed for bandit");
+    let scratch_parent = tmp.path().join("tmp");
+    std::fs::create_dir_all(scratch_parent.join("scratch")).unwrap();
+    std::fs::write(
+        scratch_parent.join("ruff.toml"),
+        "[lint]\nselect = [\"S602\"]\n",
+    )
+    .unwrap();
+    let out = Command::new(bin())
+        .args(["gate", "--base", "HEAD~1", "--head", "HEAD", "--repo"])
+        .arg(&repo)
+        .arg("--data-dir")
+        .arg(tmp.path().join("data"))
+        .env("PATH", tool_path())
+        .env("TMPDIR", scratch_parent.join("scratch"))
+        .env_remove("NEXUS_API_URL")
+        .output()
+        .unwrap();
+    let stdout = text(&out);
+    assert!(!stdout.contains("ruff:S602"), "{stdout}");
+}
+
+/// Issue 24, round 2: ruff, like bandit, drops a named file under one of its default excludes
+/// (`dist`, `venv`, `node_modules`, ...) without a word (`--force-exclude`): the summary said
+/// every analyser ran on every changed file. It is now listed as not checked by ruff.
+#[test]
+fn ruff_default_excludes_do_not_skip_a_changed_file_silently() {
+    if !support::analysers_on_path() {
+        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = shop(tmp.path(), |_| {});
+    put(&repo, "dist/tool.py", SAFE);
+    commit_all(&repo, "a tool");
+    let out = gate(
+        &repo,
+        &tmp.path().join("data"),
+        &["--base", "HEAD~1", "--head", "HEAD"],
+    );
+    let stdout = text(&out);
+    assert!(
+        !stdout.contains("every analyser ran on every changed file"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("ruff ") && stdout.contains("partial"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("PASSED"), "{stdout}");
+}

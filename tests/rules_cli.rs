@@ -85,17 +85,28 @@ fn proposal(title: &str, rationale: &str, forbid: &str) -> Value {
 async fn review_and_stats_print_what_agents_wrote_escaped() {
     let tmp = tempfile::tempdir().unwrap();
     let repo = shop(tmp.path());
-    let lite = nexus(&repo, &tmp.path().join("data")).await;
-    post(
+    let data = tmp.path().join("data");
+    let lite = nexus(&repo, &data).await;
+    // Proposals refuse controls now; one queued before that (or edited in the store) still
+    // prints escaped.
+    let queued = post(
         &lite,
         "/api/v1/rules/proposals",
-        proposal(
-            &format!("No eval {HOSTILE}"),
-            &format!("seen twice {HOSTILE}"),
-            "\\beval\\(",
-        ),
+        proposal("No eval", "seen twice", "\\beval\\("),
     )
     .await;
+    let id = queued["proposal"]["proposalId"].as_str().unwrap();
+    nexus_lite::core::db::open(&data)
+        .unwrap()
+        .execute(
+            "UPDATE rule_proposals SET title = ?1, rationale = ?2 WHERE proposal_id = ?3",
+            [
+                format!("No eval {HOSTILE}"),
+                format!("seen twice {HOSTILE}"),
+                id.to_string(),
+            ],
+        )
+        .unwrap();
     post(
         &lite,
         "/api/v1/rules/checks",
@@ -188,4 +199,66 @@ async fn accept_after_a_crash_between_file_and_decision_finishes_the_job() {
         "mine\n"
     );
     lite.running.shutdown().await;
+}
+
+/// Red team (issue 24, round 2): `rules review accept` wrote a proposal's title and body into
+/// the rule file raw: ESC sequences (`\e[8m` conceals text under `less -R`, git's pager), OSC,
+/// CR and bidi controls landed in a file the reviewer then reads with `git diff` or `cat`.
+/// Proposing such text is refused, naming the field and the character's position; a proposal
+/// that holds it anyway (queued before, or edited in the store) is refused at accept, and no
+/// file is written.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_accepted_proposal_writes_no_terminal_controls() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = shop(tmp.path());
+    let data = tmp.path().join("data");
+    let lite = nexus(&repo, &data).await;
+    let mut p = proposal("No eval", "seen twice", "\\beval\\(");
+    p["body"] = json!(format!("Never pass request data to `eval`.{HOSTILE}"));
+    let resp = reqwest::Client::new()
+        .post(format!(
+            "{}/api/v1/rules/proposals?repository={REPO}",
+            lite.url
+        ))
+        .bearer_auth(&lite.token)
+        .json(&p)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status().as_u16(), 400);
+    let refusal = resp.text().await.unwrap();
+    assert!(
+        refusal.contains("`body`") && refusal.contains("U+001B at character 38"),
+        "{refusal}"
+    );
+
+    let queued = post(
+        &lite,
+        "/api/v1/rules/proposals",
+        proposal("No eval", "seen twice", "\\beval\\("),
+    )
+    .await;
+    let id = queued["proposal"]["proposalId"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let target = queued["proposal"]["target"].as_str().unwrap().to_string();
+    nexus_lite::core::db::open(&data)
+        .unwrap()
+        .execute(
+            "UPDATE rule_proposals SET title = ?1, body = ?2 WHERE proposal_id = ?3",
+            [
+                format!("No eval {HOSTILE}"),
+                format!("Never pass request data to `eval`.{HOSTILE}"),
+                id.clone(),
+            ],
+        )
+        .unwrap();
+    let out = rules(&lite, &repo, &["review", "accept", &id, "--by", "lead"]);
+    lite.running.shutdown().await;
+    assert!(!out.status.success(), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("control character U+001B"), "{stderr}");
+    assert!(!stderr.contains('\u{1b}'), "{stderr:?}");
+    assert!(!repo.join(&target).exists(), "{target} was written");
 }

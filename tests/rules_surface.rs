@@ -241,3 +241,39 @@ fn a_key_bound_to_repositories_is_refused_where_the_surface_cannot_restrict() {
         "{stderr}"
     );
 }
+
+/// Red team (issue 24, round 2): the hardened `get_rule` answers an option-shaped or malformed
+/// analyser code (`ruff:--all`, `bandit:-r`, `bandit:B602;id`) with `"rule": null`, which its
+/// published output schema does not allow (`rule` is a `Rule` object): the Python MCP SDK raises
+/// "Invalid structured content returned by tool get_rule: None is not of type 'object'", so an
+/// SDK agent never sees the reason.
+#[test]
+fn get_rule_refusals_match_the_published_output_schema() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = shop(tmp.path());
+    let spec = nexus_mcp::surface("nexus-rules")
+        .unwrap()
+        .tool("get_rule")
+        .unwrap();
+    let schema: serde_json::Value = serde_json::from_str(spec.output_schema).unwrap();
+    let validator = jsonschema::draft202012::new(&schema).unwrap();
+    for rule in ["ruff:--all", "bandit:-r", "bandit:B602;id"] {
+        let out = Command::new(bin())
+            .current_dir(&repo)
+            .args(["--surface", "nexus-rules", "call", "get_rule"])
+            .arg(serde_json::json!({ "ruleId": rule }).to_string())
+            .arg("--data-dir")
+            .arg(tmp.path().join("data"))
+            .env("PATH", tool_path())
+            .env_remove("NEXUS_API_URL")
+            .output()
+            .unwrap();
+        let answer: serde_json::Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{rule}: {e}: {}", String::from_utf8_lossy(&out.stdout)));
+        let problems: Vec<String> = validator
+            .iter_errors(&answer)
+            .map(|e| format!("{e} at {}", e.instance_path()))
+            .collect();
+        assert!(problems.is_empty(), "{rule}: {problems:?}\n{answer}");
+    }
+}

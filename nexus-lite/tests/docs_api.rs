@@ -1308,3 +1308,166 @@ fn search_snippets_are_redacted_like_node_bodies() {
     assert_eq!(s["total"], 6, "{s}");
     assert!(s.to_string().contains("[REDACTED"), "{s}");
 }
+
+// ---------- red team (issue 24, round 2): what still gets through ----------
+
+/// Red team: YAML (libyaml) also breaks lines at a lone `\r`, the depth guard only at `\n`; a
+/// quote right after a lone `\r` is not seen as one by the guard (`\r` is not a token start),
+/// so the `]` inside `"…"` close the guard's count while YAML keeps nesting. 100,000 levels in
+/// 200 KB of frontmatter: the guard lets it through and libyaml's quadratic work holds the
+/// workspace for minutes (20,000 levels took 4-7 s in a debug build, 100,000 over 90 s).
+#[test]
+#[ignore = "red team: open hole, see report"]
+fn a_lone_cr_does_not_let_deep_flow_nesting_past_the_guard() {
+    let chunk = format!("{}\r\"{}\",", "[".repeat(60), "]".repeat(60));
+    let yaml = format!("id: TASK-1\nx: {}\n", chunk.repeat(100_000 / 60));
+    assert!(
+        nexus_lite::docs::frontmatter::guard(&yaml).is_err(),
+        "the guard accepts {} levels of `[` separated by lone CRs",
+        100_000 / 60 * 60
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let dir = t.join("ws");
+    repo(
+        &dir,
+        &[(
+            "backlog/tasks/task-1.md",
+            &format!("---\n{yaml}---\nbody\n"),
+        )],
+    );
+    let srv = serve(&t.join("data"), vec![spec("ws", &dir)]);
+    let n = get_within(srv.addr, "/api/v1/docs/nodes/TASK-1?workspace=ws", SECS);
+    assert_eq!(n.status, 200, "{}", n.body);
+}
+
+/// Red team: the same lone-`\r` trick hides aliases from the guard's count (`*` after `\r` is
+/// not counted); yaml_serde's own repetition limit still stops a billion laughs, so this only
+/// shows that the guard does not hold its stated bound.
+#[test]
+#[ignore = "red team: open hole, see report"]
+fn a_lone_cr_does_not_hide_aliases_from_the_guard() {
+    let mut yaml = String::from("a: &a [\"lol\",\"lol\",\"lol\"]\n");
+    for i in 1..10u8 {
+        let (p, c) = ((b'a' + i - 1) as char, (b'a' + i) as char);
+        yaml.push_str(&format!(
+            "{c}: &{c} [{}]\n",
+            vec![format!("\r*{p}"); 9].join(",")
+        ));
+    }
+    assert!(nexus_lite::docs::frontmatter::guard(&yaml).is_err());
+}
+
+/// Red team: in a Markdown body a `name: value` setting often starts after a list, task or
+/// quote marker, in bold, in backticks or in a table cell. `- password: …` is redacted, these
+/// are not (get_node's markdown and search snippets show them); nor is an AWS secret after
+/// `AWS_SECRET_ACCESS_KEY` and a space.
+#[test]
+#[ignore = "red team: open hole, see report"]
+fn markdown_shaped_settings_are_redacted_in_node_bodies() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let dir = t.join("ws");
+    let lines = [
+        ("* password: StarPwAaaa222", "StarPwAaaa222"),
+        ("- [ ] password: CheckPwAaaa333", "CheckPwAaaa333"),
+        ("> password: QuotePwAaaa444", "QuotePwAaaa444"),
+        ("| password | TablePwAaaa555 |", "TablePwAaaa555"),
+        ("1. password: NumPwAaaa777", "NumPwAaaa777"),
+        ("**password**: BoldPwAaaa888", "BoldPwAaaa888"),
+        ("`password: TickPwAaaa999`", "TickPwAaaa999"),
+        (
+            "AWS_SECRET_ACCESS_KEY wJalrXUtnFEMIaaaK7MDENGbPxRfiCYEXAMPLEKEY",
+            "wJalrXUtnFEMIaaaK7MDENGbPxRfiCYEXAMPLEKEY",
+        ),
+    ];
+    let body: String = lines.iter().map(|(l, _)| format!("{l}\n")).collect();
+    repo(
+        &dir,
+        &[(
+            "backlog/tasks/task-1.md",
+            &format!("---\nid: TASK-1\n---\nsetup notes\n\n{body}"),
+        )],
+    );
+    let srv = serve(&t.join("data"), vec![spec("ws", &dir)]);
+    let node = ok(srv.addr, "/api/v1/docs/nodes/TASK-1?workspace=ws").to_string();
+    let found = search(srv.addr, "workspace=ws&query=password").to_string();
+    let leaked: Vec<&str> = lines
+        .iter()
+        .map(|(_, s)| *s)
+        .filter(|s| node.contains(s) || found.contains(s))
+        .collect();
+    assert!(leaked.is_empty(), "leaked: {leaked:?}\n{node}\n{found}");
+}
+
+/// Red team: Markdown (CommonMark) and YAML both end a line at a lone `\r`; the redaction's
+/// "a setting starts its line" does not. A body written with CR line endings shows
+/// `password: …` in get_node, context, search snippets and criteria (the frontmatter key after
+/// a lone CR is parsed as a key and redacted by name).
+#[test]
+#[ignore = "red team: open hole, see report"]
+fn settings_after_a_lone_cr_are_redacted() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let dir = t.join("ws");
+    repo(
+        &dir,
+        &[(
+            "backlog/tasks/task-1.md",
+            "---\nid: TASK-1\ntitle: cr\n---\nintro words here\rpassword: CrBodyAaad222\n\n## Acceptance Criteria\n- [ ] first\r- [ ] password: CrAcAaad444\n",
+        )],
+    );
+    let srv = serve(&t.join("data"), vec![spec("ws", &dir)]);
+    let mut all = ok(srv.addr, "/api/v1/docs/nodes/TASK-1?workspace=ws").to_string();
+    all.push_str(&search(srv.addr, "workspace=ws&query=intro").to_string());
+    for secret in ["CrBodyAaad222", "CrAcAaad444"] {
+        assert!(!all.contains(secret), "{secret} leaks: {all}");
+    }
+}
+
+/// Red team: hidden paths are skipped by the walk only. A workspace's own configuration can
+/// still make the index read its `.git` directory (`workspace_root: .git`, or a sidecar
+/// `body: .git/config`): `.git/config` (remote URLs, `http.extraheader` with the CI token,
+/// which actions/checkout persists there) is served as a node. Known secret formats in it are
+/// redacted; anything else (here a marker) is served.
+#[test]
+#[ignore = "red team: open hole, see report"]
+fn a_workspace_config_cannot_make_the_index_read_its_git_directory() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let root = t.join("root");
+    repo(
+        &root,
+        &[
+            (
+                ".nexus/docgraph.yaml",
+                "doc_graph:\n  workspace_root: .git\n  include: [\"**/*\", \"*\"]\n",
+            ),
+            ("backlog/tasks/task-1.md", "---\nid: TASK-1\n---\nbody\n"),
+        ],
+    );
+    git(&root, &["config", "custom.marker", "GITCONFIG-MARKER-a30"]);
+    let side = t.join("side");
+    repo(
+        &side,
+        &[
+            (
+                ".nexus/docgraph.yaml",
+                "doc_graph:\n  include: [\"kep.yaml\"]\n  metadata: {sources: [sidecar], sidecar: {file: kep.yaml, body: .git/config}}\n  id: {keys: [kep-number], fallback: [dir_name]}\n",
+            ),
+            ("kep.yaml", "kep-number: 1\ntitle: root\n"),
+        ],
+    );
+    git(&side, &["config", "custom.marker", "GITCONFIG-MARKER-a30"]);
+    let srv = serve(
+        &t.join("data"),
+        vec![spec("root", &root), spec("side", &side)],
+    );
+    for ws in ["root", "side"] {
+        let all = everything(srv.addr, ws, "GITCONFIG");
+        assert!(
+            !all.contains("GITCONFIG-MARKER-a30"),
+            "{ws}: .git/config is served: {all}"
+        );
+    }
+}

@@ -39,17 +39,7 @@ pub fn text(s: &str) -> Cow<'_, str> {
 
 /// Whether `c` is never printed as itself.
 pub fn escaped(c: char) -> bool {
-    c.is_control()
-        || matches!(
-            c,
-            '\u{202a}'..='\u{202e}'
-                | '\u{2066}'..='\u{2069}'
-                | '\u{200e}'
-                | '\u{200f}'
-                | '\u{061c}'
-                | '\u{2028}'
-                | '\u{2029}'
-        )
+    nexus_lite::core::util::terminal_control(c)
 }
 
 #[cfg(test)]

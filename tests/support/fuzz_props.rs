@@ -1507,3 +1507,40 @@ pub fn read_node_resource(world: &DocsWorld, id: &str) -> Result<Value, String> 
     }
     Ok(answer)
 }
+
+// ---------------------------------------------------------------- gate / rules (issue 24, round 2)
+
+/// A proposal whose title, body and rationale are rich in terminal controls.
+pub fn hostile_proposal() -> impl Strategy<Value = (String, String, String)> {
+    (terminal_input(), terminal_input(), terminal_input())
+}
+
+/// A proposal is refused (an argument error naming a position) or, when queued, the file its
+/// acceptance writes holds no terminal control but newlines and tabs.
+pub fn proposal_controls_property(
+    (title, body, rationale): (String, String, String),
+) -> Result<(), String> {
+    let request = json!({"kind": "rule", "title": format!("t{title}"), "body": format!("b{body}"),
+        "rationale": format!("r{rationale}"), "severity": "error"});
+    let p = match nexus_lite::rules::proposals::parse_request(&request) {
+        Ok(p) => p,
+        Err(e) => {
+            let text = format!("{e:?}");
+            return if text.contains("control character U+") || text.contains("must not be empty") {
+                Ok(())
+            } else {
+                Err(format!("refused for another reason: {text}"))
+            };
+        }
+    };
+    let stored = json!({"kind": "rule", "title": p.title, "body": p.body, "rationale": p.rationale,
+        "fields": p.fields, "proposalId": "p-1"});
+    let file = nexus_lite::rules::proposals::file_text(&stored);
+    match file
+        .chars()
+        .find(|c| *c != '\n' && *c != '\t' && terminal_forbidden(*c))
+    {
+        Some(c) => Err(format!("{c:?} reaches the rule file: {file:?}")),
+        None => Ok(()),
+    }
+}

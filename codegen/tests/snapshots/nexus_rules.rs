@@ -180,7 +180,7 @@ pub mod nexus_rules {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub reason: Option<String>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub rule: Option<Rule>,
+        pub rule: Option<serde_json::Value>,
     }
     /// Arguments of `get_gate_result`.
     #[derive(
@@ -705,7 +705,7 @@ pub mod nexus_rules {
                 ],
                 handler: runtime::spec::Handler::Mapped,
                 input_schema: "{\"additionalProperties\":false,\"properties\":{\"repository\":{\"maxLength\":200,\"pattern\":\"^[\\\\w.-]+/[\\\\w.-]+$\",\"type\":\"string\"},\"ruleId\":{\"maxLength\":300,\"minLength\":1,\"type\":\"string\"}},\"required\":[\"ruleId\"],\"type\":\"object\"}",
-                output_schema: "{\"$defs\":{\"Rule\":{\"properties\":{\"activation\":{\"type\":\"string\"},\"body\":{\"type\":\"string\"},\"enforcedBy\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"globs\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"machineChecked\":{\"type\":\"boolean\"},\"ruleId\":{\"type\":\"string\"},\"severity\":{\"type\":\"string\"},\"source\":{\"type\":\"string\"},\"title\":{\"type\":\"string\"}},\"type\":\"object\"}},\"properties\":{\"kind\":{\"type\":\"string\"},\"known\":{\"anyOf\":[{\"type\":\"boolean\"},{\"type\":\"null\"}]},\"reason\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"rule\":{\"$ref\":\"#/$defs/Rule\"},\"truncation\":{\"description\":\"Present when the result was cut to fit its budget; nothing is ever cut silently.\",\"properties\":{\"cuts\":{\"items\":{\"properties\":{\"kept\":{\"type\":\"integer\"},\"path\":{\"type\":\"string\"},\"total\":{\"type\":\"integer\"}},\"required\":[\"path\",\"kept\",\"total\"],\"type\":\"object\"},\"type\":\"array\"},\"next_cursor\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"note\":{\"type\":\"string\"},\"strings_shortened\":{\"type\":\"integer\"},\"truncated\":{\"type\":\"boolean\"}},\"required\":[\"truncated\"],\"type\":\"object\"}},\"type\":\"object\"}",
+                output_schema: "{\"$defs\":{\"Rule\":{\"properties\":{\"activation\":{\"type\":\"string\"},\"body\":{\"type\":\"string\"},\"enforcedBy\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"globs\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"machineChecked\":{\"type\":\"boolean\"},\"ruleId\":{\"type\":\"string\"},\"severity\":{\"type\":\"string\"},\"source\":{\"type\":\"string\"},\"title\":{\"type\":\"string\"}},\"type\":\"object\"}},\"properties\":{\"kind\":{\"type\":\"string\"},\"known\":{\"anyOf\":[{\"type\":\"boolean\"},{\"type\":\"null\"}]},\"reason\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"rule\":{\"anyOf\":[{\"$ref\":\"#/$defs/Rule\"},{\"type\":\"null\"}]},\"truncation\":{\"description\":\"Present when the result was cut to fit its budget; nothing is ever cut silently.\",\"properties\":{\"cuts\":{\"items\":{\"properties\":{\"kept\":{\"type\":\"integer\"},\"path\":{\"type\":\"string\"},\"total\":{\"type\":\"integer\"}},\"required\":[\"path\",\"kept\",\"total\"],\"type\":\"object\"},\"type\":\"array\"},\"next_cursor\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"note\":{\"type\":\"string\"},\"strings_shortened\":{\"type\":\"integer\"},\"truncated\":{\"type\":\"boolean\"}},\"required\":[\"truncated\"],\"type\":\"object\"}},\"type\":\"object\"}",
                 nexus: Some(runtime::spec::NexusSpec {
                     method: runtime::spec::HttpMethod::Get,
                     path: "/api/v1/rules/rules/{ruleId}",

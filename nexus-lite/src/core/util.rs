@@ -1,4 +1,4 @@
-//! Small helpers: RFC 3339 timestamps, hashing, cursors.
+//! Small helpers: RFC 3339 timestamps, hashing, cursors, terminal controls.
 
 use base64::Engine;
 use sha2::{Digest, Sha256};
@@ -75,6 +75,33 @@ pub fn near_names<'a>(
         .collect();
     scored.sort_by(|a, b| b.0.total_cmp(&a.0));
     scored.into_iter().take(5).map(|(_, n)| n).collect()
+}
+
+/// Whether `c` acts on a terminal instead of showing: every C0 control (tab and newline too),
+/// DEL, the C1 controls, the bidi embeddings, overrides and isolates, the direction marks and
+/// the line and paragraph separators. The one list the CLI's escaper and the checks on text
+/// written into repository files share.
+pub fn terminal_control(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{202a}'..='\u{202e}'
+                | '\u{2066}'..='\u{2069}'
+                | '\u{200e}'
+                | '\u{200f}'
+                | '\u{061c}'
+                | '\u{2028}'
+                | '\u{2029}'
+        )
+}
+
+/// The first terminal control in `s` other than a newline or a tab, with its 1-based
+/// character position, for an error that says where it is.
+pub fn first_terminal_control(s: &str) -> Option<(usize, char)> {
+    s.chars()
+        .enumerate()
+        .find(|(_, c)| *c != '\n' && *c != '\t' && terminal_control(*c))
+        .map(|(i, c)| (i + 1, c))
 }
 
 #[cfg(test)]

@@ -24,6 +24,9 @@ pub struct Finding {
     pub title: String,
     pub path: String,
     pub line: Option<u32>,
+    /// The last line of the statement or expression it is about (bandit's `line_range`,
+    /// ruff's `end_location`): the finding is the change's if any line in between is.
+    pub end_line: Option<u32>,
     pub message: String,
     pub severity: Severity,
     pub suggestion: Option<String>,
@@ -68,9 +71,33 @@ pub struct Analysis {
     pub skipped: Vec<SkippedFile>,
     /// Configuration files at head the analysers read (repo-relative).
     pub configs: Vec<String>,
+    /// Bandit findings a `# nosec` silences (bandit run with `--ignore-nosec`, minus what it
+    /// reports without): listed when they touch the change, whoever wrote the `# nosec`.
+    pub suppressed: Vec<Finding>,
+    /// Files that end a line with a lone CR: Python counts those lines, git does not, so
+    /// analyser line numbers do not match the diff's and every line is the change's.
+    pub lone_cr: Vec<String>,
 }
 
-const PYTHON: &[&str] = &[".py", ".pyi"];
+const PYTHON: &[&str] = &[".py", ".pyi", ".pyw"];
+
+/// Whether the file at `path` (in the snapshot, repo-relative `rel`) is Python: by its name,
+/// or by a `#!` line naming python (an executable script without a suffix).
+fn is_python(rel: &str, head: &[u8]) -> bool {
+    PYTHON.iter().any(|ext| rel.ends_with(ext))
+        || head.strip_prefix(b"#!").is_some_and(|rest| {
+            let first = rest.split(|b| *b == b'\n').next().unwrap_or(rest);
+            String::from_utf8_lossy(first).contains("python")
+        })
+}
+
+/// A `\r` not followed by `\n`: a line end to Python, not to git.
+fn has_lone_cr(bytes: &[u8]) -> bool {
+    bytes
+        .iter()
+        .enumerate()
+        .any(|(i, b)| *b == b'\r' && bytes.get(i + 1) != Some(&b'\n'))
+}
 
 /// At most this many error lines are kept per tool.
 const MAX_ERRORS: usize = 20;
@@ -81,9 +108,21 @@ pub fn run(repo: &Path, diff: &Diff, opts: &Options) -> Result<Analysis, LiteErr
     let sizes = snapshot::blob_sizes(repo, diff.files.iter().map(|f| f.blob.as_str()))?;
     let mut wanted = Vec::new();
     for f in &diff.files {
+        if f.mode == "160000" {
+            // A submodule bump brings in code the gate does not check out: say so.
+            analysis.skipped.push(SkippedFile {
+                path: f.path.clone(),
+                tool: None,
+                reason: format!(
+                    "a submodule moved to commit {}; the submodule's code is not analysed by this gate: run the gate in the submodule's repository",
+                    crate::rules::gate::short(&f.blob)
+                ),
+            });
+            continue;
+        }
         if !f.is_regular() {
-            // A symlink's or submodule's content is not code of this change; a changed
-            // target file is in the diff on its own.
+            // A symlink's content is not code of this change; a changed target file is in
+            // the diff on its own.
             continue;
         }
         let size = sizes.get(&f.blob).copied();
@@ -113,16 +152,16 @@ pub fn run(repo: &Path, diff: &Diff, opts: &Options) -> Result<Analysis, LiteErr
     }
     let snap = snapshot::write(repo, &diff.revisions.head_sha, &wanted)?;
     let files: Vec<String> = wanted.iter().map(|w| w.path.to_string()).collect();
-    let python: Vec<String> = files
-        .iter()
-        .filter(|p| PYTHON.iter().any(|ext| p.ends_with(ext)))
-        .cloned()
-        .collect();
-    let bandit_files: Vec<String> = python
-        .iter()
-        .filter(|p| p.ends_with(".py"))
-        .cloned()
-        .collect();
+    let mut python = Vec::new();
+    for path in &files {
+        let bytes = std::fs::read(snap.root().join(path)).unwrap_or_default();
+        if has_lone_cr(&bytes) {
+            analysis.lone_cr.push(path.clone());
+        }
+        if is_python(path, &bytes) {
+            python.push(path.clone());
+        }
+    }
     analysis.tools.push(ruff(
         &snap,
         &python,
@@ -132,11 +171,12 @@ pub fn run(repo: &Path, diff: &Diff, opts: &Options) -> Result<Analysis, LiteErr
     ));
     analysis.tools.push(bandit(
         &snap,
-        &bandit_files,
+        &python,
         opts,
         &mut analysis.findings,
         &mut analysis.skipped,
     ));
+    analysis.suppressed = nosec_silenced(&snap, &python, opts, &analysis.findings);
     analysis.tools.push(semgrep(
         &snap,
         &files,
@@ -321,11 +361,13 @@ fn failed(mut run: ToolRun, ran: &Ran, what: String) -> ToolRun {
 /// A path an analyser printed, repo-relative.
 fn relative(root: &Path, printed: &str) -> String {
     let p = Path::new(printed);
-    let rel = p
-        .strip_prefix(root)
-        .unwrap_or(p)
-        .to_string_lossy()
-        .replace('\\', "/");
+    // A `\\` is a character of a file name on Unix, never a separator.
+    let rel = p.strip_prefix(root).unwrap_or(p).to_string_lossy();
+    let rel = if cfg!(windows) {
+        rel.replace('\\', "/")
+    } else {
+        rel.into_owned()
+    };
     rel.strip_prefix("./").unwrap_or(&rel).to_string()
 }
 
@@ -388,10 +430,12 @@ fn ruff(
             run.status = ToolStatus::Partial;
             continue;
         }
-        let line = item
-            .pointer("/location/row")
-            .and_then(Value::as_u64)
-            .and_then(|n| u32::try_from(n).ok());
+        let row = |p: &str| {
+            item.pointer(p)
+                .and_then(Value::as_u64)
+                .and_then(|n| u32::try_from(n).ok())
+        };
+        let line = row("/location/row");
         findings.push(Finding {
             tool: NAME,
             code: code.to_string(),
@@ -402,6 +446,7 @@ fn ruff(
                 .to_string(),
             path,
             line,
+            end_line: row("/end_location/row"),
             message: s("message").to_string(),
             severity: severity::ruff(code),
             suggestion: ruff_fix(item.get("fix")),
@@ -411,6 +456,7 @@ fn ruff(
     if run.status == ToolStatus::Partial {
         run.reason = Some("ruff could not read some files; see skippedFiles".into());
     }
+    ruff_unchecked(snap, files, opts, &mut run, skipped);
     run.errors = stderr_lines(&ran.stderr)
         .into_iter()
         .filter(|l| l.starts_with("error"))
@@ -420,6 +466,50 @@ fn ruff(
         run.reason = Some("ruff reported errors on stderr; its findings may be incomplete".into());
     }
     run
+}
+
+/// Ruff drops, without a word, a named file its excludes cover (`--force-exclude`: the
+/// repository's, and its defaults `dist`, `venv`, `node_modules`, `.tox`, ...): `--show-files`
+/// says what it checks, and the rest is listed as skipped.
+fn ruff_unchecked(
+    snap: &Snapshot,
+    files: &[String],
+    opts: &Options,
+    run: &mut ToolRun,
+    skipped: &mut Vec<SkippedFile>,
+) {
+    let mut cmd = tool("ruff", opts);
+    cmd.current_dir(snap.root()).args([
+        "check",
+        "--show-files",
+        "--no-cache",
+        "--force-exclude",
+        "--",
+    ]);
+    cmd.args(files);
+    let checked: std::collections::BTreeSet<String> = match run_with_timeout(cmd, opts.timeout) {
+        Ok(ran) if ran.code == Some(0) && !ran.timed_out => String::from_utf8_lossy(&ran.stdout)
+            .lines()
+            .map(|l| relative(snap.root(), l.trim_end()))
+            .collect(),
+        // Unknown: the main run's record stands.
+        _ => return,
+    };
+    let unchecked: Vec<&String> = files.iter().filter(|f| !checked.contains(*f)).collect();
+    for path in &unchecked {
+        skipped.push(SkippedFile {
+            path: (*path).clone(),
+            tool: Some("ruff".into()),
+            reason: "ruff did not check it: a directory on its path is excluded by ruff's defaults (dist, venv, node_modules, .tox, ...) or the repository's ruff configuration; its ruff findings are unknown".into(),
+        });
+    }
+    if !unchecked.is_empty() {
+        run.status = ToolStatus::Partial;
+        run.reason = Some(format!(
+            "ruff did not check {} changed file(s); see skippedFiles",
+            unchecked.len()
+        ));
+    }
 }
 
 /// Ruff's fix as a short text: its message, else its edit.
@@ -462,17 +552,7 @@ fn bandit(
     if files.is_empty() {
         return tool_run(NAME, ToolStatus::Skipped, 0, "no Python file changed");
     }
-    let mut cmd = tool(NAME, opts);
-    cmd.current_dir(snap.root()).args(["-f", "json", "-q"]);
-    if snap.has(".bandit") {
-        cmd.args(["--ini", ".bandit"]);
-    } else if std::fs::read_to_string(snap.root().join("pyproject.toml"))
-        .is_ok_and(|t| t.contains("[tool.bandit"))
-    {
-        cmd.args(["-c", "pyproject.toml"]);
-    }
-    // File names are never options.
-    cmd.arg("--").args(files);
+    let cmd = bandit_command(snap, files, opts, false);
     let ran = match run_with_timeout(cmd, opts.timeout) {
         Ok(r) => r,
         Err(e) => return not_started(NAME, files.len(), &e, "pip install bandit"),
@@ -496,26 +576,40 @@ fn bandit(
             return failed(run, &ran, what);
         }
     };
-    for item in parsed["results"]
+    for f in bandit_findings(snap, &parsed) {
+        findings.push(f);
+        run.findings += 1;
+    }
+    // Bandit drops, without a word, a named file under one of its excluded directories
+    // (`CVS`, `.tox`, `.eggs`, ... or the repository's own): what it scanned is in `metrics`.
+    let scanned: std::collections::BTreeSet<String> = parsed["metrics"]
+        .as_object()
+        .map(|m| m.keys().map(|k| relative(snap.root(), k)).collect())
+        .unwrap_or_default();
+    let errored: Vec<String> = parsed["errors"]
         .as_array()
         .map(Vec::as_slice)
         .unwrap_or(&[])
-    {
-        let s = |k: &str| item.get(k).and_then(Value::as_str).unwrap_or("");
-        findings.push(Finding {
-            tool: NAME,
-            code: s("test_id").to_string(),
-            title: s("test_name").to_string(),
-            path: relative(snap.root(), s("filename")),
-            line: item
-                .get("line_number")
-                .and_then(Value::as_u64)
-                .and_then(|n| u32::try_from(n).ok()),
-            message: s("issue_text").to_string(),
-            severity: severity::bandit(s("issue_severity"), s("issue_confidence")),
-            suggestion: None,
+        .iter()
+        .map(|e| relative(snap.root(), e["filename"].as_str().unwrap_or("")))
+        .collect();
+    let unscanned: Vec<&String> = files
+        .iter()
+        .filter(|f| !scanned.contains(*f) && !errored.contains(f))
+        .collect();
+    for path in &unscanned {
+        skipped.push(SkippedFile {
+            path: (*path).clone(),
+            tool: Some(NAME.into()),
+            reason: "bandit did not scan it: a directory on its path is excluded by bandit's defaults (CVS, .tox, .eggs, __pycache__, ...) or the repository's bandit configuration; its bandit findings are unknown".into(),
         });
-        run.findings += 1;
+    }
+    if !unscanned.is_empty() {
+        run.status = ToolStatus::Partial;
+        run.reason = Some(format!(
+            "bandit did not scan {} changed file(s); see skippedFiles",
+            unscanned.len()
+        ));
     }
     let errors = parsed["errors"]
         .as_array()
@@ -543,6 +637,92 @@ fn bandit(
         ));
     }
     run
+}
+
+/// A bandit command on `files`, with the repository's configuration at head.
+fn bandit_command(
+    snap: &Snapshot,
+    files: &[String],
+    opts: &Options,
+    ignore_nosec: bool,
+) -> Command {
+    let mut cmd = tool("bandit", opts);
+    cmd.current_dir(snap.root()).args(["-f", "json", "-q"]);
+    if ignore_nosec {
+        cmd.arg("--ignore-nosec");
+    }
+    if snap.has(".bandit") {
+        cmd.args(["--ini", ".bandit"]);
+    } else if std::fs::read_to_string(snap.root().join("pyproject.toml"))
+        .is_ok_and(|t| t.contains("[tool.bandit"))
+    {
+        cmd.args(["-c", "pyproject.toml"]);
+    }
+    // File names are never options.
+    cmd.arg("--").args(files);
+    cmd
+}
+
+/// The findings of a bandit JSON report.
+fn bandit_findings(snap: &Snapshot, report: &Value) -> Vec<Finding> {
+    let line = |v: Option<&Value>| {
+        v.and_then(Value::as_u64)
+            .and_then(|n| u32::try_from(n).ok())
+    };
+    report["results"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or(&[])
+        .iter()
+        .map(|item| {
+            let s = |k: &str| item.get(k).and_then(Value::as_str).unwrap_or("");
+            Finding {
+                tool: "bandit",
+                code: s("test_id").to_string(),
+                title: s("test_name").to_string(),
+                path: relative(snap.root(), s("filename")),
+                line: line(item.get("line_number")),
+                end_line: line(item.get("line_range").and_then(|r| r.as_array()?.last())),
+                message: s("issue_text").to_string(),
+                severity: severity::bandit(s("issue_severity"), s("issue_confidence")),
+                suggestion: None,
+            }
+        })
+        .collect()
+}
+
+/// What a `# nosec` silences: bandit run again with `--ignore-nosec`, minus what `reported`
+/// (the normal run) has. Bandit decides what is a nosec and what it covers (a whole
+/// multi-line statement, any `#\s*nosec...` spelling), so the gate never guesses. A second
+/// run that fails adds nothing: its silence is never read as "nothing suppressed" because
+/// the normal run's record stands and the suppressions added on changed lines are listed
+/// from the diff anyway.
+fn nosec_silenced(
+    snap: &Snapshot,
+    files: &[String],
+    opts: &Options,
+    reported: &[Finding],
+) -> Vec<Finding> {
+    if files.is_empty() {
+        return Vec::new();
+    }
+    let cmd = bandit_command(snap, files, opts, true);
+    let Ok(ran) = run_with_timeout(cmd, opts.timeout) else {
+        return Vec::new();
+    };
+    let Ok(report) = serde_json::from_slice::<Value>(&ran.stdout) else {
+        return Vec::new();
+    };
+    let key = |f: &Finding| (f.path.clone(), f.line, f.code.clone());
+    let seen: std::collections::BTreeSet<_> = reported
+        .iter()
+        .filter(|f| f.tool == "bandit")
+        .map(key)
+        .collect();
+    bandit_findings(snap, &report)
+        .into_iter()
+        .filter(|f| !seen.contains(&key(f)))
+        .collect()
 }
 
 /// The semgrep configuration at head: `.semgrep.yml`, `.semgrep.yaml` or `.semgrep/`.
@@ -624,6 +804,10 @@ fn semgrep(
             path: relative(snap.root(), item["path"].as_str().unwrap_or("")),
             line: item
                 .pointer("/start/line")
+                .and_then(Value::as_u64)
+                .and_then(|n| u32::try_from(n).ok()),
+            end_line: item
+                .pointer("/end/line")
                 .and_then(Value::as_u64)
                 .and_then(|n| u32::try_from(n).ok()),
             message: item

@@ -120,7 +120,7 @@ pub fn bind(diff: &Diff, findings: &[Finding], base_rules: &[RuleSpec]) -> Bound
             continue;
         }
         let on_changed_line = match (diff.file(&f.path), f.line) {
-            (Some(file), Some(line)) => file.touches(line),
+            (Some(file), Some(line)) => file.touches_range(line, f.end_line.unwrap_or(line)),
             // A finding without a line (a file-level error) in a changed file is the change's.
             (Some(file), None) => !file.added.is_empty() || file.lines_unknown,
             (None, _) => false,
@@ -325,10 +325,7 @@ pub const ANALYSER_BLIND_SPOTS: [&str; 2] = [ANALYSER_CONFIG, SUPPRESSION];
 /// Inline suppressions on added lines: bandit's `# nosec`, ruff's and flake8's `# noqa`
 /// (`# ruff: noqa` for a whole file), semgrep's `nosemgrep`.
 pub fn added_suppressions(diff: &Diff) -> Vec<UnreviewedRule> {
-    static MARKER: std::sync::LazyLock<Option<Regex>> = std::sync::LazyLock::new(|| {
-        Regex::new(r"(?i)(#|//|/\*)\s*(nosec|noqa|(ruff|flake8)\s*:\s*noqa|nosemgrep)\b").ok()
-    });
-    let Some(marker) = MARKER.as_ref() else {
+    let Some(marker) = suppression_marker() else {
         return Vec::new();
     };
     let mut out = Vec::new();
@@ -350,4 +347,43 @@ pub fn added_suppressions(diff: &Diff) -> Vec<UnreviewedRule> {
         }
     }
     out
+}
+
+/// An inline suppression marker, as the analysers read them.
+fn suppression_marker() -> Option<&'static Regex> {
+    static MARKER: std::sync::LazyLock<Option<Regex>> = std::sync::LazyLock::new(|| {
+        // Bandit reads `#\s*nosec` followed by anything (`# nosecB602`, `#nosec1`): no `\b`.
+        Regex::new(r"(?i)(#|//|/\*)\s*(nosec|(noqa|(ruff|flake8)\s*:\s*noqa|nosemgrep)\b)").ok()
+    });
+    MARKER.as_ref()
+}
+
+/// Bandit findings a `# nosec` the change did not write silences on a statement the change
+/// edits (a base `# nosec` on a multi-line call's first line covers a changed line below it):
+/// reviewers accepted that `# nosec` for the statement as it was, not as changed, so these are
+/// findings again. A `# nosec` on an added line in the statement is the change's own word,
+/// listed by [`added_suppressions`], and stands.
+pub fn stale_suppressions(diff: &Diff, silenced: &[Finding]) -> Vec<Finding> {
+    let Some(marker) = suppression_marker() else {
+        return Vec::new();
+    };
+    silenced
+        .iter()
+        .filter_map(|f| {
+            let file = diff.file(&f.path)?;
+            let line = f.line?;
+            let end = f.end_line.unwrap_or(line).max(line);
+            let own = file
+                .added
+                .iter()
+                .any(|(n, text)| (line..=end).contains(n) && marker.is_match(text));
+            (file.touches_range(line, end) && !own).then(|| Finding {
+                message: format!(
+                    "{} (a `# nosec` the change did not add silences this, but the change edits the statement)",
+                    f.message
+                ),
+                ..f.clone()
+            })
+        })
+        .collect()
 }

@@ -1,4 +1,5 @@
-//! What a gate run looks at: the files added, copied, modified or renamed on `base...head`
+//! What a gate run looks at: every file not deleted on `base...head` (added, copied, modified,
+//! renamed, or changed in type)
 //! (from the merge base to head, as a pull request shows them) and, per file, the lines head
 //! added or changed (`git diff -U0`). Findings outside those lines are not the change's.
 //!
@@ -34,8 +35,12 @@ pub struct ChangedFile {
     pub mode: String,
     /// Lines head added or changed: (line number at head, text).
     pub added: Vec<(u32, String)>,
-    /// git printed no text diff for it (a binary patch), so which lines changed is unknown:
-    /// every line counts as the change's, and the file is listed as not fully analysed.
+    /// Head lines on either side of a deletion: removing `timeout=5,` changes what the lines
+    /// around it mean, so a finding there is the change's.
+    pub near_deletions: Vec<u32>,
+    /// Which lines changed is unknown (git printed no text diff, or the file ends lines with a
+    /// lone CR, which Python counts and git does not): every line counts as the change's, and
+    /// the file is listed as not fully analysed.
     pub lines_unknown: bool,
 }
 
@@ -43,7 +48,15 @@ impl ChangedFile {
     /// Whether `line` (1-based, at head) is one the change added or changed (every line, when
     /// that is unknown).
     pub fn touches(&self, line: u32) -> bool {
-        self.lines_unknown || self.added.binary_search_by_key(&line, |(n, _)| *n).is_ok()
+        self.lines_unknown
+            || self.added.binary_search_by_key(&line, |(n, _)| *n).is_ok()
+            || self.near_deletions.contains(&line)
+    }
+
+    /// Whether any line of `first..=last` is the change's (a finding on a multi-line
+    /// statement is the change's when any of its lines is).
+    pub fn touches_range(&self, first: u32, last: u32) -> bool {
+        (first..=last.max(first)).any(|l| self.touches(l))
     }
 
     /// A regular file (not a symlink or a submodule): something an analyser can read.
@@ -123,7 +136,9 @@ pub fn read(repo: &Path, base: &str, head: &str) -> Result<Diff, LiteError> {
             "-z",
             "-M",
             "--no-abbrev",
-            "--diff-filter=ACMR",
+            // Everything but deletions: a type change (`T`, a symlink that became a file),
+            // an unmerged or unknown entry is as much the change's as a modification.
+            "--diff-filter=d",
             "--no-ext-diff",
             "--no-textconv",
             "--end-of-options",
@@ -141,7 +156,7 @@ pub fn read(repo: &Path, base: &str, head: &str) -> Result<Diff, LiteError> {
             "-M",
             "--text",
             "--no-color",
-            "--diff-filter=ACMR",
+            "--diff-filter=d",
             "--no-ext-diff",
             "--no-textconv",
             "--src-prefix=a/",
@@ -151,10 +166,13 @@ pub fn read(repo: &Path, base: &str, head: &str) -> Result<Diff, LiteError> {
             "--",
         ],
     )?;
-    let (mut added, binary) = parse_patch(&patch);
+    let (mut added, mut near, binary) = parse_patch(&patch);
     for f in &mut files {
         if let Some(lines) = added.remove(&f.path) {
             f.added = lines;
+        }
+        if let Some(lines) = near.remove(&f.path) {
+            f.near_deletions = lines;
         }
         f.lines_unknown = binary.contains(&f.path);
     }
@@ -225,6 +243,7 @@ fn parse_raw(out: &[u8]) -> Vec<ChangedFile> {
             blob: blob.to_string(),
             mode: mode.to_string(),
             added: Vec::new(),
+            near_deletions: Vec::new(),
             lines_unknown: false,
         });
     }
@@ -234,10 +253,15 @@ fn parse_raw(out: &[u8]) -> Vec<ChangedFile> {
 /// Per file (new path): the lines head added, (line number at head, text).
 type AddedLines = BTreeMap<String, Vec<(u32, String)>>;
 
-/// The added lines per file (new path) of a `git diff -U0` patch, and the files git showed
-/// only as "Binary files ... differ" (their changed lines are unknown).
-fn parse_patch(out: &[u8]) -> (AddedLines, BTreeSet<String>) {
+/// Per file (new path): head lines next to a deletion.
+type NearDeletions = BTreeMap<String, Vec<u32>>;
+
+/// The added lines per file (new path) of a `git diff -U0` patch, the head lines next to a
+/// deletion-only hunk, and the files git showed only as "Binary files ... differ" (their
+/// changed lines are unknown).
+fn parse_patch(out: &[u8]) -> (AddedLines, NearDeletions, BTreeSet<String>) {
     let mut map = AddedLines::new();
+    let mut near = NearDeletions::new();
     let mut binary = BTreeSet::new();
     let mut current: Option<String> = None;
     // Lines left in the current hunk, old and new side: inside a hunk nothing is a header.
@@ -277,12 +301,19 @@ fn parse_patch(out: &[u8]) -> (AddedLines, BTreeSet<String>) {
             old_left = old;
             new_left = new.1;
             next_line = new.0;
+            // `+c,0`: lines were deleted after head line c, between c and c + 1.
+            if new.1 == 0
+                && let Some(path) = &current
+            {
+                let lines = near.entry(path.clone()).or_default();
+                lines.extend([new.0, new.0 + 1].into_iter().filter(|l| *l > 0));
+            }
         }
     }
     for lines in map.values_mut() {
         lines.sort_by_key(|(n, _)| *n);
     }
-    (map, binary)
+    (map, near, binary)
 }
 
 /// The new path of `Binary files <old> and b/<new> differ` (`--text` makes it rare: only
@@ -361,7 +392,7 @@ mod tests {
     #[test]
     fn a_patch_gives_the_added_lines_at_head_even_when_they_look_like_headers() {
         let patch = b"diff --git a/x.py b/x.py\nindex 1..2 100644\n--- a/x.py\n+++ b/x.py\n@@ -2,0 +3,2 @@ def f():\n+++counter\n+y = 1\n@@ -10 +11 @@\n-old\n+new\ndiff --git a/\"t\\303\\251\\tx.py\" b/\"t\\303\\251\\tx.py\"\nnew file mode 100644\n--- /dev/null\n+++ \"b/t\\303\\251\\tx.py\"\n@@ -0,0 +1 @@\n+z = 2\n\\ No newline at end of file\n";
-        let (map, binary) = parse_patch(patch);
+        let (map, _, binary) = parse_patch(patch);
         assert!(binary.is_empty());
         assert_eq!(
             map["x.py"],
@@ -378,7 +409,7 @@ mod tests {
     #[test]
     fn a_binary_patch_marks_its_file_as_having_unknown_lines() {
         let patch = b"diff --git a/x.py b/x.py\nindex 1..2 100644\nBinary files a/x.py and b/x.py differ\ndiff --git a/n and b.py b/n and b.py\nnew file mode 100644\nindex 0..3\nBinary files /dev/null and \"b/n and b\\303\\251.py\" differ\n";
-        let (map, binary) = parse_patch(patch);
+        let (map, _, binary) = parse_patch(patch);
         assert!(map.is_empty());
         // git ends a header naming a file with a space with a tab.
         let spaced = b"diff --git a/my app.py b/my app.py\n--- a/my app.py\t\n+++ b/my app.py\t\n@@ -1 +1 @@\n-x\n+y\n";
@@ -388,6 +419,15 @@ mod tests {
         );
         let binary: Vec<&str> = binary.iter().map(String::as_str).collect();
         assert_eq!(binary, ["n and b\u{e9}.py", "x.py"]);
+    }
+
+    /// A deletion-only hunk (`+c,0`) makes head lines c and c + 1 the change's.
+    #[test]
+    fn the_lines_around_a_deletion_are_the_changes() {
+        let patch = b"diff --git a/n.py b/n.py\n--- a/n.py\n+++ b/n.py\n@@ -7 +6,0 @@\n-        timeout=5,\n@@ -1 +0,0 @@\n-import os\n";
+        let (added, near, _) = parse_patch(patch);
+        assert!(added.is_empty());
+        assert_eq!(near["n.py"], vec![6, 7, 1]);
     }
 
     #[test]

@@ -8,6 +8,12 @@
 //!
 //! Never "clean" by default: a missing or crashing analyser makes the run partial or
 //! unavailable, and the verdict is derived from the evidence ([`model::GateRecord::verdict`]).
+//!
+//! Suppressions: bandit runs twice, as configured and with `--ignore-nosec`, so bandit itself
+//! says what a `# nosec` silences (its spellings, its reach over a multi-line statement). A
+//! `# nosec` the change adds is honoured and listed as unreviewed (no pass is witnessed); one
+//! it did not add, on a statement it edits, is not the reviewers' word on the new code, and
+//! its findings count ([`binding::stale_suppressions`]).
 
 pub mod analysers;
 pub mod answer;
@@ -119,7 +125,7 @@ pub struct GateRequest<'a> {
 
 /// Runs the gate and returns the record to store (not stored here).
 pub fn run(req: &GateRequest<'_>, playbook: &dyn PlaybookSource) -> Result<GateRecord, LiteError> {
-    let diff = diff::read(req.repo_root, req.base, req.head)?;
+    let mut diff = diff::read(req.repo_root, req.base, req.head)?;
     tracing::info!(
         files = diff.files.len(),
         base = %diff.revisions.base_sha,
@@ -127,6 +133,16 @@ pub fn run(req: &GateRequest<'_>, playbook: &dyn PlaybookSource) -> Result<GateR
         "gate: diff read"
     );
     let mut analysis = analysers::run(req.repo_root, &diff, &req.options)?;
+    for f in &mut diff.files {
+        if analysis.lone_cr.contains(&f.path) {
+            f.lines_unknown = true;
+            analysis.skipped.push(model::SkippedFile {
+                path: f.path.clone(),
+                tool: None,
+                reason: "it ends lines with a lone CR, which Python counts as a line end and git does not, so which lines changed is unknown: every finding in it is reported as the change's".into(),
+            });
+        }
+    }
     let (base_rules, playbook_run) = match playbook
         .rules_at(req.repo_root, &diff.revisions.base_sha)
     {
@@ -173,6 +189,8 @@ pub fn run(req: &GateRequest<'_>, playbook: &dyn PlaybookSource) -> Result<GateR
             (Vec::new(), run)
         }
     };
+    let stale = binding::stale_suppressions(&diff, &analysis.suppressed);
+    analysis.findings.extend(stale);
     let bound = binding::bind(&diff, &analysis.findings, &base_rules);
     let mut unreviewed = match playbook.unreviewed(
         req.repo_root,
@@ -204,7 +222,8 @@ pub fn run(req: &GateRequest<'_>, playbook: &dyn PlaybookSource) -> Result<GateR
     playbook_run.errors.extend(bound.warnings.iter().cloned());
     tools.push(playbook_run);
     let mut skipped = analysis.skipped;
-    skipped.extend(diff.files.iter().filter(|f| f.lines_unknown).map(|f| {
+    let cr_listed = &analysis.lone_cr;
+    skipped.extend(diff.files.iter().filter(|f| f.lines_unknown && !cr_listed.contains(&f.path)).map(|f| {
         model::SkippedFile {
             path: f.path.clone(),
             tool: None,

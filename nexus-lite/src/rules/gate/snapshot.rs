@@ -103,6 +103,23 @@ pub fn write(repo: &Path, head_sha: &str, files: &[Wanted<'_>]) -> Result<Snapsh
             ))
         })?;
     }
+    // Ruff looks for its configuration up from the files, out of the snapshot into $TMPDIR
+    // (`/tmp/ruff.toml` is anyone's on a shared runner): a neutral one at the root ends the
+    // search where the repository ends, and equals ruff's defaults.
+    let pyproject_ruff = std::fs::read_to_string(root.join("pyproject.toml"))
+        .is_ok_and(|t| t.contains("[tool.ruff"));
+    if !pyproject_ruff && !root.join("ruff.toml").exists() && !root.join(".ruff.toml").exists() {
+        std::fs::write(
+            root.join("ruff.toml"),
+            "# The gate's: the repository configures no ruff at its root.\n",
+        )
+        .map_err(|e| {
+            LiteError::Task(format!(
+                "cannot write ruff.toml in the gate's copy of head {}: {e}",
+                root.display()
+            ))
+        })?;
+    }
     Ok(Snapshot {
         dir,
         root,

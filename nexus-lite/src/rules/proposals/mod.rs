@@ -300,7 +300,16 @@ pub fn decide_answer(
         Decision::Reject => ("rejected", None),
         Decision::Accept => {
             let rel = p["target"].as_str().unwrap_or_default().to_string();
-            write::write_new(&r.root, &rel, &file_text(&p)).map_err(|e| match e {
+            let content = file_text(&p);
+            // Queued before proposals were checked, or edited in the store: checked again.
+            if let Some((at, c)) = crate::core::util::first_terminal_control(&content) {
+                return Err(request::control_refused(
+                    &format!("the file for {id}"),
+                    at,
+                    c,
+                ));
+            }
+            write::write_new(&r.root, &rel, &content).map_err(|e| match e {
                 write::WriteError::Exists { .. } => {
                     RulesError::conflict("FILE_EXISTS", e.to_string())
                 }

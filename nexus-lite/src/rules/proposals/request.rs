@@ -121,9 +121,22 @@ pub(crate) fn text(
         Value::String(s) if s.chars().count() > max => Err(RulesError::bad(format!(
             "`{key}` is longer than {max} characters; shorten it"
         ))),
-        Value::String(s) => Ok(Some(s.trim().to_string())),
+        Value::String(s) => match crate::core::util::first_terminal_control(s) {
+            Some((at, c)) => Err(control_refused(key, at, c)),
+            None => Ok(Some(s.trim().to_string())),
+        },
         _ => Err(RulesError::bad(format!("`{key}` must be a string"))),
     }
+}
+
+/// A terminal control in text that ends up in a rule file people read in terminals (`cat`,
+/// `git diff`, a pager): ESC sequences hide or forge text, CR overwrites a line, bidi
+/// overrides reorder it.
+pub(crate) fn control_refused(key: &str, at: usize, c: char) -> RulesError {
+    RulesError::bad(format!(
+        "`{key}` holds the control character U+{:04X} at character {at}; terminal controls (ESC, BEL, CR, bidi overrides) are refused in proposals because the accepted file is read in terminals: remove it (end lines with \\n only)",
+        u32::from(c)
+    ))
 }
 
 fn strings(body: &Value, key: &str) -> Result<Vec<String>, RulesError> {
