@@ -1361,7 +1361,6 @@ fn a_lone_cr_does_not_hide_aliases_from_the_guard() {
 /// are not (get_node's markdown and search snippets show them); nor is an AWS secret after
 /// `AWS_SECRET_ACCESS_KEY` and a space.
 #[test]
-#[ignore = "red team: open hole, see report"]
 fn markdown_shaped_settings_are_redacted_in_node_bodies() {
     let tmp = tempfile::tempdir().unwrap();
     let t = tmp.path().canonicalize().unwrap();
@@ -1403,7 +1402,6 @@ fn markdown_shaped_settings_are_redacted_in_node_bodies() {
 /// `password: …` in get_node, context, search snippets and criteria (the frontmatter key after
 /// a lone CR is parsed as a key and redacted by name).
 #[test]
-#[ignore = "red team: open hole, see report"]
 fn settings_after_a_lone_cr_are_redacted() {
     let tmp = tempfile::tempdir().unwrap();
     let t = tmp.path().canonicalize().unwrap();
