@@ -1427,7 +1427,6 @@ fn settings_after_a_lone_cr_are_redacted() {
 /// which actions/checkout persists there) is served as a node. Known secret formats in it are
 /// redacted; anything else (here a marker) is served.
 #[test]
-#[ignore = "red team: open hole, see report"]
 fn a_workspace_config_cannot_make_the_index_read_its_git_directory() {
     let tmp = tempfile::tempdir().unwrap();
     let t = tmp.path().canonicalize().unwrap();
