@@ -1317,7 +1317,6 @@ fn search_snippets_are_redacted_like_node_bodies() {
 /// 200 KB of frontmatter: the guard lets it through and libyaml's quadratic work holds the
 /// workspace for minutes (20,000 levels took 4-7 s in a debug build, 100,000 over 90 s).
 #[test]
-#[ignore = "red team: open hole, see report"]
 fn a_lone_cr_does_not_let_deep_flow_nesting_past_the_guard() {
     let chunk = format!("{}\r\"{}\",", "[".repeat(60), "]".repeat(60));
     let yaml = format!("id: TASK-1\nx: {}\n", chunk.repeat(100_000 / 60));
@@ -1345,7 +1344,6 @@ fn a_lone_cr_does_not_let_deep_flow_nesting_past_the_guard() {
 /// not counted); yaml_serde's own repetition limit still stops a billion laughs, so this only
 /// shows that the guard does not hold its stated bound.
 #[test]
-#[ignore = "red team: open hole, see report"]
 fn a_lone_cr_does_not_hide_aliases_from_the_guard() {
     let mut yaml = String::from("a: &a [\"lol\",\"lol\",\"lol\"]\n");
     for i in 1..10u8 {
@@ -1363,7 +1361,6 @@ fn a_lone_cr_does_not_hide_aliases_from_the_guard() {
 /// are not (get_node's markdown and search snippets show them); nor is an AWS secret after
 /// `AWS_SECRET_ACCESS_KEY` and a space.
 #[test]
-#[ignore = "red team: open hole, see report"]
 fn markdown_shaped_settings_are_redacted_in_node_bodies() {
     let tmp = tempfile::tempdir().unwrap();
     let t = tmp.path().canonicalize().unwrap();
@@ -1405,7 +1402,6 @@ fn markdown_shaped_settings_are_redacted_in_node_bodies() {
 /// `password: …` in get_node, context, search snippets and criteria (the frontmatter key after
 /// a lone CR is parsed as a key and redacted by name).
 #[test]
-#[ignore = "red team: open hole, see report"]
 fn settings_after_a_lone_cr_are_redacted() {
     let tmp = tempfile::tempdir().unwrap();
     let t = tmp.path().canonicalize().unwrap();
@@ -1431,7 +1427,6 @@ fn settings_after_a_lone_cr_are_redacted() {
 /// which actions/checkout persists there) is served as a node. Known secret formats in it are
 /// redacted; anything else (here a marker) is served.
 #[test]
-#[ignore = "red team: open hole, see report"]
 fn a_workspace_config_cannot_make_the_index_read_its_git_directory() {
     let tmp = tempfile::tempdir().unwrap();
     let t = tmp.path().canonicalize().unwrap();

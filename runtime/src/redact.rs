@@ -20,6 +20,8 @@ pub const REDACTED: &str = "[REDACTED]";
 const FORMATS: &[&str] = &[
     // AWS access key ids; no boundary after: a key glued to the next word is still a key.
     r"((?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA|ASCA)[0-9A-Z]{16})",
+    // AWS secret access keys after their name, whatever separates them (`=`, `:`, a space).
+    r"(?:AWS_SECRET_ACCESS_KEY|aws_secret_access_key)[\x22'`\]]*[ \t]*[:=]?[ \t]*[\x22'`]?([A-Za-z0-9/+]{40,})",
     // GitHub, GitLab.
     r"((?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,})",
     r"(github_pat_[A-Za-z0-9_]{40,})",
@@ -136,17 +138,19 @@ const SECRET_NAMES: &str = concat!(
 
 /// `name = "literal"` (any quote, escapes and quotes inside the literal), `NAME=value` (.env,
 /// shell, query strings, command-line flags), `name = value` (INI), `name: value` (YAML, at the
-/// start of a line) and `<name>value</name>`. Group 1 is the name; the first other group that
+/// start of a line, also after Markdown markers: `* `, `1. `, `- [ ] `, `> `, `**name**:`,
+/// `` `name: `` and a table row's `| name | value |`) and `<name>value</name>`. Group 1 is the name; the first other group that
 /// took part is the value.
 static ASSIGNMENT_REGEX: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(&format!(
         concat!(
-            r#"{names}["'`]?\]?(?:"#,
+            r#"{names}["'`]?\]?(?:\*\*|__)?(?:"#,
             // Quoted, after `=`, `:`, `:=`, `==`, `=>`, `<-`, or a type annotation and `=`.
             r#"(?:[ \t]*:[ \t]*[A-Za-z_&][\w&<>\[\]., |]{{0,40}}?[ \t]*=|[ \t]*(?:[:=!]=|=>|<-|:|=))[ \t]*[rbufRBUF]{{0,2}}"#,
             r#"(?:"((?:[^"\\\n]|\\.|"[^\s,;)\]}}:."+\n])*)"|'((?:[^'\\\n]|\\.|'[^\s,;)\]}}:.'+\n])*)'|`([^`\n]*)`)"#,
-            // Unquoted after `=` or `:`, judged in code by its shape.
-            r#"|[ \t]*(=|:)[ \t]*([^\s"'`][^\n]*)"#,
+            // Unquoted after `=`, `:` (`:**` in bold Markdown) or a table cell's `|`, judged in
+            // code by its shape.
+            r#"|[ \t]*(=|:(?:\*\*|__)?|\|)[ \t]*([^\s"'`][^\r\n]*)"#,
             // XML element.
             r#"|>([^<\n]{{1,200}})</"#,
             r#")"#,
@@ -164,6 +168,8 @@ static FORMAT_TRIGGERS: LazyLock<Option<AhoCorasick>> =
 const FORMAT_TRIGGER_WORDS: &[&str] = &[
     "://",
     "AKIA",
+    "AWS_SECRET_ACCESS_KEY",
+    "aws_secret_access_key",
     "ASIA",
     "ABIA",
     "ACCA",
@@ -451,8 +457,12 @@ fn judge_assignment(text: &str, caps: &Captures) -> Option<Range<usize>> {
             let separator = value;
             let value = caps.get(6)?;
             let between = &text[name.end()..value.start()];
-            let form = if separator.as_str() == ":" {
-                if !between.ends_with([' ', '\t']) || !starts_its_line(text, name.start()) {
+            let sep = separator.as_str();
+            let mut markers = "";
+            let form = if sep != "=" {
+                markers = line_markers(text, name.start())?;
+                // `|` separates a name from its value only in a table row.
+                if !between.ends_with([' ', '\t']) || (sep == "|" && !markers.starts_with('|')) {
                     return None;
                 }
                 Form::Colon
@@ -471,6 +481,17 @@ fn judge_assignment(text: &str, caps: &Captures) -> Option<Range<usize>> {
                     .unwrap_or(raw.len()),
             };
             let mut v = raw[..cut].trim_end();
+            if form == Form::Colon {
+                // The cell ends at `|`; a backtick or emphasis opened before the name closes here.
+                if markers.starts_with('|') {
+                    v = v.split('|').next().unwrap_or(v).trim_end();
+                }
+                let closers: Vec<char> = markers
+                    .chars()
+                    .filter(|c| matches!(c, '`' | '*' | '_'))
+                    .collect();
+                v = v.trim_end_matches(closers.as_slice()).trim_end();
+            }
             let trailer = v.ends_with([',', ';']);
             if trailer {
                 v = &v[..v.len() - 1];
@@ -479,7 +500,9 @@ fn judge_assignment(text: &str, caps: &Captures) -> Option<Range<usize>> {
                 .then(|| value.start()..value.start() + v.len())
         }
         7 => {
-            let line_start = text[..name.start()].rfind('\n').map_or(0, |i| i + 1);
+            let line_start = text[..name.start()]
+                .rfind(['\n', '\r'])
+                .map_or(0, |i| i + 1);
             let opened = text[line_start..name.start()]
                 .trim_end_matches(|c: char| {
                     c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | ':')
@@ -493,16 +516,34 @@ fn judge_assignment(text: &str, caps: &Captures) -> Option<Range<usize>> {
     }
 }
 
-/// Whether only indentation, a YAML list dash, quotes and the rest of the name precede `at`
-/// on its line.
-fn starts_its_line(text: &str, at: usize) -> bool {
-    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
-    let prefix = text[line_start..at].trim_start();
-    let prefix = prefix.strip_prefix("- ").unwrap_or(prefix).trim_start();
-    let prefix = prefix.trim_start_matches(['"', '\'']);
-    prefix
-        .chars()
+/// When only indentation, line markers, quotes and the rest of the name precede `at` on its
+/// line (a line ends at `\n` or a lone `\r`, as in YAML and Markdown), the markers: YAML and
+/// Markdown list items (`- `, `* `, `+ `, `1. `, `1) `), task boxes (`[ ] `, `[x] `), quotes
+/// (`>`), a table row's first cell (`|`), then quotes, emphasis and a backtick.
+fn line_markers(text: &str, at: usize) -> Option<&str> {
+    let line_start = text[..at].rfind(['\n', '\r']).map_or(0, |i| i + 1);
+    let line = text[line_start..at].trim_start();
+    let mut prefix = line;
+    loop {
+        let rest = ["- ", "* ", "+ ", ">", "|", "[ ] ", "[x] ", "[X] "]
+            .iter()
+            .find_map(|m| prefix.strip_prefix(m))
+            .or_else(|| {
+                let digits = prefix.trim_start_matches(|c: char| c.is_ascii_digit());
+                (digits.len() < prefix.len())
+                    .then(|| digits.strip_prefix(". ").or(digits.strip_prefix(") ")))
+                    .flatten()
+            });
+        match rest {
+            Some(rest) => prefix = rest.trim_start(),
+            None => break,
+        }
+    }
+    // What is left is the start of the name (`DB_` of `DB_PASSWORD`).
+    let head = prefix.trim_start_matches(['"', '\'', '`', '*', '_']);
+    head.chars()
         .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'))
+        .then(|| &line[..line.len() - head.len()])
 }
 
 /// Words that, as a whole unquoted value, are a keyword, a type or a placeholder.

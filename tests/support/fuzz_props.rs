@@ -1281,15 +1281,24 @@ pub fn frontmatter_case() -> impl Strategy<Value = FrontmatterCase> {
     });
     let huge = (1..50_000usize, "[a-z: \\[\\]{}&*#'\"-]{1,8}")
         .prop_map(|(n, s)| (s.repeat(n / s.len().max(1) + 1), false));
-    let plain = "[ -~\\n]{0,400}".prop_map(|t| (t, false));
-    let text = prop_oneof![flow, items, block, laughs, huge, plain];
+    let plain = "[ -~\\n\\r]{0,400}".prop_map(|t| (t, false));
+    // A quote after a line break opens a scalar, so the `]` inside it close nothing.
+    let quoted_closers = (1..max, 1..8usize).prop_map(move |(n, k)| {
+        let chunk = format!("{}\n\"{}\",", "[".repeat(n), "]".repeat(n));
+        (format!("x: {}", chunk.repeat(k)), n * k > max)
+    });
+    let text = prop_oneof![flow, items, block, laughs, huge, plain, quoted_closers];
+    // libyaml ends a line at `\n`, `\r\n` and a lone `\r` alike.
+    let eol = prop::sample::select(&["\n", "\r\n", "\r"][..]);
     (
         text,
+        eol,
         prop::collection::vec(any::<u8>(), 0..64),
         any::<prop::sample::Index>(),
         any::<bool>(),
     )
-        .prop_map(|((text, deep), noise, cut, do_cut)| {
+        .prop_map(|((text, deep), eol, noise, cut, do_cut)| {
+            let text = text.replace('\n', eol);
             let mut bytes = b"---\nid: TASK-1\n".to_vec();
             bytes.extend_from_slice(text.as_bytes());
             bytes.extend_from_slice(b"\n");

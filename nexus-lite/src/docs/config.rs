@@ -513,10 +513,11 @@ pub fn parse(text: &str) -> Result<DocGraphConfig, ParseError> {
         if dot && matches!(value.trim(), "" | "." | "./") {
             return Ok(());
         }
-        read::components(value).map(|_| ()).map_err(|_| {
-            invalid(format!(
+        read::components(value).map(|_| ()).map_err(|e| match e {
+            read::ReadError::GitDir(_) => invalid(format!("`{key}: {value}`: {e}")),
+            _ => invalid(format!(
                 "`{key}: {value}` must be a relative path inside the workspace (no leading `/`, no `..`)"
-            ))
+            )),
         })
     };
     inside("workspace_root", &config.workspace_root, true)?;

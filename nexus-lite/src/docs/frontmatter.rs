@@ -158,7 +158,7 @@ pub fn guard(text: &str) -> Result<(), ParseError> {
     let mut aliases = 0usize;
     let mut indents: Vec<usize> = Vec::new();
     let mut quote: Option<u8> = None;
-    for (no, line) in text.split('\n').enumerate() {
+    for (no, line) in yaml_lines(text).enumerate() {
         let bytes = line.as_bytes();
         {
             // Block structure: indentation levels, plus `- `/`? ` items opened on this line
@@ -226,11 +226,48 @@ pub fn guard(text: &str) -> Result<(), ParseError> {
     Ok(())
 }
 
-/// Whether a token (a quoted scalar, an alias) may start after byte `prev`; generous on purpose.
+/// The lines of `text` as libyaml breaks them: at `\n`, `\r\n` and a lone `\r` (a guard that
+/// broke at `\n` only would read `[\r"]"` as one line and miss the quote YAML opens).
+fn yaml_lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = Some(text);
+    std::iter::from_fn(move || {
+        let t = rest?;
+        match t.find(['\r', '\n']) {
+            Some(i) => {
+                let next = if t[i..].starts_with("\r\n") {
+                    i + 2
+                } else {
+                    i + 1
+                };
+                rest = Some(&t[next..]);
+                Some(&t[..i])
+            }
+            None => {
+                rest = None;
+                Some(t)
+            }
+        }
+    })
+}
+
+/// Whether a token (a quoted scalar, an alias) may start after byte `prev`; generous on purpose
+/// (line breaks included, though [`yaml_lines`] already starts each line afresh).
 fn token_start(prev: u8) -> bool {
     matches!(
         prev,
-        b' ' | b'\t' | b'[' | b'{' | b',' | b':' | b'-' | b'?' | b'!' | b'&' | b'|' | b'>'
+        b' ' | b'\t'
+            | b'\r'
+            | b'\n'
+            | b'['
+            | b'{'
+            | b','
+            | b':'
+            | b'-'
+            | b'?'
+            | b'!'
+            | b'&'
+            | b'|'
+            | b'>'
     )
 }
 

@@ -15,6 +15,10 @@ pub enum ReadError {
     )]
     Outside(String),
     #[error(
+        "`{0}` names a `.git` directory; the repository's own files (its config, hooks, index) are never read as documents: point the configuration at files of the working tree"
+    )]
+    GitDir(String),
+    #[error(
         "`{0}` or one of its directories is a symbolic link; links are not followed: commit the file itself"
     )]
     Link(String),
@@ -34,14 +38,22 @@ impl ReadError {
     }
 }
 
-/// The plain components of `rel` (`/`-separated, `.` skipped); an absolute path, `..` or no
-/// component at all is refused.
+/// The plain components of `rel` (`/`-separated, `.` skipped); an absolute path, `..`, a
+/// `.git` component (any case: case-insensitive file systems open `.GIT` too; the walk skips
+/// hidden directories, a configured path must not reach one either) or no component at all is
+/// refused.
 pub fn components(rel: &str) -> Result<Vec<&str>, ReadError> {
     let outside = || ReadError::Outside(rel.to_string());
     let mut parts = Vec::new();
     for c in Path::new(rel).components() {
         match c {
-            Component::Normal(s) => parts.push(s.to_str().ok_or_else(outside)?),
+            Component::Normal(s) => {
+                let s = s.to_str().ok_or_else(outside)?;
+                if s.eq_ignore_ascii_case(".git") {
+                    return Err(ReadError::GitDir(rel.to_string()));
+                }
+                parts.push(s);
+            }
             Component::CurDir => {}
             Component::ParentDir | Component::RootDir | Component::Prefix(_) => {
                 return Err(outside());
@@ -208,6 +220,18 @@ mod tests {
                 "{bad}"
             );
         }
+        for git in [
+            ".git",
+            ".git/config",
+            "docs/.GIT/hooks/pre-commit",
+            "./a/.Git",
+        ] {
+            assert!(
+                matches!(components(git), Err(ReadError::GitDir(_))),
+                "{git}"
+            );
+        }
+        assert!(components(".github/workflows/ci.yml").is_ok());
     }
 
     #[cfg(unix)]
