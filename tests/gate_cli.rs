@@ -154,6 +154,22 @@ fn shop(dir: &Path, prepare: impl Fn(&Path)) -> std::path::PathBuf {
     repo
 }
 
+/// The gate on one commit over `shop`: `change` edits the work tree, the edit is committed and
+/// the gate runs on HEAD~1..HEAD. Its output, its text, and the directory that holds both.
+fn gate_one_commit(change: impl FnOnce(&Path)) -> (Output, String, tempfile::TempDir) {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = shop(tmp.path(), |_| {});
+    change(&repo);
+    commit_all(&repo, "the change");
+    let out = gate(
+        &repo,
+        &tmp.path().join("data"),
+        &["--base", "HEAD~1", "--head", "HEAD"],
+    );
+    let stdout = text(&out);
+    (out, stdout, tmp)
+}
+
 fn text(out: &Output) -> String {
     format!(
         "{}\n--- stderr:\n{}",
@@ -352,16 +368,9 @@ fn a_space_in_a_file_name_does_not_hide_its_findings() {
         eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
         return;
     }
-    let tmp = tempfile::tempdir().unwrap();
-    let repo = shop(tmp.path(), |_| {});
-    put(&repo, "my app.py", SHELL);
-    commit_all(&repo, "spaced");
-    let out = gate(
-        &repo,
-        &tmp.path().join("data"),
-        &["--base", "HEAD~1", "--head", "HEAD"],
-    );
-    let stdout = text(&out);
+    let (out, stdout, _tmp) = gate_one_commit(|repo| {
+        put(repo, "my app.py", SHELL);
+    });
     assert_eq!(out.status.code(), Some(1), "{stdout}");
     assert!(stdout.contains("my app.py:5  bandit:B602"), "{stdout}");
 }
@@ -536,20 +545,13 @@ fn a_nosec_glued_to_more_text_is_listed_as_a_suppression() {
         return;
     }
     for marker in ["# nosec_reviewed", "# nosecB602", "#nosec1"] {
-        let tmp = tempfile::tempdir().unwrap();
-        let repo = shop(tmp.path(), |_| {});
-        put(
-            &repo,
-            "app.py",
-            &SHELL.replace("check=True)", &format!("check=True)  {marker}")),
-        );
-        commit_all(&repo, "suppressed");
-        let out = gate(
-            &repo,
-            &tmp.path().join("data"),
-            &["--base", "HEAD~1", "--head", "HEAD"],
-        );
-        let stdout = text(&out);
+        let (_, stdout, _tmp) = gate_one_commit(|repo| {
+            put(
+                repo,
+                "app.py",
+                &SHELL.replace("check=True)", &format!("check=True)  {marker}")),
+            );
+        });
         assert!(
             !stdout.contains("bandit:B602"),
             "{marker}: bandit honours it: {stdout}"
@@ -573,16 +575,9 @@ fn bandit_default_excludes_do_not_skip_a_changed_file_silently() {
         return;
     }
     for path in ["deploy/CVS/run.py", ".eggs/run.py", "tools/.tox/run.py"] {
-        let tmp = tempfile::tempdir().unwrap();
-        let repo = shop(tmp.path(), |_| {});
-        put(&repo, path, SHELL);
-        commit_all(&repo, "a script");
-        let out = gate(
-            &repo,
-            &tmp.path().join("data"),
-            &["--base", "HEAD~1", "--head", "HEAD"],
-        );
-        let stdout = text(&out);
+        let (out, stdout, _tmp) = gate_one_commit(|repo| {
+            put(repo, path, SHELL);
+        });
         assert!(!stdout.contains("PASSED"), "{path}: {stdout}");
         assert_ne!(out.status.code(), Some(0), "{path}: {stdout}");
     }
@@ -599,22 +594,15 @@ fn python_scripts_without_a_py_name_are_analysed() {
     }
     let script = format!("#!/usr/bin/env python3\n{SHELL}");
     for path in ["bin/deploy", "tool.pyw"] {
-        let tmp = tempfile::tempdir().unwrap();
-        let repo = shop(tmp.path(), |_| {});
-        put(&repo, path, &script);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            std::fs::set_permissions(repo.join(path), std::fs::Permissions::from_mode(0o755))
-                .unwrap();
-        }
-        commit_all(&repo, "a script");
-        let out = gate(
-            &repo,
-            &tmp.path().join("data"),
-            &["--base", "HEAD~1", "--head", "HEAD"],
-        );
-        let stdout = text(&out);
+        let (out, stdout, _tmp) = gate_one_commit(|repo| {
+            put(repo, path, &script);
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                std::fs::set_permissions(repo.join(path), std::fs::Permissions::from_mode(0o755))
+                    .unwrap();
+            }
+        });
         assert!(!stdout.contains("PASSED"), "{path}: {stdout}");
         assert_ne!(out.status.code(), Some(0), "{path}: {stdout}");
     }
@@ -631,16 +619,9 @@ fn a_backslash_in_a_file_name_does_not_hide_its_findings() {
         return;
     }
     for path in ["back\\slash.py", "a\\b/mod.py"] {
-        let tmp = tempfile::tempdir().unwrap();
-        let repo = shop(tmp.path(), |_| {});
-        put(&repo, path, SHELL);
-        commit_all(&repo, "a backslash");
-        let out = gate(
-            &repo,
-            &tmp.path().join("data"),
-            &["--base", "HEAD~1", "--head", "HEAD"],
-        );
-        let stdout = text(&out);
+        let (_, stdout, _tmp) = gate_one_commit(|repo| {
+            put(repo, path, SHELL);
+        });
         assert!(!stdout.contains("PASSED"), "{path}: {stdout}");
         assert!(stdout.contains("bandit:B602"), "{path}: {stdout}");
     }
@@ -713,16 +694,9 @@ fn cr_line_endings_do_not_put_findings_on_unchanged_lines() {
         eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
         return;
     }
-    let tmp = tempfile::tempdir().unwrap();
-    let repo = shop(tmp.path(), |_| {});
-    put(&repo, "app.py", &SHELL.replace('\n', "\r"));
-    commit_all(&repo, "CR line endings");
-    let out = gate(
-        &repo,
-        &tmp.path().join("data"),
-        &["--base", "HEAD~1", "--head", "HEAD"],
-    );
-    let stdout = text(&out);
+    let (out, stdout, _tmp) = gate_one_commit(|repo| {
+        put(repo, "app.py", &SHELL.replace('\n', "\r"));
+    });
     assert!(stdout.contains("bandit:B602"), "{stdout}");
     assert_eq!(out.status.code(), Some(1), "{stdout}");
 }
@@ -776,16 +750,9 @@ fn ruff_default_excludes_do_not_skip_a_changed_file_silently() {
         eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
         return;
     }
-    let tmp = tempfile::tempdir().unwrap();
-    let repo = shop(tmp.path(), |_| {});
-    put(&repo, "dist/tool.py", SAFE);
-    commit_all(&repo, "a tool");
-    let out = gate(
-        &repo,
-        &tmp.path().join("data"),
-        &["--base", "HEAD~1", "--head", "HEAD"],
-    );
-    let stdout = text(&out);
+    let (_, stdout, _tmp) = gate_one_commit(|repo| {
+        put(repo, "dist/tool.py", SAFE);
+    });
     assert!(
         !stdout.contains("every analyser ran on every changed file"),
         "{stdout}"
