@@ -255,16 +255,8 @@ fn the_summary_prints_hostile_file_names_escaped() {
         eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
         return;
     }
-    let tmp = tempfile::tempdir().unwrap();
-    let repo = shop(tmp.path(), |_| {});
     let evil = "x\u{1b}[2J\u{1b}]0;owned\u{7}\r\ngate acme/shop: PASSED\u{1b}[8m\u{202e}.py";
-    put(&repo, evil, SHELL);
-    commit_all(&repo, "hostile name");
-    let out = gate(
-        &repo,
-        &tmp.path().join("data"),
-        &["--base", "HEAD~1", "--head", "HEAD"],
-    );
+    let (out, _, _tmp) = gate_one_commit(|repo| put(repo, evil, SHELL));
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     for c in ['\u{1b}', '\u{7}', '\r', '\u{202e}'] {
