@@ -30,14 +30,7 @@ fn shop(dir: &Path) -> PathBuf {
 }
 
 async fn nexus(repo: &Path, data: &Path) -> nexus_mcp::embedded::Embedded {
-    nexus_mcp::embedded::start(
-        Some(data.to_path_buf()),
-        &[format!("{REPO}={}", repo.display())],
-        &[],
-        Default::default(),
-    )
-    .await
-    .expect("nexus-lite starts")
+    support::embedded_nexus(REPO, repo, data).await
 }
 
 async fn post(lite: &nexus_mcp::embedded::Embedded, path: &str, body: Value) -> Value {

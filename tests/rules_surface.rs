@@ -58,16 +58,8 @@ fn shop(dir: &Path) -> PathBuf {
     repo
 }
 
-/// An in-process nexus-lite serving the shop as `acme/shop`: the Nexus every command shares.
 async fn nexus(repo: &Path, data: &Path) -> nexus_mcp::embedded::Embedded {
-    nexus_mcp::embedded::start(
-        Some(data.to_path_buf()),
-        &[format!("{REPO}={}", repo.display())],
-        &[],
-        Default::default(),
-    )
-    .await
-    .expect("nexus-lite starts")
+    support::embedded_nexus(REPO, repo, data).await
 }
 
 fn script() -> PathBuf {

@@ -94,3 +94,16 @@ pub fn fixture_repo() -> Fixture {
     let head = git(&path, &["rev-parse", "HEAD"]);
     Fixture { dir, path, head }
 }
+
+/// An in-process nexus-lite serving `repo` as `name` from `data`: the Nexus that the gate, the
+/// `rules` commands and a served surface share in a test.
+pub async fn embedded_nexus(name: &str, repo: &Path, data: &Path) -> nexus_mcp::embedded::Embedded {
+    nexus_mcp::embedded::start(
+        Some(data.to_path_buf()),
+        &[format!("{name}={}", repo.display())],
+        &[],
+        Default::default(),
+    )
+    .await
+    .expect("nexus-lite starts")
+}
