@@ -81,8 +81,8 @@ pub struct Analysis {
 
 const PYTHON: &[&str] = &[".py", ".pyi", ".pyw"];
 
-/// Whether the file at `path` (in the snapshot, repo-relative `rel`) is Python: by its name,
-/// or by a `#!` line naming python (an executable script without a suffix).
+/// Whether the file `rel` (repo-relative), whose content starts with `head`, is Python: by its
+/// name, or by a `#!` line naming python (an executable script without a suffix).
 fn is_python(rel: &str, head: &[u8]) -> bool {
     PYTHON.iter().any(|ext| rel.ends_with(ext))
         || head.strip_prefix(b"#!").is_some_and(|rest| {
