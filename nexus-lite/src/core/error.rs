@@ -51,6 +51,16 @@ pub enum LiteError {
         "two repositories are registered under the name {name}; give one of them an explicit NAME= in --repo"
     )]
     DuplicateRepo { name: String },
+    #[error(
+        "repository name {name} is already served from {} by another client; name this one with --repo OTHER={}",
+        root.display(),
+        path.display()
+    )]
+    RepoNameTaken {
+        name: String,
+        root: PathBuf,
+        path: PathBuf,
+    },
     #[error("cannot read config file {path}: {reason}")]
     Config { path: PathBuf, reason: String },
     #[error("indexing {repository} failed: {reason}")]
