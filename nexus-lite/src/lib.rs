@@ -14,6 +14,9 @@
 pub mod code;
 pub mod core;
 pub mod docs;
+// The shared local daemon (Unix socket, peer credentials, uid and host name through rustix).
+#[cfg(target_os = "linux")]
+pub mod local;
 pub mod rules;
 pub mod server;
 
