@@ -387,6 +387,25 @@ async fn two_clients_on_one_repository_share_one_index_run_and_a_name_from_anoth
     assert_eq!(status["repos"].as_array().unwrap().len(), 1, "{status}");
     assert_eq!(status["repos"][0]["clients"].as_array().unwrap().len(), 2);
 
+    // A client on another repository sees neither that graph nor that repository.
+    let (c, _c_stream) = d
+        .register(code_client(&other, Some("acme/other")))
+        .await
+        .unwrap();
+    let tc = c["token"].as_str().unwrap();
+    let graph = ga["graph"]["graph_id"].as_str().unwrap();
+    let (s, e) = d
+        .get(tc, &format!("/api/v1/summary?graph_id={graph}"))
+        .await;
+    assert_eq!(s, StatusCode::NOT_FOUND, "another view's graph: {e}");
+    let (s, e) = d
+        .get(ta, &format!("/api/v1/summary?graph_id={graph}"))
+        .await;
+    assert_eq!(s, StatusCode::OK, "{e}");
+    let (_, repos) = d.get(tc, "/api/v1/repositories").await;
+    assert_eq!(repos["items"].as_array().unwrap().len(), 1, "{repos}");
+    assert_eq!(repos["items"][0]["name"], "acme/other");
+
     let (s, e) = d.register(code_client(&other, None)).await.unwrap_err();
     assert_eq!(s, StatusCode::CONFLICT, "{e}");
     let msg = e["error"]["message"].as_str().unwrap();
