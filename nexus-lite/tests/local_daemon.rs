@@ -422,6 +422,25 @@ async fn two_clients_on_one_repository_share_one_index_run_and_a_name_from_anoth
         .await
         .unwrap_err();
     assert_eq!(s, StatusCode::BAD_REQUEST, "not a git work tree: {e}");
+    let (s, e) = d
+        .register(json!({"pid": 1, "kind": "serve", "routes": [], "repos": [],
+            "workspaces": [{"name": "w", "path": tmp.path().join("missing")}]}))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        s,
+        StatusCode::BAD_REQUEST,
+        "a missing workspace directory: {e}"
+    );
+    assert!(
+        e["error"]["message"].as_str().unwrap().contains("missing"),
+        "{e}"
+    );
+    let (s, e) = d
+        .register(json!({"pid": 1, "kind": "editor", "repos": []}))
+        .await
+        .unwrap_err();
+    assert_eq!(s, StatusCode::BAD_REQUEST, "an unknown kind: {e}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -494,7 +513,7 @@ async fn kill_9_mid_regeneration_a_new_daemon_starts_the_database_is_intact_and_
 }
 
 #[test]
-fn an_idle_daemon_exits_and_removes_its_files_and_one_whose_data_directory_goes_exits_too() {
+fn idle_sigterm_and_a_removed_data_directory_each_stop_the_daemon_cleanly() {
     let tmp = tempfile::tempdir().unwrap();
     let idle = tmp.path().join("idle");
     let mut d = Daemon::start(&idle, 1, None);
@@ -502,6 +521,18 @@ fn an_idle_daemon_exits_and_removes_its_files_and_one_whose_data_directory_goes_
     assert!(status.success(), "{status:?}");
     assert!(!idle.join("nexus-lite.sock").exists());
     assert!(!idle.join("nexus-lite.daemon.json").exists());
+
+    let term = tmp.path().join("term");
+    let mut d = Daemon::start(&term, 300, None);
+    let killed = Command::new("kill")
+        .args(["-TERM", &d.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = wait_exit(&mut d.child, WAIT);
+    assert!(status.success(), "SIGTERM is a clean exit: {status:?}");
+    assert!(!term.join("nexus-lite.sock").exists());
+    assert!(!term.join("nexus-lite.daemon.json").exists());
 
     let gone = tmp.path().join("gone");
     let mut d = Daemon::start(&gone, 300, None);
