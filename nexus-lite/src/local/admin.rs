@@ -58,8 +58,8 @@ fn not_admin(d: &Daemon, headers: &HeaderMap) -> Option<Response> {
     )))
 }
 
+/// The registration body; fields the contract does not name are ignored (a newer client).
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
 struct Registration {
     pid: u32,
     kind: String,
@@ -74,7 +74,6 @@ struct Registration {
 }
 
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
 struct Named {
     #[serde(default)]
     name: Option<String>,
