@@ -565,3 +565,38 @@ fn a_data_directory_of_another_uid_is_refused() {
     assert_eq!(wait_exit(&mut child, WAIT).code(), Some(1));
     assert!(!dir.join("nexus-lite.sock").exists());
 }
+
+#[test]
+fn a_data_directory_served_from_another_host_is_refused_with_exit_3() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("shared");
+    std::fs::create_dir(&dir).unwrap();
+    // Another machine's daemon: it holds the lock (here, this test) and daemon.json names its host.
+    let lock = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(dir.join("nexus-lite.lock"))
+        .unwrap();
+    lock.lock().unwrap();
+    std::fs::write(dir.join("nexus-lite.lock"), "777\n").unwrap();
+    let file = json!({"pid": 777, "host": "elsewhere.example", "uid": nexus_lite::local::files::my_uid(),
+        "version": "0.1.0", "started_at": "2026-01-01T00:00:00Z",
+        "socket": dir.join("nexus-lite.sock"), "token": "t"});
+    std::fs::write(dir.join("nexus-lite.daemon.json"), file.to_string()).unwrap();
+    let (mut child, line) = spawn(&dir, 300, None);
+    assert_eq!(line["ready"], false, "{line}");
+    assert_eq!(
+        line["in_use_by"],
+        json!({"pid": 777, "host": "elsewhere.example"})
+    );
+    let msg = line["error"].as_str().unwrap();
+    assert!(
+        msg.contains("is served by nexus-lite pid 777 on host elsewhere.example")
+            && msg.contains("give this machine its own --data-dir"),
+        "{msg}"
+    );
+    assert_eq!(wait_exit(&mut child, WAIT).code(), Some(3));
+    drop(lock);
+}
