@@ -600,3 +600,38 @@ fn a_data_directory_served_from_another_host_is_refused_with_exit_3() {
     assert_eq!(wait_exit(&mut child, WAIT).code(), Some(3));
     drop(lock);
 }
+
+#[test]
+fn a_daemon_starting_while_the_previous_one_stops_waits_for_its_lock() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("handover");
+    std::fs::create_dir(&dir).unwrap();
+    // The stopping daemon: it still holds the lock, its socket is already gone.
+    let lock = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(dir.join("nexus-lite.lock"))
+        .unwrap();
+    lock.lock().unwrap();
+    let log = dir.join("nexus-lite.log");
+    let starting = {
+        let dir = dir.clone();
+        std::thread::spawn(move || spawn(&dir, 300, None))
+    };
+    let deadline = Instant::now() + WAIT;
+    while !std::fs::read_to_string(&log)
+        .unwrap_or_default()
+        .contains("waiting for the stopping daemon")
+    {
+        assert!(Instant::now() < deadline, "the new daemon never waited");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    drop(lock);
+    let (mut child, line) = starting.join().unwrap();
+    assert_eq!(line, json!({"ready": true, "pid": child.id()}));
+    assert!(dir.join("nexus-lite.sock").exists());
+    let _ = child.kill();
+    let _ = child.wait();
+}
