@@ -345,7 +345,13 @@ async fn probe(dir: &Path) -> Option<(DaemonInfo, reqwest::Client)> {
         .send()
         .await
         .ok()?;
-    answer.status().is_success().then_some((info, http))
+    if !answer.status().is_success() {
+        return None;
+    }
+    // Read again: the file read above may be the previous daemon's (a restart in between), and
+    // a daemon writes its file before it answers, so the one read now is the answering one's.
+    let info = files::read_daemon_file(dir)?;
+    Some((info, http))
 }
 
 /// The ready line a daemon prints on stdout.
