@@ -671,16 +671,24 @@ fn a_data_directory_served_from_another_machine_is_refused() {
         std::fs::set_permissions(data.join(f), std::fs::Permissions::from_mode(0o600)).unwrap();
     }
 
-    let out = home.run(
-        &["serve", "--repo", &repo_arg(&a)],
+    let mut serve = McpStdio::spawn(
+        home.nexus_mcp(&["serve", "--repo", &repo_arg(&a)]),
         "nexus-mcp serve on another machine's data directory",
     );
-    let shown = text(&out);
-    assert!(!out.status.success(), "{shown}");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains(host) && err.contains("pid 4242"), "{shown}");
-    assert!(err.contains("cannot be shared between machines"), "{shown}");
-    assert!(err.contains("--data-dir"), "says what to do: {shown}");
+    // Refused at start or at its first call: either way never served, and told why.
+    let refusal = match serve.first_call("kg_latest_graph", latest_graph()) {
+        Ok(answer) => panic!("served from a directory another host holds: {answer:#}"),
+        Err(e) => format!("{e}\n{}", serve.log()),
+    };
+    assert!(
+        refusal.contains(host) && refusal.contains("pid 4242"),
+        "{refusal}"
+    );
+    assert!(
+        refusal.contains("cannot be shared between machines"),
+        "{refusal}"
+    );
+    assert!(refusal.contains("--data-dir"), "says what to do: {refusal}");
     drop(lock);
 }
 
