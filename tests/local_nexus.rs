@@ -282,7 +282,7 @@ fn every_surface_and_command_share_one_local_nexus() {
     let queued = agent.capability(
         "propose_rule",
         json!({"title": "No eval", "body": "Never pass request data to `eval`.",
-               "severity": "error", "forbid": "\\beval\\(", "rationale": "seen twice"}),
+               "severity": "error", "enforcedBy": ["bandit:B307"], "rationale": "seen twice"}),
     );
     let id = queued["proposal"]["proposalId"]
         .as_str()
