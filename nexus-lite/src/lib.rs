@@ -14,7 +14,11 @@
 pub mod code;
 pub mod core;
 pub mod docs;
+// The shared local daemon (Unix socket, peer credentials, uid and host name through rustix).
+#[cfg(target_os = "linux")]
+pub mod local;
 pub mod rules;
+pub mod server;
 
 // Paths from before the domain split that the root crate uses (nexus_lite::git::command,
 // nexus_lite::error::LiteError).
@@ -23,6 +27,7 @@ pub use crate::core::{error, git};
 pub use crate::code::engine::{AppState, RunOutcome};
 pub use crate::core::error::LiteError;
 pub use crate::docs::WorkspaceSpec;
+pub use crate::server::{Server, domains_of};
 
 use crate::core::Domain;
 use crate::core::db::Migration;
@@ -34,6 +39,9 @@ use std::sync::Arc;
 /// A new domain is one more line here and one `merge` in [`router`] (see `core`'s module
 /// comment for what it brings).
 pub const DOMAINS: &[&Domain] = &[&core::DOMAIN, &code::DOMAIN, &rules::DOMAIN, &docs::DOMAIN];
+
+/// The domains a view serves routes of (the core's routes are public, outside views).
+pub const SERVED_DOMAINS: [&str; 3] = ["code", "rules", "docs"];
 
 /// Every domain's migrations, in domain order.
 pub fn migrations() -> Vec<&'static [Migration]> {
@@ -115,17 +123,33 @@ pub fn router(state: Arc<AppState>) -> axum::Router {
 /// bearer-token check.
 pub fn router_with_docs(state: Arc<AppState>, docs: Arc<docs::DocsState>) -> axum::Router {
     let core = state.core.clone();
-    let rules = rules::RulesState::new(core.clone(), served(&state));
-    let api = axum::Router::new()
-        .merge(code::router(state))
-        .merge(rules::router(rules))
-        .merge(docs::router(docs))
-        .fallback(crate::core::http::not_found_route)
-        .layer(axum::middleware::from_fn_with_state(
-            core,
-            crate::core::http::auth,
-        ));
+    let all = SERVED_DOMAINS.into_iter().collect();
+    let api = domain_routers(state, docs, &all).layer(axum::middleware::from_fn_with_state(
+        core,
+        crate::core::http::auth,
+    ));
     crate::core::http::public_router(openapi_document().to_string()).merge(api)
+}
+
+/// The routers of `domains` (of [`SERVED_DOMAINS`]) over `state`'s repositories and `docs`'s
+/// workspaces, with the "no endpoint" fallback; no auth.
+pub(crate) fn domain_routers(
+    state: Arc<AppState>,
+    docs: Arc<docs::DocsState>,
+    domains: &std::collections::BTreeSet<&str>,
+) -> axum::Router {
+    let mut api = axum::Router::new();
+    if domains.contains("rules") {
+        let rules = rules::RulesState::new(state.core.clone(), served(&state));
+        api = api.merge(rules::router(rules));
+    }
+    if domains.contains("code") {
+        api = api.merge(code::router(state));
+    }
+    if domains.contains("docs") {
+        api = api.merge(docs::router(docs));
+    }
+    api.fallback(crate::core::http::not_found_route)
 }
 
 /// The served repositories by name (the rules domain's view of the code domain's list).
@@ -157,9 +181,14 @@ pub fn openapi_document() -> &'static str {
 pub async fn spawn(config: LiteConfig, listen: SocketAddr) -> Result<Running, LiteError> {
     let cfg = config.clone();
     let (state, docs) = tokio::task::spawn_blocking(move || {
-        let state = AppState::new(&cfg)?;
-        let docs = docs::DocsState::open(state.core.clone(), &cfg.workspaces, &cfg.docs_limits)?;
-        Ok::<_, LiteError>((state, docs))
+        let (server, repos) = Server::open_config(&cfg)?;
+        let workspaces = cfg
+            .workspaces
+            .iter()
+            .map(|w| server.workspace(w, &cfg.docs_limits))
+            .collect::<Result<Vec<_>, _>>()?;
+        let docs = docs::DocsState::with(server.core.clone(), workspaces)?;
+        Ok::<_, LiteError>((server.code_state(repos), docs))
     })
     .await
     .map_err(|e| LiteError::Task(e.to_string()))??;

@@ -43,6 +43,16 @@ enum Cmd {
         #[command(flatten)]
         docs_limits: nexus_lite::docs::config::OperatorLimits,
     },
+    /// Serve DATA_DIR to every local client over a Unix socket in it (started by the clients on
+    /// first use; prints one ready line, then logs to stderr; exits 3 when DATA_DIR is served).
+    #[cfg(target_os = "linux")]
+    Daemon {
+        #[arg(long)]
+        data_dir: Option<PathBuf>,
+        /// Exit after this many seconds without a client (default: NEXUS_LITE_IDLE_TIMEOUT, else 300).
+        #[arg(long)]
+        idle_timeout: Option<u64>,
+    },
     /// Index one repository now and print a JSON summary.
     Index {
         #[arg(long)]
@@ -93,6 +103,22 @@ fn main() -> ExitCode {
         )
         .init();
     let cli = Cli::parse();
+    #[cfg(target_os = "linux")]
+    if let Cmd::Daemon {
+        data_dir,
+        idle_timeout,
+    } = cli.cmd
+    {
+        let data_dir = data_dir.unwrap_or_else(nexus_lite::default_data_dir);
+        let config = nexus_lite::local::DaemonConfig::new(data_dir, idle_timeout);
+        return match nexus_lite::local::run(config) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("nexus-lite daemon: {e}");
+                ExitCode::from(nexus_lite::local::exit_code(&e))
+            }
+        };
+    }
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
@@ -104,6 +130,8 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<(), String> {
     match cli.cmd {
+        #[cfg(target_os = "linux")]
+        Cmd::Daemon { .. } => Err("the daemon runs from main".into()),
         Cmd::Index { repo, data_dir } => {
             let spec = parse_repo(&repo);
             let data_dir = data_dir.unwrap_or_else(nexus_lite::default_data_dir);

@@ -51,6 +51,42 @@ pub enum LiteError {
         "two repositories are registered under the name {name}; give one of them an explicit NAME= in --repo"
     )]
     DuplicateRepo { name: String },
+    #[error(
+        "repository name {name} is already served from {} by another client; name this one with --repo OTHER={}",
+        root.display(),
+        path.display()
+    )]
+    RepoNameTaken {
+        name: String,
+        root: PathBuf,
+        path: PathBuf,
+    },
+    #[error(
+        "{}belongs to uid {owner}, not to you (uid {uid}): nexus-lite serves each user from their own data directory; pass --data-dir with a directory of yours",
+        if path == data_dir { format!("the data directory {} ", data_dir.display()) } else { format!("{} in the data directory {} ", path.display(), data_dir.display()) }
+    )]
+    NotYours {
+        data_dir: PathBuf,
+        path: PathBuf,
+        owner: u32,
+        uid: u32,
+    },
+    #[error(
+        "{} is served by nexus-lite pid {pid} on host {host}: a data directory cannot be shared between machines (it holds a SQLite database and a Unix socket); give this machine its own --data-dir",
+        path.display()
+    )]
+    OtherHost {
+        path: PathBuf,
+        pid: u32,
+        host: String,
+    },
+    #[error("cannot {what} {}: {source}; check the data directory's permissions and free space", path.display())]
+    Local {
+        what: String,
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
     #[error("cannot read config file {path}: {reason}")]
     Config { path: PathBuf, reason: String },
     #[error("indexing {repository} failed: {reason}")]

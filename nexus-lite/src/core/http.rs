@@ -242,35 +242,48 @@ pub async fn not_found_route(req: Request) -> ApiError {
     ))
 }
 
-/// The bearer-token check in front of every domain's routes; the comparison takes the same
-/// time wherever the first difference is.
+/// The bearer token of a request (`Authorization: Bearer <token>`), if any.
+pub fn bearer(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(str::trim)
+}
+
+/// Whether `given` is the non-empty `secret`; the comparison takes the same time wherever the
+/// first difference is.
+pub fn is_secret(given: Option<&str>, secret: &str) -> bool {
+    match given {
+        Some(t) if !secret.is_empty() => {
+            let (a, b) = (t.as_bytes(), secret.as_bytes());
+            a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+        }
+        _ => false,
+    }
+}
+
+/// The 401 answer, saying which token is expected.
+pub fn unauthorized(message: impl Into<String>) -> Response {
+    ApiError {
+        status: StatusCode::UNAUTHORIZED,
+        code: "unauthorized",
+        message: message.into(),
+    }
+    .into_response()
+}
+
+/// The bearer-token check in front of every domain's routes.
 pub async fn auth(
     State(core): State<Arc<Core>>,
     headers: HeaderMap,
     req: Request,
     next: Next,
 ) -> Response {
-    let given = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(str::trim);
-    let ok = match given {
-        Some(t) if !core.token.is_empty() => {
-            let (a, b) = (t.as_bytes(), core.token.as_bytes());
-            a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
-        }
-        _ => false,
-    };
-    if !ok {
-        return ApiError {
-            status: StatusCode::UNAUTHORIZED,
-            code: "unauthorized",
-            message:
-                "missing or wrong bearer token: send `Authorization: Bearer <NEXUS_API_TOKEN>`"
-                    .into(),
-        }
-        .into_response();
+    if !is_secret(bearer(&headers), &core.token) {
+        return unauthorized(
+            "missing or wrong bearer token: send `Authorization: Bearer <NEXUS_API_TOKEN>`",
+        );
     }
     next.run(req).await
 }

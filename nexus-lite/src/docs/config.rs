@@ -344,7 +344,7 @@ impl Default for CriteriaConfig {
     }
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Limits {
     /// Files larger than this are indexed from their first bytes only (and reported).

@@ -61,19 +61,28 @@ impl DocsState {
         specs: &[WorkspaceSpec],
         limits: &config::Limits,
     ) -> Result<Arc<DocsState>, LiteError> {
-        let mut workspaces: Vec<Arc<Workspace>> = Vec::new();
-        for spec in specs {
-            let ws = Workspace::open(spec, limits)?;
-            if workspaces.iter().any(|w| w.name == ws.name) {
+        let workspaces = specs
+            .iter()
+            .map(|spec| Workspace::open(spec, limits).map(Arc::new))
+            .collect::<Result<Vec<_>, _>>()?;
+        DocsState::with(core, workspaces)
+    }
+
+    /// The state over opened (possibly shared) workspaces; two with one name are refused.
+    pub fn with(
+        core: Arc<Core>,
+        workspaces: Vec<Arc<Workspace>>,
+    ) -> Result<Arc<DocsState>, LiteError> {
+        for (i, ws) in workspaces.iter().enumerate() {
+            if workspaces[..i].iter().any(|w| w.name == ws.name) {
                 return Err(LiteError::Config {
-                    path: spec.path.clone(),
+                    path: ws.dir.clone(),
                     reason: format!(
                         "two workspaces are named `{}`; give one of them another name with --workspace NAME=PATH",
                         ws.name
                     ),
                 });
             }
-            workspaces.push(Arc::new(ws));
         }
         Ok(Arc::new(DocsState { core, workspaces }))
     }

@@ -124,17 +124,28 @@ impl Regen {
     }
 }
 
-/// The code domain's state (and, through [`AppState::core`], the server's shared one).
+/// What every view of one server shares in the code domain: the plan clock, the regenerations
+/// and the repositories being regenerated, the graphs in memory.
+#[derive(Default, Clone)]
+pub struct CodeShared {
+    pub clock: Arc<Clock>,
+    pub regens: Arc<Mutex<HashMap<String, Regen>>>,
+    pub running: Arc<Mutex<HashSet<String>>>,
+    pub graph_cache: Arc<crate::code::api::GraphCache>,
+}
+
+/// The code domain's state over some repositories (and, through [`AppState::core`], the
+/// server's shared one). Every field but `repos` is shared by all the views of one server.
 pub struct AppState {
     pub core: Arc<Core>,
     pub index_on_first_use: bool,
-    pub repos: Vec<Repo>,
+    pub repos: Vec<Arc<Repo>>,
     /// Plan expiry clock (injectable offset for tests).
-    pub clock: Clock,
-    pub regens: Mutex<HashMap<String, Regen>>,
-    pub running: Mutex<HashSet<String>>,
+    pub clock: Arc<Clock>,
+    pub regens: Arc<Mutex<HashMap<String, Regen>>>,
+    pub running: Arc<Mutex<HashSet<String>>>,
     /// Ready graphs in memory for the impact queries.
-    pub graph_cache: crate::code::api::GraphCache,
+    pub graph_cache: Arc<crate::code::api::GraphCache>,
 }
 
 impl Shared for AppState {
@@ -169,18 +180,17 @@ impl RunOutcome {
     }
 }
 
-/// The registered repositories of `config`, each at the root of its work tree.
-pub fn resolve_repos(config: &LiteConfig) -> Result<Vec<Repo>, LiteError> {
-    Ok(crate::core::repos::served_repos(config)?
-        .into_iter()
-        .map(|r| Repo {
-            name: r.name,
-            root: r.root,
+impl Repo {
+    /// A repository with empty caches (`root`: the root of its work tree).
+    pub fn new(name: String, root: PathBuf) -> Repo {
+        Repo {
+            name,
+            root,
             cache: ParseCache::default(),
             analyser_cache: Mutex::new(AnalyserCache::default()),
             index_lock: Mutex::new(()),
-        })
-        .collect())
+        }
+    }
 }
 
 /// Why a plan for `branch` cannot run on this work tree (no commit, detached HEAD, another
@@ -222,36 +232,32 @@ pub use crate::core::repos::repo_name;
 
 impl AppState {
     /// Opens the whole server's state for `config`: the shared core (lock, database, every
-    /// domain's migrations) and this domain on it.
+    /// domain's migrations) and this domain over every repository of `config`.
     pub fn new(config: &LiteConfig) -> Result<Arc<AppState>, LiteError> {
-        let repos = resolve_repos(config)?;
-        let core = Core::open(&config.data_dir, &config.token, &crate::migrations())?;
-        AppState::open(core, repos, config)
+        let (server, repos) = crate::server::Server::open_config(config)?;
+        Ok(server.code_state(repos))
     }
 
-    /// The code domain on an opened core: marks runs a previous process left `running` failed.
-    pub fn open(
+    /// A view over `repos` sharing `core` and `shared`.
+    pub fn view(
         core: Arc<Core>,
-        repos: Vec<Repo>,
-        config: &LiteConfig,
-    ) -> Result<Arc<AppState>, LiteError> {
-        let recovered = store::recover_interrupted(&core.writer()?)?;
-        if recovered > 0 {
-            tracing::warn!(recovered, "marked interrupted graph runs as failed");
-        }
-        Ok(Arc::new(AppState {
+        shared: &CodeShared,
+        repos: Vec<Arc<Repo>>,
+        index_on_first_use: bool,
+    ) -> Arc<AppState> {
+        Arc::new(AppState {
             core,
-            index_on_first_use: config.index_on_first_use,
+            index_on_first_use,
             repos,
-            clock: Clock::default(),
-            regens: Mutex::new(HashMap::new()),
-            running: Mutex::new(HashSet::new()),
-            graph_cache: Default::default(),
-        }))
+            clock: shared.clock.clone(),
+            regens: shared.regens.clone(),
+            running: shared.running.clone(),
+            graph_cache: shared.graph_cache.clone(),
+        })
     }
 
     pub fn repo(&self, name: &str) -> Option<&Repo> {
-        self.repos.iter().find(|r| r.name == name)
+        self.repos.iter().find(|r| r.name == name).map(|r| &**r)
     }
 
     /// A read connection (WAL lets it read while a run writes).
