@@ -9,7 +9,7 @@ use nexus_mcp::{embedded, runtime};
 use rmcp::ServiceExt;
 use runtime::access;
 use runtime::app::{App, Settings, ToolContext};
-use runtime::backend::{self as nexus_client, NexusClient, Secret};
+use runtime::backend as nexus_client;
 use runtime::mcp::McpServer;
 use runtime::spec::{Mode, SurfaceSpec};
 use runtime::transport::auth::KeyStore;
@@ -158,6 +158,13 @@ enum Command {
     /// The rules domain from a terminal: `stats` (which rules break and get fixed) and
     /// `review` (accept or reject queued rule and skill proposals).
     Rules(nexus_mcp::cli::rules::RulesArgs),
+    /// Show the local nexus-lite of a data directory: who serves it, what is registered, and the
+    /// connected clients (every local server, gate and rules command shares it).
+    Status(nexus_mcp::cli::status::StatusArgs),
+    /// Serve a data directory as the local nexus-lite daemon. Started by the first command that
+    /// needs it; you do not run it yourself.
+    #[command(hide = true)]
+    Daemon(nexus_lite::local::DaemonArgs),
     /// Check or rewrite contract/<surface>/ from the manifest.
     Contract {
         #[arg(long, conflicts_with = "write")]
@@ -169,12 +176,14 @@ enum Command {
     },
 }
 
-/// Connects to Nexus (remote or embedded) and builds the shared state.
+/// Connects to Nexus (remote, or the local nexus-lite, joined as a `kind` client) and builds
+/// the shared state.
 async fn build_app(
     cli: &Cli,
     surface: &'static SurfaceSpec,
     backend: &Backend,
-) -> Result<(Arc<App>, Option<embedded::Embedded>), String> {
+    kind: &str,
+) -> Result<Arc<App>, String> {
     let mut settings = Settings::default();
     let mut env = Environment::default();
     if let Ok(roots) = std::env::var("NEXUS_MCP_LOCAL_REPO_ROOTS") {
@@ -185,17 +194,20 @@ async fn build_app(
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(nexus_client::DEFAULT_MAX_ANSWER_BYTES);
-    let (client, lite) = match &cli.nexus_url {
-        Some(url) => (
-            nexus_mcp::cli::nexus::remote(url, timeout)?.with_max_answer_bytes(max_answer),
-            None,
-        ),
+    let client = match &cli.nexus_url {
+        Some(url) => nexus_mcp::cli::nexus::remote(url, timeout)?.with_max_answer_bytes(max_answer),
         None => {
             let lite = embedded::start(
                 backend.data_dir.clone(),
                 &backend.repos,
                 &backend.workspaces,
                 backend.docs_limits.clone().into(),
+                embedded::Client {
+                    kind,
+                    surface: Some(surface.name),
+                    routes: surface.nexus_routes(),
+                },
+                timeout,
             )
             .await
             .map_err(|e| e.to_string())?;
@@ -210,23 +222,15 @@ async fn build_app(
                     .filter_map(|p| p.canonicalize().ok())
                     .collect();
             }
-            (
-                NexusClient::new(&lite.url, Secret::new(lite.token.clone()), timeout)
-                    .map_err(|e| e.to_string())?
-                    .with_max_answer_bytes(max_answer),
-                Some(lite),
-            )
+            lite.client.with_max_answer_bytes(max_answer)
         }
     };
-    Ok((
-        Arc::new(App::new(
-            surface,
-            client,
-            settings,
-            surfaces::parts(surface.name, &env),
-        )),
-        lite,
-    ))
+    Ok(Arc::new(App::new(
+        surface,
+        client,
+        settings,
+        surfaces::parts(surface.name, &env),
+    )))
 }
 
 fn stdio_scopes(surface: &SurfaceSpec, backend: &Backend) -> Result<BTreeSet<String>, String> {
@@ -256,6 +260,10 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::Rules(args) => nexus_mcp::cli::rules::run(args, cli.nexus_url.as_deref())
             .await
             .map_err(|m| nexus_mcp::cli::terminal::text(&m).into_owned()),
+        Command::Status(args) => nexus_mcp::cli::status::run(args)
+            .await
+            .map_err(|m| nexus_mcp::cli::terminal::text(&m).into_owned()),
+        Command::Daemon(_) => Err("internal: the daemon runs outside the async runtime".into()),
         Command::Tools { json, cost } => {
             if *cost {
                 print!("{}", runtime::tool_cost::report(surface));
@@ -334,7 +342,7 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
             let args: serde_json::Value = serde_json::from_str(arguments)
                 .map_err(|e| format!("arguments are not JSON: {e}"))?;
             let scopes = stdio_scopes(surface, backend)?;
-            let (app, lite) = build_app(&cli, surface, backend).await?;
+            let app = build_app(&cli, surface, backend, "call").await?;
             let ctx = ToolContext {
                 app,
                 mode: Mode::LocalStdio,
@@ -357,9 +365,6 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
                     ExitCode::FAILURE
                 }
             };
-            if let Some(l) = lite {
-                l.running.shutdown().await;
-            }
             Ok(code)
         }
         Command::Serve {
@@ -383,7 +388,7 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
                 )?),
                 Transport::Stdio => None,
             };
-            let (app, _lite) = build_app(&cli, surface, backend).await?;
+            let app = build_app(&cli, surface, backend, "serve").await?;
             match transport {
                 Transport::Stdio => {
                     let scopes = stdio_scopes(surface, backend)?;
@@ -481,6 +486,9 @@ fn main() -> ExitCode {
         )
         .init();
     let cli = Cli::parse();
+    if let Command::Daemon(args) = &cli.command {
+        return nexus_lite::local::main(args);
+    }
     // One thread unless asked otherwise: a call is a few hundred microseconds of CPU around a
     // Nexus request, and on the multi-threaded scheduler every message crossed threads (HTTP
     // calls took ~480 us of CPU there against ~320 us on one thread, see the README).

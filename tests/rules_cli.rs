@@ -29,11 +29,11 @@ fn shop(dir: &Path) -> PathBuf {
     repo
 }
 
-async fn nexus(repo: &Path, data: &Path) -> nexus_mcp::embedded::Embedded {
+async fn nexus(repo: &Path, data: &Path) -> support::Lite {
     support::embedded_nexus(REPO, repo, data).await
 }
 
-async fn post(lite: &nexus_mcp::embedded::Embedded, path: &str, body: Value) -> Value {
+async fn post(lite: &support::Lite, path: &str, body: Value) -> Value {
     let resp = reqwest::Client::new()
         .post(format!("{}{path}?repository={REPO}", lite.url))
         .bearer_auth(&lite.token)
@@ -47,7 +47,7 @@ async fn post(lite: &nexus_mcp::embedded::Embedded, path: &str, body: Value) -> 
     body
 }
 
-fn rules(lite: &nexus_mcp::embedded::Embedded, repo: &Path, args: &[&str]) -> Output {
+fn rules(lite: &support::Lite, repo: &Path, args: &[&str]) -> Output {
     Command::new(bin())
         .arg("rules")
         .args(args)

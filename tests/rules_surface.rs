@@ -58,7 +58,7 @@ fn shop(dir: &Path) -> PathBuf {
     repo
 }
 
-async fn nexus(repo: &Path, data: &Path) -> nexus_mcp::embedded::Embedded {
+async fn nexus(repo: &Path, data: &Path) -> support::Lite {
     support::embedded_nexus(REPO, repo, data).await
 }
 
@@ -80,7 +80,7 @@ struct World {
     py: PathBuf,
     tmp: tempfile::TempDir,
     repo: PathBuf,
-    lite: nexus_mcp::embedded::Embedded,
+    lite: support::Lite,
 }
 
 /// The world of `test`, or None (skipped) where the clients or analysers are not installed.

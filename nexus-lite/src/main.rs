@@ -46,13 +46,7 @@ enum Cmd {
     /// Serve DATA_DIR to every local client over a Unix socket in it (started by the clients on
     /// first use; prints one ready line, then logs to stderr; exits 3 when DATA_DIR is served).
     #[cfg(target_os = "linux")]
-    Daemon {
-        #[arg(long)]
-        data_dir: Option<PathBuf>,
-        /// Exit after this many seconds without a client (default: NEXUS_LITE_IDLE_TIMEOUT, else 300).
-        #[arg(long)]
-        idle_timeout: Option<u64>,
-    },
+    Daemon(nexus_lite::local::DaemonArgs),
     /// Index one repository now and print a JSON summary.
     Index {
         #[arg(long)]
@@ -104,20 +98,8 @@ fn main() -> ExitCode {
         .init();
     let cli = Cli::parse();
     #[cfg(target_os = "linux")]
-    if let Cmd::Daemon {
-        data_dir,
-        idle_timeout,
-    } = cli.cmd
-    {
-        let data_dir = data_dir.unwrap_or_else(nexus_lite::default_data_dir);
-        let config = nexus_lite::local::DaemonConfig::new(data_dir, idle_timeout);
-        return match nexus_lite::local::run(config) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("nexus-lite daemon: {e}");
-                ExitCode::from(nexus_lite::local::exit_code(&e))
-            }
-        };
+    if let Cmd::Daemon(args) = &cli.cmd {
+        return nexus_lite::local::main(args);
     }
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
@@ -131,7 +113,7 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<(), String> {
     match cli.cmd {
         #[cfg(target_os = "linux")]
-        Cmd::Daemon { .. } => Err("the daemon runs from main".into()),
+        Cmd::Daemon(_) => Err("the daemon runs from main".into()),
         Cmd::Index { repo, data_dir } => {
             let spec = parse_repo(&repo);
             let data_dir = data_dir.unwrap_or_else(nexus_lite::default_data_dir);

@@ -120,6 +120,43 @@ impl ToolSpec {
 }
 
 impl SurfaceSpec {
+    /// Every (METHOD, path template) the manifest maps: what a local Nexus lets this surface
+    /// reach (by the domains those routes belong to).
+    pub fn nexus_routes(&self) -> Vec<(&'static str, &'static str)> {
+        let prompt_sources = self
+            .prompts
+            .iter()
+            .flat_map(|p| p.arguments.iter().filter_map(|a| a.complete.as_ref()));
+        let resource_sources = self
+            .resources
+            .iter()
+            .flat_map(|r| r.complete.iter().map(|(_, c)| c));
+        let mut routes: Vec<(&'static str, &'static str)> = self
+            .tools
+            .iter()
+            .filter_map(|t| t.nexus.as_ref())
+            .chain(self.resources.iter().filter_map(|r| r.nexus.as_ref()))
+            .chain(
+                prompt_sources
+                    .chain(resource_sources)
+                    .filter_map(|c| match c {
+                        CompletionSpec::Nexus { nexus, .. } => Some(nexus),
+                        CompletionSpec::Values(_) => None,
+                    }),
+            )
+            .map(|n| {
+                let method = match n.method {
+                    HttpMethod::Get => "GET",
+                    HttpMethod::Post => "POST",
+                };
+                (method, n.path)
+            })
+            .collect();
+        routes.sort_unstable();
+        routes.dedup();
+        routes
+    }
+
     pub fn tool(&self, name: &str) -> Option<&'static ToolSpec> {
         self.tools.iter().find(|t| t.name == name)
     }

@@ -7,6 +7,7 @@
 
 use crate::cli::nexus::Connection;
 use crate::cli::terminal::text;
+use crate::embedded::Client;
 use crate::runtime::backend::{NexusClient, NexusRequest};
 use nexus_lite::rules::gate::model::{GateRecord, GateStatus, ToolStatus};
 use nexus_lite::rules::gate::{self, analysers};
@@ -55,11 +56,14 @@ pub async fn run(args: &GateArgs, nexus_url: Option<&str>) -> Result<ExitCode, S
         &args.repo,
         args.repository.as_deref(),
         args.data_dir.clone(),
+        Client {
+            kind: "gate",
+            surface: None,
+            routes: vec![("POST", gate::api::PATH)],
+        },
     )
     .await?;
-    let outcome = analyse_and_store(args, &root, conn.repository.clone(), &conn.client).await;
-    conn.close().await;
-    outcome
+    analyse_and_store(args, &root, conn.repository.clone(), &conn.client).await
 }
 
 async fn analyse_and_store(
@@ -98,7 +102,11 @@ async fn analyse_and_store(
     }
     let body = serde_json::to_value(&record).map_err(|e| e.to_string())?;
     let stored = client
-        .send(&NexusRequest::post(gate::api::PATH, body), None)
+        // Storing one verdict twice is harmless: sent again if the local Nexus died meanwhile.
+        .send(
+            &NexusRequest::post(gate::api::PATH, body).replay_safe(),
+            None,
+        )
         .await;
     let verdict = record.verdict();
     if args.json {

@@ -3,4 +3,5 @@
 pub mod gate;
 pub mod nexus;
 pub mod rules;
+pub mod status;
 pub mod terminal;

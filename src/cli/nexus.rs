@@ -1,7 +1,7 @@
-//! The Nexus API a CLI subcommand talks to: NEXUS_API_URL (token from NEXUS_API_TOKEN), or an
-//! embedded nexus-lite over the repository, on the same data directory `serve` uses.
+//! The Nexus API a CLI subcommand talks to: NEXUS_API_URL (token from NEXUS_API_TOKEN), or the
+//! local nexus-lite of the data directory `serve` uses, shared with every running server.
 
-use crate::embedded::{self, Embedded};
+use crate::embedded::{self, Client};
 use crate::runtime::backend::{NexusClient, Secret};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -14,72 +14,53 @@ pub fn remote(url: &str, timeout: Duration) -> Result<NexusClient, String> {
     NexusClient::new(url, Secret::new(token), timeout).map_err(|e| e.to_string())
 }
 
-/// A connected client, the repository's name there, and the embedded server to stop after.
+/// A connected client and the repository's name there.
 pub struct Connection {
     pub client: NexusClient,
     pub repository: String,
-    lite: Option<Embedded>,
 }
 
 impl Connection {
     /// Connects for the git work tree holding `path` (any path inside it); returns the work
-    /// tree's root with the connection.
+    /// tree's root with the connection. `client` says who asks (the local Nexus lets it reach
+    /// the domains of its routes only).
     pub async fn for_work_tree(
         nexus_url: Option<&str>,
         path: &Path,
         name: Option<&str>,
         data_dir: Option<PathBuf>,
+        client: Client<'_>,
     ) -> Result<(PathBuf, Connection), String> {
         let root = nexus_lite::git::toplevel(path).map_err(|e| e.to_string())?;
-        let conn = Connection::open(nexus_url, &root, name, data_dir).await?;
-        Ok((root, conn))
-    }
-
-    /// Connects for the git work tree at `root`; `name` overrides the repository's name.
-    async fn open(
-        nexus_url: Option<&str>,
-        root: &Path,
-        name: Option<&str>,
-        data_dir: Option<PathBuf>,
-    ) -> Result<Connection, String> {
         let timeout = Duration::from_secs(120);
-        match nexus_url {
-            Some(url) => Ok(Connection {
+        let conn = match nexus_url {
+            Some(url) => Connection {
                 client: remote(url, timeout)?,
-                repository: nexus_lite::core::repos::repo_name(name, root),
-                lite: None,
-            }),
+                repository: nexus_lite::core::repos::repo_name(name, &root),
+            },
             None => {
                 let spec = match name {
                     Some(name) => format!("{name}={}", root.display()),
                     None => root.display().to_string(),
                 };
-                let lite = embedded::start(data_dir, &[spec], &[], Default::default())
-                    .await
-                    .map_err(|e| e.to_string())?;
+                let lite =
+                    embedded::start(data_dir, &[spec], &[], Default::default(), client, timeout)
+                        .await
+                        .map_err(|e| e.to_string())?;
                 let repository = lite
                     .checkouts
                     .iter()
                     .find(|(_, path)| path.as_path() == root)
                     .map(|(name, _)| name.clone())
                     .ok_or_else(|| {
-                        format!("the embedded nexus-lite does not serve {}", root.display())
+                        format!("the local nexus-lite does not serve {}", root.display())
                     })?;
-                let client = NexusClient::new(&lite.url, Secret::new(lite.token.clone()), timeout)
-                    .map_err(|e| e.to_string())?;
-                Ok(Connection {
-                    client,
+                Connection {
+                    client: lite.client,
                     repository,
-                    lite: Some(lite),
-                })
+                }
             }
-        }
-    }
-
-    /// Stops the embedded nexus-lite, if one was started.
-    pub async fn close(self) {
-        if let Some(lite) = self.lite {
-            lite.running.shutdown().await;
-        }
+        };
+        Ok((root, conn))
     }
 }

@@ -5,6 +5,7 @@
 
 use crate::cli::nexus::Connection;
 use crate::cli::terminal;
+use crate::embedded::Client;
 use crate::runtime::backend::NexusRequest;
 use serde_json::{Value, json};
 use std::fmt::Write as _;
@@ -72,11 +73,14 @@ pub async fn run(args: &RulesArgs, nexus_url: Option<&str>) -> Result<ExitCode, 
         &args.repo,
         args.repository.as_deref(),
         args.data_dir.clone(),
+        Client {
+            kind: "rules",
+            surface: None,
+            routes: vec![("GET", "/api/v1/rules/stats")],
+        },
     )
     .await?;
-    let outcome = execute(args, &conn).await;
-    conn.close().await;
-    let text = outcome?;
+    let text = execute(args, &conn).await?;
     print!("{text}");
     Ok(ExitCode::SUCCESS)
 }

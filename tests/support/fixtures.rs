@@ -95,15 +95,34 @@ pub fn fixture_repo() -> Fixture {
     Fixture { dir, path, head }
 }
 
-/// An in-process nexus-lite serving `repo` as `name` from `data`: the Nexus that the gate, the
-/// `rules` commands and a served surface share in a test.
-pub async fn embedded_nexus(name: &str, repo: &Path, data: &Path) -> nexus_mcp::embedded::Embedded {
-    nexus_mcp::embedded::start(
-        Some(data.to_path_buf()),
-        &[format!("{name}={}", repo.display())],
-        &[],
-        Default::default(),
-    )
-    .await
-    .expect("nexus-lite starts")
+/// An in-process nexus-lite serving `repo` as `name` from `data` over loopback HTTP (as a
+/// remote Nexus is): the Nexus that the gate, the `rules` commands and a served surface share
+/// in a test through NEXUS_API_URL.
+pub struct Lite {
+    pub url: String,
+    pub token: String,
+    pub running: nexus_lite::Running,
+}
+
+pub async fn embedded_nexus(name: &str, repo: &Path, data: &Path) -> Lite {
+    let token = format!("lite-{}", uuid::Uuid::new_v4().simple());
+    let config = nexus_lite::LiteConfig {
+        data_dir: data.to_path_buf(),
+        repos: vec![nexus_lite::RepoSpec {
+            name: Some(name.to_owned()),
+            path: repo.to_path_buf(),
+        }],
+        token: token.clone(),
+        index_on_first_use: true,
+        workspaces: Vec::new(),
+        docs_limits: Default::default(),
+    };
+    let running = nexus_lite::spawn(config, ([127, 0, 0, 1], 0).into())
+        .await
+        .expect("nexus-lite starts");
+    Lite {
+        url: running.url(),
+        token,
+        running,
+    }
 }

@@ -64,6 +64,32 @@ pub fn exit_code(e: &LiteError) -> u8 {
     }
 }
 
+/// The daemon's command line (`nexus-lite daemon`, and `nexus-mcp daemon` that clients start).
+#[derive(clap::Args, Debug, Clone)]
+pub struct DaemonArgs {
+    /// The data directory to serve (default: the user data directory).
+    #[arg(long)]
+    pub data_dir: Option<PathBuf>,
+    /// Exit after this many seconds without a client (default: NEXUS_LITE_IDLE_TIMEOUT, else 300).
+    #[arg(long)]
+    pub idle_timeout: Option<u64>,
+}
+
+/// Runs the daemon of `args` (blocking) and says how it ended as an exit code.
+pub fn main(args: &DaemonArgs) -> std::process::ExitCode {
+    let data_dir = args
+        .data_dir
+        .clone()
+        .unwrap_or_else(crate::default_data_dir);
+    match run(DaemonConfig::new(data_dir, args.idle_timeout)) {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("nexus-lite daemon: {e}");
+            std::process::ExitCode::from(exit_code(&e))
+        }
+    }
+}
+
 /// Runs the daemon on a runtime of its own until it stops (blocking). Inside a tokio runtime,
 /// call [`serve`] instead.
 pub fn run(config: DaemonConfig) -> Result<(), LiteError> {

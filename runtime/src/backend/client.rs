@@ -34,6 +34,9 @@ pub struct NexusRequest {
     pub path: String,
     pub query: Vec<(String, String)>,
     pub body: Option<Value>,
+    /// Sending it twice does no harm (re-storing the same gate verdict): a POST so marked is sent
+    /// again when its answer was lost with a local Nexus that died. GETs always are.
+    pub replay_safe: bool,
 }
 
 impl NexusRequest {
@@ -43,6 +46,7 @@ impl NexusRequest {
             path: path.into(),
             query: Vec::new(),
             body: None,
+            replay_safe: true,
         }
     }
 
@@ -52,7 +56,14 @@ impl NexusRequest {
             path: path.into(),
             query: Vec::new(),
             body: Some(body),
+            replay_safe: false,
         }
+    }
+
+    /// Marks a POST as harmless to send twice (see [`NexusRequest::replay_safe`]).
+    pub fn replay_safe(mut self) -> Self {
+        self.replay_safe = true;
+        self
     }
 
     /// Adds a query parameter; `None` leaves it out.
@@ -84,6 +95,30 @@ impl fmt::Debug for Secret {
     }
 }
 
+/// The token a local Nexus gave this process, and which registration it belongs to.
+#[derive(Debug, Clone)]
+pub struct Credentials {
+    pub token: Secret,
+    /// Counts registrations: a failed request names the one it used, so that many failures
+    /// of one dead registration cause one re-join, not one each.
+    pub generation: u64,
+}
+
+/// A future a [`LocalNexus`] returns.
+pub type LocalFuture<'a> =
+    std::pin::Pin<Box<dyn std::future::Future<Output = Result<Credentials, String>> + Send + 'a>>;
+
+/// A Nexus on this machine that this process registered with and can join again: the daemon
+/// can die or be restarted under a connected client, which then re-registers without the user.
+pub trait LocalNexus: Send + Sync + fmt::Debug {
+    /// The current registration, waiting for one being made (the first request waits for the
+    /// join started in the background at start-up).
+    fn current(&self) -> LocalFuture<'_>;
+    /// The registration `generation` no longer reaches Nexus (the connection was refused or its
+    /// token was): registers again, starting a Nexus if none runs, and returns the new one.
+    fn recover(&self, generation: u64) -> LocalFuture<'_>;
+}
+
 #[derive(Debug, Clone)]
 pub struct NexusClient {
     /// Built on first use: loading the system's trust roots costs ~15 ms, which a server that
@@ -93,9 +128,27 @@ pub struct NexusClient {
     /// NEXUS_API_URL, parsed once: each request sets its path and query on a copy.
     base_url: reqwest::Url,
     token: Secret,
+    /// A local Nexus over its Unix socket: tokens come from there, not from `token`.
+    local: Option<(std::path::PathBuf, Arc<dyn LocalNexus>)>,
     max_answer_bytes: usize,
     /// Permits for [`MAX_IN_FLIGHT`].
     in_flight: Arc<tokio::sync::Semaphore>,
+}
+
+/// How a failed attempt went: whether the request can have reached Nexus.
+enum Failed {
+    /// Not connected, or its token refused: nothing was done.
+    Unreached(BackendFailure),
+    /// Sent: Nexus may or may not have acted on it.
+    Sent(BackendFailure),
+}
+
+impl Failed {
+    fn into_failure(self) -> BackendFailure {
+        match self {
+            Failed::Unreached(f) | Failed::Sent(f) => f,
+        }
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -122,9 +175,25 @@ impl NexusClient {
             timeout,
             base_url: parsed,
             token,
+            local: None,
             max_answer_bytes: DEFAULT_MAX_ANSWER_BYTES,
             in_flight: Arc::new(tokio::sync::Semaphore::new(MAX_IN_FLIGHT)),
         })
+    }
+
+    /// A client of the local Nexus listening on `socket`, registered through `local`.
+    pub fn local(
+        socket: std::path::PathBuf,
+        local: Arc<dyn LocalNexus>,
+        timeout: Duration,
+    ) -> Result<Self, NexusClientError> {
+        let mut client = NexusClient::new(
+            "http://nexus-lite.localhost",
+            Secret::new(String::new()),
+            timeout,
+        )?;
+        client.local = Some((socket, local));
+        Ok(client)
     }
 
     /// Caps the size of one Nexus answer: a longer one is cut off and the call fails.
@@ -135,8 +204,7 @@ impl NexusClient {
 
     /// Upstream text as it may be shown or logged: the token's literal value and every
     /// secret-looking value redacted.
-    fn scrub_text(&self, text: &mut String) {
-        let token = self.token.expose();
+    fn scrub_text(token: &str, text: &mut String) {
         if !token.is_empty() && text.contains(token) {
             *text = text.replace(token, REDACTED);
         }
@@ -145,14 +213,13 @@ impl NexusClient {
 
     /// Replaces the token's literal value in every string and key of an answer (the rest of
     /// redaction happens when the result is shaped, see `trim::shape`).
-    fn scrub_value(&self, value: &mut Value) {
-        let token = self.token.expose();
+    fn scrub_value(token: &str, value: &mut Value) {
         if token.is_empty() {
             return;
         }
         match value {
             Value::String(s) if s.contains(token) => *s = s.replace(token, REDACTED),
-            Value::Array(items) => items.iter_mut().for_each(|v| self.scrub_value(v)),
+            Value::Array(items) => items.iter_mut().for_each(|v| Self::scrub_value(token, v)),
             Value::Object(map) => {
                 if map.keys().any(|k| k.contains(token)) {
                     *map = std::mem::take(map)
@@ -160,7 +227,7 @@ impl NexusClient {
                         .map(|(k, v)| (k.replace(token, REDACTED), v))
                         .collect();
                 }
-                map.values_mut().for_each(|v| self.scrub_value(v));
+                map.values_mut().for_each(|v| Self::scrub_value(token, v));
             }
             _ => {}
         }
@@ -169,7 +236,11 @@ impl NexusClient {
     fn http(&self) -> Result<&reqwest::Client, ToolError> {
         self.http
             .get_or_init(|| {
-                reqwest::Client::builder()
+                let builder = match &self.local {
+                    Some((socket, _)) => reqwest::Client::builder().unix_socket(socket.as_path()),
+                    None => reqwest::Client::builder(),
+                };
+                builder
                     .timeout(self.timeout)
                     .connect_timeout(Duration::from_secs(5))
                     .pool_max_idle_per_host(MAX_IN_FLIGHT)
@@ -208,6 +279,39 @@ impl NexusClient {
         request: &NexusRequest,
         log: Option<&dyn LogSink>,
     ) -> Result<Value, BackendFailure> {
+        let Some((_, local)) = &self.local else {
+            return self
+                .attempts(request, log, &self.token)
+                .await
+                .map_err(Failed::into_failure);
+        };
+        let credentials = local.current().await.map_err(local_unavailable)?;
+        let failed = match self.attempts(request, log, &credentials.token).await {
+            Ok(value) => return Ok(value),
+            // Nexus answered (an error is an answer), or the request may have been acted on.
+            Err(Failed::Sent(failure)) if failure.status.is_some() || !request.replay_safe => {
+                return Err(failure);
+            }
+            Err(failed) => failed.into_failure(),
+        };
+        // The local Nexus went away (or forgot this process): join it again, once, and retry.
+        tracing::warn!(path = %echo(&request.path), error = %failed.error, "re-joining the local Nexus");
+        let credentials = local
+            .recover(credentials.generation)
+            .await
+            .map_err(local_unavailable)?;
+        self.attempts(request, log, &credentials.token)
+            .await
+            .map_err(Failed::into_failure)
+    }
+
+    /// Sends `request` with `token`, GETs up to [`GET_ATTEMPTS`] times.
+    async fn attempts(
+        &self,
+        request: &NexusRequest,
+        log: Option<&dyn LogSink>,
+        token: &Secret,
+    ) -> Result<Value, Failed> {
         let attempts = if request.method == Method::GET {
             GET_ATTEMPTS
         } else {
@@ -218,12 +322,12 @@ impl NexusClient {
         let path = echo(&request.path);
         for attempt in 1..=attempts {
             let started = Instant::now();
-            let outcome = self.send_once(request).await;
+            let outcome = self.send_once(request, token).await;
             if let Some(log) = log.filter(|l| l.enabled(LogLevel::Debug)) {
                 let took = started.elapsed().as_secs_f64() * 1e3;
                 let what = match &outcome {
                     Ok(_) => "answered".to_owned(),
-                    Err(e) => format!("failed ({})", e.error),
+                    Err(Failed::Unreached(e) | Failed::Sent(e)) => format!("failed ({})", e.error),
                 };
                 log.log(
                     LogLevel::Debug,
@@ -231,37 +335,42 @@ impl NexusClient {
                 )
                 .await;
             }
-            match outcome {
-                Err(BackendFailure {
-                    error:
-                        e @ ToolError::Backend {
-                            retryable: true, ..
-                        },
-                    ..
-                }) if attempt < attempts => {
-                    tracing::warn!(%path, attempt, error = %e, "retrying Nexus GET");
-                    if let Some(log) = log.filter(|l| l.enabled(LogLevel::Warning)) {
-                        log.log(
-                            LogLevel::Warning,
-                            format!(
-                                "Nexus GET {} failed ({e}); retrying (attempt {} of {attempts})",
-                                path,
-                                attempt + 1
-                            ),
-                        )
-                        .await;
-                    }
-                    // Short backoff between attempts; the total stays well under the call timeout.
-                    tokio::time::sleep(Duration::from_millis(100 * u64::from(attempt * attempt)))
-                        .await;
-                    last = Some(e);
+            let failure = match outcome {
+                // A local Nexus that cannot be reached, or dropped the connection, is joined
+                // again at once (it may have restarted), not waited for.
+                Err(Failed::Unreached(_)) if self.local.is_some() => return outcome,
+                Err(Failed::Sent(ref f)) if self.local.is_some() && f.status.is_none() => {
+                    return outcome;
                 }
+                Err(Failed::Unreached(f) | Failed::Sent(f)) if attempt < attempts => f,
                 other => return other,
+            };
+            let e = match failure.error {
+                e @ ToolError::Backend {
+                    retryable: true, ..
+                } => e,
+                error => return Err(Failed::Sent(BackendFailure { error, ..failure })),
+            };
+            tracing::warn!(%path, attempt, error = %e, "retrying Nexus GET");
+            if let Some(log) = log.filter(|l| l.enabled(LogLevel::Warning)) {
+                log.log(
+                    LogLevel::Warning,
+                    format!(
+                        "Nexus GET {} failed ({e}); retrying (attempt {} of {attempts})",
+                        path,
+                        attempt + 1
+                    ),
+                )
+                .await;
             }
+            // Short backoff between attempts; the total stays well under the call timeout.
+            tokio::time::sleep(Duration::from_millis(100 * u64::from(attempt * attempt))).await;
+            last = Some(e);
         }
-        Err(last
-            .unwrap_or_else(|| ToolError::Internal("no attempt was made".to_owned()))
-            .into())
+        Err(Failed::Sent(
+            last.unwrap_or_else(|| ToolError::Internal("no attempt was made".to_owned()))
+                .into(),
+        ))
     }
 
     /// The request's URL: the base URL's path prefix, the request's (already percent-encoded)
@@ -279,8 +388,9 @@ impl NexusClient {
         url
     }
 
-    async fn send_once(&self, request: &NexusRequest) -> Result<Value, BackendFailure> {
+    async fn send_once(&self, request: &NexusRequest, token: &Secret) -> Result<Value, Failed> {
         let path = echo(&request.path);
+        let token = token.expose();
         let _permit = tokio::time::timeout(self.timeout, self.in_flight.acquire())
             .await
             .ok()
@@ -292,18 +402,24 @@ impl NexusClient {
                     self.timeout.as_secs()
                 ),
                 retryable: true,
-            })?;
+            })
+            .map_err(|e| Failed::Unreached(e.into()))?;
         let mut builder = self
-            .http()?
+            .http()
+            .map_err(|e| Failed::Unreached(e.into()))?
             .request(request.method.clone(), self.url(request))
-            .bearer_auth(self.token.expose());
+            .bearer_auth(token);
         if let Some(body) = &request.body {
             builder = builder.json(body);
         }
-        let response = builder
-            .send()
-            .await
-            .map_err(|e| transport_error(&path, &e))?;
+        let response = builder.send().await.map_err(|e| {
+            let failure = transport_error(&path, &e).into();
+            if e.is_connect() {
+                Failed::Unreached(failure)
+            } else {
+                Failed::Sent(failure)
+            }
+        })?;
         let status = response.status();
         if !status.is_success() {
             // An error body cut at the cap no longer parses, and says `HTTP <status>`.
@@ -313,23 +429,31 @@ impl NexusClient {
             };
             let mut error = status_error(status, &path, &bytes);
             match &mut error {
-                ToolError::NotFound { message } => self.scrub_text(message),
+                ToolError::NotFound { message } => Self::scrub_text(token, message),
                 ToolError::Backend { code, message, .. } => {
-                    self.scrub_text(code);
-                    self.scrub_text(message);
+                    Self::scrub_text(token, code);
+                    Self::scrub_text(token, message);
                 }
                 _ => {}
             }
             let mut body = serde_json::from_slice::<Value>(&bytes).ok();
             if let Some(body) = &mut body {
-                self.scrub_value(body);
+                Self::scrub_value(token, body);
                 redact::redact_value(body);
             }
-            return Err(BackendFailure {
+            let failure = BackendFailure {
                 error,
                 status: Some(status.as_u16()),
                 body,
-            });
+            };
+            // A local Nexus that no longer knows this registration (restarted): nothing was done.
+            return Err(
+                if status == StatusCode::UNAUTHORIZED && self.local.is_some() {
+                    Failed::Unreached(failure)
+                } else {
+                    Failed::Sent(failure)
+                },
+            );
         }
         let bytes = read_capped(response, self.max_answer_bytes, &path)
             .await
@@ -340,13 +464,15 @@ impl NexusClient {
                     self.max_answer_bytes, path
                 ),
                 retryable: false,
-            })??;
-        let mut value: Value = serde_json::from_slice(&bytes).map_err(|e| ToolError::Backend {
+            })
+            .map_err(|e| Failed::Sent(e.into()))?
+            .map_err(|e| Failed::Sent(e.into()))?;
+        let mut value: Value = serde_json::from_slice(&bytes).map_err(|e| Failed::Sent(ToolError::Backend {
             code: "bad_response".to_owned(),
             message: format!("Nexus answered {} for {} with a body that is not JSON ({e}). Check that NEXUS_API_URL points at a Nexus API.", status.as_u16(), path),
             retryable: false,
-        })?;
-        self.scrub_value(&mut value);
+        }.into()))?;
+        Self::scrub_value(token, &mut value);
         Ok(value)
     }
 }
@@ -398,6 +524,18 @@ async fn read_capped(
             Err(e) => return Ok(Err(transport_error(path, &e))),
         }
     }
+}
+
+/// The local Nexus could not be joined (again).
+fn local_unavailable(reason: String) -> BackendFailure {
+    ToolError::Backend {
+        code: "nexus_unavailable".to_owned(),
+        message: format!(
+            "the local Nexus (nexus-lite) cannot be reached: {reason}. The call can be retried; `nexus-mcp status` shows the local Nexus, and its log is nexus-lite.log in the data directory."
+        ),
+        retryable: true,
+    }
+    .into()
 }
 
 fn transport_error(path: &str, e: &reqwest::Error) -> ToolError {

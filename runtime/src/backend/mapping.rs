@@ -39,6 +39,7 @@ pub fn render(tool: &str, spec: &NexusSpec, input: &Value) -> Result<NexusReques
         HttpMethod::Post => reqwest::Method::POST,
     };
     Ok(NexusRequest {
+        replay_safe: method == reqwest::Method::GET,
         method,
         path,
         query,
