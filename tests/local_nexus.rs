@@ -520,17 +520,17 @@ fn kill_9_of_the_daemon_mid_regeneration() {
 
     let interrupted = admin.answer(submit, CALL);
     let shown = format!("{interrupted:?}");
-    let status = interrupted
-        .as_ref()
-        .ok()
-        .and_then(|v| v["regeneration"]["status"].as_str());
-    assert_ne!(status, Some("ready"), "{shown}");
-    assert_ne!(
-        status,
-        Some("running"),
-        "still running after its daemon died: {shown}"
+    let regeneration = interrupted
+        .map(|v| v["regeneration"].clone())
+        .unwrap_or_else(|e| panic!("kg_regenerate_submit: {e}"));
+    assert_eq!(regeneration["status"], "failed", "{shown}");
+    assert!(
+        regeneration["error"]
+            .as_str()
+            .is_some_and(|e| e.starts_with("interrupted")),
+        "{shown}"
     );
-    assert!(shown.contains("interrupted"), "{shown}");
+    let id = regeneration["regeneration_id"].as_str().unwrap().to_owned();
 
     // The other window answers from a new daemon; nothing reads as running.
     assert_eq!(
@@ -539,8 +539,8 @@ fn kill_9_of_the_daemon_mid_regeneration() {
         "the previous graph is still served"
     );
     assert_ne!(home.daemon_pid(), Some(before));
-    let running: i64 = nexus_lite::core::db::open(&home.data_dir())
-        .unwrap()
+    let conn = nexus_lite::core::db::open(&home.data_dir()).unwrap();
+    let running: i64 = conn
         .query_row(
             "SELECT count(*) FROM regenerations WHERE status = 'running'",
             [],
@@ -548,6 +548,14 @@ fn kill_9_of_the_daemon_mid_regeneration() {
         )
         .unwrap();
     assert_eq!(running, 0, "a regeneration still reads as running");
+    let stored: (String, String) = conn
+        .query_row(
+            "SELECT status, error FROM regenerations WHERE regeneration_id = ?1",
+            [&id],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert_eq!(stored.0, "failed", "{stored:?}");
 
     // A new regeneration succeeds.
     let plan = admin.ok("kg_regenerate_dry_run", latest_graph());
