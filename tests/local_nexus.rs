@@ -824,3 +824,83 @@ fn each_client_sees_only_the_repositories_it_registered() {
     assert!(refusal.contains("--repo"), "says what to do: {refusal}");
     on_a.ok("kg_latest_graph", latest_graph());
 }
+
+/// The parent pid of `pid` (from /proc).
+fn parent_of(pid: u64) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    stat.rsplit_once(')')?
+        .1
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()
+}
+
+/// The window that started the daemon is killed (`kill -9`, an editor crashing) while another
+/// window's regeneration runs in the daemon: the daemon, detached, keeps serving, the
+/// regeneration finishes, and the dead window is no client any more.
+#[test]
+fn killing_the_window_that_started_the_daemon_interrupts_nobody() {
+    if !analysers_or_skip("killing_the_window_that_started_the_daemon_interrupts_nobody") {
+        return;
+    }
+    let scratch = tempfile::tempdir().unwrap();
+    let shim = RuffShim::new(scratch.path(), false);
+    let home = LocalHome::with_path(shim.path());
+    let fixture = support::fixture_repo();
+    let a = fixture.path.canonicalize().unwrap();
+    let a_arg = repo_arg(&a);
+    let mut starter = McpStdio::spawn(home.nexus_mcp(&["serve", "--repo", &a_arg]), "window 1");
+    starter.initialized();
+    let first = graph_id(&starter.ok("kg_latest_graph", latest_graph()));
+    let daemon = home
+        .daemon_pid()
+        .expect("a daemon serves the data directory");
+    assert_eq!(
+        parent_of(daemon),
+        Some(u64::from(starter.pid())),
+        "window 1 started the daemon"
+    );
+    let mut other = McpStdio::spawn(
+        home.nexus_mcp(&[
+            "serve",
+            "--repo",
+            &a_arg,
+            "--scopes",
+            "kg:read,kg:local,kg:regenerate",
+        ]),
+        "window 2 (kg:regenerate)",
+    );
+    other.initialized();
+    commit(
+        &a,
+        "shop/crypto.py",
+        "import hashlib\n\n\ndef h(d):\n    return hashlib.sha256(d).hexdigest()\n",
+        "sha256",
+    );
+    shim.arm();
+    let plan = other.ok("kg_regenerate_dry_run", latest_graph());
+    let plan_id = plan["plan"]["plan_id"].as_str().unwrap().to_owned();
+    let submit = other.send_call(
+        "kg_regenerate_submit",
+        json!({"plan_id": plan_id, "confirmed_by_sr": true}),
+    );
+    shim.wait_started();
+    let gone = u64::from(starter.pid());
+    kill9(gone);
+    shim.release();
+
+    let done = other
+        .answer(submit, CALL)
+        .unwrap_or_else(|e| panic!("the regeneration failed when window 1 died: {e}"));
+    assert_eq!(done["regeneration"]["status"], "ready", "{done:#}");
+    assert_ne!(
+        graph_id(&other.ok("kg_latest_graph", latest_graph())),
+        first
+    );
+    assert_eq!(home.daemon_pid(), Some(daemon), "the daemon was restarted");
+    wait_status(&home, "window 1 unregistered, window 2 still there", |st| {
+        let pids = client_pids(st);
+        !pids.contains(&gone) && pids.contains(&u64::from(other.pid()))
+    });
+}
