@@ -261,6 +261,21 @@ fn every_surface_and_command_share_one_local_nexus() {
         )
         .unwrap();
     assert_eq!(graphs, 1, "two servers on A indexed it {graphs} times");
+    // A one-off `call` joins too, and reads the same graph.
+    let out = home.run(
+        &[
+            "call",
+            "kg_latest_graph",
+            &latest_graph().to_string(),
+            "--repo",
+            &a_arg,
+        ],
+        "nexus-mcp call kg_latest_graph",
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    let called: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("call printed no JSON ({e}): {}", text(&out)));
+    assert_eq!(graph_id(&called), graph_id(&g1), "{called:#}");
 
     // The gate blocks a change while every server runs.
     let blocked_head = commit(&a, "shop/app.py", SHELL, "run through a shell");
