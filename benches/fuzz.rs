@@ -130,6 +130,16 @@ fn main() -> ExitCode {
             ),
         );
     }
+    // ---------- local daemon views (issue 25) ----------
+    if run("view_routes") {
+        let world = props::view_world();
+        record(
+            "view_routes",
+            props::count(cases, props::registration_routes(), |routes| {
+                props::view_routes_property(&world, routes)
+            }),
+        );
+    }
     if tallies.iter().any(|f| *f > 0) {
         ExitCode::FAILURE
     } else {

@@ -177,3 +177,16 @@ fn a_proposal_with_terminal_controls_is_refused_or_writes_none() {
         props::proposal_controls_property,
     );
 }
+
+// ---------- local daemon views (issue 25) ----------
+
+#[test]
+fn a_client_view_answers_its_registered_routes_and_no_other_domain() {
+    let world = props::view_world();
+    props::check(
+        "view_routes",
+        props::cases(SLOW_CASES),
+        props::registration_routes(),
+        |routes| props::view_routes_property(&world, routes),
+    );
+}

@@ -387,6 +387,25 @@ async fn two_clients_on_one_repository_share_one_index_run_and_a_name_from_anoth
     assert_eq!(status["repos"].as_array().unwrap().len(), 1, "{status}");
     assert_eq!(status["repos"][0]["clients"].as_array().unwrap().len(), 2);
 
+    // A client on another repository sees neither that graph nor that repository.
+    let (c, _c_stream) = d
+        .register(code_client(&other, Some("acme/other")))
+        .await
+        .unwrap();
+    let tc = c["token"].as_str().unwrap();
+    let graph = ga["graph"]["graph_id"].as_str().unwrap();
+    let (s, e) = d
+        .get(tc, &format!("/api/v1/summary?graph_id={graph}"))
+        .await;
+    assert_eq!(s, StatusCode::NOT_FOUND, "another view's graph: {e}");
+    let (s, e) = d
+        .get(ta, &format!("/api/v1/summary?graph_id={graph}"))
+        .await;
+    assert_eq!(s, StatusCode::OK, "{e}");
+    let (_, repos) = d.get(tc, "/api/v1/repositories").await;
+    assert_eq!(repos["items"].as_array().unwrap().len(), 1, "{repos}");
+    assert_eq!(repos["items"][0]["name"], "acme/other");
+
     let (s, e) = d.register(code_client(&other, None)).await.unwrap_err();
     assert_eq!(s, StatusCode::CONFLICT, "{e}");
     let msg = e["error"]["message"].as_str().unwrap();
@@ -403,6 +422,25 @@ async fn two_clients_on_one_repository_share_one_index_run_and_a_name_from_anoth
         .await
         .unwrap_err();
     assert_eq!(s, StatusCode::BAD_REQUEST, "not a git work tree: {e}");
+    let (s, e) = d
+        .register(json!({"pid": 1, "kind": "serve", "routes": [], "repos": [],
+            "workspaces": [{"name": "w", "path": tmp.path().join("missing")}]}))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        s,
+        StatusCode::BAD_REQUEST,
+        "a missing workspace directory: {e}"
+    );
+    assert!(
+        e["error"]["message"].as_str().unwrap().contains("missing"),
+        "{e}"
+    );
+    let (s, e) = d
+        .register(json!({"pid": 1, "kind": "editor", "repos": []}))
+        .await
+        .unwrap_err();
+    assert_eq!(s, StatusCode::BAD_REQUEST, "an unknown kind: {e}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -475,7 +513,7 @@ async fn kill_9_mid_regeneration_a_new_daemon_starts_the_database_is_intact_and_
 }
 
 #[test]
-fn an_idle_daemon_exits_and_removes_its_files_and_one_whose_data_directory_goes_exits_too() {
+fn idle_sigterm_and_a_removed_data_directory_each_stop_the_daemon_cleanly() {
     let tmp = tempfile::tempdir().unwrap();
     let idle = tmp.path().join("idle");
     let mut d = Daemon::start(&idle, 1, None);
@@ -483,6 +521,18 @@ fn an_idle_daemon_exits_and_removes_its_files_and_one_whose_data_directory_goes_
     assert!(status.success(), "{status:?}");
     assert!(!idle.join("nexus-lite.sock").exists());
     assert!(!idle.join("nexus-lite.daemon.json").exists());
+
+    let term = tmp.path().join("term");
+    let mut d = Daemon::start(&term, 300, None);
+    let killed = Command::new("kill")
+        .args(["-TERM", &d.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = wait_exit(&mut d.child, WAIT);
+    assert!(status.success(), "SIGTERM is a clean exit: {status:?}");
+    assert!(!term.join("nexus-lite.sock").exists());
+    assert!(!term.join("nexus-lite.daemon.json").exists());
 
     let gone = tmp.path().join("gone");
     let mut d = Daemon::start(&gone, 300, None);
@@ -514,4 +564,74 @@ fn a_data_directory_of_another_uid_is_refused() {
     );
     assert_eq!(wait_exit(&mut child, WAIT).code(), Some(1));
     assert!(!dir.join("nexus-lite.sock").exists());
+}
+
+#[test]
+fn a_data_directory_served_from_another_host_is_refused_with_exit_3() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("shared");
+    std::fs::create_dir(&dir).unwrap();
+    // Another machine's daemon: it holds the lock (here, this test) and daemon.json names its host.
+    let lock = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(dir.join("nexus-lite.lock"))
+        .unwrap();
+    lock.lock().unwrap();
+    std::fs::write(dir.join("nexus-lite.lock"), "777\n").unwrap();
+    let file = json!({"pid": 777, "host": "elsewhere.example", "uid": nexus_lite::local::files::my_uid(),
+        "version": "0.1.0", "started_at": "2026-01-01T00:00:00Z",
+        "socket": dir.join("nexus-lite.sock"), "token": "t"});
+    std::fs::write(dir.join("nexus-lite.daemon.json"), file.to_string()).unwrap();
+    let (mut child, line) = spawn(&dir, 300, None);
+    assert_eq!(line["ready"], false, "{line}");
+    assert_eq!(
+        line["in_use_by"],
+        json!({"pid": 777, "host": "elsewhere.example"})
+    );
+    let msg = line["error"].as_str().unwrap();
+    assert!(
+        msg.contains("is served by nexus-lite pid 777 on host elsewhere.example")
+            && msg.contains("give this machine its own --data-dir"),
+        "{msg}"
+    );
+    assert_eq!(wait_exit(&mut child, WAIT).code(), Some(3));
+    drop(lock);
+}
+
+#[test]
+fn a_daemon_starting_while_the_previous_one_stops_waits_for_its_lock() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("handover");
+    std::fs::create_dir(&dir).unwrap();
+    // The stopping daemon: it still holds the lock, its socket is already gone.
+    let lock = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(dir.join("nexus-lite.lock"))
+        .unwrap();
+    lock.lock().unwrap();
+    let log = dir.join("nexus-lite.log");
+    let starting = {
+        let dir = dir.clone();
+        std::thread::spawn(move || spawn(&dir, 300, None))
+    };
+    let deadline = Instant::now() + WAIT;
+    while !std::fs::read_to_string(&log)
+        .unwrap_or_default()
+        .contains("waiting for the stopping daemon")
+    {
+        assert!(Instant::now() < deadline, "the new daemon never waited");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    drop(lock);
+    let (mut child, line) = starting.join().unwrap();
+    assert_eq!(line, json!({"ready": true, "pid": child.id()}));
+    assert!(dir.join("nexus-lite.sock").exists());
+    let _ = child.kill();
+    let _ = child.wait();
 }

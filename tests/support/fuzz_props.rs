@@ -1553,3 +1553,91 @@ pub fn proposal_controls_property(
         None => Ok(()),
     }
 }
+
+// ---------------------------------------------------------------- local daemon views (issue 25)
+
+/// One opened nexus-lite server (no repository, no workspace) whose views the property builds.
+pub struct ViewWorld {
+    _dir: tempfile::TempDir,
+    server: Arc<nexus_lite::Server>,
+    rt: tokio::runtime::Runtime,
+}
+
+pub fn view_world() -> ViewWorld {
+    let dir = tempfile::tempdir().unwrap();
+    let server = nexus_lite::Server::open(dir.path(), "", false).unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    ViewWorld {
+        _dir: dir,
+        server,
+        rt,
+    }
+}
+
+/// The routes a client registers: served templates (any domain, the core's public ones too,
+/// methods in any case) mixed with arbitrary pairs a custom manifest might map.
+pub fn registration_routes() -> impl Strategy<Value = Vec<(String, String)>> {
+    let known: Vec<(String, String)> = nexus_lite::routes()
+        .map(|(m, p)| (m.to_string(), p.to_string()))
+        .collect();
+    let known = (proptest::sample::select(known), any::<bool>())
+        .prop_map(|((m, p), lower)| (if lower { m.to_lowercase() } else { m }, p));
+    let noise = (
+        prop_oneof![Just("GET".to_string()), Just("POST".to_string()), ".{0,6}"],
+        prop_oneof!["/api/v1/[a-z/{}_-]{0,30}", ".{0,40}"],
+    );
+    proptest::collection::vec(prop_oneof![3 => known, 1 => noise], 0..8)
+}
+
+/// A client's view answers every served route it registered, and no route of a domain it
+/// registered no route of ("no endpoint"), whatever else the list holds.
+pub fn view_routes_property(
+    world: &ViewWorld,
+    routes: Vec<(String, String)>,
+) -> Result<(), String> {
+    let domains = nexus_lite::domains_of(&routes);
+    let view = world
+        .server
+        .view(Vec::new(), Vec::new(), &domains)
+        .map_err(|e| format!("no view: {e}"))?;
+    let listed = |m: &str, p: &str| {
+        routes
+            .iter()
+            .any(|(rm, rp)| rm.eq_ignore_ascii_case(m) && rp == p)
+    };
+    for d in nexus_lite::DOMAINS.iter().filter(|d| d.name != "core") {
+        let domain_listed = d.routes.iter().any(|(m, p)| listed(m, p));
+        for (m, p) in d.routes {
+            let uri: String = p.replace('{', "x").replace('}', "1");
+            let req = axum::http::Request::builder()
+                .method(*m)
+                .uri(&uri)
+                .header("content-type", "application/json")
+                .body(axum::body::Body::from("{}"))
+                .unwrap();
+            let answered = world.rt.block_on(async {
+                let resp = tower::ServiceExt::oneshot(view.clone(), req).await.unwrap();
+                let status = resp.status();
+                let body = axum::body::to_bytes(resp.into_body(), usize::MAX)
+                    .await
+                    .unwrap();
+                !(status == 404 && String::from_utf8_lossy(&body).contains("no endpoint "))
+            });
+            if listed(m, p) && !answered {
+                return Err(format!(
+                    "{m} {p} was registered but the view has no endpoint"
+                ));
+            }
+            if !domain_listed && answered {
+                return Err(format!(
+                    "{m} {p} answers though no route of {} was registered",
+                    d.name
+                ));
+            }
+        }
+    }
+    Ok(())
+}

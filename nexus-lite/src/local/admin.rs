@@ -47,18 +47,19 @@ pub fn router(daemon: Arc<Daemon>) -> Router {
     crate::core::http::public_router(openapi_document().to_string()).merge(own)
 }
 
-fn admin(d: &Daemon, headers: &HeaderMap) -> Result<(), Response> {
+/// The 401 for a request without the admin token; `None` when it has it.
+fn not_admin(d: &Daemon, headers: &HeaderMap) -> Option<Response> {
     if is_secret(bearer(headers), &d.file.token) {
-        return Ok(());
+        return None;
     }
-    Err(unauthorized(format!(
+    Some(unauthorized(format!(
         "missing or wrong admin token: send `Authorization: Bearer <token>` with the token of {}",
         d.data_dir.join(super::files::DAEMON_FILE).display()
     )))
 }
 
+/// The registration body; fields the contract does not name are ignored (a newer client).
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
 struct Registration {
     pid: u32,
     kind: String,
@@ -73,7 +74,6 @@ struct Registration {
 }
 
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
 struct Named {
     #[serde(default)]
     name: Option<String>,
@@ -91,7 +91,7 @@ async fn register(
     headers: HeaderMap,
     b: Result<Json<Value>, JsonRejection>,
 ) -> Response {
-    if let Err(r) = admin(&d, &headers) {
+    if let Some(r) = not_admin(&d, &headers) {
         return r;
     }
     match registered(d, b).await {
@@ -227,7 +227,7 @@ fn refusal(e: LiteError) -> ApiError {
 
 /// `GET /api/v1/local/status`.
 async fn status(State(d): State<Arc<Daemon>>, headers: HeaderMap) -> Response {
-    if let Err(r) = admin(&d, &headers) {
+    if let Some(r) = not_admin(&d, &headers) {
         return r;
     }
     let (repos, workspaces, clients) = d.registry.status();

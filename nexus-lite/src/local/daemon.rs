@@ -14,6 +14,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use tokio::signal::unix::Signal;
 
 /// Seconds without a client after which the daemon exits, when no `--idle-timeout` is given.
 pub const IDLE_ENV: &str = "NEXUS_LITE_IDLE_TIMEOUT";
@@ -21,6 +22,11 @@ pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(300);
 
 /// How often the daemon looks at its clients, its data directory and its socket.
 const TICK: Duration = Duration::from_millis(250);
+
+/// How long a starting daemon waits for a stopping one (lock held, socket already gone) to
+/// release the data directory, and how often it tries.
+const HANDOVER: Duration = Duration::from_secs(5);
+const HANDOVER_POLL: Duration = Duration::from_millis(50);
 
 /// Exit code of a daemon that found its data directory served by another one.
 pub const EXIT_IN_USE: u8 = 3;
@@ -115,6 +121,12 @@ pub async fn serve(config: DaemonConfig) -> Result<(), LiteError> {
             return Err(e);
         }
     };
+    // Before the ready line: a SIGTERM right after it must find the handlers (not kill us).
+    use tokio::signal::unix::{SignalKind, signal};
+    let signals = (
+        signal(SignalKind::terminate()).ok(),
+        signal(SignalKind::interrupt()).ok(),
+    );
     announce(&json!({"ready": true, "pid": std::process::id()}));
     if let Err(e) =
         std::fs::File::open("/dev/null").and_then(|n| Ok(rustix::stdio::dup2_stdout(n)?))
@@ -130,7 +142,7 @@ pub async fn serve(config: DaemonConfig) -> Result<(), LiteError> {
                 tracing::error!(error = %e, "the daemon's server stopped with an error");
             }
         }
-        reason = stopped(&daemon, dir_id, socket_id) => {
+        reason = stopped(&daemon, dir_id, socket_id, signals) => {
             tracing::info!(reason, "nexus-lite daemon stopping");
         }
     }
@@ -165,12 +177,31 @@ async fn start(config: &DaemonConfig) -> Result<Started, LiteError> {
             path: dir.clone(),
             source,
         })?;
-        match Server::open(&dir, "", true) {
-            Ok(server) => Ok((dir, server)),
-            Err(LiteError::DataDirInUse { path, holder }) => {
-                Err(other_host(&dir, holder).unwrap_or(LiteError::DataDirInUse { path, holder }))
+        let deadline = Instant::now() + HANDOVER;
+        let mut waiting = false;
+        loop {
+            match Server::open(&dir, "", true) {
+                Ok(server) => return Ok((dir, server)),
+                Err(LiteError::DataDirInUse { path, holder }) => {
+                    if let Some(e) = other_host(&dir, holder) {
+                        return Err(e);
+                    }
+                    // A daemon that is stopping has removed its socket and releases the lock
+                    // once its last request ends: wait for it rather than fail the client.
+                    if dir.join(SOCKET_FILE).exists() || Instant::now() >= deadline {
+                        return Err(LiteError::DataDirInUse { path, holder });
+                    }
+                    if !waiting {
+                        tracing::info!(
+                            ?holder,
+                            "waiting for the stopping daemon to release the data directory"
+                        );
+                        waiting = true;
+                    }
+                    std::thread::sleep(HANDOVER_POLL);
+                }
+                Err(e) => return Err(e),
             }
-            Err(e) => Err(e),
         }
     })
     .await
@@ -231,10 +262,8 @@ async fn stopped(
     d: &Daemon,
     dir_id: Option<(u64, u64)>,
     socket_id: Option<(u64, u64)>,
+    (mut term, mut int): (Option<Signal>, Option<Signal>),
 ) -> &'static str {
-    use tokio::signal::unix::{SignalKind, signal};
-    let mut term = signal(SignalKind::terminate()).ok();
-    let mut int = signal(SignalKind::interrupt()).ok();
     let mut tick = tokio::time::interval(TICK);
     let mut idle_since = Instant::now();
     loop {

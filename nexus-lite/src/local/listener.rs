@@ -33,3 +33,43 @@ impl Listener for SameUid {
         self.inner.local_addr()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::local::files::my_uid;
+    use tokio::io::AsyncReadExt;
+
+    #[tokio::test]
+    async fn a_peer_of_another_uid_is_closed_unanswered_and_ours_is_accepted() {
+        let dir = tempfile::tempdir().unwrap();
+        let theirs = dir.path().join("theirs.sock");
+        // A listener for some other user: our own connection is the stranger here.
+        let mut strict = SameUid {
+            inner: UnixListener::bind(&theirs).unwrap(),
+            uid: my_uid().wrapping_add(1),
+        };
+        let accepting = tokio::spawn(async move { strict.accept().await });
+        let mut stranger = UnixStream::connect(&theirs).await.unwrap();
+        let mut buf = [0u8; 1];
+        let read =
+            tokio::time::timeout(std::time::Duration::from_secs(10), stranger.read(&mut buf))
+                .await
+                .expect("the connection was closed");
+        assert_eq!(read.unwrap(), 0, "closed without an answer");
+        assert!(!accepting.is_finished(), "nothing was handed to the server");
+        accepting.abort();
+
+        let ours = dir.path().join("ours.sock");
+        let mut listener = SameUid {
+            inner: UnixListener::bind(&ours).unwrap(),
+            uid: my_uid(),
+        };
+        let _client = UnixStream::connect(&ours).await.unwrap();
+        let (stream, _) =
+            tokio::time::timeout(std::time::Duration::from_secs(10), listener.accept())
+                .await
+                .expect("our own connection is accepted");
+        assert_eq!(stream.peer_cred().unwrap().uid(), my_uid());
+    }
+}

@@ -29,7 +29,7 @@ pub(super) async fn compare(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
             let id = p
                 .str(k)
                 .ok_or_else(|| ApiError::bad(format!("`{k}` is required")))?;
-            store::graph_by_id(&conn, id)?.ok_or_else(|| {
+            served_graph(s, &conn, id)?.ok_or_else(|| {
                 ApiError::not_found(format!(
                     "unknown {k} `{id}`; list graphs with GET /api/v1/graphs"
                 ))

@@ -186,11 +186,12 @@ impl ById {
         map: fn(&rusqlite::Row<'_>) -> rusqlite::Result<Value>,
     ) -> ApiResult {
         let p = P::new(q)?;
-        blocking(s, move |s| self.get(&*s.reader()?, &p, &id, map)).await
+        blocking(s, move |s| self.get(s, &*s.reader()?, &p, &id, map)).await
     }
 
     fn get(
         &self,
+        s: &AppState,
         conn: &Connection,
         p: &P,
         id: &str,
@@ -203,7 +204,7 @@ impl ById {
             cols,
             table,
         } = *self;
-        let (gpk, g) = require_graph(conn, p)?;
+        let (gpk, g) = require_graph(s, conn, p)?;
         let n = parse_id(id, prefix, what)?;
         let item = conn
             .query_row(

@@ -49,10 +49,24 @@ fn known_repo<'a>(state: &'a AppState, name: &str) -> Result<&'a Repo, ApiError>
     })
 }
 
+/// The graph `id` when its repository is served here: a view's clients see only the graphs of
+/// the repositories they registered (another view's graph is as unknown as a wrong id).
+fn served_graph(
+    state: &AppState,
+    conn: &Connection,
+    id: &str,
+) -> Result<Option<(i64, Value)>, ApiError> {
+    Ok(store::graph_by_id(conn, id)?.filter(|(_, g)| {
+        g["repository"]
+            .as_str()
+            .is_some_and(|r| state.repo(r).is_some())
+    }))
+}
+
 /// Resolves the graph selector (graph_id, else repository + branch).
 fn select(state: &AppState, conn: &Connection, p: &P) -> Result<(i64, Value), ApiError> {
     if let Some(id) = p.str("graph_id") {
-        let found = store::graph_by_id(conn, id)?.ok_or_else(|| {
+        let found = served_graph(state, conn, id)?.ok_or_else(|| {
             ApiError::not_found(format!(
                 "unknown graph_id `{id}`; list graphs with GET /api/v1/graphs?repository=owner/name"
             ))
@@ -90,11 +104,11 @@ fn select(state: &AppState, conn: &Connection, p: &P) -> Result<(i64, Value), Ap
     )))
 }
 
-fn require_graph(conn: &Connection, p: &P) -> Result<(i64, Value), ApiError> {
+fn require_graph(state: &AppState, conn: &Connection, p: &P) -> Result<(i64, Value), ApiError> {
     let id = p
         .str("graph_id")
         .ok_or_else(|| ApiError::bad("`graph_id` is required for this endpoint"))?;
-    store::graph_by_id(conn, id)?.ok_or_else(|| {
+    served_graph(state, conn, id)?.ok_or_else(|| {
         ApiError::not_found(format!(
             "unknown graph_id `{id}`; list graphs with GET /api/v1/graphs?repository=owner/name"
         ))

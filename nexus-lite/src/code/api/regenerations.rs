@@ -212,11 +212,17 @@ pub(super) fn plan_repo_of(state: &AppState, regen_id: &str) -> Option<String> {
 
 pub(super) async fn regen_get(State(s): State<Arc<AppState>>, Path(id): Path<String>) -> ApiResult {
     blocking(s, move |s| {
-        s.regen_json(&id)?.ok_or_else(|| {
-            ApiError::not_found(format!(
-                "unknown regeneration `{id}`; start one with POST /api/v1/regenerations"
-            ))
-        })
+        // Another view's regeneration is as unknown as a wrong id.
+        let served = plan_repo_of(s, &id).is_none_or(|r| s.repo(&r).is_some());
+        served
+            .then(|| s.regen_json(&id))
+            .transpose()?
+            .flatten()
+            .ok_or_else(|| {
+                ApiError::not_found(format!(
+                    "unknown regeneration `{id}`; start one with POST /api/v1/regenerations"
+                ))
+            })
     })
     .await
 }
