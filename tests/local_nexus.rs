@@ -727,6 +727,13 @@ fn idle_servers_recover_from_kill_9_of_the_daemon_by_themselves() {
         home.data_dir().display().to_string(),
         "{st:#}"
     );
+    let out = home.run(&["status"], "nexus-mcp status");
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && said.contains("no nexus-lite serves"),
+        "{}",
+        text(&out)
+    );
 
     let fixture = support::fixture_repo();
     let a_arg = repo_arg(&fixture.path.canonicalize().unwrap());
@@ -751,6 +758,18 @@ fn idle_servers_recover_from_kill_9_of_the_daemon_by_themselves() {
         has_clients(st, &ours)
     });
     let before = st["pid"].as_u64().expect("the daemon's pid in status");
+    let out = home.run(&["status"], "nexus-mcp status");
+    let said = String::from_utf8_lossy(&out.stdout);
+    for shown in [
+        format!("pid {before}"),
+        home.data_dir().display().to_string(),
+        ws.display().to_string(),
+    ] {
+        assert!(
+            said.contains(&shown),
+            "status does not show {shown}: {said}"
+        );
+    }
 
     kill9(before);
     let killed = Instant::now();
