@@ -35,6 +35,8 @@ const READY_TIMEOUT: Duration = Duration::from_secs(60);
 const REGISTER_TIMEOUT: Duration = Duration::from_secs(60);
 /// How long a live daemon takes to answer its health check.
 const PROBE_TIMEOUT: Duration = Duration::from_secs(2);
+/// How long a daemon that holds the directory on this machine gets to answer (a busy machine).
+const BUSY_DAEMON_WAIT: Duration = Duration::from_secs(10);
 /// Waits between attempts when re-joining fails (a daemon that cannot start), at most.
 const REJOIN_BACKOFF_MAX: Duration = Duration::from_secs(5);
 
@@ -423,7 +425,14 @@ async fn start(dir: &Path, starter: &Starter) -> Result<DaemonInfo, JoinError> {
     })?;
     if !ready.ready {
         if let Some(holder) = ready.in_use_by {
-            return Err(held_by(dir, holder).await);
+            // Held on this machine: a daemon too busy to answer the probe in time, or one still
+            // starting (its lock taken, its socket not yet bound). Give it time to answer.
+            if holder.host.as_deref().is_none_or(|h| h == files::hostname())
+                && let Some(info) = answering_within(dir, BUSY_DAEMON_WAIT).await
+            {
+                return Ok(info);
+            }
+            return Err(held_by(dir, holder));
         }
         return Err(failed(
             ready.error.unwrap_or_else(|| "no reason given".into()),
@@ -438,9 +447,23 @@ async fn start(dir: &Path, starter: &Starter) -> Result<DaemonInfo, JoinError> {
     })
 }
 
+/// The daemon of `dir` once it answers, probing until `wait` has passed.
+async fn answering_within(dir: &Path, wait: Duration) -> Option<DaemonInfo> {
+    let deadline = tokio::time::Instant::now() + wait;
+    loop {
+        if let Some(info) = probe(dir).await {
+            return Some(info);
+        }
+        if tokio::time::Instant::now() >= deadline {
+            return None;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
 /// The directory is locked by `holder`, which we could not reach: another machine, or a
 /// process that serves no socket.
-async fn held_by(dir: &Path, holder: Holder) -> JoinError {
+fn held_by(dir: &Path, holder: Holder) -> JoinError {
     let here = files::hostname();
     match holder.host {
         Some(host) if host != here => JoinError::OtherMachine {
