@@ -7,7 +7,7 @@
 
 use crate::core::repos::ServedRepo;
 use crate::docs::config::Limits;
-use nexus_mcp_runtime::backend::{Credentials, LocalFuture, LocalNexus, Secret};
+use nexus_mcp_runtime::backend::{Credentials, LocalFuture, LocalNexus, Secret, local_http};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use std::ffi::OsString;
@@ -286,15 +286,10 @@ async fn register(
     body: &Value,
     starter: &Starter,
 ) -> Result<(DaemonInfo, Registered, reqwest::Response), JoinError> {
-    let info = match probe(dir).await {
-        Some(info) => info,
+    let (info, http) = match probe(dir).await {
+        Some(found) => found,
         None => start(dir, starter).await?,
     };
-    let http = reqwest::Client::builder()
-        .unix_socket(info.socket.as_path())
-        .connect_timeout(PROBE_TIMEOUT)
-        .build()
-        .map_err(|e| protocol(&info, e.to_string()))?;
     let mut response = tokio::time::timeout(
         REGISTER_TIMEOUT,
         http.post(url(CLIENTS_PATH))
@@ -336,16 +331,21 @@ fn protocol(info: &DaemonInfo, reason: String) -> JoinError {
     }
 }
 
-/// The running daemon of `dir`, if one answers its health check.
-async fn probe(dir: &Path) -> Option<DaemonInfo> {
+/// The running daemon of `dir`, if one answers its health check, and a client of its socket
+/// (no timeout of its own: it also holds registration streams).
+async fn probe(dir: &Path) -> Option<(DaemonInfo, reqwest::Client)> {
     let info = files::read_daemon_file(dir)?;
-    let http = reqwest::Client::builder()
-        .unix_socket(info.socket.as_path())
-        .timeout(PROBE_TIMEOUT)
+    let http = local_http(&info.socket)
+        .connect_timeout(PROBE_TIMEOUT)
         .build()
         .ok()?;
-    let answer = http.get(url("/healthz")).send().await.ok()?;
-    answer.status().is_success().then_some(info)
+    let answer = http
+        .get(url("/healthz"))
+        .timeout(PROBE_TIMEOUT)
+        .send()
+        .await
+        .ok()?;
+    answer.status().is_success().then_some((info, http))
 }
 
 /// The ready line a daemon prints on stdout.
@@ -366,7 +366,7 @@ struct Holder {
 }
 
 /// Starts the daemon of `dir` under the start lock (unless another process just did).
-async fn start(dir: &Path, starter: &Starter) -> Result<DaemonInfo, JoinError> {
+async fn start(dir: &Path, starter: &Starter) -> Result<(DaemonInfo, reqwest::Client), JoinError> {
     let lock_path = dir.join(files::START_LOCK_FILE);
     let lock = open_private(&lock_path, false)?;
     let lock = tokio::task::spawn_blocking(move || lock.lock().map(|()| lock))
@@ -377,8 +377,8 @@ async fn start(dir: &Path, starter: &Starter) -> Result<DaemonInfo, JoinError> {
             log: dir.join(files::LOG_FILE),
         })?
         .map_err(io("lock", &lock_path))?;
-    if let Some(info) = probe(dir).await {
-        return Ok(info);
+    if let Some(found) = probe(dir).await {
+        return Ok(found);
     }
     let log_path = dir.join(files::LOG_FILE);
     let log = open_private(&log_path, true)?;
@@ -427,10 +427,13 @@ async fn start(dir: &Path, starter: &Starter) -> Result<DaemonInfo, JoinError> {
         if let Some(holder) = ready.in_use_by {
             // Held on this machine: a daemon too busy to answer the probe in time, or one still
             // starting (its lock taken, its socket not yet bound). Give it time to answer.
-            if holder.host.as_deref().is_none_or(|h| h == files::hostname())
-                && let Some(info) = answering_within(dir, BUSY_DAEMON_WAIT).await
+            if holder
+                .host
+                .as_deref()
+                .is_none_or(|h| h == files::hostname())
+                && let Some(found) = answering_within(dir, BUSY_DAEMON_WAIT).await
             {
-                return Ok(info);
+                return Ok(found);
             }
             return Err(held_by(dir, holder));
         }
@@ -439,20 +442,20 @@ async fn start(dir: &Path, starter: &Starter) -> Result<DaemonInfo, JoinError> {
         ));
     }
     drop(lock);
-    files::read_daemon_file(dir).ok_or_else(|| {
+    probe(dir).await.ok_or_else(|| {
         failed(format!(
-            "its daemon file {} is unreadable",
+            "it said it was ready, but does not answer on the socket named in {}",
             files::DAEMON_FILE
         ))
     })
 }
 
 /// The daemon of `dir` once it answers, probing until `wait` has passed.
-async fn answering_within(dir: &Path, wait: Duration) -> Option<DaemonInfo> {
+async fn answering_within(dir: &Path, wait: Duration) -> Option<(DaemonInfo, reqwest::Client)> {
     let deadline = tokio::time::Instant::now() + wait;
     loop {
-        if let Some(info) = probe(dir).await {
-            return Some(info);
+        if let Some(found) = probe(dir).await {
+            return Some(found);
         }
         if tokio::time::Instant::now() >= deadline {
             return None;
@@ -497,17 +500,13 @@ pub async fn status(dir: &Path) -> Result<Option<Value>, JoinError> {
     if dir.exists() {
         files::prepare_data_dir(dir)?;
     }
-    let Some(info) = probe(dir).await else {
+    let Some((info, http)) = probe(dir).await else {
         return Ok(None);
     };
-    let http = reqwest::Client::builder()
-        .unix_socket(info.socket.as_path())
-        .timeout(REGISTER_TIMEOUT)
-        .build()
-        .map_err(|e| protocol(&info, e.to_string()))?;
     let answer = http
         .get(url(STATUS_PATH))
         .bearer_auth(&info.token)
+        .timeout(REGISTER_TIMEOUT)
         .send()
         .await
         .map_err(|e| protocol(&info, e.to_string()))?;
