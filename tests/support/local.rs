@@ -406,17 +406,9 @@ impl McpStdio {
 
 /// Waits (bounded) for `child` to exit.
 pub fn wait_exit(child: &mut Child, within: Duration, what: &str) -> std::process::ExitStatus {
-    let deadline = Instant::now() + within;
-    loop {
-        if let Some(status) = child.try_wait().expect("try_wait") {
-            return status;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "{what} did not exit within {within:?}"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_for(within, &format!("{what} to exit"), || {
+        child.try_wait().expect("try_wait")
+    })
 }
 
 /// The Python MCP SDK as a client of a nexus-mcp server over stdio, driven one call per line
