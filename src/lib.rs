@@ -1,11 +1,11 @@
 //! nexus-mcp: MCP surfaces declared in manifest/*.yaml, served by the generic engine in
-//! nexus-mcp-runtime through the Nexus HTTP API only (a remote Nexus or the embedded nexus-lite).
+//! nexus-mcp-runtime through the Nexus HTTP API only (a remote Nexus or the local nexus-lite).
 //! This crate holds what is not generic: the generated registry, each surface's own code, the
-//! embedded backend and the command line.
+//! local backend and the command line.
 
 pub mod cli;
-pub mod embedded;
 pub mod generated;
+pub mod local_nexus;
 pub mod manifest_file;
 pub mod surfaces;
 

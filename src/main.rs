@@ -5,7 +5,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use nexus_mcp::surfaces::{self, Environment};
-use nexus_mcp::{embedded, runtime};
+use nexus_mcp::{local_nexus, runtime};
 use rmcp::ServiceExt;
 use runtime::access;
 use runtime::app::{App, Settings, ToolContext};
@@ -36,7 +36,7 @@ struct Cli {
     /// like the build checks manifest/*.yaml).
     #[arg(long, global = true, env = "NEXUS_MCP_MANIFEST")]
     manifest: Option<PathBuf>,
-    /// Nexus API root. Without it, an embedded nexus-lite serves the local repositories.
+    /// Nexus API root. Without it, the local nexus-lite (one per data directory, shared by every local nexus-mcp process) serves the local repositories.
     #[arg(long, global = true, env = "NEXUS_API_URL")]
     nexus_url: Option<String>,
     #[command(subcommand)]
@@ -51,14 +51,14 @@ enum Transport {
 
 #[derive(clap::Args)]
 struct Backend {
-    /// Repositories for the embedded nexus-lite ([NAME=]PATH, repeatable; default: the current directory).
+    /// Repositories this process registers with the local nexus-lite ([NAME=]PATH, repeatable; default: the current directory).
     #[arg(long = "repo")]
     repos: Vec<String>,
-    /// Documentation workspaces for the embedded nexus-lite ([NAME=]PATH, repeatable; nexus-doc-kg).
+    /// Documentation workspaces this process registers with the local nexus-lite ([NAME=]PATH, repeatable; nexus-doc-kg).
     /// With workspaces and no --repo, no repository is registered.
     #[arg(long = "workspace", env = "DOCUGRAPH_WORKSPACE")]
     workspaces: Vec<String>,
-    /// Data directory of the embedded nexus-lite.
+    /// Data directory of the local nexus-lite (default: the user data directory, e.g. ~/.local/share/nexus-lite); every local server, gate and rules command on it shares one nexus-lite.
     #[arg(long)]
     data_dir: Option<PathBuf>,
     /// Scopes granted over stdio and to `call` (default: the manifest's default_stdio scopes).
@@ -197,12 +197,12 @@ async fn build_app(
     let client = match &cli.nexus_url {
         Some(url) => nexus_mcp::cli::nexus::remote(url, timeout)?.with_max_answer_bytes(max_answer),
         None => {
-            let lite = embedded::start(
+            let lite = local_nexus::start(
                 backend.data_dir.clone(),
                 &backend.repos,
                 &backend.workspaces,
                 backend.docs_limits.clone().into(),
-                embedded::Client {
+                local_nexus::Client {
                     kind,
                     surface: Some(surface.name),
                     routes: surface.nexus_routes(),

@@ -1,13 +1,13 @@
 //! `nexus-mcp gate`: what CI runs on a change. It analyses `base...head` locally (the library
 //! in `nexus_lite::rules::gate`), stores the record through the Nexus API (`POST
-//! /api/v1/rules/gate-results` on NEXUS_API_URL, or on an embedded nexus-lite over the same
+//! /api/v1/rules/gate-results` on NEXUS_API_URL, or on the local nexus-lite of the same
 //! data directory as `serve`), prints a short summary on stdout and exits 1 when blocking,
 //! 2 when the verdict is unknown (the change or part of it could not be analysed, or the record
 //! was not stored), 0 only for a complete clean run. Logs go to stderr.
 
 use crate::cli::nexus::Connection;
 use crate::cli::terminal::text;
-use crate::embedded::Client;
+use crate::local_nexus::Client;
 use crate::runtime::backend::{NexusClient, NexusRequest};
 use nexus_lite::rules::gate::model::{GateRecord, GateStatus, ToolStatus};
 use nexus_lite::rules::gate::{self, analysers};
@@ -38,7 +38,7 @@ pub struct GateArgs {
     /// local/<directory>).
     #[arg(long)]
     pub repository: Option<String>,
-    /// Data directory of the embedded nexus-lite (the one `serve` uses), when NEXUS_API_URL is unset.
+    /// Data directory of the local nexus-lite (the one `serve` uses, shared with the running servers), when NEXUS_API_URL is unset.
     #[arg(long)]
     pub data_dir: Option<PathBuf>,
     /// Print the stored record as JSON on stdout instead of the summary.

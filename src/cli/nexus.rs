@@ -1,7 +1,7 @@
 //! The Nexus API a CLI subcommand talks to: NEXUS_API_URL (token from NEXUS_API_TOKEN), or the
 //! local nexus-lite of the data directory `serve` uses, shared with every running server.
 
-use crate::embedded::{self, Client};
+use crate::local_nexus::{self, Client};
 use crate::runtime::backend::{NexusClient, Secret};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -44,7 +44,7 @@ impl Connection {
                     None => root.display().to_string(),
                 };
                 let lite =
-                    embedded::start(data_dir, &[spec], &[], Default::default(), client, timeout)
+                    local_nexus::start(data_dir, &[spec], &[], Default::default(), client, timeout)
                         .await
                         .map_err(|e| e.to_string())?;
                 let repository = lite

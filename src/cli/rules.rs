@@ -1,11 +1,11 @@
 //! `nexus-mcp rules`: what a human does with the rules domain from a terminal, through the
-//! Nexus API (remote, or an embedded nexus-lite on `serve`'s data directory):
+//! Nexus API (remote, or the local nexus-lite of `serve`'s data directory):
 //! - `stats`: which rules break most and how often agents fix them (a table, or `--json`);
 //! - `review`: the proposal queue (agents' and bootstrap's), and accepting or rejecting one.
 
 use crate::cli::nexus::Connection;
 use crate::cli::terminal;
-use crate::embedded::Client;
+use crate::local_nexus::Client;
 use crate::runtime::backend::NexusRequest;
 use serde_json::{Value, json};
 use std::fmt::Write as _;
@@ -23,7 +23,7 @@ pub struct RulesArgs {
     /// local/<directory>).
     #[arg(long, global = true)]
     pub repository: Option<String>,
-    /// Data directory of the embedded nexus-lite (the one `serve` and `gate` use), when
+    /// Data directory of the local nexus-lite (the one `serve` and `gate` use), when
     /// NEXUS_API_URL is unset.
     #[arg(long, global = true)]
     pub data_dir: Option<PathBuf>,
