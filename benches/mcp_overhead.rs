@@ -10,10 +10,12 @@
 //!   NEXUS_MCP_BENCH_BIN=/other/build/nexus-mcp cargo bench --bench mcp_overhead   # another build
 //!
 //! Rows: (a) cold start, spawn → first tools/list answer over stdio, with a remote backend and
-//! with the embedded nexus-lite over an already-indexed data dir; (b) `ping` over stdio and over
-//! Streamable HTTP: what one JSON-RPC round trip costs with no tool and no backend; (c) one
-//! mapped tools/call over stdio and over Streamable HTTP (a 2025-11-25 session, and a stateless
-//! 2026-07-28 request), next to a direct HTTP GET of the same nexus-lite endpoint (keep-alive),
+//! with the embedded nexus-lite over an already-indexed data dir, then (issue 25) spawn → first
+//! tools/call for a client that starts the local nexus-lite daemon and for one that joins a
+//! running one, and a connected client's next answer after `kill -9` of the daemon; (b) `ping`
+//! over stdio and over Streamable HTTP: what one JSON-RPC round trip costs with no tool and no
+//! backend; (c) one mapped tools/call over stdio and over Streamable HTTP (a 2025-11-25
+//! session, and a stateless 2026-07-28 request), next to a direct HTTP GET of the same nexus-lite endpoint (keep-alive),
 //! the same GET through reqwest, and a floor: a process with no MCP at all that forwards the GET
 //! (axum + reqwest). The routes of (c) run in rounds twice over: interleaved, one call each, so
 //! every server is cache-cold at its call as between an agent's calls; then back to back, a few
@@ -545,6 +547,90 @@ impl Order {
     }
 }
 
+// ---- the local nexus-lite daemon (issue 25) ------------------------------------------------------
+
+/// Spawn → initialize → first tools/call answered over stdio, on the local nexus-lite of
+/// `args`' data directory; the session stays open for the caller.
+fn cold_call(args: &[String]) -> (Duration, StdioSession) {
+    let t = Instant::now();
+    let mut s = StdioSession::spawn(&[], args);
+    s.send(&initialize());
+    s.send(&initialized());
+    s.send(&call(2, "kg_latest_graph"));
+    s.answer(1);
+    let answer = s.answer(2);
+    let took = t.elapsed();
+    check_call(&answer, "kg_latest_graph (local nexus-lite)");
+    (took, s)
+}
+
+fn daemon_pid(data: &std::path::Path) -> Option<u64> {
+    let raw = std::fs::read(data.join(support::local::DAEMON_JSON)).ok()?;
+    serde_json::from_slice::<Value>(&raw).ok()?["pid"]
+        .as_u64()
+        .filter(|p| support::local::alive(*p))
+}
+
+/// Stops the daemon serving `data` (SIGTERM) and waits until it is gone: outside every timed
+/// region, so that the next client has to start one.
+fn stop_daemon(data: &std::path::Path) {
+    if let Some(pid) = daemon_pid(data) {
+        let _ = Command::new("kill").arg(pid.to_string()).status();
+        support::local::wait_for(Duration::from_secs(60), "the daemon to exit", || {
+            (!support::local::alive(pid)).then_some(())
+        });
+    }
+}
+
+/// Side by side with the cold starts above, on the same indexed data directory: a client that
+/// starts the daemon, one that joins a running one, and a connected client's next answer after
+/// `kill -9` of the daemon (it re-joins a daemon it or its peer respawns, then retries).
+fn local_daemon_rows(args: &[String], data: &std::path::Path, starts: usize, rows: &mut Vec<Row>) {
+    let samples: Vec<Duration> = (0..starts)
+        .map(|_| {
+            stop_daemon(data);
+            cold_call(args).0
+        })
+        .collect();
+    rows.push(row(
+        "cold start → first tools/call, starting the local nexus-lite (stdio, indexed)",
+        samples,
+        None,
+    ));
+
+    let (_, mut holder) = cold_call(args);
+    let samples: Vec<Duration> = (0..starts).map(|_| cold_call(args).0).collect();
+    rows.push(row(
+        "cold start → first tools/call, joining a running local nexus-lite (stdio, indexed)",
+        samples,
+        None,
+    ));
+
+    let samples: Vec<Duration> = (0..starts)
+        .map(|i| {
+            let pid = daemon_pid(data).expect("a daemon serves the data directory");
+            let id = 100 + i as u64;
+            support::local::kill9(pid);
+            let t = Instant::now();
+            holder.send(&call(id, "kg_latest_graph"));
+            let answer = holder.answer(id);
+            let took = t.elapsed();
+            check_call(&answer, "kg_latest_graph after kill -9 of the daemon");
+            support::local::wait_for(Duration::from_secs(60), "a new daemon", || {
+                daemon_pid(data).filter(|p| *p != pid)
+            });
+            took
+        })
+        .collect();
+    rows.push(row(
+        "kill -9 of the daemon → next answer of a connected client (stdio)",
+        samples,
+        None,
+    ));
+    drop(holder);
+    stop_daemon(data);
+}
+
 // ---- statistics -------------------------------------------------------------------------------
 
 struct Row {
@@ -552,6 +638,7 @@ struct Row {
     n: usize,
     median: Duration,
     p90: Duration,
+    p99: Duration,
     baseline: Option<Duration>,
     /// The median of the per-sample differences with the direct call, in ms (signed): each
     /// sample is paired with the direct one of the same round and position, so this cancels
@@ -610,11 +697,13 @@ fn row(name: impl Into<String>, mut samples: Vec<Duration>, baseline: Option<Dur
         (samples[n / 2 - 1] + samples[n / 2]) / 2
     };
     let p90 = samples[(n * 9 / 10).min(n - 1)];
+    let p99 = samples[(n * 99 / 100).min(n - 1)];
     Row {
         name: name.into(),
         n,
         median,
         p90,
+        p99,
         baseline,
         paired: None,
         cpu_per_call: None,
@@ -702,6 +791,7 @@ fn main() {
         samples,
         None,
     ));
+    local_daemon_rows(&embedded_args, embedded_data.path(), starts, &mut rows);
 
     // (b) one mapped call, three ways, per tool
     let mcp_port = support::free_port();
@@ -942,9 +1032,9 @@ fn main() {
     );
     println!();
     println!(
-        "| measurement | n | median | p90 | median − direct median | overhead: median of paired differences | server CPU per call |"
+        "| measurement | n | median | p90 | p99 | median − direct median | overhead: median of paired differences | server CPU per call |"
     );
-    println!("|---|---:|---:|---:|---:|---:|---:|");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|");
     let signed = |v: f64| format!("{v:.3} ms");
     for r in &rows {
         let over = r
@@ -957,11 +1047,12 @@ fn main() {
             .map(|c| format!("{:.0} µs", c.as_secs_f64() * 1e6))
             .unwrap_or_else(|| "—".into());
         println!(
-            "| {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} |",
             r.name,
             r.n,
             ms(r.median),
             ms(r.p90),
+            ms(r.p99),
             over,
             paired,
             cpu

@@ -1,14 +1,15 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-//! Two nexus-mcp processes on one data directory: the second one's embedded nexus-lite refuses
-//! to start, saying which directory, which process holds it and what to do.
+//! Two nexus-mcp servers on one data directory (issue 25): both join the one nexus-lite daemon
+//! that holds the directory's lock, share its graph and both answer, also after the first one
+//! exits. A standalone nexus-lite (what `nexus-lite serve --data-dir D` starts) is still
+//! refused while the daemon holds D, naming the directory, the daemon's pid and what to do.
 
 mod support;
 
-use serde_json::{Value, json};
-use std::io::{BufRead, BufReader, Write};
+use serde_json::json;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::time::Duration;
+use std::process::Command;
+use support::local::{DAEMON_JSON, McpStdio};
 
 fn serve(fixture: &support::Fixture, data: &Path) -> Command {
     let mut cmd = Command::new(support::bin());
@@ -18,57 +19,69 @@ fn serve(fixture: &support::Fixture, data: &Path) -> Command {
         .arg("--data-dir")
         .arg(data)
         .env("PATH", support::tool_path())
-        .env_remove("NEXUS_API_URL");
+        .env_remove("NEXUS_API_URL")
+        .env_remove("NEXUS_API_TOKEN");
     cmd
 }
 
-/// Starts a server and waits for its answer to `initialize`: it is up, its data dir locked.
-fn started(mut cmd: Command) -> Child {
-    let mut child = cmd
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap();
-    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "data_dir_lock", "version": "0"}}});
-    let mut stdin = child.stdin.take().unwrap();
-    writeln!(stdin, "{init}").unwrap();
-    stdin.flush().unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let answer: Value = serde_json::from_str(&line).unwrap_or(Value::Null);
-    assert!(answer["result"]["serverInfo"].is_object(), "{line}");
-    child.stdin = Some(stdin);
-    child
+fn graph_id(server: &mut McpStdio) -> String {
+    let answer = server.ok(
+        "kg_latest_graph",
+        json!({"repository": support::REPO_NAME, "branch": "main"}),
+    );
+    answer["graph"]["graph_id"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no graph: {answer:#}"))
+        .to_owned()
 }
 
 #[test]
-fn a_second_server_on_the_data_directory_is_refused_until_the_first_exits() {
+fn two_servers_on_one_data_directory_both_answer_and_a_standalone_nexus_lite_is_refused() {
     let fixture = support::fixture_repo();
     let data = tempfile::tempdir().unwrap();
-    let mut first = started(serve(&fixture, data.path()));
-
-    let second = support::run_bounded(
-        &mut serve(&fixture, data.path()),
-        Duration::from_secs(60),
-        "the second nexus-mcp serve",
+    let dir = data.path().canonicalize().unwrap();
+    let mut first = McpStdio::spawn(serve(&fixture, &dir), "the first server");
+    let mut second = McpStdio::spawn(serve(&fixture, &dir), "the second server");
+    first.initialized();
+    second.initialized();
+    let graph = graph_id(&mut first);
+    assert_eq!(
+        graph_id(&mut second),
+        graph,
+        "one data directory, one graph"
     );
-    assert!(!second.status.success(), "the second server must refuse");
-    let err = String::from_utf8_lossy(&second.stderr);
-    let dir = data.path().canonicalize().unwrap().display().to_string();
-    assert!(err.contains(&dir), "names the directory: {err}");
+
+    let daemon: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join(DAEMON_JSON)).unwrap()).unwrap();
+    let holder = daemon["pid"].as_u64().expect("the daemon's pid");
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let standalone = runtime.block_on(nexus_lite::spawn(
+        nexus_lite::LiteConfig {
+            data_dir: dir.clone(),
+            repos: Vec::new(),
+            token: "unused-token".into(),
+            index_on_first_use: false,
+            workspaces: Vec::new(),
+            docs_limits: Default::default(),
+        },
+        "127.0.0.1:0".parse().unwrap(),
+    ));
+    let Err(err) = standalone else {
+        panic!("a standalone nexus-lite started on a directory the daemon holds");
+    };
+    let err = err.to_string();
     assert!(
-        err.contains(&format!("pid {}", first.id())),
+        err.contains(&dir.display().to_string()),
+        "names the directory: {err}"
+    );
+    assert!(
+        err.contains(&format!("pid {holder}")),
         "names the holder: {err}"
     );
     assert!(err.contains("--data-dir"), "says what to do: {err}");
 
-    // The first one exits (its client closes stdin); a new server starts.
-    drop(first.stdin.take());
-    first.wait().unwrap();
-    let mut third = started(serve(&fixture, data.path()));
-    drop(third.stdin.take());
-    third.wait().unwrap();
+    // The first one exits (its client closes stdin); the second carries on.
+    let status = first.close();
+    assert!(status.success(), "the first server exits cleanly: {status}");
+    assert_eq!(graph_id(&mut second), graph);
 }

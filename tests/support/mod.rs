@@ -1,12 +1,14 @@
 //! Shared helpers for the integration tests, by concern: the fixture git repository
 //! ([`fixtures`]), the spawned binary over stdio or HTTP ([`spawn`]), the real clients and rmcp
-//! client helpers ([`clients`]), and the in-process engine harness ([`inproc`]). The first three
+//! client helpers ([`clients`]), the in-process engine harness ([`inproc`]) and the local
+//! nexus-lite daemon's world ([`local`]). The first three
 //! are re-exported here, so `support::X` keeps working.
 #![allow(dead_code, unused_imports)]
 
 pub mod clients;
 pub mod fixtures;
 pub mod inproc;
+pub mod local;
 pub mod spawn;
 
 pub use clients::*;
