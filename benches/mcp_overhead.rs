@@ -8,6 +8,7 @@
 //!   cargo bench --bench mcp_overhead            # N=200 calls per row
 //!   NEXUS_MCP_BENCH_CALLS=1000 NEXUS_MCP_BENCH_STARTS=30 cargo bench --bench mcp_overhead
 //!   NEXUS_MCP_BENCH_BIN=/other/build/nexus-mcp cargo bench --bench mcp_overhead   # another build
+//!   NEXUS_MCP_BENCH_BEFORE_BIN=/old/nexus-mcp cargo bench --bench mcp_overhead    # its cold starts beside the local daemon's
 //!
 //! Rows: (a) cold start, spawn → first tools/list answer over stdio, with a remote backend and
 //! with the embedded nexus-lite over an already-indexed data dir, then (issue 25) spawn → first
@@ -322,7 +323,11 @@ struct StdioSession {
 
 impl StdioSession {
     fn spawn(envs: &[(&str, &str)], args: &[String]) -> StdioSession {
-        let mut cmd = Command::new(mcp_bin());
+        StdioSession::spawn_bin(&mcp_bin(), envs, args)
+    }
+
+    fn spawn_bin(bin: &std::path::Path, envs: &[(&str, &str)], args: &[String]) -> StdioSession {
+        let mut cmd = Command::new(bin);
         cmd.arg("serve")
             .args(args)
             .env("PATH", tool_path())
@@ -552,8 +557,12 @@ impl Order {
 /// Spawn → initialize → first tools/call answered over stdio, on the local nexus-lite of
 /// `args`' data directory; the session stays open for the caller.
 fn cold_call(args: &[String]) -> (Duration, StdioSession) {
+    cold_call_with(&mcp_bin(), args)
+}
+
+fn cold_call_with(bin: &std::path::Path, args: &[String]) -> (Duration, StdioSession) {
     let t = Instant::now();
-    let mut s = StdioSession::spawn(&[], args);
+    let mut s = StdioSession::spawn_bin(bin, &[], args);
     s.send(&initialize());
     s.send(&initialized());
     s.send(&call(2, "kg_latest_graph"));
@@ -586,10 +595,32 @@ fn stop_daemon(data: &std::path::Path) {
 /// starts the daemon, one that joins a running one, and a connected client's next answer after
 /// `kill -9` of the daemon (it re-joins a daemon it or its peer respawns, then retries).
 fn local_daemon_rows(args: &[String], data: &std::path::Path, starts: usize, rows: &mut Vec<Row>) {
+    // $NEXUS_MCP_BENCH_BEFORE_BIN: a build from before the local daemon, whose process hosts
+    // nexus-lite itself; its cold starts alternate with this build's on a copy of the data.
+    let before = std::env::var_os("NEXUS_MCP_BENCH_BEFORE_BIN").map(std::path::PathBuf::from);
+    let before_data = tempfile::tempdir().unwrap();
+    let before_args: Vec<String> = args
+        .iter()
+        .map(|a| {
+            if a == &data.display().to_string() {
+                before_data.path().display().to_string()
+            } else {
+                a.clone()
+            }
+        })
+        .collect();
+    if let Some(bin) = &before {
+        cold_call_with(bin, &before_args); // indexes its copy
+    }
+    let mut before_samples = Vec::new();
     let samples: Vec<Duration> = (0..starts)
         .map(|_| {
             stop_daemon(data);
-            cold_call(args).0
+            let took = cold_call(args).0;
+            if let Some(bin) = &before {
+                before_samples.push(cold_call_with(bin, &before_args).0);
+            }
+            took
         })
         .collect();
     rows.push(row(
@@ -597,6 +628,13 @@ fn local_daemon_rows(args: &[String], data: &std::path::Path, starts: usize, row
         samples,
         None,
     ));
+    if before.is_some() {
+        rows.push(row(
+            "cold start → first tools/call, the build before: nexus-lite in-process (stdio, indexed), alternating with the row above",
+            before_samples,
+            None,
+        ));
+    }
 
     let (_, mut holder) = cold_call(args);
     let samples: Vec<Duration> = (0..starts).map(|_| cold_call(args).0).collect();
