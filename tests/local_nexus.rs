@@ -178,6 +178,26 @@ fn latest_graph() -> Value {
     json!({"repository": REPO_NAME, "branch": "main"})
 }
 
+/// Commits a change to `repo`, arms `shim` and submits a regeneration through `client`; returns
+/// once the daemon's ruff is blocked in it, with the submit's call id.
+fn submit_blocked_regeneration(client: &mut McpStdio, repo: &Path, shim: &RuffShim) -> u64 {
+    commit(
+        repo,
+        "shop/crypto.py",
+        "import hashlib\n\n\ndef h(d):\n    return hashlib.sha256(d).hexdigest()\n",
+        "sha256",
+    );
+    shim.arm();
+    let plan = client.ok("kg_regenerate_dry_run", latest_graph());
+    let plan_id = plan["plan"]["plan_id"].as_str().unwrap().to_owned();
+    let submit = client.send_call(
+        "kg_regenerate_submit",
+        json!({"plan_id": plan_id, "confirmed_by_sr": true}),
+    );
+    shim.wait_started();
+    submit
+}
+
 fn analysers_or_skip(test: &str) -> bool {
     let found = support::analysers_on_path();
     if !found {
@@ -513,20 +533,7 @@ fn kill_9_of_the_daemon_mid_regeneration() {
     let first = graph_id(&admin.ok("kg_latest_graph", latest_graph()));
     reader.ok("kg_latest_graph", latest_graph());
 
-    commit(
-        &a,
-        "shop/crypto.py",
-        "import hashlib\n\n\ndef h(d):\n    return hashlib.sha256(d).hexdigest()\n",
-        "sha256",
-    );
-    shim.arm();
-    let plan = admin.ok("kg_regenerate_dry_run", latest_graph());
-    let plan_id = plan["plan"]["plan_id"].as_str().unwrap().to_owned();
-    let submit = admin.send_call(
-        "kg_regenerate_submit",
-        json!({"plan_id": plan_id, "confirmed_by_sr": true}),
-    );
-    shim.wait_started();
+    let submit = submit_blocked_regeneration(&mut admin, &a, &shim);
     let before = home
         .daemon_pid()
         .expect("a daemon serves the data directory");
@@ -906,20 +913,7 @@ fn killing_the_window_that_started_the_daemon_interrupts_nobody() {
         "window 2 (kg:regenerate)",
     );
     other.initialized();
-    commit(
-        &a,
-        "shop/crypto.py",
-        "import hashlib\n\n\ndef h(d):\n    return hashlib.sha256(d).hexdigest()\n",
-        "sha256",
-    );
-    shim.arm();
-    let plan = other.ok("kg_regenerate_dry_run", latest_graph());
-    let plan_id = plan["plan"]["plan_id"].as_str().unwrap().to_owned();
-    let submit = other.send_call(
-        "kg_regenerate_submit",
-        json!({"plan_id": plan_id, "confirmed_by_sr": true}),
-    );
-    shim.wait_started();
+    let submit = submit_blocked_regeneration(&mut other, &a, &shim);
     let gone = u64::from(starter.pid());
     kill9(gone);
     shim.release();
