@@ -202,12 +202,13 @@ impl CustomHandlers for CodeKg {
         input: KgRegenerateSubmitInput,
     ) -> Result<KgRegenerateSubmitOutput, ToolError> {
         let done = regenerate::submit(&ctx, &input.plan_id, input.allow_dirty).await?;
+        let next_step = Some(done.next_step());
         Ok(KgRegenerateSubmitOutput {
             regeneration: done.regeneration,
             comparison: done.comparison,
             comparison_skipped_reason: done.comparison_skipped_reason,
             warnings: Some(done.warnings),
-            next_step: Some("Check comparison.findings: your fixed finding should be `absent`; anything `new` needs a look.".to_owned()),
+            next_step,
         })
     }
 }

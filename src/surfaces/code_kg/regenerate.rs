@@ -74,6 +74,20 @@ pub struct Finished {
     pub warnings: Vec<String>,
 }
 
+impl Finished {
+    /// What the agent does next: only a comparison has findings to check; a failed or
+    /// unfinished run says what to do instead.
+    pub fn next_step(&self) -> String {
+        match (&self.comparison, self.regeneration.status.as_deref()) {
+            (Some(_), _) => "Check comparison.findings: your fixed finding should be `absent`; anything `new` needs a look.",
+            (None, Some("ready")) => "This is the first graph: list its findings with kg_list_audit_risks.",
+            (None, Some("running")) => "The regeneration is still running: compare later with kg_compare_runs.",
+            (None, _) => "The regeneration did not finish (see comparison_skipped_reason): plan again with kg_regenerate_dry_run.",
+        }
+        .to_owned()
+    }
+}
+
 /// Starts the planned run, waits for it with progress notifications, then compares graphs.
 pub async fn submit(
     ctx: &ToolContext,
@@ -240,6 +254,7 @@ pub async fn compat(
     // The runtime already required confirmed_by_sr=true and a plan_id (manifest mutation rules).
     let plan_id = input.plan_id.unwrap_or_default();
     let done = submit(ctx, &plan_id, input.allow_dirty).await?;
+    let next_step = done.next_step();
     Ok(KgRegenerateOutput {
         dry_run: false,
         plan: None,
@@ -247,6 +262,6 @@ pub async fn compat(
         comparison: done.comparison,
         comparison_skipped_reason: done.comparison_skipped_reason,
         warnings: Some(done.warnings),
-        next_step: Some("Check comparison.findings: a fixed finding shows as `absent`.".to_owned()),
+        next_step: Some(next_step),
     })
 }
