@@ -434,3 +434,140 @@ async fn a_hostile_workspace_over_stdio_reads_nothing_outside_and_never_blocks()
     );
     client.cancel().await.expect("cancel");
 }
+
+/// `nexus-mcp --surface nexus-doc-kg serve` over stdio with `--workspace` each of `workspaces`
+/// (`NAME=PATH` or a path), driven by an rmcp client.
+async fn stdio_doc_kg(workspaces: &[String], data: &Path) -> support::McpClient {
+    use rmcp::ServiceExt;
+    use rmcp::transport::TokioChildProcess;
+    let mut cmd = tokio::process::Command::new(support::bin());
+    cmd.args(["--surface", "nexus-doc-kg", "serve"]);
+    for w in workspaces {
+        cmd.arg("--workspace").arg(w);
+    }
+    cmd.arg("--data-dir")
+        .arg(data)
+        .env("PATH", support::tool_path())
+        .env_remove("NEXUS_API_URL")
+        .env_remove("DOCUGRAPH_WORKSPACE");
+    ().serve(TokioChildProcess::new(cmd).expect("spawn nexus-mcp serve"))
+        .await
+        .expect("initialize")
+}
+
+/// Every page of a list tool's answer, joined.
+async fn all_items(
+    client: &support::McpClient,
+    tool: &str,
+    args: serde_json::Value,
+) -> Vec<serde_json::Value> {
+    let mut items = Vec::new();
+    let mut args = args;
+    loop {
+        let page = support::call_tool(client, tool, args.clone())
+            .await
+            .unwrap_or_else(|e| panic!("{tool} {args}: {e}"));
+        items.extend(page["items"].as_array().expect("items").iter().cloned());
+        match page["nextCursor"].as_str() {
+            Some(next) => args["cursor"] = serde_json::json!(next),
+            None => return items,
+        }
+    }
+}
+
+/// Issue 26: on a real Backlog.md folder (the ariadne corpus), list_tasks {"status":"To Do"}
+/// returns exactly the live To Do tasks (counted from the files of backlog/tasks), `lifecycle`
+/// reaches archived ones, marked; completions offer live ids only.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn list_tasks_shows_the_live_work_of_a_real_backlog() {
+    use rmcp::model::{ArgumentInfo, CompleteRequestParams, Reference};
+    use serde_json::json;
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = support::corpora::corpus(tmp.path(), "ariadne-backlog");
+    let live_todo: Vec<PathBuf> =
+        support::corpora::frontmatter_statuses(&root.join("backlog/tasks"))
+            .into_iter()
+            .filter(|(_, s)| s == "To Do")
+            .map(|(p, _)| p)
+            .collect();
+    let data = tempfile::tempdir().expect("data tempdir");
+    let client = stdio_doc_kg(&[root.display().to_string()], data.path()).await;
+
+    let todo = all_items(
+        &client,
+        "list_tasks",
+        json!({"status": "To Do", "limit": 200}),
+    )
+    .await;
+    assert_eq!(todo.len(), live_todo.len(), "live To Do tasks");
+    let mut paths: Vec<String> = todo
+        .iter()
+        .map(|i| i["path"].as_str().unwrap().to_owned())
+        .collect();
+    let mut expected: Vec<String> = live_todo
+        .iter()
+        .map(|p| p.strip_prefix(&root).unwrap().display().to_string())
+        .collect();
+    paths.sort();
+    expected.sort();
+    assert_eq!(
+        paths, expected,
+        "list_tasks lists the files of backlog/tasks whose status is To Do"
+    );
+    assert!(
+        todo.iter().all(|i| i.get("lifecycle").is_none()),
+        "a live item carries a lifecycle"
+    );
+
+    let archived = all_items(
+        &client,
+        "list_tasks",
+        json!({"status": "To Do", "lifecycle": "archived", "limit": 200}),
+    )
+    .await;
+    assert!(
+        !archived.is_empty() && archived.iter().all(|i| i["lifecycle"] == "archived"),
+        "{archived:?}"
+    );
+    let ready = all_items(&client, "list_tasks", json!({"ready": true, "limit": 200})).await;
+    assert!(!ready.is_empty() && ready.iter().all(|i| i["ready"] == true));
+    let refused = support::call_tool(&client, "list_tasks", json!({"lifecycle": "gone"}))
+        .await
+        .expect_err("an unknown lifecycle is refused");
+    assert!(refused.contains("invalid_arguments"), "{refused}");
+
+    // An id only the archive holds completes to nothing; a live one completes.
+    let live_ids: Vec<String> = all_items(&client, "list_tasks", json!({"limit": 200}))
+        .await
+        .iter()
+        .map(|i| i["id"].as_str().unwrap().to_owned())
+        .collect();
+    let only_archived = archived
+        .iter()
+        .map(|i| i["id"].as_str().unwrap().to_owned())
+        .find(|id| !live_ids.iter().any(|l| l.eq_ignore_ascii_case(id)))
+        .expect("an archived id no live task has");
+    let complete = |value: String| {
+        let client = &client;
+        async move {
+            let params = CompleteRequestParams::new(
+                Reference::for_prompt("prompt_implement_task"),
+                ArgumentInfo::new("taskId", value),
+            );
+            client
+                .complete(params)
+                .await
+                .expect("complete")
+                .completion
+                .values
+        }
+    };
+    let got = complete(only_archived.clone()).await;
+    assert!(
+        !got.iter().any(|v| v.eq_ignore_ascii_case(&only_archived)),
+        "{only_archived} completes to {got:?}"
+    );
+    let got = complete(todo[0]["id"].as_str().unwrap().to_owned()).await;
+    assert!(got.iter().any(|v| v == &todo[0]["id"]), "{got:?}");
+    client.cancel().await.expect("cancel");
+}

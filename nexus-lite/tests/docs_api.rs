@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{TOKEN, enc, get, git};
+use common::{TOKEN, corpus, enc, frontmatter_statuses, get, git};
 use nexus_lite::{LiteConfig, WorkspaceSpec};
 use serde_json::Value;
 use std::net::SocketAddr;
@@ -138,7 +138,7 @@ fn backlog_folder_ids_aliases_duplicates_criteria_context_impact_and_audit() {
     );
 
     // Every answer carries the workspace; the readme and the .gitignored scratch file are not documents.
-    let nodes = ok(a, "/api/v1/docs/nodes?limit=500");
+    let nodes = ok(a, "/api/v1/docs/nodes?limit=500&lifecycle=any");
     assert_eq!(nodes["workspace"]["commitSha"], head.as_str());
     let all = ids(&nodes["items"]);
     assert_eq!(nodes["total"], 14, "{all:?}");
@@ -815,7 +815,10 @@ fn search(a: SocketAddr, query: &str) -> Value {
 /// Everything a workspace answers: the graph, every node and a search for `marker`.
 fn everything(a: SocketAddr, ws: &str, marker: &str) -> String {
     let mut all = ok(a, "/api/v1/docs/workspaces").to_string();
-    let nodes = ok(a, &format!("/api/v1/docs/nodes?workspace={ws}&limit=500"));
+    let nodes = ok(
+        a,
+        &format!("/api/v1/docs/nodes?workspace={ws}&limit=500&lifecycle=any"),
+    );
     for id in ids(&nodes["items"]) {
         let n = get_within(
             a,
@@ -1465,4 +1468,139 @@ fn a_workspace_config_cannot_make_the_index_read_its_git_directory() {
             "{ws}: .git/config is served: {all}"
         );
     }
+}
+
+/// Issue 26: on a real Backlog.md folder (the ariadne corpus), lists show the live work. The
+/// expected sets are read from the files themselves: `backlog/tasks` is live, `drafts`,
+/// `archive` and `completed` are not, whatever their status says.
+#[test]
+fn lists_show_the_live_work_of_a_real_backlog() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = corpus(tmp.path(), "ariadne-backlog");
+    let data = tmp.path().join("data");
+    let srv = serve(
+        &data,
+        vec![WorkspaceSpec {
+            name: Some("ariadne".into()),
+            path: root.clone(),
+        }],
+    );
+    let a = srv.addr;
+    let todo_in = |folder: &str| -> usize {
+        frontmatter_statuses(&root.join("backlog").join(folder))
+            .iter()
+            .filter(|(_, s)| s == "To Do")
+            .count()
+    };
+    let live = todo_in("tasks");
+    assert!(
+        live > 0 && todo_in("archive") > 0 && todo_in("drafts") > 0,
+        "the corpus has To Do tasks in tasks/, archive/ and drafts/"
+    );
+
+    let all_pages = |query: &str| -> Vec<Value> {
+        let mut items = Vec::new();
+        let mut cursor: Option<String> = None;
+        loop {
+            let c = cursor
+                .as_deref()
+                .map(|c| format!("&cursor={}", enc(c)))
+                .unwrap_or_default();
+            let page = ok(a, &format!("/api/v1/docs/tasks?{query}&limit=500{c}"));
+            items.extend(page["items"].as_array().unwrap().iter().cloned());
+            match page["nextCursor"].as_str() {
+                Some(next) => cursor = Some(next.to_string()),
+                None => return items,
+            }
+        }
+    };
+    let todo = all_pages("status=To%20Do");
+    assert_eq!(
+        todo.len(),
+        live,
+        "live To Do tasks: {:?}",
+        ids(&Value::Array(todo.clone()))
+    );
+    assert!(
+        todo.iter().all(
+            |i| i["path"].as_str().unwrap().starts_with("backlog/tasks/")
+                && i.get("lifecycle").is_none()
+        ),
+        "a live item is outside backlog/tasks or carries a lifecycle"
+    );
+
+    for (lifecycle, folder) in [("archived", "archive"), ("draft", "drafts")] {
+        let items = all_pages(&format!("status=To%20Do&lifecycle={lifecycle}"));
+        assert_eq!(items.len(), todo_in(folder), "{lifecycle} To Do tasks");
+        assert!(
+            items.iter().all(|i| i["lifecycle"] == lifecycle
+                && i["path"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with(&format!("backlog/{folder}/"))),
+            "{lifecycle}: {items:?}"
+        );
+    }
+    let any = all_pages("status=To%20Do&lifecycle=any");
+    assert_eq!(
+        any.len(),
+        live + todo_in("archive") + todo_in("drafts") + todo_in("completed"),
+        "lifecycle=any reaches every To Do document"
+    );
+    let done = all_pages("lifecycle=done");
+    assert_eq!(
+        done.len(),
+        frontmatter_statuses(&root.join("backlog/completed")).len(),
+        "lifecycle=done is backlog/completed"
+    );
+
+    // `ready` reaches live tasks only; the nodes list and search keep to the live set too.
+    let ready = all_pages("ready=true");
+    assert!(
+        !ready.is_empty()
+            && ready
+                .iter()
+                .all(|i| i["ready"] == true && i.get("lifecycle").is_none())
+    );
+    let nodes = ok(a, "/api/v1/docs/nodes?limit=500");
+    assert!(
+        nodes["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|i| i.get("lifecycle").is_none()),
+        "the nodes list holds a document that is not live"
+    );
+    let everything = ok(a, "/api/v1/docs/nodes?limit=1&lifecycle=any");
+    assert!(everything["total"].as_u64() > nodes["total"].as_u64());
+    let found = ok(a, "/api/v1/docs/search?query=task&limit=200");
+    assert!(found["total"].as_u64().unwrap() > 0);
+    assert!(
+        found["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|i| i.get("lifecycle").is_none()),
+        "search found a document that is not live: {found}"
+    );
+    let archived = ok(
+        a,
+        "/api/v1/docs/search?query=task&limit=200&lifecycle=archived",
+    );
+    assert!(
+        archived["total"].as_u64().unwrap() > 0
+            && archived["items"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|i| i["lifecycle"] == "archived")
+    );
+    let wrong = get(a, "/api/v1/docs/tasks?lifecycle=gone");
+    assert_eq!(wrong.status, 400, "{}", wrong.body);
+    assert!(
+        wrong.body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("active, done, archived, draft, any")
+    );
 }

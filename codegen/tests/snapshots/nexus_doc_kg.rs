@@ -24,6 +24,8 @@ pub mod nexus_doc_kg {
     /// Shared type from the manifest.
     pub type DocFilter = String;
     /// Shared type from the manifest.
+    pub type Lifecycle = String;
+    /// Shared type from the manifest.
     pub type NodeId = String;
     /// Shared type from the manifest.
     #[derive(
@@ -48,6 +50,8 @@ pub mod nexus_doc_kg {
         pub title: Option<String>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub ready: Option<bool>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub lifecycle: Option<String>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub depth: Option<i64>,
     }
@@ -247,6 +251,10 @@ pub mod nexus_doc_kg {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub status: Option<DocFilter>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub lifecycle: Option<Lifecycle>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub ready: Option<bool>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         pub cursor: Option<String>,
         #[serde(default = "default_listtasksinput_limit")]
         pub limit: i64,
@@ -258,6 +266,8 @@ pub mod nexus_doc_kg {
             Self {
                 r#type: None,
                 status: None,
+                lifecycle: None,
+                ready: None,
                 cursor: None,
                 limit: default_listtasksinput_limit(),
                 workspace: None,
@@ -433,6 +443,8 @@ pub mod nexus_doc_kg {
         pub r#type: Option<DocFilter>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub status: Option<DocFilter>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub lifecycle: Option<Lifecycle>,
         #[serde(default = "default_searchnodesinput_limit")]
         pub limit: i64,
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -444,6 +456,7 @@ pub mod nexus_doc_kg {
                 query: Default::default(),
                 r#type: None,
                 status: None,
+                lifecycle: None,
                 limit: default_searchnodesinput_limit(),
                 workspace: None,
             }
@@ -589,7 +602,7 @@ pub mod nexus_doc_kg {
             runtime::spec::ToolSpec {
                 name: "get_dependency_graph",
                 title: "Dependency graph",
-                description: "Nodes and edges around a node, both ways (depends_on, depended_by), each edge with its kind, up to `depth` hops.",
+                description: "Nodes and kinded edges around a node, both ways (depends_on, depended_by), up to `depth` hops.",
                 scope: "docs:read",
                 access: runtime::spec::Access::Read,
                 modes: &[
@@ -598,7 +611,7 @@ pub mod nexus_doc_kg {
                 ],
                 handler: runtime::spec::Handler::Mapped,
                 input_schema: "{\"additionalProperties\":false,\"properties\":{\"depth\":{\"default\":3,\"maximum\":20,\"minimum\":1,\"type\":\"integer\"},\"nodeId\":{\"maxLength\":200,\"minLength\":1,\"type\":\"string\"},\"workspace\":{\"pattern\":\"^[\\\\w.-]{1,100}$\",\"type\":\"string\"}},\"required\":[\"nodeId\"],\"type\":\"object\"}",
-                output_schema: "{\"$defs\":{\"DocEdge\":{\"properties\":{\"direction\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"from\":{\"type\":\"string\"},\"kind\":{\"type\":\"string\"},\"to\":{\"type\":\"string\"}},\"type\":\"object\"},\"NodeSummary\":{\"properties\":{\"depth\":{\"type\":\"integer\"},\"id\":{\"type\":\"string\"},\"path\":{\"type\":\"string\"},\"ready\":{\"anyOf\":[{\"type\":\"boolean\"},{\"type\":\"null\"}]},\"status\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"title\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"type\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]}},\"type\":\"object\"},\"WorkspaceState\":{\"description\":\"The working tree this answer describes.\",\"properties\":{\"commitSha\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"dirty\":{\"anyOf\":[{\"type\":\"boolean\"},{\"type\":\"null\"}]},\"documents\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"null\"}]},\"indexedAt\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"name\":{\"type\":\"string\"}},\"type\":\"object\"}},\"properties\":{\"edges\":{\"items\":{\"$ref\":\"#/$defs/DocEdge\"},\"type\":\"array\"},\"nodeId\":{\"type\":\"string\"},\"nodes\":{\"items\":{\"$ref\":\"#/$defs/NodeSummary\"},\"type\":\"array\"},\"truncated\":{\"type\":\"boolean\"},\"truncation\":{\"description\":\"Present when the result was cut to fit its budget; nothing is ever cut silently.\",\"properties\":{\"cuts\":{\"items\":{\"properties\":{\"kept\":{\"type\":\"integer\"},\"path\":{\"type\":\"string\"},\"total\":{\"type\":\"integer\"}},\"required\":[\"path\",\"kept\",\"total\"],\"type\":\"object\"},\"type\":\"array\"},\"next_cursor\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"note\":{\"type\":\"string\"},\"strings_shortened\":{\"type\":\"integer\"},\"truncated\":{\"type\":\"boolean\"}},\"required\":[\"truncated\"],\"type\":\"object\"},\"workspace\":{\"$ref\":\"#/$defs/WorkspaceState\"}},\"type\":\"object\"}",
+                output_schema: "{\"$defs\":{\"DocEdge\":{\"properties\":{\"direction\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"from\":{\"type\":\"string\"},\"kind\":{\"type\":\"string\"},\"to\":{\"type\":\"string\"}},\"type\":\"object\"},\"NodeSummary\":{\"properties\":{\"depth\":{\"type\":\"integer\"},\"id\":{\"type\":\"string\"},\"lifecycle\":{\"type\":\"string\"},\"path\":{\"type\":\"string\"},\"ready\":{\"anyOf\":[{\"type\":\"boolean\"},{\"type\":\"null\"}]},\"status\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"title\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"type\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]}},\"type\":\"object\"},\"WorkspaceState\":{\"description\":\"The working tree this answer describes.\",\"properties\":{\"commitSha\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"dirty\":{\"anyOf\":[{\"type\":\"boolean\"},{\"type\":\"null\"}]},\"documents\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"null\"}]},\"indexedAt\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"name\":{\"type\":\"string\"}},\"type\":\"object\"}},\"properties\":{\"edges\":{\"items\":{\"$ref\":\"#/$defs/DocEdge\"},\"type\":\"array\"},\"nodeId\":{\"type\":\"string\"},\"nodes\":{\"items\":{\"$ref\":\"#/$defs/NodeSummary\"},\"type\":\"array\"},\"truncated\":{\"type\":\"boolean\"},\"truncation\":{\"description\":\"Present when the result was cut to fit its budget; nothing is ever cut silently.\",\"properties\":{\"cuts\":{\"items\":{\"properties\":{\"kept\":{\"type\":\"integer\"},\"path\":{\"type\":\"string\"},\"total\":{\"type\":\"integer\"}},\"required\":[\"path\",\"kept\",\"total\"],\"type\":\"object\"},\"type\":\"array\"},\"next_cursor\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"note\":{\"type\":\"string\"},\"strings_shortened\":{\"type\":\"integer\"},\"truncated\":{\"type\":\"boolean\"}},\"required\":[\"truncated\"],\"type\":\"object\"},\"workspace\":{\"$ref\":\"#/$defs/WorkspaceState\"}},\"type\":\"object\"}",
                 nexus: Some(runtime::spec::NexusSpec {
                     method: runtime::spec::HttpMethod::Get,
                     path: "/api/v1/docs/dependency-graph",
@@ -679,7 +692,7 @@ pub mod nexus_doc_kg {
             runtime::spec::ToolSpec {
                 name: "list_tasks",
                 title: "List tasks",
-                description: "Task summaries (id, path, type, status, title, ready), filtered and paged.",
+                description: "Task summaries (live by default), filtered and paged.",
                 scope: "docs:read",
                 access: runtime::spec::Access::Read,
                 modes: &[
@@ -687,14 +700,16 @@ pub mod nexus_doc_kg {
                     runtime::spec::Mode::RemoteHttp,
                 ],
                 handler: runtime::spec::Handler::Mapped,
-                input_schema: "{\"additionalProperties\":false,\"properties\":{\"cursor\":{\"maxLength\":2000,\"type\":\"string\"},\"limit\":{\"default\":50,\"maximum\":200,\"minimum\":1,\"type\":\"integer\"},\"status\":{\"maxLength\":100,\"minLength\":1,\"type\":\"string\"},\"type\":{\"maxLength\":100,\"minLength\":1,\"type\":\"string\"},\"workspace\":{\"pattern\":\"^[\\\\w.-]{1,100}$\",\"type\":\"string\"}},\"type\":\"object\"}",
-                output_schema: "{\"$defs\":{\"NodeSummary\":{\"properties\":{\"depth\":{\"type\":\"integer\"},\"id\":{\"type\":\"string\"},\"path\":{\"type\":\"string\"},\"ready\":{\"anyOf\":[{\"type\":\"boolean\"},{\"type\":\"null\"}]},\"status\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"title\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"type\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]}},\"type\":\"object\"},\"WorkspaceState\":{\"description\":\"The working tree this answer describes.\",\"properties\":{\"commitSha\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"dirty\":{\"anyOf\":[{\"type\":\"boolean\"},{\"type\":\"null\"}]},\"documents\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"null\"}]},\"indexedAt\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"name\":{\"type\":\"string\"}},\"type\":\"object\"}},\"properties\":{\"items\":{\"items\":{\"$ref\":\"#/$defs/NodeSummary\"},\"type\":\"array\"},\"nextCursor\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"total\":{\"type\":\"integer\"},\"truncation\":{\"description\":\"Present when the result was cut to fit its budget; nothing is ever cut silently.\",\"properties\":{\"cuts\":{\"items\":{\"properties\":{\"kept\":{\"type\":\"integer\"},\"path\":{\"type\":\"string\"},\"total\":{\"type\":\"integer\"}},\"required\":[\"path\",\"kept\",\"total\"],\"type\":\"object\"},\"type\":\"array\"},\"next_cursor\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"note\":{\"type\":\"string\"},\"strings_shortened\":{\"type\":\"integer\"},\"truncated\":{\"type\":\"boolean\"}},\"required\":[\"truncated\"],\"type\":\"object\"},\"workspace\":{\"$ref\":\"#/$defs/WorkspaceState\"}},\"type\":\"object\"}",
+                input_schema: "{\"additionalProperties\":false,\"properties\":{\"cursor\":{\"maxLength\":2000,\"type\":\"string\"},\"lifecycle\":{\"enum\":[\"active\",\"done\",\"archived\",\"draft\",\"any\"],\"type\":\"string\"},\"limit\":{\"default\":50,\"maximum\":200,\"minimum\":1,\"type\":\"integer\"},\"ready\":{\"type\":\"boolean\"},\"status\":{\"maxLength\":100,\"minLength\":1,\"type\":\"string\"},\"type\":{\"maxLength\":100,\"minLength\":1,\"type\":\"string\"},\"workspace\":{\"pattern\":\"^[\\\\w.-]{1,100}$\",\"type\":\"string\"}},\"type\":\"object\"}",
+                output_schema: "{\"$defs\":{\"NodeSummary\":{\"properties\":{\"depth\":{\"type\":\"integer\"},\"id\":{\"type\":\"string\"},\"lifecycle\":{\"type\":\"string\"},\"path\":{\"type\":\"string\"},\"ready\":{\"anyOf\":[{\"type\":\"boolean\"},{\"type\":\"null\"}]},\"status\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"title\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"type\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]}},\"type\":\"object\"},\"WorkspaceState\":{\"description\":\"The working tree this answer describes.\",\"properties\":{\"commitSha\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"dirty\":{\"anyOf\":[{\"type\":\"boolean\"},{\"type\":\"null\"}]},\"documents\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"null\"}]},\"indexedAt\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"name\":{\"type\":\"string\"}},\"type\":\"object\"}},\"properties\":{\"items\":{\"items\":{\"$ref\":\"#/$defs/NodeSummary\"},\"type\":\"array\"},\"nextCursor\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"total\":{\"type\":\"integer\"},\"truncation\":{\"description\":\"Present when the result was cut to fit its budget; nothing is ever cut silently.\",\"properties\":{\"cuts\":{\"items\":{\"properties\":{\"kept\":{\"type\":\"integer\"},\"path\":{\"type\":\"string\"},\"total\":{\"type\":\"integer\"}},\"required\":[\"path\",\"kept\",\"total\"],\"type\":\"object\"},\"type\":\"array\"},\"next_cursor\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"note\":{\"type\":\"string\"},\"strings_shortened\":{\"type\":\"integer\"},\"truncated\":{\"type\":\"boolean\"}},\"required\":[\"truncated\"],\"type\":\"object\"},\"workspace\":{\"$ref\":\"#/$defs/WorkspaceState\"}},\"type\":\"object\"}",
                 nexus: Some(runtime::spec::NexusSpec {
                     method: runtime::spec::HttpMethod::Get,
                     path: "/api/v1/docs/tasks",
                     query: &[
                         ("cursor", "{{ input.cursor }}"),
+                        ("lifecycle", "{{ input.lifecycle }}"),
                         ("limit", "{{ input.limit }}"),
+                        ("ready", "{{ input.ready }}"),
                         ("status", "{{ input.status }}"),
                         ("type", "{{ input.type }}"),
                         ("workspace", "{{ input.workspace }}"),
@@ -778,7 +793,7 @@ pub mod nexus_doc_kg {
             runtime::spec::ToolSpec {
                 name: "analyze_impact",
                 title: "Analyze impact",
-                description: "What a change to the task affects: downstream transitive dependents, the longest critical paths, totalAffected, truncated.",
+                description: "What a change to the task affects: downstream transitive dependents, the longest critical paths, totalAffected.",
                 scope: "docs:read",
                 access: runtime::spec::Access::Read,
                 modes: &[
@@ -787,7 +802,7 @@ pub mod nexus_doc_kg {
                 ],
                 handler: runtime::spec::Handler::Mapped,
                 input_schema: "{\"additionalProperties\":false,\"properties\":{\"depth\":{\"default\":5,\"maximum\":50,\"minimum\":1,\"type\":\"integer\"},\"taskId\":{\"maxLength\":200,\"minLength\":1,\"type\":\"string\"},\"workspace\":{\"pattern\":\"^[\\\\w.-]{1,100}$\",\"type\":\"string\"}},\"required\":[\"taskId\"],\"type\":\"object\"}",
-                output_schema: "{\"$defs\":{\"NodeSummary\":{\"properties\":{\"depth\":{\"type\":\"integer\"},\"id\":{\"type\":\"string\"},\"path\":{\"type\":\"string\"},\"ready\":{\"anyOf\":[{\"type\":\"boolean\"},{\"type\":\"null\"}]},\"status\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"title\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"type\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]}},\"type\":\"object\"},\"WorkspaceState\":{\"description\":\"The working tree this answer describes.\",\"properties\":{\"commitSha\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"dirty\":{\"anyOf\":[{\"type\":\"boolean\"},{\"type\":\"null\"}]},\"documents\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"null\"}]},\"indexedAt\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"name\":{\"type\":\"string\"}},\"type\":\"object\"}},\"properties\":{\"affectedNodes\":{\"items\":{\"$ref\":\"#/$defs/NodeSummary\"},\"type\":\"array\"},\"criticalPaths\":{\"items\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"type\":\"array\"},\"taskId\":{\"type\":\"string\"},\"totalAffected\":{\"type\":\"integer\"},\"truncated\":{\"type\":\"boolean\"},\"truncation\":{\"description\":\"Present when the result was cut to fit its budget; nothing is ever cut silently.\",\"properties\":{\"cuts\":{\"items\":{\"properties\":{\"kept\":{\"type\":\"integer\"},\"path\":{\"type\":\"string\"},\"total\":{\"type\":\"integer\"}},\"required\":[\"path\",\"kept\",\"total\"],\"type\":\"object\"},\"type\":\"array\"},\"next_cursor\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"note\":{\"type\":\"string\"},\"strings_shortened\":{\"type\":\"integer\"},\"truncated\":{\"type\":\"boolean\"}},\"required\":[\"truncated\"],\"type\":\"object\"},\"workspace\":{\"$ref\":\"#/$defs/WorkspaceState\"}},\"type\":\"object\"}",
+                output_schema: "{\"$defs\":{\"NodeSummary\":{\"properties\":{\"depth\":{\"type\":\"integer\"},\"id\":{\"type\":\"string\"},\"lifecycle\":{\"type\":\"string\"},\"path\":{\"type\":\"string\"},\"ready\":{\"anyOf\":[{\"type\":\"boolean\"},{\"type\":\"null\"}]},\"status\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"title\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"type\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]}},\"type\":\"object\"},\"WorkspaceState\":{\"description\":\"The working tree this answer describes.\",\"properties\":{\"commitSha\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"dirty\":{\"anyOf\":[{\"type\":\"boolean\"},{\"type\":\"null\"}]},\"documents\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"null\"}]},\"indexedAt\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"name\":{\"type\":\"string\"}},\"type\":\"object\"}},\"properties\":{\"affectedNodes\":{\"items\":{\"$ref\":\"#/$defs/NodeSummary\"},\"type\":\"array\"},\"criticalPaths\":{\"items\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"type\":\"array\"},\"taskId\":{\"type\":\"string\"},\"totalAffected\":{\"type\":\"integer\"},\"truncated\":{\"type\":\"boolean\"},\"truncation\":{\"description\":\"Present when the result was cut to fit its budget; nothing is ever cut silently.\",\"properties\":{\"cuts\":{\"items\":{\"properties\":{\"kept\":{\"type\":\"integer\"},\"path\":{\"type\":\"string\"},\"total\":{\"type\":\"integer\"}},\"required\":[\"path\",\"kept\",\"total\"],\"type\":\"object\"},\"type\":\"array\"},\"next_cursor\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"note\":{\"type\":\"string\"},\"strings_shortened\":{\"type\":\"integer\"},\"truncated\":{\"type\":\"boolean\"}},\"required\":[\"truncated\"],\"type\":\"object\"},\"workspace\":{\"$ref\":\"#/$defs/WorkspaceState\"}},\"type\":\"object\"}",
                 nexus: Some(runtime::spec::NexusSpec {
                     method: runtime::spec::HttpMethod::Get,
                     path: "/api/v1/docs/impact",
@@ -886,12 +901,13 @@ pub mod nexus_doc_kg {
                     runtime::spec::Mode::RemoteHttp,
                 ],
                 handler: runtime::spec::Handler::Mapped,
-                input_schema: "{\"additionalProperties\":false,\"properties\":{\"limit\":{\"default\":20,\"maximum\":50,\"minimum\":1,\"type\":\"integer\"},\"query\":{\"maxLength\":200,\"minLength\":1,\"type\":\"string\"},\"status\":{\"maxLength\":100,\"minLength\":1,\"type\":\"string\"},\"type\":{\"maxLength\":100,\"minLength\":1,\"type\":\"string\"},\"workspace\":{\"pattern\":\"^[\\\\w.-]{1,100}$\",\"type\":\"string\"}},\"required\":[\"query\"],\"type\":\"object\"}",
-                output_schema: "{\"$defs\":{\"WorkspaceState\":{\"description\":\"The working tree this answer describes.\",\"properties\":{\"commitSha\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"dirty\":{\"anyOf\":[{\"type\":\"boolean\"},{\"type\":\"null\"}]},\"documents\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"null\"}]},\"indexedAt\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"name\":{\"type\":\"string\"}},\"type\":\"object\"}},\"properties\":{\"items\":{\"items\":{\"properties\":{\"id\":{\"type\":\"string\"},\"path\":{\"type\":\"string\"},\"score\":{\"type\":\"number\"},\"snippet\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"status\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"title\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"type\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]}},\"type\":\"object\"},\"type\":\"array\"},\"truncation\":{\"description\":\"Present when the result was cut to fit its budget; nothing is ever cut silently.\",\"properties\":{\"cuts\":{\"items\":{\"properties\":{\"kept\":{\"type\":\"integer\"},\"path\":{\"type\":\"string\"},\"total\":{\"type\":\"integer\"}},\"required\":[\"path\",\"kept\",\"total\"],\"type\":\"object\"},\"type\":\"array\"},\"next_cursor\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"note\":{\"type\":\"string\"},\"strings_shortened\":{\"type\":\"integer\"},\"truncated\":{\"type\":\"boolean\"}},\"required\":[\"truncated\"],\"type\":\"object\"},\"workspace\":{\"$ref\":\"#/$defs/WorkspaceState\"}},\"type\":\"object\"}",
+                input_schema: "{\"additionalProperties\":false,\"properties\":{\"lifecycle\":{\"enum\":[\"active\",\"done\",\"archived\",\"draft\",\"any\"],\"type\":\"string\"},\"limit\":{\"default\":20,\"maximum\":50,\"minimum\":1,\"type\":\"integer\"},\"query\":{\"maxLength\":200,\"minLength\":1,\"type\":\"string\"},\"status\":{\"maxLength\":100,\"minLength\":1,\"type\":\"string\"},\"type\":{\"maxLength\":100,\"minLength\":1,\"type\":\"string\"},\"workspace\":{\"pattern\":\"^[\\\\w.-]{1,100}$\",\"type\":\"string\"}},\"required\":[\"query\"],\"type\":\"object\"}",
+                output_schema: "{\"$defs\":{\"WorkspaceState\":{\"description\":\"The working tree this answer describes.\",\"properties\":{\"commitSha\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"dirty\":{\"anyOf\":[{\"type\":\"boolean\"},{\"type\":\"null\"}]},\"documents\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"null\"}]},\"indexedAt\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"name\":{\"type\":\"string\"}},\"type\":\"object\"}},\"properties\":{\"items\":{\"items\":{\"properties\":{\"id\":{\"type\":\"string\"},\"lifecycle\":{\"type\":\"string\"},\"path\":{\"type\":\"string\"},\"score\":{\"type\":\"number\"},\"snippet\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"status\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"title\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"type\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]}},\"type\":\"object\"},\"type\":\"array\"},\"truncation\":{\"description\":\"Present when the result was cut to fit its budget; nothing is ever cut silently.\",\"properties\":{\"cuts\":{\"items\":{\"properties\":{\"kept\":{\"type\":\"integer\"},\"path\":{\"type\":\"string\"},\"total\":{\"type\":\"integer\"}},\"required\":[\"path\",\"kept\",\"total\"],\"type\":\"object\"},\"type\":\"array\"},\"next_cursor\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"note\":{\"type\":\"string\"},\"strings_shortened\":{\"type\":\"integer\"},\"truncated\":{\"type\":\"boolean\"}},\"required\":[\"truncated\"],\"type\":\"object\"},\"workspace\":{\"$ref\":\"#/$defs/WorkspaceState\"}},\"type\":\"object\"}",
                 nexus: Some(runtime::spec::NexusSpec {
                     method: runtime::spec::HttpMethod::Get,
                     path: "/api/v1/docs/search",
                     query: &[
+                        ("lifecycle", "{{ input.lifecycle }}"),
                         ("limit", "{{ input.limit }}"),
                         ("query", "{{ input.query }}"),
                         ("status", "{{ input.status }}"),
@@ -974,7 +990,7 @@ pub mod nexus_doc_kg {
                 uri: "docugraph://workspace/nodes",
                 name: "nodes",
                 title: Some("All workspace nodes"),
-                description: "Every parsed node (id, path, type, status, title, ready), as JSON.",
+                description: "Every live node (id, path, type, status, title, ready), as JSON.",
                 mime_type: "application/json",
                 template: "",
                 nexus: Some(runtime::spec::NexusSpec {

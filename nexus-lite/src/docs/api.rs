@@ -297,8 +297,14 @@ async fn workspaces(State(s): State<Arc<DocsState>>) -> Response {
     .await
 }
 
+/// The `lifecycle` filter: empty (the default) is the live set.
+fn lifecycles(p: &Params) -> Result<Vec<String>, DocsError> {
+    Ok(p.list("lifecycle", &graph::LIFECYCLES)?)
+}
+
 fn list(idx: &Index, p: &Params, filtered: bool) -> Answer {
     let (limit, offset) = p.page()?;
+    let lifecycles = lifecycles(p)?;
     let types = p.list("type", &[])?;
     let statuses = p.list("status", &[])?;
     let ready = match p.str("ready") {
@@ -313,10 +319,11 @@ fn list(idx: &Index, p: &Params, filtered: bool) -> Answer {
     let rows: Vec<usize> = (0..idx.docs.len())
         .filter(|i| {
             let d = &idx.docs[*i];
-            !filtered
-                || (matches(&Some(d.doc_type.clone()), &types)
-                    && matches(&d.status, &statuses)
-                    && ready.is_none_or(|r| graph::ready(idx, *i) == r))
+            graph::in_lifecycle(d, &lifecycles)
+                && (!filtered
+                    || matches(&Some(d.doc_type.clone()), &types)
+                        && matches(&d.status, &statuses)
+                        && ready.is_none_or(|r| graph::ready(idx, *i) == r))
         })
         .collect();
     let total = rows.len();
@@ -379,7 +386,8 @@ async fn search(State(s): State<Arc<DocsState>>, q: Q) -> Response {
             let limit = p.int("limit", 20, 1, 200)? as usize;
             let types = p.list("type", &[])?;
             let statuses = p.list("status", &[])?;
-            let (items, total) = super::search::search(idx, query, &types, &statuses, limit);
+            let lifecycles = lifecycles(p)?;
+            let (items, total) = super::search::search(idx, query, &types, &statuses, &lifecycles, limit);
             Ok(json!({"query": query, "items": items, "total": total, "truncated": total > items.len()}))
         })
     })

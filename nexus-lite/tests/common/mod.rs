@@ -2,6 +2,9 @@
 //! HTTP client and analyser detection.
 #![allow(dead_code)]
 
+pub mod corpora;
+pub use corpora::{corpus, frontmatter_statuses};
+
 use nexus_lite::{AppState, LiteConfig, RepoSpec};
 use serde_json::Value;
 use std::io::{Read, Write};
