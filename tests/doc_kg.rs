@@ -571,3 +571,45 @@ async fn list_tasks_shows_the_live_work_of_a_real_backlog() {
     assert!(got.iter().any(|v| v == &todo[0]["id"]), "{got:?}");
     client.cancel().await.expect("cancel");
 }
+
+/// Issue 26: `docugraph://workspace/node/{id}` is the raw document, frontmatter included, as
+/// the seed and its description say: a real Backlog.md task reads back as its file.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_node_resource_is_the_raw_document() {
+    use rmcp::model::{ReadResourceRequestParams, ResourceContents};
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = support::corpora::corpus(tmp.path(), "ariadne-backlog");
+    let (file, _) = support::corpora::frontmatter_statuses(&root.join("backlog/tasks"))
+        .into_iter()
+        .find(|(p, _)| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("task-104 ")
+        })
+        .expect("task-104 is in the corpus");
+    let text = std::fs::read_to_string(&file).expect("read the task");
+    assert!(text.starts_with("---\nid: task-104\n"), "{text}");
+    let data = tempfile::tempdir().expect("data tempdir");
+    let client = stdio_doc_kg(&[root.display().to_string()], data.path()).await;
+    let read = client
+        .read_resource(ReadResourceRequestParams::new(
+            "docugraph://workspace/node/TASK-104",
+        ))
+        .await
+        .expect("the node resource reads");
+    match &read.contents[..] {
+        [
+            ResourceContents::TextResourceContents {
+                text: got,
+                mime_type,
+                ..
+            },
+        ] => {
+            assert_eq!(got, &text, "the resource is the file as written");
+            assert_eq!(mime_type.as_deref(), Some("text/markdown"));
+        }
+        other => panic!("one Markdown text expected: {other:?}"),
+    }
+    client.cancel().await.expect("cancel");
+}

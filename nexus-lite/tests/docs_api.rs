@@ -1604,3 +1604,81 @@ fn lists_show_the_live_work_of_a_real_backlog() {
             .contains("active, done, archived, draft, any")
     );
 }
+
+/// Issue 26: the node resource's route (`raw=true`) answers the whole document as written,
+/// frontmatter included, on real folders: a Backlog.md task file byte for byte, and a KEP's
+/// kep.yaml as a frontmatter block before its README.md. Without `raw` nothing changes.
+#[test]
+fn node_raw_is_the_whole_document_of_real_folders() {
+    let tmp = tempfile::tempdir().unwrap();
+    let backlog = corpus(tmp.path(), "ariadne-backlog");
+    let keps = corpus(tmp.path(), "keps-sample");
+    std::fs::create_dir_all(keps.join(".nexus")).unwrap();
+    std::fs::write(
+        keps.join(".nexus/docgraph.yaml"),
+        "doc_graph:\n  include: [\"keps/**/kep.yaml\"]\n  exclude: []\n  metadata:\n    sources: [sidecar]\n    sidecar: {file: kep.yaml, body: README.md}\n  id: {keys: [kep-number], fallback: [dir_name], normalize: {default_prefix: KEP}}\n",
+    )
+    .unwrap();
+    let srv = serve(
+        &tmp.path().join("data"),
+        vec![
+            WorkspaceSpec {
+                name: Some("backlog".into()),
+                path: backlog.clone(),
+            },
+            WorkspaceSpec {
+                name: Some("keps".into()),
+                path: keps.clone(),
+            },
+        ],
+    );
+    let a = srv.addr;
+
+    // A live task with frontmatter: its file, as is.
+    let (file, _) = frontmatter_statuses(&backlog.join("backlog/tasks"))
+        .into_iter()
+        .find(|(p, _)| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("task-104 ")
+        })
+        .expect("task-104 is in the corpus");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let id = text
+        .lines()
+        .find_map(|l| l.strip_prefix("id: "))
+        .unwrap()
+        .trim()
+        .to_string();
+    let node = ok(
+        a,
+        &format!("/api/v1/docs/nodes/{id}?workspace=backlog&raw=true"),
+    );
+    assert_eq!(node["node"]["raw"], text.as_str(), "{id}'s file as written");
+    let plain = ok(a, &format!("/api/v1/docs/nodes/{id}?workspace=backlog"));
+    assert!(plain["node"].get("raw").is_none());
+    assert!(
+        !plain["node"]["markdown"]
+            .as_str()
+            .unwrap()
+            .starts_with("---")
+    );
+
+    // A KEP: kep.yaml as the frontmatter, README.md as the body.
+    let dir = keps.join("keps/sig-node/1029-ephemeral-storage-quotas");
+    let meta = std::fs::read_to_string(dir.join("kep.yaml")).unwrap();
+    let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
+    let node = ok(a, "/api/v1/docs/nodes/KEP-1029?workspace=keps&raw=true");
+    let raw = node["node"]["raw"].as_str().unwrap();
+    let sep = if meta.ends_with('\n') { "" } else { "\n" };
+    assert_eq!(
+        raw,
+        format!("---\n{meta}{sep}---\n\n{readme}"),
+        "KEP-1029 as one document"
+    );
+    assert_eq!(
+        get(a, "/api/v1/docs/nodes/KEP-1029?workspace=keps&raw=maybe").status,
+        400
+    );
+}

@@ -1046,10 +1046,10 @@ pub mod nexus_doc_kg {
                 nexus: Some(runtime::spec::NexusSpec {
                     method: runtime::spec::HttpMethod::Get,
                     path: "/api/v1/docs/nodes/{id}",
-                    query: &[],
+                    query: &[("raw", "true")],
                     body: &[],
                 }),
-                text: Some("node.markdown"),
+                text: Some("node.raw"),
                 blob: None,
                 scope: Some("docs:read"),
                 response: runtime::spec::ResponseSpec {

@@ -346,7 +346,8 @@ async fn tasks(State(s): State<Arc<DocsState>>, q: Q) -> Response {
 
 async fn node(State(s): State<Arc<DocsState>>, Path(id): Path<String>, q: Q) -> Response {
     run(s, move |s| {
-        answer(s, q, |idx, _| {
+        answer(s, q, |idx, p| {
+            let raw = p.str("raw").is_some() && p.bool("raw")?;
             let (i, alias) = lookup(idx, &id, "NODE_NOT_FOUND")?;
             let d = &idx.docs[i];
             let edges = |list: &[usize], out: bool| -> Vec<Value> {
@@ -358,7 +359,7 @@ async fn node(State(s): State<Arc<DocsState>>, Path(id): Path<String>, q: Q) -> 
                     })
                     .collect()
             };
-            Ok(json!({
+            let mut v = json!({
                 "node": {
                     "id": d.id, "path": d.path, "type": d.doc_type, "status": d.status,
                     "title": d.title, "lifecycle": d.lifecycle, "idSource": d.id_source,
@@ -370,7 +371,11 @@ async fn node(State(s): State<Arc<DocsState>>, Path(id): Path<String>, q: Q) -> 
                     "dependedBy": edges(&idx.resolved.inn[i], false),
                 },
                 "aliasApplied": alias,
-            }))
+            });
+            if raw {
+                v["node"]["raw"] = json!(redact::markdown(&idx.raw(d)));
+            }
+            Ok(v)
         })
     })
     .await

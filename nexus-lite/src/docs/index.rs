@@ -273,6 +273,21 @@ impl Index {
         }
     }
 
+    /// The whole document as its author wrote it, frontmatter included (the node resource):
+    /// the file itself, or for sidecar metadata the sidecar file as a frontmatter block before
+    /// the body. `""` when the metadata file cannot be read.
+    pub fn raw(&self, d: &Doc) -> String {
+        let Ok((text, _)) = self.read(&d.meta_file) else {
+            return String::new();
+        };
+        if d.path == d.meta_file {
+            return text;
+        }
+        let body = self.body(d);
+        let sep = if text.ends_with('\n') { "" } else { "\n" };
+        format!("---\n{text}{sep}---\n\n{body}")
+    }
+
     /// A document's metadata as a map, read again from its file for the one document an
     /// answer shows: kept parsed for every document it cost ~1.8 KB each, and nothing else
     /// reads it. The request refreshed the index first, so the file is the indexed version
