@@ -613,3 +613,87 @@ async fn the_node_resource_is_the_raw_document() {
     }
     client.cancel().await.expect("cancel");
 }
+
+/// Issue 26: honest emptiness and caller errors, through the real binary. A workspace pointed
+/// at a real Backlog.md folder's `backlog/` itself warns instead of scoring 100; caller errors
+/// are isError results with domain codes whose messages name tools, never Nexus routes or
+/// "Nexus API error"; a prompt on an unknown task is invalid params, not -32603.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_empty_workspace_warns_and_caller_errors_name_tools() {
+    use rmcp::model::GetPromptRequestParams;
+    use serde_json::json;
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = support::corpora::corpus(tmp.path(), "ariadne-backlog");
+    let data = tempfile::tempdir().expect("data tempdir");
+
+    let inner = stdio_doc_kg(&[root.join("backlog").display().to_string()], data.path()).await;
+    let audit = support::call_tool(&inner, "validate_traceability", json!({}))
+        .await
+        .expect("validate_traceability answers");
+    assert!(audit["healthScore"].is_null(), "{audit}");
+    let warning = audit["warnings"][0].as_str().unwrap_or_default();
+    assert!(
+        warning.contains("holds 0 documents")
+            && warning.contains("the folder that holds `backlog/`"),
+        "{audit}"
+    );
+    let listed = support::call_tool(&inner, "list_tasks", json!({}))
+        .await
+        .expect("list_tasks answers");
+    assert_eq!(listed["warnings"][0], warning, "{listed}");
+    let prompt = inner
+        .get_prompt(GetPromptRequestParams::new("prompt_audit_traceability"))
+        .await
+        .expect("the audit prompt renders");
+    let text = format!("{:?}", prompt.messages);
+    assert!(text.contains("no health score: workspace"), "{text}");
+    inner.cancel().await.expect("cancel");
+
+    let data = tempfile::tempdir().expect("data tempdir");
+    let client = stdio_doc_kg(&[root.display().to_string()], data.path()).await;
+    for (tool, args, code) in [
+        (
+            "get_node",
+            json!({"nodeId": "task-999999"}),
+            "NODE_NOT_FOUND",
+        ),
+        (
+            "get_task_context",
+            json!({"taskId": "."}),
+            "INVALID_REQUEST",
+        ),
+        (
+            "list_tasks",
+            json!({"cursor": "not-a-cursor"}),
+            "invalid_arguments",
+        ),
+    ] {
+        let err = support::call_tool(&client, tool, args.clone())
+            .await
+            .expect_err("a caller error");
+        let body: serde_json::Value = serde_json::from_str(&err).expect("an isError JSON body");
+        assert_eq!(body["error"]["code"], code, "{tool} {args}: {err}");
+        assert!(
+            !err.contains("/api/v1") && !err.contains("Nexus API error"),
+            "{tool} {args}: {err}"
+        );
+    }
+    let unknown = support::call_tool(&client, "get_node", json!({"nodeId": "qqqq-nothing"}))
+        .await
+        .expect_err("unknown");
+    assert!(unknown.contains("list_tasks"), "{unknown}");
+    let err = client
+        .get_prompt(
+            GetPromptRequestParams::new("prompt_implement_task").with_arguments(
+                serde_json::Map::from_iter([("taskId".to_owned(), json!("task-999999"))]),
+            ),
+        )
+        .await
+        .expect_err("a prompt on an unknown task fails");
+    let rmcp::ServiceError::McpError(e) = &err else {
+        panic!("not an MCP error: {err}");
+    };
+    assert_eq!(e.code.0, -32602, "{e:?}");
+    assert!(e.message.contains("TASK_NOT_FOUND"), "{e:?}");
+    client.cancel().await.expect("cancel");
+}

@@ -1682,3 +1682,66 @@ fn node_raw_is_the_whole_document_of_real_folders() {
         400
     );
 }
+
+/// Issue 26: a workspace with no document is not "all well". Pointed at a real Backlog.md
+/// folder's `backlog/` itself, or at an empty folder, every answer warns with what was looked
+/// for and the fix, the audit has no health score, and a not-found says why.
+#[test]
+fn an_empty_workspace_warns_and_has_no_health_score() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = corpus(tmp.path(), "ariadne-backlog");
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let srv = serve(
+        &tmp.path().join("data"),
+        vec![
+            WorkspaceSpec {
+                name: Some("inner".into()),
+                path: root.join("backlog"),
+            },
+            WorkspaceSpec {
+                name: Some("empty".into()),
+                path: empty,
+            },
+        ],
+    );
+    let a = srv.addr;
+    for (ws, hint) in [
+        (
+            "inner",
+            "serve the folder that holds `backlog/`, its parent",
+        ),
+        (
+            "empty",
+            "or say where they are with `include` in .nexus/docgraph.yaml",
+        ),
+    ] {
+        let nodes = ok(a, &format!("/api/v1/docs/tasks?workspace={ws}"));
+        assert_eq!(nodes["total"], 0);
+        let warning = nodes["warnings"][0].as_str().unwrap_or_default();
+        assert!(
+            warning.contains(&format!("workspace `{ws}` holds 0 documents"))
+                && warning
+                    .contains("backlog/{tasks,completed,drafts,docs,decisions,milestones}/**/*.md")
+                && warning.contains(hint),
+            "{ws}: {nodes}"
+        );
+        assert!(
+            !warning.contains(&*tmp.path().to_string_lossy()),
+            "no server path: {warning}"
+        );
+        let audit = ok(a, &format!("/api/v1/docs/traceability?workspace={ws}"));
+        assert!(audit["healthScore"].is_null(), "{ws}: {audit}");
+        assert_eq!(audit["warnings"][0], warning);
+        let missing = get(a, &format!("/api/v1/docs/nodes/task-1?workspace={ws}"));
+        assert_eq!(missing.status, 404);
+        assert!(
+            missing.body["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains(hint),
+            "{}",
+            missing.body
+        );
+    }
+}

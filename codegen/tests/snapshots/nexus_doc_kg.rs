@@ -583,6 +583,11 @@ pub mod nexus_doc_kg {
                 listed: true,
                 errors: &[
                     runtime::spec::ErrorCodeSpec {
+                        when: runtime::spec::BackendFailure::Status(400u16),
+                        code: "INVALID_REQUEST",
+                        message: None,
+                    },
+                    runtime::spec::ErrorCodeSpec {
                         when: runtime::spec::BackendFailure::Status(404u16),
                         code: "TASK_NOT_FOUND",
                         message: None,
@@ -595,6 +600,11 @@ pub mod nexus_doc_kg {
                     runtime::spec::ErrorCodeSpec {
                         when: runtime::spec::BackendFailure::Code("WORKSPACE_NOT_FOUND"),
                         code: "WORKSPACE_NOT_FOUND",
+                        message: None,
+                    },
+                    runtime::spec::ErrorCodeSpec {
+                        when: runtime::spec::BackendFailure::Code("WORKSPACE_REQUIRED"),
+                        code: "WORKSPACE_REQUIRED",
                         message: None,
                     },
                 ],
@@ -635,6 +645,11 @@ pub mod nexus_doc_kg {
                 listed: true,
                 errors: &[
                     runtime::spec::ErrorCodeSpec {
+                        when: runtime::spec::BackendFailure::Status(400u16),
+                        code: "INVALID_REQUEST",
+                        message: None,
+                    },
+                    runtime::spec::ErrorCodeSpec {
                         when: runtime::spec::BackendFailure::Status(404u16),
                         code: "NODE_NOT_FOUND",
                         message: None,
@@ -647,6 +662,11 @@ pub mod nexus_doc_kg {
                     runtime::spec::ErrorCodeSpec {
                         when: runtime::spec::BackendFailure::Code("WORKSPACE_NOT_FOUND"),
                         code: "WORKSPACE_NOT_FOUND",
+                        message: None,
+                    },
+                    runtime::spec::ErrorCodeSpec {
+                        when: runtime::spec::BackendFailure::Code("WORKSPACE_REQUIRED"),
+                        code: "WORKSPACE_REQUIRED",
                         message: None,
                     },
                 ],
@@ -683,8 +703,18 @@ pub mod nexus_doc_kg {
                 listed: true,
                 errors: &[
                     runtime::spec::ErrorCodeSpec {
+                        when: runtime::spec::BackendFailure::Status(400u16),
+                        code: "INVALID_REQUEST",
+                        message: None,
+                    },
+                    runtime::spec::ErrorCodeSpec {
                         when: runtime::spec::BackendFailure::Code("WORKSPACE_NOT_FOUND"),
                         code: "WORKSPACE_NOT_FOUND",
+                        message: None,
+                    },
+                    runtime::spec::ErrorCodeSpec {
+                        when: runtime::spec::BackendFailure::Code("WORKSPACE_REQUIRED"),
+                        code: "WORKSPACE_REQUIRED",
                         message: None,
                     },
                 ],
@@ -733,8 +763,18 @@ pub mod nexus_doc_kg {
                 listed: true,
                 errors: &[
                     runtime::spec::ErrorCodeSpec {
+                        when: runtime::spec::BackendFailure::Status(400u16),
+                        code: "INVALID_REQUEST",
+                        message: None,
+                    },
+                    runtime::spec::ErrorCodeSpec {
                         when: runtime::spec::BackendFailure::Code("WORKSPACE_NOT_FOUND"),
                         code: "WORKSPACE_NOT_FOUND",
+                        message: None,
+                    },
+                    runtime::spec::ErrorCodeSpec {
+                        when: runtime::spec::BackendFailure::Code("WORKSPACE_REQUIRED"),
+                        code: "WORKSPACE_REQUIRED",
                         message: None,
                     },
                 ],
@@ -774,6 +814,11 @@ pub mod nexus_doc_kg {
                 listed: true,
                 errors: &[
                     runtime::spec::ErrorCodeSpec {
+                        when: runtime::spec::BackendFailure::Status(400u16),
+                        code: "INVALID_REQUEST",
+                        message: None,
+                    },
+                    runtime::spec::ErrorCodeSpec {
                         when: runtime::spec::BackendFailure::Status(404u16),
                         code: "TASK_NOT_FOUND",
                         message: None,
@@ -786,6 +831,11 @@ pub mod nexus_doc_kg {
                     runtime::spec::ErrorCodeSpec {
                         when: runtime::spec::BackendFailure::Code("WORKSPACE_NOT_FOUND"),
                         code: "WORKSPACE_NOT_FOUND",
+                        message: None,
+                    },
+                    runtime::spec::ErrorCodeSpec {
+                        when: runtime::spec::BackendFailure::Code("WORKSPACE_REQUIRED"),
+                        code: "WORKSPACE_REQUIRED",
                         message: None,
                     },
                 ],
@@ -826,6 +876,11 @@ pub mod nexus_doc_kg {
                 listed: true,
                 errors: &[
                     runtime::spec::ErrorCodeSpec {
+                        when: runtime::spec::BackendFailure::Status(400u16),
+                        code: "INVALID_REQUEST",
+                        message: None,
+                    },
+                    runtime::spec::ErrorCodeSpec {
                         when: runtime::spec::BackendFailure::Status(404u16),
                         code: "TASK_NOT_FOUND",
                         message: None,
@@ -838,6 +893,11 @@ pub mod nexus_doc_kg {
                     runtime::spec::ErrorCodeSpec {
                         when: runtime::spec::BackendFailure::Code("WORKSPACE_NOT_FOUND"),
                         code: "WORKSPACE_NOT_FOUND",
+                        message: None,
+                    },
+                    runtime::spec::ErrorCodeSpec {
+                        when: runtime::spec::BackendFailure::Code("WORKSPACE_REQUIRED"),
+                        code: "WORKSPACE_REQUIRED",
                         message: None,
                     },
                 ],
@@ -874,6 +934,11 @@ pub mod nexus_doc_kg {
                 listed: true,
                 errors: &[
                     runtime::spec::ErrorCodeSpec {
+                        when: runtime::spec::BackendFailure::Status(400u16),
+                        code: "INVALID_REQUEST",
+                        message: None,
+                    },
+                    runtime::spec::ErrorCodeSpec {
                         when: runtime::spec::BackendFailure::Status(404u16),
                         code: "NODE_NOT_FOUND",
                         message: None,
@@ -886,6 +951,11 @@ pub mod nexus_doc_kg {
                     runtime::spec::ErrorCodeSpec {
                         when: runtime::spec::BackendFailure::Code("WORKSPACE_NOT_FOUND"),
                         code: "WORKSPACE_NOT_FOUND",
+                        message: None,
+                    },
+                    runtime::spec::ErrorCodeSpec {
+                        when: runtime::spec::BackendFailure::Code("WORKSPACE_REQUIRED"),
+                        code: "WORKSPACE_REQUIRED",
                         message: None,
                     },
                 ],
@@ -929,8 +999,18 @@ pub mod nexus_doc_kg {
                 listed: true,
                 errors: &[
                     runtime::spec::ErrorCodeSpec {
+                        when: runtime::spec::BackendFailure::Status(400u16),
+                        code: "INVALID_REQUEST",
+                        message: None,
+                    },
+                    runtime::spec::ErrorCodeSpec {
                         when: runtime::spec::BackendFailure::Code("WORKSPACE_NOT_FOUND"),
                         code: "WORKSPACE_NOT_FOUND",
+                        message: None,
+                    },
+                    runtime::spec::ErrorCodeSpec {
+                        when: runtime::spec::BackendFailure::Code("WORKSPACE_REQUIRED"),
+                        code: "WORKSPACE_REQUIRED",
                         message: None,
                     },
                 ],
@@ -977,7 +1057,7 @@ pub mod nexus_doc_kg {
                         complete: None,
                     },
                 ],
-                template: "Here is the traceability audit of workspace {{ result.workspace.name if result.workspace else \"(default)\" }}:\nhealth score {{ result.healthScore }} ({{ result.healthFormula }}).\n\n```json\n{{ result | tojson(indent=2) }}\n```\n\nAnalyse it and propose patches, one per problem, as minimal edits to the Markdown/frontmatter:\n- dependency cycles: say which edge to remove and why, from the tasks' content;\n- broken or ambiguous links and dangling ids: the intended target (suggestions first), or removal;\n- duplicate ids: which document keeps the id (archived copies usually change);\n- files whose frontmatter does not parse: the corrected YAML;\n- one-sided supersession: the missing inverse key.\nDo not edit anything until a human approved the proposals.\n",
+                template: "Here is the traceability audit of workspace {{ result.workspace.name if result.workspace else \"(default)\" }}:\n{% if result.healthScore is none %}no health score: {{ result.warnings | join(\"; \") }}{% else %}health score {{ result.healthScore }} ({{ result.healthFormula }}){% endif %}.\n\n```json\n{{ result | tojson(indent=2) }}\n```\n\nAnalyse it and propose patches, one per problem, as minimal edits to the Markdown/frontmatter:\n- dependency cycles: say which edge to remove and why, from the tasks' content;\n- broken or ambiguous links and dangling ids: the intended target (suggestions first), or removal;\n- duplicate ids: which document keeps the id (archived copies usually change);\n- files whose frontmatter does not parse: the corrected YAML;\n- one-sided supersession: the missing inverse key.\nDo not edit anything until a human approved the proposals.\n",
                 messages: &[],
                 call: Some(runtime::spec::PromptCallSpec {
                     tool: "validate_traceability",

@@ -61,7 +61,7 @@ impl DocsError {
         };
         let found = near_matches(&near.docs, &near.rules, &near.raw);
         let hint = if found.is_empty() {
-            String::from("list the ids with GET /api/v1/docs/nodes")
+            String::from("list the ids with list_tasks or search_nodes")
         } else {
             format!(
                 "did you mean {}?",
@@ -169,11 +169,27 @@ fn answer(s: &DocsState, q: Q, f: impl FnOnce(&Index, &Params) -> Answer) -> Ans
     let ws = workspace(s, &p)?;
     let View { index, info, .. } = ws.view();
     let out = f(&index, &p);
+    let empty = index.emptiness(&ws.name);
     // Other requests of the workspace wait on this lock: near matches are looked for after.
     drop(index);
-    let mut v = out.map_err(DocsError::finish)?;
+    let mut v = match (out, &empty) {
+        (Ok(v), _) => v,
+        (Err(mut e), Some(why)) => {
+            e.message = format!("{}; {why}", e.message);
+            return Err(e);
+        }
+        (Err(e), None) => return Err(e.finish()),
+    };
     if let Some(o) = v.as_object_mut() {
         o.insert("workspace".into(), info);
+        if let Some(why) = empty {
+            match o.get_mut("warnings").and_then(Value::as_array_mut) {
+                Some(list) => list.push(json!(why)),
+                None => {
+                    o.insert("warnings".into(), json!([why]));
+                }
+            }
+        }
     }
     Ok(v)
 }
@@ -205,7 +221,7 @@ fn lookup(
 ) -> Result<(usize, Option<Value>), DocsError> {
     if matches!(raw.trim(), "." | "..") {
         return Err(DocsError::from(ApiError::bad(format!(
-            "`{}` is not a document id: `.` and `..` name no document; list the ids with GET /api/v1/docs/nodes",
+            "`{}` is not a document id: `.` and `..` name no document; list the ids with list_tasks or search_nodes",
             raw.trim()
         ))));
     }

@@ -556,7 +556,8 @@ pub fn audit(idx: &Index) -> Value {
     let score = raw.round().clamp(0.0, 100.0) as i64;
     let comp = |w: f64, r: f64, num: usize, den: usize| json!({"weight": w, "rate": (r * 10000.0).round() / 10000.0, "penalty": (w * r * 100.0).round() / 100.0, "count": num, "of": den});
     json!({
-        "healthScore": score,
+        // No document is no evidence of health: the answer's warning says what was looked for.
+        "healthScore": if n == 0 { Value::Null } else { json!(score) },
         "healthFormula": HEALTH_FORMULA,
         "healthComponents": {
             "links": comp(40.0, link_rate, broken.len() + ambiguous.len(), internal),

@@ -239,6 +239,15 @@ impl McpServer {
             ToolError::NotFound { .. } => {
                 ErrorData::resource_not_found(format!("resource `{}`: {e}", resource.uri), None)
             }
+            e if e.is_callers() => ErrorData::invalid_params(
+                crate::error::capped(&format!(
+                    "resource `{}`: {}",
+                    resource.uri,
+                    e.to_client_json(self.mode)
+                ))
+                .into_owned(),
+                None,
+            ),
             e if self.mode == Mode::RemoteHttp && e.is_internal() => ErrorData::internal_error(
                 format!(
                     "reading the resource failed on the server; the operator finds the details in its log under reference {}",
