@@ -96,13 +96,18 @@ struct DocServer {
 
 impl DocServer {
     fn start(folders: &Folders) -> DocServer {
+        DocServer::serving(folders.workspace_args())
+    }
+
+    /// The server over `--workspace` arguments of its own.
+    fn serving(workspace_args: Vec<String>) -> DocServer {
         let data = tempfile::tempdir().expect("data tempdir");
         let port = support::free_port();
         let mut child = Command::new(support::bin())
             .args(["--surface", "nexus-doc-kg", "serve", "--transport", "http"])
             .arg("--listen")
             .arg(format!("127.0.0.1:{port}"))
-            .args(folders.workspace_args())
+            .args(workspace_args)
             .arg("--data-dir")
             .arg(data.path())
             .env("PATH", support::tool_path())
@@ -285,10 +290,11 @@ fn the_surfaces_never_mix() {
         "a docugraph resource in nexus-code-kg"
     );
     assert!(
-        doc.resources
-            .iter()
-            .all(|r| r.uri.starts_with("docugraph://workspace/")),
-        "nexus-doc-kg serves a resource outside docugraph://workspace/"
+        doc.resources.iter().all(|r| {
+            r.uri.starts_with("docugraph://workspace/")
+                || r.uri.starts_with("docugraph://{workspace}/")
+        }),
+        "nexus-doc-kg serves a resource outside docugraph://workspace/ and docugraph://{{workspace}}/"
     );
 }
 
@@ -695,5 +701,205 @@ async fn an_empty_workspace_warns_and_caller_errors_name_tools() {
     };
     assert_eq!(e.code.0, -32602, "{e:?}");
     assert!(e.message.contains("TASK_NOT_FOUND"), "{e:?}");
+    client.cancel().await.expect("cancel");
+}
+
+/// The KEP sample of ../shared/corpora under `dir`, with the sidecar configuration its layout
+/// needs (kep.yaml metadata, README.md bodies).
+fn keps_corpus(dir: &Path) -> PathBuf {
+    let keps = support::corpora::corpus(dir, "keps-sample");
+    std::fs::create_dir_all(keps.join(".nexus")).expect("mkdir .nexus");
+    std::fs::write(
+        keps.join(".nexus/docgraph.yaml"),
+        "doc_graph:\n  include: [\"keps/**/kep.yaml\"]\n  exclude: []\n  metadata:\n    sources: [sidecar]\n    sidecar: {file: kep.yaml, body: README.md}\n  id: {keys: [kep-number], fallback: [dir_name], normalize: {default_prefix: KEP}}\n",
+    )
+    .expect("write the KEP configuration");
+    keps
+}
+
+/// Issue 26: with two `--workspace NAME=PATH` over HTTP (the README's own example, on the real
+/// Backlog.md and KEP folders), resources, resource templates, both prompts and completions
+/// take the workspace as the tools do; without one they say so as invalid params.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_workspaces_over_http_reach_resources_prompts_and_completions() {
+    use rmcp::model::{
+        ArgumentInfo, CompleteRequestParams, GetPromptRequestParams, ReadResourceRequestParams,
+        Reference, ResourceContents,
+    };
+    use serde_json::{Value, json};
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let backlog = support::corpora::corpus(tmp.path(), "ariadne-backlog");
+    let keps = keps_corpus(tmp.path());
+    let server = DocServer::serving(vec![
+        "--workspace".into(),
+        format!("backlog={}", backlog.display()),
+        "--workspace".into(),
+        format!("keps={}", keps.display()),
+    ]);
+    let client = support::http_client(server.url(), KEY).await;
+
+    let templates: Vec<String> = client
+        .list_all_resource_templates()
+        .await
+        .expect("templates")
+        .into_iter()
+        .map(|t| t.uri_template)
+        .collect();
+    for t in [
+        "docugraph://{workspace}/nodes",
+        "docugraph://{workspace}/graph",
+        "docugraph://{workspace}/node/{id}",
+        "docugraph://{workspace}/audit-report",
+    ] {
+        assert!(templates.iter().any(|x| x == t), "{t} in {templates:?}");
+    }
+    let text = |read: rmcp::model::ReadResourceResult| match read.contents.into_iter().next() {
+        Some(ResourceContents::TextResourceContents { text, .. }) => text,
+        other => panic!("a text resource expected: {other:?}"),
+    };
+    let read = |uri: &str| client.read_resource(ReadResourceRequestParams::new(uri.to_owned()));
+
+    let nodes: Value = serde_json::from_str(&text(
+        read("docugraph://backlog/nodes")
+            .await
+            .expect("backlog nodes"),
+    ))
+    .unwrap();
+    assert!(
+        nodes["items"][0]["path"]
+            .as_str()
+            .unwrap()
+            .starts_with("backlog/"),
+        "{nodes}"
+    );
+    assert_eq!(nodes["workspace"]["name"], "backlog");
+    let graph: Value = serde_json::from_str(&text(
+        read("docugraph://keps/graph").await.expect("keps graph"),
+    ))
+    .unwrap();
+    assert!(
+        graph["nodes"].as_array().is_some_and(|n| !n.is_empty())
+            && graph["workspace"]["name"] == "keps"
+    );
+    let audit: Value = serde_json::from_str(&text(
+        read("docugraph://keps/audit-report")
+            .await
+            .expect("keps audit"),
+    ))
+    .unwrap();
+    assert!(audit["healthScore"].is_number(), "{audit}");
+    let kep = text(
+        read("docugraph://keps/node/KEP-1029")
+            .await
+            .expect("KEP-1029"),
+    );
+    let meta =
+        std::fs::read_to_string(keps.join("keps/sig-node/1029-ephemeral-storage-quotas/kep.yaml"))
+            .unwrap();
+    assert!(kep.starts_with(&format!("---\n{meta}")), "{kep}");
+
+    // The one-workspace forms name what is missing, as invalid params (not -32603).
+    for uri in [
+        "docugraph://workspace/nodes",
+        "docugraph://workspace/node/KEP-1029",
+        "docugraph://workspace/audit-report",
+    ] {
+        let err = read(uri).await.expect_err("a workspace must be named");
+        let rmcp::ServiceError::McpError(e) = &err else {
+            panic!("{err}")
+        };
+        assert_eq!(e.code.0, -32602, "{uri}: {e:?}");
+        assert!(
+            e.message.contains("WORKSPACE_REQUIRED") && e.message.contains("docugraph://NAME/"),
+            "{uri}: {e:?}"
+        );
+    }
+
+    // Both prompts take the workspace; without it they say so.
+    let prompt = |name: &str, args: Value| {
+        client.get_prompt(
+            GetPromptRequestParams::new(name.to_owned())
+                .with_arguments(args.as_object().cloned().unwrap()),
+        )
+    };
+    let implement = prompt(
+        "prompt_implement_task",
+        json!({"taskId": "KEP-1029", "workspace": "keps"}),
+    )
+    .await
+    .expect("prompt_implement_task in keps");
+    assert!(format!("{:?}", implement.messages).contains("Implement task KEP-1029"));
+    let audit = prompt("prompt_audit_traceability", json!({"workspace": "backlog"}))
+        .await
+        .expect("prompt_audit_traceability in backlog");
+    assert!(format!("{:?}", audit.messages).contains("workspace backlog"));
+    let err = prompt("prompt_implement_task", json!({"taskId": "KEP-1029"}))
+        .await
+        .expect_err("no workspace");
+    let rmcp::ServiceError::McpError(e) = &err else {
+        panic!("{err}")
+    };
+    assert!(
+        e.code.0 == -32602 && e.message.contains("WORKSPACE_REQUIRED"),
+        "{e:?}"
+    );
+
+    // Completions read the workspace from the arguments filled in so far.
+    let complete = |r: Reference, arg: &str, typed: &str, ctx: Option<(&str, &str)>| {
+        let mut params = CompleteRequestParams::new(r, ArgumentInfo::new(arg, typed));
+        if let Some((k, v)) = ctx {
+            params = params.with_context(rmcp::model::CompletionContext::with_arguments(
+                std::collections::HashMap::from([(k.to_owned(), v.to_owned())]),
+            ));
+        }
+        client.complete(params)
+    };
+    let node_template = || Reference::for_resource("docugraph://{workspace}/node/{id}");
+    let ws = complete(node_template(), "workspace", "k", None)
+        .await
+        .expect("workspace names")
+        .completion
+        .values;
+    assert_eq!(ws, ["keps"]);
+    let ids = complete(
+        node_template(),
+        "id",
+        "KEP-102",
+        Some(("workspace", "keps")),
+    )
+    .await
+    .expect("KEP ids")
+    .completion
+    .values;
+    assert!(ids.iter().any(|i| i == "KEP-1029"), "{ids:?}");
+    let ids = complete(
+        Reference::for_prompt("prompt_implement_task"),
+        "taskId",
+        "task-10",
+        Some(("workspace", "backlog")),
+    )
+    .await
+    .expect("task ids")
+    .completion
+    .values;
+    assert!(
+        !ids.is_empty() && ids.iter().all(|i| i.to_lowercase().starts_with("task-10")),
+        "{ids:?}"
+    );
+    let err = complete(
+        Reference::for_prompt("prompt_implement_task"),
+        "taskId",
+        "task-10",
+        None,
+    )
+    .await
+    .expect_err("no workspace");
+    let rmcp::ServiceError::McpError(e) = &err else {
+        panic!("{err}")
+    };
+    assert!(
+        e.code.0 == -32602 && e.message.contains("WORKSPACE_REQUIRED"),
+        "{e:?}"
+    );
     client.cancel().await.expect("cancel");
 }

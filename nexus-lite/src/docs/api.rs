@@ -156,7 +156,7 @@ fn workspace<'a>(s: &'a DocsState, p: &Params) -> Result<&'a Arc<Workspace>, Doc
             _ => Err(DocsError::new(
                 StatusCode::BAD_REQUEST,
                 "WORKSPACE_REQUIRED",
-                format!("several workspaces are served; name one with `workspace`: {}", names().join(", ")),
+                format!("several workspaces are served; name one with `workspace` (in a resource URI: docugraph://NAME/…): {}", names().join(", ")),
             )
             .with("workspaces", json!(names()))),
         },
