@@ -903,3 +903,38 @@ async fn two_workspaces_over_http_reach_resources_prompts_and_completions() {
     );
     client.cancel().await.expect("cancel");
 }
+
+/// Issue 26: get_dependency_graph `format: mermaid` through the real binary, on the real
+/// ariadne backlog: a flowchart an agent can show, with the task's dependency arrow.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_dependency_graph_comes_as_mermaid() {
+    use serde_json::json;
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = support::corpora::corpus(tmp.path(), "ariadne-backlog");
+    let data = tempfile::tempdir().expect("data tempdir");
+    let client = stdio_doc_kg(&[root.display().to_string()], data.path()).await;
+    let got = support::call_tool(
+        &client,
+        "get_dependency_graph",
+        json!({"nodeId": "task-195.7", "format": "mermaid"}),
+    )
+    .await
+    .expect("get_dependency_graph answers");
+    let chart = got["mermaid"].as_str().unwrap_or_default();
+    assert!(chart.starts_with("flowchart LR\n"), "{got}");
+    assert!(
+        chart.contains("[\"TASK-195.7: ")
+            && chart.contains("[\"TASK-195.6: ")
+            && chart.contains("-->|depends_on|"),
+        "{chart}"
+    );
+    let refused = support::call_tool(
+        &client,
+        "get_dependency_graph",
+        json!({"nodeId": "task-195.7", "format": "svg"}),
+    )
+    .await
+    .expect_err("an unknown format");
+    assert!(refused.contains("invalid_arguments"), "{refused}");
+    client.cancel().await.expect("cancel");
+}

@@ -1745,3 +1745,65 @@ fn an_empty_workspace_warns_and_has_no_health_score() {
         );
     }
 }
+
+/// Issue 26: get_dependency_graph as a Mermaid flowchart on the real ariadne backlog: one
+/// labelled node per document and one arrow per edge of the JSON answer, the asked-for node
+/// outlined; an unknown format is refused.
+#[test]
+fn the_dependency_graph_as_mermaid_on_a_real_backlog() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = corpus(tmp.path(), "ariadne-backlog");
+    let srv = serve(
+        &tmp.path().join("data"),
+        vec![WorkspaceSpec {
+            name: None,
+            path: root,
+        }],
+    );
+    let a = srv.addr;
+    let json = ok(
+        a,
+        "/api/v1/docs/dependency-graph?node_id=TASK-195.7&depth=3",
+    );
+    let (nodes, edges) = (
+        json["nodes"].as_array().unwrap(),
+        json["edges"].as_array().unwrap(),
+    );
+    assert!(
+        !edges.is_empty(),
+        "TASK-195.7 depends on TASK-195.6: {json}"
+    );
+    let m = ok(
+        a,
+        "/api/v1/docs/dependency-graph?node_id=TASK-195.7&depth=3&format=mermaid",
+    );
+    assert!(m.get("nodes").is_none() && m.get("edges").is_none(), "{m}");
+    let chart = m["mermaid"].as_str().unwrap();
+    assert!(chart.starts_with("flowchart LR\n"), "{chart}");
+    assert_eq!(
+        chart.lines().filter(|l| l.contains("[\"")).count(),
+        nodes.len(),
+        "{chart}"
+    );
+    assert_eq!(
+        chart.lines().filter(|l| l.contains(" -->|")).count(),
+        edges.len(),
+        "{chart}"
+    );
+    let root_line = chart
+        .lines()
+        .find(|l| l.contains("[\"TASK-195.7: "))
+        .expect("the asked-for node is drawn");
+    let name = root_line.trim().split('[').next().unwrap();
+    assert!(
+        chart.contains(&format!("style {name} stroke-width:3px")),
+        "{chart}"
+    );
+    assert!(chart.contains("-->|depends_on|"), "{chart}");
+    assert_eq!(m["workspace"]["name"], "ariadne");
+    let wrong = get(
+        a,
+        "/api/v1/docs/dependency-graph?node_id=TASK-195.7&format=svg",
+    );
+    assert_eq!(wrong.status, 400, "{}", wrong.body);
+}

@@ -157,6 +157,8 @@ pub mod nexus_doc_kg {
         #[serde(default = "default_getdependencygraphinput_depth")]
         pub depth: i64,
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub format: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         pub workspace: Option<WorkspaceName>,
     }
     impl Default for GetDependencyGraphInput {
@@ -164,6 +166,7 @@ pub mod nexus_doc_kg {
             Self {
                 node_id: Default::default(),
                 depth: default_getdependencygraphinput_depth(),
+                format: None,
                 workspace: None,
             }
         }
@@ -189,6 +192,8 @@ pub mod nexus_doc_kg {
         pub nodes: Option<Vec<NodeSummary>>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub edges: Option<Vec<DocEdge>>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub mermaid: Option<String>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub truncated: Option<bool>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -620,13 +625,14 @@ pub mod nexus_doc_kg {
                     runtime::spec::Mode::RemoteHttp,
                 ],
                 handler: runtime::spec::Handler::Mapped,
-                input_schema: "{\"additionalProperties\":false,\"properties\":{\"depth\":{\"default\":3,\"maximum\":20,\"minimum\":1,\"type\":\"integer\"},\"nodeId\":{\"maxLength\":200,\"minLength\":1,\"type\":\"string\"},\"workspace\":{\"pattern\":\"^[\\\\w.-]{1,100}$\",\"type\":\"string\"}},\"required\":[\"nodeId\"],\"type\":\"object\"}",
-                output_schema: "{\"$defs\":{\"DocEdge\":{\"properties\":{\"direction\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"from\":{\"type\":\"string\"},\"kind\":{\"type\":\"string\"},\"to\":{\"type\":\"string\"}},\"type\":\"object\"},\"NodeSummary\":{\"properties\":{\"depth\":{\"type\":\"integer\"},\"id\":{\"type\":\"string\"},\"lifecycle\":{\"type\":\"string\"},\"path\":{\"type\":\"string\"},\"ready\":{\"anyOf\":[{\"type\":\"boolean\"},{\"type\":\"null\"}]},\"status\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"title\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"type\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]}},\"type\":\"object\"},\"WorkspaceState\":{\"description\":\"The working tree this answer describes.\",\"properties\":{\"commitSha\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"dirty\":{\"anyOf\":[{\"type\":\"boolean\"},{\"type\":\"null\"}]},\"documents\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"null\"}]},\"indexedAt\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"name\":{\"type\":\"string\"}},\"type\":\"object\"}},\"properties\":{\"edges\":{\"items\":{\"$ref\":\"#/$defs/DocEdge\"},\"type\":\"array\"},\"nodeId\":{\"type\":\"string\"},\"nodes\":{\"items\":{\"$ref\":\"#/$defs/NodeSummary\"},\"type\":\"array\"},\"truncated\":{\"type\":\"boolean\"},\"truncation\":{\"description\":\"Present when the result was cut to fit its budget; nothing is ever cut silently.\",\"properties\":{\"cuts\":{\"items\":{\"properties\":{\"kept\":{\"type\":\"integer\"},\"path\":{\"type\":\"string\"},\"total\":{\"type\":\"integer\"}},\"required\":[\"path\",\"kept\",\"total\"],\"type\":\"object\"},\"type\":\"array\"},\"next_cursor\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"note\":{\"type\":\"string\"},\"strings_shortened\":{\"type\":\"integer\"},\"truncated\":{\"type\":\"boolean\"}},\"required\":[\"truncated\"],\"type\":\"object\"},\"workspace\":{\"$ref\":\"#/$defs/WorkspaceState\"}},\"type\":\"object\"}",
+                input_schema: "{\"additionalProperties\":false,\"properties\":{\"depth\":{\"default\":3,\"maximum\":20,\"minimum\":1,\"type\":\"integer\"},\"format\":{\"enum\":[\"json\",\"mermaid\"],\"type\":\"string\"},\"nodeId\":{\"maxLength\":200,\"minLength\":1,\"type\":\"string\"},\"workspace\":{\"pattern\":\"^[\\\\w.-]{1,100}$\",\"type\":\"string\"}},\"required\":[\"nodeId\"],\"type\":\"object\"}",
+                output_schema: "{\"$defs\":{\"DocEdge\":{\"properties\":{\"direction\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"from\":{\"type\":\"string\"},\"kind\":{\"type\":\"string\"},\"to\":{\"type\":\"string\"}},\"type\":\"object\"},\"NodeSummary\":{\"properties\":{\"depth\":{\"type\":\"integer\"},\"id\":{\"type\":\"string\"},\"lifecycle\":{\"type\":\"string\"},\"path\":{\"type\":\"string\"},\"ready\":{\"anyOf\":[{\"type\":\"boolean\"},{\"type\":\"null\"}]},\"status\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"title\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"type\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]}},\"type\":\"object\"},\"WorkspaceState\":{\"description\":\"The working tree this answer describes.\",\"properties\":{\"commitSha\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"dirty\":{\"anyOf\":[{\"type\":\"boolean\"},{\"type\":\"null\"}]},\"documents\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"null\"}]},\"indexedAt\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"name\":{\"type\":\"string\"}},\"type\":\"object\"}},\"properties\":{\"edges\":{\"items\":{\"$ref\":\"#/$defs/DocEdge\"},\"type\":\"array\"},\"mermaid\":{\"type\":\"string\"},\"nodeId\":{\"type\":\"string\"},\"nodes\":{\"items\":{\"$ref\":\"#/$defs/NodeSummary\"},\"type\":\"array\"},\"truncated\":{\"type\":\"boolean\"},\"truncation\":{\"description\":\"Present when the result was cut to fit its budget; nothing is ever cut silently.\",\"properties\":{\"cuts\":{\"items\":{\"properties\":{\"kept\":{\"type\":\"integer\"},\"path\":{\"type\":\"string\"},\"total\":{\"type\":\"integer\"}},\"required\":[\"path\",\"kept\",\"total\"],\"type\":\"object\"},\"type\":\"array\"},\"next_cursor\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"note\":{\"type\":\"string\"},\"strings_shortened\":{\"type\":\"integer\"},\"truncated\":{\"type\":\"boolean\"}},\"required\":[\"truncated\"],\"type\":\"object\"},\"workspace\":{\"$ref\":\"#/$defs/WorkspaceState\"}},\"type\":\"object\"}",
                 nexus: Some(runtime::spec::NexusSpec {
                     method: runtime::spec::HttpMethod::Get,
                     path: "/api/v1/docs/dependency-graph",
                     query: &[
                         ("depth", "{{ input.depth }}"),
+                        ("format", "{{ input.format }}"),
                         ("node_id", "{{ input.nodeId }}"),
                         ("workspace", "{{ input.workspace }}"),
                     ],
@@ -782,7 +788,7 @@ pub mod nexus_doc_kg {
             runtime::spec::ToolSpec {
                 name: "get_acceptance_criteria",
                 title: "Acceptance criteria",
-                description: "The task's ordered acceptance criteria; checked is null for other marks ([~]) or no box. No section gives [].",
+                description: "The task's ordered acceptance criteria; checked is null for [~] or no box.",
                 scope: "docs:read",
                 access: runtime::spec::Access::Read,
                 modes: &[
@@ -905,7 +911,7 @@ pub mod nexus_doc_kg {
             runtime::spec::ToolSpec {
                 name: "get_node",
                 title: "Get node",
-                description: "One node's raw Markdown and parsed frontmatter (the node resource, as a tool).",
+                description: "One node's Markdown body and parsed frontmatter.",
                 scope: "docs:read",
                 access: runtime::spec::Access::Read,
                 modes: &[

@@ -448,8 +448,24 @@ async fn dependency_graph(State(s): State<Arc<DocsState>>, q: Q) -> Response {
                     .filter(|x| k.iter().any(|n| n == x.as_str()))
                     .collect(),
             };
+            let mermaid = match p.list("format", &["json", "mermaid"])?.as_slice() {
+                [] => false,
+                [one] => one == "mermaid",
+                _ => return Err(ApiError::bad("`format` is one of json, mermaid").into()),
+            };
             let (i, alias) = lookup(idx, id, "NODE_NOT_FOUND")?;
             let mut v = graph::dependency_graph(idx, i, depth, &kinds, 500);
+            if mermaid {
+                let chart = super::mermaid::flowchart(&v);
+                let o = v.as_object_mut().ok_or_else(|| {
+                    ApiError::from(LiteError::Task(
+                        "the dependency graph is not an object".into(),
+                    ))
+                })?;
+                o.remove("nodes");
+                o.remove("edges");
+                o.insert("mermaid".into(), json!(chart));
+            }
             v["aliasApplied"] = json!(alias);
             Ok(v)
         })
