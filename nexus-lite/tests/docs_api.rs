@@ -5,7 +5,8 @@
 
 mod common;
 
-use common::{TOKEN, corpus, enc, frontmatter_statuses, get, git};
+use common::corpora::{corpus, frontmatter_statuses};
+use common::{TOKEN, enc, get, git};
 use nexus_lite::{LiteConfig, WorkspaceSpec};
 use serde_json::Value;
 use std::net::SocketAddr;

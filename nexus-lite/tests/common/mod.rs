@@ -3,7 +3,6 @@
 #![allow(dead_code)]
 
 pub mod corpora;
-pub use corpora::{corpus, frontmatter_statuses};
 
 use nexus_lite::{AppState, LiteConfig, RepoSpec};
 use serde_json::Value;
