@@ -798,6 +798,19 @@ async fn two_workspaces_over_http_reach_resources_prompts_and_completions() {
             .unwrap();
     assert!(kep.starts_with(&format!("---\n{meta}")), "{kep}");
 
+    // A workspace name is checked as the tools check it, and quoted cut.
+    let huge = format!("docugraph://{}/nodes", "w".repeat(100_000));
+    let err = read(&huge).await.expect_err("no such workspace");
+    let rmcp::ServiceError::McpError(e) = &err else {
+        panic!("{err}")
+    };
+    assert!(
+        e.code.0 == -32602 && e.message.contains("checked as `workspace`"),
+        "{}",
+        &e.message[..e.message.len().min(500)]
+    );
+    assert!(e.message.len() < 1_500, "{} characters", e.message.len());
+
     // The one-workspace forms name what is missing, as invalid params (not -32603).
     for uri in [
         "docugraph://workspace/nodes",

@@ -139,7 +139,8 @@ fn workspace<'a>(s: &'a DocsState, p: &Params) -> Result<&'a Arc<Workspace>, Doc
                 StatusCode::NOT_FOUND,
                 "WORKSPACE_NOT_FOUND",
                 format!(
-                    "no workspace named `{name}` is served; served: {}",
+                    "no workspace named `{}` is served; served: {}",
+                    echo(name),
                     if s.workspaces.is_empty() { "none".to_string() } else { names().join(", ") }
                 ),
             )
