@@ -45,7 +45,14 @@ pub fn flowchart(graph: &Value) -> String {
 fn quoted(text: &str) -> String {
     let one_line: String = text
         .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
+        // Line and paragraph separators (U+2028/9) break lines too; any such space is a space.
+        .map(|c| {
+            if c.is_control() || c.is_whitespace() {
+                ' '
+            } else {
+                c
+            }
+        })
         .collect();
     let mut out = String::new();
     for (i, c) in one_line.chars().enumerate() {
