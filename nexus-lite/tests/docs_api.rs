@@ -1387,11 +1387,19 @@ fn markdown_shaped_settings_are_redacted_in_node_bodies() {
         &dir,
         &[(
             "backlog/tasks/task-1.md",
-            &format!("---\nid: TASK-1\n---\nsetup notes\n\n{body}"),
+            &format!("---\nid: TASK-1\napi_token: FrontTokAaaa111\n---\nsetup notes\n\n{body}"),
         )],
     );
     let srv = serve(&t.join("data"), vec![spec("ws", &dir)]);
-    let node = ok(srv.addr, "/api/v1/docs/nodes/TASK-1?workspace=ws").to_string();
+    // The raw document (the node resource) too, frontmatter included; the parsed
+    // `frontmatter` map is redacted by key name on the MCP side, like every answer.
+    let node = ok(srv.addr, "/api/v1/docs/nodes/TASK-1?workspace=ws&raw=true")["node"].clone();
+    let raw = node["raw"].as_str().unwrap();
+    assert!(
+        raw.contains("api_token: [REDACTED]") && !raw.contains("FrontTokAaaa111"),
+        "{raw}"
+    );
+    let node = format!("{raw}{}", node["markdown"]);
     let found = search(srv.addr, "workspace=ws&query=password").to_string();
     let leaked: Vec<&str> = lines
         .iter()
