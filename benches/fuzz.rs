@@ -140,6 +140,13 @@ fn main() -> ExitCode {
             }),
         );
     }
+    // ---------- doc-kg mermaid (issue 26) ----------
+    if run("docs_mermaid") {
+        record(
+            "docs_mermaid",
+            props::count(cases, props::mermaid_graph(), props::mermaid_property),
+        );
+    }
     if tallies.iter().any(|f| *f > 0) {
         ExitCode::FAILURE
     } else {

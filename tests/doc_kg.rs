@@ -96,13 +96,18 @@ struct DocServer {
 
 impl DocServer {
     fn start(folders: &Folders) -> DocServer {
+        DocServer::serving(folders.workspace_args())
+    }
+
+    /// The server over `--workspace` arguments of its own.
+    fn serving(workspace_args: Vec<String>) -> DocServer {
         let data = tempfile::tempdir().expect("data tempdir");
         let port = support::free_port();
         let mut child = Command::new(support::bin())
             .args(["--surface", "nexus-doc-kg", "serve", "--transport", "http"])
             .arg("--listen")
             .arg(format!("127.0.0.1:{port}"))
-            .args(folders.workspace_args())
+            .args(workspace_args)
             .arg("--data-dir")
             .arg(data.path())
             .env("PATH", support::tool_path())
@@ -285,10 +290,11 @@ fn the_surfaces_never_mix() {
         "a docugraph resource in nexus-code-kg"
     );
     assert!(
-        doc.resources
-            .iter()
-            .all(|r| r.uri.starts_with("docugraph://workspace/")),
-        "nexus-doc-kg serves a resource outside docugraph://workspace/"
+        doc.resources.iter().all(|r| {
+            r.uri.starts_with("docugraph://workspace/")
+                || r.uri.starts_with("docugraph://{workspace}/")
+        }),
+        "nexus-doc-kg serves a resource outside docugraph://workspace/ and docugraph://{{workspace}}/"
     );
 }
 
@@ -432,5 +438,516 @@ async fn a_hostile_workspace_over_stdio_reads_nothing_outside_and_never_blocks()
         dots.contains("invalid_arguments") && dots.contains("cannot be `..`"),
         "{dots}"
     );
+    client.cancel().await.expect("cancel");
+}
+
+/// `nexus-mcp --surface nexus-doc-kg serve` over stdio with `--workspace` each of `workspaces`
+/// (`NAME=PATH` or a path), driven by an rmcp client.
+async fn stdio_doc_kg(workspaces: &[String], data: &Path) -> support::McpClient {
+    use rmcp::ServiceExt;
+    use rmcp::transport::TokioChildProcess;
+    let mut cmd = tokio::process::Command::new(support::bin());
+    cmd.args(["--surface", "nexus-doc-kg", "serve"]);
+    for w in workspaces {
+        cmd.arg("--workspace").arg(w);
+    }
+    cmd.arg("--data-dir")
+        .arg(data)
+        .env("PATH", support::tool_path())
+        .env_remove("NEXUS_API_URL")
+        .env_remove("DOCUGRAPH_WORKSPACE");
+    ().serve(TokioChildProcess::new(cmd).expect("spawn nexus-mcp serve"))
+        .await
+        .expect("initialize")
+}
+
+/// Every page of a list tool's answer, joined.
+async fn all_items(
+    client: &support::McpClient,
+    tool: &str,
+    args: serde_json::Value,
+) -> Vec<serde_json::Value> {
+    let mut items = Vec::new();
+    let mut args = args;
+    loop {
+        let page = support::call_tool(client, tool, args.clone())
+            .await
+            .unwrap_or_else(|e| panic!("{tool} {args}: {e}"));
+        items.extend(page["items"].as_array().expect("items").iter().cloned());
+        match page["nextCursor"].as_str() {
+            Some(next) => args["cursor"] = serde_json::json!(next),
+            None => return items,
+        }
+    }
+}
+
+/// Issue 26: on a real Backlog.md folder (the ariadne corpus), list_tasks {"status":"To Do"}
+/// returns exactly the live To Do tasks (counted from the files of backlog/tasks), `lifecycle`
+/// reaches archived ones, marked; completions offer live ids only.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn list_tasks_shows_the_live_work_of_a_real_backlog() {
+    use rmcp::model::{ArgumentInfo, CompleteRequestParams, Reference};
+    use serde_json::json;
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = support::corpora::corpus(tmp.path(), "ariadne-backlog");
+    let live_todo: Vec<PathBuf> =
+        support::corpora::frontmatter_statuses(&root.join("backlog/tasks"))
+            .into_iter()
+            .filter(|(_, s)| s == "To Do")
+            .map(|(p, _)| p)
+            .collect();
+    let data = tempfile::tempdir().expect("data tempdir");
+    let client = stdio_doc_kg(&[root.display().to_string()], data.path()).await;
+
+    let todo = all_items(
+        &client,
+        "list_tasks",
+        json!({"status": "To Do", "limit": 200}),
+    )
+    .await;
+    assert_eq!(todo.len(), live_todo.len(), "live To Do tasks");
+    let mut paths: Vec<String> = todo
+        .iter()
+        .map(|i| i["path"].as_str().unwrap().to_owned())
+        .collect();
+    let mut expected: Vec<String> = live_todo
+        .iter()
+        .map(|p| p.strip_prefix(&root).unwrap().display().to_string())
+        .collect();
+    paths.sort();
+    expected.sort();
+    assert_eq!(
+        paths, expected,
+        "list_tasks lists the files of backlog/tasks whose status is To Do"
+    );
+    assert!(
+        todo.iter().all(|i| i.get("lifecycle").is_none()),
+        "a live item carries a lifecycle"
+    );
+
+    let archived = all_items(
+        &client,
+        "list_tasks",
+        json!({"status": "To Do", "lifecycle": "archived", "limit": 200}),
+    )
+    .await;
+    assert!(
+        !archived.is_empty() && archived.iter().all(|i| i["lifecycle"] == "archived"),
+        "{archived:?}"
+    );
+    let ready = all_items(&client, "list_tasks", json!({"ready": true, "limit": 200})).await;
+    assert!(!ready.is_empty() && ready.iter().all(|i| i["ready"] == true));
+    let refused = support::call_tool(&client, "list_tasks", json!({"lifecycle": "gone"}))
+        .await
+        .expect_err("an unknown lifecycle is refused");
+    assert!(refused.contains("invalid_arguments"), "{refused}");
+
+    // An id only the archive holds completes to nothing; a live one completes.
+    let live_ids: Vec<String> = all_items(&client, "list_tasks", json!({"limit": 200}))
+        .await
+        .iter()
+        .map(|i| i["id"].as_str().unwrap().to_owned())
+        .collect();
+    let only_archived = archived
+        .iter()
+        .map(|i| i["id"].as_str().unwrap().to_owned())
+        .find(|id| !live_ids.iter().any(|l| l.eq_ignore_ascii_case(id)))
+        .expect("an archived id no live task has");
+    let complete = |value: String| {
+        let client = &client;
+        async move {
+            let params = CompleteRequestParams::new(
+                Reference::for_prompt("prompt_implement_task"),
+                ArgumentInfo::new("taskId", value),
+            );
+            client
+                .complete(params)
+                .await
+                .expect("complete")
+                .completion
+                .values
+        }
+    };
+    let got = complete(only_archived.clone()).await;
+    assert!(
+        !got.iter().any(|v| v.eq_ignore_ascii_case(&only_archived)),
+        "{only_archived} completes to {got:?}"
+    );
+    let got = complete(todo[0]["id"].as_str().unwrap().to_owned()).await;
+    assert!(got.iter().any(|v| v == &todo[0]["id"]), "{got:?}");
+    client.cancel().await.expect("cancel");
+}
+
+/// Issue 26: `docugraph://workspace/node/{id}` is the raw document, frontmatter included, as
+/// the seed and its description say: a real Backlog.md task reads back as its file.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_node_resource_is_the_raw_document() {
+    use rmcp::model::{ReadResourceRequestParams, ResourceContents};
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = support::corpora::corpus(tmp.path(), "ariadne-backlog");
+    let (file, _) = support::corpora::frontmatter_statuses(&root.join("backlog/tasks"))
+        .into_iter()
+        .find(|(p, _)| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("task-104 ")
+        })
+        .expect("task-104 is in the corpus");
+    let text = std::fs::read_to_string(&file).expect("read the task");
+    assert!(text.starts_with("---\nid: task-104\n"), "{text}");
+    let data = tempfile::tempdir().expect("data tempdir");
+    let client = stdio_doc_kg(&[root.display().to_string()], data.path()).await;
+    let read = client
+        .read_resource(ReadResourceRequestParams::new(
+            "docugraph://workspace/node/TASK-104",
+        ))
+        .await
+        .expect("the node resource reads");
+    match &read.contents[..] {
+        [
+            ResourceContents::TextResourceContents {
+                text: got,
+                mime_type,
+                ..
+            },
+        ] => {
+            assert_eq!(got, &text, "the resource is the file as written");
+            assert_eq!(mime_type.as_deref(), Some("text/markdown"));
+        }
+        other => panic!("one Markdown text expected: {other:?}"),
+    }
+    client.cancel().await.expect("cancel");
+}
+
+/// Issue 26: honest emptiness and caller errors, through the real binary. A workspace pointed
+/// at a real Backlog.md folder's `backlog/` itself warns instead of scoring 100; caller errors
+/// are isError results with domain codes whose messages name tools, never Nexus routes or
+/// "Nexus API error"; a prompt on an unknown task is invalid params, not -32603.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_empty_workspace_warns_and_caller_errors_name_tools() {
+    use rmcp::model::GetPromptRequestParams;
+    use serde_json::json;
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = support::corpora::corpus(tmp.path(), "ariadne-backlog");
+    let data = tempfile::tempdir().expect("data tempdir");
+
+    let inner = stdio_doc_kg(&[root.join("backlog").display().to_string()], data.path()).await;
+    let audit = support::call_tool(&inner, "validate_traceability", json!({}))
+        .await
+        .expect("validate_traceability answers");
+    assert!(audit["healthScore"].is_null(), "{audit}");
+    let warning = audit["warnings"][0].as_str().unwrap_or_default();
+    assert!(
+        warning.contains("holds 0 documents")
+            && warning.contains("the folder that holds `backlog/`"),
+        "{audit}"
+    );
+    let listed = support::call_tool(&inner, "list_tasks", json!({}))
+        .await
+        .expect("list_tasks answers");
+    assert_eq!(listed["warnings"][0], warning, "{listed}");
+    let prompt = inner
+        .get_prompt(GetPromptRequestParams::new("prompt_audit_traceability"))
+        .await
+        .expect("the audit prompt renders");
+    let text = format!("{:?}", prompt.messages);
+    assert!(text.contains("no health score: workspace"), "{text}");
+    inner.cancel().await.expect("cancel");
+
+    let data = tempfile::tempdir().expect("data tempdir");
+    let client = stdio_doc_kg(&[root.display().to_string()], data.path()).await;
+    for (tool, args, code) in [
+        (
+            "get_node",
+            json!({"nodeId": "task-999999"}),
+            "NODE_NOT_FOUND",
+        ),
+        (
+            "get_task_context",
+            json!({"taskId": "."}),
+            "INVALID_REQUEST",
+        ),
+        (
+            "list_tasks",
+            json!({"cursor": "not-a-cursor"}),
+            "invalid_arguments",
+        ),
+    ] {
+        let err = support::call_tool(&client, tool, args.clone())
+            .await
+            .expect_err("a caller error");
+        let body: serde_json::Value = serde_json::from_str(&err).expect("an isError JSON body");
+        assert_eq!(body["error"]["code"], code, "{tool} {args}: {err}");
+        assert!(
+            !err.contains("/api/v1") && !err.contains("Nexus API error"),
+            "{tool} {args}: {err}"
+        );
+    }
+    let unknown = support::call_tool(&client, "get_node", json!({"nodeId": "qqqq-nothing"}))
+        .await
+        .expect_err("unknown");
+    assert!(unknown.contains("list_tasks"), "{unknown}");
+    let err = client
+        .get_prompt(
+            GetPromptRequestParams::new("prompt_implement_task").with_arguments(
+                serde_json::Map::from_iter([("taskId".to_owned(), json!("task-999999"))]),
+            ),
+        )
+        .await
+        .expect_err("a prompt on an unknown task fails");
+    let rmcp::ServiceError::McpError(e) = &err else {
+        panic!("not an MCP error: {err}");
+    };
+    assert_eq!(e.code.0, -32602, "{e:?}");
+    assert!(e.message.contains("TASK_NOT_FOUND"), "{e:?}");
+    client.cancel().await.expect("cancel");
+}
+
+/// The KEP sample of ../shared/corpora under `dir`, with the sidecar configuration its layout
+/// needs (kep.yaml metadata, README.md bodies).
+fn keps_corpus(dir: &Path) -> PathBuf {
+    let keps = support::corpora::corpus(dir, "keps-sample");
+    std::fs::create_dir_all(keps.join(".nexus")).expect("mkdir .nexus");
+    std::fs::write(
+        keps.join(".nexus/docgraph.yaml"),
+        "doc_graph:\n  include: [\"keps/**/kep.yaml\"]\n  exclude: []\n  metadata:\n    sources: [sidecar]\n    sidecar: {file: kep.yaml, body: README.md}\n  id: {keys: [kep-number], fallback: [dir_name], normalize: {default_prefix: KEP}}\n",
+    )
+    .expect("write the KEP configuration");
+    keps
+}
+
+/// Issue 26: with two `--workspace NAME=PATH` over HTTP (the README's own example, on the real
+/// Backlog.md and KEP folders), resources, resource templates, both prompts and completions
+/// take the workspace as the tools do; without one they say so as invalid params.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_workspaces_over_http_reach_resources_prompts_and_completions() {
+    use rmcp::model::{
+        ArgumentInfo, CompleteRequestParams, GetPromptRequestParams, ReadResourceRequestParams,
+        Reference, ResourceContents,
+    };
+    use serde_json::{Value, json};
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let backlog = support::corpora::corpus(tmp.path(), "ariadne-backlog");
+    let keps = keps_corpus(tmp.path());
+    let server = DocServer::serving(vec![
+        "--workspace".into(),
+        format!("backlog={}", backlog.display()),
+        "--workspace".into(),
+        format!("keps={}", keps.display()),
+    ]);
+    let client = support::http_client(server.url(), KEY).await;
+
+    let templates: Vec<String> = client
+        .list_all_resource_templates()
+        .await
+        .expect("templates")
+        .into_iter()
+        .map(|t| t.uri_template)
+        .collect();
+    for t in [
+        "docugraph://{workspace}/nodes",
+        "docugraph://{workspace}/graph",
+        "docugraph://{workspace}/node/{id}",
+        "docugraph://{workspace}/audit-report",
+    ] {
+        assert!(templates.iter().any(|x| x == t), "{t} in {templates:?}");
+    }
+    let text = |read: rmcp::model::ReadResourceResult| match read.contents.into_iter().next() {
+        Some(ResourceContents::TextResourceContents { text, .. }) => text,
+        other => panic!("a text resource expected: {other:?}"),
+    };
+    let read = |uri: &str| client.read_resource(ReadResourceRequestParams::new(uri.to_owned()));
+
+    let nodes: Value = serde_json::from_str(&text(
+        read("docugraph://backlog/nodes")
+            .await
+            .expect("backlog nodes"),
+    ))
+    .unwrap();
+    assert!(
+        nodes["items"][0]["path"]
+            .as_str()
+            .unwrap()
+            .starts_with("backlog/"),
+        "{nodes}"
+    );
+    assert_eq!(nodes["workspace"]["name"], "backlog");
+    let graph: Value = serde_json::from_str(&text(
+        read("docugraph://keps/graph").await.expect("keps graph"),
+    ))
+    .unwrap();
+    assert!(
+        graph["nodes"].as_array().is_some_and(|n| !n.is_empty())
+            && graph["workspace"]["name"] == "keps"
+    );
+    let audit: Value = serde_json::from_str(&text(
+        read("docugraph://keps/audit-report")
+            .await
+            .expect("keps audit"),
+    ))
+    .unwrap();
+    assert!(audit["healthScore"].is_number(), "{audit}");
+    let kep = text(
+        read("docugraph://keps/node/KEP-1029")
+            .await
+            .expect("KEP-1029"),
+    );
+    let meta =
+        std::fs::read_to_string(keps.join("keps/sig-node/1029-ephemeral-storage-quotas/kep.yaml"))
+            .unwrap();
+    assert!(kep.starts_with(&format!("---\n{meta}")), "{kep}");
+
+    // A workspace name is checked as the tools check it, and quoted cut.
+    let huge = format!("docugraph://{}/nodes", "w".repeat(100_000));
+    let err = read(&huge).await.expect_err("no such workspace");
+    let rmcp::ServiceError::McpError(e) = &err else {
+        panic!("{err}")
+    };
+    assert!(
+        e.code.0 == -32602 && e.message.contains("checked as `workspace`"),
+        "{}",
+        &e.message[..e.message.len().min(500)]
+    );
+    assert!(e.message.len() < 1_500, "{} characters", e.message.len());
+
+    // The one-workspace forms name what is missing, as invalid params (not -32603).
+    for uri in [
+        "docugraph://workspace/nodes",
+        "docugraph://workspace/node/KEP-1029",
+        "docugraph://workspace/audit-report",
+    ] {
+        let err = read(uri).await.expect_err("a workspace must be named");
+        let rmcp::ServiceError::McpError(e) = &err else {
+            panic!("{err}")
+        };
+        assert_eq!(e.code.0, -32602, "{uri}: {e:?}");
+        assert!(
+            e.message.contains("WORKSPACE_REQUIRED") && e.message.contains("docugraph://NAME/"),
+            "{uri}: {e:?}"
+        );
+    }
+
+    // Both prompts take the workspace; without it they say so.
+    let prompt = |name: &str, args: Value| {
+        client.get_prompt(
+            GetPromptRequestParams::new(name.to_owned())
+                .with_arguments(args.as_object().cloned().unwrap()),
+        )
+    };
+    let implement = prompt(
+        "prompt_implement_task",
+        json!({"taskId": "KEP-1029", "workspace": "keps"}),
+    )
+    .await
+    .expect("prompt_implement_task in keps");
+    assert!(format!("{:?}", implement.messages).contains("Implement task KEP-1029"));
+    let audit = prompt("prompt_audit_traceability", json!({"workspace": "backlog"}))
+        .await
+        .expect("prompt_audit_traceability in backlog");
+    assert!(format!("{:?}", audit.messages).contains("workspace backlog"));
+    let err = prompt("prompt_implement_task", json!({"taskId": "KEP-1029"}))
+        .await
+        .expect_err("no workspace");
+    let rmcp::ServiceError::McpError(e) = &err else {
+        panic!("{err}")
+    };
+    assert!(
+        e.code.0 == -32602 && e.message.contains("WORKSPACE_REQUIRED"),
+        "{e:?}"
+    );
+
+    // Completions read the workspace from the arguments filled in so far.
+    let complete = |r: Reference, arg: &str, typed: &str, ctx: Option<(&str, &str)>| {
+        let mut params = CompleteRequestParams::new(r, ArgumentInfo::new(arg, typed));
+        if let Some((k, v)) = ctx {
+            params = params.with_context(rmcp::model::CompletionContext::with_arguments(
+                std::collections::HashMap::from([(k.to_owned(), v.to_owned())]),
+            ));
+        }
+        client.complete(params)
+    };
+    let node_template = || Reference::for_resource("docugraph://{workspace}/node/{id}");
+    let ws = complete(node_template(), "workspace", "k", None)
+        .await
+        .expect("workspace names")
+        .completion
+        .values;
+    assert_eq!(ws, ["keps"]);
+    let ids = complete(
+        node_template(),
+        "id",
+        "KEP-102",
+        Some(("workspace", "keps")),
+    )
+    .await
+    .expect("KEP ids")
+    .completion
+    .values;
+    assert!(ids.iter().any(|i| i == "KEP-1029"), "{ids:?}");
+    let ids = complete(
+        Reference::for_prompt("prompt_implement_task"),
+        "taskId",
+        "task-10",
+        Some(("workspace", "backlog")),
+    )
+    .await
+    .expect("task ids")
+    .completion
+    .values;
+    assert!(
+        !ids.is_empty() && ids.iter().all(|i| i.to_lowercase().starts_with("task-10")),
+        "{ids:?}"
+    );
+    let err = complete(
+        Reference::for_prompt("prompt_implement_task"),
+        "taskId",
+        "task-10",
+        None,
+    )
+    .await
+    .expect_err("no workspace");
+    let rmcp::ServiceError::McpError(e) = &err else {
+        panic!("{err}")
+    };
+    assert!(
+        e.code.0 == -32602 && e.message.contains("WORKSPACE_REQUIRED"),
+        "{e:?}"
+    );
+    client.cancel().await.expect("cancel");
+}
+
+/// Issue 26: get_dependency_graph `format: mermaid` through the real binary, on the real
+/// ariadne backlog: a flowchart an agent can show, with the task's dependency arrow.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_dependency_graph_comes_as_mermaid() {
+    use serde_json::json;
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = support::corpora::corpus(tmp.path(), "ariadne-backlog");
+    let data = tempfile::tempdir().expect("data tempdir");
+    let client = stdio_doc_kg(&[root.display().to_string()], data.path()).await;
+    let got = support::call_tool(
+        &client,
+        "get_dependency_graph",
+        json!({"nodeId": "task-195.7", "format": "mermaid"}),
+    )
+    .await
+    .expect("get_dependency_graph answers");
+    let chart = got["mermaid"].as_str().unwrap_or_default();
+    assert!(chart.starts_with("flowchart LR\n"), "{got}");
+    assert!(
+        chart.contains("[\"TASK-195.7: ")
+            && chart.contains("[\"TASK-195.6: ")
+            && chart.contains("-->|depends_on|"),
+        "{chart}"
+    );
+    let refused = support::call_tool(
+        &client,
+        "get_dependency_graph",
+        json!({"nodeId": "task-195.7", "format": "svg"}),
+    )
+    .await
+    .expect_err("an unknown format");
+    assert!(refused.contains("invalid_arguments"), "{refused}");
     client.cancel().await.expect("cancel");
 }

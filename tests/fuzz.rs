@@ -190,3 +190,15 @@ fn a_client_view_answers_its_registered_routes_and_no_other_domain() {
         |routes| props::view_routes_property(&world, routes),
     );
 }
+
+// ---------- doc-kg mermaid (issue 26) ----------
+
+#[test]
+fn a_mermaid_flowchart_keeps_hostile_titles_inside_their_labels() {
+    props::check(
+        "docs_mermaid",
+        props::cases(CASES),
+        props::mermaid_graph(),
+        props::mermaid_property,
+    );
+}

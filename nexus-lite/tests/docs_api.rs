@@ -5,6 +5,7 @@
 
 mod common;
 
+use common::corpora::{corpus, frontmatter_statuses};
 use common::{TOKEN, enc, get, git};
 use nexus_lite::{LiteConfig, WorkspaceSpec};
 use serde_json::Value;
@@ -138,7 +139,7 @@ fn backlog_folder_ids_aliases_duplicates_criteria_context_impact_and_audit() {
     );
 
     // Every answer carries the workspace; the readme and the .gitignored scratch file are not documents.
-    let nodes = ok(a, "/api/v1/docs/nodes?limit=500");
+    let nodes = ok(a, "/api/v1/docs/nodes?limit=500&lifecycle=any");
     assert_eq!(nodes["workspace"]["commitSha"], head.as_str());
     let all = ids(&nodes["items"]);
     assert_eq!(nodes["total"], 14, "{all:?}");
@@ -815,7 +816,10 @@ fn search(a: SocketAddr, query: &str) -> Value {
 /// Everything a workspace answers: the graph, every node and a search for `marker`.
 fn everything(a: SocketAddr, ws: &str, marker: &str) -> String {
     let mut all = ok(a, "/api/v1/docs/workspaces").to_string();
-    let nodes = ok(a, &format!("/api/v1/docs/nodes?workspace={ws}&limit=500"));
+    let nodes = ok(
+        a,
+        &format!("/api/v1/docs/nodes?workspace={ws}&limit=500&lifecycle=any"),
+    );
     for id in ids(&nodes["items"]) {
         let n = get_within(
             a,
@@ -1383,11 +1387,19 @@ fn markdown_shaped_settings_are_redacted_in_node_bodies() {
         &dir,
         &[(
             "backlog/tasks/task-1.md",
-            &format!("---\nid: TASK-1\n---\nsetup notes\n\n{body}"),
+            &format!("---\nid: TASK-1\napi_token: FrontTokAaaa111\n---\nsetup notes\n\n{body}"),
         )],
     );
     let srv = serve(&t.join("data"), vec![spec("ws", &dir)]);
-    let node = ok(srv.addr, "/api/v1/docs/nodes/TASK-1?workspace=ws").to_string();
+    // The raw document (the node resource) too, frontmatter included; the parsed
+    // `frontmatter` map is redacted by key name on the MCP side, like every answer.
+    let node = ok(srv.addr, "/api/v1/docs/nodes/TASK-1?workspace=ws&raw=true")["node"].clone();
+    let raw = node["raw"].as_str().unwrap();
+    assert!(
+        raw.contains("api_token: [REDACTED]") && !raw.contains("FrontTokAaaa111"),
+        "{raw}"
+    );
+    let node = format!("{raw}{}", node["markdown"]);
     let found = search(srv.addr, "workspace=ws&query=password").to_string();
     let leaked: Vec<&str> = lines
         .iter()
@@ -1465,4 +1477,342 @@ fn a_workspace_config_cannot_make_the_index_read_its_git_directory() {
             "{ws}: .git/config is served: {all}"
         );
     }
+}
+
+/// Issue 26: on a real Backlog.md folder (the ariadne corpus), lists show the live work. The
+/// expected sets are read from the files themselves: `backlog/tasks` is live, `drafts`,
+/// `archive` and `completed` are not, whatever their status says.
+#[test]
+fn lists_show_the_live_work_of_a_real_backlog() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = corpus(tmp.path(), "ariadne-backlog");
+    let data = tmp.path().join("data");
+    let srv = serve(
+        &data,
+        vec![WorkspaceSpec {
+            name: Some("ariadne".into()),
+            path: root.clone(),
+        }],
+    );
+    let a = srv.addr;
+    let todo_in = |folder: &str| -> usize {
+        frontmatter_statuses(&root.join("backlog").join(folder))
+            .iter()
+            .filter(|(_, s)| s == "To Do")
+            .count()
+    };
+    let live = todo_in("tasks");
+    assert!(
+        live > 0 && todo_in("archive") > 0 && todo_in("drafts") > 0,
+        "the corpus has To Do tasks in tasks/, archive/ and drafts/"
+    );
+
+    let all_pages = |query: &str| -> Vec<Value> {
+        let mut items = Vec::new();
+        let mut cursor: Option<String> = None;
+        loop {
+            let c = cursor
+                .as_deref()
+                .map(|c| format!("&cursor={}", enc(c)))
+                .unwrap_or_default();
+            let page = ok(a, &format!("/api/v1/docs/tasks?{query}&limit=500{c}"));
+            items.extend(page["items"].as_array().unwrap().iter().cloned());
+            match page["nextCursor"].as_str() {
+                Some(next) => cursor = Some(next.to_string()),
+                None => return items,
+            }
+        }
+    };
+    let todo = all_pages("status=To%20Do");
+    assert_eq!(
+        todo.len(),
+        live,
+        "live To Do tasks: {:?}",
+        ids(&Value::Array(todo.clone()))
+    );
+    assert!(
+        todo.iter().all(
+            |i| i["path"].as_str().unwrap().starts_with("backlog/tasks/")
+                && i.get("lifecycle").is_none()
+        ),
+        "a live item is outside backlog/tasks or carries a lifecycle"
+    );
+
+    for (lifecycle, folder) in [("archived", "archive"), ("draft", "drafts")] {
+        let items = all_pages(&format!("status=To%20Do&lifecycle={lifecycle}"));
+        assert_eq!(items.len(), todo_in(folder), "{lifecycle} To Do tasks");
+        assert!(
+            items.iter().all(|i| i["lifecycle"] == lifecycle
+                && i["path"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with(&format!("backlog/{folder}/"))),
+            "{lifecycle}: {items:?}"
+        );
+    }
+    let any = all_pages("status=To%20Do&lifecycle=any");
+    assert_eq!(
+        any.len(),
+        live + todo_in("archive") + todo_in("drafts") + todo_in("completed"),
+        "lifecycle=any reaches every To Do document"
+    );
+    let done = all_pages("lifecycle=done");
+    assert_eq!(
+        done.len(),
+        frontmatter_statuses(&root.join("backlog/completed")).len(),
+        "lifecycle=done is backlog/completed"
+    );
+
+    // `ready` reaches live tasks only; the nodes list and search keep to the live set too.
+    let ready = all_pages("ready=true");
+    assert!(
+        !ready.is_empty()
+            && ready
+                .iter()
+                .all(|i| i["ready"] == true && i.get("lifecycle").is_none())
+    );
+    let nodes = ok(a, "/api/v1/docs/nodes?limit=500");
+    assert!(
+        nodes["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|i| i.get("lifecycle").is_none()),
+        "the nodes list holds a document that is not live"
+    );
+    let everything = ok(a, "/api/v1/docs/nodes?limit=1&lifecycle=any");
+    assert!(everything["total"].as_u64() > nodes["total"].as_u64());
+    let found = ok(a, "/api/v1/docs/search?query=task&limit=200");
+    assert!(found["total"].as_u64().unwrap() > 0);
+    assert!(
+        found["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|i| i.get("lifecycle").is_none()),
+        "search found a document that is not live: {found}"
+    );
+    let archived = ok(
+        a,
+        "/api/v1/docs/search?query=task&limit=200&lifecycle=archived",
+    );
+    assert!(
+        archived["total"].as_u64().unwrap() > 0
+            && archived["items"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|i| i["lifecycle"] == "archived")
+    );
+    let wrong = get(a, "/api/v1/docs/tasks?lifecycle=gone");
+    assert_eq!(wrong.status, 400, "{}", wrong.body);
+    assert!(
+        wrong.body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("active, done, archived, draft, any")
+    );
+}
+
+/// Issue 26: the node resource's route (`raw=true`) answers the whole document as written,
+/// frontmatter included, on real folders: a Backlog.md task file byte for byte, and a KEP's
+/// kep.yaml as a frontmatter block before its README.md. Without `raw` nothing changes.
+#[test]
+fn node_raw_is_the_whole_document_of_real_folders() {
+    let tmp = tempfile::tempdir().unwrap();
+    let backlog = corpus(tmp.path(), "ariadne-backlog");
+    let keps = corpus(tmp.path(), "keps-sample");
+    std::fs::create_dir_all(keps.join(".nexus")).unwrap();
+    std::fs::write(
+        keps.join(".nexus/docgraph.yaml"),
+        "doc_graph:\n  include: [\"keps/**/kep.yaml\"]\n  exclude: []\n  metadata:\n    sources: [sidecar]\n    sidecar: {file: kep.yaml, body: README.md}\n  id: {keys: [kep-number], fallback: [dir_name], normalize: {default_prefix: KEP}}\n",
+    )
+    .unwrap();
+    let srv = serve(
+        &tmp.path().join("data"),
+        vec![
+            WorkspaceSpec {
+                name: Some("backlog".into()),
+                path: backlog.clone(),
+            },
+            WorkspaceSpec {
+                name: Some("keps".into()),
+                path: keps.clone(),
+            },
+        ],
+    );
+    let a = srv.addr;
+
+    // A live task with frontmatter: its file, as is.
+    let (file, _) = frontmatter_statuses(&backlog.join("backlog/tasks"))
+        .into_iter()
+        .find(|(p, _)| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("task-104 ")
+        })
+        .expect("task-104 is in the corpus");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let id = text
+        .lines()
+        .find_map(|l| l.strip_prefix("id: "))
+        .unwrap()
+        .trim()
+        .to_string();
+    let node = ok(
+        a,
+        &format!("/api/v1/docs/nodes/{id}?workspace=backlog&raw=true"),
+    );
+    assert_eq!(node["node"]["raw"], text.as_str(), "{id}'s file as written");
+    let plain = ok(a, &format!("/api/v1/docs/nodes/{id}?workspace=backlog"));
+    assert!(plain["node"].get("raw").is_none());
+    assert!(
+        !plain["node"]["markdown"]
+            .as_str()
+            .unwrap()
+            .starts_with("---")
+    );
+
+    // A KEP: kep.yaml as the frontmatter, README.md as the body.
+    let dir = keps.join("keps/sig-node/1029-ephemeral-storage-quotas");
+    let meta = std::fs::read_to_string(dir.join("kep.yaml")).unwrap();
+    let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
+    let node = ok(a, "/api/v1/docs/nodes/KEP-1029?workspace=keps&raw=true");
+    let raw = node["node"]["raw"].as_str().unwrap();
+    let sep = if meta.ends_with('\n') { "" } else { "\n" };
+    assert_eq!(
+        raw,
+        format!("---\n{meta}{sep}---\n\n{readme}"),
+        "KEP-1029 as one document"
+    );
+    assert_eq!(
+        get(a, "/api/v1/docs/nodes/KEP-1029?workspace=keps&raw=maybe").status,
+        400
+    );
+}
+
+/// Issue 26: a workspace with no document is not "all well". Pointed at a real Backlog.md
+/// folder's `backlog/` itself, or at an empty folder, every answer warns with what was looked
+/// for and the fix, the audit has no health score, and a not-found says why.
+#[test]
+fn an_empty_workspace_warns_and_has_no_health_score() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = corpus(tmp.path(), "ariadne-backlog");
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let srv = serve(
+        &tmp.path().join("data"),
+        vec![
+            WorkspaceSpec {
+                name: Some("inner".into()),
+                path: root.join("backlog"),
+            },
+            WorkspaceSpec {
+                name: Some("empty".into()),
+                path: empty,
+            },
+        ],
+    );
+    let a = srv.addr;
+    for (ws, hint) in [
+        (
+            "inner",
+            "serve the folder that holds `backlog/`, its parent",
+        ),
+        (
+            "empty",
+            "or say where they are with `include` in .nexus/docgraph.yaml",
+        ),
+    ] {
+        let nodes = ok(a, &format!("/api/v1/docs/tasks?workspace={ws}"));
+        assert_eq!(nodes["total"], 0);
+        let warning = nodes["warnings"][0].as_str().unwrap_or_default();
+        assert!(
+            warning.contains(&format!("workspace `{ws}` holds 0 documents"))
+                && warning
+                    .contains("backlog/{tasks,completed,drafts,docs,decisions,milestones}/**/*.md")
+                && warning.contains(hint),
+            "{ws}: {nodes}"
+        );
+        assert!(
+            !warning.contains(&*tmp.path().to_string_lossy()),
+            "no server path: {warning}"
+        );
+        let audit = ok(a, &format!("/api/v1/docs/traceability?workspace={ws}"));
+        assert!(audit["healthScore"].is_null(), "{ws}: {audit}");
+        assert_eq!(audit["warnings"][0], warning);
+        let missing = get(a, &format!("/api/v1/docs/nodes/task-1?workspace={ws}"));
+        assert_eq!(missing.status, 404);
+        assert!(
+            missing.body["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains(hint),
+            "{}",
+            missing.body
+        );
+    }
+}
+
+/// Issue 26: get_dependency_graph as a Mermaid flowchart on the real ariadne backlog: one
+/// labelled node per document and one arrow per edge of the JSON answer, the asked-for node
+/// outlined; an unknown format is refused.
+#[test]
+fn the_dependency_graph_as_mermaid_on_a_real_backlog() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = corpus(tmp.path(), "ariadne-backlog");
+    let srv = serve(
+        &tmp.path().join("data"),
+        vec![WorkspaceSpec {
+            name: None,
+            path: root,
+        }],
+    );
+    let a = srv.addr;
+    let json = ok(
+        a,
+        "/api/v1/docs/dependency-graph?node_id=TASK-195.7&depth=3",
+    );
+    let (nodes, edges) = (
+        json["nodes"].as_array().unwrap(),
+        json["edges"].as_array().unwrap(),
+    );
+    assert!(
+        !edges.is_empty(),
+        "TASK-195.7 depends on TASK-195.6: {json}"
+    );
+    let m = ok(
+        a,
+        "/api/v1/docs/dependency-graph?node_id=TASK-195.7&depth=3&format=mermaid",
+    );
+    assert!(m.get("nodes").is_none() && m.get("edges").is_none(), "{m}");
+    let chart = m["mermaid"].as_str().unwrap();
+    assert!(chart.starts_with("flowchart LR\n"), "{chart}");
+    assert_eq!(
+        chart.lines().filter(|l| l.contains("[\"")).count(),
+        nodes.len(),
+        "{chart}"
+    );
+    assert_eq!(
+        chart.lines().filter(|l| l.contains(" -->|")).count(),
+        edges.len(),
+        "{chart}"
+    );
+    let root_line = chart
+        .lines()
+        .find(|l| l.contains("[\"TASK-195.7: "))
+        .expect("the asked-for node is drawn");
+    let name = root_line.trim().split('[').next().unwrap();
+    assert!(
+        chart.contains(&format!("style {name} stroke-width:3px")),
+        "{chart}"
+    );
+    assert!(chart.contains("-->|depends_on|"), "{chart}");
+    assert_eq!(m["workspace"]["name"], "ariadne");
+    let wrong = get(
+        a,
+        "/api/v1/docs/dependency-graph?node_id=TASK-195.7&format=svg",
+    );
+    assert_eq!(wrong.status, 400, "{}", wrong.body);
 }

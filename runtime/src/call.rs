@@ -18,7 +18,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde_json::{Map, Value, json};
 
 mod defaults;
-mod error_codes;
+pub(crate) mod error_codes;
 mod follow_up;
 mod meta;
 

@@ -134,6 +134,19 @@ impl ToolError {
         }
     }
 
+    /// Whether the caller can fix the call: its arguments, a refusal, something not found, or
+    /// the backend's own 4xx answer about the request (not a failure of Nexus, its token or
+    /// this server). Resources and prompts answer these as invalid params, never as -32603.
+    pub fn is_callers(&self) -> bool {
+        match self {
+            ToolError::Backend { code, .. } => {
+                !crate::call::error_codes::ENGINE_CODES.contains(&code.as_str())
+            }
+            ToolError::Internal(_) => false,
+            _ => true,
+        }
+    }
+
     /// The isError body for a client in `mode`. Over HTTP, an internal error becomes a generic
     /// message with a reference; the details are logged on stderr under the same reference.
     /// A local stdio user owns the machine and gets the details.

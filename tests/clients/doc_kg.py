@@ -204,7 +204,7 @@ async def check_resources_and_prompts(s: Session) -> None:
     listed = sorted(r.uri.unicode_string() if hasattr(r.uri, "unicode_string") else str(r.uri) for r in (await c.list_resources()).resources)
     expect(listed == ["docugraph://workspace/audit-report", "docugraph://workspace/graph", "docugraph://workspace/nodes"], f"resources: {listed}")
     templates = [t.uri_template for t in (await c.list_resource_templates()).resource_templates]
-    expect(templates == ["docugraph://workspace/node/{id}"], f"templates: {templates}")
+    expect(templates == ["docugraph://workspace/node/{id}", "docugraph://{workspace}/nodes", "docugraph://{workspace}/graph", "docugraph://{workspace}/node/{id}", "docugraph://{workspace}/audit-report"], f"templates: {templates}")
     node = (await c.read_resource("docugraph://workspace/node/BILL-3")).contents[0]
     expect(node.mime_type == "text/markdown" and "Idempotency-Key" in node.text, f"node resource: {node}")
     nodes = json.loads((await c.read_resource("docugraph://workspace/nodes")).contents[0].text)
@@ -262,6 +262,29 @@ async def check_http_workspaces(s: Session) -> None:
     e = await s.err("validate_traceability", {"workspacePath": "/tmp"})
     expect(e["code"] == "workspace_path_refused" and "HTTP" in e["message"], f"workspacePath over HTTP: {e}")
     print("  HTTP: no workspace with three served -> error naming them; unknown -> WORKSPACE_NOT_FOUND; workspacePath refused")
+
+    # Resources, prompts and completions take the workspace as the tools do (issue 26).
+    c = s.client
+    node = (await c.read_resource("docugraph://kep/node/KEP-1001")).contents[0]
+    expect(node.mime_type == "text/markdown" and node.text.startswith("---\n") and "kep-number" in node.text, f"kep node resource: {node}")
+    for name in ["nodes", "graph", "audit-report"]:
+        got = json.loads((await c.read_resource(f"docugraph://backlog/{name}")).contents[0].text)
+        expect(got["workspace"]["name"] == "backlog", f"docugraph://backlog/{name}: {str(got)[:300]}")
+    try:
+        await c.read_resource("docugraph://workspace/nodes")
+    except MCPError as e:
+        expect(e.code == -32602 and "WORKSPACE_REQUIRED" in str(e), f"the one-workspace form with three served: {e.code} {e}")
+    else:
+        raise Failed("docugraph://workspace/nodes was read with three workspaces served")
+    prompt = await c.get_prompt("prompt_implement_task", {"taskId": "BILL-3", "workspace": "backlog"})
+    expect("Implement task BILL-3" in prompt.messages[0].content.text, "prompt_implement_task in workspace backlog")
+    audit = await c.get_prompt("prompt_audit_traceability", {"workspace": "kep"})
+    expect("workspace kep" in audit.messages[0].content.text, "prompt_audit_traceability in workspace kep")
+    got = await c.complete(ResourceTemplateReference(type="ref/resource", uri="docugraph://{workspace}/node/{id}"), {"name": "id", "value": "KEP-100"}, {"workspace": "kep"})
+    expect("KEP-1001" in got.completion.values, f"completing a KEP id in workspace kep: {got.completion.values}")
+    got = await c.complete(PromptReference(type="ref/prompt", name="prompt_implement_task"), {"name": "workspace", "value": "p"})
+    expect(got.completion.values == ["plain"], f"completing a workspace name: {got.completion.values}")
+    print("  HTTP: docugraph://{workspace}/… resources, both prompts and completions take the workspace")
 
     # kep.yaml sidecars: see-also loops and a depends_on that follows one are no cycle.
     kep = await s.ok("validate_traceability", {}, "kep")

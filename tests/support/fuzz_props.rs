@@ -1641,3 +1641,88 @@ pub fn view_routes_property(
     }
     Ok(())
 }
+
+// ---------------------------------------------------------------- doc-kg mermaid (issue 26)
+
+/// A dependency-graph answer with hostile ids, titles and kinds: quotes, brackets, pipes,
+/// arrows, line breaks (`\n`, `\r`, U+2028), Mermaid directives, any unicode.
+pub fn mermaid_graph() -> impl Strategy<Value = Value> {
+    let text = prop_oneof![
+        "[ -~]{0,40}",
+        "[\"\\[\\]|{}()<>;:%#&\\-→ \n\r\u{2028}a-z]{0,60}",
+        any::<String>(),
+        Just("x\"]\n  n0 -->|evil| n1\n%%{init: {}}%%".to_owned()),
+    ];
+    (
+        prop::collection::vec((text.clone(), prop::option::of(text.clone())), 1..12),
+        prop::collection::vec((any::<prop::sample::Index>(), any::<prop::sample::Index>(), text), 0..20),
+    )
+        .prop_map(|(nodes, edges)| {
+            let ids: Vec<String> = nodes.iter().map(|(id, _)| id.clone()).collect();
+            json!({
+                "nodeId": ids[0],
+                "nodes": nodes.iter().map(|(id, title)| json!({"id": id, "title": title})).collect::<Vec<_>>(),
+                "edges": edges.iter().map(|(a, b, kind)| json!({"from": a.get(&ids), "to": b.get(&ids), "kind": kind})).collect::<Vec<_>>(),
+            })
+        })
+}
+
+/// The flowchart is a header, one `nN["…"]` line per node, one `nA -->|…| nB` line per edge,
+/// and the root's style: no label holds a quote, a line break or a control character, and no
+/// edge label a pipe, whatever the workspace's ids and titles say.
+pub fn mermaid_property(graph: Value) -> Result<(), String> {
+    let chart = nexus_lite::docs::mermaid::flowchart(&graph);
+    let nodes = graph["nodes"].as_array().map_or(0, Vec::len);
+    let edges = graph["edges"].as_array().map_or(0, Vec::len);
+    let lines: Vec<&str> = chart.split('\n').collect();
+    let name = |s: &str| {
+        s.strip_prefix('n')
+            .is_some_and(|d| !d.is_empty() && d.chars().all(|c| c.is_ascii_digit()))
+    };
+    let clean = |s: &str, also: char| {
+        !s.chars()
+            .any(|c| c == '"' || c == also || c.is_control() || c == '\u{2028}' || c == '\u{2029}')
+    };
+    if lines.first() != Some(&"flowchart LR") || lines.last() != Some(&"") {
+        return Err(format!("not a flowchart: {chart:?}"));
+    }
+    let body = &lines[1..lines.len() - 1];
+    let (mut seen_nodes, mut seen_edges, mut styles) = (0, 0, 0);
+    for line in body {
+        let l = line
+            .strip_prefix("  ")
+            .ok_or_else(|| format!("an unindented line {line:?} in {chart:?}"))?;
+        if let Some((n, rest)) = l.split_once("[\"") {
+            let label = rest
+                .strip_suffix("\"]")
+                .ok_or_else(|| format!("a label not closed: {line:?}"))?;
+            if !name(n) || !clean(label, '"') {
+                return Err(format!("a node line {line:?}"));
+            }
+            seen_nodes += 1;
+        } else if let Some((from, rest)) = l.split_once(" -->|") {
+            let (kind, to) = rest
+                .split_once("| ")
+                .ok_or_else(|| format!("an edge line {line:?}"))?;
+            if !name(from) || !name(to) || !clean(kind, '|') {
+                return Err(format!("an edge line {line:?}"));
+            }
+            seen_edges += 1;
+        } else if l
+            .strip_prefix("style ")
+            .and_then(|r| r.strip_suffix(" stroke-width:3px"))
+            .is_some_and(name)
+        {
+            styles += 1;
+        } else {
+            return Err(format!("an unexpected line {line:?} in {chart:?}"));
+        }
+    }
+    // Duplicate ids share a node name, so edges may be drawn to either: count, do not map.
+    if seen_nodes != nodes || seen_edges > edges || styles != 1 {
+        return Err(format!(
+            "{seen_nodes}/{nodes} nodes, {seen_edges}/{edges} edges, {styles} styles: {chart:?}"
+        ));
+    }
+    Ok(())
+}

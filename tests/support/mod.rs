@@ -6,6 +6,8 @@
 #![allow(dead_code, unused_imports)]
 
 pub mod clients;
+#[path = "../../nexus-lite/tests/common/corpora.rs"]
+pub mod corpora;
 pub mod fixtures;
 pub mod inproc;
 pub mod local;

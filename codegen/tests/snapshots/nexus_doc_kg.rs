@@ -24,6 +24,8 @@ pub mod nexus_doc_kg {
     /// Shared type from the manifest.
     pub type DocFilter = String;
     /// Shared type from the manifest.
+    pub type Lifecycle = String;
+    /// Shared type from the manifest.
     pub type NodeId = String;
     /// Shared type from the manifest.
     #[derive(
@@ -48,6 +50,8 @@ pub mod nexus_doc_kg {
         pub title: Option<String>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub ready: Option<bool>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub lifecycle: Option<String>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub depth: Option<i64>,
     }
@@ -153,6 +157,8 @@ pub mod nexus_doc_kg {
         #[serde(default = "default_getdependencygraphinput_depth")]
         pub depth: i64,
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub format: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         pub workspace: Option<WorkspaceName>,
     }
     impl Default for GetDependencyGraphInput {
@@ -160,6 +166,7 @@ pub mod nexus_doc_kg {
             Self {
                 node_id: Default::default(),
                 depth: default_getdependencygraphinput_depth(),
+                format: None,
                 workspace: None,
             }
         }
@@ -185,6 +192,8 @@ pub mod nexus_doc_kg {
         pub nodes: Option<Vec<NodeSummary>>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub edges: Option<Vec<DocEdge>>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub mermaid: Option<String>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub truncated: Option<bool>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -247,6 +256,10 @@ pub mod nexus_doc_kg {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub status: Option<DocFilter>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub lifecycle: Option<Lifecycle>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub ready: Option<bool>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         pub cursor: Option<String>,
         #[serde(default = "default_listtasksinput_limit")]
         pub limit: i64,
@@ -258,6 +271,8 @@ pub mod nexus_doc_kg {
             Self {
                 r#type: None,
                 status: None,
+                lifecycle: None,
+                ready: None,
                 cursor: None,
                 limit: default_listtasksinput_limit(),
                 workspace: None,
@@ -433,6 +448,8 @@ pub mod nexus_doc_kg {
         pub r#type: Option<DocFilter>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub status: Option<DocFilter>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub lifecycle: Option<Lifecycle>,
         #[serde(default = "default_searchnodesinput_limit")]
         pub limit: i64,
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -444,6 +461,7 @@ pub mod nexus_doc_kg {
                 query: Default::default(),
                 r#type: None,
                 status: None,
+                lifecycle: None,
                 limit: default_searchnodesinput_limit(),
                 workspace: None,
             }
@@ -570,6 +588,11 @@ pub mod nexus_doc_kg {
                 listed: true,
                 errors: &[
                     runtime::spec::ErrorCodeSpec {
+                        when: runtime::spec::BackendFailure::Status(400u16),
+                        code: "INVALID_REQUEST",
+                        message: None,
+                    },
+                    runtime::spec::ErrorCodeSpec {
                         when: runtime::spec::BackendFailure::Status(404u16),
                         code: "TASK_NOT_FOUND",
                         message: None,
@@ -584,12 +607,17 @@ pub mod nexus_doc_kg {
                         code: "WORKSPACE_NOT_FOUND",
                         message: None,
                     },
+                    runtime::spec::ErrorCodeSpec {
+                        when: runtime::spec::BackendFailure::Code("WORKSPACE_REQUIRED"),
+                        code: "WORKSPACE_REQUIRED",
+                        message: None,
+                    },
                 ],
             },
             runtime::spec::ToolSpec {
                 name: "get_dependency_graph",
                 title: "Dependency graph",
-                description: "Nodes and edges around a node, both ways (depends_on, depended_by), each edge with its kind, up to `depth` hops.",
+                description: "Nodes and kinded edges around a node, both ways (depends_on, depended_by), up to `depth` hops.",
                 scope: "docs:read",
                 access: runtime::spec::Access::Read,
                 modes: &[
@@ -597,13 +625,14 @@ pub mod nexus_doc_kg {
                     runtime::spec::Mode::RemoteHttp,
                 ],
                 handler: runtime::spec::Handler::Mapped,
-                input_schema: "{\"additionalProperties\":false,\"properties\":{\"depth\":{\"default\":3,\"maximum\":20,\"minimum\":1,\"type\":\"integer\"},\"nodeId\":{\"maxLength\":200,\"minLength\":1,\"type\":\"string\"},\"workspace\":{\"pattern\":\"^[\\\\w.-]{1,100}$\",\"type\":\"string\"}},\"required\":[\"nodeId\"],\"type\":\"object\"}",
-                output_schema: "{\"$defs\":{\"DocEdge\":{\"properties\":{\"direction\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"from\":{\"type\":\"string\"},\"kind\":{\"type\":\"string\"},\"to\":{\"type\":\"string\"}},\"type\":\"object\"},\"NodeSummary\":{\"properties\":{\"depth\":{\"type\":\"integer\"},\"id\":{\"type\":\"string\"},\"path\":{\"type\":\"string\"},\"ready\":{\"anyOf\":[{\"type\":\"boolean\"},{\"type\":\"null\"}]},\"status\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"title\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"type\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]}},\"type\":\"object\"},\"WorkspaceState\":{\"description\":\"The working tree this answer describes.\",\"properties\":{\"commitSha\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"dirty\":{\"anyOf\":[{\"type\":\"boolean\"},{\"type\":\"null\"}]},\"documents\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"null\"}]},\"indexedAt\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"name\":{\"type\":\"string\"}},\"type\":\"object\"}},\"properties\":{\"edges\":{\"items\":{\"$ref\":\"#/$defs/DocEdge\"},\"type\":\"array\"},\"nodeId\":{\"type\":\"string\"},\"nodes\":{\"items\":{\"$ref\":\"#/$defs/NodeSummary\"},\"type\":\"array\"},\"truncated\":{\"type\":\"boolean\"},\"truncation\":{\"description\":\"Present when the result was cut to fit its budget; nothing is ever cut silently.\",\"properties\":{\"cuts\":{\"items\":{\"properties\":{\"kept\":{\"type\":\"integer\"},\"path\":{\"type\":\"string\"},\"total\":{\"type\":\"integer\"}},\"required\":[\"path\",\"kept\",\"total\"],\"type\":\"object\"},\"type\":\"array\"},\"next_cursor\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"note\":{\"type\":\"string\"},\"strings_shortened\":{\"type\":\"integer\"},\"truncated\":{\"type\":\"boolean\"}},\"required\":[\"truncated\"],\"type\":\"object\"},\"workspace\":{\"$ref\":\"#/$defs/WorkspaceState\"}},\"type\":\"object\"}",
+                input_schema: "{\"additionalProperties\":false,\"properties\":{\"depth\":{\"default\":3,\"maximum\":20,\"minimum\":1,\"type\":\"integer\"},\"format\":{\"enum\":[\"json\",\"mermaid\"],\"type\":\"string\"},\"nodeId\":{\"maxLength\":200,\"minLength\":1,\"type\":\"string\"},\"workspace\":{\"pattern\":\"^[\\\\w.-]{1,100}$\",\"type\":\"string\"}},\"required\":[\"nodeId\"],\"type\":\"object\"}",
+                output_schema: "{\"$defs\":{\"DocEdge\":{\"properties\":{\"direction\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"from\":{\"type\":\"string\"},\"kind\":{\"type\":\"string\"},\"to\":{\"type\":\"string\"}},\"type\":\"object\"},\"NodeSummary\":{\"properties\":{\"depth\":{\"type\":\"integer\"},\"id\":{\"type\":\"string\"},\"lifecycle\":{\"type\":\"string\"},\"path\":{\"type\":\"string\"},\"ready\":{\"anyOf\":[{\"type\":\"boolean\"},{\"type\":\"null\"}]},\"status\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"title\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"type\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]}},\"type\":\"object\"},\"WorkspaceState\":{\"description\":\"The working tree this answer describes.\",\"properties\":{\"commitSha\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"dirty\":{\"anyOf\":[{\"type\":\"boolean\"},{\"type\":\"null\"}]},\"documents\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"null\"}]},\"indexedAt\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"name\":{\"type\":\"string\"}},\"type\":\"object\"}},\"properties\":{\"edges\":{\"items\":{\"$ref\":\"#/$defs/DocEdge\"},\"type\":\"array\"},\"mermaid\":{\"type\":\"string\"},\"nodeId\":{\"type\":\"string\"},\"nodes\":{\"items\":{\"$ref\":\"#/$defs/NodeSummary\"},\"type\":\"array\"},\"truncated\":{\"type\":\"boolean\"},\"truncation\":{\"description\":\"Present when the result was cut to fit its budget; nothing is ever cut silently.\",\"properties\":{\"cuts\":{\"items\":{\"properties\":{\"kept\":{\"type\":\"integer\"},\"path\":{\"type\":\"string\"},\"total\":{\"type\":\"integer\"}},\"required\":[\"path\",\"kept\",\"total\"],\"type\":\"object\"},\"type\":\"array\"},\"next_cursor\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"note\":{\"type\":\"string\"},\"strings_shortened\":{\"type\":\"integer\"},\"truncated\":{\"type\":\"boolean\"}},\"required\":[\"truncated\"],\"type\":\"object\"},\"workspace\":{\"$ref\":\"#/$defs/WorkspaceState\"}},\"type\":\"object\"}",
                 nexus: Some(runtime::spec::NexusSpec {
                     method: runtime::spec::HttpMethod::Get,
                     path: "/api/v1/docs/dependency-graph",
                     query: &[
                         ("depth", "{{ input.depth }}"),
+                        ("format", "{{ input.format }}"),
                         ("node_id", "{{ input.nodeId }}"),
                         ("workspace", "{{ input.workspace }}"),
                     ],
@@ -622,6 +651,11 @@ pub mod nexus_doc_kg {
                 listed: true,
                 errors: &[
                     runtime::spec::ErrorCodeSpec {
+                        when: runtime::spec::BackendFailure::Status(400u16),
+                        code: "INVALID_REQUEST",
+                        message: None,
+                    },
+                    runtime::spec::ErrorCodeSpec {
                         when: runtime::spec::BackendFailure::Status(404u16),
                         code: "NODE_NOT_FOUND",
                         message: None,
@@ -634,6 +668,11 @@ pub mod nexus_doc_kg {
                     runtime::spec::ErrorCodeSpec {
                         when: runtime::spec::BackendFailure::Code("WORKSPACE_NOT_FOUND"),
                         code: "WORKSPACE_NOT_FOUND",
+                        message: None,
+                    },
+                    runtime::spec::ErrorCodeSpec {
+                        when: runtime::spec::BackendFailure::Code("WORKSPACE_REQUIRED"),
+                        code: "WORKSPACE_REQUIRED",
                         message: None,
                     },
                 ],
@@ -670,8 +709,18 @@ pub mod nexus_doc_kg {
                 listed: true,
                 errors: &[
                     runtime::spec::ErrorCodeSpec {
+                        when: runtime::spec::BackendFailure::Status(400u16),
+                        code: "INVALID_REQUEST",
+                        message: None,
+                    },
+                    runtime::spec::ErrorCodeSpec {
                         when: runtime::spec::BackendFailure::Code("WORKSPACE_NOT_FOUND"),
                         code: "WORKSPACE_NOT_FOUND",
+                        message: None,
+                    },
+                    runtime::spec::ErrorCodeSpec {
+                        when: runtime::spec::BackendFailure::Code("WORKSPACE_REQUIRED"),
+                        code: "WORKSPACE_REQUIRED",
                         message: None,
                     },
                 ],
@@ -679,7 +728,7 @@ pub mod nexus_doc_kg {
             runtime::spec::ToolSpec {
                 name: "list_tasks",
                 title: "List tasks",
-                description: "Task summaries (id, path, type, status, title, ready), filtered and paged.",
+                description: "Task summaries (live by default), filtered and paged.",
                 scope: "docs:read",
                 access: runtime::spec::Access::Read,
                 modes: &[
@@ -687,14 +736,16 @@ pub mod nexus_doc_kg {
                     runtime::spec::Mode::RemoteHttp,
                 ],
                 handler: runtime::spec::Handler::Mapped,
-                input_schema: "{\"additionalProperties\":false,\"properties\":{\"cursor\":{\"maxLength\":2000,\"type\":\"string\"},\"limit\":{\"default\":50,\"maximum\":200,\"minimum\":1,\"type\":\"integer\"},\"status\":{\"maxLength\":100,\"minLength\":1,\"type\":\"string\"},\"type\":{\"maxLength\":100,\"minLength\":1,\"type\":\"string\"},\"workspace\":{\"pattern\":\"^[\\\\w.-]{1,100}$\",\"type\":\"string\"}},\"type\":\"object\"}",
-                output_schema: "{\"$defs\":{\"NodeSummary\":{\"properties\":{\"depth\":{\"type\":\"integer\"},\"id\":{\"type\":\"string\"},\"path\":{\"type\":\"string\"},\"ready\":{\"anyOf\":[{\"type\":\"boolean\"},{\"type\":\"null\"}]},\"status\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"title\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"type\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]}},\"type\":\"object\"},\"WorkspaceState\":{\"description\":\"The working tree this answer describes.\",\"properties\":{\"commitSha\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"dirty\":{\"anyOf\":[{\"type\":\"boolean\"},{\"type\":\"null\"}]},\"documents\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"null\"}]},\"indexedAt\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"name\":{\"type\":\"string\"}},\"type\":\"object\"}},\"properties\":{\"items\":{\"items\":{\"$ref\":\"#/$defs/NodeSummary\"},\"type\":\"array\"},\"nextCursor\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"total\":{\"type\":\"integer\"},\"truncation\":{\"description\":\"Present when the result was cut to fit its budget; nothing is ever cut silently.\",\"properties\":{\"cuts\":{\"items\":{\"properties\":{\"kept\":{\"type\":\"integer\"},\"path\":{\"type\":\"string\"},\"total\":{\"type\":\"integer\"}},\"required\":[\"path\",\"kept\",\"total\"],\"type\":\"object\"},\"type\":\"array\"},\"next_cursor\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"note\":{\"type\":\"string\"},\"strings_shortened\":{\"type\":\"integer\"},\"truncated\":{\"type\":\"boolean\"}},\"required\":[\"truncated\"],\"type\":\"object\"},\"workspace\":{\"$ref\":\"#/$defs/WorkspaceState\"}},\"type\":\"object\"}",
+                input_schema: "{\"additionalProperties\":false,\"properties\":{\"cursor\":{\"maxLength\":2000,\"type\":\"string\"},\"lifecycle\":{\"enum\":[\"active\",\"done\",\"archived\",\"draft\",\"any\"],\"type\":\"string\"},\"limit\":{\"default\":50,\"maximum\":200,\"minimum\":1,\"type\":\"integer\"},\"ready\":{\"type\":\"boolean\"},\"status\":{\"maxLength\":100,\"minLength\":1,\"type\":\"string\"},\"type\":{\"maxLength\":100,\"minLength\":1,\"type\":\"string\"},\"workspace\":{\"pattern\":\"^[\\\\w.-]{1,100}$\",\"type\":\"string\"}},\"type\":\"object\"}",
+                output_schema: "{\"$defs\":{\"NodeSummary\":{\"properties\":{\"depth\":{\"type\":\"integer\"},\"id\":{\"type\":\"string\"},\"lifecycle\":{\"type\":\"string\"},\"path\":{\"type\":\"string\"},\"ready\":{\"anyOf\":[{\"type\":\"boolean\"},{\"type\":\"null\"}]},\"status\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"title\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"type\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]}},\"type\":\"object\"},\"WorkspaceState\":{\"description\":\"The working tree this answer describes.\",\"properties\":{\"commitSha\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"dirty\":{\"anyOf\":[{\"type\":\"boolean\"},{\"type\":\"null\"}]},\"documents\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"null\"}]},\"indexedAt\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"name\":{\"type\":\"string\"}},\"type\":\"object\"}},\"properties\":{\"items\":{\"items\":{\"$ref\":\"#/$defs/NodeSummary\"},\"type\":\"array\"},\"nextCursor\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"total\":{\"type\":\"integer\"},\"truncation\":{\"description\":\"Present when the result was cut to fit its budget; nothing is ever cut silently.\",\"properties\":{\"cuts\":{\"items\":{\"properties\":{\"kept\":{\"type\":\"integer\"},\"path\":{\"type\":\"string\"},\"total\":{\"type\":\"integer\"}},\"required\":[\"path\",\"kept\",\"total\"],\"type\":\"object\"},\"type\":\"array\"},\"next_cursor\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"note\":{\"type\":\"string\"},\"strings_shortened\":{\"type\":\"integer\"},\"truncated\":{\"type\":\"boolean\"}},\"required\":[\"truncated\"],\"type\":\"object\"},\"workspace\":{\"$ref\":\"#/$defs/WorkspaceState\"}},\"type\":\"object\"}",
                 nexus: Some(runtime::spec::NexusSpec {
                     method: runtime::spec::HttpMethod::Get,
                     path: "/api/v1/docs/tasks",
                     query: &[
                         ("cursor", "{{ input.cursor }}"),
+                        ("lifecycle", "{{ input.lifecycle }}"),
                         ("limit", "{{ input.limit }}"),
+                        ("ready", "{{ input.ready }}"),
                         ("status", "{{ input.status }}"),
                         ("type", "{{ input.type }}"),
                         ("workspace", "{{ input.workspace }}"),
@@ -718,8 +769,18 @@ pub mod nexus_doc_kg {
                 listed: true,
                 errors: &[
                     runtime::spec::ErrorCodeSpec {
+                        when: runtime::spec::BackendFailure::Status(400u16),
+                        code: "INVALID_REQUEST",
+                        message: None,
+                    },
+                    runtime::spec::ErrorCodeSpec {
                         when: runtime::spec::BackendFailure::Code("WORKSPACE_NOT_FOUND"),
                         code: "WORKSPACE_NOT_FOUND",
+                        message: None,
+                    },
+                    runtime::spec::ErrorCodeSpec {
+                        when: runtime::spec::BackendFailure::Code("WORKSPACE_REQUIRED"),
+                        code: "WORKSPACE_REQUIRED",
                         message: None,
                     },
                 ],
@@ -727,7 +788,7 @@ pub mod nexus_doc_kg {
             runtime::spec::ToolSpec {
                 name: "get_acceptance_criteria",
                 title: "Acceptance criteria",
-                description: "The task's ordered acceptance criteria; checked is null for other marks ([~]) or no box. No section gives [].",
+                description: "The task's ordered acceptance criteria; checked is null for [~] or no box.",
                 scope: "docs:read",
                 access: runtime::spec::Access::Read,
                 modes: &[
@@ -759,6 +820,11 @@ pub mod nexus_doc_kg {
                 listed: true,
                 errors: &[
                     runtime::spec::ErrorCodeSpec {
+                        when: runtime::spec::BackendFailure::Status(400u16),
+                        code: "INVALID_REQUEST",
+                        message: None,
+                    },
+                    runtime::spec::ErrorCodeSpec {
                         when: runtime::spec::BackendFailure::Status(404u16),
                         code: "TASK_NOT_FOUND",
                         message: None,
@@ -773,12 +839,17 @@ pub mod nexus_doc_kg {
                         code: "WORKSPACE_NOT_FOUND",
                         message: None,
                     },
+                    runtime::spec::ErrorCodeSpec {
+                        when: runtime::spec::BackendFailure::Code("WORKSPACE_REQUIRED"),
+                        code: "WORKSPACE_REQUIRED",
+                        message: None,
+                    },
                 ],
             },
             runtime::spec::ToolSpec {
                 name: "analyze_impact",
                 title: "Analyze impact",
-                description: "What a change to the task affects: downstream transitive dependents, the longest critical paths, totalAffected, truncated.",
+                description: "What a change to the task affects: downstream transitive dependents, the longest critical paths, totalAffected.",
                 scope: "docs:read",
                 access: runtime::spec::Access::Read,
                 modes: &[
@@ -787,7 +858,7 @@ pub mod nexus_doc_kg {
                 ],
                 handler: runtime::spec::Handler::Mapped,
                 input_schema: "{\"additionalProperties\":false,\"properties\":{\"depth\":{\"default\":5,\"maximum\":50,\"minimum\":1,\"type\":\"integer\"},\"taskId\":{\"maxLength\":200,\"minLength\":1,\"type\":\"string\"},\"workspace\":{\"pattern\":\"^[\\\\w.-]{1,100}$\",\"type\":\"string\"}},\"required\":[\"taskId\"],\"type\":\"object\"}",
-                output_schema: "{\"$defs\":{\"NodeSummary\":{\"properties\":{\"depth\":{\"type\":\"integer\"},\"id\":{\"type\":\"string\"},\"path\":{\"type\":\"string\"},\"ready\":{\"anyOf\":[{\"type\":\"boolean\"},{\"type\":\"null\"}]},\"status\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"title\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"type\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]}},\"type\":\"object\"},\"WorkspaceState\":{\"description\":\"The working tree this answer describes.\",\"properties\":{\"commitSha\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"dirty\":{\"anyOf\":[{\"type\":\"boolean\"},{\"type\":\"null\"}]},\"documents\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"null\"}]},\"indexedAt\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"name\":{\"type\":\"string\"}},\"type\":\"object\"}},\"properties\":{\"affectedNodes\":{\"items\":{\"$ref\":\"#/$defs/NodeSummary\"},\"type\":\"array\"},\"criticalPaths\":{\"items\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"type\":\"array\"},\"taskId\":{\"type\":\"string\"},\"totalAffected\":{\"type\":\"integer\"},\"truncated\":{\"type\":\"boolean\"},\"truncation\":{\"description\":\"Present when the result was cut to fit its budget; nothing is ever cut silently.\",\"properties\":{\"cuts\":{\"items\":{\"properties\":{\"kept\":{\"type\":\"integer\"},\"path\":{\"type\":\"string\"},\"total\":{\"type\":\"integer\"}},\"required\":[\"path\",\"kept\",\"total\"],\"type\":\"object\"},\"type\":\"array\"},\"next_cursor\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"note\":{\"type\":\"string\"},\"strings_shortened\":{\"type\":\"integer\"},\"truncated\":{\"type\":\"boolean\"}},\"required\":[\"truncated\"],\"type\":\"object\"},\"workspace\":{\"$ref\":\"#/$defs/WorkspaceState\"}},\"type\":\"object\"}",
+                output_schema: "{\"$defs\":{\"NodeSummary\":{\"properties\":{\"depth\":{\"type\":\"integer\"},\"id\":{\"type\":\"string\"},\"lifecycle\":{\"type\":\"string\"},\"path\":{\"type\":\"string\"},\"ready\":{\"anyOf\":[{\"type\":\"boolean\"},{\"type\":\"null\"}]},\"status\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"title\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"type\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]}},\"type\":\"object\"},\"WorkspaceState\":{\"description\":\"The working tree this answer describes.\",\"properties\":{\"commitSha\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"dirty\":{\"anyOf\":[{\"type\":\"boolean\"},{\"type\":\"null\"}]},\"documents\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"null\"}]},\"indexedAt\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"name\":{\"type\":\"string\"}},\"type\":\"object\"}},\"properties\":{\"affectedNodes\":{\"items\":{\"$ref\":\"#/$defs/NodeSummary\"},\"type\":\"array\"},\"criticalPaths\":{\"items\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"type\":\"array\"},\"taskId\":{\"type\":\"string\"},\"totalAffected\":{\"type\":\"integer\"},\"truncated\":{\"type\":\"boolean\"},\"truncation\":{\"description\":\"Present when the result was cut to fit its budget; nothing is ever cut silently.\",\"properties\":{\"cuts\":{\"items\":{\"properties\":{\"kept\":{\"type\":\"integer\"},\"path\":{\"type\":\"string\"},\"total\":{\"type\":\"integer\"}},\"required\":[\"path\",\"kept\",\"total\"],\"type\":\"object\"},\"type\":\"array\"},\"next_cursor\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"note\":{\"type\":\"string\"},\"strings_shortened\":{\"type\":\"integer\"},\"truncated\":{\"type\":\"boolean\"}},\"required\":[\"truncated\"],\"type\":\"object\"},\"workspace\":{\"$ref\":\"#/$defs/WorkspaceState\"}},\"type\":\"object\"}",
                 nexus: Some(runtime::spec::NexusSpec {
                     method: runtime::spec::HttpMethod::Get,
                     path: "/api/v1/docs/impact",
@@ -811,6 +882,11 @@ pub mod nexus_doc_kg {
                 listed: true,
                 errors: &[
                     runtime::spec::ErrorCodeSpec {
+                        when: runtime::spec::BackendFailure::Status(400u16),
+                        code: "INVALID_REQUEST",
+                        message: None,
+                    },
+                    runtime::spec::ErrorCodeSpec {
                         when: runtime::spec::BackendFailure::Status(404u16),
                         code: "TASK_NOT_FOUND",
                         message: None,
@@ -825,12 +901,17 @@ pub mod nexus_doc_kg {
                         code: "WORKSPACE_NOT_FOUND",
                         message: None,
                     },
+                    runtime::spec::ErrorCodeSpec {
+                        when: runtime::spec::BackendFailure::Code("WORKSPACE_REQUIRED"),
+                        code: "WORKSPACE_REQUIRED",
+                        message: None,
+                    },
                 ],
             },
             runtime::spec::ToolSpec {
                 name: "get_node",
                 title: "Get node",
-                description: "One node's raw Markdown and parsed frontmatter (the node resource, as a tool).",
+                description: "One node's Markdown body and parsed frontmatter.",
                 scope: "docs:read",
                 access: runtime::spec::Access::Read,
                 modes: &[
@@ -859,6 +940,11 @@ pub mod nexus_doc_kg {
                 listed: true,
                 errors: &[
                     runtime::spec::ErrorCodeSpec {
+                        when: runtime::spec::BackendFailure::Status(400u16),
+                        code: "INVALID_REQUEST",
+                        message: None,
+                    },
+                    runtime::spec::ErrorCodeSpec {
                         when: runtime::spec::BackendFailure::Status(404u16),
                         code: "NODE_NOT_FOUND",
                         message: None,
@@ -871,6 +957,11 @@ pub mod nexus_doc_kg {
                     runtime::spec::ErrorCodeSpec {
                         when: runtime::spec::BackendFailure::Code("WORKSPACE_NOT_FOUND"),
                         code: "WORKSPACE_NOT_FOUND",
+                        message: None,
+                    },
+                    runtime::spec::ErrorCodeSpec {
+                        when: runtime::spec::BackendFailure::Code("WORKSPACE_REQUIRED"),
+                        code: "WORKSPACE_REQUIRED",
                         message: None,
                     },
                 ],
@@ -886,12 +977,13 @@ pub mod nexus_doc_kg {
                     runtime::spec::Mode::RemoteHttp,
                 ],
                 handler: runtime::spec::Handler::Mapped,
-                input_schema: "{\"additionalProperties\":false,\"properties\":{\"limit\":{\"default\":20,\"maximum\":50,\"minimum\":1,\"type\":\"integer\"},\"query\":{\"maxLength\":200,\"minLength\":1,\"type\":\"string\"},\"status\":{\"maxLength\":100,\"minLength\":1,\"type\":\"string\"},\"type\":{\"maxLength\":100,\"minLength\":1,\"type\":\"string\"},\"workspace\":{\"pattern\":\"^[\\\\w.-]{1,100}$\",\"type\":\"string\"}},\"required\":[\"query\"],\"type\":\"object\"}",
-                output_schema: "{\"$defs\":{\"WorkspaceState\":{\"description\":\"The working tree this answer describes.\",\"properties\":{\"commitSha\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"dirty\":{\"anyOf\":[{\"type\":\"boolean\"},{\"type\":\"null\"}]},\"documents\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"null\"}]},\"indexedAt\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"name\":{\"type\":\"string\"}},\"type\":\"object\"}},\"properties\":{\"items\":{\"items\":{\"properties\":{\"id\":{\"type\":\"string\"},\"path\":{\"type\":\"string\"},\"score\":{\"type\":\"number\"},\"snippet\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"status\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"title\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"type\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]}},\"type\":\"object\"},\"type\":\"array\"},\"truncation\":{\"description\":\"Present when the result was cut to fit its budget; nothing is ever cut silently.\",\"properties\":{\"cuts\":{\"items\":{\"properties\":{\"kept\":{\"type\":\"integer\"},\"path\":{\"type\":\"string\"},\"total\":{\"type\":\"integer\"}},\"required\":[\"path\",\"kept\",\"total\"],\"type\":\"object\"},\"type\":\"array\"},\"next_cursor\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"note\":{\"type\":\"string\"},\"strings_shortened\":{\"type\":\"integer\"},\"truncated\":{\"type\":\"boolean\"}},\"required\":[\"truncated\"],\"type\":\"object\"},\"workspace\":{\"$ref\":\"#/$defs/WorkspaceState\"}},\"type\":\"object\"}",
+                input_schema: "{\"additionalProperties\":false,\"properties\":{\"lifecycle\":{\"enum\":[\"active\",\"done\",\"archived\",\"draft\",\"any\"],\"type\":\"string\"},\"limit\":{\"default\":20,\"maximum\":50,\"minimum\":1,\"type\":\"integer\"},\"query\":{\"maxLength\":200,\"minLength\":1,\"type\":\"string\"},\"status\":{\"maxLength\":100,\"minLength\":1,\"type\":\"string\"},\"type\":{\"maxLength\":100,\"minLength\":1,\"type\":\"string\"},\"workspace\":{\"pattern\":\"^[\\\\w.-]{1,100}$\",\"type\":\"string\"}},\"required\":[\"query\"],\"type\":\"object\"}",
+                output_schema: "{\"$defs\":{\"WorkspaceState\":{\"description\":\"The working tree this answer describes.\",\"properties\":{\"commitSha\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"dirty\":{\"anyOf\":[{\"type\":\"boolean\"},{\"type\":\"null\"}]},\"documents\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"null\"}]},\"indexedAt\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"name\":{\"type\":\"string\"}},\"type\":\"object\"}},\"properties\":{\"items\":{\"items\":{\"properties\":{\"id\":{\"type\":\"string\"},\"lifecycle\":{\"type\":\"string\"},\"path\":{\"type\":\"string\"},\"score\":{\"type\":\"number\"},\"snippet\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"status\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"title\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"type\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]}},\"type\":\"object\"},\"type\":\"array\"},\"truncation\":{\"description\":\"Present when the result was cut to fit its budget; nothing is ever cut silently.\",\"properties\":{\"cuts\":{\"items\":{\"properties\":{\"kept\":{\"type\":\"integer\"},\"path\":{\"type\":\"string\"},\"total\":{\"type\":\"integer\"}},\"required\":[\"path\",\"kept\",\"total\"],\"type\":\"object\"},\"type\":\"array\"},\"next_cursor\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"note\":{\"type\":\"string\"},\"strings_shortened\":{\"type\":\"integer\"},\"truncated\":{\"type\":\"boolean\"}},\"required\":[\"truncated\"],\"type\":\"object\"},\"workspace\":{\"$ref\":\"#/$defs/WorkspaceState\"}},\"type\":\"object\"}",
                 nexus: Some(runtime::spec::NexusSpec {
                     method: runtime::spec::HttpMethod::Get,
                     path: "/api/v1/docs/search",
                     query: &[
+                        ("lifecycle", "{{ input.lifecycle }}"),
                         ("limit", "{{ input.limit }}"),
                         ("query", "{{ input.query }}"),
                         ("status", "{{ input.status }}"),
@@ -913,8 +1005,18 @@ pub mod nexus_doc_kg {
                 listed: true,
                 errors: &[
                     runtime::spec::ErrorCodeSpec {
+                        when: runtime::spec::BackendFailure::Status(400u16),
+                        code: "INVALID_REQUEST",
+                        message: None,
+                    },
+                    runtime::spec::ErrorCodeSpec {
                         when: runtime::spec::BackendFailure::Code("WORKSPACE_NOT_FOUND"),
                         code: "WORKSPACE_NOT_FOUND",
+                        message: None,
+                    },
+                    runtime::spec::ErrorCodeSpec {
+                        when: runtime::spec::BackendFailure::Code("WORKSPACE_REQUIRED"),
+                        code: "WORKSPACE_REQUIRED",
                         message: None,
                     },
                 ],
@@ -934,10 +1036,28 @@ pub mod nexus_doc_kg {
                             nexus: runtime::spec::NexusSpec {
                                 method: runtime::spec::HttpMethod::Get,
                                 path: "/api/v1/docs/tasks",
-                                query: &[("limit", "500")],
+                                query: &[
+                                    ("limit", "500"),
+                                    ("workspace", "{{ input.workspace }}"),
+                                ],
                                 body: &[],
                             },
                             pick: "items.*.id",
+                            scope: "docs:read",
+                        }),
+                    },
+                    runtime::spec::PromptArgSpec {
+                        name: "workspace",
+                        description: "The served workspace; omit it when only one is served.",
+                        required: false,
+                        complete: Some(runtime::spec::CompletionSpec::Nexus {
+                            nexus: runtime::spec::NexusSpec {
+                                method: runtime::spec::HttpMethod::Get,
+                                path: "/api/v1/docs/workspaces",
+                                query: &[],
+                                body: &[],
+                            },
+                            pick: "workspaces.*.name",
                             scope: "docs:read",
                         }),
                     },
@@ -946,7 +1066,10 @@ pub mod nexus_doc_kg {
                 messages: &[],
                 call: Some(runtime::spec::PromptCallSpec {
                     tool: "get_task_context",
-                    arguments: &[("taskId", "{{ args.taskId }}")],
+                    arguments: &[
+                        ("taskId", "{{ args.taskId }}"),
+                        ("workspace", "{{ args.workspace }}"),
+                    ],
                 }),
             },
             runtime::spec::PromptSpec {
@@ -960,12 +1083,30 @@ pub mod nexus_doc_kg {
                         required: false,
                         complete: None,
                     },
+                    runtime::spec::PromptArgSpec {
+                        name: "workspace",
+                        description: "The served workspace; omit it when only one is served.",
+                        required: false,
+                        complete: Some(runtime::spec::CompletionSpec::Nexus {
+                            nexus: runtime::spec::NexusSpec {
+                                method: runtime::spec::HttpMethod::Get,
+                                path: "/api/v1/docs/workspaces",
+                                query: &[],
+                                body: &[],
+                            },
+                            pick: "workspaces.*.name",
+                            scope: "docs:read",
+                        }),
+                    },
                 ],
-                template: "Here is the traceability audit of workspace {{ result.workspace.name if result.workspace else \"(default)\" }}:\nhealth score {{ result.healthScore }} ({{ result.healthFormula }}).\n\n```json\n{{ result | tojson(indent=2) }}\n```\n\nAnalyse it and propose patches, one per problem, as minimal edits to the Markdown/frontmatter:\n- dependency cycles: say which edge to remove and why, from the tasks' content;\n- broken or ambiguous links and dangling ids: the intended target (suggestions first), or removal;\n- duplicate ids: which document keeps the id (archived copies usually change);\n- files whose frontmatter does not parse: the corrected YAML;\n- one-sided supersession: the missing inverse key.\nDo not edit anything until a human approved the proposals.\n",
+                template: "Here is the traceability audit of workspace {{ result.workspace.name if result.workspace else \"(default)\" }}:\n{% if result.healthScore is none %}no health score: {{ result.warnings | join(\"; \") }}{% else %}health score {{ result.healthScore }} ({{ result.healthFormula }}){% endif %}.\n\n```json\n{{ result | tojson(indent=2) }}\n```\n\nAnalyse it and propose patches, one per problem, as minimal edits to the Markdown/frontmatter:\n- dependency cycles: say which edge to remove and why, from the tasks' content;\n- broken or ambiguous links and dangling ids: the intended target (suggestions first), or removal;\n- duplicate ids: which document keeps the id (archived copies usually change);\n- files whose frontmatter does not parse: the corrected YAML;\n- one-sided supersession: the missing inverse key.\nDo not edit anything until a human approved the proposals.\n",
                 messages: &[],
                 call: Some(runtime::spec::PromptCallSpec {
                     tool: "validate_traceability",
-                    arguments: &[("workspacePath", "{{ args.workspacePath }}")],
+                    arguments: &[
+                        ("workspace", "{{ args.workspace }}"),
+                        ("workspacePath", "{{ args.workspacePath }}"),
+                    ],
                 }),
             },
         ],
@@ -974,7 +1115,7 @@ pub mod nexus_doc_kg {
                 uri: "docugraph://workspace/nodes",
                 name: "nodes",
                 title: Some("All workspace nodes"),
-                description: "Every parsed node (id, path, type, status, title, ready), as JSON.",
+                description: "Every live node (id, path, type, status, title, ready), as JSON.",
                 mime_type: "application/json",
                 template: "",
                 nexus: Some(runtime::spec::NexusSpec {
@@ -1030,10 +1171,10 @@ pub mod nexus_doc_kg {
                 nexus: Some(runtime::spec::NexusSpec {
                     method: runtime::spec::HttpMethod::Get,
                     path: "/api/v1/docs/nodes/{id}",
-                    query: &[],
+                    query: &[("raw", "true")],
                     body: &[],
                 }),
-                text: Some("node.markdown"),
+                text: Some("node.raw"),
                 blob: None,
                 scope: Some("docs:read"),
                 response: runtime::spec::ResponseSpec {
@@ -1083,6 +1224,178 @@ pub mod nexus_doc_kg {
                     budget: 100000usize,
                 },
                 complete: &[],
+            },
+            runtime::spec::ResourceSpec {
+                uri: "docugraph://{workspace}/nodes",
+                name: "workspace-nodes",
+                title: Some("A workspace's nodes"),
+                description: "Every live node of workspace {workspace}, as JSON.",
+                mime_type: "application/json",
+                template: "",
+                nexus: Some(runtime::spec::NexusSpec {
+                    method: runtime::spec::HttpMethod::Get,
+                    path: "/api/v1/docs/nodes",
+                    query: &[("limit", "500"), ("workspace", "{{ input.workspace }}")],
+                    body: &[],
+                }),
+                text: None,
+                blob: None,
+                scope: Some("docs:read"),
+                response: runtime::spec::ResponseSpec {
+                    pick: &[],
+                    exclude: &[],
+                    max_items: None,
+                    max_string: None,
+                    budget: 200000usize,
+                },
+                complete: &[
+                    (
+                        "workspace",
+                        runtime::spec::CompletionSpec::Nexus {
+                            nexus: runtime::spec::NexusSpec {
+                                method: runtime::spec::HttpMethod::Get,
+                                path: "/api/v1/docs/workspaces",
+                                query: &[],
+                                body: &[],
+                            },
+                            pick: "workspaces.*.name",
+                            scope: "docs:read",
+                        },
+                    ),
+                ],
+            },
+            runtime::spec::ResourceSpec {
+                uri: "docugraph://{workspace}/graph",
+                name: "workspace-graph",
+                title: Some("A workspace's graph"),
+                description: "The adjacency structure of workspace {workspace}, as JSON.",
+                mime_type: "application/json",
+                template: "",
+                nexus: Some(runtime::spec::NexusSpec {
+                    method: runtime::spec::HttpMethod::Get,
+                    path: "/api/v1/docs/graph",
+                    query: &[("workspace", "{{ input.workspace }}")],
+                    body: &[],
+                }),
+                text: None,
+                blob: None,
+                scope: Some("docs:read"),
+                response: runtime::spec::ResponseSpec {
+                    pick: &[],
+                    exclude: &[],
+                    max_items: None,
+                    max_string: None,
+                    budget: 400000usize,
+                },
+                complete: &[
+                    (
+                        "workspace",
+                        runtime::spec::CompletionSpec::Nexus {
+                            nexus: runtime::spec::NexusSpec {
+                                method: runtime::spec::HttpMethod::Get,
+                                path: "/api/v1/docs/workspaces",
+                                query: &[],
+                                body: &[],
+                            },
+                            pick: "workspaces.*.name",
+                            scope: "docs:read",
+                        },
+                    ),
+                ],
+            },
+            runtime::spec::ResourceSpec {
+                uri: "docugraph://{workspace}/node/{id}",
+                name: "workspace-node",
+                title: Some("Node detail in a workspace"),
+                description: "The raw Markdown (frontmatter included) of node {id} of workspace {workspace}.",
+                mime_type: "text/markdown",
+                template: "",
+                nexus: Some(runtime::spec::NexusSpec {
+                    method: runtime::spec::HttpMethod::Get,
+                    path: "/api/v1/docs/nodes/{id}",
+                    query: &[("raw", "true"), ("workspace", "{{ input.workspace }}")],
+                    body: &[],
+                }),
+                text: Some("node.raw"),
+                blob: None,
+                scope: Some("docs:read"),
+                response: runtime::spec::ResponseSpec {
+                    pick: &[],
+                    exclude: &[],
+                    max_items: None,
+                    max_string: None,
+                    budget: 200000usize,
+                },
+                complete: &[
+                    (
+                        "id",
+                        runtime::spec::CompletionSpec::Nexus {
+                            nexus: runtime::spec::NexusSpec {
+                                method: runtime::spec::HttpMethod::Get,
+                                path: "/api/v1/docs/nodes",
+                                query: &[
+                                    ("limit", "500"),
+                                    ("workspace", "{{ input.workspace }}"),
+                                ],
+                                body: &[],
+                            },
+                            pick: "items.*.id",
+                            scope: "docs:read",
+                        },
+                    ),
+                    (
+                        "workspace",
+                        runtime::spec::CompletionSpec::Nexus {
+                            nexus: runtime::spec::NexusSpec {
+                                method: runtime::spec::HttpMethod::Get,
+                                path: "/api/v1/docs/workspaces",
+                                query: &[],
+                                body: &[],
+                            },
+                            pick: "workspaces.*.name",
+                            scope: "docs:read",
+                        },
+                    ),
+                ],
+            },
+            runtime::spec::ResourceSpec {
+                uri: "docugraph://{workspace}/audit-report",
+                name: "workspace-audit-report",
+                title: Some("A workspace's audit report"),
+                description: "The traceability audit of workspace {workspace}, as JSON.",
+                mime_type: "application/json",
+                template: "",
+                nexus: Some(runtime::spec::NexusSpec {
+                    method: runtime::spec::HttpMethod::Get,
+                    path: "/api/v1/docs/traceability",
+                    query: &[("workspace", "{{ input.workspace }}")],
+                    body: &[],
+                }),
+                text: None,
+                blob: None,
+                scope: Some("docs:read"),
+                response: runtime::spec::ResponseSpec {
+                    pick: &[],
+                    exclude: &[],
+                    max_items: None,
+                    max_string: None,
+                    budget: 100000usize,
+                },
+                complete: &[
+                    (
+                        "workspace",
+                        runtime::spec::CompletionSpec::Nexus {
+                            nexus: runtime::spec::NexusSpec {
+                                method: runtime::spec::HttpMethod::Get,
+                                path: "/api/v1/docs/workspaces",
+                                query: &[],
+                                body: &[],
+                            },
+                            pick: "workspaces.*.name",
+                            scope: "docs:read",
+                        },
+                    ),
+                ],
             },
         ],
         capabilities: None,

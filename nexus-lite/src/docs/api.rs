@@ -61,7 +61,7 @@ impl DocsError {
         };
         let found = near_matches(&near.docs, &near.rules, &near.raw);
         let hint = if found.is_empty() {
-            String::from("list the ids with GET /api/v1/docs/nodes")
+            String::from("list the ids with list_tasks or search_nodes")
         } else {
             format!(
                 "did you mean {}?",
@@ -139,7 +139,8 @@ fn workspace<'a>(s: &'a DocsState, p: &Params) -> Result<&'a Arc<Workspace>, Doc
                 StatusCode::NOT_FOUND,
                 "WORKSPACE_NOT_FOUND",
                 format!(
-                    "no workspace named `{name}` is served; served: {}",
+                    "no workspace named `{}` is served; served: {}",
+                    echo(name),
                     if s.workspaces.is_empty() { "none".to_string() } else { names().join(", ") }
                 ),
             )
@@ -156,7 +157,7 @@ fn workspace<'a>(s: &'a DocsState, p: &Params) -> Result<&'a Arc<Workspace>, Doc
             _ => Err(DocsError::new(
                 StatusCode::BAD_REQUEST,
                 "WORKSPACE_REQUIRED",
-                format!("several workspaces are served; name one with `workspace`: {}", names().join(", ")),
+                format!("several workspaces are served; name one with `workspace` (in a resource URI: docugraph://NAME/…): {}", names().join(", ")),
             )
             .with("workspaces", json!(names()))),
         },
@@ -169,11 +170,27 @@ fn answer(s: &DocsState, q: Q, f: impl FnOnce(&Index, &Params) -> Answer) -> Ans
     let ws = workspace(s, &p)?;
     let View { index, info, .. } = ws.view();
     let out = f(&index, &p);
+    let empty = index.emptiness(&ws.name);
     // Other requests of the workspace wait on this lock: near matches are looked for after.
     drop(index);
-    let mut v = out.map_err(DocsError::finish)?;
+    let mut v = match (out, &empty) {
+        (Ok(v), _) => v,
+        (Err(mut e), Some(why)) => {
+            e.message = format!("{}; {why}", e.message);
+            return Err(e);
+        }
+        (Err(e), None) => return Err(e.finish()),
+    };
     if let Some(o) = v.as_object_mut() {
         o.insert("workspace".into(), info);
+        if let Some(why) = empty {
+            match o.get_mut("warnings").and_then(Value::as_array_mut) {
+                Some(list) => list.push(json!(why)),
+                None => {
+                    o.insert("warnings".into(), json!([why]));
+                }
+            }
+        }
     }
     Ok(v)
 }
@@ -205,7 +222,7 @@ fn lookup(
 ) -> Result<(usize, Option<Value>), DocsError> {
     if matches!(raw.trim(), "." | "..") {
         return Err(DocsError::from(ApiError::bad(format!(
-            "`{}` is not a document id: `.` and `..` name no document; list the ids with GET /api/v1/docs/nodes",
+            "`{}` is not a document id: `.` and `..` name no document; list the ids with list_tasks or search_nodes",
             raw.trim()
         ))));
     }
@@ -297,8 +314,14 @@ async fn workspaces(State(s): State<Arc<DocsState>>) -> Response {
     .await
 }
 
+/// The `lifecycle` filter: empty (the default) is the live set.
+fn lifecycles(p: &Params) -> Result<Vec<String>, DocsError> {
+    Ok(p.list("lifecycle", &graph::LIFECYCLES)?)
+}
+
 fn list(idx: &Index, p: &Params, filtered: bool) -> Answer {
     let (limit, offset) = p.page()?;
+    let lifecycles = lifecycles(p)?;
     let types = p.list("type", &[])?;
     let statuses = p.list("status", &[])?;
     let ready = match p.str("ready") {
@@ -313,10 +336,11 @@ fn list(idx: &Index, p: &Params, filtered: bool) -> Answer {
     let rows: Vec<usize> = (0..idx.docs.len())
         .filter(|i| {
             let d = &idx.docs[*i];
-            !filtered
-                || (matches(&Some(d.doc_type.clone()), &types)
-                    && matches(&d.status, &statuses)
-                    && ready.is_none_or(|r| graph::ready(idx, *i) == r))
+            graph::in_lifecycle(d, &lifecycles)
+                && (!filtered
+                    || matches(&Some(d.doc_type.clone()), &types)
+                        && matches(&d.status, &statuses)
+                        && ready.is_none_or(|r| graph::ready(idx, *i) == r))
         })
         .collect();
     let total = rows.len();
@@ -339,7 +363,8 @@ async fn tasks(State(s): State<Arc<DocsState>>, q: Q) -> Response {
 
 async fn node(State(s): State<Arc<DocsState>>, Path(id): Path<String>, q: Q) -> Response {
     run(s, move |s| {
-        answer(s, q, |idx, _| {
+        answer(s, q, |idx, p| {
+            let raw = p.str("raw").is_some() && p.bool("raw")?;
             let (i, alias) = lookup(idx, &id, "NODE_NOT_FOUND")?;
             let d = &idx.docs[i];
             let edges = |list: &[usize], out: bool| -> Vec<Value> {
@@ -351,7 +376,7 @@ async fn node(State(s): State<Arc<DocsState>>, Path(id): Path<String>, q: Q) -> 
                     })
                     .collect()
             };
-            Ok(json!({
+            let mut v = json!({
                 "node": {
                     "id": d.id, "path": d.path, "type": d.doc_type, "status": d.status,
                     "title": d.title, "lifecycle": d.lifecycle, "idSource": d.id_source,
@@ -363,7 +388,11 @@ async fn node(State(s): State<Arc<DocsState>>, Path(id): Path<String>, q: Q) -> 
                     "dependedBy": edges(&idx.resolved.inn[i], false),
                 },
                 "aliasApplied": alias,
-            }))
+            });
+            if raw {
+                v["node"]["raw"] = json!(redact::markdown(&idx.raw(d)));
+            }
+            Ok(v)
         })
     })
     .await
@@ -379,7 +408,8 @@ async fn search(State(s): State<Arc<DocsState>>, q: Q) -> Response {
             let limit = p.int("limit", 20, 1, 200)? as usize;
             let types = p.list("type", &[])?;
             let statuses = p.list("status", &[])?;
-            let (items, total) = super::search::search(idx, query, &types, &statuses, limit);
+            let lifecycles = lifecycles(p)?;
+            let (items, total) = super::search::search(idx, query, &types, &statuses, &lifecycles, limit);
             Ok(json!({"query": query, "items": items, "total": total, "truncated": total > items.len()}))
         })
     })
@@ -419,8 +449,24 @@ async fn dependency_graph(State(s): State<Arc<DocsState>>, q: Q) -> Response {
                     .filter(|x| k.iter().any(|n| n == x.as_str()))
                     .collect(),
             };
+            let mermaid = match p.list("format", &["json", "mermaid"])?.as_slice() {
+                [] => false,
+                [one] => one == "mermaid",
+                _ => return Err(ApiError::bad("`format` is one of json, mermaid").into()),
+            };
             let (i, alias) = lookup(idx, id, "NODE_NOT_FOUND")?;
             let mut v = graph::dependency_graph(idx, i, depth, &kinds, 500);
+            if mermaid {
+                let chart = super::mermaid::flowchart(&v);
+                let o = v.as_object_mut().ok_or_else(|| {
+                    ApiError::from(LiteError::Task(
+                        "the dependency graph is not an object".into(),
+                    ))
+                })?;
+                o.remove("nodes");
+                o.remove("edges");
+                o.insert("mermaid".into(), json!(chart));
+            }
             v["aliasApplied"] = json!(alias);
             Ok(v)
         })

@@ -112,9 +112,28 @@ fn cycle_path(idx: &Index, comp: &[usize], kinds: &[Kind]) -> Vec<usize> {
     comp.to_vec()
 }
 
+/// A node's summary; `lifecycle` only when it is not the live set's (`active`), so a done,
+/// archived or draft document is never mistaken for live work.
 pub fn summary(idx: &Index, i: usize) -> Value {
     let d = &idx.docs[i];
-    json!({"id": d.id, "path": d.path, "type": d.doc_type, "status": d.status, "title": d.title, "ready": ready(idx, i)})
+    let mut v = json!({"id": d.id, "path": d.path, "type": d.doc_type, "status": d.status, "title": d.title, "ready": ready(idx, i)});
+    if let Some(l) = &d.lifecycle {
+        v["lifecycle"] = json!(l);
+    }
+    v
+}
+
+/// The lifecycle states a caller filters on; `any` keeps every document.
+pub const LIFECYCLES: [&str; 5] = ["active", "done", "archived", "draft", "any"];
+
+/// Whether `d` is in one of `wanted` ([`LIFECYCLES`]; empty means the live set, `active`). A
+/// document no `lifecycle:` glob matches (e.g. `backlog/tasks/`) is `active`.
+pub fn in_lifecycle(d: &Doc, wanted: &[String]) -> bool {
+    let state = d.lifecycle.as_deref().unwrap_or("active");
+    if wanted.is_empty() {
+        return state == "active";
+    }
+    wanted.iter().any(|w| w == "any" || w == state)
 }
 
 pub fn is_done(idx: &Index, d: &Doc) -> bool {
@@ -537,7 +556,8 @@ pub fn audit(idx: &Index) -> Value {
     let score = raw.round().clamp(0.0, 100.0) as i64;
     let comp = |w: f64, r: f64, num: usize, den: usize| json!({"weight": w, "rate": (r * 10000.0).round() / 10000.0, "penalty": (w * r * 100.0).round() / 100.0, "count": num, "of": den});
     json!({
-        "healthScore": score,
+        // No document is no evidence of health: the answer's warning says what was looked for.
+        "healthScore": if n == 0 { Value::Null } else { json!(score) },
         "healthFormula": HEALTH_FORMULA,
         "healthComponents": {
             "links": comp(40.0, link_rate, broken.len() + ambiguous.len(), internal),

@@ -273,6 +273,53 @@ impl Index {
         }
     }
 
+    /// Why a workspace holding no document is not "all well": what was looked for and where,
+    /// and the likely fix. `None` when there are documents.
+    pub fn emptiness(&self, name: &str) -> Option<String> {
+        if !self.docs.is_empty() {
+            return None;
+        }
+        let cfg = self.config();
+        let is_dir = |rel: &str| {
+            std::fs::symlink_metadata(self.root.join(rel)).is_ok_and(|m| m.file_type().is_dir())
+        };
+        let hint = if is_dir("tasks") && !is_dir("backlog") {
+            "this folder looks like a Backlog.md `backlog/` folder itself (it holds `tasks/`): serve the folder that holds `backlog/`, its parent"
+        } else {
+            "serve the folder that holds the documents, or say where they are with `include` in .nexus/docgraph.yaml"
+        };
+        let config = match (&self.loaded.file, &self.loaded.error) {
+            (Some(f), Some(e)) => format!(" ({f} does not apply: {})", e.message),
+            (Some(f), None) => format!(" (from {f})"),
+            (None, _) => " (the defaults: no .nexus/docgraph.yaml)".to_owned(),
+        };
+        let root = if cfg.workspace_root == "." {
+            String::new()
+        } else {
+            format!(" under `{}`", cfg.workspace_root)
+        };
+        Some(format!(
+            "workspace `{name}` holds 0 documents: no file matches include [{}]{root}, exclude [{}]{config}; {hint}",
+            cfg.include.join(", "),
+            cfg.exclude.join(", "),
+        ))
+    }
+
+    /// The whole document as its author wrote it, frontmatter included (the node resource):
+    /// the file itself, or for sidecar metadata the sidecar file as a frontmatter block before
+    /// the body. `""` when the metadata file cannot be read.
+    pub fn raw(&self, d: &Doc) -> String {
+        let Ok((text, _)) = self.read(&d.meta_file) else {
+            return String::new();
+        };
+        if d.path == d.meta_file {
+            return text;
+        }
+        let body = self.body(d);
+        let sep = if text.ends_with('\n') { "" } else { "\n" };
+        format!("---\n{text}{sep}---\n\n{body}")
+    }
+
     /// A document's metadata as a map, read again from its file for the one document an
     /// answer shows: kept parsed for every document it cost ~1.8 KB each, and nothing else
     /// reads it. The request refreshed the index first, so the file is the indexed version

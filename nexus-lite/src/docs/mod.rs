@@ -6,7 +6,7 @@
 //! [`ids`] (normalisation and aliases), [`links`] (CommonMark links and wikilinks),
 //! [`criteria`], [`index`] (the incremental index), [`tree`] (the indexed files: walk and
 //! changed paths), [`read`] (the one safe way a workspace file is opened), [`units`] (files to documents), [`resolve`] (link
-//! classes and edges), [`graph`] (cycles, context, impact, audit), [`search`], [`redact`], [`workspace`]
+//! classes and edges), [`graph`] (cycles, context, impact, audit), [`search`], [`mermaid`] (the dependency graph as a flowchart), [`redact`], [`workspace`]
 //! (git state) and [`api`]. The index lives in memory: the domain has no tables.
 
 pub mod api;
@@ -17,6 +17,7 @@ pub mod graph;
 pub mod ids;
 pub mod index;
 pub mod links;
+pub mod mermaid;
 pub mod read;
 pub mod redact;
 pub mod resolve;

@@ -12,6 +12,7 @@ pub fn search(
     query: &str,
     types: &[String],
     statuses: &[String],
+    lifecycles: &[String],
     limit: usize,
 ) -> (Vec<Value>, usize) {
     let words: Vec<String> = query
@@ -29,7 +30,10 @@ pub fn search(
     };
     let mut hits: Vec<(f64, usize, Option<usize>)> = Vec::new();
     for (i, d) in idx.docs.iter().enumerate() {
-        if !keep(Some(&d.doc_type), types) || !keep(d.status.as_deref(), statuses) {
+        if !keep(Some(&d.doc_type), types)
+            || !keep(d.status.as_deref(), statuses)
+            || !graph::in_lifecycle(d, lifecycles)
+        {
             continue;
         }
         let id = d.id.to_lowercase();

@@ -99,7 +99,8 @@ fn render_value(tool: &str, template: &str, input: &Value) -> Result<Option<Valu
     Ok((!text.is_empty()).then_some(Value::String(text)))
 }
 
-fn single_field(template: &str) -> Option<&str> {
+/// The input field a template passes whole (`{{ input.x }}` → `x`).
+pub(crate) fn single_field(template: &str) -> Option<&str> {
     let inner = template
         .trim()
         .strip_prefix("{{")?

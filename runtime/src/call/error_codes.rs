@@ -13,7 +13,7 @@ use serde_json::{Map, Value, json};
 const DETAILS_BUDGET: usize = 2000;
 
 /// Codes the engine gives failures itself; they are not the backend's words.
-const ENGINE_CODES: [&str; 5] = [
+pub(crate) const ENGINE_CODES: [&str; 5] = [
     "nexus_unavailable",
     "nexus_unauthorized",
     "nexus_busy",

@@ -232,6 +232,15 @@ impl McpServer {
         };
         let found = found
         .map_err(|e| match e {
+            // The caller's to fix (e.g. a workspace to name among several): said as it is.
+            CompletionError::Nexus(ref t) if t.is_callers() => ErrorData::invalid_params(
+                capped(&format!(
+                    "the completion source refuses the arguments filled in so far: {}",
+                    t.to_client_json(self.mode)
+                ))
+                .into_owned(),
+                None,
+            ),
             CompletionError::Nexus(_) if self.mode == Mode::RemoteHttp => {
                 ErrorData::internal_error(
                     format!(

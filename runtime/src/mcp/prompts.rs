@@ -155,6 +155,21 @@ impl McpServer {
                     None,
                 );
             }
+            // So are the tool's other caller errors (an unknown id, a workspace to name).
+            if let CallError::Tool(t) = &e
+                && t.is_callers()
+            {
+                return ErrorData::invalid_params(
+                    capped(&format!(
+                        "prompt `{}` calls `{}` first, and the call failed: {}",
+                        prompt.name,
+                        spec.tool,
+                        t.to_client_json(self.mode)
+                    ))
+                    .into_owned(),
+                    None,
+                );
+            }
             let why = match &e {
                 CallError::UnknownTool(_) => format!(
                     "this connection cannot call `{}` (scope or runtime mode)",

@@ -181,7 +181,9 @@ impl McpServer {
 
     /// Checks each URI variable against the schema the manifest gives it: the input property
     /// of a tool whose Nexus read is the same route, filling the same path parameter (the node
-    /// resource's `{id}` is `get_node`'s `nodeId`), so a resource takes no value its tool refuses.
+    /// resource's `{id}` is `get_node`'s `nodeId`), or of a tool sending the same query
+    /// parameter (`{workspace}` is the tools' `workspace`), so a resource takes no value its
+    /// tool refuses.
     fn check_variables(
         &self,
         resource: &ResourceSpec,
@@ -194,40 +196,60 @@ impl McpServer {
         for tool in self.app.surface.tools {
             let Some(t) = &tool.nexus else { continue };
             let (tool_route, tool_names) = route_of(t.path);
-            if t.method != nexus.method || tool_route != route {
-                continue;
+            if t.method == nexus.method && tool_route == route {
+                for (name, arg) in names.iter().zip(&tool_names) {
+                    self.check_as(resource, vars, name, tool, arg)?;
+                }
             }
-            let (Some(validator), Some(schema)) =
-                (self.app.validator(tool), self.app.input_schema(tool))
-            else {
-                continue;
-            };
-            for (name, arg) in names.iter().zip(&tool_names) {
-                let Some(value) = vars.get(*name) else {
+            for (param, template) in nexus.query {
+                let Some(name) = mapping::single_field(template) else {
                     continue;
                 };
-                let field = crate::arguments::child("", arg);
-                let one = Value::Object(Map::from_iter([((*arg).to_owned(), value.clone())]));
-                let problems: Vec<String> = crate::arguments::problems(validator, schema, &one)
-                    .into_iter()
-                    .filter(|p| p.field == field || p.field.starts_with(&format!("{field}/")))
-                    .map(|p| p.message)
-                    .collect();
-                if !problems.is_empty() {
-                    return Err(ErrorData::invalid_params(
-                        crate::error::capped(&format!(
-                            "resource `{}`: URI variable `{name}` is checked as `{arg}` of `{}`: {}",
-                            resource.uri,
-                            tool.name,
-                            problems.join("; ")
-                        ))
-                        .into_owned(),
-                        None,
-                    ));
+                let sent = t.query.iter().find(|(p, _)| p == param);
+                if let Some(arg) = sent.and_then(|(_, tt)| mapping::single_field(tt)) {
+                    self.check_as(resource, vars, name, tool, arg)?;
                 }
             }
         }
         Ok(())
+    }
+
+    /// Checks URI variable `name` (when given) as argument `arg` of `tool`.
+    fn check_as(
+        &self,
+        resource: &ResourceSpec,
+        vars: &Map<String, Value>,
+        name: &str,
+        tool: &crate::spec::ToolSpec,
+        arg: &str,
+    ) -> Result<(), ErrorData> {
+        let (Some(value), Some(validator), Some(schema)) = (
+            vars.get(name),
+            self.app.validator(tool),
+            self.app.input_schema(tool),
+        ) else {
+            return Ok(());
+        };
+        let field = crate::arguments::child("", arg);
+        let one = Value::Object(Map::from_iter([(arg.to_owned(), value.clone())]));
+        let problems: Vec<String> = crate::arguments::problems(validator, schema, &one)
+            .into_iter()
+            .filter(|p| p.field == field || p.field.starts_with(&format!("{field}/")))
+            .map(|p| p.message)
+            .collect();
+        if problems.is_empty() {
+            return Ok(());
+        }
+        Err(ErrorData::invalid_params(
+            crate::error::capped(&format!(
+                "resource `{}`: URI variable `{name}` is checked as `{arg}` of `{}`: {}",
+                resource.uri,
+                tool.name,
+                problems.join("; ")
+            ))
+            .into_owned(),
+            None,
+        ))
     }
 
     fn backend_error(&self, resource: &ResourceSpec, e: ToolError) -> ErrorData {
@@ -236,9 +258,19 @@ impl McpServer {
                 crate::error::capped(&format!("resource `{}`: {e}", resource.uri)).into_owned(),
                 None,
             ),
-            ToolError::NotFound { .. } => {
-                ErrorData::resource_not_found(format!("resource `{}`: {e}", resource.uri), None)
-            }
+            ToolError::NotFound { .. } => ErrorData::resource_not_found(
+                crate::error::capped(&format!("resource `{}`: {e}", resource.uri)).into_owned(),
+                None,
+            ),
+            e if e.is_callers() => ErrorData::invalid_params(
+                crate::error::capped(&format!(
+                    "resource `{}`: {}",
+                    resource.uri,
+                    e.to_client_json(self.mode)
+                ))
+                .into_owned(),
+                None,
+            ),
             e if self.mode == Mode::RemoteHttp && e.is_internal() => ErrorData::internal_error(
                 format!(
                     "reading the resource failed on the server; the operator finds the details in its log under reference {}",

@@ -1,0 +1,85 @@
+//! The real corpora of ../shared/corpora for tests, shared by nexus-lite's tests and (by path)
+//! nexus-mcp's: unpack one into a committed git repository, and read what a folder holds
+//! without the docs domain, so a test's expectation is counted independently.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A real corpus of ../shared/corpora (`ariadne-backlog`, `keps-sample`) unpacked under
+/// `dir/name` and committed as a git repository; answers the folder the tarball holds.
+pub fn corpus(dir: &Path, name: &str) -> PathBuf {
+    let tar = format!("/work/shared/corpora/{name}.tar.gz");
+    let dir = dir.join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    let status = Command::new("tar")
+        .args(["xzf", &tar, "-C"])
+        .arg(&dir)
+        .status()
+        .expect("tar runs");
+    assert!(status.success(), "unpacking {tar}");
+    let root = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.is_dir())
+        .expect("the tarball holds one folder");
+    for args in [
+        &["init", "-q", "-b", "main"][..],
+        &["add", "-A"],
+        &[
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "-c",
+            "commit.gpgsign=false",
+            "commit",
+            "-qm",
+            "corpus",
+        ],
+    ] {
+        let ok = Command::new("git")
+            .arg("-C")
+            .arg(&root)
+            .args(args)
+            .status()
+            .expect("git runs");
+        assert!(ok.success(), "git {args:?} in {}", root.display());
+    }
+    root
+}
+
+/// The frontmatter `status` of each Markdown file under `dir` (readme.md excluded, as the docs
+/// domain's default), read without the docs domain: quotes stripped; files without frontmatter
+/// or status give nothing.
+pub fn frontmatter_statuses(dir: &Path) -> Vec<(PathBuf, String)> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let path = e.unwrap().path();
+        if path.is_dir() {
+            out.extend(frontmatter_statuses(&path));
+            continue;
+        }
+        let name = path.file_name().unwrap().to_string_lossy().to_lowercase();
+        if !name.ends_with(".md") || name == "readme.md" {
+            continue;
+        }
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let Some(rest) = text.strip_prefix("---\n") else {
+            continue;
+        };
+        let Some(end) = rest.find("\n---") else {
+            continue;
+        };
+        let status = rest[..end]
+            .lines()
+            .find_map(|l| l.strip_prefix("status:"))
+            .map(|s| s.trim().trim_matches(['"', '\'']).to_string());
+        if let Some(s) = status {
+            out.push((path, s));
+        }
+    }
+    out
+}
