@@ -755,3 +755,74 @@ fn ruff_default_excludes_do_not_skip_a_changed_file_silently() {
     );
     assert!(!stdout.contains("PASSED"), "{stdout}");
 }
+
+// --- issue 26: the README's CI job, analysers the repository configures, a checkout's tree ---
+
+/// The README's GitHub Actions job as it runs on a pull request from a fork or a repository
+/// without the variable: Actions writes an undefined `vars.NEXUS_API_URL` and a secret it does
+/// not pass as "", and the command runs in the checkout with `--base origin/<base>`. Empty
+/// means unset: the gate analyses on the local nexus-lite, blocks the shell=True, and writes
+/// the SARIF file the upload step reads. An empty variable reads as unset for every
+/// subcommand's options (`NEXUS_MCP_MANIFEST=` with `tools`).
+#[test]
+fn the_readme_ci_job_with_empty_variables_writes_its_sarif() {
+    if !support::analysers_on_path() {
+        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let upstream = shop(tmp.path(), |_| {});
+    // actions/checkout with fetch-depth 0: a clone, origin/main there, the PR's commit checked out.
+    let checkout = tmp.path().join("checkout");
+    git(
+        tmp.path(),
+        &["clone", "-q", upstream.to_str().unwrap(), "checkout"],
+    );
+    put(&checkout, "app.py", SHELL);
+    commit_all(&checkout, "run through a shell");
+    let sha = git(&checkout, &["rev-parse", "HEAD"]).trim().to_string();
+    let home = tmp.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let out = Command::new(bin())
+        .current_dir(&checkout)
+        .args(["gate", "--base", "origin/main", "--head", &sha])
+        .args(["--pr", "12", "--sarif", "gate.sarif"])
+        .env("PATH", tool_path())
+        .env("HOME", &home)
+        .env("XDG_DATA_HOME", home.join(".local/share"))
+        .env("GITHUB_ACTIONS", "true")
+        .env("CI", "true")
+        .env("NEXUS_API_URL", "")
+        .env("NEXUS_API_TOKEN", "")
+        .output()
+        .unwrap();
+    let all = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{all}");
+    assert!(all.contains("app.py:5  bandit:B602"), "{all}");
+    assert!(all.contains("SARIF written to gate.sarif"), "{all}");
+    let log: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(checkout.join("gate.sarif")).unwrap())
+            .unwrap();
+    assert_eq!(log["version"], "2.1.0");
+    assert!(
+        log["runs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|run| run["results"].as_array().unwrap())
+            .any(|r| r["ruleId"] == "bandit:B602"),
+        "{log:#}"
+    );
+
+    let tools = Command::new(bin())
+        .arg("tools")
+        .env("NEXUS_MCP_MANIFEST", "")
+        .output()
+        .unwrap();
+    assert_eq!(tools.status.code(), Some(0), "{}", text(&tools));
+    assert!(
+        String::from_utf8_lossy(&tools.stdout).contains("kg_file_context"),
+        "{}",
+        text(&tools)
+    );
+}
