@@ -826,3 +826,53 @@ fn the_readme_ci_job_with_empty_variables_writes_its_sarif() {
         text(&tools)
     );
 }
+
+/// The repository configures semgrep (`.semgrep.yml` at base, an ERROR rule the change
+/// violates) and semgrep is not installed where the gate runs: its rules went unchecked, so
+/// the gate neither passes nor says every analyser ran. The verdict is unknown (exit 2) and
+/// the summary names semgrep, its configuration and how to install it.
+#[test]
+fn a_configured_analyser_that_is_missing_is_never_a_pass() {
+    if !support::analysers_on_path() {
+        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
+        return;
+    }
+    // The test's PATH without any directory holding semgrep.
+    let path = std::env::join_paths(
+        std::env::split_paths(&tool_path()).filter(|d| !d.join("semgrep").exists()),
+    )
+    .unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = shop(tmp.path(), |repo| {
+        put(
+            repo,
+            ".semgrep.yml",
+            "rules:\n  - id: no-print\n    pattern: print(...)\n    message: use the logger, not print\n    languages: [python]\n    severity: ERROR\n",
+        );
+    });
+    put(
+        &repo,
+        "report.py",
+        "def report(total):\n    print(total)\n    return total\n",
+    );
+    commit_all(&repo, "print the total");
+    let out = Command::new(bin())
+        .args(["gate", "--base", "HEAD~1", "--head", "HEAD", "--repo"])
+        .arg(&repo)
+        .arg("--data-dir")
+        .arg(tmp.path().join("data"))
+        .env("PATH", &path)
+        .env_remove("NEXUS_API_URL")
+        .output()
+        .unwrap();
+    let all = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{all}");
+    assert!(!all.contains("PASSED"), "{all}");
+    assert!(!all.contains("every analyser ran"), "{all}");
+    assert!(all.contains("INCOMPLETE"), "{all}");
+    assert!(all.contains("semgrep MISSING"), "{all}");
+    assert!(
+        all.contains("semgrep: configured (.semgrep.yml) but not on PATH: install it where the gate runs (pip install semgrep)"),
+        "{all}"
+    );
+}
