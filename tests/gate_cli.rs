@@ -876,3 +876,145 @@ fn a_configured_analyser_that_is_missing_is_never_a_pass() {
         "{all}"
     );
 }
+
+/// (path, `tool:code`, line) of every ruff and bandit finding in `files`, run by hand in the
+/// full checkout `root`, as a person would.
+fn analysers_in_checkout(
+    root: &Path,
+    files: &[&str],
+) -> std::collections::BTreeSet<(String, String, u64)> {
+    let run = |program: &str, args: &[&str]| -> serde_json::Value {
+        let out = Command::new(program)
+            .current_dir(root)
+            .args(args)
+            .arg("--")
+            .args(files)
+            .env("PATH", tool_path())
+            .output()
+            .unwrap();
+        serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{program} JSON: {e}\n{}", text(&out)))
+    };
+    let mut found = std::collections::BTreeSet::new();
+    let ruff = run("ruff", &["check", "--output-format", "json", "--no-cache"]);
+    for f in ruff.as_array().unwrap() {
+        let path = Path::new(f["filename"].as_str().unwrap());
+        let path = path
+            .strip_prefix(root.canonicalize().unwrap())
+            .unwrap_or(path);
+        found.insert((
+            path.to_string_lossy().into_owned(),
+            format!("ruff:{}", f["code"].as_str().unwrap()),
+            f["location"]["row"].as_u64().unwrap(),
+        ));
+    }
+    let bandit = run("bandit", &["-f", "json", "-q"]);
+    for f in bandit["results"].as_array().unwrap() {
+        found.insert((
+            f["filename"]
+                .as_str()
+                .unwrap()
+                .trim_start_matches("./")
+                .to_string(),
+            format!("bandit:{}", f["test_id"].as_str().unwrap()),
+            f["line_number"].as_u64().unwrap(),
+        ));
+    }
+    found
+}
+
+/// The gate's ruff and bandit violations, from its JSON record.
+fn gate_findings(out: &Output) -> std::collections::BTreeSet<(String, String, u64)> {
+    let answer: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("gate --json: {e}\n{}", text(out)));
+    answer["record"]["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|v| {
+            let id = v["ruleId"].as_str().unwrap();
+            id.starts_with("ruff:") || id.starts_with("bandit:")
+        })
+        .map(|v| {
+            (
+                v["path"].as_str().unwrap().to_string(),
+                v["ruleId"].as_str().unwrap().to_string(),
+                v["line"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// On a real project (the fastmcp 2.12.4 sdist from PyPI, its own ruff configuration with the
+/// team's `INP` added at base), the gate finds what `ruff check` and `bandit` find on the
+/// changed files in a full checkout of head, no more: a new module in an existing package is
+/// not INP001 (its `__init__.py` did not change), and a new example's `fastmcp` import is
+/// first-party, not an I001, though no file of the package changed. The changes are all new
+/// files, so every finding in them is on a changed line.
+#[test]
+fn the_gate_finds_what_the_analysers_find_in_a_full_checkout_of_head() {
+    const SDIST: &str = "fastmcp==2.12.4";
+    if !support::sdist::wanted(SDIST) || !support::analysers_on_path() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let python = support::python_with_mcp().unwrap_or_else(|| "python3".into());
+    let repo = support::sdist::fetch(&python, SDIST, tmp.path());
+    git(&repo, &["init", "-q", "-b", "main"]);
+    commit_all(&repo, "fastmcp 2.12.4 as released");
+    let pyproject = std::fs::read_to_string(repo.join("pyproject.toml")).unwrap();
+    let with_inp = pyproject.replace(
+        "extend-select = [\"I\", \"UP\"]",
+        "extend-select = [\"I\", \"UP\", \"INP\"]",
+    );
+    assert_ne!(pyproject, with_inp, "fastmcp's ruff selection moved");
+    std::fs::write(repo.join("pyproject.toml"), with_inp).unwrap();
+    commit_all(&repo, "lint: implicit namespace packages");
+
+    let module = "src/fastmcp/utilities/retry.py";
+    let example = "examples/retry_client.py";
+    let changes: [(&str, &str, &str); 2] = [
+        (
+            "retry",
+            module,
+            "\"\"\"Retry an awaitable a few times.\"\"\"\n\nimport asyncio\nfrom collections.abc import Awaitable, Callable\n\nfrom fastmcp.utilities.logging import get_logger\n\nlogger = get_logger(__name__)\n\n\nasync def retry(call: Callable[[], Awaitable[object]], attempts: int = 3) -> object:\n    for attempt in range(1, attempts + 1):\n        try:\n            return await call()\n        except Exception:\n            if attempt == attempts:\n                raise\n            logger.warning(\"attempt %d failed\", attempt)\n            await asyncio.sleep(0)\n    return None\n",
+        ),
+        (
+            "example",
+            example,
+            "import asyncio\nimport os\n\nimport httpx\n\nfrom fastmcp import Client\n\n\nasync def main() -> None:\n    async with Client(\"http://127.0.0.1:8000/mcp\") as client:\n        tools = await client.list_tools()\n        assert tools, httpx.__version__\n        print(tools)\n\n\nif __name__ == \"__main__\":\n    asyncio.run(main())\n",
+        ),
+    ];
+    for (branch, path, body) in changes {
+        git(&repo, &["checkout", "-q", "-b", branch, "main"]);
+        put(&repo, path, body);
+        commit_all(&repo, &format!("add {path}"));
+        let out = gate(
+            &repo,
+            &tmp.path().join("data"),
+            &["--base", "main", "--head", "HEAD", "--json"],
+        );
+        let got = gate_findings(&out);
+        // The repository's work tree is a full checkout of head.
+        let want = analysers_in_checkout(&repo, &[path]);
+        assert_eq!(got, want, "{path}\n{}", text(&out));
+        // What the partial copy of head reported: the module's package had no `__init__.py`
+        // there, and the example's `fastmcp` was third-party.
+        let false_positive = if path == module {
+            "ruff:INP001"
+        } else {
+            "ruff:I001"
+        };
+        assert!(
+            !got.iter().any(|(_, id, _)| id == false_positive),
+            "{false_positive} in {got:?}"
+        );
+        if path == example {
+            // Not vacuous: the example's unused import and assert are found by both.
+            for id in ["ruff:F401", "bandit:B101"] {
+                assert!(got.iter().any(|(_, i, _)| i == id), "{id} in {got:?}");
+            }
+        }
+        git(&repo, &["checkout", "-q", "main"]);
+    }
+}

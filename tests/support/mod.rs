@@ -7,6 +7,9 @@
 pub mod clients;
 pub mod fixtures;
 pub mod inproc;
+/// PyPI sdists of real projects, shared with nexus-lite's tests.
+#[path = "../../nexus-lite/tests/common/sdist.rs"]
+pub mod sdist;
 pub mod spawn;
 
 pub use clients::*;

@@ -2,6 +2,8 @@
 //! HTTP client and analyser detection.
 #![allow(dead_code)]
 
+pub mod sdist;
+
 use nexus_lite::{AppState, LiteConfig, RepoSpec};
 use serde_json::Value;
 use std::io::{Read, Write};
