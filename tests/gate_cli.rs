@@ -1018,3 +1018,21 @@ fn the_gate_finds_what_the_analysers_find_in_a_full_checkout_of_head() {
         git(&repo, &["checkout", "-q", "main"]);
     }
 }
+
+/// `.semgrepignore` decides which files semgrep skips, so the copy of head carries it and a
+/// change to it is listed for review as analyser configuration (no agent's pass is witnessed).
+#[test]
+fn a_changed_semgrepignore_is_listed_as_analyser_configuration() {
+    if !support::analysers_on_path() {
+        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
+        return;
+    }
+    let (out, all, _tmp) = gate_one_commit(|repo| put(repo, ".semgrepignore", "app.py\n"));
+    assert!(
+        all.contains(
+            "config:.semgrepignore (.semgrepignore): analyser configuration .semgrepignore changed"
+        ),
+        "{all}"
+    );
+    assert_eq!(out.status.code(), Some(0), "{all}");
+}
