@@ -2,9 +2,9 @@
 //! user's work tree (uncommitted edits are not the change under review) and never a `git
 //! worktree add` (which writes into the repository's `.git`). The analysers read the files
 //! they are given and their configuration, but ruff decides packages (INP001) and first-party
-//! modules (I001) by which files and directories exist: so every regular file of head's tree
-//! is there, with its content for the changed files and the analysers' configuration (with the
-//! files ruff configurations `extend`, within head's tree) and empty otherwise. Blobs are read
+//! modules (I001) by which files and directories exist: so every directory and Python file of
+//! head's tree is there, empty, and the changed files and the analysers' configuration (with
+//! the files ruff configurations `extend`, within head's tree) have their content. Blobs are read
 //! with one `git cat-file --batch` (no filters, no textconv). The directory is a private
 //! [`scratch`] directory.
 
@@ -78,9 +78,7 @@ pub fn write(repo: &Path, head_sha: &str, files: &[Wanted<'_>]) -> Result<Snapsh
         ))
     })?;
     let tree = regular_files(repo, head_sha)?;
-    for path in tree.keys().filter(|p| safe_relative(p)) {
-        write_file(&root.join(path), b"")?;
-    }
+    write_shape(&root, &tree)?;
     let configs = config_files(repo, &tree)?;
     let mut blobs: BTreeMap<String, String> = files
         .iter()
@@ -121,6 +119,34 @@ pub fn write(repo: &Path, head_sha: &str, files: &[Wanted<'_>]) -> Result<Snapsh
         root,
         configs: configs.into_iter().map(|(p, _)| p).collect(),
     })
+}
+
+/// The shape of head's tree that ruff's decisions read (INP001: is there an `__init__.py`;
+/// I001: is `import x` a directory or module of the project): every directory, and every
+/// Python file, empty. Other files are left out: creating a file costs far more than the
+/// analysers read of it, which is nothing.
+fn write_shape(root: &Path, tree: &BTreeMap<String, String>) -> Result<(), LiteError> {
+    let paths: Vec<&String> = tree.keys().filter(|p| safe_relative(p)).collect();
+    let dirs: std::collections::BTreeSet<&str> = paths
+        .iter()
+        .filter_map(|p| p.rsplit_once('/').map(|(dir, _)| dir))
+        .collect();
+    for dir in dirs {
+        let target = root.join(dir);
+        std::fs::create_dir_all(&target).map_err(|e| {
+            LiteError::Task(format!(
+                "cannot create {} for the gate's copy of head: {e}",
+                target.display()
+            ))
+        })?;
+    }
+    for path in paths
+        .iter()
+        .filter(|p| p.ends_with(".py") || p.ends_with(".pyi"))
+    {
+        write_file(&root.join(path), b"")?;
+    }
+    Ok(())
 }
 
 /// Writes `bytes` at `target`, creating its directories.
