@@ -1036,3 +1036,85 @@ fn a_changed_semgrepignore_is_listed_as_analyser_configuration() {
     );
     assert_eq!(out.status.code(), Some(0), "{all}");
 }
+
+/// `--format github` prints one workflow command per violation, as ruff's `github` format
+/// does, so Actions annotates the pull request's lines without code scanning. A file named
+/// like a workflow command (`::error title=PASSED::…`, here also skipped for its lone-CR line
+/// ends) never becomes one: every line GitHub would read as a command is one of the gate's
+/// annotations, its values escaped.
+#[test]
+fn format_github_annotates_violations_and_file_names_never_become_commands() {
+    if !support::analysers_on_path() {
+        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = shop(tmp.path(), |_| {});
+    put(&repo, "app.py", SHELL);
+    let hostile = "::error title=PASSED::all clear,line=1.py";
+    put(
+        &repo,
+        hostile,
+        "import subprocess\rsubprocess.run('ls', shell=True)\n",
+    );
+    commit_all(&repo, "run through a shell");
+    let out = gate(
+        &repo,
+        &tmp.path().join("data"),
+        &["--base", "HEAD~1", "--head", "HEAD", "--format", "github"],
+    );
+    let all = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{all}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.lines().any(|l| l
+            == "::error file=app.py,line=5,title=bandit%3AB602::subprocess call with shell=True identified, security issue."),
+        "{all}"
+    );
+    let escaped = "%3A%3Aerror title=PASSED%3A%3Aall clear%2Cline=1.py";
+    assert!(
+        stdout.lines().any(|l| l.starts_with(&format!(
+            "::notice file={escaped},line=2,title=bandit%3AB602::"
+        ))),
+        "{all}"
+    );
+    let commands: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.trim_start().starts_with("::"))
+        .collect();
+    assert!(!commands.is_empty());
+    for c in &commands {
+        let rest = c
+            .strip_prefix("::error file=")
+            .or_else(|| c.strip_prefix("::warning file="))
+            .or_else(|| c.strip_prefix("::notice file="))
+            .unwrap_or_else(|| panic!("not an annotation: {c}\n{all}"));
+        let (properties, _message) = rest.split_once("::").unwrap();
+        let values: Vec<&str> = properties.split(',').collect();
+        assert!(
+            values[1..]
+                .iter()
+                .all(|v| v.starts_with("line=") || v.starts_with("title=")),
+            "{c}"
+        );
+    }
+    // The summary follows, with the skipped file listed, not first on its line.
+    assert!(stdout.contains("FAILED"), "{all}");
+    assert!(
+        stdout.contains(&format!("    - {hostile} (it ends lines with a lone CR")),
+        "{all}"
+    );
+    // Without the flag, no command is printed.
+    let plain = gate(
+        &repo,
+        &tmp.path().join("data"),
+        &["--base", "HEAD~1", "--head", "HEAD"],
+    );
+    assert!(
+        !String::from_utf8_lossy(&plain.stdout)
+            .lines()
+            .any(|l| l.trim_start().starts_with("::")),
+        "{}",
+        text(&plain)
+    );
+}
