@@ -190,3 +190,15 @@ fn a_client_view_answers_its_registered_routes_and_no_other_domain() {
         |routes| props::view_routes_property(&world, routes),
     );
 }
+
+// ---------- gate --format github (issue 26) ----------
+
+#[test]
+fn a_workflow_annotation_is_one_command_with_its_own_values() {
+    props::check(
+        "workflow_command",
+        props::cases(CASES),
+        props::workflow_input(),
+        props::workflow_property,
+    );
+}
