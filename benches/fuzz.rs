@@ -147,6 +147,13 @@ fn main() -> ExitCode {
             props::count(cases, props::mermaid_graph(), props::mermaid_property),
         );
     }
+    // ---------- gate --format github (issue 26) ----------
+    if run("workflow_command") {
+        record(
+            "workflow_command",
+            props::count(cases, props::workflow_input(), props::workflow_property),
+        );
+    }
     if tallies.iter().any(|f| *f > 0) {
         ExitCode::FAILURE
     } else {

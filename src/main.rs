@@ -3,7 +3,7 @@
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use nexus_mcp::surfaces::{self, Environment};
 use nexus_mcp::{local_nexus, runtime};
 use rmcp::ServiceExt;
@@ -475,6 +475,30 @@ fn http_auth(
     Ok(Auth::Open(Arc::new(access::default_stdio_scopes(surface))))
 }
 
+/// `cmd` with every option whose environment variable is set to "" reading it as unset, in
+/// every subcommand: CI writes an undefined variable as "" (GitHub Actions'
+/// `${{ vars.NEXUS_API_URL }}`), and no option of ours means anything by an empty value.
+fn empty_env_is_unset(cmd: clap::Command) -> clap::Command {
+    let subcommands: Vec<String> = cmd
+        .get_subcommands()
+        .map(|s| s.get_name().to_owned())
+        .collect();
+    let cmd = cmd.mut_args(|arg| {
+        let empty = arg
+            .get_env()
+            .and_then(std::env::var_os)
+            .is_some_and(|v| v.is_empty());
+        if empty {
+            arg.env(None::<&'static str>)
+        } else {
+            arg
+        }
+    });
+    subcommands.into_iter().fold(cmd, |cmd, name| {
+        cmd.mut_subcommand(name, empty_env_is_unset)
+    })
+}
+
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
@@ -485,7 +509,8 @@ fn main() -> ExitCode {
                 .unwrap_or_else(|_| "warn".into()),
         )
         .init();
-    let cli = Cli::parse();
+    let matches = empty_env_is_unset(Cli::command()).get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     if let Command::Daemon(args) = &cli.command {
         return nexus_lite::local::main(args);
     }

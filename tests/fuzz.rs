@@ -202,3 +202,15 @@ fn a_mermaid_flowchart_keeps_hostile_titles_inside_their_labels() {
         props::mermaid_property,
     );
 }
+
+// ---------- gate --format github (issue 26) ----------
+
+#[test]
+fn a_workflow_annotation_is_one_command_with_its_own_values() {
+    props::check(
+        "workflow_command",
+        props::cases(CASES),
+        props::workflow_input(),
+        props::workflow_property,
+    );
+}

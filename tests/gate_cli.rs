@@ -755,3 +755,366 @@ fn ruff_default_excludes_do_not_skip_a_changed_file_silently() {
     );
     assert!(!stdout.contains("PASSED"), "{stdout}");
 }
+
+// --- issue 26: the README's CI job, analysers the repository configures, a checkout's tree ---
+
+/// The README's GitHub Actions job as it runs on a pull request from a fork or a repository
+/// without the variable: Actions writes an undefined `vars.NEXUS_API_URL` and a secret it does
+/// not pass as "", and the command runs in the checkout with `--base origin/<base>`. Empty
+/// means unset: the gate analyses on the local nexus-lite, blocks the shell=True, and writes
+/// the SARIF file the upload step reads. An empty variable reads as unset for every
+/// subcommand's options (`NEXUS_MCP_MANIFEST=` with `tools`).
+#[test]
+fn the_readme_ci_job_with_empty_variables_writes_its_sarif() {
+    if !support::analysers_on_path() {
+        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let upstream = shop(tmp.path(), |_| {});
+    // actions/checkout with fetch-depth 0: a clone, origin/main there, the PR's commit checked out.
+    let checkout = tmp.path().join("checkout");
+    git(
+        tmp.path(),
+        &["clone", "-q", upstream.to_str().unwrap(), "checkout"],
+    );
+    put(&checkout, "app.py", SHELL);
+    commit_all(&checkout, "run through a shell");
+    let sha = git(&checkout, &["rev-parse", "HEAD"]).trim().to_string();
+    let home = tmp.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let out = Command::new(bin())
+        .current_dir(&checkout)
+        .args(["gate", "--base", "origin/main", "--head", &sha])
+        .args(["--pr", "12", "--sarif", "gate.sarif"])
+        .env("PATH", tool_path())
+        .env("HOME", &home)
+        .env("XDG_DATA_HOME", home.join(".local/share"))
+        .env("GITHUB_ACTIONS", "true")
+        .env("CI", "true")
+        .env("NEXUS_API_URL", "")
+        .env("NEXUS_API_TOKEN", "")
+        .output()
+        .unwrap();
+    let all = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{all}");
+    assert!(all.contains("app.py:5  bandit:B602"), "{all}");
+    assert!(all.contains("SARIF written to gate.sarif"), "{all}");
+    let log: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(checkout.join("gate.sarif")).unwrap())
+            .unwrap();
+    assert_eq!(log["version"], "2.1.0");
+    assert!(
+        log["runs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|run| run["results"].as_array().unwrap())
+            .any(|r| r["ruleId"] == "bandit:B602"),
+        "{log:#}"
+    );
+
+    let tools = Command::new(bin())
+        .arg("tools")
+        .env("NEXUS_MCP_MANIFEST", "")
+        .output()
+        .unwrap();
+    assert_eq!(tools.status.code(), Some(0), "{}", text(&tools));
+    assert!(
+        String::from_utf8_lossy(&tools.stdout).contains("kg_file_context"),
+        "{}",
+        text(&tools)
+    );
+}
+
+/// The repository configures semgrep (`.semgrep.yml` at base, an ERROR rule the change
+/// violates) and semgrep is not installed where the gate runs: its rules went unchecked, so
+/// the gate neither passes nor says every analyser ran. The verdict is unknown (exit 2) and
+/// the summary names semgrep, its configuration and how to install it.
+#[test]
+fn a_configured_analyser_that_is_missing_is_never_a_pass() {
+    if !support::analysers_on_path() {
+        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
+        return;
+    }
+    // The test's PATH without any directory holding semgrep.
+    let path = std::env::join_paths(
+        std::env::split_paths(&tool_path()).filter(|d| !d.join("semgrep").exists()),
+    )
+    .unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = shop(tmp.path(), |repo| {
+        put(
+            repo,
+            ".semgrep.yml",
+            "rules:\n  - id: no-print\n    pattern: print(...)\n    message: use the logger, not print\n    languages: [python]\n    severity: ERROR\n",
+        );
+    });
+    put(
+        &repo,
+        "report.py",
+        "def report(total):\n    print(total)\n    return total\n",
+    );
+    commit_all(&repo, "print the total");
+    let out = Command::new(bin())
+        .args(["gate", "--base", "HEAD~1", "--head", "HEAD", "--repo"])
+        .arg(&repo)
+        .arg("--data-dir")
+        .arg(tmp.path().join("data"))
+        .env("PATH", &path)
+        .env_remove("NEXUS_API_URL")
+        .output()
+        .unwrap();
+    let all = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{all}");
+    assert!(!all.contains("PASSED"), "{all}");
+    assert!(!all.contains("every analyser ran"), "{all}");
+    assert!(all.contains("INCOMPLETE"), "{all}");
+    assert!(all.contains("semgrep MISSING"), "{all}");
+    assert!(
+        all.contains("semgrep: configured (.semgrep.yml) but not on PATH: install it where the gate runs (pip install semgrep)"),
+        "{all}"
+    );
+}
+
+/// (path, `tool:code`, line) of every ruff and bandit finding in `files`, run by hand in the
+/// full checkout `root`, as a person would.
+fn analysers_in_checkout(
+    root: &Path,
+    files: &[&str],
+) -> std::collections::BTreeSet<(String, String, u64)> {
+    let run = |program: &str, args: &[&str]| -> serde_json::Value {
+        let out = Command::new(program)
+            .current_dir(root)
+            .args(args)
+            .arg("--")
+            .args(files)
+            .env("PATH", tool_path())
+            .output()
+            .unwrap();
+        serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{program} JSON: {e}\n{}", text(&out)))
+    };
+    let mut found = std::collections::BTreeSet::new();
+    let ruff = run("ruff", &["check", "--output-format", "json", "--no-cache"]);
+    for f in ruff.as_array().unwrap() {
+        let path = Path::new(f["filename"].as_str().unwrap());
+        let path = path
+            .strip_prefix(root.canonicalize().unwrap())
+            .unwrap_or(path);
+        found.insert((
+            path.to_string_lossy().into_owned(),
+            format!("ruff:{}", f["code"].as_str().unwrap()),
+            f["location"]["row"].as_u64().unwrap(),
+        ));
+    }
+    let bandit = run("bandit", &["-f", "json", "-q"]);
+    for f in bandit["results"].as_array().unwrap() {
+        found.insert((
+            f["filename"]
+                .as_str()
+                .unwrap()
+                .trim_start_matches("./")
+                .to_string(),
+            format!("bandit:{}", f["test_id"].as_str().unwrap()),
+            f["line_number"].as_u64().unwrap(),
+        ));
+    }
+    found
+}
+
+/// The gate's ruff and bandit violations, from its JSON record.
+fn gate_findings(out: &Output) -> std::collections::BTreeSet<(String, String, u64)> {
+    let answer: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("gate --json: {e}\n{}", text(out)));
+    answer["record"]["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|v| {
+            let id = v["ruleId"].as_str().unwrap();
+            id.starts_with("ruff:") || id.starts_with("bandit:")
+        })
+        .map(|v| {
+            (
+                v["path"].as_str().unwrap().to_string(),
+                v["ruleId"].as_str().unwrap().to_string(),
+                v["line"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// On a real project (the fastmcp 2.12.4 sdist from PyPI, its own ruff configuration with the
+/// team's `INP` added at base), the gate finds what `ruff check` and `bandit` find on the
+/// changed files in a full checkout of head, no more: a new module in an existing package is
+/// not INP001 (its `__init__.py` did not change), and a new example's `fastmcp` import is
+/// first-party, not an I001, though no file of the package changed. The changes are all new
+/// files, so every finding in them is on a changed line.
+#[test]
+fn the_gate_finds_what_the_analysers_find_in_a_full_checkout_of_head() {
+    const SDIST: &str = "fastmcp==2.12.4";
+    if !support::sdist::wanted(SDIST) || !support::analysers_on_path() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let python = support::python_with_mcp().unwrap_or_else(|| "python3".into());
+    let repo = support::sdist::fetch(&python, SDIST, tmp.path());
+    git(&repo, &["init", "-q", "-b", "main"]);
+    commit_all(&repo, "fastmcp 2.12.4 as released");
+    let pyproject = std::fs::read_to_string(repo.join("pyproject.toml")).unwrap();
+    let with_inp = pyproject.replace(
+        "extend-select = [\"I\", \"UP\"]",
+        "extend-select = [\"I\", \"UP\", \"INP\"]",
+    );
+    assert_ne!(pyproject, with_inp, "fastmcp's ruff selection moved");
+    std::fs::write(repo.join("pyproject.toml"), with_inp).unwrap();
+    commit_all(&repo, "lint: implicit namespace packages");
+
+    let module = "src/fastmcp/utilities/retry.py";
+    let example = "examples/retry_client.py";
+    let changes: [(&str, &str, &str); 2] = [
+        (
+            "retry",
+            module,
+            "\"\"\"Retry an awaitable a few times.\"\"\"\n\nimport asyncio\nfrom collections.abc import Awaitable, Callable\n\nfrom fastmcp.utilities.logging import get_logger\n\nlogger = get_logger(__name__)\n\n\nasync def retry(call: Callable[[], Awaitable[object]], attempts: int = 3) -> object:\n    for attempt in range(1, attempts + 1):\n        try:\n            return await call()\n        except Exception:\n            if attempt == attempts:\n                raise\n            logger.warning(\"attempt %d failed\", attempt)\n            await asyncio.sleep(0)\n    return None\n",
+        ),
+        (
+            "example",
+            example,
+            "import asyncio\nimport os\n\nimport httpx\n\nfrom fastmcp import Client\n\n\nasync def main() -> None:\n    async with Client(\"http://127.0.0.1:8000/mcp\") as client:\n        tools = await client.list_tools()\n        assert tools, httpx.__version__\n        print(tools)\n\n\nif __name__ == \"__main__\":\n    asyncio.run(main())\n",
+        ),
+    ];
+    for (branch, path, body) in changes {
+        git(&repo, &["checkout", "-q", "-b", branch, "main"]);
+        put(&repo, path, body);
+        commit_all(&repo, &format!("add {path}"));
+        let out = gate(
+            &repo,
+            &tmp.path().join("data"),
+            &["--base", "main", "--head", "HEAD", "--json"],
+        );
+        let got = gate_findings(&out);
+        // The repository's work tree is a full checkout of head.
+        let want = analysers_in_checkout(&repo, &[path]);
+        assert_eq!(got, want, "{path}\n{}", text(&out));
+        // What the partial copy of head reported: the module's package had no `__init__.py`
+        // there, and the example's `fastmcp` was third-party.
+        let false_positive = if path == module {
+            "ruff:INP001"
+        } else {
+            "ruff:I001"
+        };
+        assert!(
+            !got.iter().any(|(_, id, _)| id == false_positive),
+            "{false_positive} in {got:?}"
+        );
+        if path == example {
+            // Not vacuous: the example's unused import and assert are found by both.
+            for id in ["ruff:F401", "bandit:B101"] {
+                assert!(got.iter().any(|(_, i, _)| i == id), "{id} in {got:?}");
+            }
+        }
+        git(&repo, &["checkout", "-q", "main"]);
+    }
+}
+
+/// `.semgrepignore` decides which files semgrep skips, so the copy of head carries it and a
+/// change to it is listed for review as analyser configuration (no agent's pass is witnessed).
+#[test]
+fn a_changed_semgrepignore_is_listed_as_analyser_configuration() {
+    if !support::analysers_on_path() {
+        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
+        return;
+    }
+    let (out, all, _tmp) = gate_one_commit(|repo| put(repo, ".semgrepignore", "app.py\n"));
+    assert!(
+        all.contains(
+            "config:.semgrepignore (.semgrepignore): analyser configuration .semgrepignore changed"
+        ),
+        "{all}"
+    );
+    assert_eq!(out.status.code(), Some(0), "{all}");
+}
+
+/// `--format github` prints one workflow command per violation, as ruff's `github` format
+/// does, so Actions annotates the pull request's lines without code scanning. A file named
+/// like a workflow command (`::error title=PASSED::…`, here also skipped for its lone-CR line
+/// ends) never becomes one: every line GitHub would read as a command is one of the gate's
+/// annotations, its values escaped.
+#[test]
+fn format_github_annotates_violations_and_file_names_never_become_commands() {
+    if !support::analysers_on_path() {
+        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = shop(tmp.path(), |_| {});
+    put(&repo, "app.py", SHELL);
+    let hostile = "::error title=PASSED::all clear,line=1.py";
+    put(
+        &repo,
+        hostile,
+        "import subprocess\rsubprocess.run('ls', shell=True)\n",
+    );
+    commit_all(&repo, "run through a shell");
+    let out = gate(
+        &repo,
+        &tmp.path().join("data"),
+        &["--base", "HEAD~1", "--head", "HEAD", "--format", "github"],
+    );
+    let all = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{all}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.lines().any(|l| l
+            == "::error file=app.py,line=5,title=bandit%3AB602::subprocess call with shell=True identified, security issue."),
+        "{all}"
+    );
+    let escaped = "%3A%3Aerror title=PASSED%3A%3Aall clear%2Cline=1.py";
+    assert!(
+        stdout.lines().any(|l| l.starts_with(&format!(
+            "::notice file={escaped},line=2,title=bandit%3AB602::"
+        ))),
+        "{all}"
+    );
+    let commands: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.trim_start().starts_with("::"))
+        .collect();
+    assert!(!commands.is_empty());
+    for c in &commands {
+        let rest = c
+            .strip_prefix("::error file=")
+            .or_else(|| c.strip_prefix("::warning file="))
+            .or_else(|| c.strip_prefix("::notice file="))
+            .unwrap_or_else(|| panic!("not an annotation: {c}\n{all}"));
+        let (properties, _message) = rest.split_once("::").unwrap();
+        let values: Vec<&str> = properties.split(',').collect();
+        assert!(
+            values[1..]
+                .iter()
+                .all(|v| v.starts_with("line=") || v.starts_with("title=")),
+            "{c}"
+        );
+    }
+    // The summary follows, with the skipped file listed, not first on its line.
+    assert!(stdout.contains("FAILED"), "{all}");
+    assert!(
+        stdout.contains(&format!("    - {hostile} (it ends lines with a lone CR")),
+        "{all}"
+    );
+    // Without the flag, no command is printed.
+    let plain = gate(
+        &repo,
+        &tmp.path().join("data"),
+        &["--base", "HEAD~1", "--head", "HEAD"],
+    );
+    assert!(
+        !String::from_utf8_lossy(&plain.stdout)
+            .lines()
+            .any(|l| l.trim_start().starts_with("::")),
+        "{}",
+        text(&plain)
+    );
+}

@@ -2,20 +2,21 @@
 //! Independent check on a real public Python project nobody here wrote (the click 8.1.7
 //! sdist from PyPI): file/class/function counts equal a Python `ast` walk, and bandit findings
 //! equal bandit's own `-f json -r` output by (test id, path, line).
-//! Runs only with NEXUS_LITE_SDIST_TEST=1 (CI sets it): it needs network access to PyPI.
+//! Runs only with NEXUS_LITE_SDIST_TEST=1 (CI sets it): it needs network access to PyPI
+//! ([`sdist`]).
 
 mod common;
 
 use common::*;
 use std::collections::BTreeMap;
+use std::path::Path;
 use std::process::Command;
 
 const SDIST: &str = "click==8.1.7";
 
 #[test]
 fn counts_and_bandit_findings_match_independent_tools_on_a_pypi_sdist() {
-    if std::env::var("NEXUS_LITE_SDIST_TEST").as_deref() != Ok("1") {
-        eprintln!("skipped: set NEXUS_LITE_SDIST_TEST=1 to download {SDIST} from PyPI and run it");
+    if !sdist::wanted(SDIST) {
         return;
     }
     assert!(
@@ -23,46 +24,7 @@ fn counts_and_bandit_findings_match_independent_tools_on_a_pypi_sdist() {
         "the sdist test needs bandit and ruff on PATH"
     );
     let work = tempfile::tempdir().unwrap();
-    let dl = Command::new("python3")
-        .args([
-            "-m",
-            "pip",
-            "download",
-            "-q",
-            "--no-deps",
-            "--no-binary",
-            ":all:",
-            SDIST,
-            "-d",
-        ])
-        .arg(work.path())
-        .output()
-        .unwrap();
-    assert!(
-        dl.status.success(),
-        "pip download failed: {}",
-        String::from_utf8_lossy(&dl.stderr)
-    );
-    let archive = std::fs::read_dir(work.path())
-        .unwrap()
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .find(|p| p.to_string_lossy().ends_with(".tar.gz"))
-        .expect("an sdist archive");
-    let unpack = Command::new("tar")
-        .args(["--no-same-owner", "-xzf"])
-        .arg(&archive)
-        .arg("-C")
-        .arg(work.path())
-        .status()
-        .unwrap();
-    assert!(unpack.success());
-    let root = std::fs::read_dir(work.path())
-        .unwrap()
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .find(|p| p.is_dir())
-        .expect("an unpacked directory");
+    let root = sdist::fetch(Path::new("python3"), SDIST, work.path());
     git(&root, &["init", "-q", "-b", "main"]);
     git(&root, &["add", "-A"]);
     git(&root, &["commit", "-q", "-m", "sdist"]);

@@ -6,10 +6,11 @@
 //! was not stored), 0 only for a complete clean run. Logs go to stderr.
 
 use crate::cli::nexus::Connection;
-use crate::cli::terminal::text;
+use crate::cli::terminal::{text, workflow_data, workflow_property};
 use crate::local_nexus::Client;
 use crate::runtime::backend::{NexusClient, NexusRequest};
 use nexus_lite::rules::gate::model::{GateRecord, GateStatus, ToolStatus};
+use nexus_lite::rules::gate::severity::Severity;
 use nexus_lite::rules::gate::{self, analysers};
 use serde_json::Value;
 use std::fmt::Write as _;
@@ -44,9 +45,23 @@ pub struct GateArgs {
     /// Print the stored record as JSON on stdout instead of the summary.
     #[arg(long)]
     pub json: bool,
+    /// `github`: before the summary, one GitHub Actions workflow command per violation
+    /// (`::error file=…,line=…::…`), which Actions shows on the pull request's lines without
+    /// code scanning.
+    #[arg(long, value_enum, default_value_t = Format::Text, conflicts_with = "json")]
+    pub format: Format,
     /// Seconds each analyser may run before it is stopped (and reported failed).
     #[arg(long, default_value_t = 600)]
     pub analyser_timeout: u64,
+}
+
+/// How the gate prints its result on stdout (besides `--json`).
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// The summary for a person.
+    Text,
+    /// Workflow-command annotations, then the summary.
+    Github,
 }
 
 /// Runs the gate command; `nexus_url` is NEXUS_API_URL (token from NEXUS_API_TOKEN).
@@ -124,6 +139,9 @@ async fn analyse_and_store(
             serde_json::to_string_pretty(&out).map_err(|e| e.to_string())?
         );
     } else {
+        if args.format == Format::Github {
+            print!("{}", annotations(&record));
+        }
         print!(
             "{}",
             summary(&record, stored.as_ref().ok(), args.sarif.as_deref())
@@ -256,7 +274,9 @@ pub fn summary(record: &GateRecord, stored: Option<&Value>, sarif: Option<&Path>
             record.skipped_files.len()
         );
         for s in record.skipped_files.iter().take(10) {
-            let _ = writeln!(out, "    {} ({})", text(&s.path), one_line(&s.reason));
+            // Never a file name first on a line: `::error …` there is a command to GitHub
+            // Actions, which reads the gate's output.
+            let _ = writeln!(out, "    - {} ({})", text(&s.path), one_line(&s.reason));
         }
     }
     if !record.unreviewed_rules.is_empty() {
@@ -289,6 +309,33 @@ pub fn summary(record: &GateRecord, stored: Option<&Value>, sarif: Option<&Path>
     }
     if let Some(p) = sarif {
         let _ = writeln!(out, "  SARIF written to {}", text(&p.display().to_string()));
+    }
+    out
+}
+
+/// One GitHub Actions workflow command per violation (`::error file=app.py,line=5,title=
+/// bandit:B602::…`), as `ruff --output-format github` prints them; values escaped by
+/// [`workflow_property`] and [`workflow_data`], so a file name or message is never a command.
+pub fn annotations(record: &GateRecord) -> String {
+    let mut out = String::new();
+    for v in &record.violations {
+        let level = match v.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Note => "notice",
+        };
+        let line = v.line.map(|l| format!(",line={l}")).unwrap_or_default();
+        let message = match &v.suggestion {
+            Some(fix) => format!("{} (fix: {fix})", v.comment),
+            None => v.comment.clone(),
+        };
+        let _ = writeln!(
+            out,
+            "::{level} file={}{line},title={}::{}",
+            workflow_property(&v.path),
+            workflow_property(&v.rule_id),
+            workflow_data(&message)
+        );
     }
     out
 }

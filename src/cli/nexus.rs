@@ -8,9 +8,13 @@ use std::time::Duration;
 
 /// A client of the remote Nexus at `url`, with the service token from NEXUS_API_TOKEN.
 pub fn remote(url: &str, timeout: Duration) -> Result<NexusClient, String> {
-    let token = std::env::var("NEXUS_API_TOKEN").map_err(|_| {
-        "NEXUS_API_URL is set but NEXUS_API_TOKEN is not: set the Nexus service token".to_owned()
-    })?;
+    // Empty is unset, as for every variable the command line reads (see `main`).
+    let token = std::env::var("NEXUS_API_TOKEN")
+        .ok()
+        .filter(|t| !t.is_empty())
+        .ok_or_else(|| {
+            "NEXUS_API_URL is set but NEXUS_API_TOKEN is not (or is empty): set the Nexus service token".to_owned()
+        })?;
     NexusClient::new(url, Secret::new(token), timeout).map_err(|e| e.to_string())
 }
 

@@ -2,7 +2,9 @@
 //! are written by agents and repositories: printed raw, a control sequence clears the screen,
 //! sets the window title, hides text or forges a `PASSED` line. Every human-facing print of
 //! the `gate` and `rules` commands goes through [`text`]; JSON and SARIF are escaped by their
-//! encoders.
+//! encoders. GitHub Actions reads the same output for workflow commands (`::error …`): the
+//! annotations of `gate --format github` escape their values with [`workflow_data`] and
+//! [`workflow_property`], and no printed line starts with a file name.
 //!
 //! Escaped: every C0 control (tab too: it can push text out of sight), DEL, the C1 controls
 //! U+0080–U+009F, the bidi embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069),
@@ -37,6 +39,21 @@ pub fn text(s: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// `s` as the message of a GitHub Actions workflow command (`::error …::message`): [`text`],
+/// then GitHub's own escaping, so it stays one command's message.
+pub fn workflow_data(s: &str) -> String {
+    text(s)
+        .replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// `s` as a property value of a workflow command (`file=…,title=…`): also `:` and `,`, which
+/// would end the property or the properties.
+pub fn workflow_property(s: &str) -> String {
+    workflow_data(s).replace(':', "%3A").replace(',', "%2C")
+}
+
 /// Whether `c` is never printed as itself.
 pub fn escaped(c: char) -> bool {
     nexus_lite::core::util::terminal_control(c)
@@ -56,5 +73,16 @@ mod tests {
         // A backslash stays one unless it would read as an escape.
         assert_eq!(text(r"\bfoo\(x\)"), r"\bfoo\(x\)");
         assert_eq!(text("\\n\\\n"), "\\\\n\\\\\\n");
+    }
+
+    /// GitHub decodes `%25`, `%0D`, `%0A` (and `%3A`, `%2C` in properties): a literal `%0A`
+    /// stays text, and a value never ends its property or its command.
+    #[test]
+    fn workflow_values_stay_one_value() {
+        assert_eq!(
+            workflow_data("50%0A done\n::error::x"),
+            "50%250A done\\n::error::x"
+        );
+        assert_eq!(workflow_property("a:b,c%\r"), "a%3Ab%2Cc%25\\r");
     }
 }

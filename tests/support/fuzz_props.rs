@@ -1726,3 +1726,90 @@ pub fn mermaid_property(graph: Value) -> Result<(), String> {
     }
     Ok(())
 }
+
+// ---------------------------------------------------------------- workflow_command
+// (issue 26: `gate --format github`)
+
+/// A file name, rule id and message for an annotation: terminal-hostile text plus what ends a
+/// workflow command's property or properties (`:`, `::`, `,`, `=`) and what GitHub decodes
+/// (`%25`, `%0A`, ...).
+pub fn workflow_input() -> impl Strategy<Value = (String, String, String)> {
+    let piece = prop_oneof![
+        terminal_input(),
+        prop::sample::select(vec![
+            "::",
+            ":",
+            ",",
+            "=",
+            "%",
+            "%0A",
+            "%25",
+            "%3A",
+            "%2C",
+            "\n::error::forged",
+            "\r\n",
+            "::stop-commands::x",
+            "file=",
+        ])
+        .prop_map(str::to_string),
+    ];
+    let text = prop::collection::vec(piece, 0..8).prop_map(|v| v.concat());
+    (text.clone(), text.clone(), text)
+}
+
+/// GitHub's decoding of a workflow command value (the runner's order: `%0D`, `%0A`, then in
+/// properties `%3A`, `%2C`, and `%25` last).
+fn workflow_unescape(s: &str, property: bool) -> String {
+    let mut out = s.replace("%0D", "\r").replace("%0A", "\n");
+    if property {
+        out = out.replace("%3A", ":").replace("%2C", ",");
+    }
+    out.replace("%25", "%")
+}
+
+/// An annotation built as `gate --format github` builds it is one line, parses (as GitHub
+/// does: command, properties up to the first `::`, split at `,` and `=`) into exactly its
+/// `file` and `title`, and each value decodes to the terminal-escaped input.
+pub fn workflow_property((path, rule, message): (String, String, String)) -> Result<(), String> {
+    use nexus_mcp::cli::terminal::{text, workflow_data, workflow_property as prop_value};
+    let line = format!(
+        "::error file={},title={}::{}",
+        prop_value(&path),
+        prop_value(&rule),
+        workflow_data(&message)
+    );
+    if line.contains(['\n', '\r']) || line.chars().any(terminal_forbidden) {
+        return Err(format!("not one clean line: {line:?}"));
+    }
+    let rest = line.strip_prefix("::error ").ok_or("no command")?;
+    let (properties, data) = rest
+        .split_once("::")
+        .ok_or_else(|| format!("no message in {line:?}"))?;
+    let values: Vec<(&str, &str)> = properties
+        .split(',')
+        .map(|p| p.split_once('=').unwrap_or((p, "")))
+        .collect();
+    let want = [
+        ("file", text(&path).into_owned()),
+        ("title", text(&rule).into_owned()),
+    ];
+    let got: Vec<(&str, String)> = values
+        .iter()
+        .map(|(k, v)| (*k, workflow_unescape(v, true)))
+        .collect();
+    if got.len() != 2
+        || got
+            .iter()
+            .zip(&want)
+            .any(|((k, v), (wk, wv))| k != wk || v != wv)
+    {
+        return Err(format!("{line:?} parses to {got:?}"));
+    }
+    if workflow_unescape(data, false) != text(&message) {
+        return Err(format!(
+            "{line:?}: the message decodes to {:?}",
+            workflow_unescape(data, false)
+        ));
+    }
+    Ok(())
+}

@@ -11,6 +11,9 @@ pub mod corpora;
 pub mod fixtures;
 pub mod inproc;
 pub mod local;
+/// PyPI sdists of real projects, shared with nexus-lite's tests.
+#[path = "../../nexus-lite/tests/common/sdist.rs"]
+pub mod sdist;
 pub mod spawn;
 
 pub use clients::*;

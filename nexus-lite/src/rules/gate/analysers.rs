@@ -767,14 +767,16 @@ fn semgrep(
         .args(files);
     let ran = match run_with_timeout(cmd, opts.timeout) {
         Ok(r) => r,
-        // semgrep runs when installed: its absence is said, not counted as a failed analysis.
+        // The repository asks for semgrep: without it its rules went unchecked, so the verdict
+        // is unknown, never a pass.
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             return tool_run(
                 NAME,
-                ToolStatus::Skipped,
+                ToolStatus::Missing,
                 files.len(),
                 format!(
-                    "semgrep is not installed, so the repository's semgrep rules ({config}) were not checked; install semgrep where the gate runs to check them"
+                    "configured ({config}) but not on PATH: install it where the gate runs (pip install semgrep); its rules were not checked on {} changed file(s)",
+                    files.len()
                 ),
             );
         }

@@ -1,9 +1,12 @@
-//! The files the analysers read, as committed at head, written into a temporary directory:
-//! never the user's work tree (uncommitted edits are not the change under review) and never a
-//! `git worktree add` (which writes into the repository's `.git`). Blobs are read with one
-//! `git cat-file --batch` (no filters, no textconv); the analysers' configuration files at head
-//! come along so the repository's own settings apply, with the files ruff configurations
-//! `extend` (within head's tree). The directory is a private [`scratch`] directory.
+//! Head's tree as a checkout presents it, written into a temporary directory: never the
+//! user's work tree (uncommitted edits are not the change under review) and never a `git
+//! worktree add` (which writes into the repository's `.git`). The analysers read the files
+//! they are given and their configuration, but ruff decides packages (INP001) and first-party
+//! modules (I001) by which files and directories exist: so every directory and Python file of
+//! head's tree is there, empty, and the changed files and the analysers' configuration (with
+//! the files ruff configurations `extend`, within head's tree) have their content. Blobs are read
+//! with one `git cat-file --batch` (no filters, no textconv). The directory is a private
+//! [`scratch`] directory.
 
 use crate::core::error::LiteError;
 use crate::core::{git, scratch};
@@ -22,6 +25,8 @@ pub const CONFIG_NAMES: &[&str] = &[
     ".bandit",
     ".semgrep.yml",
     ".semgrep.yaml",
+    // Which files semgrep skips.
+    ".semgrepignore",
 ];
 
 /// The gate's scratch directories (a killed gate's leftovers are removed by the next one).
@@ -63,7 +68,8 @@ pub struct Wanted<'a> {
     pub blob: &'a str,
 }
 
-/// Writes `files` (and head's analyser configuration) into a new temporary directory.
+/// Writes head's tree into a new temporary directory: `files` and head's analyser
+/// configuration with their content, every other regular file empty.
 pub fn write(repo: &Path, head_sha: &str, files: &[Wanted<'_>]) -> Result<Snapshot, LiteError> {
     let dir = scratch::create(SCRATCH_PREFIX, "the gate's copy of head")?;
     let root = dir.path().canonicalize().map_err(|e| {
@@ -71,7 +77,9 @@ pub fn write(repo: &Path, head_sha: &str, files: &[Wanted<'_>]) -> Result<Snapsh
             "cannot resolve the gate's temporary directory: {e}"
         ))
     })?;
-    let configs = config_files(repo, head_sha)?;
+    let tree = regular_files(repo, head_sha)?;
+    write_shape(&root, &tree)?;
+    let configs = config_files(repo, &tree)?;
     let mut blobs: BTreeMap<String, String> = files
         .iter()
         .map(|w| (w.path.to_string(), w.blob.to_string()))
@@ -87,21 +95,7 @@ pub fn write(repo: &Path, head_sha: &str, files: &[Wanted<'_>]) -> Result<Snapsh
         if !safe_relative(path) {
             continue;
         }
-        let target = root.join(path);
-        if let Some(parent) = target.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| {
-                LiteError::Task(format!(
-                    "cannot create {} for the gate's copy of head: {e}",
-                    parent.display()
-                ))
-            })?;
-        }
-        std::fs::write(&target, bytes).map_err(|e| {
-            LiteError::Task(format!(
-                "cannot write {} for the gate's copy of head: {e}",
-                target.display()
-            ))
-        })?;
+        write_file(&root.join(path), bytes)?;
     }
     // Ruff looks for its configuration up from the files, out of the snapshot into $TMPDIR
     // (`/tmp/ruff.toml` is anyone's on a shared runner): a neutral one at the root ends the
@@ -127,6 +121,52 @@ pub fn write(repo: &Path, head_sha: &str, files: &[Wanted<'_>]) -> Result<Snapsh
     })
 }
 
+/// The shape of head's tree that ruff's decisions read (INP001: is there an `__init__.py`;
+/// I001: is `import x` a directory or module of the project): every directory, and every
+/// Python file, empty. Other files are left out: creating a file costs far more than the
+/// analysers read of it, which is nothing.
+fn write_shape(root: &Path, tree: &BTreeMap<String, String>) -> Result<(), LiteError> {
+    let paths: Vec<&String> = tree.keys().filter(|p| safe_relative(p)).collect();
+    let dirs: std::collections::BTreeSet<&str> = paths
+        .iter()
+        .filter_map(|p| p.rsplit_once('/').map(|(dir, _)| dir))
+        .collect();
+    for dir in dirs {
+        let target = root.join(dir);
+        std::fs::create_dir_all(&target).map_err(|e| {
+            LiteError::Task(format!(
+                "cannot create {} for the gate's copy of head: {e}",
+                target.display()
+            ))
+        })?;
+    }
+    for path in paths
+        .iter()
+        .filter(|p| p.ends_with(".py") || p.ends_with(".pyi"))
+    {
+        write_file(&root.join(path), b"")?;
+    }
+    Ok(())
+}
+
+/// Writes `bytes` at `target`, creating its directories.
+fn write_file(target: &Path, bytes: &[u8]) -> Result<(), LiteError> {
+    if let Some(parent) = target.parent() {
+        std::fs::create_dir_all(parent).map_err(|e| {
+            LiteError::Task(format!(
+                "cannot create {} for the gate's copy of head: {e}",
+                parent.display()
+            ))
+        })?;
+    }
+    std::fs::write(target, bytes).map_err(|e| {
+        LiteError::Task(format!(
+            "cannot write {} for the gate's copy of head: {e}",
+            target.display()
+        ))
+    })
+}
+
 /// Git paths never climb out, but a path is written only when that is plainly true.
 fn safe_relative(path: &str) -> bool {
     !path.is_empty()
@@ -136,9 +176,8 @@ fn safe_relative(path: &str) -> bool {
             .all(|s| !s.is_empty() && s != ".." && s != ".")
 }
 
-/// Head's analyser configuration files (regular files only): (path, blob), with the files
-/// ruff configurations `extend` (any name, followed within head's tree).
-fn config_files(repo: &Path, head_sha: &str) -> Result<Vec<(String, String)>, LiteError> {
+/// Head's regular files (symbolic links and submodules are not written): path -> blob.
+fn regular_files(repo: &Path, head_sha: &str) -> Result<BTreeMap<String, String>, LiteError> {
     let out = git::command(repo)
         .args([
             "ls-tree",
@@ -157,8 +196,7 @@ fn config_files(repo: &Path, head_sha: &str) -> Result<Vec<(String, String)>, Li
             String::from_utf8_lossy(&out.stderr).trim(),
         ));
     }
-    let mut found = Vec::new();
-    let mut tree: BTreeMap<String, String> = BTreeMap::new();
+    let mut tree = BTreeMap::new();
     for entry in out.stdout.split(|b| *b == 0).filter(|e| !e.is_empty()) {
         let entry = String::from_utf8_lossy(entry);
         let Some((meta, path)) = entry.split_once('\t') else {
@@ -171,14 +209,23 @@ fn config_files(repo: &Path, head_sha: &str) -> Result<Vec<(String, String)>, Li
         if kind == "blob" && mode.starts_with("100") {
             tree.insert(path.to_string(), blob.to_string());
         }
+    }
+    Ok(tree)
+}
+
+/// Head's analyser configuration files among its regular files `tree`: (path, blob), with the
+/// files ruff configurations `extend` (any name, followed within head's tree).
+fn config_files(
+    repo: &Path,
+    tree: &BTreeMap<String, String>,
+) -> Result<Vec<(String, String)>, LiteError> {
+    let mut found = Vec::new();
+    for (path, blob) in tree {
         let name = path.rsplit('/').next().unwrap_or(path);
         let semgrep_dir =
             path.starts_with(".semgrep/") && (name.ends_with(".yml") || name.ends_with(".yaml"));
-        if kind == "blob"
-            && mode.starts_with("100")
-            && (CONFIG_NAMES.contains(&name) || semgrep_dir)
-        {
-            found.push((path.to_string(), blob.to_string()));
+        if CONFIG_NAMES.contains(&name) || semgrep_dir {
+            found.push((path.clone(), blob.clone()));
             if found.len() >= MAX_CONFIG_FILES {
                 tracing::warn!(
                     limit = MAX_CONFIG_FILES,
@@ -188,7 +235,7 @@ fn config_files(repo: &Path, head_sha: &str) -> Result<Vec<(String, String)>, Li
             }
         }
     }
-    add_extended(repo, &tree, &mut found)?;
+    add_extended(repo, tree, &mut found)?;
     Ok(found)
 }
 
