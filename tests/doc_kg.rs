@@ -704,7 +704,7 @@ async fn an_empty_workspace_warns_and_caller_errors_name_tools() {
     client.cancel().await.expect("cancel");
 }
 
-/// The KEP sample of ../shared/corpora under `dir`, with the sidecar configuration its layout
+/// The KEP sample of tests/corpora under `dir`, with the sidecar configuration its layout
 /// needs (kep.yaml metadata, README.md bodies).
 fn keps_corpus(dir: &Path) -> PathBuf {
     let keps = support::corpora::corpus(dir, "keps-sample");

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
-use support::fixtures::{REPO_NAME, git, root};
+use support::fixtures::{REPO_NAME, git};
 use support::local::{
     CALL, DAEMON_JSON, LOCK, LOG, LocalHome, McpStdio, PySdk, RuffShim, SOCKET, START_LOCK, kill9,
     text, wait_exit,
@@ -61,52 +61,11 @@ fn commit_all(repo: &Path, message: &str) {
     git(repo, &["commit", "-q", "-m", message]);
 }
 
-/// Workspace B: the real Backlog.md folder of /work/shared/corpora (`$NEXUS_MCP_CORPORA`, else
-/// `../shared/corpora` beside the workspace) unpacked and committed; where the corpus is not
-/// there (CI), the Backlog.md fixture of nexus-lite's tests, so the test still runs.
+/// Workspace B: the real Backlog.md folder of tests/corpora, unpacked and committed.
 fn backlog(dir: &Path) -> PathBuf {
-    let corpora = std::env::var_os("NEXUS_MCP_CORPORA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root().join("../shared/corpora"));
-    let tarball = std::fs::read_dir(&corpora).ok().and_then(|entries| {
-        entries.filter_map(Result::ok).map(|e| e.path()).find(|p| {
-            p.file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.starts_with("ariadne-backlog"))
-        })
-    });
-    let ws = match tarball {
-        Some(tarball) => {
-            let unpacked = Command::new("tar")
-                .arg("xzf")
-                .arg(&tarball)
-                .arg("-C")
-                .arg(dir)
-                .status()
-                .unwrap();
-            assert!(unpacked.success(), "tar xzf {}", tarball.display());
-            eprintln!("workspace B: the real corpus {}", tarball.display());
-            dir.join("ariadne")
-        }
-        None => {
-            eprintln!(
-                "workspace B: {} has no ariadne-backlog corpus; using nexus-lite's Backlog.md fixture",
-                corpora.display()
-            );
-            let ws = dir.join("backlog-fixture");
-            let copied = Command::new("cp")
-                .arg("-R")
-                .arg(root().join("nexus-lite/tests/fixtures/docs/backlog"))
-                .arg(&ws)
-                .status()
-                .unwrap();
-            assert!(copied.success());
-            ws
-        }
-    };
-    git(&ws, &["init", "-q", "-b", "main"]);
-    commit_all(&ws, "backlog");
-    ws.canonicalize().unwrap()
+    support::corpora::corpus(dir, "ariadne-backlog")
+        .canonicalize()
+        .unwrap()
 }
 
 /// `nexus-mcp gate` on HEAD~1..HEAD of `repo` as PR `pr`, with `home`'s environment.

@@ -187,14 +187,16 @@ fn code_client(repo: &Path, name: Option<&str>) -> Value {
 
 /// A few real Backlog.md tasks (from the ariadne corpus) in `dir`.
 fn backlog_workspace(dir: &Path) -> PathBuf {
-    let tar = "/work/shared/corpora/ariadne-backlog.tar.gz";
+    let tar = common::corpora::tarball("ariadne-backlog");
     let status = Command::new("tar")
-        .args(["xzf", tar, "-C"])
+        .arg("xzf")
+        .arg(&tar)
+        .arg("-C")
         .arg(dir)
         .args(["--wildcards", "ariadne/backlog/tasks/task-10*"])
         .status()
         .unwrap();
-    assert!(status.success(), "unpacking {tar}");
+    assert!(status.success(), "unpacking {}", tar.display());
     dir.join("ariadne")
 }
 

@@ -1,15 +1,32 @@
-//! The real corpora of ../shared/corpora for tests, shared by nexus-lite's tests and (by path)
-//! nexus-mcp's: unpack one into a committed git repository, and read what a folder holds
-//! without the docs domain, so a test's expectation is counted independently.
+//! The real corpora of tests/corpora (committed verbatim with their licences) for tests, shared
+//! by nexus-lite's tests and (by path) nexus-mcp's: unpack one into a committed git repository,
+//! and read what a folder holds without the docs domain, so a test's expectation is counted
+//! independently.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// A real corpus of ../shared/corpora (`ariadne-backlog`, `keps-sample`) unpacked under
-/// `dir/name` and committed as a git repository; answers the folder the tarball holds.
+/// The tarball of the corpus `name` (`ariadne-backlog`, `keps-sample`, `fastmcp-rules`) in the
+/// repository's tests/corpora, from nexus-lite's tests or the root crate's.
+pub fn tarball(name: &str) -> PathBuf {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let file = format!("{name}.tar.gz");
+    [
+        manifest.join("tests/corpora"),
+        manifest.join("../tests/corpora"),
+    ]
+    .into_iter()
+    .map(|d| d.join(&file))
+    .find(|p| p.is_file())
+    .unwrap_or_else(|| panic!("tests/corpora/{file} is missing from the checkout"))
+}
+
+/// A real corpus of tests/corpora unpacked under `dir/name` and committed as a git repository;
+/// answers the folder the tarball holds.
 pub fn corpus(dir: &Path, name: &str) -> PathBuf {
-    let tar = format!("/work/shared/corpora/{name}.tar.gz");
+    let tar = tarball(name);
+    let tar = tar.display().to_string();
     let dir = dir.join(name);
     std::fs::create_dir_all(&dir).unwrap();
     let status = Command::new("tar")
