@@ -813,6 +813,7 @@ fn the_readme_ci_job_with_empty_variables_writes_its_sarif() {
             .any(|r| r["ruleId"] == "bandit:B602"),
         "{log:#}"
     );
+    sarif_is_valid(&log);
 
     let tools = Command::new(bin())
         .arg("tools")
@@ -825,6 +826,62 @@ fn the_readme_ci_job_with_empty_variables_writes_its_sarif() {
         "{}",
         text(&tools)
     );
+}
+
+/// The SARIF 2.1.0 JSON Schema, from a registry rather than a copy of ours: Microsoft's sarif-om
+/// sdist on PyPI ships it (`sarif-2.1.0-rtm.4.json`, draft-04), so the check needs PyPI access
+/// (NEXUS_LITE_SDIST_TEST=1, as CI sets).
+const SARIF_SCHEMA_SDIST: &str = "sarif-om==1.0.4";
+
+/// `log` validates against the SARIF 2.1.0 schema (every error listed when it does not).
+fn sarif_is_valid(log: &serde_json::Value) {
+    if !support::sdist::wanted(SARIF_SCHEMA_SDIST) {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let python = support::python_with_mcp().unwrap_or_else(|| "python3".into());
+    let package = support::sdist::fetch(&python, SARIF_SCHEMA_SDIST, tmp.path());
+    let mut schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(package.join("sarif-2.1.0-rtm.4.json")).unwrap(),
+    )
+    .unwrap();
+    // The schema's own bug: the `language` patterns have an unescaped `]`, which ECMA-262 (the
+    // meta-schema's "regex" format) refuses. Escaped, they mean what a lenient engine reads.
+    fn escape_bracket(v: &mut serde_json::Value) -> usize {
+        match v {
+            serde_json::Value::Object(map) => map
+                .iter_mut()
+                .map(|(k, v)| match v {
+                    serde_json::Value::String(p)
+                        if k == "pattern" && p == "^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$" =>
+                    {
+                        *p = "^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}\\]?$".into();
+                        1
+                    }
+                    other => escape_bracket(other),
+                })
+                .sum(),
+            serde_json::Value::Array(items) => items.iter_mut().map(escape_bracket).sum(),
+            _ => 0,
+        }
+    }
+    assert!(
+        escape_bracket(&mut schema) > 0,
+        "the schema changed: look again"
+    );
+    let validator = jsonschema::draft4::new(&schema).unwrap();
+    let errors: Vec<String> = validator
+        .iter_errors(log)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "the SARIF is not valid SARIF 2.1.0: {errors:#?}\n{log:#}"
+    );
+    // The validator checks: a version SARIF does not define is refused.
+    let mut broken = log.clone();
+    broken["version"] = "2.0.0".into();
+    assert!(!validator.is_valid(&broken), "{broken:#}");
 }
 
 /// The repository configures semgrep (`.semgrep.yml` at base, an ERROR rule the change
