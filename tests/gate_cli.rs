@@ -8,7 +8,7 @@ mod support;
 
 use std::path::Path;
 use std::process::{Command, Output};
-use support::fixtures::git;
+use support::fixtures::{SAFE, SHELL, git, put};
 use support::spawn::{bin, tool_path};
 
 fn gate(repo: &Path, data: &Path, args: &[&str]) -> Output {
@@ -126,16 +126,6 @@ fn a_blocking_change_fails_the_gate_and_its_fix_passes() {
 
     let out = gate(&repo, &data, &["--base", "no-such-ref", "--head", "HEAD"]);
     assert_eq!(out.status.code(), Some(2), "{out:?}");
-}
-
-const SAFE: &str =
-    "import subprocess\n\n\ndef run(cmd):\n    return subprocess.run([cmd], check=True)\n";
-const SHELL: &str = "import subprocess\n\n\ndef run(cmd):\n    return subprocess.run(cmd, shell=True, check=True)\n";
-
-fn put(repo: &Path, rel: &str, body: &str) {
-    let path = repo.join(rel);
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, body).unwrap();
 }
 
 fn commit_all(repo: &Path, message: &str) {

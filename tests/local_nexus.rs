@@ -13,22 +13,13 @@ use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
-use support::fixtures::{REPO_NAME, git};
+use support::fixtures::{REPO_NAME, SAFE, SHELL, git, put};
 use support::local::{
     CALL, DAEMON_JSON, LOCK, LOG, LocalHome, McpStdio, PySdk, RuffShim, SOCKET, START_LOCK, kill9,
     text, wait_exit,
 };
 
 const PYTHON_WHAT: &str = "Python with the `mcp` package (.venv/bin/python or $NEXUS_MCP_PYTHON)";
-const SAFE: &str =
-    "import subprocess\n\n\ndef run(cmd):\n    return subprocess.run([cmd], check=True)\n";
-const SHELL: &str = "import subprocess\n\n\ndef run(cmd):\n    return subprocess.run(cmd, shell=True, check=True)\n";
-
-fn put(repo: &Path, rel: &str, body: &str) {
-    let path = repo.join(rel);
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, body).unwrap();
-}
 
 fn commit(repo: &Path, rel: &str, body: &str, message: &str) -> String {
     put(repo, rel, body);

@@ -126,3 +126,15 @@ pub async fn embedded_nexus(name: &str, repo: &Path, data: &Path) -> Lite {
         running,
     }
 }
+
+/// A Python file the gate passes, and the same with a shell (bandit B602 on line 5).
+pub const SAFE: &str =
+    "import subprocess\n\n\ndef run(cmd):\n    return subprocess.run([cmd], check=True)\n";
+pub const SHELL: &str = "import subprocess\n\n\ndef run(cmd):\n    return subprocess.run(cmd, shell=True, check=True)\n";
+
+/// Writes `body` at `rel` under `repo`, creating the directories.
+pub fn put(repo: &Path, rel: &str, body: &str) {
+    let path = repo.join(rel);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, body).unwrap();
+}
