@@ -1338,3 +1338,31 @@ fn analyser_ids_in_report_check_are_witnessed_and_disputed_by_the_gate() {
     assert!(text(&out).contains("ruff:T201"), "{}", text(&out));
     assert_eq!(standings(&repo, &data, "ruff:T201"), (0, 1, 1));
 }
+
+/// Ruff resolves its settings from the nearest configuration above each file: a package whose
+/// own ruff.toml does not select T20 leaves print() there unflagged, so a pass on `ruff:T201`
+/// for a change touching it is not witnessed; the rules both configurations select are.
+#[test]
+fn an_analyser_rule_a_nested_ruff_configuration_does_not_select_stays_claimed() {
+    if !support::analysers_on_path() {
+        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data");
+    let repo = shop(tmp.path(), |r| {
+        put(r, "ruff.toml", "[lint]\nselect = [\"T20\", \"F\"]\n");
+        put(r, "pkg/ruff.toml", "[lint]\nselect = [\"F\"]\n");
+        put(r, "pkg/__init__.py", "");
+    });
+    git(&repo, &["checkout", "-q", "-b", "feature"]);
+    put(&repo, "lib.py", "def double(x):\n    return 2 * x\n");
+    put(&repo, "pkg/shout.py", "def shout(x):\n    print(x)\n");
+    commit_all(&repo, "double and shout");
+    report_check(&repo, &data, &[("ruff:T201", true), ("ruff:F401", true)]);
+    let out = gate(&repo, &data, &["--base", "main", "--head", "HEAD"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(!text(&out).contains("ruff:T201"), "{}", text(&out));
+    assert_eq!(standings(&repo, &data, "ruff:T201"), (1, 0, 0));
+    assert_eq!(standings(&repo, &data, "ruff:F401"), (0, 1, 0));
+}

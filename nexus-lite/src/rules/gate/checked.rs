@@ -6,11 +6,12 @@
 
 use crate::rules::gate::analysers::{Options, bandit_configured, run_with_timeout, tool};
 use crate::rules::gate::model::{ToolRun, ToolStatus};
-use crate::rules::gate::snapshot::Snapshot;
+use crate::rules::gate::snapshot::{self, Snapshot};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// More directories than this and ruff's selection is not resolved (nothing is claimed checked).
-const MAX_RUFF_DIRS: usize = 20;
+/// More ruff configuration scopes than this and ruff's selection is not resolved (nothing is
+/// claimed checked).
+const MAX_RUFF_SCOPES: usize = 20;
 
 /// The analyser rule patterns `tools` checked completely on `python` (files in `snap`).
 pub fn checked_rules(
@@ -38,20 +39,32 @@ pub fn checked_rules(
     out
 }
 
-/// The rule codes ruff enables for every file of `files` (settings resolve per directory);
-/// empty when they cannot be known, or when per-file ignores make them differ by file.
+/// The rule codes ruff enables for every file of `files`; empty when they cannot be known, or
+/// when per-file ignores make them differ by file. Settings come from the nearest ruff
+/// configuration above a file, so one file per nearest configuration directory is asked.
 fn ruff_enabled(snap: &Snapshot, files: &[String], opts: &Options) -> BTreeSet<String> {
-    let mut by_dir: BTreeMap<&str, &String> = BTreeMap::new();
+    let config_dirs: Vec<&str> = snap
+        .configs
+        .iter()
+        .filter(|c| snapshot::is_ruff_config(c))
+        .map(|c| c.rsplit_once('/').map_or("", |(d, _)| d))
+        .collect();
+    let mut by_scope: BTreeMap<&str, &String> = BTreeMap::new();
     for f in files {
-        by_dir
-            .entry(f.rsplit_once('/').map_or("", |(d, _)| d))
-            .or_insert(f);
+        let scope = config_dirs
+            .iter()
+            .filter(|d| d.is_empty() || f.starts_with(&format!("{d}/")))
+            .max_by_key(|d| d.len())
+            .copied()
+            .unwrap_or("");
+        by_scope.entry(scope).or_insert(f);
     }
-    if by_dir.len() > MAX_RUFF_DIRS {
+    // A capped configuration list may miss the nearest configuration of some file.
+    if by_scope.len() > MAX_RUFF_SCOPES || snap.configs.len() >= snapshot::MAX_CONFIG_FILES {
         return BTreeSet::new();
     }
     let mut common: Option<BTreeSet<String>> = None;
-    for file in by_dir.values() {
+    for file in by_scope.values() {
         let mut cmd = tool("ruff", opts);
         cmd.current_dir(snap.root())
             .args(["check", "--show-settings", "--no-cache", "--"])
