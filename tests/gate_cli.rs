@@ -1326,6 +1326,9 @@ fn analyser_ids_in_report_check_are_witnessed_and_disputed_by_the_gate() {
     assert_eq!(standings(&repo, &data, "bandit:B602"), (0, 1, 0));
     // Not selected by this repository's ruff: its silence proves nothing.
     assert_eq!(standings(&repo, &data, "ruff:E501"), (1, 0, 0));
+    // A report after the gate run on the same tree is judged by the stored run at once.
+    let later = report_check(&repo, &data, &[("bandit:B602", true)]);
+    assert_eq!(later["status"], "witnessed", "{later:#}");
 
     put(
         &repo,
