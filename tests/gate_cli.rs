@@ -1369,3 +1369,25 @@ fn an_analyser_rule_a_nested_ruff_configuration_does_not_select_stays_claimed() 
     assert_eq!(standings(&repo, &data, "ruff:T201"), (1, 0, 0));
     assert_eq!(standings(&repo, &data, "ruff:F401"), (0, 1, 0));
 }
+
+/// Ruff's `S602` is bandit's `B602`: on a line both report, the gate keeps bandit's finding
+/// alone, so a pass on `ruff:S602` there is disputed, not witnessed by ruff's apparent silence.
+#[test]
+fn a_pass_on_a_ruff_port_of_a_bandit_check_is_disputed_by_bandits_finding() {
+    if !support::analysers_on_path() {
+        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data");
+    let repo = shop(tmp.path(), |r| {
+        put(r, "pyproject.toml", "[tool.ruff.lint]\nselect = [\"S\"]\n")
+    });
+    put(&repo, "app.py", SHELL);
+    commit_all(&repo, "run through a shell");
+    report_check(&repo, &data, &[("ruff:S602", true)]);
+    let out = gate(&repo, &data, &["--base", "HEAD~1", "--head", "HEAD"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(text(&out).contains("bandit:B602"), "{}", text(&out));
+    assert_eq!(standings(&repo, &data, "ruff:S602"), (0, 0, 1));
+}

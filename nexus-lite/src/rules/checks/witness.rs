@@ -18,6 +18,7 @@
 
 use crate::core::error::LiteError;
 use crate::rules::analyser_rules;
+use crate::rules::gate::binding;
 use crate::rules::gate::model::GateRecord;
 use crate::rules::gate::record::Stored;
 use crate::rules::playbook::enforced_by_matches;
@@ -129,10 +130,21 @@ pub fn outcomes_of(rec: &GateRecord) -> BTreeMap<String, Outcome> {
 /// The run's outcome for `rule_id`: its own entry, enforced too when it is an analyser id a
 /// checked pattern (`ruff:T201`, `bandit:*`) covers.
 pub fn outcome_for(outcomes: &BTreeMap<String, Outcome>, rule_id: &str) -> Option<Outcome> {
-    let exact = outcomes.get(rule_id).copied();
+    let mut exact = outcomes.get(rule_id).copied();
     let Some((tool, code)) = analyser_rules::analyser_id(rule_id) else {
         return exact;
     };
+    // The gate keeps bandit's finding where ruff's port of the check fired on the same line.
+    let twin = (tool == "ruff")
+        .then(|| binding::bandit_twin(code))
+        .flatten()
+        .and_then(|b| outcomes.get(&format!("bandit:{b}")))
+        .filter(|o| o.violations > 0);
+    if let Some(t) = twin {
+        let mut o = exact.unwrap_or_default();
+        o.violations += t.violations;
+        exact = Some(o);
+    }
     let checked = outcomes.iter().any(|(pattern, o)| {
         o.enforced && pattern.contains(':') && enforced_by_matches(pattern, tool, code)
     });
@@ -408,6 +420,15 @@ mod tests {
         assert_eq!(outcome_for(&outcomes, "ruff:S602"), o(false, 2));
         assert_eq!(outcome_for(&outcomes, "no-print"), o(true, 0));
         assert_eq!(outcome_for(&outcomes, "semgrep:x"), None);
+        let mut twins = outcomes.clone();
+        twins.insert(
+            "bandit:B602".into(),
+            Outcome {
+                enforced: true,
+                violations: 1,
+            },
+        );
+        assert_eq!(outcome_for(&twins, "ruff:S602"), o(false, 3));
     }
 
     #[test]
