@@ -154,6 +154,17 @@ fn main() -> ExitCode {
             props::count(cases, props::workflow_input(), props::workflow_property),
         );
     }
+    // ---------- report_check analyser ids witnessed (issue 26) ----------
+    if run("claim_witnessing") {
+        record(
+            "claim_witnessing",
+            props::count(
+                cases,
+                props::claim_witnessing_input(),
+                props::claim_witnessing_property,
+            ),
+        );
+    }
     if tallies.iter().any(|f| *f > 0) {
         ExitCode::FAILURE
     } else {

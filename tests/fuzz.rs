@@ -214,3 +214,15 @@ fn a_workflow_annotation_is_one_command_with_its_own_values() {
         props::workflow_property,
     );
 }
+
+// ---------- report_check analyser ids witnessed (issue 26) ----------
+
+#[test]
+fn an_analyser_id_pass_is_witnessed_only_where_the_gate_checked_it_and_saw_nothing() {
+    props::check(
+        "claim_witnessing",
+        props::cases(CASES),
+        props::claim_witnessing_input(),
+        props::claim_witnessing_property,
+    );
+}

@@ -762,7 +762,8 @@ fn the_readme_ci_job_with_empty_variables_writes_its_sarif() {
     }
     let tmp = tempfile::tempdir().unwrap();
     let upstream = shop(tmp.path(), |_| {});
-    // actions/checkout with fetch-depth 0: a clone, origin/main there, the PR's commit checked out.
+    // actions/checkout with fetch-depth 0: a clone, origin/main there, the PR's merge commit
+    // (`github.sha`) checked out; the job gates the PR head, its second parent.
     let checkout = tmp.path().join("checkout");
     git(
         tmp.path(),
@@ -771,6 +772,8 @@ fn the_readme_ci_job_with_empty_variables_writes_its_sarif() {
     put(&checkout, "app.py", SHELL);
     commit_all(&checkout, "run through a shell");
     let sha = git(&checkout, &["rev-parse", "HEAD"]).trim().to_string();
+    git(&checkout, &["checkout", "-q", "--detach", "origin/main"]);
+    git(&checkout, &["merge", "-q", "--no-ff", "-m", "Merge", &sha]);
     let home = tmp.path().join("home");
     std::fs::create_dir_all(&home).unwrap();
     let out = Command::new(bin())
@@ -1164,4 +1167,217 @@ fn format_github_annotates_violations_and_file_names_never_become_commands() {
         "{}",
         text(&plain)
     );
+}
+
+// --- Issue 26: claims witnessed on real pull requests (report_check, analyser ids) ---
+
+const NO_PRINT: &str = "---\nname: no-print\nseverity: error\nforbid: 'print\\('\n---\n# No print\nUse logging, never print() in library code.\n";
+
+/// The agent's report_check through the real nexus-rules surface (`nexus-mcp call`), run in
+/// its work tree with the data directory the gate uses.
+fn report_check(repo: &Path, data: &Path, results: &[(&str, bool)]) -> serde_json::Value {
+    let results: Vec<_> = results
+        .iter()
+        .map(|(id, pass)| serde_json::json!({"ruleId": id, "pass": pass}))
+        .collect();
+    let args = serde_json::json!({"sessionId": "feature", "results": results});
+    let out = Command::new(bin())
+        .current_dir(repo)
+        .args(["--surface", "nexus-rules", "call", "report_check"])
+        .arg(args.to_string())
+        .arg("--data-dir")
+        .arg(data)
+        .env("PATH", tool_path())
+        .env_remove("NEXUS_API_URL")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&out)))
+}
+
+/// `rule`'s (claimed, witnessed, disputed) self-check results, from `nexus-mcp rules stats`.
+fn standings(repo: &Path, data: &Path, rule: &str) -> (i64, i64, i64) {
+    let out = Command::new(bin())
+        .args(["rules", "stats", "--json", "--repo"])
+        .arg(repo)
+        .arg("--data-dir")
+        .arg(data)
+        .env_remove("NEXUS_API_URL")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let row = answer["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["ruleId"] == rule)
+        .unwrap_or_else(|| panic!("{rule} not in the stats: {answer:#}"))
+        .clone();
+    let n = |k: &str| row[k].as_i64().unwrap_or(0);
+    (n("claimed"), n("witnessed"), n("disputed"))
+}
+
+/// CI checks out GitHub's merge commit (`github.sha`), whose tree is not the one the agent
+/// checked when its branch is behind the base: gated on it, the agent's claim stays claimed.
+/// The README job gates the PR head (`github.event.pull_request.head.sha`, an ancestor of the
+/// merge commit checked out) and the same claim is witnessed.
+#[test]
+fn a_claim_on_a_pr_behind_its_base_is_witnessed_by_the_readme_job() {
+    if !support::analysers_on_path() {
+        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data");
+    let repo = shop(tmp.path(), |r| put(r, ".nexus/rules/no-print.md", NO_PRINT));
+    git(&repo, &["checkout", "-q", "-b", "feature"]);
+    put(&repo, "lib.py", "def double(x):\n    return 2 * x\n");
+    commit_all(&repo, "double");
+    let pr_head = git(&repo, &["rev-parse", "HEAD"]).trim().to_string();
+    git(&repo, &["checkout", "-q", "main"]);
+    put(&repo, "other.py", "X = 1\n");
+    commit_all(&repo, "main moves on");
+    git(&repo, &["checkout", "-q", "feature"]);
+
+    let check = report_check(&repo, &data, &[("no-print", true)]);
+    assert_eq!(check["status"], "claimed", "{check:#}");
+    assert_eq!(check["unknownRuleIds"], serde_json::json!([]), "{check:#}");
+
+    // refs/pull/12/merge, as actions/checkout presents it: the base merged with the PR head.
+    git(&repo, &["checkout", "-q", "--detach", "main"]);
+    git(
+        &repo,
+        &["merge", "-q", "--no-ff", "-m", "Merge feature", "feature"],
+    );
+    let merge = git(&repo, &["rev-parse", "HEAD"]).trim().to_string();
+
+    let on_merge = gate(
+        &repo,
+        &data,
+        &["--base", "main", "--head", &merge, "--pr", "12"],
+    );
+    assert_eq!(on_merge.status.code(), Some(0), "{}", text(&on_merge));
+    assert_eq!(standings(&repo, &data, "no-print"), (1, 0, 0));
+
+    let readme_job = gate(
+        &repo,
+        &data,
+        &["--base", "main", "--head", &pr_head, "--pr", "12"],
+    );
+    let all = text(&readme_job);
+    assert_eq!(readme_job.status.code(), Some(0), "{all}");
+    assert!(
+        all.contains("1 file(s) changed"),
+        "only the PR's change: {all}"
+    );
+    assert_eq!(standings(&repo, &data, "no-print"), (0, 1, 0));
+}
+
+/// report_check answered analyser ids (`ruff:T201`) as unknown, "counting for nothing", while
+/// the gate reports violations under those very ids. They count now: a pass is witnessed when
+/// the gate's analysis ran completely with the rule selected and found nothing on the change,
+/// disputed when it found it; a rule the repository's ruff does not select stays claimed.
+#[test]
+fn analyser_ids_in_report_check_are_witnessed_and_disputed_by_the_gate() {
+    if !support::analysers_on_path() {
+        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data");
+    let repo = shop(tmp.path(), |r| {
+        put(
+            r,
+            "pyproject.toml",
+            "[tool.ruff.lint]\nselect = [\"T20\", \"F\"]\n",
+        )
+    });
+    git(&repo, &["checkout", "-q", "-b", "feature"]);
+    put(&repo, "lib.py", "def double(x):\n    return 2 * x\n");
+    commit_all(&repo, "double");
+    let ids = [
+        ("ruff:T201", true),
+        ("bandit:B602", true),
+        ("ruff:E501", true),
+    ];
+    let check = report_check(&repo, &data, &ids);
+    assert_eq!(check["unknownRuleIds"], serde_json::json!([]), "{check:#}");
+    assert!(
+        !check["note"]
+            .as_str()
+            .unwrap()
+            .contains("count for nothing"),
+        "{check:#}"
+    );
+    let out = gate(&repo, &data, &["--base", "main", "--head", "HEAD"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(standings(&repo, &data, "ruff:T201"), (0, 1, 0));
+    assert_eq!(standings(&repo, &data, "bandit:B602"), (0, 1, 0));
+    // Not selected by this repository's ruff: its silence proves nothing.
+    assert_eq!(standings(&repo, &data, "ruff:E501"), (1, 0, 0));
+    // A report after the gate run on the same tree is judged by the stored run at once.
+    let later = report_check(&repo, &data, &[("bandit:B602", true)]);
+    assert_eq!(later["status"], "witnessed", "{later:#}");
+
+    put(
+        &repo,
+        "lib.py",
+        "def double(x):\n    print(x)\n    return 2 * x\n",
+    );
+    commit_all(&repo, "print");
+    report_check(&repo, &data, &[("ruff:T201", true)]);
+    let out = gate(&repo, &data, &["--base", "main", "--head", "HEAD"]);
+    assert!(text(&out).contains("ruff:T201"), "{}", text(&out));
+    assert_eq!(standings(&repo, &data, "ruff:T201"), (0, 1, 1));
+}
+
+/// Ruff resolves its settings from the nearest configuration above each file: a package whose
+/// own ruff.toml does not select T20 leaves print() there unflagged, so a pass on `ruff:T201`
+/// for a change touching it is not witnessed; the rules both configurations select are.
+#[test]
+fn an_analyser_rule_a_nested_ruff_configuration_does_not_select_stays_claimed() {
+    if !support::analysers_on_path() {
+        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data");
+    let repo = shop(tmp.path(), |r| {
+        put(r, "ruff.toml", "[lint]\nselect = [\"T20\", \"F\"]\n");
+        put(r, "pkg/ruff.toml", "[lint]\nselect = [\"F\"]\n");
+        put(r, "pkg/__init__.py", "");
+    });
+    git(&repo, &["checkout", "-q", "-b", "feature"]);
+    put(&repo, "lib.py", "def double(x):\n    return 2 * x\n");
+    put(&repo, "pkg/shout.py", "def shout(x):\n    print(x)\n");
+    commit_all(&repo, "double and shout");
+    report_check(&repo, &data, &[("ruff:T201", true), ("ruff:F401", true)]);
+    let out = gate(&repo, &data, &["--base", "main", "--head", "HEAD"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(!text(&out).contains("ruff:T201"), "{}", text(&out));
+    assert_eq!(standings(&repo, &data, "ruff:T201"), (1, 0, 0));
+    assert_eq!(standings(&repo, &data, "ruff:F401"), (0, 1, 0));
+}
+
+/// Ruff's `S602` is bandit's `B602`: on a line both report, the gate keeps bandit's finding
+/// alone, so a pass on `ruff:S602` there is disputed, not witnessed by ruff's apparent silence.
+#[test]
+fn a_pass_on_a_ruff_port_of_a_bandit_check_is_disputed_by_bandits_finding() {
+    if !support::analysers_on_path() {
+        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data");
+    let repo = shop(tmp.path(), |r| {
+        put(r, "pyproject.toml", "[tool.ruff.lint]\nselect = [\"S\"]\n")
+    });
+    put(&repo, "app.py", SHELL);
+    commit_all(&repo, "run through a shell");
+    report_check(&repo, &data, &[("ruff:S602", true)]);
+    let out = gate(&repo, &data, &["--base", "HEAD~1", "--head", "HEAD"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(text(&out).contains("bandit:B602"), "{}", text(&out));
+    assert_eq!(standings(&repo, &data, "ruff:S602"), (0, 0, 1));
 }

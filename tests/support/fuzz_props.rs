@@ -1813,3 +1813,73 @@ pub fn workflow_property((path, rule, message): (String, String, String)) -> Res
     }
     Ok(())
 }
+
+// ---------------------------------------------------------------- claim_witnessing
+// (issue 26: report_check's analyser ids, witnessed by the gate)
+
+/// A gate record's findings and checked patterns, and the analyser id an agent claims passes:
+/// ids from a small alphabet so that they collide, patterns exact or `tool:*`, a finding
+/// either under its analyser id or bound to a playbook rule (its id then in `source`).
+pub fn claim_witnessing_input() -> impl Strategy<Value = (Vec<(String, bool)>, Vec<String>, String)>
+{
+    let id = prop::sample::select(vec![
+        "ruff:T201",
+        "ruff:T203",
+        "ruff:E501",
+        "bandit:B602",
+        "bandit:B101",
+    ])
+    .prop_map(str::to_string);
+    let pattern = prop_oneof![
+        id.clone(),
+        prop::sample::select(vec!["ruff:*", "bandit:*", "no-print"]).prop_map(str::to_string),
+    ];
+    (
+        prop::collection::vec((id.clone(), any::<bool>()), 0..4),
+        prop::collection::vec(pattern, 0..4),
+        id,
+    )
+}
+
+/// A pass on an analyser id, judged against a complete gate run, is disputed exactly when a
+/// violation names it (as its rule id or its source), witnessed exactly when none does and a
+/// checked pattern covers it (the id itself, or every rule of its tool), and claimed otherwise.
+pub fn claim_witnessing_property(
+    (findings, checked, claimed): (Vec<(String, bool)>, Vec<String>, String),
+) -> Result<(), String> {
+    use nexus_lite::rules::checks::witness::{Standing, judge, outcome_for, outcomes_of};
+    let violations: Vec<Value> = findings
+        .iter()
+        .map(|(id, bound)| {
+            let (rule, source) = if *bound {
+                ("no-print", Some(id.as_str()))
+            } else {
+                (id.as_str(), None)
+            };
+            json!({"path": "a.py", "line": 1, "severity": "warning", "ruleId": rule,
+                   "ruleTitle": "t", "comment": "c", "suggestion": null, "source": source})
+        })
+        .collect();
+    let rec: nexus_lite::rules::gate::model::GateRecord = serde_json::from_value(json!({
+        "repository": "local/r", "baseSha": "a".repeat(40), "headSha": "b".repeat(40),
+        "tools": [], "violations": violations, "checkedRules": checked,
+        "analyzedAt": "2026-01-01T00:00:00Z",
+    }))
+    .map_err(|e| e.to_string())?;
+    let got = judge(true, outcome_for(&outcomes_of(&rec), &claimed), true);
+    let tool = claimed.split(':').next().unwrap_or_default();
+    let want = if findings.iter().any(|(id, _)| *id == claimed) {
+        Some(Standing::Disputed)
+    } else if checked
+        .iter()
+        .any(|p| *p == claimed || *p == format!("{tool}:*"))
+    {
+        Some(Standing::Witnessed)
+    } else {
+        None
+    };
+    if got != want {
+        return Err(format!("{claimed} pass: got {got:?}, want {want:?}"));
+    }
+    Ok(())
+}

@@ -55,6 +55,17 @@ pub fn get_rule(repo: &ServedRepo, rule_id: &str) -> Result<Value, RulesError> {
     .with("nearMatches", json!(names)))
 }
 
+/// `(tool, code)` when `rule_id` names an analyser rule the gate runs (`ruff:T201`,
+/// `bandit:B602`).
+pub fn analyser_id(rule_id: &str) -> Option<(&str, &str)> {
+    let (tool, code) = rule_id.split_once(':')?;
+    match tool {
+        "ruff" if ruff_code(code) => Some((tool, code)),
+        "bandit" if bandit_code(code) => Some((tool, code)),
+        _ => None,
+    }
+}
+
 /// A ruff rule code: capital letters, then digits (`E501`, `S602`, `PLR0913`).
 fn ruff_code(code: &str) -> bool {
     let digits = code.trim_start_matches(|c: char| c.is_ascii_uppercase());

@@ -363,7 +363,7 @@ fn note(v: &Value, tree_error: Option<&str>) -> String {
         .filter(|n| *n > 0)
     {
         parts.push(format!(
-            "{n} rule id(s) are not in the current playbook (unknownRuleIds): stored, but they count for nothing in the check's status; get_playbook lists the ids"
+            "{n} rule id(s) are neither in the current playbook nor analyser rules (ruff:<CODE>, bandit:<ID>) (unknownRuleIds): stored, but they count for nothing in the check's status; get_playbook lists the ids"
         ));
     }
     let failed = v["failed"].as_array().map_or(0, Vec::len);
@@ -381,7 +381,17 @@ fn note(v: &Value, tree_error: Option<&str>) -> String {
 pub fn report(s: &RulesState, repo: &ServedRepo, body: &Value) -> Result<Value, RulesError> {
     let req = parse_request(body)?;
     let pb = playbook::load_worktree(&repo.root)?;
-    let known: HashSet<String> = pb.rules().map(|r| r.rule_id.clone()).collect();
+    // Analyser ids count: the gate witnesses them from its own analysis.
+    let known: HashSet<String> = pb
+        .rules()
+        .map(|r| r.rule_id.clone())
+        .chain(
+            req.results
+                .iter()
+                .filter(|r| crate::rules::analyser_rules::analyser_id(&r.rule_id).is_some())
+                .map(|r| r.rule_id.clone()),
+        )
+        .collect();
     let tree: TreeOrWhy = tree::work_tree(&repo.root).map_err(|e| e.to_string());
     if let Err(e) = &tree {
         tracing::warn!(error = %e, repository = %repo.name, "report_check: the work tree's tree id could not be computed");

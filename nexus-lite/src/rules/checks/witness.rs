@@ -10,12 +10,18 @@
 //!   here;
 //! - the gate did not enforce the rule: the result stays claimed.
 //!
+//! An analyser id (`ruff:T201`) is enforced where the run checked it (`checkedRules`), and
+//! violated by its findings, bound to a playbook rule or not.
+//!
 //! A disputed result stays disputed (both sides are kept: the claim in `pass`, the gate's side
 //! in `witness`).
 
 use crate::core::error::LiteError;
+use crate::rules::analyser_rules;
+use crate::rules::gate::binding;
 use crate::rules::gate::model::GateRecord;
 use crate::rules::gate::record::Stored;
+use crate::rules::playbook::enforced_by_matches;
 use rusqlite::{Connection, Transaction, params};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
@@ -108,10 +114,47 @@ pub fn outcomes_of(rec: &GateRecord) -> BTreeMap<String, Outcome> {
             )
         })
         .collect();
+    for pattern in &rec.checked_rules {
+        out.entry(pattern.clone()).or_default().enforced = true;
+    }
+    // A finding bound to a playbook rule is also a violation of its analyser id.
     for v in &rec.violations {
         out.entry(v.rule_id.clone()).or_default().violations += 1;
+        if let Some(source) = v.source.as_ref().filter(|s| **s != v.rule_id) {
+            out.entry(source.clone()).or_default().violations += 1;
+        }
     }
     out
+}
+
+/// The run's outcome for `rule_id`: its own entry, enforced too when it is an analyser id a
+/// checked pattern (`ruff:T201`, `bandit:*`) covers.
+pub fn outcome_for(outcomes: &BTreeMap<String, Outcome>, rule_id: &str) -> Option<Outcome> {
+    let mut exact = outcomes.get(rule_id).copied();
+    let Some((tool, code)) = analyser_rules::analyser_id(rule_id) else {
+        return exact;
+    };
+    // The gate keeps bandit's finding where ruff's port of the check fired on the same line.
+    let twin = (tool == "ruff")
+        .then(|| binding::bandit_twin(code))
+        .flatten()
+        .and_then(|b| outcomes.get(&format!("bandit:{b}")))
+        .filter(|o| o.violations > 0);
+    if let Some(t) = twin {
+        let mut o = exact.unwrap_or_default();
+        o.violations += t.violations;
+        exact = Some(o);
+    }
+    let checked = outcomes.iter().any(|(pattern, o)| {
+        o.enforced && pattern.contains(':') && enforced_by_matches(pattern, tool, code)
+    });
+    if !checked {
+        return exact;
+    }
+    Some(Outcome {
+        enforced: true,
+        ..exact.unwrap_or_default()
+    })
 }
 
 /// What recording a gate run did to the self-checks on its tree.
@@ -293,7 +336,7 @@ pub fn apply(
     let mut changed = false;
     for (idx, rule_id, pass, known, witness) in results {
         let old = witness_standing(witness.as_deref());
-        let outcome = run.outcomes.get(&rule_id).copied();
+        let outcome = outcome_for(&run.outcomes, &rule_id);
         let new = match (old, judge(pass, outcome, run.complete)) {
             (Standing::Disputed, _) => Standing::Disputed,
             (_, Some(s)) => s,
@@ -358,6 +401,34 @@ mod tests {
         assert_eq!(judge(false, o(true, 0), false), None);
         assert_eq!(judge(true, o(false, 0), true), None);
         assert_eq!(judge(true, None, true), None);
+    }
+
+    #[test]
+    fn an_analyser_id_is_enforced_only_where_a_checked_pattern_covers_it() {
+        let outcomes: BTreeMap<String, Outcome> = [
+            ("ruff:T201", o(true, 0)),
+            ("bandit:*", o(true, 0)),
+            ("ruff:S602", o(false, 2)),
+            ("no-print", o(true, 0)),
+        ]
+        .into_iter()
+        .filter_map(|(k, v)| Some((k.to_string(), v?)))
+        .collect();
+        assert_eq!(outcome_for(&outcomes, "ruff:T201"), o(true, 0));
+        assert_eq!(outcome_for(&outcomes, "bandit:B602"), o(true, 0));
+        assert_eq!(outcome_for(&outcomes, "ruff:E501"), None);
+        assert_eq!(outcome_for(&outcomes, "ruff:S602"), o(false, 2));
+        assert_eq!(outcome_for(&outcomes, "no-print"), o(true, 0));
+        assert_eq!(outcome_for(&outcomes, "semgrep:x"), None);
+        let mut twins = outcomes.clone();
+        twins.insert(
+            "bandit:B602".into(),
+            Outcome {
+                enforced: true,
+                violations: 1,
+            },
+        );
+        assert_eq!(outcome_for(&twins, "ruff:S602"), o(false, 3));
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! or crashes is reported so, never as clean (rules-gate.md §5, exit codes).
 
 use crate::core::error::LiteError;
+use crate::rules::gate::checked;
 use crate::rules::gate::diff::Diff;
 use crate::rules::gate::model::{SkippedFile, ToolRun, ToolStatus};
 use crate::rules::gate::severity::{self, Severity};
@@ -77,6 +78,8 @@ pub struct Analysis {
     /// Files that end a line with a lone CR: Python counts those lines, git does not, so
     /// analyser line numbers do not match the diff's and every line is the change's.
     pub lone_cr: Vec<String>,
+    /// Analyser rule patterns checked completely ([`checked`]).
+    pub checked: Vec<String>,
 }
 
 const PYTHON: &[&str] = &[".py", ".pyi", ".pyw"];
@@ -184,12 +187,13 @@ pub fn run(repo: &Path, diff: &Diff, opts: &Options) -> Result<Analysis, LiteErr
         &mut analysis.findings,
         &mut analysis.skipped,
     ));
+    analysis.checked = checked::checked_rules(&snap, &python, &analysis.tools, opts);
     analysis.configs = snap.configs.clone();
     Ok(analysis)
 }
 
 /// A command for analyser `program`, looked up in `opts.search_path` when set.
-fn tool(program: &str, opts: &Options) -> Command {
+pub(super) fn tool(program: &str, opts: &Options) -> Command {
     let mut cmd = Command::new(program);
     if let Some(path) = &opts.search_path {
         cmd.env("PATH", path);
@@ -198,15 +202,15 @@ fn tool(program: &str, opts: &Options) -> Command {
 }
 
 /// What a finished (or killed) process left.
-struct Ran {
-    code: Option<i32>,
-    stdout: Vec<u8>,
+pub(super) struct Ran {
+    pub(super) code: Option<i32>,
+    pub(super) stdout: Vec<u8>,
     stderr: Vec<u8>,
     timed_out: bool,
 }
 
 /// Runs `cmd` with piped output, killing it after `timeout`.
-fn run_with_timeout(mut cmd: Command, timeout: Duration) -> std::io::Result<Ran> {
+pub(super) fn run_with_timeout(mut cmd: Command, timeout: Duration) -> std::io::Result<Ran> {
     let mut child = cmd
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -639,6 +643,16 @@ fn bandit(
     run
 }
 
+fn pyproject_configures_bandit(snap: &Snapshot) -> bool {
+    std::fs::read_to_string(snap.root().join("pyproject.toml"))
+        .is_ok_and(|t| t.contains("[tool.bandit"))
+}
+
+/// Whether the repository gives bandit a configuration (which may select or skip tests).
+pub(super) fn bandit_configured(snap: &Snapshot) -> bool {
+    snap.has(".bandit") || pyproject_configures_bandit(snap)
+}
+
 /// A bandit command on `files`, with the repository's configuration at head.
 fn bandit_command(
     snap: &Snapshot,
@@ -653,9 +667,7 @@ fn bandit_command(
     }
     if snap.has(".bandit") {
         cmd.args(["--ini", ".bandit"]);
-    } else if std::fs::read_to_string(snap.root().join("pyproject.toml"))
-        .is_ok_and(|t| t.contains("[tool.bandit"))
-    {
+    } else if pyproject_configures_bandit(snap) {
         cmd.args(["-c", "pyproject.toml"]);
     }
     // File names are never options.

@@ -84,6 +84,11 @@ pub struct Bound {
     pub unchanged_line_findings: BTreeMap<String, usize>,
 }
 
+/// The bandit check a ruff `S<nnn>` rule ports (`S602` → `B602`).
+pub fn bandit_twin(ruff_code: &str) -> Option<String> {
+    ruff_code.strip_prefix('S').map(|n| format!("B{n}"))
+}
+
 /// Turns the findings on changed lines into violations (through `enforcedBy` rules where one
 /// names them) and checks `forbid` rules on added lines.
 pub fn bind(diff: &Diff, findings: &[Finding], base_rules: &[RuleSpec]) -> Bound {
@@ -102,20 +107,16 @@ pub fn bind(diff: &Diff, findings: &[Finding], base_rules: &[RuleSpec]) -> Bound
             }
         }
     }
-    // Ruff's `S<nnn>` is bandit's `B<nnn>`: when both report it on a line, bandit's stays.
+    // When ruff and bandit both report the same check on a line, bandit's stays.
     let bandit_hits: std::collections::BTreeSet<(&str, Option<u32>, &str)> = findings
         .iter()
         .filter(|f| f.tool == "bandit")
-        .filter_map(|f| {
-            f.code
-                .strip_prefix('B')
-                .map(|n| (f.path.as_str(), f.line, n))
-        })
+        .map(|f| (f.path.as_str(), f.line, f.code.as_str()))
         .collect();
     for f in findings {
         if f.tool == "ruff"
-            && let Some(n) = f.code.strip_prefix('S')
-            && bandit_hits.contains(&(f.path.as_str(), f.line, n))
+            && let Some(twin) = bandit_twin(&f.code)
+            && bandit_hits.contains(&(f.path.as_str(), f.line, twin.as_str()))
         {
             continue;
         }

@@ -19,6 +19,7 @@ pub mod analysers;
 pub mod answer;
 pub mod api;
 pub mod binding;
+pub mod checked;
 pub mod diff;
 pub mod model;
 pub mod record;
@@ -253,6 +254,7 @@ pub fn run(req: &GateRequest<'_>, playbook: &dyn PlaybookSource) -> Result<GateR
         violations: bound.violations,
         unreviewed_rules: unreviewed,
         enforced_rules: bound.enforced,
+        checked_rules: analysis.checked,
         analyzed_at: crate::core::util::rfc3339(crate::core::util::now_epoch()),
         generator: Some(crate::GENERATOR.to_string()),
     })

@@ -138,6 +138,10 @@ pub struct GateRecord {
     /// Ids of the base's machine-checkable playbook rules that were enforced.
     #[serde(default)]
     pub enforced_rules: Vec<String>,
+    /// Analyser rules whose silence on the change means clean (`ruff:T201`, `bandit:*`):
+    /// the analyser ran completely and the rule was selected. Witnesses agents' passes on them.
+    #[serde(default)]
+    pub checked_rules: Vec<String>,
     /// Whether only part of the diff was analysed; null when the producer did not say.
     #[serde(default)]
     pub truncated: Option<bool>,
@@ -325,6 +329,7 @@ mod tests {
                 .collect(),
             unreviewed_rules: Vec::new(),
             enforced_rules: Vec::new(),
+            checked_rules: Vec::new(),
             truncated: Some(false),
             truncated_note: None,
             analyzed_at: "2026-01-01T00:00:00Z".into(),

@@ -33,7 +33,7 @@ pub const CONFIG_NAMES: &[&str] = &[
 pub const SCRATCH_PREFIX: &str = "nexus-gate-";
 
 /// At most this many configuration files are copied (a monorepo with more is unusual).
-const MAX_CONFIG_FILES: usize = 500;
+pub(super) const MAX_CONFIG_FILES: usize = 500;
 
 /// `extend` links followed from one configuration file at most (ruff follows chains).
 const MAX_EXTEND_DEPTH: usize = 8;
@@ -280,7 +280,7 @@ fn add_extended(
 }
 
 /// Whether ruff reads `path` as a configuration (the names it looks for, or an extended file).
-fn is_ruff_config(path: &str) -> bool {
+pub(super) fn is_ruff_config(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path);
     matches!(name, "pyproject.toml" | "ruff.toml" | ".ruff.toml")
 }
