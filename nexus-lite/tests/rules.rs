@@ -7,7 +7,7 @@ mod common;
 #[path = "fixtures/rules/materialize.rs"]
 mod rules_fixture;
 
-use common::{Resp, TOKEN, http, start_server};
+use common::{Resp, Server, TOKEN, http, start_server};
 use serde_json::{Value, json};
 use std::path::Path;
 
@@ -447,4 +447,97 @@ fn a_restricted_key_learns_no_served_repository_it_may_not_see() {
     let r = get(server.addr, "/api/v1/rules/playbook?visible=acme%2Fother");
     assert_eq!(r.status, 404, "{:#}", r.body);
     assert!(!r.body.to_string().contains("acme/shop"), "{:#}", r.body);
+}
+
+// ---- issue 26: the playbook on a real project's rules (tests/corpora/fastmcp-rules) ----
+
+fn fastmcp() -> (tempfile::TempDir, Server) {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = common::corpora::corpus(tmp.path(), "fastmcp-rules");
+    let server = start_server(&repo, &tmp.path().join("data"), Some("acme/fastmcp"), false);
+    (tmp, server)
+}
+
+fn skipped_entry<'a>(pb: &'a Value, path: &str) -> &'a Value {
+    pb["skipped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["path"] == path)
+        .unwrap_or_else(|| panic!("{path} is not listed as skipped: {:#}", pb["skipped"]))
+}
+
+#[test]
+fn the_rule_written_for_a_path_comes_first_on_a_real_project() {
+    let (_tmp, server) = fastmcp();
+    let r = get(
+        server.addr,
+        "/api/v1/rules/playbook?path=docs/servers/providers/proxy.mdx",
+    );
+    assert_eq!(r.status, 200, "{:#}", r.body);
+    let all = ids(&r.body);
+    // The nested `docs/.cursor/rules/` rule applies under docs/ and is ranked first.
+    assert_eq!(all[0], "docs/.cursor/rules/mintlify.mdc", "{all:?}");
+    let mintlify = rule(&r.body, "docs/.cursor/rules/mintlify.mdc");
+    assert_eq!(mintlify["scopeDir"], "docs");
+    assert_eq!(mintlify["activation"], "auto");
+    // The root rules follow, in playbook order (root first, nearer later).
+    let whole = ids(&get(server.addr, "/api/v1/rules/playbook").body);
+    assert_eq!(
+        whole.last().map(String::as_str),
+        Some("docs/.cursor/rules/mintlify.mdc")
+    );
+    assert_eq!(all[1..], whole[..whole.len() - 1], "{all:?}");
+    assert!(
+        all.contains(&"CLAUDE.md#development-rules".to_string()),
+        "{all:?}"
+    );
+    assert_eq!(r.body["nextCursor"], Value::Null);
+    // Outside docs/ it does not apply, and says why.
+    let r = get(
+        server.addr,
+        "/api/v1/rules/playbook?path=src/fastmcp/server.py",
+    );
+    assert!(!ids(&r.body).iter().any(|i| i.contains("mintlify")));
+    let why = skipped_entry(&r.body, "docs/.cursor/rules/mintlify.mdc");
+    assert_eq!(why["kind"], "scope");
+    assert!(why["reason"].as_str().unwrap().contains("docs/"), "{why:#}");
+}
+
+#[test]
+fn symlinked_rule_files_are_read_once_and_the_skipped_ones_say_where_they_lead() {
+    let (_tmp, server) = fastmcp();
+    let pb = get(server.addr, "/api/v1/rules/playbook").body;
+    let all = ids(&pb);
+    // CLAUDE.md is read, under its own path, once.
+    assert!(
+        all.contains(&"CLAUDE.md#development-rules".to_string()),
+        "{all:?}"
+    );
+    assert!(!all.iter().any(|i| i.starts_with("AGENTS.md")), "{all:?}");
+    assert!(
+        !all.iter()
+            .any(|i| i.starts_with(".github/copilot-instructions")),
+        "{all:?}"
+    );
+    assert_eq!(
+        all.iter()
+            .filter(|i| *i == "CLAUDE.md#development-rules")
+            .count(),
+        1
+    );
+    let agents = skipped_entry(&pb, "AGENTS.md");
+    assert_eq!(agents["kind"], "duplicate", "{agents:#}");
+    assert_eq!(
+        agents["reason"],
+        "a symlink to `CLAUDE.md`, which is loaded once under its own path"
+    );
+    // A link to a link (`.github/copilot-instructions.md` → `../AGENTS.md` → `CLAUDE.md`) is
+    // the same file again, not an unreadable one.
+    let copilot = skipped_entry(&pb, ".github/copilot-instructions.md");
+    assert_eq!(copilot["kind"], "duplicate", "{copilot:#}");
+    assert_eq!(
+        copilot["reason"],
+        "a symlink to `AGENTS.md` → `CLAUDE.md`, which is loaded once under its own path"
+    );
 }
