@@ -541,3 +541,90 @@ fn symlinked_rule_files_are_read_once_and_the_skipped_ones_say_where_they_lead()
         "a symlink to `AGENTS.md` → `CLAUDE.md`, which is loaded once under its own path"
     );
 }
+
+#[test]
+fn sample_skills_are_not_the_teams_unless_the_team_includes_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = common::corpora::corpus(tmp.path(), "fastmcp-rules");
+    let server = start_server(&repo, &tmp.path().join("data"), Some("acme/fastmcp"), false);
+    let names = |body: &Value| -> Vec<String> {
+        let mut paths: Vec<String> = body["skills"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["path"].as_str().unwrap().to_string())
+            .collect();
+        paths.sort();
+        paths
+    };
+    let listed = get(server.addr, "/api/v1/rules/skills").body;
+    assert_eq!(
+        names(&listed),
+        [
+            ".claude/skills/code-review/SKILL.md",
+            ".claude/skills/python-tests/SKILL.md",
+            ".claude/skills/review-issue/SKILL.md",
+            ".claude/skills/review-pr/SKILL.md",
+            ".claude/skills/review-security-report/SKILL.md",
+            "skills/fastmcp-client-cli/SKILL.md",
+        ],
+        "{listed:#}"
+    );
+    for sample in [
+        "examples/skills/sample_skills/code-review/SKILL.md",
+        "examples/skills/sample_skills/pdf-processing/SKILL.md",
+    ] {
+        let s = listed["skipped"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["path"] == sample)
+            .unwrap_or_else(|| panic!("{sample} not skipped: {listed:#}"));
+        assert_eq!(s["kind"], "not-configured");
+        assert!(
+            s["reason"].as_str().unwrap().contains(".nexus/skills.yaml"),
+            "{s:#}"
+        );
+    }
+    // The team's code review is `reviewing-code`; the sample without a name (so called
+    // `code-review`, its folder) is no skill of the team's.
+    let r = get(server.addr, "/api/v1/rules/skills/reviewing-code");
+    assert_eq!(r.status, 200, "{:#}", r.body);
+    assert_eq!(r.body["path"], ".claude/skills/code-review/SKILL.md");
+    for sample in ["code-review", "pdf-processing"] {
+        let r = get(server.addr, &format!("/api/v1/rules/skills/{sample}"));
+        assert_eq!(r.status, 404, "{:#}", r.body);
+    }
+
+    // Configured: the samples' folder is served too, and the two code-reviews need a path.
+    std::fs::create_dir_all(repo.join(".nexus")).unwrap();
+    std::fs::write(
+        repo.join(".nexus/skills.yaml"),
+        "include: [examples/skills/sample_skills/]\n",
+    )
+    .unwrap();
+    let git = |args: &[&str]| {
+        let ok = std::process::Command::new("git")
+            .arg("-C")
+            .arg(&repo)
+            .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+            .args(args)
+            .status()
+            .unwrap();
+        assert!(ok.success(), "git {args:?}");
+    };
+    git(&["add", ".nexus/skills.yaml"]);
+    git(&["commit", "-qm", "serve the sample skills"]);
+    let listed = get(server.addr, "/api/v1/rules/skills").body;
+    assert!(
+        names(&listed).contains(&"examples/skills/sample_skills/pdf-processing/SKILL.md".into()),
+        "{listed:#}"
+    );
+    assert_eq!(listed["skipped"].as_array().unwrap().len(), 0, "{listed:#}");
+    let r = get(server.addr, "/api/v1/rules/skills/code-review");
+    assert_eq!(r.status, 200, "{:#}", r.body);
+    assert_eq!(
+        r.body["path"],
+        "examples/skills/sample_skills/code-review/SKILL.md"
+    );
+}

@@ -302,6 +302,8 @@ pub mod nexus_rules {
         pub skills: Option<Vec<serde_json::Value>>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub skipped: Option<Vec<serde_json::Value>>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub warnings: Option<Vec<String>>,
     }
     /// Arguments of `get_skill`.
     #[derive(
@@ -800,7 +802,7 @@ pub mod nexus_rules {
             runtime::spec::ToolSpec {
                 name: "list_skills",
                 title: "Skills",
-                description: "Skills (SKILL.md) by name with a one-line description and a digest; fetch one with get_skill.",
+                description: "The team's skills (SKILL.md in skills folders; samples are skipped) by name with a one-line description and a digest; fetch one with get_skill.",
                 scope: "rules:read",
                 access: runtime::spec::Access::Read,
                 modes: &[
@@ -809,7 +811,7 @@ pub mod nexus_rules {
                 ],
                 handler: runtime::spec::Handler::Mapped,
                 input_schema: "{\"additionalProperties\":false,\"properties\":{\"repository\":{\"maxLength\":200,\"pattern\":\"^[\\\\w.-]+/[\\\\w.-]+$\",\"type\":\"string\"}},\"type\":\"object\"}",
-                output_schema: "{\"properties\":{\"repository\":{\"type\":\"string\"},\"skills\":{\"items\":{\"properties\":{\"description\":{\"type\":\"string\"},\"digest\":{\"type\":\"string\"},\"fetchCount\":{\"type\":\"integer\"},\"name\":{\"type\":\"string\"},\"path\":{\"type\":\"string\"}},\"type\":\"object\"},\"type\":\"array\"},\"skipped\":{\"type\":\"array\"},\"truncation\":{\"description\":\"Present when the result was cut to fit its budget; nothing is ever cut silently.\",\"properties\":{\"cuts\":{\"items\":{\"properties\":{\"kept\":{\"type\":\"integer\"},\"path\":{\"type\":\"string\"},\"total\":{\"type\":\"integer\"}},\"required\":[\"path\",\"kept\",\"total\"],\"type\":\"object\"},\"type\":\"array\"},\"next_cursor\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"note\":{\"type\":\"string\"},\"strings_shortened\":{\"type\":\"integer\"},\"truncated\":{\"type\":\"boolean\"}},\"required\":[\"truncated\"],\"type\":\"object\"}},\"type\":\"object\"}",
+                output_schema: "{\"properties\":{\"repository\":{\"type\":\"string\"},\"skills\":{\"items\":{\"properties\":{\"description\":{\"type\":\"string\"},\"digest\":{\"type\":\"string\"},\"fetchCount\":{\"type\":\"integer\"},\"name\":{\"type\":\"string\"},\"path\":{\"type\":\"string\"}},\"type\":\"object\"},\"type\":\"array\"},\"skipped\":{\"type\":\"array\"},\"truncation\":{\"description\":\"Present when the result was cut to fit its budget; nothing is ever cut silently.\",\"properties\":{\"cuts\":{\"items\":{\"properties\":{\"kept\":{\"type\":\"integer\"},\"path\":{\"type\":\"string\"},\"total\":{\"type\":\"integer\"}},\"required\":[\"path\",\"kept\",\"total\"],\"type\":\"object\"},\"type\":\"array\"},\"next_cursor\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"note\":{\"type\":\"string\"},\"strings_shortened\":{\"type\":\"integer\"},\"truncated\":{\"type\":\"boolean\"}},\"required\":[\"truncated\"],\"type\":\"object\"},\"warnings\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"}},\"type\":\"object\"}",
                 nexus: Some(runtime::spec::NexusSpec {
                     method: runtime::spec::HttpMethod::Get,
                     path: "/api/v1/rules/skills",
