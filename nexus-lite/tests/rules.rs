@@ -600,7 +600,7 @@ fn sample_skills_are_not_the_teams_unless_the_team_includes_them() {
     std::fs::create_dir_all(repo.join(".nexus")).unwrap();
     std::fs::write(
         repo.join(".nexus/skills.yaml"),
-        "include: [examples/skills/sample_skills/]\n",
+        "include: [examples/skills/sample_skills/, example/skills]\n",
     )
     .unwrap();
     let git = |args: &[&str]| {
@@ -621,6 +621,13 @@ fn sample_skills_are_not_the_teams_unless_the_team_includes_them() {
         "{listed:#}"
     );
     assert_eq!(listed["skipped"].as_array().unwrap().len(), 0, "{listed:#}");
+    // A folder that holds no skill is a mistake the team hears about.
+    assert_eq!(
+        listed["warnings"],
+        json!([
+            "`include: example/skills` in .nexus/skills.yaml holds no tracked SKILL.md; check the folder's path (relative to the repository root)"
+        ])
+    );
     let r = get(server.addr, "/api/v1/rules/skills/code-review");
     assert_eq!(r.status, 200, "{:#}", r.body);
     assert_eq!(

@@ -151,18 +151,29 @@ fn configured_folders(snap: &Snapshot) -> Result<(Vec<String>, Vec<String>), Rul
 /// Whether `path` is one of the team's skills: in a skills folder agents read
 /// ([`discover::is_skill`]) or under a folder the configuration includes.
 fn is_team_skill(path: &str, included: &[String]) -> bool {
-    discover::is_skill(path)
-        || included.iter().any(|d| {
-            path.strip_prefix(d.as_str())
-                .is_some_and(|r| r.starts_with('/'))
-        })
+    discover::is_skill(path) || included.iter().any(|d| is_under(path, d))
+}
+
+fn is_under(path: &str, dir: &str) -> bool {
+    path.strip_prefix(dir).is_some_and(|r| r.starts_with('/'))
 }
 
 /// Every tracked SKILL.md of the team's skills in the work tree, by path; those not read (other
 /// SKILL.md files, such as samples, included) with why; and configuration warnings.
 fn load(repo: &ServedRepo) -> Result<(Vec<Skill>, Vec<Value>, Vec<String>), RulesError> {
     let snap = Snapshot::worktree(&repo.root)?;
-    let (included, warnings) = configured_folders(&snap)?;
+    let (included, mut warnings) = configured_folders(&snap)?;
+    for dir in &included {
+        let holds = snap
+            .entries
+            .iter()
+            .any(|e| e.path.ends_with("/SKILL.md") && is_under(&e.path, dir));
+        if !holds {
+            warnings.push(format!(
+                "`include: {dir}` in {SKILLS_CONFIG} holds no tracked SKILL.md; check the folder's path (relative to the repository root)"
+            ));
+        }
+    }
     let mut skipped = Vec::new();
     let entries: Vec<&Entry> = snap
         .entries
