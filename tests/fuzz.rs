@@ -214,3 +214,15 @@ fn a_workflow_annotation_is_one_command_with_its_own_values() {
         props::workflow_property,
     );
 }
+
+// ---------- playbook symlink chains (issue 26) ----------
+
+#[test]
+fn rule_files_linking_to_each_other_are_each_read_once_or_skipped_with_where_they_lead() {
+    props::check(
+        "playbook_links",
+        props::cases(SLOW_CASES),
+        props::link_case(),
+        props::link_property,
+    );
+}
