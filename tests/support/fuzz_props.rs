@@ -1946,24 +1946,17 @@ pub fn link_property(nodes: Vec<LinkNode>) -> Result<(), String> {
             .map(|t| format!("`{}`", LINK_PATHS[*t]))
             .collect::<Vec<_>>()
             .join(" → ");
-        match end {
-            Some(e) if discover::classify(LINK_PATHS[e]).is_some() => {
-                if skipped.kind != "duplicate"
-                    || skipped.reason
-                        != format!("a symlink to {shown}, which is loaded once under its own path")
-                {
-                    return Err(format!("{path} → {shown}: {skipped:?}"));
-                }
-            }
-            Some(_) => {
-                if skipped.kind != "duplicate" {
-                    return Err(format!("{path} ends at a plain file but: {skipped:?}"));
-                }
-            }
-            None if skipped.kind != "unreadable" => {
-                return Err(format!("{path} leads nowhere but: {skipped:?}"));
-            }
-            None => {}
+        let expected = format!("a symlink to {shown}, which is loaded once under its own path");
+        let ends_at_rule = end.map(|e| discover::classify(LINK_PATHS[e]).is_some());
+        let fine = match ends_at_rule {
+            Some(true) => skipped.kind == "duplicate" && skipped.reason == expected,
+            Some(false) => skipped.kind == "duplicate",
+            None => skipped.kind == "unreadable",
+        };
+        if !fine {
+            return Err(format!(
+                "{path} → {shown} (ends at a rule file: {ends_at_rule:?}): {skipped:?}"
+            ));
         }
     }
     Ok(())

@@ -158,9 +158,18 @@ fn is_under(path: &str, dir: &str) -> bool {
     path.strip_prefix(dir).is_some_and(|r| r.starts_with('/'))
 }
 
-/// Every tracked SKILL.md of the team's skills in the work tree, by path; those not read (other
-/// SKILL.md files, such as samples, included) with why; and configuration warnings.
-fn load(repo: &ServedRepo) -> Result<(Vec<Skill>, Vec<Value>, Vec<String>), RulesError> {
+/// The team's skills of a work tree, and what was left out.
+struct Loaded {
+    /// By name, then path.
+    skills: Vec<Skill>,
+    /// SKILL.md files not read (samples included), with why.
+    skipped: Vec<Value>,
+    /// Problems with the configuration.
+    warnings: Vec<String>,
+}
+
+/// Every tracked SKILL.md of the team's skills in the work tree (see [`Loaded`]).
+fn load(repo: &ServedRepo) -> Result<Loaded, RulesError> {
     let snap = Snapshot::worktree(&repo.root)?;
     let (included, mut warnings) = configured_folders(&snap)?;
     for dir in &included {
@@ -214,7 +223,11 @@ fn load(repo: &ServedRepo) -> Result<(Vec<Skill>, Vec<Value>, Vec<String>), Rule
         }
     }
     skills.sort_by(|a, b| (&a.name, &a.path).cmp(&(&b.name, &b.path)));
-    Ok((skills, skipped, warnings))
+    Ok(Loaded {
+        skills,
+        skipped,
+        warnings,
+    })
 }
 
 /// Fetches of every skill of `repo`, by name.
@@ -237,7 +250,11 @@ fn fetch_count(s: &RulesState, repo: &str, name: &str) -> Result<i64, RulesError
 
 /// list_skills: name, one-line description, digest, path and warnings of every skill.
 pub fn list(s: &RulesState, repo: &ServedRepo) -> Result<Value, RulesError> {
-    let (skills, skipped, config_warnings) = load(repo)?;
+    let Loaded {
+        skills,
+        skipped,
+        warnings,
+    } = load(repo)?;
     let counts = fetch_counts(s, &repo.name)?;
     let mut out = Vec::with_capacity(skills.len());
     for k in &skills {
@@ -254,9 +271,7 @@ pub fn list(s: &RulesState, repo: &ServedRepo) -> Result<Value, RulesError> {
             "fetchCount": counts.get(&k.name).copied().unwrap_or(0),
         }));
     }
-    Ok(
-        json!({"repository": repo.name, "skills": out, "skipped": skipped, "warnings": config_warnings}),
-    )
+    Ok(json!({"repository": repo.name, "skills": out, "skipped": skipped, "warnings": warnings}))
 }
 
 /// get_skill: the full Markdown of the skill `name` (`path` picks one of several with that
@@ -267,7 +282,7 @@ pub fn fetch(
     name: &str,
     path: Option<&str>,
 ) -> Result<Value, RulesError> {
-    let (skills, _, _) = load(repo)?;
+    let skills = load(repo)?.skills;
     let matching: Vec<&Skill> = skills
         .iter()
         .filter(|k| k.name == name && path.is_none_or(|p| p == k.path))
