@@ -493,6 +493,9 @@ fn the_rule_written_for_a_path_comes_first_on_a_real_project() {
         "{all:?}"
     );
     assert_eq!(r.body["nextCursor"], Value::Null);
+    // The docs/ folder is the nested rule's too, although its globs speak of files.
+    let r = get(server.addr, "/api/v1/rules/playbook?path=docs");
+    assert_eq!(ids(&r.body)[0], "docs/.cursor/rules/mintlify.mdc");
     // Outside docs/ it does not apply, and says why.
     let r = get(
         server.addr,

@@ -756,7 +756,7 @@ impl Playbook {
         for f in &self.files {
             match f.scope.applies(path, is_dir) {
                 Applies::Yes => chosen.push((specificity(f), f)),
-                Applies::Undecided => chosen.push((Specificity::General, f)),
+                Applies::Undecided => chosen.push((undecided_specificity(f, path), f)),
                 Applies::No(why) => skipped.push(skip(&f.path, "scope", why)),
             }
         }
@@ -792,6 +792,16 @@ fn specificity(f: &LoadedFile) -> Specificity {
     if !f.scope.globs.is_empty() {
         Specificity::Globs
     } else if !f.scope.dir.is_empty() {
+        Specificity::Directory
+    } else {
+        Specificity::General
+    }
+}
+
+/// A directory inside a nested scope is that scope's, whatever its globs say of its files.
+fn undecided_specificity(f: &LoadedFile, dir: &str) -> Specificity {
+    let d = f.scope.dir.as_str();
+    if !d.is_empty() && (dir == d || dir.strip_prefix(d).is_some_and(|r| r.starts_with('/'))) {
         Specificity::Directory
     } else {
         Specificity::General
