@@ -451,11 +451,11 @@ fn a_restricted_key_learns_no_served_repository_it_may_not_see() {
 
 // ---- issue 26: the playbook on a real project's rules (tests/corpora/fastmcp-rules) ----
 
-fn fastmcp() -> (tempfile::TempDir, Server) {
+fn fastmcp() -> (tempfile::TempDir, std::path::PathBuf, Server) {
     let tmp = tempfile::tempdir().unwrap();
     let repo = common::corpora::corpus(tmp.path(), "fastmcp-rules");
     let server = start_server(&repo, &tmp.path().join("data"), Some("acme/fastmcp"), false);
-    (tmp, server)
+    (tmp, repo, server)
 }
 
 fn skipped_entry<'a>(pb: &'a Value, path: &str) -> &'a Value {
@@ -469,7 +469,7 @@ fn skipped_entry<'a>(pb: &'a Value, path: &str) -> &'a Value {
 
 #[test]
 fn the_rule_written_for_a_path_comes_first_on_a_real_project() {
-    let (_tmp, server) = fastmcp();
+    let (_tmp, _repo, server) = fastmcp();
     let r = get(
         server.addr,
         "/api/v1/rules/playbook?path=docs/servers/providers/proxy.mdx",
@@ -509,7 +509,7 @@ fn the_rule_written_for_a_path_comes_first_on_a_real_project() {
 
 #[test]
 fn symlinked_rule_files_are_read_once_and_the_skipped_ones_say_where_they_lead() {
-    let (_tmp, server) = fastmcp();
+    let (_tmp, repo, server) = fastmcp();
     let pb = get(server.addr, "/api/v1/rules/playbook").body;
     let all = ids(&pb);
     // CLAUDE.md is read, under its own path, once.
@@ -542,6 +542,35 @@ fn symlinked_rule_files_are_read_once_and_the_skipped_ones_say_where_they_lead()
     assert_eq!(
         copilot["reason"],
         "a symlink to `AGENTS.md` → `CLAUDE.md`, which is loaded once under its own path"
+    );
+    // The same at a commit (what the gate binds), where links are read from git's objects.
+    let at_head = nexus_lite::rules::playbook::load_at_commit(&repo, "HEAD").unwrap();
+    let reasons: Vec<(&str, &str, &str)> = at_head
+        .skipped
+        .iter()
+        .map(|s| (s.path.as_str(), s.kind, s.reason.as_str()))
+        .collect();
+    assert_eq!(
+        reasons,
+        [
+            (
+                ".github/copilot-instructions.md",
+                "duplicate",
+                "a symlink to `AGENTS.md` → `CLAUDE.md`, which is loaded once under its own path"
+            ),
+            (
+                "AGENTS.md",
+                "duplicate",
+                "a symlink to `CLAUDE.md`, which is loaded once under its own path"
+            ),
+        ]
+    );
+    assert_eq!(
+        at_head
+            .rules()
+            .map(|r| r.rule_id.clone())
+            .collect::<Vec<_>>(),
+        all
     );
 }
 
