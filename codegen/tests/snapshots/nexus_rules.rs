@@ -599,7 +599,7 @@ pub mod nexus_rules {
             runtime::spec::ToolSpec {
                 name: "get_playbook",
                 title: "Playbook",
-                description: "Rules that apply (to `path`; rules written for it first), with a version hash; sinceVersion = current hash answers `unchanged`. Skipped files listed with why; a cut answer continues with nextCursor.",
+                description: "Rules that apply (to `path`: its own rules first), with a version hash; sinceVersion = current hash answers `unchanged`. Skipped files listed with why.",
                 scope: "rules:read",
                 access: runtime::spec::Access::Read,
                 modes: &[
