@@ -165,6 +165,13 @@ fn main() -> ExitCode {
             ),
         );
     }
+    // ---------- playbook symlink chains (issue 26) ----------
+    if run("playbook_links") {
+        record(
+            "playbook_links",
+            props::count(cases, props::link_case(), props::link_property),
+        );
+    }
     if tallies.iter().any(|f| *f > 0) {
         ExitCode::FAILURE
     } else {

@@ -226,3 +226,15 @@ fn an_analyser_id_pass_is_witnessed_only_where_the_gate_checked_it_and_saw_nothi
         props::claim_witnessing_property,
     );
 }
+
+// ---------- playbook symlink chains (issue 26) ----------
+
+#[test]
+fn rule_files_linking_to_each_other_are_each_read_once_or_skipped_with_where_they_lead() {
+    props::check(
+        "playbook_links",
+        props::cases(SLOW_CASES),
+        props::link_case(),
+        props::link_property,
+    );
+}

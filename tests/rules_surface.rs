@@ -269,3 +269,32 @@ fn get_rule_refusals_match_the_published_output_schema() {
         assert!(problems.is_empty(), "{rule}: {problems:?}\n{answer}");
     }
 }
+
+/// Issue 26 on a real project's rules (tests/corpora/fastmcp-rules): the playbook of a docs page
+/// starts with the nested Cursor rule written for docs/, and what the budget cuts is reached
+/// with nextCursor, through the real binary and the Python SDK.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_playbook_of_a_docs_page_keeps_its_rule_and_pages_the_rest() {
+    let test = "the_playbook_of_a_docs_page_keeps_its_rule_and_pages_the_rest";
+    let Some(py) = support::require(support::python_with_mcp(), PYTHON_WHAT, test) else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = support::corpora::corpus(tmp.path(), "fastmcp-rules");
+    let lite = support::embedded_nexus("acme/fastmcp", &repo, &tmp.path().join("data")).await;
+    let mut cmd = Command::new(py);
+    cmd.arg(script())
+        .args(["playbook", "--binary"])
+        .arg(bin())
+        .args(["--path", "docs/servers/providers/proxy.mdx"])
+        .args(["--first", "docs/.cursor/rules/mintlify.mdc"])
+        .env("PATH", tool_path())
+        .env("NEXUS_API_URL", &lite.url)
+        .env("NEXUS_API_TOKEN", &lite.token);
+    run_script(
+        cmd,
+        "get_playbook paged (tests/clients/rules_loop.py playbook)",
+    )
+    .await;
+    lite.running.shutdown().await;
+}

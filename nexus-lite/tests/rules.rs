@@ -7,7 +7,7 @@ mod common;
 #[path = "fixtures/rules/materialize.rs"]
 mod rules_fixture;
 
-use common::{Resp, TOKEN, http, start_server};
+use common::{Resp, Server, TOKEN, http, start_server};
 use serde_json::{Value, json};
 use std::path::Path;
 
@@ -447,4 +447,223 @@ fn a_restricted_key_learns_no_served_repository_it_may_not_see() {
     let r = get(server.addr, "/api/v1/rules/playbook?visible=acme%2Fother");
     assert_eq!(r.status, 404, "{:#}", r.body);
     assert!(!r.body.to_string().contains("acme/shop"), "{:#}", r.body);
+}
+
+// ---- issue 26: the playbook on a real project's rules (tests/corpora/fastmcp-rules) ----
+
+fn fastmcp() -> (tempfile::TempDir, std::path::PathBuf, Server) {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = common::corpora::corpus(tmp.path(), "fastmcp-rules");
+    let server = start_server(&repo, &tmp.path().join("data"), Some("acme/fastmcp"), false);
+    (tmp, repo, server)
+}
+
+fn skipped_entry<'a>(pb: &'a Value, path: &str) -> &'a Value {
+    pb["skipped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["path"] == path)
+        .unwrap_or_else(|| panic!("{path} is not listed as skipped: {:#}", pb["skipped"]))
+}
+
+#[test]
+fn the_rule_written_for_a_path_comes_first_on_a_real_project() {
+    let (_tmp, _repo, server) = fastmcp();
+    let r = get(
+        server.addr,
+        "/api/v1/rules/playbook?path=docs/servers/providers/proxy.mdx",
+    );
+    assert_eq!(r.status, 200, "{:#}", r.body);
+    let all = ids(&r.body);
+    // The nested `docs/.cursor/rules/` rule applies under docs/ and is ranked first.
+    assert_eq!(all[0], "docs/.cursor/rules/mintlify.mdc", "{all:?}");
+    let mintlify = rule(&r.body, "docs/.cursor/rules/mintlify.mdc");
+    assert_eq!(mintlify["scopeDir"], "docs");
+    assert_eq!(mintlify["activation"], "auto");
+    // The root rules follow, in playbook order (root first, nearer later).
+    let whole = ids(&get(server.addr, "/api/v1/rules/playbook").body);
+    assert_eq!(
+        whole.last().map(String::as_str),
+        Some("docs/.cursor/rules/mintlify.mdc")
+    );
+    assert_eq!(all[1..], whole[..whole.len() - 1], "{all:?}");
+    assert!(
+        all.contains(&"CLAUDE.md#development-rules".to_string()),
+        "{all:?}"
+    );
+    assert_eq!(r.body["nextCursor"], Value::Null);
+    // The docs/ folder is the nested rule's too, although its globs speak of files.
+    let r = get(server.addr, "/api/v1/rules/playbook?path=docs");
+    assert_eq!(ids(&r.body)[0], "docs/.cursor/rules/mintlify.mdc");
+    // Outside docs/ it does not apply, and says why.
+    let r = get(
+        server.addr,
+        "/api/v1/rules/playbook?path=src/fastmcp/server.py",
+    );
+    assert!(!ids(&r.body).iter().any(|i| i.contains("mintlify")));
+    let why = skipped_entry(&r.body, "docs/.cursor/rules/mintlify.mdc");
+    assert_eq!(why["kind"], "scope");
+    assert!(why["reason"].as_str().unwrap().contains("docs/"), "{why:#}");
+}
+
+#[test]
+fn symlinked_rule_files_are_read_once_and_the_skipped_ones_say_where_they_lead() {
+    let (_tmp, repo, server) = fastmcp();
+    let pb = get(server.addr, "/api/v1/rules/playbook").body;
+    let all = ids(&pb);
+    // CLAUDE.md is read, under its own path, once.
+    assert!(
+        all.contains(&"CLAUDE.md#development-rules".to_string()),
+        "{all:?}"
+    );
+    assert!(!all.iter().any(|i| i.starts_with("AGENTS.md")), "{all:?}");
+    assert!(
+        !all.iter()
+            .any(|i| i.starts_with(".github/copilot-instructions")),
+        "{all:?}"
+    );
+    assert_eq!(
+        all.iter()
+            .filter(|i| *i == "CLAUDE.md#development-rules")
+            .count(),
+        1
+    );
+    let agents = skipped_entry(&pb, "AGENTS.md");
+    assert_eq!(agents["kind"], "duplicate", "{agents:#}");
+    assert_eq!(
+        agents["reason"],
+        "a symlink to `CLAUDE.md`, which is loaded once under its own path"
+    );
+    // A link to a link (`.github/copilot-instructions.md` → `../AGENTS.md` → `CLAUDE.md`) is
+    // the same file again, not an unreadable one.
+    let copilot = skipped_entry(&pb, ".github/copilot-instructions.md");
+    assert_eq!(copilot["kind"], "duplicate", "{copilot:#}");
+    assert_eq!(
+        copilot["reason"],
+        "a symlink to `AGENTS.md` → `CLAUDE.md`, which is loaded once under its own path"
+    );
+    // The same at a commit (what the gate binds), where links are read from git's objects.
+    let at_head = nexus_lite::rules::playbook::load_at_commit(&repo, "HEAD").unwrap();
+    let reasons: Vec<(&str, &str, &str)> = at_head
+        .skipped
+        .iter()
+        .map(|s| (s.path.as_str(), s.kind, s.reason.as_str()))
+        .collect();
+    assert_eq!(
+        reasons,
+        [
+            (
+                ".github/copilot-instructions.md",
+                "duplicate",
+                "a symlink to `AGENTS.md` → `CLAUDE.md`, which is loaded once under its own path"
+            ),
+            (
+                "AGENTS.md",
+                "duplicate",
+                "a symlink to `CLAUDE.md`, which is loaded once under its own path"
+            ),
+        ]
+    );
+    assert_eq!(
+        at_head
+            .rules()
+            .map(|r| r.rule_id.clone())
+            .collect::<Vec<_>>(),
+        all
+    );
+}
+
+#[test]
+fn sample_skills_are_not_the_teams_unless_the_team_includes_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = common::corpora::corpus(tmp.path(), "fastmcp-rules");
+    let server = start_server(&repo, &tmp.path().join("data"), Some("acme/fastmcp"), false);
+    let names = |body: &Value| -> Vec<String> {
+        let mut paths: Vec<String> = body["skills"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["path"].as_str().unwrap().to_string())
+            .collect();
+        paths.sort();
+        paths
+    };
+    let listed = get(server.addr, "/api/v1/rules/skills").body;
+    assert_eq!(
+        names(&listed),
+        [
+            ".claude/skills/code-review/SKILL.md",
+            ".claude/skills/python-tests/SKILL.md",
+            ".claude/skills/review-issue/SKILL.md",
+            ".claude/skills/review-pr/SKILL.md",
+            ".claude/skills/review-security-report/SKILL.md",
+            "skills/fastmcp-client-cli/SKILL.md",
+        ],
+        "{listed:#}"
+    );
+    for sample in [
+        "examples/skills/sample_skills/code-review/SKILL.md",
+        "examples/skills/sample_skills/pdf-processing/SKILL.md",
+    ] {
+        let s = listed["skipped"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["path"] == sample)
+            .unwrap_or_else(|| panic!("{sample} not skipped: {listed:#}"));
+        assert_eq!(s["kind"], "not-configured");
+        assert!(
+            s["reason"].as_str().unwrap().contains(".nexus/skills.yaml"),
+            "{s:#}"
+        );
+    }
+    // The team's code review is `reviewing-code`; the sample without a name (so called
+    // `code-review`, its folder) is no skill of the team's.
+    let r = get(server.addr, "/api/v1/rules/skills/reviewing-code");
+    assert_eq!(r.status, 200, "{:#}", r.body);
+    assert_eq!(r.body["path"], ".claude/skills/code-review/SKILL.md");
+    for sample in ["code-review", "pdf-processing"] {
+        let r = get(server.addr, &format!("/api/v1/rules/skills/{sample}"));
+        assert_eq!(r.status, 404, "{:#}", r.body);
+    }
+
+    // Configured: the samples' folder is served too, and the two code-reviews need a path.
+    std::fs::create_dir_all(repo.join(".nexus")).unwrap();
+    std::fs::write(
+        repo.join(".nexus/skills.yaml"),
+        "include: [examples/skills/sample_skills/, example/skills]\n",
+    )
+    .unwrap();
+    let git = |args: &[&str]| {
+        let ok = std::process::Command::new("git")
+            .arg("-C")
+            .arg(&repo)
+            .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+            .args(args)
+            .status()
+            .unwrap();
+        assert!(ok.success(), "git {args:?}");
+    };
+    git(&["add", ".nexus/skills.yaml"]);
+    git(&["commit", "-qm", "serve the sample skills"]);
+    let listed = get(server.addr, "/api/v1/rules/skills").body;
+    assert!(
+        names(&listed).contains(&"examples/skills/sample_skills/pdf-processing/SKILL.md".into()),
+        "{listed:#}"
+    );
+    assert_eq!(listed["skipped"].as_array().unwrap().len(), 0, "{listed:#}");
+    // A folder that holds no skill is a mistake the team hears about.
+    assert_eq!(
+        listed["warnings"],
+        json!([
+            "`include: example/skills` in .nexus/skills.yaml holds no tracked SKILL.md; check the folder's path (relative to the repository root)"
+        ])
+    );
+    let r = get(server.addr, "/api/v1/rules/skills/code-review");
+    assert_eq!(r.status, 200, "{:#}", r.body);
+    assert_eq!(
+        r.body["path"],
+        "examples/skills/sample_skills/code-review/SKILL.md"
+    );
 }

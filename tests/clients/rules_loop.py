@@ -13,8 +13,9 @@ gate exits 1 -> get_gate_result (through use_capability) shows the violations ->
 report_check -> the gate passes -> `nexus-mcp rules stats` shows the rule broken once and fixed;
 then the honesty cases (no record, ambiguous prefix, capped answer, analyser missing, analyser
 crashing) and a proposal a human accepts. `http`: keys bound to repositories see their own
-records only. Prints a transcript of the calls; exits 0 when every expectation holds, otherwise
-prints `FAILED: ...` and exits 1.
+records only. `playbook`: get_playbook on a path of a real project, paged to the end. Prints a
+transcript of the calls; exits 0 when every expectation holds, otherwise prints `FAILED: ...`
+and exits 1.
 """
 
 from __future__ import annotations
@@ -318,6 +319,32 @@ async def run_http(args: argparse.Namespace) -> None:
             expect(denied["code"] == "REPOSITORY_NOT_VISIBLE", f"playbook of an unseen repository: {denied}")
 
 
+async def run_playbook(args: argparse.Namespace) -> None:
+    """get_playbook for one path of a real project: the rule written for that path first, and
+    every rule the Nexus selects reachable through nextCursor, in order, each once."""
+    token, url = os.environ["NEXUS_API_TOKEN"], os.environ["NEXUS_API_URL"].rstrip("/")
+    async with httpx.AsyncClient(headers={"Authorization": f"Bearer {token}"}) as http:
+        r = await http.get(f"{url}/api/v1/rules/playbook", params={"path": args.path})
+        expect(r.status_code == 200, f"the Nexus playbook: {r.status_code} {r.text}")
+        want = [rule["ruleId"] for rule in r.json()["rules"]]
+    env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "NEXUS_API_URL", "NEXUS_API_TOKEN")}
+    params = StdioServerParameters(command=args.binary, args=["--surface", "nexus-rules", "serve"], env=env)
+    async with Client(params, read_timeout_seconds=120) as client:
+        agent = Agent(client)
+        page = await agent.ok("get_playbook", {"path": args.path}, ["version", "nextCursor", "truncation"])
+        expect(page["rules"][0]["ruleId"] == args.first, f"first rule: {show(page['rules'][0], 300)}")
+        expect(page.get("truncation"), "the first page was not cut: the test no longer pages")
+        got = [rule["ruleId"] for rule in page["rules"]]
+        pages = 1
+        while page.get("nextCursor"):
+            expect(pages < len(want) + 1, f"no end to the pages after {pages}")
+            page = await agent.ok("get_playbook", {"path": args.path, "cursor": page["nextCursor"]}, ["nextCursor"])
+            got += [rule["ruleId"] for rule in page["rules"]]
+            pages += 1
+        expect(got == want, f"through {pages} pages: {got}, the Nexus selects {want}")
+        print(f"{len(got)} rules in {pages} pages, {args.first} first")
+
+
 def main() -> int:
     p = argparse.ArgumentParser()
     sub = p.add_subparsers(dest="transport", required=True)
@@ -326,8 +353,12 @@ def main() -> int:
     s.add_argument("--repo", required=True)
     h = sub.add_parser("http")
     h.add_argument("--url", required=True)
+    b = sub.add_parser("playbook")
+    b.add_argument("--binary", required=True)
+    b.add_argument("--path", required=True)
+    b.add_argument("--first", required=True)
     args = p.parse_args()
-    return run(args, {"stdio": run_stdio, "http": run_http}, "nexus-rules")
+    return run(args, {"stdio": run_stdio, "http": run_http, "playbook": run_playbook}, "nexus-rules")
 
 
 if __name__ == "__main__":

@@ -1883,3 +1883,151 @@ pub fn claim_witnessing_property(
     }
     Ok(())
 }
+
+// ---------- playbook symlink chains (issue 26) ----------
+
+/// The tracked paths of a symlink case: rule files in two scopes, then plain files.
+pub const LINK_PATHS: [&str; 8] = [
+    "AGENTS.md",
+    "CLAUDE.md",
+    "GEMINI.md",
+    ".github/copilot-instructions.md",
+    "docs/AGENTS.md",
+    "docs/CLAUDE.md",
+    "notes/guide.md",
+    "x.txt",
+];
+
+/// What one tracked path is.
+#[derive(Debug, Clone)]
+pub enum LinkNode {
+    Absent,
+    /// A file with one of two contents (the same content twice is a copy).
+    File(u8),
+    /// A symlink to another path of [`LINK_PATHS`].
+    To(usize),
+    /// A symlink out of the repository, absolute, or to a path nobody tracks.
+    Away(&'static str),
+}
+
+pub fn link_case() -> impl Strategy<Value = Vec<LinkNode>> {
+    let node = prop_oneof![
+        1 => Just(LinkNode::Absent),
+        2 => (0u8..2).prop_map(LinkNode::File),
+        4 => (0..LINK_PATHS.len()).prop_map(LinkNode::To),
+        1 => prop::sample::select(&["../../outside.md", "/etc/passwd", "missing.md"][..])
+            .prop_map(LinkNode::Away),
+    ];
+    prop::collection::vec(node, LINK_PATHS.len())
+}
+
+/// The link text from `from` to the tracked path `to` (relative, as people write them).
+fn link_text(from: &str, to: &str) -> String {
+    let depth = from.matches('/').count();
+    format!("{}{to}", "../".repeat(depth))
+}
+
+/// Loading a playbook whose rule files link to each other in any way (chains, loops, copies,
+/// links out) never fails, accounts for every rule file once (loaded or skipped), and a skipped
+/// link says where its chain leads: "duplicate" exactly when it ends at a loaded rule file's
+/// content, with the chain as the test follows it, "unreadable" when it ends nowhere.
+pub fn link_property(nodes: Vec<LinkNode>) -> Result<(), String> {
+    use nexus_lite::rules::playbook::{self, discover, files};
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let root = dir.path();
+    let mut entries = Vec::new();
+    for (i, (path, node)) in LINK_PATHS.iter().zip(&nodes).enumerate() {
+        let full = root.join(path);
+        if let Some(parent) = full.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| e.to_string())?;
+        }
+        let (blob, symlink) = match node {
+            LinkNode::Absent => continue,
+            LinkNode::File(c) => {
+                std::fs::write(&full, format!("# Rules {c}\n\n## Style\nBe kind {c}.\n"))
+                    .map_err(|e| e.to_string())?;
+                (format!("{c:040x}"), false)
+            }
+            LinkNode::To(t) => {
+                std::os::unix::fs::symlink(link_text(path, LINK_PATHS[*t]), &full)
+                    .map_err(|e| e.to_string())?;
+                (format!("{:040x}", 100 + i), true)
+            }
+            LinkNode::Away(a) => {
+                std::os::unix::fs::symlink(a, &full).map_err(|e| e.to_string())?;
+                (format!("{:040x}", 100 + i), true)
+            }
+        };
+        entries.push(files::Entry {
+            path: (*path).to_owned(),
+            blob,
+            symlink,
+        });
+    }
+    let snap = files::Snapshot {
+        root: root.to_path_buf(),
+        commit: None,
+        head: None,
+        dirty: Vec::new(),
+        entries,
+    };
+    let pb = playbook::load(&snap).map_err(|e| format!("load failed: {e}"))?;
+    let loaded: Vec<&str> = pb.files.iter().map(|f| f.path.as_str()).collect();
+    for (i, path) in LINK_PATHS.iter().enumerate() {
+        let present = !matches!(nodes[i], LinkNode::Absent);
+        let candidate = discover::classify(path).is_some();
+        let times = loaded.iter().filter(|l| *l == path).count()
+            + pb.skipped.iter().filter(|s| s.path == *path).count();
+        if times != usize::from(present && candidate) {
+            return Err(format!(
+                "{path} accounted {times} times: {pb:?}",
+                pb = pb.skipped
+            ));
+        }
+        if !present || !candidate {
+            continue;
+        }
+        // The chain as the test follows it.
+        let mut chain = Vec::new();
+        let mut at = i;
+        let end = loop {
+            match &nodes[at] {
+                LinkNode::To(t) if chain.len() < 9 && !chain.contains(t) && *t != i => {
+                    chain.push(*t);
+                    at = *t;
+                }
+                LinkNode::File(_) if at != i => break Some(at),
+                _ => break None,
+            }
+        };
+        if !matches!(nodes[i], LinkNode::To(_) | LinkNode::Away(_)) {
+            continue;
+        }
+        let skipped = pb.skipped.iter().find(|s| s.path == *path);
+        let Some(skipped) = skipped else {
+            // Loaded under its own path: only a link to a plain file (not a rule file) is.
+            if end.is_some_and(|e| discover::classify(LINK_PATHS[e]).is_none()) {
+                continue;
+            }
+            return Err(format!("{path} (a link, end {end:?}) was loaded"));
+        };
+        let shown = chain
+            .iter()
+            .map(|t| format!("`{}`", LINK_PATHS[*t]))
+            .collect::<Vec<_>>()
+            .join(" → ");
+        let expected = format!("a symlink to {shown}, which is loaded once under its own path");
+        let ends_at_rule = end.map(|e| discover::classify(LINK_PATHS[e]).is_some());
+        let fine = match ends_at_rule {
+            Some(true) => skipped.kind == "duplicate" && skipped.reason == expected,
+            Some(false) => skipped.kind == "duplicate",
+            None => skipped.kind == "unreadable",
+        };
+        if !fine {
+            return Err(format!(
+                "{path} → {shown} (ends at a rule file: {ends_at_rule:?}): {skipped:?}"
+            ));
+        }
+    }
+    Ok(())
+}

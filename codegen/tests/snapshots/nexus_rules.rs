@@ -57,6 +57,8 @@ pub mod nexus_rules {
         pub since_version: Option<String>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub repository: Option<Repository>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub cursor: Option<String>,
     }
     /// Result of `get_playbook` (before the runtime adds its envelope and truncation).
     #[derive(
@@ -88,6 +90,9 @@ pub mod nexus_rules {
         pub skipped: Option<Vec<serde_json::Value>>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub warnings: Option<Vec<serde_json::Value>>,
+        #[serde(rename = "nextCursor")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub next_cursor: Option<String>,
     }
     /// Arguments of `report_check`.
     #[derive(
@@ -297,6 +302,8 @@ pub mod nexus_rules {
         pub skills: Option<Vec<serde_json::Value>>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub skipped: Option<Vec<serde_json::Value>>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub warnings: Option<Vec<String>>,
     }
     /// Arguments of `get_skill`.
     #[derive(
@@ -592,7 +599,7 @@ pub mod nexus_rules {
             runtime::spec::ToolSpec {
                 name: "get_playbook",
                 title: "Playbook",
-                description: "Rules that apply (to `path`), with a version hash; sinceVersion = current hash answers `unchanged`. Skipped files listed with why.",
+                description: "Rules that apply (to `path`: its own rules first), with a version hash; sinceVersion = current hash answers `unchanged`. Skipped files listed with why.",
                 scope: "rules:read",
                 access: runtime::spec::Access::Read,
                 modes: &[
@@ -600,8 +607,8 @@ pub mod nexus_rules {
                     runtime::spec::Mode::RemoteHttp,
                 ],
                 handler: runtime::spec::Handler::Mapped,
-                input_schema: "{\"additionalProperties\":false,\"properties\":{\"path\":{\"maxLength\":1024,\"minLength\":1,\"type\":\"string\"},\"repository\":{\"maxLength\":200,\"pattern\":\"^[\\\\w.-]+/[\\\\w.-]+$\",\"type\":\"string\"},\"sinceVersion\":{\"maxLength\":128,\"type\":\"string\"}},\"type\":\"object\"}",
-                output_schema: "{\"$defs\":{\"Rule\":{\"properties\":{\"activation\":{\"type\":\"string\"},\"body\":{\"type\":\"string\"},\"enforcedBy\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"globs\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"machineChecked\":{\"type\":\"boolean\"},\"ruleId\":{\"type\":\"string\"},\"severity\":{\"type\":\"string\"},\"source\":{\"type\":\"string\"},\"title\":{\"type\":\"string\"}},\"type\":\"object\"}},\"properties\":{\"commitSha\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"dirty\":{\"anyOf\":[{\"type\":\"boolean\"},{\"type\":\"null\"}]},\"path\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"repository\":{\"type\":\"string\"},\"rules\":{\"items\":{\"$ref\":\"#/$defs/Rule\"},\"type\":\"array\"},\"skipped\":{\"type\":\"array\"},\"truncation\":{\"description\":\"Present when the result was cut to fit its budget; nothing is ever cut silently.\",\"properties\":{\"cuts\":{\"items\":{\"properties\":{\"kept\":{\"type\":\"integer\"},\"path\":{\"type\":\"string\"},\"total\":{\"type\":\"integer\"}},\"required\":[\"path\",\"kept\",\"total\"],\"type\":\"object\"},\"type\":\"array\"},\"next_cursor\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"note\":{\"type\":\"string\"},\"strings_shortened\":{\"type\":\"integer\"},\"truncated\":{\"type\":\"boolean\"}},\"required\":[\"truncated\"],\"type\":\"object\"},\"unchanged\":{\"type\":\"boolean\"},\"version\":{\"type\":\"string\"},\"warnings\":{\"type\":\"array\"}},\"type\":\"object\"}",
+                input_schema: "{\"additionalProperties\":false,\"properties\":{\"cursor\":{\"maxLength\":512,\"type\":\"string\"},\"path\":{\"maxLength\":1024,\"minLength\":1,\"type\":\"string\"},\"repository\":{\"maxLength\":200,\"pattern\":\"^[\\\\w.-]+/[\\\\w.-]+$\",\"type\":\"string\"},\"sinceVersion\":{\"maxLength\":128,\"type\":\"string\"}},\"type\":\"object\"}",
+                output_schema: "{\"$defs\":{\"Rule\":{\"properties\":{\"activation\":{\"type\":\"string\"},\"body\":{\"type\":\"string\"},\"enforcedBy\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"globs\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"machineChecked\":{\"type\":\"boolean\"},\"ruleId\":{\"type\":\"string\"},\"severity\":{\"type\":\"string\"},\"source\":{\"type\":\"string\"},\"title\":{\"type\":\"string\"}},\"type\":\"object\"}},\"properties\":{\"commitSha\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"dirty\":{\"anyOf\":[{\"type\":\"boolean\"},{\"type\":\"null\"}]},\"nextCursor\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"path\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"repository\":{\"type\":\"string\"},\"rules\":{\"items\":{\"$ref\":\"#/$defs/Rule\"},\"type\":\"array\"},\"skipped\":{\"type\":\"array\"},\"truncation\":{\"description\":\"Present when the result was cut to fit its budget; nothing is ever cut silently.\",\"properties\":{\"cuts\":{\"items\":{\"properties\":{\"kept\":{\"type\":\"integer\"},\"path\":{\"type\":\"string\"},\"total\":{\"type\":\"integer\"}},\"required\":[\"path\",\"kept\",\"total\"],\"type\":\"object\"},\"type\":\"array\"},\"next_cursor\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"note\":{\"type\":\"string\"},\"strings_shortened\":{\"type\":\"integer\"},\"truncated\":{\"type\":\"boolean\"}},\"required\":[\"truncated\"],\"type\":\"object\"},\"unchanged\":{\"type\":\"boolean\"},\"version\":{\"type\":\"string\"},\"warnings\":{\"type\":\"array\"}},\"type\":\"object\"}",
                 nexus: Some(runtime::spec::NexusSpec {
                     method: runtime::spec::HttpMethod::Get,
                     path: "/api/v1/rules/playbook",
@@ -619,7 +626,11 @@ pub mod nexus_rules {
                     max_string: None,
                     budget: 30000usize,
                 },
-                pagination: None,
+                pagination: Some(runtime::spec::PaginationSpec {
+                    items: "rules",
+                    cursor: "cursor",
+                    next: "nextCursor",
+                }),
                 mutation: None,
                 content: &[],
                 listed: true,
@@ -791,7 +802,7 @@ pub mod nexus_rules {
             runtime::spec::ToolSpec {
                 name: "list_skills",
                 title: "Skills",
-                description: "Skills (SKILL.md) by name with a one-line description and a digest; fetch one with get_skill.",
+                description: "The team's skills (SKILL.md in skills folders; samples are skipped) by name with a one-line description and a digest; fetch one with get_skill.",
                 scope: "rules:read",
                 access: runtime::spec::Access::Read,
                 modes: &[
@@ -800,7 +811,7 @@ pub mod nexus_rules {
                 ],
                 handler: runtime::spec::Handler::Mapped,
                 input_schema: "{\"additionalProperties\":false,\"properties\":{\"repository\":{\"maxLength\":200,\"pattern\":\"^[\\\\w.-]+/[\\\\w.-]+$\",\"type\":\"string\"}},\"type\":\"object\"}",
-                output_schema: "{\"properties\":{\"repository\":{\"type\":\"string\"},\"skills\":{\"items\":{\"properties\":{\"description\":{\"type\":\"string\"},\"digest\":{\"type\":\"string\"},\"fetchCount\":{\"type\":\"integer\"},\"name\":{\"type\":\"string\"},\"path\":{\"type\":\"string\"}},\"type\":\"object\"},\"type\":\"array\"},\"skipped\":{\"type\":\"array\"},\"truncation\":{\"description\":\"Present when the result was cut to fit its budget; nothing is ever cut silently.\",\"properties\":{\"cuts\":{\"items\":{\"properties\":{\"kept\":{\"type\":\"integer\"},\"path\":{\"type\":\"string\"},\"total\":{\"type\":\"integer\"}},\"required\":[\"path\",\"kept\",\"total\"],\"type\":\"object\"},\"type\":\"array\"},\"next_cursor\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"note\":{\"type\":\"string\"},\"strings_shortened\":{\"type\":\"integer\"},\"truncated\":{\"type\":\"boolean\"}},\"required\":[\"truncated\"],\"type\":\"object\"}},\"type\":\"object\"}",
+                output_schema: "{\"properties\":{\"repository\":{\"type\":\"string\"},\"skills\":{\"items\":{\"properties\":{\"description\":{\"type\":\"string\"},\"digest\":{\"type\":\"string\"},\"fetchCount\":{\"type\":\"integer\"},\"name\":{\"type\":\"string\"},\"path\":{\"type\":\"string\"}},\"type\":\"object\"},\"type\":\"array\"},\"skipped\":{\"type\":\"array\"},\"truncation\":{\"description\":\"Present when the result was cut to fit its budget; nothing is ever cut silently.\",\"properties\":{\"cuts\":{\"items\":{\"properties\":{\"kept\":{\"type\":\"integer\"},\"path\":{\"type\":\"string\"},\"total\":{\"type\":\"integer\"}},\"required\":[\"path\",\"kept\",\"total\"],\"type\":\"object\"},\"type\":\"array\"},\"next_cursor\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"note\":{\"type\":\"string\"},\"strings_shortened\":{\"type\":\"integer\"},\"truncated\":{\"type\":\"boolean\"}},\"required\":[\"truncated\"],\"type\":\"object\"},\"warnings\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"}},\"type\":\"object\"}",
                 nexus: Some(runtime::spec::NexusSpec {
                     method: runtime::spec::HttpMethod::Get,
                     path: "/api/v1/rules/skills",

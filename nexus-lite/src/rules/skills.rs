@@ -1,17 +1,22 @@
-//! Skills: the repository's tracked `SKILL.md` files (agentskills.io). `list` gives each one's
-//! name and a one-line description; `fetch` gives the full Markdown and counts the fetch.
+//! Skills: the team's tracked `SKILL.md` files (agentskills.io): those in skills folders, plus
+//! folders `.nexus/skills.yaml` includes; other SKILL.md files (samples) are listed as skipped.
+//! `list` gives each one's name and a one-line description; `fetch` gives the full Markdown and
+//! counts the fetch.
 //! The agentskills.io field limits are checked as warnings: a skill breaking them is still
 //! listed, since it is what the repository publishes.
 
 use crate::core::repos::ServedRepo;
 use crate::core::util::{near_names, now_epoch, sha256_hex};
 use crate::rules::api::RulesError;
+use crate::rules::playbook::discover;
 use crate::rules::playbook::files::{Content, Entry, Snapshot};
 use crate::rules::playbook::frontmatter::{self, Frontmatter};
 use crate::rules::state::RulesState;
 use serde_json::{Value, json};
 use std::collections::HashMap;
 
+/// The team's configuration of which other folders hold its skills.
+const SKILLS_CONFIG: &str = ".nexus/skills.yaml";
 /// A SKILL.md larger than this is listed as skipped, not read.
 const MAX_SKILL_BYTES: usize = 256 * 1024;
 /// The listing's description is its first line, cut to this many characters.
@@ -114,17 +119,91 @@ fn parse(path: &str, markdown: String) -> Skill {
     }
 }
 
-/// Every tracked SKILL.md of the work tree, by path, and those that could not be read.
-fn load(repo: &ServedRepo) -> Result<(Vec<Skill>, Vec<Value>), RulesError> {
+/// Folders whose SKILL.md files the team serves besides its skills folders: `include:` in
+/// `.nexus/skills.yaml` (e.g. `include: [examples/skills/sample_skills]`), and what was wrong
+/// with that file.
+fn configured_folders(snap: &Snapshot) -> Result<(Vec<String>, Vec<String>), RulesError> {
+    let Some(entry) = snap.entry(SKILLS_CONFIG).filter(|e| !e.symlink) else {
+        return Ok((Vec::new(), Vec::new()));
+    };
+    let text = match snap.read(&[entry], MAX_SKILL_BYTES)?.remove(SKILLS_CONFIG) {
+        Some(Content::Text(t)) => t,
+        _ => {
+            return Ok((
+                Vec::new(),
+                vec![format!(
+                    "{SKILLS_CONFIG} could not be read as text; it is ignored"
+                )],
+            ));
+        }
+    };
+    // The config is a frontmatter block without a body: one lenient reader for both.
+    let fm = frontmatter::parse(&format!("---\n{text}\n---\n"));
+    let folders = fm
+        .list("include")
+        .into_iter()
+        .map(|f| f.trim().trim_matches('/').to_string())
+        .filter(|f| !f.is_empty())
+        .collect();
+    Ok((folders, fm.warnings))
+}
+
+/// Whether `path` is one of the team's skills: in a skills folder agents read
+/// ([`discover::is_skill`]) or under a folder the configuration includes.
+fn is_team_skill(path: &str, included: &[String]) -> bool {
+    discover::is_skill(path) || included.iter().any(|d| is_under(path, d))
+}
+
+fn is_under(path: &str, dir: &str) -> bool {
+    path.strip_prefix(dir).is_some_and(|r| r.starts_with('/'))
+}
+
+/// The team's skills of a work tree, and what was left out.
+struct Loaded {
+    /// By name, then path.
+    skills: Vec<Skill>,
+    /// SKILL.md files not read (samples included), with why.
+    skipped: Vec<Value>,
+    /// Problems with the configuration.
+    warnings: Vec<String>,
+}
+
+/// Every tracked SKILL.md of the team's skills in the work tree (see [`Loaded`]).
+fn load(repo: &ServedRepo) -> Result<Loaded, RulesError> {
     let snap = Snapshot::worktree(&repo.root)?;
+    let (included, mut warnings) = configured_folders(&snap)?;
+    for dir in &included {
+        let holds = snap
+            .entries
+            .iter()
+            .any(|e| e.path.ends_with("/SKILL.md") && is_under(&e.path, dir));
+        if !holds {
+            warnings.push(format!(
+                "`include: {dir}` in {SKILLS_CONFIG} holds no tracked SKILL.md; check the folder's path (relative to the repository root)"
+            ));
+        }
+    }
+    let mut skipped = Vec::new();
     let entries: Vec<&Entry> = snap
         .entries
         .iter()
         .filter(|e| e.path == "SKILL.md" || e.path.ends_with("/SKILL.md"))
+        .filter(|e| {
+            let team = is_team_skill(&e.path, &included);
+            if !team {
+                skipped.push(json!({
+                    "path": e.path,
+                    "kind": "not-configured",
+                    "reason": format!(
+                        "not in a skills folder (.claude/skills/<name>/, .agents/skills/<name>/, or skills/<name>/ at the root), so not the team's skill (a sample or a vendored copy); to serve it, list its folder under `include:` in {SKILLS_CONFIG}"
+                    ),
+                }));
+            }
+            team
+        })
         .collect();
     let mut contents = snap.read(&entries, MAX_SKILL_BYTES)?;
     let mut skills = Vec::new();
-    let mut skipped = Vec::new();
     for e in entries {
         let skip =
             |kind: &str, reason: String| json!({"path": e.path, "kind": kind, "reason": reason});
@@ -144,7 +223,11 @@ fn load(repo: &ServedRepo) -> Result<(Vec<Skill>, Vec<Value>), RulesError> {
         }
     }
     skills.sort_by(|a, b| (&a.name, &a.path).cmp(&(&b.name, &b.path)));
-    Ok((skills, skipped))
+    Ok(Loaded {
+        skills,
+        skipped,
+        warnings,
+    })
 }
 
 /// Fetches of every skill of `repo`, by name.
@@ -167,7 +250,11 @@ fn fetch_count(s: &RulesState, repo: &str, name: &str) -> Result<i64, RulesError
 
 /// list_skills: name, one-line description, digest, path and warnings of every skill.
 pub fn list(s: &RulesState, repo: &ServedRepo) -> Result<Value, RulesError> {
-    let (skills, skipped) = load(repo)?;
+    let Loaded {
+        skills,
+        skipped,
+        warnings,
+    } = load(repo)?;
     let counts = fetch_counts(s, &repo.name)?;
     let mut out = Vec::with_capacity(skills.len());
     for k in &skills {
@@ -184,7 +271,7 @@ pub fn list(s: &RulesState, repo: &ServedRepo) -> Result<Value, RulesError> {
             "fetchCount": counts.get(&k.name).copied().unwrap_or(0),
         }));
     }
-    Ok(json!({"repository": repo.name, "skills": out, "skipped": skipped}))
+    Ok(json!({"repository": repo.name, "skills": out, "skipped": skipped, "warnings": warnings}))
 }
 
 /// get_skill: the full Markdown of the skill `name` (`path` picks one of several with that
@@ -195,7 +282,7 @@ pub fn fetch(
     name: &str,
     path: Option<&str>,
 ) -> Result<Value, RulesError> {
-    let (skills, _) = load(repo)?;
+    let skills = load(repo)?.skills;
     let matching: Vec<&Skill> = skills
         .iter()
         .filter(|k| k.name == name && path.is_none_or(|p| p == k.path))

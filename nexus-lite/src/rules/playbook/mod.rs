@@ -272,34 +272,40 @@ pub fn load(snap: &Snapshot) -> Result<Playbook, LiteError> {
             to_load.push((c.clone(), e));
             continue;
         }
-        let target = match link_texts.get(&e.path) {
+        let first = match link_texts.get(&e.path) {
             Some(Content::Text(t)) => files::resolve_link(&e.path, t.trim()),
             _ => None,
         };
-        let Some(target) = target else {
-            skipped.push(skip(
-                &c.path,
-                "unreadable",
-                "a symlink to a file outside the repository; not followed",
-            ));
+        let (hops, end) = match first {
+            Some(target) => follow_links(snap, target)?,
+            None => (Vec::new(), None),
+        };
+        // `AGENTS.md` → `CLAUDE.md`, or `a` → `b` → `c` for a chain.
+        let shown = hops
+            .iter()
+            .map(|h| format!("`{h}`"))
+            .collect::<Vec<_>>()
+            .join(" → ");
+        let Some(target) = end else {
+            let why = if hops.is_empty() {
+                "a symlink to a file outside the repository; not followed".to_string()
+            } else {
+                format!(
+                    "a symlink to {shown}, which leaves the repository, loops or is not a tracked file; not followed"
+                )
+            };
+            skipped.push(skip(&c.path, "unreadable", why));
             continue;
         };
-        if candidate_paths.contains(target.as_str()) {
+        if candidate_paths.contains(target.path.as_str()) {
             skipped.push(skip(
                 &c.path,
                 "duplicate",
-                format!("a symlink to `{target}`, which is loaded once under its own path"),
+                format!("a symlink to {shown}, which is loaded once under its own path"),
             ));
             continue;
         }
-        match snap.entry(&target).filter(|t| !t.symlink) {
-            Some(t) => to_load.push((c.clone(), t)),
-            None => skipped.push(skip(
-                &c.path,
-                "unreadable",
-                format!("a symlink to `{target}`, which is not a tracked file; not followed"),
-            )),
-        }
+        to_load.push((c.clone(), target));
     }
     // Same content in the same directory (a copy instead of a symlink): loaded once.
     to_load.sort_by_key(|a| order_key(&a.0));
@@ -382,6 +388,35 @@ pub fn load(snap: &Snapshot) -> Result<Playbook, LiteError> {
         warnings,
         tracked: snap.entries.iter().map(|e| e.path.clone()).collect(),
     })
+}
+
+/// Symlinks followed in a chain before giving up (a loop, or a maze).
+const MAX_LINK_HOPS: usize = 8;
+
+/// Follows a symlink chain from the tracked path `target`: the paths passed through (`target`
+/// first), and the regular tracked file it ends at, if it ends inside the repository.
+fn follow_links(
+    snap: &Snapshot,
+    target: String,
+) -> Result<(Vec<String>, Option<&Entry>), LiteError> {
+    let mut hops = vec![target];
+    while hops.len() <= MAX_LINK_HOPS {
+        let Some(entry) = hops.last().and_then(|h| snap.entry(h)) else {
+            return Ok((hops, None));
+        };
+        if !entry.symlink {
+            return Ok((hops, Some(entry)));
+        }
+        let next = match snap.read(&[entry], MAX_FILE_BYTES)?.remove(&entry.path) {
+            Some(Content::Text(t)) => files::resolve_link(&entry.path, t.trim()),
+            _ => None,
+        };
+        match next {
+            Some(n) if !hops.contains(&n) => hops.push(n),
+            _ => return Ok((hops, None)),
+        }
+    }
+    Ok((hops, None))
 }
 
 /// Root first, nearer later; within a directory by format, then path.
@@ -720,16 +755,56 @@ impl Playbook {
         let mut chosen = Vec::new();
         for f in &self.files {
             match f.scope.applies(path, is_dir) {
-                Applies::Yes | Applies::Undecided => chosen.push(f),
+                Applies::Yes => chosen.push((specificity(f), f)),
+                Applies::Undecided => chosen.push((undecided_specificity(f, path), f)),
                 Applies::No(why) => skipped.push(skip(&f.path, "scope", why)),
             }
         }
         skipped.sort_by(|a, b| a.path.cmp(&b.path));
+        let version = version_of(chosen.iter().map(|(_, f)| *f));
+        // Rules written for this path first (nearest first), so a cut answer keeps them.
+        chosen.sort_by(|(a, fa), (b, fb)| {
+            b.cmp(a).then_with(|| match a {
+                Specificity::General => std::cmp::Ordering::Equal,
+                _ => fb.scope.dir.len().cmp(&fa.scope.dir.len()),
+            })
+        });
         Selection {
-            version: version_of(chosen.iter().copied()),
-            rules: chosen.iter().flat_map(|f| f.rules.iter()).collect(),
+            version,
+            rules: chosen.iter().flat_map(|(_, f)| f.rules.iter()).collect(),
             skipped,
         }
+    }
+}
+
+/// How closely a selected file targets the path asked about, least first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Specificity {
+    /// Applies everywhere (a root file without globs) or cannot be decided for a directory.
+    General,
+    /// Its directory is below the root and contains the path.
+    Directory,
+    /// Its globs match the path.
+    Globs,
+}
+
+fn specificity(f: &LoadedFile) -> Specificity {
+    if !f.scope.globs.is_empty() {
+        Specificity::Globs
+    } else if !f.scope.dir.is_empty() {
+        Specificity::Directory
+    } else {
+        Specificity::General
+    }
+}
+
+/// A directory inside a nested scope is that scope's, whatever its globs say of its files.
+fn undecided_specificity(f: &LoadedFile, dir: &str) -> Specificity {
+    let d = f.scope.dir.as_str();
+    if !d.is_empty() && (dir == d || dir.strip_prefix(d).is_some_and(|r| r.starts_with('/'))) {
+        Specificity::Directory
+    } else {
+        Specificity::General
     }
 }
 
@@ -851,7 +926,8 @@ pub fn rule_json(r: &Rule) -> Value {
     serde_json::to_value(r).unwrap_or(Value::Null)
 }
 
-/// `GET /playbook`: the selection for `path`, or `{unchanged, version}` when `since` is current.
+/// `GET /playbook`: the selection for `path` (rules written for it first), or `{unchanged,
+/// version}` when `since` is current.
 pub fn answer(
     repo: &ServedRepo,
     path: Option<&str>,
@@ -872,5 +948,7 @@ pub fn answer(
         "rules": sel.rules.iter().map(|r| rule_json(r)).collect::<Vec<_>>(),
         "skipped": sel.skipped,
         "warnings": pb.warnings,
+        // The whole selection is one page: nexus-mcp's cursor continues it where a budget cut it.
+        "nextCursor": null,
     }))
 }
