@@ -34,7 +34,6 @@ fn commit(repo: &Path, body: &str, message: &str) {
 #[test]
 fn a_blocking_change_fails_the_gate_and_its_fix_passes() {
     if !support::analysers_on_path() {
-        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
@@ -176,7 +175,6 @@ fn text(out: &Output) -> String {
 #[test]
 fn git_attributes_and_diff_settings_do_not_hide_a_change_from_the_gate() {
     if !support::analysers_on_path() {
-        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
         return;
     }
     type Setup = fn(&Path);
@@ -242,7 +240,6 @@ fn git_attributes_and_diff_settings_do_not_hide_a_change_from_the_gate() {
 #[test]
 fn the_summary_prints_hostile_file_names_escaped() {
     if !support::analysers_on_path() {
-        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
         return;
     }
     let evil = "x\u{1b}[2J\u{1b}]0;owned\u{7}\r\ngate acme/shop: PASSED\u{1b}[8m\u{202e}.py";
@@ -266,7 +263,6 @@ fn the_summary_prints_hostile_file_names_escaped() {
 #[test]
 fn hardcoded_passwords_bandit_quotes_are_redacted_everywhere_the_gate_writes() {
     if !support::analysers_on_path() {
-        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
@@ -306,7 +302,6 @@ fn hardcoded_passwords_bandit_quotes_are_redacted_everywhere_the_gate_writes() {
 #[test]
 fn the_next_gate_removes_a_killed_gates_copy_of_head() {
     if !support::analysers_on_path() {
-        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
@@ -347,7 +342,6 @@ fn the_next_gate_removes_a_killed_gates_copy_of_head() {
 #[test]
 fn a_space_in_a_file_name_does_not_hide_its_findings() {
     if !support::analysers_on_path() {
-        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
         return;
     }
     let (out, stdout, _tmp) = gate_one_commit(|repo| {
@@ -362,7 +356,6 @@ fn a_space_in_a_file_name_does_not_hide_its_findings() {
 #[test]
 fn a_suppression_the_change_adds_is_listed_in_every_output() {
     if !support::analysers_on_path() {
-        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
@@ -422,7 +415,6 @@ fn a_suppression_the_change_adds_is_listed_in_every_output() {
 #[test]
 fn a_symlink_replaced_by_a_file_is_analysed() {
     if !support::analysers_on_path() {
-        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
@@ -453,7 +445,6 @@ fn a_symlink_replaced_by_a_file_is_analysed() {
 #[test]
 fn a_base_nosec_on_a_statements_first_line_does_not_hide_a_changed_line_below_it() {
     if !support::analysers_on_path() {
-        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
@@ -487,7 +478,6 @@ fn a_base_nosec_on_a_statements_first_line_does_not_hide_a_changed_line_below_it
 #[test]
 fn a_deletion_that_creates_a_finding_is_not_a_pass() {
     if !support::analysers_on_path() {
-        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
@@ -523,7 +513,6 @@ fn a_deletion_that_creates_a_finding_is_not_a_pass() {
 #[test]
 fn a_nosec_glued_to_more_text_is_listed_as_a_suppression() {
     if !support::analysers_on_path() {
-        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
         return;
     }
     for marker in ["# nosec_reviewed", "# nosecB602", "#nosec1"] {
@@ -553,7 +542,6 @@ fn a_nosec_glued_to_more_text_is_listed_as_a_suppression() {
 #[test]
 fn bandit_default_excludes_do_not_skip_a_changed_file_silently() {
     if !support::analysers_on_path() {
-        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
         return;
     }
     for path in ["deploy/CVS/run.py", ".eggs/run.py", "tools/.tox/run.py"] {
@@ -571,7 +559,6 @@ fn bandit_default_excludes_do_not_skip_a_changed_file_silently() {
 #[test]
 fn python_scripts_without_a_py_name_are_analysed() {
     if !support::analysers_on_path() {
-        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
         return;
     }
     let script = format!("#!/usr/bin/env python3\n{SHELL}");
@@ -597,7 +584,6 @@ fn python_scripts_without_a_py_name_are_analysed() {
 #[test]
 fn a_backslash_in_a_file_name_does_not_hide_its_findings() {
     if !support::analysers_on_path() {
-        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
         return;
     }
     for path in ["back\\slash.py", "a\\b/mod.py"] {
@@ -615,7 +601,6 @@ fn a_backslash_in_a_file_name_does_not_hide_its_findings() {
 #[test]
 fn a_submodule_bump_is_not_reported_as_fully_analysed() {
     if !support::analysers_on_path() {
-        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
@@ -673,7 +658,6 @@ fn a_submodule_bump_is_not_reported_as_fully_analysed() {
 #[test]
 fn cr_line_endings_do_not_put_findings_on_unchanged_lines() {
     if !support::analysers_on_path() {
-        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
         return;
     }
     let (out, stdout, _tmp) = gate_one_commit(|repo| {
@@ -691,7 +675,6 @@ fn cr_line_endings_do_not_put_findings_on_unchanged_lines() {
 #[test]
 fn a_ruff_configuration_outside_the_repository_does_not_apply() {
     if !support::analysers_on_path() {
-        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
@@ -729,7 +712,6 @@ fn a_ruff_configuration_outside_the_repository_does_not_apply() {
 #[test]
 fn ruff_default_excludes_do_not_skip_a_changed_file_silently() {
     if !support::analysers_on_path() {
-        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
         return;
     }
     let (_, stdout, _tmp) = gate_one_commit(|repo| {
@@ -757,7 +739,6 @@ fn ruff_default_excludes_do_not_skip_a_changed_file_silently() {
 #[test]
 fn the_readme_ci_job_with_empty_variables_writes_its_sarif() {
     if !support::analysers_on_path() {
-        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
@@ -884,7 +865,6 @@ fn sarif_is_valid(log: &serde_json::Value) {
 #[test]
 fn a_configured_analyser_that_is_missing_is_never_a_pass() {
     if !support::analysers_on_path() {
-        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
         return;
     }
     // The test's PATH without any directory holding semgrep.
@@ -1074,7 +1054,6 @@ fn the_gate_finds_what_the_analysers_find_in_a_full_checkout_of_head() {
 #[test]
 fn a_changed_semgrepignore_is_listed_as_analyser_configuration() {
     if !support::analysers_on_path() {
-        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
         return;
     }
     let (out, all, _tmp) = gate_one_commit(|repo| put(repo, ".semgrepignore", "app.py\n"));
@@ -1095,7 +1074,6 @@ fn a_changed_semgrepignore_is_listed_as_analyser_configuration() {
 #[test]
 fn format_github_annotates_violations_and_file_names_never_become_commands() {
     if !support::analysers_on_path() {
-        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
@@ -1225,7 +1203,6 @@ fn standings(repo: &Path, data: &Path, rule: &str) -> (i64, i64, i64) {
 #[test]
 fn a_claim_on_a_pr_behind_its_base_is_witnessed_by_the_readme_job() {
     if !support::analysers_on_path() {
-        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
@@ -1281,7 +1258,6 @@ fn a_claim_on_a_pr_behind_its_base_is_witnessed_by_the_readme_job() {
 #[test]
 fn analyser_ids_in_report_check_are_witnessed_and_disputed_by_the_gate() {
     if !support::analysers_on_path() {
-        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
@@ -1338,7 +1314,6 @@ fn analyser_ids_in_report_check_are_witnessed_and_disputed_by_the_gate() {
 #[test]
 fn an_analyser_rule_a_nested_ruff_configuration_does_not_select_stays_claimed() {
     if !support::analysers_on_path() {
-        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
@@ -1365,7 +1340,6 @@ fn an_analyser_rule_a_nested_ruff_configuration_does_not_select_stays_claimed() 
 #[test]
 fn a_pass_on_a_ruff_port_of_a_bandit_check_is_disputed_by_bandits_finding() {
     if !support::analysers_on_path() {
-        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
         return;
     }
     let tmp = tempfile::tempdir().unwrap();

@@ -148,14 +148,6 @@ fn submit_blocked_regeneration(client: &mut McpStdio, repo: &Path, shim: &RuffSh
     submit
 }
 
-fn analysers_or_skip(test: &str) -> bool {
-    let found = support::analysers_on_path();
-    if !found {
-        eprintln!("SKIPPED {test}: ruff and bandit are not installed (run .ci/setup)");
-    }
-    found
-}
-
 /// The first Done-when: four servers started at once on the default data directory
 /// (code-kg on A, doc-kg on B, nexus-rules on A through the Python SDK, a second code-kg on A)
 /// all answer; then, all of them still running, the gate blocks a change of A, the rules
@@ -168,7 +160,7 @@ fn every_surface_and_command_share_one_local_nexus() {
     let Some(py) = support::require(support::python_with_mcp(), PYTHON_WHAT, TEST) else {
         return;
     };
-    if !analysers_or_skip(TEST) {
+    if !support::analysers_on_path() {
         return;
     }
     let home = LocalHome::new();
@@ -365,7 +357,7 @@ fn every_surface_and_command_share_one_local_nexus() {
 /// the record acknowledged before the kill is still there.
 #[test]
 fn kill_9_of_the_daemon_mid_gate_loses_no_acknowledged_record() {
-    if !analysers_or_skip("kill_9_of_the_daemon_mid_gate_loses_no_acknowledged_record") {
+    if !support::analysers_on_path() {
         return;
     }
     let home = LocalHome::new();
@@ -454,7 +446,7 @@ fn kill_9_of_the_daemon_mid_gate_loses_no_acknowledged_record() {
 /// ("interrupted"), never as running, a new regeneration succeeds and the database is sound.
 #[test]
 fn kill_9_of_the_daemon_mid_regeneration() {
-    if !analysers_or_skip("kill_9_of_the_daemon_mid_regeneration") {
+    if !support::analysers_on_path() {
         return;
     }
     let scratch = tempfile::tempdir().unwrap();
@@ -839,7 +831,7 @@ fn parent_of(pid: u64) -> Option<u64> {
 /// regeneration finishes, and the dead window is no client any more.
 #[test]
 fn killing_the_window_that_started_the_daemon_interrupts_nobody() {
-    if !analysers_or_skip("killing_the_window_that_started_the_daemon_interrupts_nobody") {
+    if !support::analysers_on_path() {
         return;
     }
     let scratch = tempfile::tempdir().unwrap();

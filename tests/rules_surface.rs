@@ -87,7 +87,6 @@ struct World {
 async fn world(test: &str) -> Option<World> {
     let py = support::require(support::python_with_mcp(), PYTHON_WHAT, test)?;
     if !support::analysers_on_path() {
-        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
         return None;
     }
     let tmp = tempfile::tempdir().unwrap();

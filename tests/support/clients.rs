@@ -121,14 +121,17 @@ pub async fn call_tool(
     }
 }
 
-/// Whether ruff and bandit are on the tests' PATH; with NEXUS_LITE_REQUIRE_ANALYSERS=1 (CI)
-/// their absence fails the test instead of skipping it.
+/// Whether ruff and bandit are on the tests' PATH (when not, the caller skips and this says
+/// so); with NEXUS_LITE_REQUIRE_ANALYSERS=1 (CI) their absence fails the test instead.
 pub fn analysers_on_path() -> bool {
     let found = ["ruff", "bandit"]
         .iter()
         .all(|p| std::env::split_paths(&super::spawn::tool_path()).any(|d| d.join(p).is_file()));
     if !found && std::env::var("NEXUS_LITE_REQUIRE_ANALYSERS").as_deref() == Ok("1") {
         panic!("ruff and bandit must be on PATH (NEXUS_LITE_REQUIRE_ANALYSERS=1): run .ci/setup");
+    }
+    if !found {
+        eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
     }
     found
 }
