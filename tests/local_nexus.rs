@@ -604,7 +604,13 @@ fn another_user_is_refused_and_the_files_are_private() {
     // Let uid 65534 reach the data directory's entry (not inside it): the refusal must come
     // from nexus-mcp's own check, not from a failed path lookup.
     std::fs::set_permissions(home.scratch(), std::fs::Permissions::from_mode(0o755)).unwrap();
-    let mut status = home.nexus_mcp(&["status"]);
+    // The build's binary may sit where uid 65534 cannot reach it (a checkout under /root): a
+    // copy in the scratch directory can be run.
+    let program = home.scratch().join("nexus-mcp");
+    std::fs::copy(support::bin(), &program).unwrap();
+    std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut status = home.command(&program);
+    status.arg("status");
     status.uid(65534).gid(65534).current_dir("/");
     let out = support::run_bounded(&mut status, CALL, "nexus-mcp status as uid 65534");
     let shown = text(&out);
@@ -614,7 +620,8 @@ fn another_user_is_refused_and_the_files_are_private() {
         "{shown}"
     );
 
-    let mut serve = home.nexus_mcp(&["--surface", "nexus-doc-kg", "serve", "--workspace", &ws_arg]);
+    let mut serve = home.command(&program);
+    serve.args(["--surface", "nexus-doc-kg", "serve", "--workspace", &ws_arg]);
     serve.uid(65534).gid(65534).current_dir("/");
     let mut other = McpStdio::spawn(serve, "doc-kg as uid 65534");
     // Refused at start or at its first call: either way never served, and told why.
