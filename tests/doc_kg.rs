@@ -585,15 +585,7 @@ async fn the_node_resource_is_the_raw_document() {
     use rmcp::model::{ReadResourceRequestParams, ResourceContents};
     let tmp = tempfile::tempdir().expect("tempdir");
     let root = support::corpora::corpus(tmp.path(), "ariadne-backlog");
-    let (file, _) = support::corpora::frontmatter_statuses(&root.join("backlog/tasks"))
-        .into_iter()
-        .find(|(p, _)| {
-            p.file_name()
-                .unwrap()
-                .to_string_lossy()
-                .starts_with("task-104 ")
-        })
-        .expect("task-104 is in the corpus");
+    let file = support::corpora::task_file(&root, "task-104 ");
     let text = std::fs::read_to_string(&file).expect("read the task");
     assert!(text.starts_with("---\nid: task-104\n"), "{text}");
     let data = tempfile::tempdir().expect("data tempdir");

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::corpora::{corpus, frontmatter_statuses};
+use common::corpora::{corpus, frontmatter_statuses, task_file};
 use common::{TOKEN, enc, get, git};
 use nexus_lite::{LiteConfig, WorkspaceSpec};
 use serde_json::Value;
@@ -1644,15 +1644,7 @@ fn node_raw_is_the_whole_document_of_real_folders() {
     let a = srv.addr;
 
     // A live task with frontmatter: its file, as is.
-    let (file, _) = frontmatter_statuses(&backlog.join("backlog/tasks"))
-        .into_iter()
-        .find(|(p, _)| {
-            p.file_name()
-                .unwrap()
-                .to_string_lossy()
-                .starts_with("task-104 ")
-        })
-        .expect("task-104 is in the corpus");
+    let file = task_file(&backlog, "task-104 ");
     let text = std::fs::read_to_string(&file).unwrap();
     let id = text
         .lines()

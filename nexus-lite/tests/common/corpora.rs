@@ -66,6 +66,16 @@ pub fn corpus(dir: &Path, name: &str) -> PathBuf {
     root
 }
 
+/// The task file of the Backlog.md folder at `root` whose name starts with `prefix` (e.g.
+/// `"task-104 "`), found by walking `backlog/tasks`.
+pub fn task_file(root: &Path, prefix: &str) -> PathBuf {
+    frontmatter_statuses(&root.join("backlog/tasks"))
+        .into_iter()
+        .map(|(p, _)| p)
+        .find(|p| p.file_name().unwrap().to_string_lossy().starts_with(prefix))
+        .unwrap_or_else(|| panic!("a task file named {prefix}… is in the corpus"))
+}
+
 /// The frontmatter `status` of each Markdown file under `dir` (readme.md excluded, as the docs
 /// domain's default), read without the docs domain: quotes stripped; files without frontmatter
 /// or status give nothing.
