@@ -44,7 +44,7 @@
 
 use super::frontmatter::ParseError;
 use super::read;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -344,7 +344,7 @@ impl Default for CriteriaConfig {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Limits {
     /// Files larger than this are indexed from their first bytes only (and reported).

@@ -38,10 +38,15 @@ pub struct Daemon {
     pub idle_timeout: Duration,
 }
 
+/// Registration of a client (admin token).
+pub const CLIENTS_PATH: &str = "/api/v1/local/clients";
+/// The daemon's status (admin token).
+pub const STATUS_PATH: &str = "/api/v1/local/status";
+
 pub fn router(daemon: Arc<Daemon>) -> Router {
     let own = Router::new()
-        .route("/api/v1/local/clients", post(register))
-        .route("/api/v1/local/status", get(status))
+        .route(CLIENTS_PATH, post(register))
+        .route(STATUS_PATH, get(status))
         .fallback(dispatch)
         .with_state(daemon);
     crate::core::http::public_router(openapi_document().to_string()).merge(own)

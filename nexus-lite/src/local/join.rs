@@ -7,7 +7,9 @@
 
 use crate::core::repos::ServedRepo;
 use crate::docs::config::Limits;
-use nexus_mcp_runtime::backend::{Credentials, LocalFuture, LocalNexus, Secret, local_http};
+use nexus_mcp_runtime::backend::{
+    Credentials, LOCAL_BASE_URL, LocalFuture, LocalNexus, Secret, local_http,
+};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use std::ffi::OsString;
@@ -19,14 +21,11 @@ use std::time::Duration;
 
 use super::files::{self, DaemonFile as DaemonInfo};
 
-/// Registration of a client (admin token).
-pub const CLIENTS_PATH: &str = "/api/v1/local/clients";
-/// The daemon's status (admin token).
-pub const STATUS_PATH: &str = "/api/v1/local/status";
+use super::admin::{CLIENTS_PATH, STATUS_PATH};
 
-/// A URL on the daemon's socket (the host is a placeholder: the socket is the address).
+/// A URL on the daemon's socket.
 fn url(path: &str) -> String {
-    format!("http://nexus-lite.localhost{path}")
+    format!("{LOCAL_BASE_URL}{path}")
 }
 
 /// How long a daemon may take to say it is ready (a first start migrates the database).
@@ -104,25 +103,15 @@ pub struct Registration {
 
 impl Registration {
     fn body(&self) -> Result<Value, JoinError> {
-        let absolute = |p: &Path| {
-            std::path::absolute(p).map_err(|source| JoinError::Io {
-                what: "resolve",
-                path: p.to_path_buf(),
-                source,
-            })
-        };
+        let absolute = |p: &Path| std::path::absolute(p).map_err(io("resolve", p));
         let mut repos = Vec::new();
         for r in &self.repos {
             repos.push(json!({"name": r.name, "path": absolute(&r.path)?}));
         }
-        let limits = json!({
-            "max_file_bytes": self.limits.max_file_bytes,
-            "context_max_bytes": self.limits.context_max_bytes,
-            "max_cycles": self.limits.max_cycles,
-        });
         let mut workspaces = Vec::new();
         for w in &self.workspaces {
-            workspaces.push(json!({"name": w.name, "path": absolute(&w.path)?, "limits": limits}));
+            let path = absolute(&w.path)?;
+            workspaces.push(json!({"name": w.name, "path": path, "limits": self.limits}));
         }
         Ok(json!({
             "pid": std::process::id(),

@@ -135,6 +135,9 @@ pub struct NexusClient {
     in_flight: Arc<tokio::sync::Semaphore>,
 }
 
+/// The base URL of a local Nexus: the host is a placeholder, the Unix socket is the address.
+pub const LOCAL_BASE_URL: &str = "http://nexus-lite.localhost";
+
 /// An HTTP client builder for a local Nexus on the Unix socket `socket`: plain HTTP, so no
 /// trust roots are loaded (~15 ms of a client's start-up) and no proxy applies.
 pub fn local_http(socket: &std::path::Path) -> reqwest::ClientBuilder {
@@ -196,11 +199,7 @@ impl NexusClient {
         local: Arc<dyn LocalNexus>,
         timeout: Duration,
     ) -> Result<Self, NexusClientError> {
-        let mut client = NexusClient::new(
-            "http://nexus-lite.localhost",
-            Secret::new(String::new()),
-            timeout,
-        )?;
+        let mut client = NexusClient::new(LOCAL_BASE_URL, Secret::new(String::new()), timeout)?;
         client.local = Some((socket, local));
         Ok(client)
     }
