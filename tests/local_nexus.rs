@@ -888,3 +888,132 @@ fn killing_the_window_that_started_the_daemon_interrupts_nobody() {
         !pids.contains(&gone) && pids.contains(&u64::from(other.pid()))
     });
 }
+
+/// The `.mcp.json` of the README's "Connecting agents", as written, on a real project (the
+/// Backlog.md corpus, a git repository holding `backlog/`): `/path/to/nexus-mcp` is this
+/// binary and `/path/to/repo` the project, nothing else changed. Each server is started by the
+/// Python SDK the way an agent starts it, and answers from the project: the doc-kg workspace is
+/// the folder that holds `backlog/`, so its live tasks list with no warning.
+#[test]
+fn the_readme_mcp_json_serves_a_real_project() {
+    const TEST: &str = "the_readme_mcp_json_serves_a_real_project";
+    let Some(py) = support::require(support::python_with_mcp(), PYTHON_WHAT, TEST) else {
+        return;
+    };
+    let readme = std::fs::read_to_string(support::root().join("README.md")).unwrap();
+    let section = readme
+        .split_once("## Connecting agents")
+        .expect("the README has a Connecting agents section")
+        .1;
+    let block = section
+        .split_once("```json\n")
+        .and_then(|(_, rest)| rest.split_once("```"))
+        .expect("its first block is the .mcp.json")
+        .0;
+    let config: Value = serde_json::from_str(block).expect("the README's .mcp.json parses");
+    let servers = config["mcpServers"].as_object().expect("mcpServers");
+    assert_eq!(servers.len(), 3, "{config:#}");
+
+    let home = LocalHome::new();
+    let project = backlog(&home.scratch());
+    let live = markdown_files(&project, "backlog/tasks");
+    let mut agents: Vec<(String, PySdk)> = servers
+        .iter()
+        .map(|(name, server)| {
+            assert_eq!(server["command"], "/path/to/nexus-mcp", "{name}");
+            let args: Vec<String> = server["args"]
+                .as_array()
+                .expect("args")
+                .iter()
+                .map(|a| {
+                    a.as_str()
+                        .unwrap()
+                        .replace("/path/to/repo", &project.display().to_string())
+                })
+                .collect();
+            (name.clone(), PySdk::spawn(&home, &py, &args, name))
+        })
+        .collect();
+    for (_, agent) in &mut agents {
+        agent.ready();
+    }
+    let repo = format!("local/{}", project.file_name().unwrap().to_string_lossy());
+    for (name, agent) in &mut agents {
+        match name.as_str() {
+            "nexus-doc-kg" => {
+                let (mut listed, mut args) = (Vec::new(), json!({"limit": 200}));
+                loop {
+                    let page = agent.ok("list_tasks", args.clone());
+                    assert!(page.get("warnings").is_none(), "{page}");
+                    listed.extend(
+                        page["items"]
+                            .as_array()
+                            .unwrap()
+                            .iter()
+                            .map(|i| i["path"].as_str().unwrap().to_owned()),
+                    );
+                    match page["nextCursor"].as_str() {
+                        Some(next) => args["cursor"] = json!(next),
+                        None => break,
+                    }
+                }
+                let mut tasks: Vec<String> = listed
+                    .iter()
+                    .filter(|p| p.starts_with("backlog/tasks/"))
+                    .cloned()
+                    .collect();
+                tasks.sort();
+                let missing: Vec<&String> = live.iter().filter(|p| !tasks.contains(p)).collect();
+                let extra: Vec<&String> = tasks.iter().filter(|p| !live.contains(p)).collect();
+                assert!(
+                    missing.is_empty() && extra.is_empty() && tasks.len() == live.len(),
+                    "backlog/tasks listed once each: missing {missing:?}, extra {extra:?}"
+                );
+                assert!(
+                    !listed.iter().any(|p| ["archive", "completed", "drafts"]
+                        .iter()
+                        .any(|d| p.starts_with(&format!("backlog/{d}/")))),
+                    "{listed:?}"
+                );
+            }
+            "nexus-rules" => {
+                agent.ok("get_playbook", json!({}));
+            }
+            "nexus-code-kg" => {
+                let graph = agent.ok("kg_latest_graph", json!({"repository": repo}));
+                assert_eq!(graph["graph"]["repository"], repo.as_str(), "{graph}");
+                assert_eq!(graph["freshness"]["verdict"], "fresh", "{graph}");
+            }
+            other => panic!("the README's .mcp.json names an unknown server {other}"),
+        }
+    }
+    let status = home.status();
+    assert_eq!(
+        status["clients"].as_array().map(Vec::len),
+        Some(3),
+        "the three servers share one local Nexus: {status:#}"
+    );
+}
+
+/// The Markdown files under `root/dir` but READMEs (an epic folder's README is not a task), as
+/// sorted paths relative to `root`.
+fn markdown_files(root: &Path, dir: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut todo = vec![root.join(dir)];
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let path = e.unwrap().path();
+            if path.is_dir() {
+                todo.push(path);
+            } else if path.extension().is_some_and(|x| x == "md")
+                && !path
+                    .file_name()
+                    .is_some_and(|n| n.eq_ignore_ascii_case("README.md"))
+            {
+                out.push(path.strip_prefix(root).unwrap().display().to_string());
+            }
+        }
+    }
+    out.sort();
+    out
+}
