@@ -411,11 +411,14 @@ pub fn wait_exit(child: &mut Child, within: Duration, what: &str) -> std::proces
     })
 }
 
-/// The Python MCP SDK as a client of a nexus-mcp server over stdio, driven one call per line
-/// (tests/clients/line_client.py): what a real agent's SDK sees.
+/// The Python MCP SDK as a client of a nexus-mcp server over stdio or Streamable HTTP, driven
+/// one request per line (tests/clients/line_client.py): what a real agent's SDK sees.
 pub struct PySdk {
     io: LineChild,
 }
+
+/// An MCP error answer (JSON-RPC code and message) as the SDK raised it.
+pub type McpError = (i64, String);
 
 impl PySdk {
     /// `python line_client.py -- BINARY ARGS…`, with `home`'s environment; waits until the SDK
@@ -436,6 +439,40 @@ impl PySdk {
         }
     }
 
+    /// The SDK over stdio on `server` (the nexus-mcp command a test built, its environment
+    /// included), initialized.
+    pub fn stdio(python: &Path, server: &Command, what: &str) -> PySdk {
+        let mut cmd = Command::new(python);
+        cmd.arg(root().join("tests/clients/line_client.py"))
+            .arg("--")
+            .arg(server.get_program())
+            .args(server.get_args());
+        for (k, v) in server.get_envs() {
+            match v {
+                Some(v) => cmd.env(k, v),
+                None => cmd.env_remove(k),
+            };
+        }
+        let mut sdk = PySdk {
+            io: LineChild::spawn(cmd, what),
+        };
+        sdk.ready();
+        sdk
+    }
+
+    /// The SDK over Streamable HTTP at `url` with the bearer `key`, initialized.
+    pub fn http(python: &Path, url: &str, key: &str, what: &str) -> PySdk {
+        let mut cmd = Command::new(python);
+        cmd.arg(root().join("tests/clients/line_client.py"))
+            .args(["--url", url])
+            .env("NEXUS_MCP_TEST_KEY", key);
+        let mut sdk = PySdk {
+            io: LineChild::spawn(cmd, what),
+        };
+        sdk.ready();
+        sdk
+    }
+
     pub fn ready(&mut self) {
         self.io.until(START, |v| (v["ready"] == true).then_some(()));
     }
@@ -444,16 +481,27 @@ impl PySdk {
         self.io.send(&json!({"tool": tool, "arguments": args}));
     }
 
-    /// The answer to the oldest call not yet answered (the client answers in order).
+    /// The answer line to the oldest request not yet answered (the client answers in order).
+    fn next_answer(&mut self, within: Duration) -> Value {
+        self.io
+            .until(within, |v| (v.get("ready").is_none()).then(|| v.clone()))
+    }
+
+    /// The answer to the oldest call not yet answered.
     pub fn answer(&mut self, within: Duration) -> Result<Value, String> {
-        let a = self.io.until(within, |v| {
-            (v.get("isError").is_some() || v.get("exception").is_some()).then(|| v.clone())
-        });
+        let a = self.next_answer(within);
         match (&a["exception"], &a["isError"]) {
             (Value::String(e), _) => Err(e.clone()),
             (_, Value::Bool(true)) => Err(a["body"].to_string()),
-            _ => Ok(a["body"].clone()),
+            _ if a.get("body").is_some() => Ok(a["body"].clone()),
+            _ => Err(a.to_string()),
         }
+    }
+
+    /// A tool call: the structured answer, or Err(the isError body or what the SDK raised).
+    pub fn call(&mut self, tool: &str, args: Value) -> Result<Value, String> {
+        self.send_call(tool, args);
+        self.answer(CALL)
     }
 
     pub fn ok(&mut self, tool: &str, args: Value) -> Value {
@@ -466,6 +514,63 @@ impl PySdk {
                 self.io.log()
             )
         })
+    }
+
+    /// One non-tool request; `key` is the answer's field on success.
+    fn request(&mut self, request: Value, key: &str) -> Result<Value, McpError> {
+        let shown = request.to_string();
+        self.io.send(&request);
+        let a = self.next_answer(CALL);
+        if let Some(e) = a.get("mcpError") {
+            return Err((
+                e["code"].as_i64().unwrap_or_default(),
+                e["message"].as_str().unwrap_or_default().to_owned(),
+            ));
+        }
+        match a.get(key) {
+            Some(v) => Ok(v.clone()),
+            None => panic!("{}: {shown} answered {a}\n{}", self.io.what, self.io.log()),
+        }
+    }
+
+    /// resources/read: the text of its one content, with its MIME type.
+    pub fn read(&mut self, uri: &str) -> Result<(String, Option<String>), McpError> {
+        let contents = self.request(json!({"read": uri}), "contents")?;
+        match contents.as_array().map(Vec::as_slice) {
+            Some([one]) => Ok((
+                one["text"].as_str().expect("a text resource").to_owned(),
+                one["mimeType"].as_str().map(str::to_owned),
+            )),
+            _ => panic!("{uri}: one content expected: {contents}"),
+        }
+    }
+
+    /// resources/templates/list.
+    pub fn templates(&mut self) -> Vec<String> {
+        let got = self.request(json!({"templates": true}), "templates");
+        serde_json::from_value(got.expect("resources/templates/list")).expect("templates")
+    }
+
+    /// prompts/get: the text of each message.
+    pub fn prompt(&mut self, name: &str, args: Value) -> Result<Vec<String>, McpError> {
+        let got = self.request(json!({"prompt": name, "arguments": args}), "messages")?;
+        Ok(serde_json::from_value(got).expect("message texts"))
+    }
+
+    /// completion/complete of `argument` typed as `value`, for `target`
+    /// (`{"prompt": NAME}` or `{"template": URI}`), with the arguments filled in so far.
+    pub fn complete(
+        &mut self,
+        target: Value,
+        argument: &str,
+        value: &str,
+        context: Option<Value>,
+    ) -> Result<Vec<String>, McpError> {
+        let got = self.request(
+            json!({"complete": target, "argument": [argument, value], "context": context}),
+            "values",
+        )?;
+        Ok(serde_json::from_value(got).expect("completion values"))
     }
 
     /// A nexus-rules capability through `use_capability`.
