@@ -500,17 +500,22 @@ fn empty_env_is_unset(cmd: clap::Command) -> clap::Command {
 }
 
 fn main() -> ExitCode {
+    let matches = empty_env_is_unset(Cli::command()).get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    // The daemon's stderr is its log file: it says when it started and stopped, and why.
+    let default_level = match cli.command {
+        Command::Daemon(_) => "info",
+        _ => "warn",
+    };
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         // Colour codes only for a person's terminal: a log file or a client's pipe gets text.
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("NEXUS_MCP_LOG")
-                .unwrap_or_else(|_| "warn".into()),
+                .unwrap_or_else(|_| default_level.into()),
         )
         .init();
-    let matches = empty_env_is_unset(Cli::command()).get_matches();
-    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     if let Command::Daemon(args) = &cli.command {
         return nexus_lite::local::main(args);
     }

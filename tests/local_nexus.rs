@@ -1017,3 +1017,81 @@ fn markdown_files(root: &Path, dir: &str) -> Vec<String> {
     out.sort();
     out
 }
+
+/// Sets the release a running daemon declares in its daemon file (mode and everything else
+/// kept): the daemon of another nexus-mcp release, as an upgrade leaves it behind.
+fn declare_release(home: &LocalHome, version: &str) {
+    let path = home.data_dir().join(DAEMON_JSON);
+    let mut file: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    file["version"] = json!(version);
+    std::fs::write(&path, serde_json::to_vec(&file).unwrap()).unwrap();
+}
+
+/// An upgrade takes effect while agents stay connected: the first process of the new release
+/// stops the daemon of an older one (SIGTERM) and starts its own; the server connected to the
+/// old daemon joins the new one by itself and answers. A daemon of a newer release is joined as
+/// it is, so two releases never take turns stopping each other.
+#[test]
+fn a_daemon_of_an_older_release_is_replaced_and_a_newer_one_joined() {
+    let home = LocalHome::new();
+    let a = shop(&home.scratch());
+    let a_arg = repo_arg(&a);
+    let mut agent = McpStdio::spawn(home.nexus_mcp(&["serve", "--repo", &a_arg]), "code-kg");
+    agent.initialized();
+    let graph = agent.ok("kg_latest_graph", latest_graph());
+    let old = home
+        .daemon_pid()
+        .expect("a daemon serves the data directory");
+    let ours = home.daemon().unwrap()["version"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+
+    declare_release(&home, "0.0.1");
+    let call = |what: &str| {
+        let out = home.run(
+            &[
+                "call",
+                "kg_latest_graph",
+                &latest_graph().to_string(),
+                "--repo",
+                &a_arg,
+            ],
+            what,
+        );
+        assert!(out.status.success(), "{what}: {}", text(&out));
+        out
+    };
+    let out = call("a call of the new release");
+    assert!(
+        !support::local::alive(old),
+        "the older daemon {old} still runs"
+    );
+    let new = home.daemon_pid().expect("a daemon of this release serves");
+    assert_ne!(new, old);
+    assert_eq!(home.daemon().unwrap()["version"], ours.as_str());
+    let called: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        graph_id(&called),
+        graph_id(&graph),
+        "the graph outlives the daemon"
+    );
+    let log = std::fs::read_to_string(home.data_dir().join(LOG)).unwrap();
+    assert!(
+        log.contains("SIGTERM"),
+        "the older daemon says why it stopped: {log}"
+    );
+    // The agent connected to the older daemon carries on with the new one.
+    agent.ok("kg_latest_graph", latest_graph());
+    wait_status(&home, "the agent registered with the new daemon", |st| {
+        st["pid"].as_u64() == Some(new) && has_clients(st, &[agent.pid()])
+    });
+
+    declare_release(&home, "999.0.0");
+    call("a call of an older release than the daemon's");
+    assert_eq!(
+        home.daemon_pid(),
+        Some(new),
+        "a newer daemon is joined, not stopped"
+    );
+}

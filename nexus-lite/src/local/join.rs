@@ -276,9 +276,16 @@ async fn register(
     starter: &Starter,
 ) -> Result<(DaemonInfo, Registered, reqwest::Response), JoinError> {
     let (info, http) = match probe(dir).await {
-        Some(found) => found,
-        None => start(dir, starter).await?,
+        Some(found) if !older_than_ours(&found.0.version) => found,
+        _ => start(dir, starter).await?,
     };
+    if info.version != OUR_VERSION {
+        tracing::warn!(
+            daemon = %info.version,
+            ours = OUR_VERSION,
+            "the local nexus-lite is a newer release than this process; joining it"
+        );
+    }
     let mut response = tokio::time::timeout(
         REGISTER_TIMEOUT,
         http.post(url(CLIENTS_PATH))
@@ -373,7 +380,10 @@ async fn start(dir: &Path, starter: &Starter) -> Result<(DaemonInfo, reqwest::Cl
         })?
         .map_err(io("lock", &lock_path))?;
     if let Some(found) = probe(dir).await {
-        return Ok(found);
+        if !older_than_ours(&found.0.version) {
+            return Ok(found);
+        }
+        retire(dir, &found.0).await?;
     }
     let log_path = dir.join(files::LOG_FILE);
     let log = open_private(&log_path, true)?;
@@ -443,6 +453,85 @@ async fn start(dir: &Path, starter: &Starter) -> Result<(DaemonInfo, reqwest::Cl
             files::DAEMON_FILE
         ))
     })
+}
+
+/// This build's release, which the daemon it starts writes in its daemon file.
+const OUR_VERSION: &str = env!("CARGO_PKG_VERSION");
+/// How long a retired daemon gets to stop (it gives a running regeneration 10 s to commit).
+const RETIRE_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Whether a daemon of release `version` is older than this build (an unreadable version
+/// counts as older): after an upgrade the first new client replaces it, instead of every new
+/// client being served by the old code until the last old client leaves. A newer daemon is
+/// joined as it is, so two releases never take turns stopping each other.
+fn older_than_ours(version: &str) -> bool {
+    fn release(v: &str) -> Option<[u64; 3]> {
+        let mut parts = v.split(['-', '+']).next()?.split('.').map(str::parse);
+        let mut out = [0; 3];
+        for slot in &mut out {
+            *slot = parts.next()?.ok()?;
+        }
+        Some(out)
+    }
+    match (release(version), release(OUR_VERSION)) {
+        (Some(theirs), Some(ours)) => theirs < ours,
+        (None, _) => true,
+        (Some(_), None) => false,
+    }
+}
+
+/// Stops the older daemon `info` of `dir` the way the system would (SIGTERM: its clients'
+/// registrations end and they join the daemon started next) and waits until it has exited, so
+/// its data-directory lock is free. Called under the start lock.
+async fn retire(dir: &Path, info: &DaemonInfo) -> Result<(), JoinError> {
+    use rustix::process::{Pid, PidfdFlags, Signal, kill_process, pidfd_open};
+    let failed = |reason: String| JoinError::Start {
+        dir: dir.to_path_buf(),
+        reason,
+        log: dir.join(files::LOG_FILE),
+    };
+    tracing::info!(
+        pid = info.pid,
+        daemon = %info.version,
+        ours = OUR_VERSION,
+        "stopping the local nexus-lite of an older release"
+    );
+    let pid = i32::try_from(info.pid)
+        .ok()
+        .and_then(Pid::from_raw)
+        .ok_or_else(|| failed(format!("its daemon file names pid {}", info.pid)))?;
+    // The pidfd is taken before the signal, so the wait is for that process even if the pid
+    // is reused; a process already gone has nothing to wait for.
+    let Ok(pidfd) = pidfd_open(pid, PidfdFlags::empty()) else {
+        return Ok(());
+    };
+    if let Err(e) = kill_process(pid, Signal::TERM) {
+        return Err(failed(format!(
+            "nexus-lite {} (pid {}) is an older release and cannot be stopped: {e}",
+            info.version, info.pid
+        )));
+    }
+    // A pidfd becomes readable when its process exits.
+    let exited = tokio::task::spawn_blocking(move || {
+        use rustix::event::{PollFd, PollFlags, Timespec, poll};
+        let timeout = Timespec {
+            tv_sec: RETIRE_TIMEOUT.as_secs() as _,
+            tv_nsec: 0,
+        };
+        poll(&mut [PollFd::new(&pidfd, PollFlags::IN)], Some(&timeout))
+    })
+    .await
+    .map_err(|e| failed(e.to_string()))?;
+    match exited {
+        Ok(n) if n > 0 => Ok(()),
+        Err(e) => Err(failed(format!("waiting for pid {} to exit: {e}", info.pid))),
+        Ok(_) => Err(failed(format!(
+            "nexus-lite {} (pid {}) is an older release and did not stop within {} s of SIGTERM",
+            info.version,
+            info.pid,
+            RETIRE_TIMEOUT.as_secs()
+        ))),
+    }
 }
 
 /// The daemon of `dir` once it answers, probing until `wait` has passed.
