@@ -461,6 +461,24 @@ async fn stdio_doc_kg(workspaces: &[String], data: &Path) -> support::McpClient 
         .expect("initialize")
 }
 
+/// `nexus-mcp --surface nexus-doc-kg serve` over stdio with `--workspace` each of `workspaces`,
+/// driven by the Python MCP SDK (tests/clients/line_client.py); None (the test skips, or fails
+/// under NEXUS_MCP_REQUIRE_CLIENTS) without Python and the `mcp` package.
+fn py_doc_kg(workspaces: &[String], data: &Path, test: &str) -> Option<support::local::PySdk> {
+    let py = support::require(support::python_with_mcp(), PYTHON_WHAT, test)?;
+    let mut cmd = Command::new(support::bin());
+    cmd.args(["--surface", "nexus-doc-kg", "serve"]);
+    for w in workspaces {
+        cmd.arg("--workspace").arg(w);
+    }
+    cmd.arg("--data-dir")
+        .arg(data)
+        .env("PATH", support::tool_path())
+        .env_remove("NEXUS_API_URL")
+        .env_remove("DOCUGRAPH_WORKSPACE");
+    Some(support::local::PySdk::stdio(&py, &cmd, test))
+}
+
 /// Every page of a list tool's answer, joined.
 async fn all_items(
     client: &support::McpClient,
@@ -580,75 +598,67 @@ async fn list_tasks_shows_the_live_work_of_a_real_backlog() {
 
 /// Issue 26: `docugraph://workspace/node/{id}` is the raw document, frontmatter included, as
 /// the seed and its description say: a real Backlog.md task reads back as its file.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_node_resource_is_the_raw_document() {
-    use rmcp::model::{ReadResourceRequestParams, ResourceContents};
+#[test]
+fn the_node_resource_is_the_raw_document() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let root = support::corpora::corpus(tmp.path(), "ariadne-backlog");
     let file = support::corpora::task_file(&root, "task-104 ");
     let text = std::fs::read_to_string(&file).expect("read the task");
     assert!(text.starts_with("---\nid: task-104\n"), "{text}");
     let data = tempfile::tempdir().expect("data tempdir");
-    let client = stdio_doc_kg(&[root.display().to_string()], data.path()).await;
-    let read = client
-        .read_resource(ReadResourceRequestParams::new(
-            "docugraph://workspace/node/TASK-104",
-        ))
-        .await
+    let Some(mut client) = py_doc_kg(
+        &[root.display().to_string()],
+        data.path(),
+        "the_node_resource_is_the_raw_document",
+    ) else {
+        return;
+    };
+    let (got, mime) = client
+        .read("docugraph://workspace/node/TASK-104")
         .expect("the node resource reads");
-    match &read.contents[..] {
-        [
-            ResourceContents::TextResourceContents {
-                text: got,
-                mime_type,
-                ..
-            },
-        ] => {
-            assert_eq!(got, &text, "the resource is the file as written");
-            assert_eq!(mime_type.as_deref(), Some("text/markdown"));
-        }
-        other => panic!("one Markdown text expected: {other:?}"),
-    }
-    client.cancel().await.expect("cancel");
+    assert_eq!(got, text, "the resource is the file as written");
+    assert_eq!(mime.as_deref(), Some("text/markdown"));
 }
 
 /// Issue 26: honest emptiness and caller errors, through the real binary. A workspace pointed
 /// at a real Backlog.md folder's `backlog/` itself warns instead of scoring 100; caller errors
 /// are isError results with domain codes whose messages name tools, never Nexus routes or
 /// "Nexus API error"; a prompt on an unknown task is invalid params, not -32603.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_empty_workspace_warns_and_caller_errors_name_tools() {
-    use rmcp::model::GetPromptRequestParams;
+#[test]
+fn an_empty_workspace_warns_and_caller_errors_name_tools() {
     use serde_json::json;
+    const TEST: &str = "an_empty_workspace_warns_and_caller_errors_name_tools";
     let tmp = tempfile::tempdir().expect("tempdir");
     let root = support::corpora::corpus(tmp.path(), "ariadne-backlog");
     let data = tempfile::tempdir().expect("data tempdir");
 
-    let inner = stdio_doc_kg(&[root.join("backlog").display().to_string()], data.path()).await;
-    let audit = support::call_tool(&inner, "validate_traceability", json!({}))
-        .await
-        .expect("validate_traceability answers");
+    let inner = [root.join("backlog").display().to_string()];
+    let Some(mut inner) = py_doc_kg(&inner, data.path(), TEST) else {
+        return;
+    };
+    let audit = inner.ok("validate_traceability", json!({}));
     assert!(audit["healthScore"].is_null(), "{audit}");
-    let warning = audit["warnings"][0].as_str().unwrap_or_default();
+    let warning = audit["warnings"][0].as_str().unwrap_or_default().to_owned();
     assert!(
         warning.contains("holds 0 documents")
             && warning.contains("the folder that holds `backlog/`"),
         "{audit}"
     );
-    let listed = support::call_tool(&inner, "list_tasks", json!({}))
-        .await
-        .expect("list_tasks answers");
-    assert_eq!(listed["warnings"][0], warning, "{listed}");
+    let listed = inner.ok("list_tasks", json!({}));
+    assert_eq!(listed["warnings"][0], warning.as_str(), "{listed}");
     let prompt = inner
-        .get_prompt(GetPromptRequestParams::new("prompt_audit_traceability"))
-        .await
+        .prompt("prompt_audit_traceability", json!({}))
         .expect("the audit prompt renders");
-    let text = format!("{:?}", prompt.messages);
-    assert!(text.contains("no health score: workspace"), "{text}");
-    inner.cancel().await.expect("cancel");
+    assert!(
+        prompt.concat().contains("no health score: workspace"),
+        "{prompt:?}"
+    );
+    drop(inner);
 
     let data = tempfile::tempdir().expect("data tempdir");
-    let client = stdio_doc_kg(&[root.display().to_string()], data.path()).await;
+    let Some(mut client) = py_doc_kg(&[root.display().to_string()], data.path(), TEST) else {
+        return;
+    };
     for (tool, args, code) in [
         (
             "get_node",
@@ -666,9 +676,7 @@ async fn an_empty_workspace_warns_and_caller_errors_name_tools() {
             "invalid_arguments",
         ),
     ] {
-        let err = support::call_tool(&client, tool, args.clone())
-            .await
-            .expect_err("a caller error");
+        let err = client.call(tool, args.clone()).expect_err("a caller error");
         let body: serde_json::Value = serde_json::from_str(&err).expect("an isError JSON body");
         assert_eq!(body["error"]["code"], code, "{tool} {args}: {err}");
         assert!(
@@ -676,24 +684,15 @@ async fn an_empty_workspace_warns_and_caller_errors_name_tools() {
             "{tool} {args}: {err}"
         );
     }
-    let unknown = support::call_tool(&client, "get_node", json!({"nodeId": "qqqq-nothing"}))
-        .await
+    let unknown = client
+        .call("get_node", json!({"nodeId": "qqqq-nothing"}))
         .expect_err("unknown");
     assert!(unknown.contains("list_tasks"), "{unknown}");
-    let err = client
-        .get_prompt(
-            GetPromptRequestParams::new("prompt_implement_task").with_arguments(
-                serde_json::Map::from_iter([("taskId".to_owned(), json!("task-999999"))]),
-            ),
-        )
-        .await
+    let (code, message) = client
+        .prompt("prompt_implement_task", json!({"taskId": "task-999999"}))
         .expect_err("a prompt on an unknown task fails");
-    let rmcp::ServiceError::McpError(e) = &err else {
-        panic!("not an MCP error: {err}");
-    };
-    assert_eq!(e.code.0, -32602, "{e:?}");
-    assert!(e.message.contains("TASK_NOT_FOUND"), "{e:?}");
-    client.cancel().await.expect("cancel");
+    assert_eq!(code, -32602, "{message}");
+    assert!(message.contains("TASK_NOT_FOUND"), "{message}");
 }
 
 /// The KEP sample of tests/corpora under `dir`, with the sidecar configuration its layout
@@ -911,20 +910,23 @@ async fn two_workspaces_over_http_reach_resources_prompts_and_completions() {
 
 /// Issue 26: get_dependency_graph `format: mermaid` through the real binary, on the real
 /// ariadne backlog: a flowchart an agent can show, with the task's dependency arrow.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_dependency_graph_comes_as_mermaid() {
+#[test]
+fn the_dependency_graph_comes_as_mermaid() {
     use serde_json::json;
     let tmp = tempfile::tempdir().expect("tempdir");
     let root = support::corpora::corpus(tmp.path(), "ariadne-backlog");
     let data = tempfile::tempdir().expect("data tempdir");
-    let client = stdio_doc_kg(&[root.display().to_string()], data.path()).await;
-    let got = support::call_tool(
-        &client,
+    let Some(mut client) = py_doc_kg(
+        &[root.display().to_string()],
+        data.path(),
+        "the_dependency_graph_comes_as_mermaid",
+    ) else {
+        return;
+    };
+    let got = client.ok(
         "get_dependency_graph",
         json!({"nodeId": "task-195.7", "format": "mermaid"}),
-    )
-    .await
-    .expect("get_dependency_graph answers");
+    );
     let chart = got["mermaid"].as_str().unwrap_or_default();
     assert!(chart.starts_with("flowchart LR\n"), "{got}");
     assert!(
@@ -933,13 +935,11 @@ async fn the_dependency_graph_comes_as_mermaid() {
             && chart.contains("-->|depends_on|"),
         "{chart}"
     );
-    let refused = support::call_tool(
-        &client,
-        "get_dependency_graph",
-        json!({"nodeId": "task-195.7", "format": "svg"}),
-    )
-    .await
-    .expect_err("an unknown format");
+    let refused = client
+        .call(
+            "get_dependency_graph",
+            json!({"nodeId": "task-195.7", "format": "svg"}),
+        )
+        .expect_err("an unknown format");
     assert!(refused.contains("invalid_arguments"), "{refused}");
-    client.cancel().await.expect("cancel");
 }
