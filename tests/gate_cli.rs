@@ -1151,26 +1151,31 @@ fn format_github_annotates_violations_and_file_names_never_become_commands() {
 
 const NO_PRINT: &str = "---\nname: no-print\nseverity: error\nforbid: 'print\\('\n---\n# No print\nUse logging, never print() in library code.\n";
 
-/// The agent's report_check through the real nexus-rules surface (`nexus-mcp call`), run in
-/// its work tree with the data directory the gate uses.
+/// The agent's report_check through the real nexus-rules surface, served over stdio in its work
+/// tree with the data directory the gate uses, driven by the Python MCP SDK as an agent's is.
 fn report_check(repo: &Path, data: &Path, results: &[(&str, bool)]) -> serde_json::Value {
+    let py = support::python_with_mcp()
+        .expect("report_check is driven by Python with the `mcp` package: run `bash .ci/setup`");
     let results: Vec<_> = results
         .iter()
         .map(|(id, pass)| serde_json::json!({"ruleId": id, "pass": pass}))
         .collect();
     let args = serde_json::json!({"sessionId": "feature", "results": results});
-    let out = Command::new(bin())
+    let mut server = Command::new(bin());
+    server
         .current_dir(repo)
-        .args(["--surface", "nexus-rules", "call", "report_check"])
-        .arg(args.to_string())
+        .args([
+            "--surface",
+            "nexus-rules",
+            "serve",
+            "--scopes",
+            "rules:read,rules:report",
+        ])
         .arg("--data-dir")
         .arg(data)
         .env("PATH", tool_path())
-        .env_remove("NEXUS_API_URL")
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", text(&out));
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&out)))
+        .env_remove("NEXUS_API_URL");
+    support::local::PySdk::stdio(&py, &server, "nexus-rules (Python SDK)").ok("report_check", args)
 }
 
 /// `rule`'s (claimed, witnessed, disputed) self-check results, from `nexus-mcp rules stats`.

@@ -447,6 +447,10 @@ impl PySdk {
             .arg("--")
             .arg(server.get_program())
             .args(server.get_args());
+        // The SDK starts the server in its own working directory.
+        if let Some(dir) = server.get_current_dir() {
+            cmd.current_dir(dir);
+        }
         for (k, v) in server.get_envs() {
             match v {
                 Some(v) => cmd.env(k, v),
