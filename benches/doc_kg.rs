@@ -16,6 +16,8 @@
 #[path = "../tests/support/mod.rs"]
 mod support;
 
+use support::generated_backlog::{Rng, generate};
+
 use serde_json::{Value, json};
 use std::fmt::Write as _;
 use std::io::{BufRead, BufReader, Write};
@@ -28,106 +30,6 @@ fn env_usize(name: &str, default: usize) -> usize {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(default)
-}
-
-/// A small deterministic generator (xorshift), so every run benches the same workspace.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        usize::try_from(self.next() % n as u64).unwrap()
-    }
-}
-
-const WORDS: &[&str] = &[
-    "invoice",
-    "ledger",
-    "payment",
-    "refund",
-    "customer",
-    "schema",
-    "migration",
-    "endpoint",
-    "cursor",
-    "export",
-    "import",
-    "audit",
-    "report",
-    "queue",
-    "retry",
-    "webhook",
-    "token",
-    "session",
-    "cache",
-    "index",
-    "search",
-    "render",
-    "template",
-    "email",
-    "statement",
-];
-
-fn sentence(rng: &mut Rng, words: usize) -> String {
-    let mut s = String::new();
-    for i in 0..words {
-        if i > 0 {
-            s.push(' ');
-        }
-        s.push_str(WORDS[rng.below(WORDS.len())]);
-    }
-    s
-}
-
-/// Tasks in layers of 100: a task depends on 1-3 tasks of earlier layers, so chains are up to
-/// `tasks / 100` deep and every task has upstream and downstream neighbours.
-fn generate(root: &Path, tasks: usize) {
-    let dir = root.join("backlog/tasks");
-    std::fs::create_dir_all(&dir).unwrap();
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-    for n in 1..=tasks {
-        let layer = (n - 1) / 100;
-        let mut deps = Vec::new();
-        if layer > 0 {
-            for _ in 0..1 + rng.below(3) {
-                let back = 1 + rng.below(layer.min(3));
-                let d = (layer - back) * 100 + 1 + rng.below(100);
-                if !deps.contains(&d) {
-                    deps.push(d);
-                }
-            }
-        }
-        let deps: Vec<String> = deps.iter().map(|d| format!("TASK-{d}")).collect();
-        let title = sentence(&mut rng, 4);
-        let mut body = format!(
-            "---\nid: TASK-{n}\ntitle: {title}\nstatus: {}\nassignee: [\"@dev{}\"]\ncreated_date: '2025-05-{:02} 10:00'\nlabels: [billing]\ndependencies: [{}]\n---\n\n## Description\n\n",
-            ["To Do", "In Progress", "Done"][rng.below(3)],
-            rng.below(20),
-            1 + rng.below(28),
-            deps.join(", ")
-        );
-        for _ in 0..3 {
-            let _ = writeln!(body, "{}.", sentence(&mut rng, 18));
-        }
-        body.push_str("\n## Acceptance Criteria\n<!-- AC:BEGIN -->\n");
-        for i in 1..=3 {
-            let mark = if rng.below(2) == 0 { ' ' } else { 'x' };
-            let _ = writeln!(body, "- [{mark}] #{i} {}", sentence(&mut rng, 8));
-        }
-        body.push_str("<!-- AC:END -->\n");
-        std::fs::write(
-            dir.join(format!("task-{n} - {}.md", title.replace(' ', "-"))),
-            body,
-        )
-        .unwrap();
-    }
-    support::git(root, &["init", "-q", "-b", "main"]);
-    support::git(root, &["add", "-A"]);
-    support::git(root, &["commit", "-q", "-m", "generated backlog"]);
 }
 
 struct Server {

@@ -1808,3 +1808,86 @@ fn the_dependency_graph_as_mermaid_on_a_real_backlog() {
     );
     assert_eq!(wrong.status, 400, "{}", wrong.body);
 }
+
+/// Issue 26: on the doc-kg benchmark's generated 10,000-task folder, over 200 random task ids,
+/// `omitted` is exact: its count is the closure's size (walked here from the files'
+/// frontmatter) minus the nodes shown, split into what later pages hold and what lies beyond
+/// maxDepth; every page stays within the page size. Following the cursors of a few tasks yields
+/// each node of the depth-bounded closure exactly once, nearest first, at its true distance.
+#[test]
+fn context_omitted_is_exact_on_ten_thousand_tasks() {
+    use common::generated_backlog::{Rng, closure, dependencies, generate};
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("ws");
+    std::fs::create_dir_all(&root).unwrap();
+    generate(&root, 10_000);
+    let deps = dependencies(&root);
+    let srv = serve(
+        &tmp.path().join("data"),
+        vec![WorkspaceSpec {
+            name: None,
+            path: root.clone(),
+        }],
+    );
+    let a = srv.addr;
+    let mut rng = Rng(7);
+    let mut depth_cuts = 0;
+    let mut page_cuts = 0;
+    for _ in 0..200 {
+        let id = format!("TASK-{}", 1 + rng.below(10_000));
+        let want = closure(&deps, &id);
+        let within = want.values().filter(|d| **d <= 5).count();
+        let c = ok(a, &format!("/api/v1/docs/context?task_id={id}"));
+        let shown = c["nodes"].as_array().unwrap().len();
+        let o = &c["omitted"];
+        assert_eq!(o["count"], want.len() - shown, "{id}: {o}");
+        assert_eq!(o["onLaterPages"], within - shown, "{id}: {o}");
+        assert_eq!(o["beyondMaxDepth"], want.len() - within, "{id}: {o}");
+        assert_eq!(c["totalNodes"], want.len(), "{id}");
+        assert_eq!(c["nextCursor"].is_string(), within > shown, "{id}");
+        assert!(
+            c.to_string().len() <= 7_600,
+            "{id}: {} chars",
+            c.to_string().len()
+        );
+        depth_cuts += usize::from(within < want.len());
+        page_cuts += usize::from(shown < within);
+    }
+    assert!(
+        depth_cuts > 20 && page_cuts > 20,
+        "the sample exercises both cuts: {depth_cuts} by maxDepth, {page_cuts} by page"
+    );
+    for _ in 0..4 {
+        let id = format!("TASK-{}", 5_001 + rng.below(5_000));
+        let want = closure(&deps, &id);
+        let mut seen: Vec<(String, usize)> = Vec::new();
+        let base = format!("/api/v1/docs/context?task_id={id}&max_depth=3");
+        let mut path = base.clone();
+        loop {
+            let c = ok(a, &path);
+            for n in c["nodes"].as_array().unwrap() {
+                let depth = n["depth"].as_u64().unwrap() as usize;
+                seen.push((n["id"].as_str().unwrap().to_owned(), depth));
+            }
+            let within = want.values().filter(|d| **d <= 3).count();
+            assert_eq!(c["omitted"]["onLaterPages"], within - seen.len(), "{id}");
+            match c["nextCursor"].as_str() {
+                Some(cur) => path = format!("{base}&cursor={}", enc(cur)),
+                None => break,
+            }
+        }
+        let mut expected: Vec<(String, usize)> = want
+            .iter()
+            .filter(|(_, d)| **d <= 3)
+            .map(|(n, d)| (n.clone(), *d))
+            .collect();
+        expected.sort_by_key(|(n, d)| (*d, n.clone()));
+        let mut got = seen.clone();
+        got.sort_by_key(|(n, d)| (*d, n.clone()));
+        assert_eq!(got, expected, "{id}: every node once, at its distance");
+        assert!(
+            seen.windows(2).all(|w| w[0].1 <= w[1].1),
+            "{id}: nearest first"
+        );
+    }
+}

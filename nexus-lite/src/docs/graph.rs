@@ -4,7 +4,6 @@
 //! traceability audit with its health score.
 
 use super::index::{Doc, Index, Kind};
-use super::redact;
 use super::resolve::{Class, Link};
 use crate::core::graph::{bounded_bfs, tarjan};
 use crate::core::util::encode_cursor;
@@ -212,13 +211,32 @@ fn unresolved(idx: &Index, nodes: &[usize], kinds: &[Kind]) -> Vec<Value> {
         .collect()
 }
 
-/// get_task_context: the task then its upstream closure, nearest first, within `max_depth`
-/// and `budget` bytes of Markdown; the page starts at `offset` of that order.
-pub fn context(idx: &Index, start: usize, max_depth: usize, offset: usize, budget: usize) -> Value {
+/// The characters of one get_task_context page as JSON (its nodes and what describes them),
+/// so that with the MCP envelope the answer an agent reads stays within 8,000 characters.
+pub const CONTEXT_PAGE_CHARS: usize = 7_000;
+
+/// At most this many omitted ids are named (the count is always exact).
+const OMITTED_IDS: usize = 10;
+
+/// At most this many cycles are described in a context answer (`cyclesTotal` counts them all).
+const CONTEXT_CYCLES: usize = 5;
+
+/// get_task_context: the task then its upstream closure, nearest first, paged from `offset` of
+/// that order. A page holds at most `page_chars` characters of JSON and `limits.context_max_bytes`
+/// bytes of Markdown; nodes deeper than `max_depth` are counted in `omitted`, never shown.
+pub fn context(
+    idx: &Index,
+    start: usize,
+    max_depth: usize,
+    offset: usize,
+    page_chars: usize,
+) -> Value {
     let kinds = cycle_kinds(idx);
+    let markdown_budget = idx.config().limits.context_max_bytes;
+    // The whole closure, so that what maxDepth leaves out is counted exactly.
     let reached = bounded_bfs(
         &[start],
-        max_depth,
+        idx.docs.len(),
         |n| deps(idx, *n, &kinds).into_iter().map(|m| (m, ())),
         |_| Vec::<usize>::new(),
     );
@@ -228,54 +246,160 @@ pub fn context(idx: &Index, start: usize, max_depth: usize, offset: usize, budge
         l.sort_by(|a, b| idx.docs[*a].key.cmp(&idx.docs[*b].key));
         order.extend(l.into_iter().map(|n| (n, d + 1)));
     }
-    let all: Vec<usize> = order.iter().map(|(n, _)| *n).collect();
+    let closure: Vec<usize> = order.iter().map(|(n, _)| *n).collect();
+    let shown_max = order.partition_point(|(_, d)| *d <= max_depth);
+    let (cycles, in_cycle) = closure_cycles(idx, &closure, &kinds);
+    let offset = offset.min(shown_max);
+    let answer = |nodes: Vec<Value>, next: usize, bytes: usize, links: Vec<Value>| {
+        let later = shown_max - next;
+        let deeper = order.len() - shown_max;
+        let ids: Vec<&str> = order[next..]
+            .iter()
+            .take(OMITTED_IDS)
+            .map(|(n, _)| idx.docs[*n].id.as_str())
+            .collect();
+        let reason = match (later, deeper) {
+            (0, 0) => {
+                "nothing: every node of the closure is shown or was on an earlier page".to_owned()
+            }
+            (l, 0) => format!("page size: {l} on later pages; pass nextCursor as `cursor`"),
+            (0, d) => format!("maxDepth {max_depth}: {d} deeper; raise maxDepth (at most 50)"),
+            (l, d) => format!(
+                "page size: {l} on later pages (pass nextCursor as `cursor`); maxDepth {max_depth}: {d} deeper (raise maxDepth, at most 50)"
+            ),
+        };
+        let body_cut = nodes.iter().any(|n| n["markdownTruncated"] == true);
+        json!({
+            "taskId": idx.docs[start].id,
+            "nodes": nodes,
+            "truncated": later + deeper > 0 || body_cut,
+            "depthLimited": deeper > 0,
+            "maxDepth": max_depth,
+            "maxBytes": markdown_budget,
+            "bytes": bytes,
+            "omitted": {"count": later + deeper, "onLaterPages": later, "beyondMaxDepth": deeper, "ids": ids, "reason": reason},
+            "nextCursor": if next < shown_max { json!(encode_cursor(next)) } else { Value::Null },
+            "totalNodes": order.len(),
+            "cycles": cycles.iter().take(CONTEXT_CYCLES).collect::<Vec<_>>(),
+            "cyclesTotal": cycles.len(),
+            "unresolvedDependencies": links,
+        })
+    };
+    // What the page costs besides its nodes, with the longest omitted ids it could name.
+    let overhead =
+        nexus_mcp_runtime::trim::size(&answer(Vec::new(), offset, usize::MAX, Vec::new()))
+            + 2 * OMITTED_IDS;
+    let mut room = page_chars.saturating_sub(overhead);
     let mut nodes = Vec::new();
+    let mut links = Vec::new();
     let mut used = 0usize;
     let mut next = offset;
-    for &(n, depth) in order.iter().skip(offset) {
+    for &(n, depth) in &order[offset..shown_max] {
         let d = &idx.docs[n];
-        let body = idx.body(d);
-        let md = redact::markdown(&body);
-        let len = md.len();
-        if used + len > budget && !nodes.is_empty() {
+        let md = idx.redacted_body(d);
+        let unresolved = unresolved(idx, &[n], &kinds);
+        let mut node = json!({
+            "id": d.id, "path": d.path, "depth": depth, "title": d.title, "status": d.status,
+            "type": d.doc_type, "markdown": "", "markdownTruncated": false, "markdownBytes": md.len(),
+        });
+        if in_cycle.contains(&n) {
+            node["inCycle"] = json!(true);
+        }
+        let fixed = nexus_mcp_runtime::trim::size(&node)
+            + unresolved
+                .iter()
+                .map(|l| nexus_mcp_runtime::trim::size(l) + 1)
+                .sum::<usize>()
+            + 1;
+        let fits_chars = fixed + json_len(&md) <= room;
+        let fits_bytes = used + md.len() <= markdown_budget;
+        if !(fits_chars && fits_bytes) && !nodes.is_empty() {
             break;
         }
-        let (text, cut) = if used + len > budget {
-            let mut end = budget.saturating_sub(used);
-            while end > 0 && !md.is_char_boundary(end) {
-                end -= 1;
-            }
-            (md[..end].to_string(), true)
+        let text = if fits_chars && fits_bytes {
+            &md[..]
         } else {
-            (md.into_owned(), false)
+            // A first node too large for a page alone: its Markdown is cut (get_node has it).
+            let cut = json_prefix(&md, room.saturating_sub(fixed));
+            &cut[..cut
+                .len()
+                .min(floor_boundary(&md, markdown_budget.saturating_sub(used)))]
         };
+        node["markdownTruncated"] = json!(text.len() < md.len());
+        node["markdown"] = json!(text);
+        room = room.saturating_sub(fixed + json_len(text));
         used += text.len();
-        nodes.push(json!({
-            "id": d.id, "path": d.path, "depth": depth, "title": d.title, "status": d.status,
-            "type": d.doc_type, "markdown": text, "markdownTruncated": cut, "markdownBytes": len,
-        }));
+        links.extend(unresolved);
+        nodes.push(node);
         next += 1;
     }
-    let rest: Vec<String> = order[next.min(order.len())..]
-        .iter()
-        .map(|(n, _)| idx.docs[*n].id.clone())
+    answer(nodes, next, used, links)
+}
+
+/// The length of `s` as a JSON string's content.
+fn json_len(s: &str) -> usize {
+    s.chars().map(json_char_len).sum()
+}
+
+fn json_char_len(c: char) -> usize {
+    match c {
+        '"' | '\\' | '\n' | '\r' | '\t' | '\u{8}' | '\u{c}' => 2,
+        c if c < ' ' => 6,
+        c => c.len_utf8(),
+    }
+}
+
+/// The longest prefix of `s` whose JSON string content fits `chars`.
+fn json_prefix(s: &str, chars: usize) -> &str {
+    let mut total = 0;
+    for (i, c) in s.char_indices() {
+        total += json_char_len(c);
+        if total > chars {
+            return &s[..i];
+        }
+    }
+    s
+}
+
+/// The largest char boundary of `s` at or below `at`.
+fn floor_boundary(s: &str, at: usize) -> usize {
+    let mut end = at.min(s.len());
+    while end > 0 && !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    end
+}
+
+/// The dependency cycles through the closure (a closure holds every successor of its nodes,
+/// so every cycle through one of them lies inside it), each as its nodes and a readable path,
+/// and the set of closure nodes in a cycle.
+fn closure_cycles(idx: &Index, closure: &[usize], kinds: &[Kind]) -> (Vec<Value>, HashSet<usize>) {
+    let mut sorted = closure.to_vec();
+    sorted.sort_by(|a, b| idx.docs[*a].key.cmp(&idx.docs[*b].key).then(a.cmp(b)));
+    let mut out = Vec::new();
+    let mut members = HashSet::new();
+    let id = |n: &usize| idx.docs[*n].id.clone();
+    let mut comps: Vec<Vec<usize>> = tarjan(&sorted, |n| deps(idx, *n, kinds))
+        .into_iter()
+        .filter(|c| c.len() > 1 || deps(idx, c[0], kinds).contains(&c[0]))
         .collect();
-    let body_cut = nodes
-        .iter()
-        .any(|n| n["markdownTruncated"].as_bool() == Some(true));
-    json!({
-        "taskId": idx.docs[start].id,
-        "nodes": nodes,
-        "truncated": !rest.is_empty() || reached.cut_off || body_cut,
-        "depthLimited": reached.cut_off,
-        "maxDepth": max_depth,
-        "maxBytes": budget,
-        "bytes": used,
-        "omitted": {"count": rest.len(), "ids": rest},
-        "nextCursor": if next < order.len() { json!(encode_cursor(next)) } else { Value::Null },
-        "totalNodes": order.len(),
-        "unresolvedDependencies": unresolved(idx, &all, &kinds),
-    })
+    for comp in &mut comps {
+        comp.sort_by(|a, b| idx.docs[*a].key.cmp(&idx.docs[*b].key));
+    }
+    comps.sort_by(|a, b| idx.docs[a[0]].key.cmp(&idx.docs[b[0]].key));
+    for comp in comps {
+        let path = if comp.len() == 1 {
+            vec![comp[0], comp[0]]
+        } else {
+            cycle_path(idx, &comp, kinds)
+        };
+        out.push(json!({
+            "nodes": comp.iter().map(id).collect::<Vec<_>>(),
+            "path": path.iter().map(id).collect::<Vec<_>>(),
+        }));
+        members.extend(comp);
+    }
+    (out, members)
 }
 
 /// The graph around `start`: nodes within `depth` hops along `kinds`, both directions.
