@@ -417,6 +417,10 @@ fn context_is_byte_capped_and_pages_the_rest_with_a_cursor() {
                 assert_eq!(c["truncated"], true);
                 assert_eq!(
                     c["omitted"]["count"].as_u64().unwrap() as usize,
+                    4 - c["nodes"].as_array().unwrap().len()
+                );
+                assert_eq!(
+                    c["omitted"]["onLaterPages"].as_u64().unwrap() as usize,
                     4 - seen.len()
                 );
                 path = format!("/api/v1/docs/context?task_id=BILL-3.2&cursor={}", enc(cur));
@@ -1871,6 +1875,8 @@ fn context_omitted_is_exact_on_ten_thousand_tasks() {
             }
             let within = want.values().filter(|d| **d <= 3).count();
             assert_eq!(c["omitted"]["onLaterPages"], within - seen.len(), "{id}");
+            let page = c["nodes"].as_array().unwrap().len();
+            assert_eq!(c["omitted"]["count"], want.len() - page, "{id}");
             match c["nextCursor"].as_str() {
                 Some(cur) => path = format!("{base}&cursor={}", enc(cur)),
                 None => break,

@@ -253,31 +253,41 @@ pub fn context(
     let answer = |nodes: Vec<Value>, next: usize, bytes: usize, links: Vec<Value>| {
         let later = shown_max - next;
         let deeper = order.len() - shown_max;
+        let earlier = offset;
         let ids: Vec<&str> = order[next..]
             .iter()
             .take(OMITTED_IDS)
             .map(|(n, _)| idx.docs[*n].id.as_str())
             .collect();
-        let reason = match (later, deeper) {
-            (0, 0) => {
-                "nothing: every node of the closure is shown or was on an earlier page".to_owned()
-            }
-            (l, 0) => format!("page size: {l} on later pages; pass nextCursor as `cursor`"),
-            (0, d) => format!("maxDepth {max_depth}: {d} deeper; raise maxDepth (at most 50)"),
-            (l, d) => format!(
-                "page size: {l} on later pages (pass nextCursor as `cursor`); maxDepth {max_depth}: {d} deeper (raise maxDepth, at most 50)"
-            ),
+        let mut why = Vec::new();
+        if earlier > 0 {
+            why.push(format!("{earlier} on earlier pages"));
+        }
+        if later > 0 {
+            why.push(format!(
+                "page size: {later} on later pages (pass nextCursor as `cursor`)"
+            ));
+        }
+        if deeper > 0 {
+            why.push(format!(
+                "maxDepth {max_depth}: {deeper} deeper (raise maxDepth, at most 50)"
+            ));
+        }
+        let reason = if why.is_empty() {
+            "nothing omitted: this page shows the whole closure".to_owned()
+        } else {
+            why.join("; ")
         };
         let body_cut = nodes.iter().any(|n| n["markdownTruncated"] == true);
         json!({
             "taskId": idx.docs[start].id,
             "nodes": nodes,
-            "truncated": later + deeper > 0 || body_cut,
+            "truncated": earlier + later + deeper > 0 || body_cut,
             "depthLimited": deeper > 0,
             "maxDepth": max_depth,
             "maxBytes": markdown_budget,
             "bytes": bytes,
-            "omitted": {"count": later + deeper, "onLaterPages": later, "beyondMaxDepth": deeper, "ids": ids, "reason": reason},
+            "omitted": {"count": earlier + later + deeper, "onEarlierPages": earlier, "onLaterPages": later, "beyondMaxDepth": deeper, "ids": ids, "reason": reason},
             "nextCursor": if next < shown_max { json!(encode_cursor(next)) } else { Value::Null },
             "totalNodes": order.len(),
             "cycles": cycles.iter().take(CONTEXT_CYCLES).collect::<Vec<_>>(),
@@ -393,9 +403,12 @@ fn closure_cycles(idx: &Index, closure: &[usize], kinds: &[Kind]) -> (Vec<Value>
         } else {
             cycle_path(idx, &comp, kinds)
         };
+        // The audit's shape (validate_traceability's `cycles`).
+        let path: Vec<String> = path.iter().map(id).collect();
         out.push(json!({
-            "nodes": comp.iter().map(id).collect::<Vec<_>>(),
-            "path": path.iter().map(id).collect::<Vec<_>>(),
+            "ids": comp.iter().map(id).collect::<Vec<_>>(),
+            "path": path.join(" -> "),
+            "pathIds": path,
         }));
         members.extend(comp);
     }
