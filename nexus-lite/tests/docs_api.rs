@@ -1897,3 +1897,47 @@ fn context_omitted_is_exact_on_ten_thousand_tasks() {
         );
     }
 }
+
+/// Issue 26: redacted bodies are cached per parsed document, and an edit is seen by the next
+/// request: the context shows the new text, redacted, never the cached old one.
+#[test]
+fn context_shows_an_edited_body_redacted_not_the_cached_one() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = fixture(tmp.path(), "backlog");
+    let srv = serve(
+        &tmp.path().join("data"),
+        vec![WorkspaceSpec {
+            name: None,
+            path: dir.clone(),
+        }],
+    );
+    let a = srv.addr;
+    let markdown = |c: &Value| c["nodes"][0]["markdown"].as_str().unwrap().to_owned();
+    let before = ok(a, "/api/v1/docs/context?task_id=BILL-3");
+    assert!(markdown(&before).contains("Idempotency-Key"));
+    // Served twice from the cache: the same text.
+    assert_eq!(
+        markdown(&ok(a, "/api/v1/docs/context?task_id=BILL-3")),
+        markdown(&before)
+    );
+    let file = find_file(&dir, "bill-3 ");
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(
+        &file,
+        text.replace(
+            "Idempotency-Key",
+            "Replay-Guard (token ghp_abcdefghijklmnopqrstuvwxyz0123456789)",
+        ),
+    )
+    .unwrap();
+    let after = markdown(&ok(a, "/api/v1/docs/context?task_id=BILL-3"));
+    assert!(after.contains("Replay-Guard"), "{after}");
+    assert!(
+        !after.contains("Idempotency-Key"),
+        "the cached body was served: {after}"
+    );
+    assert!(
+        !after.contains("ghp_abcdef"),
+        "the edited body is not redacted: {after}"
+    );
+}
