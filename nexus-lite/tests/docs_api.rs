@@ -1899,7 +1899,8 @@ fn context_omitted_is_exact_on_ten_thousand_tasks() {
 }
 
 /// Issue 26: redacted bodies are cached per parsed document, and an edit is seen by the next
-/// request: the context shows the new text, redacted, never the cached old one.
+/// request: the context shows the new text, redacted, never the cached old one; an edit that
+/// closes a dependency cycle is marked by the next context (the cycles are cached per change).
 #[test]
 fn context_shows_an_edited_body_redacted_not_the_cached_one() {
     let tmp = tempfile::tempdir().unwrap();
@@ -1940,4 +1941,25 @@ fn context_shows_an_edited_body_redacted_not_the_cached_one() {
         !after.contains("ghp_abcdef"),
         "the edited body is not redacted: {after}"
     );
+
+    // The cycles are found once per change: an edit that closes one is marked by the next call.
+    assert_eq!(
+        ok(a, "/api/v1/docs/context?task_id=BILL-3")["cycles"],
+        serde_json::json!([])
+    );
+    let bill2 = find_file(&dir, "bill-2 ");
+    let text = std::fs::read_to_string(&bill2).unwrap();
+    std::fs::write(
+        &bill2,
+        text.replace("dependencies: [task-1]", "dependencies: [task-1, BILL-3]"),
+    )
+    .unwrap();
+    let c = ok(a, "/api/v1/docs/context?task_id=BILL-3");
+    assert_eq!(c["cyclesTotal"], 1, "{}", c["cycles"]);
+    assert_eq!(
+        c["cycles"][0]["ids"],
+        serde_json::json!(["BILL-2", "BILL-3"])
+    );
+    assert_eq!(c["cycles"][0]["path"], "BILL-2 -> BILL-3 -> BILL-2");
+    assert_eq!(c["nodes"][0]["inCycle"], true);
 }

@@ -233,22 +233,33 @@ pub fn context(
 ) -> Value {
     let kinds = cycle_kinds(idx);
     let markdown_budget = idx.config().limits.context_max_bytes;
-    // The whole closure, so that what maxDepth leaves out is counted exactly.
-    let reached = bounded_bfs(
-        &[start],
-        idx.docs.len(),
-        |n| deps(idx, *n, &kinds).into_iter().map(|m| (m, ())),
-        |_| Vec::<usize>::new(),
-    );
+    // The whole closure, so that what maxDepth leaves out is counted exactly; levels past
+    // maxDepth + 1 are only counted, so they are not sorted.
+    let mut seen = vec![false; idx.docs.len()];
+    seen[start] = true;
     let mut order: Vec<(usize, usize)> = vec![(start, 0)];
-    for (d, level) in reached.levels.iter().enumerate() {
-        let mut l: Vec<usize> = level.iter().map(|(n, _)| *n).collect();
-        l.sort_by(|a, b| idx.docs[*a].key.cmp(&idx.docs[*b].key));
-        order.extend(l.into_iter().map(|n| (n, d + 1)));
+    let mut level_start = 0;
+    let mut depth = 0;
+    while level_start < order.len() {
+        let level_end = order.len();
+        depth += 1;
+        for k in level_start..level_end {
+            let n = order[k].0;
+            for e in &idx.resolved.out[n] {
+                let e = &idx.resolved.edges[*e];
+                if kinds.contains(&e.kind) && !seen[e.to] {
+                    seen[e.to] = true;
+                    order.push((e.to, depth));
+                }
+            }
+        }
+        if depth <= max_depth + 1 {
+            order[level_end..].sort_by(|a, b| idx.docs[a.0].key.cmp(&idx.docs[b.0].key));
+        }
+        level_start = level_end;
     }
-    let closure: Vec<usize> = order.iter().map(|(n, _)| *n).collect();
     let shown_max = order.partition_point(|(_, d)| *d <= max_depth);
-    let (cycles, in_cycle) = closure_cycles(idx, &closure, &kinds);
+    let (cycles, in_cycle) = closure_cycles(idx, &seen, &kinds);
     let offset = offset.min(shown_max);
     let answer = |nodes: Vec<Value>, next: usize, bytes: usize, links: Vec<Value>| {
         let later = shown_max - next;
@@ -381,27 +392,24 @@ fn floor_boundary(s: &str, at: usize) -> usize {
 }
 
 /// The dependency cycles through the closure (a closure holds every successor of its nodes,
-/// so every cycle through one of them lies inside it), each as its nodes and a readable path,
-/// and the set of closure nodes in a cycle.
-fn closure_cycles(idx: &Index, closure: &[usize], kinds: &[Kind]) -> (Vec<Value>, HashSet<usize>) {
-    let mut sorted = closure.to_vec();
-    sorted.sort_by(|a, b| idx.docs[*a].key.cmp(&idx.docs[*b].key).then(a.cmp(b)));
+/// so a cycle through one of them lies inside it), each in the audit's shape, and the set of
+/// closure nodes in a cycle. The workspace's cycles are found once per change.
+fn closure_cycles(idx: &Index, seen: &[bool], kinds: &[Kind]) -> (Vec<Value>, HashSet<usize>) {
+    let all = idx.cycle_members(|| {
+        let c = cycles(idx);
+        let mut comps: Vec<Vec<usize>> = c.components.into_iter().map(|(comp, _)| comp).collect();
+        comps.extend(c.self_loops.into_iter().map(|n| vec![n]));
+        comps.sort_by(|a, b| idx.docs[a[0]].key.cmp(&idx.docs[b[0]].key));
+        comps
+    });
+    let id = |n: &usize| idx.docs[*n].id.clone();
     let mut out = Vec::new();
     let mut members = HashSet::new();
-    let id = |n: &usize| idx.docs[*n].id.clone();
-    let mut comps: Vec<Vec<usize>> = tarjan(&sorted, |n| deps(idx, *n, kinds))
-        .into_iter()
-        .filter(|c| c.len() > 1 || deps(idx, c[0], kinds).contains(&c[0]))
-        .collect();
-    for comp in &mut comps {
-        comp.sort_by(|a, b| idx.docs[*a].key.cmp(&idx.docs[*b].key));
-    }
-    comps.sort_by(|a, b| idx.docs[a[0]].key.cmp(&idx.docs[b[0]].key));
-    for comp in comps {
+    for comp in all.iter().filter(|c| seen[c[0]]) {
         let path = if comp.len() == 1 {
             vec![comp[0], comp[0]]
         } else {
-            cycle_path(idx, &comp, kinds)
+            cycle_path(idx, comp, kinds)
         };
         // The audit's shape (validate_traceability's `cycles`).
         let path: Vec<String> = path.iter().map(id).collect();
@@ -410,7 +418,7 @@ fn closure_cycles(idx: &Index, closure: &[usize], kinds: &[Kind]) -> (Vec<Value>
             "path": path.join(" -> "),
             "pathIds": path,
         }));
-        members.extend(comp);
+        members.extend(comp.iter().copied());
     }
     (out, members)
 }

@@ -221,6 +221,8 @@ pub struct Index {
     pub generation: u64,
     /// Redacted bodies, so that a document is redacted once, not on every answer.
     bodies: std::sync::Mutex<BodyCache>,
+    /// The dependency cycles of [`Index::generation`], computed once per change.
+    cycles: std::sync::Mutex<Option<(u64, Arc<Vec<Vec<usize>>>)>>,
 }
 
 /// Redacted bodies by node path, each with the parsed document it belongs to: a changed file
@@ -263,6 +265,7 @@ impl Index {
             indexed_at: 0,
             generation: 0,
             bodies: std::sync::Mutex::default(),
+            cycles: std::sync::Mutex::default(),
         }
     }
 
@@ -307,6 +310,19 @@ impl Index {
             cache.bytes -= old.len();
         }
         text
+    }
+
+    /// `compute()` (the documents in each dependency cycle), once per [`Index::generation`].
+    pub fn cycle_members(&self, compute: impl FnOnce() -> Vec<Vec<usize>>) -> Arc<Vec<Vec<usize>>> {
+        let mut memo = self.cycles.lock().unwrap_or_else(|e| e.into_inner());
+        match &*memo {
+            Some((generation, c)) if *generation == self.generation => c.clone(),
+            _ => {
+                let c = Arc::new(compute());
+                *memo = Some((self.generation, c.clone()));
+                c
+            }
+        }
     }
 
     /// Drops the cached bodies of `paths` (all of them when `paths` is `None`).
