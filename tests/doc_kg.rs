@@ -981,7 +981,7 @@ fn task_context_pages_within_8000_characters_and_marks_cycles_on_a_real_backlog(
             .into_iter()
             .map(|(p, _)| (std::fs::metadata(&p).expect("stat").len(), p))
             .collect();
-    sized.sort_by(|a, b| b.0.cmp(&a.0));
+    sized.sort_by_key(|s| std::cmp::Reverse(s.0));
     let largest: Vec<String> = sized
         .iter()
         .take(10)

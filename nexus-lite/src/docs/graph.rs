@@ -332,12 +332,11 @@ pub fn context(
                 .map(|l| nexus_mcp_runtime::trim::size(l) + 1)
                 .sum::<usize>()
             + 1;
-        let fits_chars = fixed + json_len(&md) <= room;
-        let fits_bytes = used + md.len() <= markdown_budget;
-        if !(fits_chars && fits_bytes) && !nodes.is_empty() {
+        let fits = fixed + json_len(&md) <= room && used + md.len() <= markdown_budget;
+        if !fits && !nodes.is_empty() {
             break;
         }
-        let text = if fits_chars && fits_bytes {
+        let text = if fits {
             &md[..]
         } else {
             // A first node too large for a page alone: its Markdown is cut (get_node has it).

@@ -222,7 +222,7 @@ pub struct Index {
     /// Redacted bodies, so that a document is redacted once, not on every answer.
     bodies: std::sync::Mutex<BodyCache>,
     /// The dependency cycles of [`Index::generation`], computed once per change.
-    cycles: std::sync::Mutex<Option<(u64, Arc<Vec<Vec<usize>>>)>>,
+    cycles: std::sync::Mutex<Option<(u64, CycleMembers)>>,
 }
 
 /// Redacted bodies by node path, each with the parsed document it belongs to: a changed file
@@ -233,6 +233,9 @@ struct BodyCache {
     map: std::collections::HashMap<String, (Arc<Doc>, Arc<str>)>,
     bytes: usize,
 }
+
+/// The documents of each dependency cycle (positions in [`Index::docs`]).
+pub type CycleMembers = Arc<Vec<Vec<usize>>>;
 
 /// The cache is emptied when its bodies reach this size (peak RSS stays bounded on big folders).
 const BODY_CACHE_BYTES: usize = 8 << 20;
@@ -313,7 +316,7 @@ impl Index {
     }
 
     /// `compute()` (the documents in each dependency cycle), once per [`Index::generation`].
-    pub fn cycle_members(&self, compute: impl FnOnce() -> Vec<Vec<usize>>) -> Arc<Vec<Vec<usize>>> {
+    pub fn cycle_members(&self, compute: impl FnOnce() -> Vec<Vec<usize>>) -> CycleMembers {
         let mut memo = self.cycles.lock().unwrap_or_else(|e| e.into_inner());
         match &*memo {
             Some((generation, c)) if *generation == self.generation => c.clone(),
