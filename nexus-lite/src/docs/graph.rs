@@ -356,8 +356,9 @@ pub fn context(
     answer(nodes, next, used, links)
 }
 
-/// The length of `s` as a JSON string's content.
-fn json_len(s: &str) -> usize {
+/// The length of `s` as a JSON string's content. Public for the fuzz targets only.
+#[doc(hidden)]
+pub fn json_len(s: &str) -> usize {
     s.chars().map(json_char_len).sum()
 }
 
@@ -369,8 +370,10 @@ fn json_char_len(c: char) -> usize {
     }
 }
 
-/// The longest prefix of `s` whose JSON string content fits `chars`.
-fn json_prefix(s: &str, chars: usize) -> &str {
+/// The longest prefix of `s` whose JSON string content fits `chars`. Public for the fuzz
+/// targets only.
+#[doc(hidden)]
+pub fn json_prefix(s: &str, chars: usize) -> &str {
     let mut total = 0;
     for (i, c) in s.char_indices() {
         total += json_char_len(c);
