@@ -199,16 +199,19 @@ pub fn candidates(idx: &Index, c: &[usize]) -> Value {
     )
 }
 
-/// The references of `i` along `kinds` that did not resolve (what the context is missing).
-fn unresolved(idx: &Index, nodes: &[usize], kinds: &[Kind]) -> Vec<Value> {
-    let set: HashSet<usize> = nodes.iter().copied().collect();
-    idx.resolved
-        .links
-        .iter()
-        .filter(|l| set.contains(&l.from) && kinds.contains(&l.kind))
-        .filter(|l| matches!(l.class, Class::Broken | Class::Ambiguous))
-        .map(|l| link_json(idx, l))
-        .collect()
+/// The references along `kinds` that did not resolve (what the context is missing), of each
+/// document marked in `wanted`, in one pass over the links.
+fn unresolved(idx: &Index, wanted: &[bool], kinds: &[Kind]) -> HashMap<usize, Vec<Value>> {
+    let mut out: HashMap<usize, Vec<Value>> = HashMap::new();
+    for l in &idx.resolved.links {
+        if wanted[l.from]
+            && kinds.contains(&l.kind)
+            && matches!(l.class, Class::Broken | Class::Ambiguous)
+        {
+            out.entry(l.from).or_default().push(link_json(idx, l));
+        }
+    }
+    out
 }
 
 /// The characters of one get_task_context page as JSON (its nodes and what describes them),
@@ -311,6 +314,7 @@ pub fn context(
         nexus_mcp_runtime::trim::size(&answer(Vec::new(), offset, usize::MAX, Vec::new()))
             + 2 * OMITTED_IDS;
     let mut room = page_chars.saturating_sub(overhead);
+    let mut missing = unresolved(idx, &seen, &kinds);
     let mut nodes = Vec::new();
     let mut links = Vec::new();
     let mut used = 0usize;
@@ -318,7 +322,7 @@ pub fn context(
     for &(n, depth) in &order[offset..shown_max] {
         let d = &idx.docs[n];
         let md = idx.redacted_body(d);
-        let unresolved = unresolved(idx, &[n], &kinds);
+        let unresolved = missing.remove(&n).unwrap_or_default();
         let mut node = json!({
             "id": d.id, "path": d.path, "depth": depth, "title": d.title, "status": d.status,
             "type": d.doc_type, "markdown": "", "markdownTruncated": false, "markdownBytes": md.len(),
