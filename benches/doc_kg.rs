@@ -4,6 +4,11 @@
 //!
 //!   cargo bench --bench doc_kg                       # 10,000 tasks, 300 calls per tool
 //!   NEXUS_DOC_BENCH_TASKS=700 NEXUS_DOC_BENCH_CALLS=1000 cargo bench --bench doc_kg
+//!   NEXUS_MCP_BENCH_BEFORE_BIN=/old/nexus-mcp cargo bench --bench doc_kg   # beside an older build
+//!
+//! With NEXUS_MCP_BENCH_BEFORE_BIN the older binary serves the same workspace (its own data
+//! dir) and gets the same calls, in alternating batches of 10 with this build's, so that both
+//! columns see the same machine load; the table then shows both and their ratio.
 //!
 //! Rows: spawn → first tools/call answered (start-up plus the cold index of every document);
 //! then get_task_context and analyze_impact on task ids spread over the DAG's layers
@@ -16,8 +21,9 @@
 #[path = "../tests/support/mod.rs"]
 mod support;
 
+use support::generated_backlog::{Rng, generate};
+
 use serde_json::{Value, json};
-use std::fmt::Write as _;
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -28,106 +34,6 @@ fn env_usize(name: &str, default: usize) -> usize {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(default)
-}
-
-/// A small deterministic generator (xorshift), so every run benches the same workspace.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        usize::try_from(self.next() % n as u64).unwrap()
-    }
-}
-
-const WORDS: &[&str] = &[
-    "invoice",
-    "ledger",
-    "payment",
-    "refund",
-    "customer",
-    "schema",
-    "migration",
-    "endpoint",
-    "cursor",
-    "export",
-    "import",
-    "audit",
-    "report",
-    "queue",
-    "retry",
-    "webhook",
-    "token",
-    "session",
-    "cache",
-    "index",
-    "search",
-    "render",
-    "template",
-    "email",
-    "statement",
-];
-
-fn sentence(rng: &mut Rng, words: usize) -> String {
-    let mut s = String::new();
-    for i in 0..words {
-        if i > 0 {
-            s.push(' ');
-        }
-        s.push_str(WORDS[rng.below(WORDS.len())]);
-    }
-    s
-}
-
-/// Tasks in layers of 100: a task depends on 1-3 tasks of earlier layers, so chains are up to
-/// `tasks / 100` deep and every task has upstream and downstream neighbours.
-fn generate(root: &Path, tasks: usize) {
-    let dir = root.join("backlog/tasks");
-    std::fs::create_dir_all(&dir).unwrap();
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-    for n in 1..=tasks {
-        let layer = (n - 1) / 100;
-        let mut deps = Vec::new();
-        if layer > 0 {
-            for _ in 0..1 + rng.below(3) {
-                let back = 1 + rng.below(layer.min(3));
-                let d = (layer - back) * 100 + 1 + rng.below(100);
-                if !deps.contains(&d) {
-                    deps.push(d);
-                }
-            }
-        }
-        let deps: Vec<String> = deps.iter().map(|d| format!("TASK-{d}")).collect();
-        let title = sentence(&mut rng, 4);
-        let mut body = format!(
-            "---\nid: TASK-{n}\ntitle: {title}\nstatus: {}\nassignee: [\"@dev{}\"]\ncreated_date: '2025-05-{:02} 10:00'\nlabels: [billing]\ndependencies: [{}]\n---\n\n## Description\n\n",
-            ["To Do", "In Progress", "Done"][rng.below(3)],
-            rng.below(20),
-            1 + rng.below(28),
-            deps.join(", ")
-        );
-        for _ in 0..3 {
-            let _ = writeln!(body, "{}.", sentence(&mut rng, 18));
-        }
-        body.push_str("\n## Acceptance Criteria\n<!-- AC:BEGIN -->\n");
-        for i in 1..=3 {
-            let mark = if rng.below(2) == 0 { ' ' } else { 'x' };
-            let _ = writeln!(body, "- [{mark}] #{i} {}", sentence(&mut rng, 8));
-        }
-        body.push_str("<!-- AC:END -->\n");
-        std::fs::write(
-            dir.join(format!("task-{n} - {}.md", title.replace(' ', "-"))),
-            body,
-        )
-        .unwrap();
-    }
-    support::git(root, &["init", "-q", "-b", "main"]);
-    support::git(root, &["add", "-A"]);
-    support::git(root, &["commit", "-q", "-m", "generated backlog"]);
 }
 
 struct Server {
@@ -144,8 +50,8 @@ impl Drop for Server {
 }
 
 impl Server {
-    fn spawn(workspace: &Path, data: &Path) -> Server {
-        let mut child = Command::new(support::bin())
+    fn spawn(bin: &Path, workspace: &Path, data: &Path) -> Server {
+        let mut child = Command::new(bin)
             .args(["--surface", "nexus-doc-kg", "serve", "--workspace"])
             .arg(workspace)
             .arg("--data-dir")
@@ -186,7 +92,8 @@ impl Server {
         }
     }
 
-    fn call(&mut self, id: u64, tool: &str, arguments: Value) -> Duration {
+    /// The round trip of one call, and the characters of the answer's text an agent reads.
+    fn call(&mut self, id: u64, tool: &str, arguments: Value) -> (Duration, usize) {
         let started = Instant::now();
         self.send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": tool, "arguments": arguments}}));
         let answer = self.answer(id);
@@ -196,7 +103,14 @@ impl Server {
             result["isError"] != json!(true) && answer.get("error").is_none(),
             "{tool} failed: {answer}"
         );
-        took
+        let chars = result["content"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|c| c["text"].as_str())
+            .map(|t| t.chars().count())
+            .sum();
+        (took, chars)
     }
 }
 
@@ -208,6 +122,41 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 fn ms(d: Duration) -> String {
     format!("{:.2}", d.as_secs_f64() * 1e3)
 }
+
+/// One binary's server and its samples.
+struct Build {
+    server: Server,
+    first: Duration,
+    context: Vec<Duration>,
+    context_chars: Vec<usize>,
+    impact: Vec<Duration>,
+    edited: Vec<Duration>,
+    _data: tempfile::TempDir,
+}
+
+impl Build {
+    fn start(bin: &Path, workspace: &Path) -> Build {
+        let data = tempfile::tempdir().unwrap();
+        let started = Instant::now();
+        let mut server = Server::spawn(bin, workspace, data.path());
+        server.send(&json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "doc_kg_bench", "version": "0"}}}));
+        server.answer(1);
+        server.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        server.call(2, "list_tasks", json!({"limit": 1}));
+        Build {
+            server,
+            first: started.elapsed(),
+            context: Vec::new(),
+            context_chars: Vec::new(),
+            impact: Vec::new(),
+            edited: Vec::new(),
+            _data: data,
+        }
+    }
+}
+
+/// Calls per batch before the other build's turn.
+const BATCH: usize = 10;
 
 fn main() {
     let tasks = env_usize("NEXUS_DOC_BENCH_TASKS", 10_000);
@@ -221,40 +170,49 @@ fn main() {
         "generated {tasks} tasks in {:.1} s",
         started.elapsed().as_secs_f64()
     );
-    let data = tempfile::tempdir().unwrap();
-
-    let started = Instant::now();
-    let mut server = Server::spawn(&workspace, data.path());
-    server.send(&json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "doc_kg_bench", "version": "0"}}}));
-    server.answer(1);
-    server.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-    server.call(2, "list_tasks", json!({"limit": 1}));
-    let first = started.elapsed();
+    let before_bin = std::env::var_os("NEXUS_MCP_BENCH_BEFORE_BIN").map(std::path::PathBuf::from);
+    let mut builds = vec![Build::start(&support::bin(), &workspace)];
+    if let Some(bin) = &before_bin {
+        builds.push(Build::start(bin, &workspace));
+    }
 
     let mut rng = Rng(42);
     let mut id = 10;
-    let mut context = Vec::with_capacity(calls);
-    let mut impact = Vec::with_capacity(calls);
     // Warm-up: the first calls pay for lazily built state.
     for _ in 0..20 {
+        let task = json!({"taskId": format!("TASK-{}", 1 + rng.below(tasks))});
         id += 1;
-        server.call(
-            id,
-            "get_task_context",
-            json!({"taskId": format!("TASK-{}", 1 + rng.below(tasks))}),
-        );
+        for b in &mut builds {
+            b.server.call(id, "get_task_context", task.clone());
+        }
     }
-    for _ in 0..calls {
-        let task = format!("TASK-{}", 1 + rng.below(tasks));
-        id += 1;
-        context.push(server.call(id, "get_task_context", json!({"taskId": task})));
-        let task = format!("TASK-{}", 1 + rng.below(tasks));
-        id += 1;
-        impact.push(server.call(id, "analyze_impact", json!({"taskId": task})));
+    let plan: Vec<(String, String)> = (0..calls)
+        .map(|_| {
+            (
+                format!("TASK-{}", 1 + rng.below(tasks)),
+                format!("TASK-{}", 1 + rng.below(tasks)),
+            )
+        })
+        .collect();
+    for batch in plan.chunks(BATCH) {
+        for b in &mut builds {
+            for (context, impact) in batch {
+                id += 1;
+                let (took, chars) =
+                    b.server
+                        .call(id, "get_task_context", json!({"taskId": context}));
+                b.context.push(took);
+                b.context_chars.push(chars);
+                id += 1;
+                let (took, _) = b
+                    .server
+                    .call(id, "analyze_impact", json!({"taskId": impact}));
+                b.impact.push(took);
+            }
+        }
     }
     // A one-file edit, then the next call: that call re-stats the workspace, re-parses the edited
-    // file and answers (compare with the warm get_task_context row).
-    let mut edited = Vec::with_capacity(50);
+    // file and answers (compare with the warm get_task_context row). Each build sees each edit.
     let files: Vec<std::path::PathBuf> = std::fs::read_dir(workspace.join("backlog/tasks"))
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -268,36 +226,95 @@ fn main() {
             .find_map(|l| l.strip_prefix("id: "))
             .unwrap()
             .to_string();
-        id += 1;
-        edited.push(server.call(id, "get_task_context", json!({"taskId": task})));
+        for b in &mut builds {
+            id += 1;
+            let (took, _) = b
+                .server
+                .call(id, "get_task_context", json!({"taskId": task}));
+            b.edited.push(took);
+        }
     }
-    let peak_rss_mb = peak_rss_mb(server.child.id());
-    context.sort();
-    impact.sort();
-    edited.sort();
+    let rss: Vec<Option<f64>> = builds
+        .iter()
+        .map(|b| peak_rss_mb(b.server.child.id()))
+        .collect();
+    for b in &mut builds {
+        b.context.sort();
+        b.impact.sort();
+        b.edited.sort();
+        b.context_chars.sort();
+    }
     println!("nexus-doc-kg over stdio, {tasks} tasks, {calls} calls per tool (ms)");
-    println!("| row | p50 | p99 | max |");
-    println!("|---|---|---|---|");
-    println!(
-        "| spawn → first tools/call (cold index) | {} | | |",
-        ms(first)
-    );
-    for (name, samples) in [
-        ("get_task_context", &context),
-        ("analyze_impact", &impact),
-        ("get_task_context after a one-file edit (50 edits)", &edited),
-    ] {
+    let before = builds.get(1);
+    if before.is_some() {
         println!(
-            "| {name} | {} | {} | {} |",
-            ms(percentile(samples, 50.0)),
-            ms(percentile(samples, 99.0)),
-            ms(*samples.last().unwrap())
+            "this build | the build before ({}), alternating batches of {BATCH} | ratio",
+            before_bin.as_deref().unwrap_or(Path::new("?")).display()
         );
     }
+    println!("| row | p50 | p99 | max |");
+    println!("|---|---|---|---|");
+    let now = &builds[0];
+    let cell = |now: Duration, old: Option<Duration>| match old {
+        None => ms(now),
+        Some(old) => format!(
+            "{} / {} ({:.2}x)",
+            ms(now),
+            ms(old),
+            now.as_secs_f64() / old.as_secs_f64().max(1e-9)
+        ),
+    };
     println!(
-        "| server peak RSS (VmHWM) | {} MB | | |",
-        peak_rss_mb.map_or("unknown".to_string(), |m| format!("{m:.1}"))
+        "| spawn → first tools/call (cold index) | {} | | |",
+        cell(now.first, before.map(|b| b.first))
     );
+    type Pick = fn(&Build) -> &Vec<Duration>;
+    let rows: [(&str, Pick); 3] = [
+        ("get_task_context", |b| &b.context),
+        ("analyze_impact", |b| &b.impact),
+        ("get_task_context after a one-file edit (50 edits)", |b| {
+            &b.edited
+        }),
+    ];
+    for (name, pick) in rows {
+        let (samples, old) = (pick(now), before.map(pick));
+        println!(
+            "| {name} | {} | {} | {} |",
+            cell(percentile(samples, 50.0), old.map(|o| percentile(o, 50.0))),
+            cell(percentile(samples, 99.0), old.map(|o| percentile(o, 99.0))),
+            cell(*samples.last().unwrap(), old.map(|o| *o.last().unwrap()))
+        );
+    }
+    let chars = |b: &Build| {
+        format!(
+            "{} / {}",
+            percentile_of(&b.context_chars, 50.0),
+            b.context_chars.last().copied().unwrap_or(0)
+        )
+    };
+    println!(
+        "| get_task_context answer characters (p50 / max) | {}{} | | |",
+        chars(now),
+        before
+            .map(|b| format!(" vs {}", chars(b)))
+            .unwrap_or_default()
+    );
+    let mb = |m: Option<f64>| m.map_or("unknown".to_string(), |m| format!("{m:.1}"));
+    println!(
+        "| server peak RSS (VmHWM) | {} MB{} | | |",
+        mb(rss[0]),
+        rss.get(1)
+            .map(|r| format!(" vs {} MB", mb(*r)))
+            .unwrap_or_default()
+    );
+}
+
+fn percentile_of(sorted: &[usize], p: f64) -> usize {
+    let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
+    sorted
+        .get(rank.clamp(1, sorted.len().max(1)) - 1)
+        .copied()
+        .unwrap_or(0)
 }
 
 /// The server's peak resident set (`VmHWM` in /proc), in MB; `None` where /proc does not say.

@@ -172,6 +172,13 @@ fn main() -> ExitCode {
             props::count(cases, props::link_case(), props::link_property),
         );
     }
+    // ---------- doc-kg context page cuts (issue 26) ----------
+    if run("json_cut") {
+        record(
+            "json_cut",
+            props::count(cases, props::json_cut_input(), props::json_cut_property),
+        );
+    }
     if tallies.iter().any(|f| *f > 0) {
         ExitCode::FAILURE
     } else {

@@ -943,3 +943,124 @@ fn the_dependency_graph_comes_as_mermaid() {
         .expect_err("an unknown format");
     assert!(refused.contains("invalid_arguments"), "{refused}");
 }
+
+/// Runs tests/clients/doc_kg.py's `context` checks on `workspace` (a folder served alone over
+/// stdio) with `args`.
+fn context_checks(workspace: &Path, args: &[String], what: &str) {
+    let Some(py) = support::require(support::python_with_mcp(), PYTHON_WHAT, what) else {
+        return;
+    };
+    let data = tempfile::tempdir().expect("data tempdir");
+    run(
+        Command::new(py)
+            .arg(script())
+            .args(["context", "--binary"])
+            .arg(support::bin())
+            .arg("--workspace")
+            .arg(workspace)
+            .arg("--data-dir")
+            .arg(data.path())
+            .args(args)
+            .env("PATH", support::tool_path()),
+        what,
+    );
+}
+
+/// Issue 26, on the real ariadne Backlog.md folder: the context of its largest tasks (36 KB of
+/// Markdown and more) answers within 8,000 characters a page, its cursors reach every node
+/// once, and `omitted` is exact on every page. The folder has no dependency cycle of its own
+/// (validate_traceability: 0), so task-190.7 is made to depend on task-190.8, which depends on
+/// it: the context of task-190.8 marks the cycle with its path, and so does the context of
+/// task-190.9, which depends on the cycle without being in it.
+#[test]
+fn task_context_pages_within_8000_characters_and_marks_cycles_on_a_real_backlog() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = support::corpora::corpus(tmp.path(), "ariadne-backlog");
+    let mut sized: Vec<(u64, PathBuf)> =
+        support::corpora::frontmatter_statuses(&root.join("backlog/tasks"))
+            .into_iter()
+            .map(|(p, _)| (std::fs::metadata(&p).expect("stat").len(), p))
+            .collect();
+    sized.sort_by_key(|s| std::cmp::Reverse(s.0));
+    let largest: Vec<String> = sized
+        .iter()
+        .take(10)
+        .map(|(_, p)| {
+            let text = std::fs::read_to_string(p).expect("read");
+            text.lines()
+                .find_map(|l| l.strip_prefix("id: "))
+                .expect("an id")
+                .trim()
+                .to_owned()
+        })
+        .collect();
+    assert!(
+        sized[0].0 > 20_000,
+        "the largest task is {} bytes",
+        sized[0].0
+    );
+    let (file, _) = support::corpora::frontmatter_statuses(&root.join("backlog/completed"))
+        .into_iter()
+        .find(|(p, _)| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("task-190.7 "))
+        })
+        .expect("task-190.7 is in backlog/completed");
+    let text = std::fs::read_to_string(&file).expect("read task-190.7");
+    assert!(text.contains("dependencies:\n"), "{text}");
+    std::fs::write(
+        &file,
+        text.replacen("dependencies:\n", "dependencies:\n  - task-190.8\n", 1),
+    )
+    .expect("edit task-190.7");
+    support::git(
+        &root,
+        &["commit", "-qam", "task-190.7 depends on task-190.8"],
+    );
+    context_checks(
+        &root,
+        &[
+            "--pages".to_owned(),
+            largest.join(","),
+            "--cycle".to_owned(),
+        ],
+        "the Python SDK: task context on the real ariadne backlog",
+    );
+}
+
+/// Issue 26, on the doc-kg benchmark's generated 10,000-task folder: the cursors of tasks deep
+/// in the graph reach exactly the nodes of their closure within maxDepth (walked here from the
+/// files' frontmatter), each once, every page within 8,000 characters with an exact `omitted`;
+/// prompt_implement_task states the true number cut and the cursor that reaches the rest.
+#[test]
+fn task_context_pages_reach_the_whole_closure_of_ten_thousand_tasks() {
+    use support::generated_backlog::{closure, dependencies, generate};
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = tmp.path().join("ws");
+    std::fs::create_dir_all(&root).expect("mkdir");
+    generate(&root, 10_000);
+    let deps = dependencies(&root);
+    let pages: Vec<String> = ["TASK-9517", "TASK-6203", "TASK-4350"]
+        .iter()
+        .map(|t| {
+            let within = closure(&deps, t).values().filter(|d| **d <= 4).count();
+            format!("{t}={within}")
+        })
+        .collect();
+    assert!(
+        closure(&deps, "TASK-8801").len() > 100,
+        "TASK-8801's closure is large enough to be cut"
+    );
+    context_checks(
+        &root,
+        &[
+            "--pages".to_owned(),
+            pages.join(","),
+            "--max-depth".to_owned(),
+            "4".to_owned(),
+            "--prompt".to_owned(),
+            "TASK-8801".to_owned(),
+        ],
+        "the Python SDK: task context on 10,000 generated tasks",
+    );
+}

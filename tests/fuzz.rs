@@ -238,3 +238,15 @@ fn rule_files_linking_to_each_other_are_each_read_once_or_skipped_with_where_the
         props::link_property,
     );
 }
+
+// ---------- doc-kg context page cuts (issue 26) ----------
+
+#[test]
+fn context_pages_measure_markdown_as_the_json_it_becomes() {
+    props::check(
+        "json_cut",
+        props::cases(CASES),
+        props::json_cut_input(),
+        props::json_cut_property,
+    );
+}

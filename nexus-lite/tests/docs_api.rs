@@ -417,6 +417,10 @@ fn context_is_byte_capped_and_pages_the_rest_with_a_cursor() {
                 assert_eq!(c["truncated"], true);
                 assert_eq!(
                     c["omitted"]["count"].as_u64().unwrap() as usize,
+                    4 - c["nodes"].as_array().unwrap().len()
+                );
+                assert_eq!(
+                    c["omitted"]["onLaterPages"].as_u64().unwrap() as usize,
                     4 - seen.len()
                 );
                 path = format!("/api/v1/docs/context?task_id=BILL-3.2&cursor={}", enc(cur));
@@ -1807,4 +1811,155 @@ fn the_dependency_graph_as_mermaid_on_a_real_backlog() {
         "/api/v1/docs/dependency-graph?node_id=TASK-195.7&format=svg",
     );
     assert_eq!(wrong.status, 400, "{}", wrong.body);
+}
+
+/// Issue 26: on the doc-kg benchmark's generated 10,000-task folder, over 200 random task ids,
+/// `omitted` is exact: its count is the closure's size (walked here from the files'
+/// frontmatter) minus the nodes shown, split into what later pages hold and what lies beyond
+/// maxDepth; every page stays within the page size. Following the cursors of a few tasks yields
+/// each node of the depth-bounded closure exactly once, nearest first, at its true distance.
+#[test]
+fn context_omitted_is_exact_on_ten_thousand_tasks() {
+    use common::generated_backlog::{Rng, closure, dependencies, generate};
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("ws");
+    std::fs::create_dir_all(&root).unwrap();
+    generate(&root, 10_000);
+    let deps = dependencies(&root);
+    let srv = serve(
+        &tmp.path().join("data"),
+        vec![WorkspaceSpec {
+            name: None,
+            path: root.clone(),
+        }],
+    );
+    let a = srv.addr;
+    let mut rng = Rng(7);
+    let mut depth_cuts = 0;
+    let mut page_cuts = 0;
+    for _ in 0..200 {
+        let id = format!("TASK-{}", 1 + rng.below(10_000));
+        let want = closure(&deps, &id);
+        let within = want.values().filter(|d| **d <= 5).count();
+        let c = ok(a, &format!("/api/v1/docs/context?task_id={id}"));
+        let shown = c["nodes"].as_array().unwrap().len();
+        let o = &c["omitted"];
+        assert_eq!(o["count"], want.len() - shown, "{id}: {o}");
+        assert_eq!(o["onLaterPages"], within - shown, "{id}: {o}");
+        assert_eq!(o["beyondMaxDepth"], want.len() - within, "{id}: {o}");
+        assert_eq!(c["totalNodes"], want.len(), "{id}");
+        assert_eq!(c["nextCursor"].is_string(), within > shown, "{id}");
+        assert!(
+            c.to_string().len() <= 7_600,
+            "{id}: {} chars",
+            c.to_string().len()
+        );
+        depth_cuts += usize::from(within < want.len());
+        page_cuts += usize::from(shown < within);
+    }
+    assert!(
+        depth_cuts > 20 && page_cuts > 20,
+        "the sample exercises both cuts: {depth_cuts} by maxDepth, {page_cuts} by page"
+    );
+    for _ in 0..4 {
+        let id = format!("TASK-{}", 5_001 + rng.below(5_000));
+        let want = closure(&deps, &id);
+        let mut seen: Vec<(String, usize)> = Vec::new();
+        let base = format!("/api/v1/docs/context?task_id={id}&max_depth=3");
+        let mut path = base.clone();
+        loop {
+            let c = ok(a, &path);
+            for n in c["nodes"].as_array().unwrap() {
+                let depth = n["depth"].as_u64().unwrap() as usize;
+                seen.push((n["id"].as_str().unwrap().to_owned(), depth));
+            }
+            let within = want.values().filter(|d| **d <= 3).count();
+            assert_eq!(c["omitted"]["onLaterPages"], within - seen.len(), "{id}");
+            let page = c["nodes"].as_array().unwrap().len();
+            assert_eq!(c["omitted"]["count"], want.len() - page, "{id}");
+            match c["nextCursor"].as_str() {
+                Some(cur) => path = format!("{base}&cursor={}", enc(cur)),
+                None => break,
+            }
+        }
+        let mut expected: Vec<(String, usize)> = want
+            .iter()
+            .filter(|(_, d)| **d <= 3)
+            .map(|(n, d)| (n.clone(), *d))
+            .collect();
+        expected.sort_by_key(|(n, d)| (*d, n.clone()));
+        let mut got = seen.clone();
+        got.sort_by_key(|(n, d)| (*d, n.clone()));
+        assert_eq!(got, expected, "{id}: every node once, at its distance");
+        assert!(
+            seen.windows(2).all(|w| w[0].1 <= w[1].1),
+            "{id}: nearest first"
+        );
+    }
+}
+
+/// Issue 26: redacted bodies are cached per parsed document, and an edit is seen by the next
+/// request: the context shows the new text, redacted, never the cached old one; an edit that
+/// closes a dependency cycle is marked by the next context (the cycles are cached per change).
+#[test]
+fn context_shows_an_edited_body_redacted_not_the_cached_one() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = fixture(tmp.path(), "backlog");
+    let srv = serve(
+        &tmp.path().join("data"),
+        vec![WorkspaceSpec {
+            name: None,
+            path: dir.clone(),
+        }],
+    );
+    let a = srv.addr;
+    let markdown = |c: &Value| c["nodes"][0]["markdown"].as_str().unwrap().to_owned();
+    let before = ok(a, "/api/v1/docs/context?task_id=BILL-3");
+    assert!(markdown(&before).contains("Idempotency-Key"));
+    // Served twice from the cache: the same text.
+    assert_eq!(
+        markdown(&ok(a, "/api/v1/docs/context?task_id=BILL-3")),
+        markdown(&before)
+    );
+    let file = find_file(&dir, "bill-3 ");
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(
+        &file,
+        text.replace(
+            "Idempotency-Key",
+            "Replay-Guard (token ghp_abcdefghijklmnopqrstuvwxyz0123456789)",
+        ),
+    )
+    .unwrap();
+    let after = markdown(&ok(a, "/api/v1/docs/context?task_id=BILL-3"));
+    assert!(after.contains("Replay-Guard"), "{after}");
+    assert!(
+        !after.contains("Idempotency-Key"),
+        "the cached body was served: {after}"
+    );
+    assert!(
+        !after.contains("ghp_abcdef"),
+        "the edited body is not redacted: {after}"
+    );
+
+    // The cycles are found once per change: an edit that closes one is marked by the next call.
+    assert_eq!(
+        ok(a, "/api/v1/docs/context?task_id=BILL-3")["cycles"],
+        serde_json::json!([])
+    );
+    let bill2 = find_file(&dir, "bill-2 ");
+    let text = std::fs::read_to_string(&bill2).unwrap();
+    std::fs::write(
+        &bill2,
+        text.replace("dependencies: [task-1]", "dependencies: [task-1, BILL-3]"),
+    )
+    .unwrap();
+    let c = ok(a, "/api/v1/docs/context?task_id=BILL-3");
+    assert_eq!(c["cyclesTotal"], 1, "{}", c["cycles"]);
+    assert_eq!(
+        c["cycles"][0]["ids"],
+        serde_json::json!(["BILL-2", "BILL-3"])
+    );
+    assert_eq!(c["cycles"][0]["path"], "BILL-2 -> BILL-3 -> BILL-2");
+    assert_eq!(c["nodes"][0]["inCycle"], true);
 }

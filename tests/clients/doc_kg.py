@@ -334,6 +334,115 @@ async def run_http(args: argparse.Namespace) -> None:
             await check_backlog(Session(client, "backlog"), args.backlog)
 
 
+# ---- issue 26: task context within 8,000 characters, exact `omitted`, cycle marker ----
+CONTEXT_LIMIT = 8000
+
+
+async def context_page(client: Client, args: dict) -> tuple[dict, int]:
+    result = await client.call_tool("get_task_context", args)
+    expect(not result.is_error, f"get_task_context {args} failed: {text_of(result)[:600]}")
+    text = text_of(result)
+    sc = result.structured_content
+    expect(len(text) <= CONTEXT_LIMIT, f"get_task_context {args}: {len(text)} characters")
+    expect("truncation" not in sc, f"get_task_context {args} was cut by the engine: {sc.get('truncation')}")
+    return sc, len(text)
+
+
+async def check_context_pages(client: Client, task: str, want: int | None, max_depth: int) -> int:
+    """Follows the cursors of `task`'s context: every node within maxDepth exactly once, nearest
+    first, each page's `omitted` exact. Returns the number of pages."""
+    seen: list[str] = []
+    depths: list[int] = []
+    cursor, pages = None, 0
+    if want is None:
+        probe = await client.call_tool("get_task_context", {"taskId": task, "maxDepth": max_depth})
+        if probe.is_error and error_of(probe)["code"] == "AMBIGUOUS":
+            return 0  # a duplicated id of the real folder: AMBIGUOUS is the right answer
+    while True:
+        args = {"taskId": task, "maxDepth": max_depth, **({"cursor": cursor} if cursor else {})}
+        page, _ = await context_page(client, args)
+        pages += 1
+        shown = ids(page["nodes"])
+        seen += shown
+        depths += [n["depth"] for n in page["nodes"]]
+        o, total = page["omitted"], page["totalNodes"]
+        within = total - o["beyondMaxDepth"]
+        expect(o["count"] == total - len(shown), f"{task} page {pages}: omitted {o} with {len(shown)} of {total} shown")
+        expect(o["onLaterPages"] == within - len(seen), f"{task} page {pages}: onLaterPages {o} after {len(seen)} of {within}")
+        expect(o["count"] == 0 or o["reason"], f"{task}: omitted without a reason: {o}")
+        cursor = page.get("nextCursor")
+        expect(pages < 500, f"{task}: the pages never end")
+        if not cursor:
+            break
+    expect(len(seen) == len(set(seen)), f"{task}: a node came twice: {seen}")
+    expect(seen[0].upper() == task.upper() or depths[0] == 0, f"{task}: the task is not first: {seen[:3]}")
+    expect(depths == sorted(depths), f"{task}: not nearest first: {depths}")
+    expect(want is None or len(seen) == want, f"{task}: {len(seen)} nodes over {pages} pages, the closure within maxDepth {max_depth} has {want}")
+    return pages
+
+
+async def check_cycle_marker(client: Client) -> None:
+    audit = (await client.call_tool("validate_traceability", {})).structured_content
+    cycles = audit.get("cycles") or []
+    expect(cycles, f"the folder has no cycle: {audit.get('cycles')}")
+    path = cycles[0]["pathIds"]
+    members = set(cycles[0]["ids"])
+    page, _ = await context_page(client, {"taskId": path[0]})
+    marked = [c for c in page.get("cycles") or [] if members == set(c["ids"])]
+    expect(marked, f"the context of {path[0]} does not mark its cycle {path}: {page.get('cycles')}")
+    expect(marked[0]["pathIds"] == path and marked[0]["path"] == cycles[0]["path"],
+           f"the context's cycle path {marked[0]} is not the audit's {cycles[0]}")
+    expect(page["nodes"][0].get("inCycle") is True, f"{path[0]} is not marked inCycle: {page['nodes'][0]}")
+    impact = (await client.call_tool("analyze_impact", {"taskId": path[0]})).structured_content
+    outside = [n["id"] for n in impact.get("affectedNodes", []) if n["id"] not in members]
+    expect(outside, f"nothing outside the cycle {path} depends on it: {impact}")
+    if outside:
+        dep, _ = await context_page(client, {"taskId": outside[0], "maxDepth": 50})
+        expect(any(members == set(c["ids"]) for c in dep.get("cycles") or []),
+               f"{outside[0]} depends on the cycle {path} but its context does not say so: {dep.get('cycles')}")
+        expect(not dep["nodes"][0].get("inCycle"), f"{outside[0]} is marked inCycle")
+    prompt = await client.get_prompt("prompt_implement_task", {"taskId": path[0]})
+    text = " ".join(getattr(m.content, "text", "") for m in prompt.messages)
+    expect(cycles[0]["path"] in text, f"prompt_implement_task {path[0]} does not name its cycle: {text[:600]}")
+    print(f"  cycle {' -> '.join(path)} marked in the context of {path[0]}" + (f" and of its dependent {outside[0]}" if outside else ""))
+
+
+async def check_prompt_cut(client: Client, task: str) -> None:
+    page, _ = await context_page(client, {"taskId": task})
+    count = page["omitted"]["count"]
+    expect(count > 0 and page.get("nextCursor"), f"{task}: expected a cut first page, got omitted {page['omitted']}")
+    prompt = await client.get_prompt("prompt_implement_task", {"taskId": task})
+    text = " ".join(getattr(m.content, "text", "") for m in prompt.messages)
+    expect(len(text) <= CONTEXT_LIMIT, f"prompt_implement_task {task}: {len(text)} characters")
+    expect(f"Not shown: {count} more" in text, f"the prompt does not state the true cut {count}: {text[:700]}")
+    expect("cut: 0" not in text, "the prompt says cut: 0")
+    expect(page["nextCursor"] in text, "the prompt does not say how to reach the rest (the cursor)")
+    print(f"  prompt_implement_task {task}: states {count} not shown and the next page's cursor, {len(text)} characters")
+
+
+async def run_context(args: argparse.Namespace) -> None:
+    env = {"PATH": os.environ.get("PATH", ""), "HOME": os.environ.get("HOME", "/tmp")}
+    params = StdioServerParameters(
+        command=args.binary,
+        args=["--surface", "nexus-doc-kg", "serve", "--workspace", args.workspace, "--data-dir", args.data_dir],
+        env=env,
+    )
+    print(f"context on {args.workspace}:")
+    async with Client(params, read_timeout_seconds=300) as client:
+        specs = list(filter(None, (args.pages or "").split(",")))
+        checked = 0
+        for spec in specs:
+            task, _, want = spec.partition("=")
+            pages = await check_context_pages(client, task, int(want) if want else None, args.max_depth)
+            checked += pages > 0
+            print(f"  {task}: {want or 'all'} nodes within maxDepth {args.max_depth}, each once, nearest first, over {pages} pages" if pages else f"  {task}: AMBIGUOUS (a duplicated id), skipped")
+        expect(checked * 2 >= len(specs), f"only {checked} of {len(specs)} tasks had a context")
+        if args.cycle:
+            await check_cycle_marker(client)
+        if args.prompt:
+            await check_prompt_cut(client, args.prompt)
+
+
 def main() -> int:
     p = argparse.ArgumentParser()
     sub = p.add_subparsers(dest="transport", required=True)
@@ -344,8 +453,16 @@ def main() -> int:
     h = sub.add_parser("http")
     h.add_argument("--url", required=True)
     h.add_argument("--backlog", required=True)
+    c = sub.add_parser("context")
+    c.add_argument("--binary", required=True)
+    c.add_argument("--workspace", required=True)
+    c.add_argument("--data-dir", required=True)
+    c.add_argument("--pages", help="TASK=N,...: follow every cursor; N nodes within maxDepth expected")
+    c.add_argument("--max-depth", type=int, default=5)
+    c.add_argument("--cycle", action="store_true")
+    c.add_argument("--prompt", help="a task whose first page is cut")
     args = p.parse_args()
-    return run(args, {"stdio": run_stdio, "http": run_http}, "nexus-doc-kg")
+    return run(args, {"stdio": run_stdio, "http": run_http, "context": run_context}, "nexus-doc-kg")
 
 
 if __name__ == "__main__":

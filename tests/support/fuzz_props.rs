@@ -2031,3 +2031,47 @@ pub fn link_property(nodes: Vec<LinkNode>) -> Result<(), String> {
     }
     Ok(())
 }
+
+// ---------- doc-kg context page cuts (issue 26) ----------
+
+/// Text with what JSON escapes (quotes, backslashes, control characters) among multi-byte
+/// characters, and a character budget.
+pub fn json_cut_input() -> impl Strategy<Value = (String, usize)> {
+    let piece = prop::sample::select(vec![
+        "a", "\"", "\\", "\n", "\r", "\t", "\u{1}", "\u{1f}", "\u{7f}", "é", "€", "😀", "/", " ",
+    ]);
+    (
+        prop::collection::vec(piece, 0..80).prop_map(|p| p.concat()),
+        0usize..300,
+    )
+}
+
+/// A context page measures Markdown as the JSON it becomes: `json_len` is serde_json's escaped
+/// length, and `json_prefix` is the longest prefix (on a char boundary) that fits the budget.
+pub fn json_cut_property((text, budget): (String, usize)) -> Result<(), String> {
+    use nexus_lite::docs::graph::{json_len, json_prefix};
+    let escaped = |s: &str| serde_json::to_string(s).map_or(0, |j| j.len() - 2);
+    if json_len(&text) != escaped(&text) {
+        return Err(format!(
+            "json_len {:?}: {} != {}",
+            text,
+            json_len(&text),
+            escaped(&text)
+        ));
+    }
+    let cut = json_prefix(&text, budget);
+    if !text.starts_with(cut) || escaped(cut) > budget {
+        return Err(format!(
+            "json_prefix({text:?}, {budget}) = {cut:?} ({} chars)",
+            escaped(cut)
+        ));
+    }
+    if let Some(next) = text[cut.len()..].chars().next()
+        && escaped(&text[..cut.len() + next.len_utf8()]) <= budget
+    {
+        return Err(format!(
+            "json_prefix({text:?}, {budget}) = {cut:?} stops early"
+        ));
+    }
+    Ok(())
+}

@@ -9,6 +9,9 @@ pub mod clients;
 #[path = "../../nexus-lite/tests/common/corpora.rs"]
 pub mod corpora;
 pub mod fixtures;
+/// The doc-kg benchmark's generated 10,000-task folder, shared with nexus-lite's tests.
+#[path = "../../nexus-lite/tests/common/generated_backlog.rs"]
+pub mod generated_backlog;
 pub mod inproc;
 pub mod local;
 /// PyPI sdists of real projects, shared with nexus-lite's tests.

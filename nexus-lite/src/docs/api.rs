@@ -428,8 +428,10 @@ async fn context(State(s): State<Arc<DocsState>>, q: Q) -> Response {
                 })?,
             };
             let (i, alias) = lookup(idx, id, "TASK_NOT_FOUND")?;
-            let mut v = graph::context(idx, i, depth, offset, idx.config().limits.context_max_bytes);
-            v["aliasApplied"] = json!(alias);
+            let alias = json!(alias);
+            let page = graph::CONTEXT_PAGE_CHARS.saturating_sub(nexus_mcp_runtime::trim::size(&alias));
+            let mut v = graph::context(idx, i, depth, offset, page);
+            v["aliasApplied"] = alias;
             Ok(v)
         })
     })

@@ -4,7 +4,6 @@
 //! traceability audit with its health score.
 
 use super::index::{Doc, Index, Kind};
-use super::redact;
 use super::resolve::{Class, Link};
 use crate::core::graph::{bounded_bfs, tarjan};
 use crate::core::util::encode_cursor;
@@ -200,82 +199,234 @@ pub fn candidates(idx: &Index, c: &[usize]) -> Value {
     )
 }
 
-/// The references of `i` along `kinds` that did not resolve (what the context is missing).
-fn unresolved(idx: &Index, nodes: &[usize], kinds: &[Kind]) -> Vec<Value> {
-    let set: HashSet<usize> = nodes.iter().copied().collect();
-    idx.resolved
-        .links
-        .iter()
-        .filter(|l| set.contains(&l.from) && kinds.contains(&l.kind))
-        .filter(|l| matches!(l.class, Class::Broken | Class::Ambiguous))
-        .map(|l| link_json(idx, l))
-        .collect()
+/// The references along `kinds` that did not resolve (what the context is missing), of each
+/// document marked in `wanted`, in one pass over the links.
+fn unresolved(idx: &Index, wanted: &[bool], kinds: &[Kind]) -> HashMap<usize, Vec<Value>> {
+    let mut out: HashMap<usize, Vec<Value>> = HashMap::new();
+    for l in &idx.resolved.links {
+        if wanted[l.from]
+            && kinds.contains(&l.kind)
+            && matches!(l.class, Class::Broken | Class::Ambiguous)
+        {
+            out.entry(l.from).or_default().push(link_json(idx, l));
+        }
+    }
+    out
 }
 
-/// get_task_context: the task then its upstream closure, nearest first, within `max_depth`
-/// and `budget` bytes of Markdown; the page starts at `offset` of that order.
-pub fn context(idx: &Index, start: usize, max_depth: usize, offset: usize, budget: usize) -> Value {
+/// The characters of one get_task_context page as JSON (its nodes and what describes them),
+/// so that with the MCP envelope the answer an agent reads stays within 8,000 characters.
+pub const CONTEXT_PAGE_CHARS: usize = 7_000;
+
+/// At most this many omitted ids are named (the count is always exact).
+const OMITTED_IDS: usize = 10;
+
+/// At most this many cycles are described in a context answer (`cyclesTotal` counts them all).
+const CONTEXT_CYCLES: usize = 5;
+
+/// get_task_context: the task then its upstream closure, nearest first, paged from `offset` of
+/// that order. A page holds at most `page_chars` characters of JSON and `limits.context_max_bytes`
+/// bytes of Markdown; nodes deeper than `max_depth` are counted in `omitted`, never shown.
+pub fn context(
+    idx: &Index,
+    start: usize,
+    max_depth: usize,
+    offset: usize,
+    page_chars: usize,
+) -> Value {
     let kinds = cycle_kinds(idx);
-    let reached = bounded_bfs(
-        &[start],
-        max_depth,
-        |n| deps(idx, *n, &kinds).into_iter().map(|m| (m, ())),
-        |_| Vec::<usize>::new(),
-    );
+    let markdown_budget = idx.config().limits.context_max_bytes;
+    // The whole closure, so that what maxDepth leaves out is counted exactly; levels past
+    // maxDepth + 1 are only counted, so they are not sorted.
+    let mut seen = vec![false; idx.docs.len()];
+    seen[start] = true;
     let mut order: Vec<(usize, usize)> = vec![(start, 0)];
-    for (d, level) in reached.levels.iter().enumerate() {
-        let mut l: Vec<usize> = level.iter().map(|(n, _)| *n).collect();
-        l.sort_by(|a, b| idx.docs[*a].key.cmp(&idx.docs[*b].key));
-        order.extend(l.into_iter().map(|n| (n, d + 1)));
+    let mut level_start = 0;
+    let mut depth = 0;
+    while level_start < order.len() {
+        let level_end = order.len();
+        depth += 1;
+        for k in level_start..level_end {
+            let n = order[k].0;
+            for e in &idx.resolved.out[n] {
+                let e = &idx.resolved.edges[*e];
+                if kinds.contains(&e.kind) && !seen[e.to] {
+                    seen[e.to] = true;
+                    order.push((e.to, depth));
+                }
+            }
+        }
+        if depth <= max_depth + 1 {
+            order[level_end..].sort_by(|a, b| idx.docs[a.0].key.cmp(&idx.docs[b.0].key));
+        }
+        level_start = level_end;
     }
-    let all: Vec<usize> = order.iter().map(|(n, _)| *n).collect();
+    let shown_max = order.partition_point(|(_, d)| *d <= max_depth);
+    let (cycles, in_cycle) = closure_cycles(idx, &seen, &kinds);
+    let offset = offset.min(shown_max);
+    let answer = |nodes: Vec<Value>, next: usize, bytes: usize, links: Vec<Value>| {
+        let later = shown_max - next;
+        let deeper = order.len() - shown_max;
+        let earlier = offset;
+        let ids: Vec<&str> = order[next..]
+            .iter()
+            .take(OMITTED_IDS)
+            .map(|(n, _)| idx.docs[*n].id.as_str())
+            .collect();
+        let mut why = Vec::new();
+        if earlier > 0 {
+            why.push(format!("{earlier} on earlier pages"));
+        }
+        if later > 0 {
+            why.push(format!(
+                "page size: {later} on later pages (pass nextCursor as `cursor`)"
+            ));
+        }
+        if deeper > 0 {
+            why.push(format!(
+                "maxDepth {max_depth}: {deeper} deeper (raise maxDepth, at most 50)"
+            ));
+        }
+        let reason = if why.is_empty() {
+            "nothing omitted: this page shows the whole closure".to_owned()
+        } else {
+            why.join("; ")
+        };
+        let body_cut = nodes.iter().any(|n| n["markdownTruncated"] == true);
+        json!({
+            "taskId": idx.docs[start].id,
+            "nodes": nodes,
+            "truncated": earlier + later + deeper > 0 || body_cut,
+            "depthLimited": deeper > 0,
+            "maxDepth": max_depth,
+            "maxBytes": markdown_budget,
+            "bytes": bytes,
+            "omitted": {"count": earlier + later + deeper, "onEarlierPages": earlier, "onLaterPages": later, "beyondMaxDepth": deeper, "ids": ids, "reason": reason},
+            "nextCursor": if next < shown_max { json!(encode_cursor(next)) } else { Value::Null },
+            "totalNodes": order.len(),
+            "cycles": cycles.iter().take(CONTEXT_CYCLES).collect::<Vec<_>>(),
+            "cyclesTotal": cycles.len(),
+            "unresolvedDependencies": links,
+        })
+    };
+    // What the page costs besides its nodes, with the longest omitted ids it could name.
+    let overhead =
+        nexus_mcp_runtime::trim::size(&answer(Vec::new(), offset, usize::MAX, Vec::new()))
+            + 2 * OMITTED_IDS;
+    let mut room = page_chars.saturating_sub(overhead);
+    let mut missing = unresolved(idx, &seen, &kinds);
     let mut nodes = Vec::new();
+    let mut links = Vec::new();
     let mut used = 0usize;
     let mut next = offset;
-    for &(n, depth) in order.iter().skip(offset) {
+    for &(n, depth) in &order[offset..shown_max] {
         let d = &idx.docs[n];
-        let body = idx.body(d);
-        let md = redact::markdown(&body);
-        let len = md.len();
-        if used + len > budget && !nodes.is_empty() {
+        let md = idx.redacted_body(d);
+        let unresolved = missing.remove(&n).unwrap_or_default();
+        let mut node = json!({
+            "id": d.id, "path": d.path, "depth": depth, "title": d.title, "status": d.status,
+            "type": d.doc_type, "markdown": "", "markdownTruncated": false, "markdownBytes": md.len(),
+        });
+        if in_cycle.contains(&n) {
+            node["inCycle"] = json!(true);
+        }
+        let fixed = nexus_mcp_runtime::trim::size(&node)
+            + unresolved
+                .iter()
+                .map(|l| nexus_mcp_runtime::trim::size(l) + 1)
+                .sum::<usize>()
+            + 1;
+        let fits = fixed + json_len(&md) <= room && used + md.len() <= markdown_budget;
+        if !fits && !nodes.is_empty() {
             break;
         }
-        let (text, cut) = if used + len > budget {
-            let mut end = budget.saturating_sub(used);
-            while end > 0 && !md.is_char_boundary(end) {
-                end -= 1;
-            }
-            (md[..end].to_string(), true)
+        let text = if fits {
+            &md[..]
         } else {
-            (md.into_owned(), false)
+            // A first node too large for a page alone: its Markdown is cut (get_node has it).
+            let cut = json_prefix(&md, room.saturating_sub(fixed));
+            &cut[..cut
+                .len()
+                .min(floor_boundary(&md, markdown_budget.saturating_sub(used)))]
         };
+        node["markdownTruncated"] = json!(text.len() < md.len());
+        node["markdown"] = json!(text);
+        room = room.saturating_sub(fixed + json_len(text));
         used += text.len();
-        nodes.push(json!({
-            "id": d.id, "path": d.path, "depth": depth, "title": d.title, "status": d.status,
-            "type": d.doc_type, "markdown": text, "markdownTruncated": cut, "markdownBytes": len,
-        }));
+        links.extend(unresolved);
+        nodes.push(node);
         next += 1;
     }
-    let rest: Vec<String> = order[next.min(order.len())..]
-        .iter()
-        .map(|(n, _)| idx.docs[*n].id.clone())
-        .collect();
-    let body_cut = nodes
-        .iter()
-        .any(|n| n["markdownTruncated"].as_bool() == Some(true));
-    json!({
-        "taskId": idx.docs[start].id,
-        "nodes": nodes,
-        "truncated": !rest.is_empty() || reached.cut_off || body_cut,
-        "depthLimited": reached.cut_off,
-        "maxDepth": max_depth,
-        "maxBytes": budget,
-        "bytes": used,
-        "omitted": {"count": rest.len(), "ids": rest},
-        "nextCursor": if next < order.len() { json!(encode_cursor(next)) } else { Value::Null },
-        "totalNodes": order.len(),
-        "unresolvedDependencies": unresolved(idx, &all, &kinds),
-    })
+    answer(nodes, next, used, links)
+}
+
+/// The length of `s` as a JSON string's content. Public for the fuzz targets only.
+#[doc(hidden)]
+pub fn json_len(s: &str) -> usize {
+    s.chars().map(json_char_len).sum()
+}
+
+fn json_char_len(c: char) -> usize {
+    match c {
+        '"' | '\\' | '\n' | '\r' | '\t' | '\u{8}' | '\u{c}' => 2,
+        c if c < ' ' => 6,
+        c => c.len_utf8(),
+    }
+}
+
+/// The longest prefix of `s` whose JSON string content fits `chars`. Public for the fuzz
+/// targets only.
+#[doc(hidden)]
+pub fn json_prefix(s: &str, chars: usize) -> &str {
+    let mut total = 0;
+    for (i, c) in s.char_indices() {
+        total += json_char_len(c);
+        if total > chars {
+            return &s[..i];
+        }
+    }
+    s
+}
+
+/// The largest char boundary of `s` at or below `at`.
+fn floor_boundary(s: &str, at: usize) -> usize {
+    let mut end = at.min(s.len());
+    while end > 0 && !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    end
+}
+
+/// The dependency cycles through the closure (a closure holds every successor of its nodes,
+/// so a cycle through one of them lies inside it), each in the audit's shape, and the set of
+/// closure nodes in a cycle. The workspace's cycles are found once per change.
+fn closure_cycles(idx: &Index, seen: &[bool], kinds: &[Kind]) -> (Vec<Value>, HashSet<usize>) {
+    let all = idx.cycle_members(|| {
+        let c = cycles(idx);
+        let mut comps: Vec<Vec<usize>> = c.components.into_iter().map(|(comp, _)| comp).collect();
+        comps.extend(c.self_loops.into_iter().map(|n| vec![n]));
+        comps.sort_by(|a, b| idx.docs[a[0]].key.cmp(&idx.docs[b[0]].key));
+        comps
+    });
+    let id = |n: &usize| idx.docs[*n].id.clone();
+    let mut out = Vec::new();
+    let mut members = HashSet::new();
+    for comp in all.iter().filter(|c| seen[c[0]]) {
+        let path = if comp.len() == 1 {
+            vec![comp[0], comp[0]]
+        } else {
+            cycle_path(idx, comp, kinds)
+        };
+        // The audit's shape (validate_traceability's `cycles`).
+        let path: Vec<String> = path.iter().map(id).collect();
+        out.push(json!({
+            "ids": comp.iter().map(id).collect::<Vec<_>>(),
+            "path": path.join(" -> "),
+            "pathIds": path,
+        }));
+        members.extend(comp.iter().copied());
+    }
+    (out, members)
 }
 
 /// The graph around `start`: nodes within `depth` hops along `kinds`, both directions.

@@ -219,7 +219,26 @@ pub struct Index {
     pub indexed_at: i64,
     /// Bumped on every change.
     pub generation: u64,
+    /// Redacted bodies, so that a document is redacted once, not on every answer.
+    bodies: std::sync::Mutex<BodyCache>,
+    /// The dependency cycles of [`Index::generation`], computed once per change.
+    cycles: std::sync::Mutex<Option<(u64, CycleMembers)>>,
 }
+
+/// Redacted bodies by node path, each with the parsed document it belongs to: a changed file
+/// is parsed into a new `Arc<Doc>`, so an entry of an older one is never served; [`Index::refresh`]
+/// drops the entries of what the watcher (or the walk) reports changed.
+#[derive(Default)]
+struct BodyCache {
+    map: std::collections::HashMap<String, (Arc<Doc>, Arc<str>)>,
+    bytes: usize,
+}
+
+/// The documents of each dependency cycle (positions in [`Index::docs`]).
+pub type CycleMembers = Arc<Vec<Vec<usize>>>;
+
+/// The cache is emptied when its bodies reach this size (peak RSS stays bounded on big folders).
+const BODY_CACHE_BYTES: usize = 8 << 20;
 
 impl Index {
     /// An empty index of `dir`; the first [`Index::refresh`] reads it.
@@ -248,6 +267,8 @@ impl Index {
             walk_errors: Vec::new(),
             indexed_at: 0,
             generation: 0,
+            bodies: std::sync::Mutex::default(),
+            cycles: std::sync::Mutex::default(),
         }
     }
 
@@ -270,6 +291,58 @@ impl Index {
             text
         } else {
             frontmatter::split(&text).body.to_string()
+        }
+    }
+
+    /// [`Index::body`] as it may be returned ([`super::redact::markdown`]), from the cache when
+    /// this version of the document was redacted before.
+    pub fn redacted_body(&self, d: &Arc<Doc>) -> Arc<str> {
+        let mut cache = self.bodies.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((doc, text)) = cache.map.get(&d.path)
+            && Arc::ptr_eq(doc, d)
+        {
+            return text.clone();
+        }
+        let text: Arc<str> = super::redact::markdown(&self.body(d)).into();
+        if cache.bytes + text.len() > BODY_CACHE_BYTES {
+            cache.map.clear();
+            cache.bytes = 0;
+        }
+        cache.bytes += text.len();
+        if let Some((_, old)) = cache.map.insert(d.path.clone(), (d.clone(), text.clone())) {
+            cache.bytes -= old.len();
+        }
+        text
+    }
+
+    /// `compute()` (the documents in each dependency cycle), once per [`Index::generation`].
+    pub fn cycle_members(&self, compute: impl FnOnce() -> Vec<Vec<usize>>) -> CycleMembers {
+        let mut memo = self.cycles.lock().unwrap_or_else(|e| e.into_inner());
+        match &*memo {
+            Some((generation, c)) if *generation == self.generation => c.clone(),
+            _ => {
+                let c = Arc::new(compute());
+                *memo = Some((self.generation, c.clone()));
+                c
+            }
+        }
+    }
+
+    /// Drops the cached bodies of `paths` (all of them when `paths` is `None`).
+    fn forget_bodies<'a>(&self, paths: Option<impl Iterator<Item = &'a String>>) {
+        let mut cache = self.bodies.lock().unwrap_or_else(|e| e.into_inner());
+        match paths {
+            None => {
+                cache.map.clear();
+                cache.bytes = 0;
+            }
+            Some(paths) => {
+                for p in paths {
+                    if let Some((_, old)) = cache.map.remove(p) {
+                        cache.bytes -= old.len();
+                    }
+                }
+            }
         }
     }
 
@@ -449,6 +522,11 @@ impl Index {
             && todo.iter().all(|(k, _)| self.units.contains_key(k));
         for k in &gone {
             self.units.remove(k);
+        }
+        if out.config_reloaded {
+            self.forget_bodies(None::<std::iter::Empty<&String>>);
+        } else {
+            self.forget_bodies(Some(gone.iter().chain(todo.iter().map(|(k, _)| k))));
         }
         let parsed = self.parse_all(&todo);
         let mut edited = Vec::new();

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod corpora;
+pub mod generated_backlog;
 pub mod sdist;
 
 use nexus_lite::{AppState, LiteConfig, RepoSpec};
