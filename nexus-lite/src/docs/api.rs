@@ -514,7 +514,13 @@ async fn acceptance_criteria(State(s): State<Arc<DocsState>>, q: Q) -> Response 
 }
 
 async fn traceability(State(s): State<Arc<DocsState>>, q: Q) -> Response {
-    run(s, move |s| answer(s, q, |idx, _| Ok(graph::audit(idx)))).await
+    run(s, move |s| {
+        answer(s, q, |idx, p| {
+            let query = super::audit::Query::from_params(p)?;
+            Ok(super::audit::page(idx, &query))
+        })
+    })
+    .await
 }
 
 async fn full_graph(State(s): State<Arc<DocsState>>, q: Q) -> Response {

@@ -463,8 +463,9 @@ fn critical_paths(
     out
 }
 
-/// The traceability audit.
-pub fn audit(idx: &Index) -> Value {
+/// The traceability audit: its summary (health, counts) and every finding, by category in
+/// [`super::audit::CATEGORIES`] order ([`super::audit::page`] filters and pages them).
+pub fn audit(idx: &Index) -> (Value, Vec<(&'static str, Vec<Value>)>) {
     let cfg = idx.config();
     let docs = &idx.docs;
     let n = docs.len();
@@ -555,7 +556,7 @@ pub fn audit(idx: &Index) -> Value {
     let raw = 100.0 - 40.0 * link_rate - 25.0 * cycle_rate - 20.0 * parse_rate - 15.0 * dup_rate;
     let score = raw.round().clamp(0.0, 100.0) as i64;
     let comp = |w: f64, r: f64, num: usize, den: usize| json!({"weight": w, "rate": (r * 10000.0).round() / 10000.0, "penalty": (w * r * 100.0).round() / 100.0, "count": num, "of": den});
-    json!({
+    let summary = json!({
         // No document is no evidence of health: the answer's warning says what was looked for.
         "healthScore": if n == 0 { Value::Null } else { json!(score) },
         "healthFormula": HEALTH_FORMULA,
@@ -583,23 +584,26 @@ pub fn audit(idx: &Index) -> Value {
             "oneSidedSupersession": one_sided.len(),
             "aliasesApplied": aliases.len(),
         },
-        "parseErrors": parse_errors,
-        "duplicateIds": duplicates,
-        "brokenLinks": broken,
-        "ambiguousLinks": ambiguous,
-        "externalLinks": external,
-        "externalPaths": external_path,
-        "sentinels": sentinels,
-        "cycles": cycle_items,
-        "selfLoops": self_loops,
         "componentCount": cyc.components.len(),
         "cycleEnumeration": if cyc.components.len() > max_cycles {"capped"} else {"complete"},
         "cycleKinds": cycle_kinds(idx).iter().map(|k| k.as_str()).collect::<Vec<_>>(),
-        "danglingDependencies": dangling(Kind::DependsOn),
-        "danglingParents": dangling(Kind::Parent),
-        "oneSidedSupersession": one_sided,
-        "aliasesApplied": aliases,
-    })
+    });
+    let findings = vec![
+        ("parseErrors", parse_errors),
+        ("duplicateIds", duplicates),
+        ("cycles", cycle_items),
+        ("selfLoops", self_loops),
+        ("brokenLinks", broken),
+        ("danglingDependencies", dangling(Kind::DependsOn)),
+        ("danglingParents", dangling(Kind::Parent)),
+        ("ambiguousLinks", ambiguous),
+        ("oneSidedSupersession", one_sided),
+        ("aliasesApplied", aliases),
+        ("externalPaths", external_path),
+        ("externalLinks", external),
+        ("sentinels", sentinels),
+    ];
+    (summary, findings)
 }
 
 /// `A replaces B` without `B superseded-by A`, or the other way round (only when inverse keys

@@ -7,7 +7,7 @@
 
 use super::Environment;
 use nexus_mcp_runtime::app::{SurfaceParts, ToolContext, ToolFuture};
-use nexus_mcp_runtime::backend::NexusRequest;
+use nexus_mcp_runtime::backend::mapping;
 use nexus_mcp_runtime::error::{ToolError, echo};
 use nexus_mcp_runtime::spec::Mode;
 use serde_json::Value;
@@ -15,8 +15,7 @@ use std::collections::BTreeMap;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
-/// The Nexus route behind validate_traceability (the manifest's `nexus:` documents it too).
-const TRACEABILITY: &str = "/api/v1/docs/traceability";
+const TOOL: &str = "validate_traceability";
 
 const REFUSED: &str = "workspace_path_refused";
 
@@ -49,7 +48,7 @@ pub fn bind(env: &Environment) -> SurfaceParts {
 
 fn dispatch(doc_kg: Arc<DocKg>, ctx: ToolContext, tool: &str, args: Value) -> Option<ToolFuture> {
     match tool {
-        "validate_traceability" => Some(Box::pin(async move {
+        TOOL => Some(Box::pin(async move {
             doc_kg.validate_traceability(&ctx, &args).await
         })),
         _ => None,
@@ -82,8 +81,24 @@ impl DocKg {
                 Some(from_path)
             }
         };
-        ctx.nexus(&NexusRequest::get(TRACEABILITY).param("workspace", workspace.as_deref()))
-            .await
+        let spec = ctx
+            .app
+            .surface
+            .tools
+            .iter()
+            .find(|t| t.name == TOOL)
+            .and_then(|t| t.nexus.as_ref())
+            .ok_or_else(|| ToolError::Internal(format!("{TOOL} has no nexus mapping")))?;
+        // The manifest's mapping, with the workspace the path named.
+        let mut input = args.clone();
+        if let Some(o) = input.as_object_mut() {
+            o.remove("workspacePath");
+            match workspace {
+                Some(w) => o.insert("workspace".to_owned(), Value::String(w)),
+                None => o.remove("workspace"),
+            };
+        }
+        ctx.nexus(&mapping::render(TOOL, spec, &input)?).await
     }
 
     /// The served workspace `path` lies in, or why it may not be used.
