@@ -1096,3 +1096,86 @@ async fn the_audit_of_a_real_backlog_pages_by_category_within_8000_characters() 
     );
     client.cancel().await.expect("cancel");
 }
+
+/// Issue 26: completions rank by relevance over every live document, not the first 500 in path
+/// order: on a real Backlog.md folder an id prefix completes to every live task it starts
+/// (the exact id first, shorter ids before their subtasks), a title word finds its task, and
+/// the node resource's `{id}` completes the same way.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn completions_rank_ids_and_title_words_on_a_real_backlog() {
+    use rmcp::model::{ArgumentInfo, CompleteRequestParams, Reference};
+    use serde_json::json;
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = support::corpora::corpus(tmp.path(), "ariadne-backlog");
+    let data = tempfile::tempdir().expect("data tempdir");
+    let client = stdio_doc_kg(&[root.display().to_string()], data.path()).await;
+    let complete = |reference: Reference, name: &'static str, value: &'static str| {
+        let client = &client;
+        async move {
+            client
+                .complete(CompleteRequestParams::new(
+                    reference,
+                    ArgumentInfo::new(name, value.to_owned()),
+                ))
+                .await
+                .expect("complete")
+                .completion
+                .values
+        }
+    };
+    let live: Vec<String> = all_items(&client, "list_tasks", json!({"limit": 200}))
+        .await
+        .iter()
+        .map(|i| i["id"].as_str().unwrap().to_owned())
+        .collect();
+
+    let got = complete(
+        Reference::for_prompt("prompt_implement_task"),
+        "taskId",
+        "task-190",
+    )
+    .await;
+    let mut expected: Vec<&String> = live
+        .iter()
+        .filter(|id| id.to_lowercase().starts_with("task-190"))
+        .collect();
+    assert!(expected.len() > 5, "{expected:?}");
+    assert!(
+        got[0].eq_ignore_ascii_case("TASK-190"),
+        "the exact id first: {got:?}"
+    );
+    let mut sorted = got.iter().collect::<Vec<_>>();
+    sorted.sort();
+    expected.sort();
+    assert_eq!(sorted, expected, "every live TASK-190… and nothing else");
+    let lengths: Vec<usize> = got.iter().map(String::len).collect();
+    assert!(lengths.is_sorted(), "shorter ids first: {got:?}");
+
+    let got = complete(
+        Reference::for_prompt("prompt_implement_task"),
+        "taskId",
+        "taxonom",
+    )
+    .await;
+    assert!(
+        got.len() == 1 && got[0].eq_ignore_ascii_case("TASK-189"),
+        "a title word finds its live task: {got:?}"
+    );
+
+    let got = complete(
+        Reference::for_resource("docugraph://workspace/node/{id}"),
+        "id",
+        "190.15",
+    )
+    .await;
+    assert!(
+        got.first()
+            .is_some_and(|id| id.eq_ignore_ascii_case("TASK-190.15")),
+        "{got:?}"
+    );
+    assert!(
+        got.len() > 1 && got.iter().all(|id| id.contains("190.15")),
+        "{got:?}"
+    );
+    client.cancel().await.expect("cancel");
+}

@@ -1053,7 +1053,8 @@ pub mod nexus_doc_kg {
                                 method: runtime::spec::HttpMethod::Get,
                                 path: "/api/v1/docs/tasks",
                                 query: &[
-                                    ("limit", "500"),
+                                    ("limit", "100"),
+                                    ("match", "{{ input.taskId }}"),
                                     ("workspace", "{{ input.workspace }}"),
                                 ],
                                 body: &[],
@@ -1207,7 +1208,7 @@ pub mod nexus_doc_kg {
                             nexus: runtime::spec::NexusSpec {
                                 method: runtime::spec::HttpMethod::Get,
                                 path: "/api/v1/docs/nodes",
-                                query: &[("limit", "500")],
+                                query: &[("limit", "100"), ("match", "{{ input.id }}")],
                                 body: &[],
                             },
                             pick: "items.*.id",
@@ -1350,7 +1351,8 @@ pub mod nexus_doc_kg {
                                 method: runtime::spec::HttpMethod::Get,
                                 path: "/api/v1/docs/nodes",
                                 query: &[
-                                    ("limit", "500"),
+                                    ("limit", "100"),
+                                    ("match", "{{ input.id }}"),
                                     ("workspace", "{{ input.workspace }}"),
                                 ],
                                 body: &[],

@@ -333,7 +333,10 @@ fn list(idx: &Index, p: &Params, filtered: bool) -> Answer {
             || v.as_deref()
                 .is_some_and(|x| want.iter().any(|w| w.eq_ignore_ascii_case(x)))
     };
-    let rows: Vec<usize> = (0..idx.docs.len())
+    // `match`: the documents matching the typed text, best first (completions).
+    let typed = p.str("match");
+    let mut rows: Vec<usize> = (0..idx.docs.len())
+        .filter(|i| typed.is_none_or(|t| super::search::match_rank(idx, *i, t).is_some()))
         .filter(|i| {
             let d = &idx.docs[*i];
             graph::in_lifecycle(d, &lifecycles)
@@ -343,6 +346,14 @@ fn list(idx: &Index, p: &Params, filtered: bool) -> Answer {
                         && ready.is_none_or(|r| graph::ready(idx, *i) == r))
         })
         .collect();
+    if let Some(t) = typed {
+        rows.sort_by_cached_key(|i| {
+            (
+                super::search::match_rank(idx, *i, t),
+                idx.docs[*i].key.clone(),
+            )
+        });
+    }
     let total = rows.len();
     let items: Vec<Value> = rows
         .into_iter()

@@ -132,3 +132,31 @@ fn snippet(body: &str, at: usize) -> String {
         }
     )
 }
+
+/// How well document `i` matches `typed`, for completions and node lists (`match=`): the tier
+/// (0 the exact id, 1 an id prefix, 2 a title word prefix, 3 a substring of id or title) and
+/// the id's length (shorter first within a tier); `None` when it does not match.
+pub fn match_rank(idx: &Index, i: usize, typed: &str) -> Option<(u8, usize)> {
+    let d = &idx.docs[i];
+    let t = typed.trim().to_lowercase();
+    let id = d.id.to_lowercase();
+    let title = d.title.to_lowercase();
+    if t.is_empty() {
+        return Some((0, 0));
+    }
+    let tier = if d.key == idx.rules.key(typed) {
+        0
+    } else if id.starts_with(&t) || d.key.starts_with(&idx.rules.key(typed)) {
+        1
+    } else if title
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|w| !w.is_empty() && w.starts_with(&t))
+    {
+        2
+    } else if id.contains(&t) || title.contains(&t) {
+        3
+    } else {
+        return None;
+    };
+    Some((tier, d.id.len()))
+}
