@@ -1808,3 +1808,170 @@ fn the_dependency_graph_as_mermaid_on_a_real_backlog() {
     );
     assert_eq!(wrong.status, 400, "{}", wrong.body);
 }
+
+/// Issue 26: readiness is status plus blocking dependencies only, the same in list_tasks'
+/// `ready` filter, every summary and get_node: a to-do task whose dependencies are all done is
+/// ready; one blocked by a live task is not, and says by whom; related links never block; a
+/// dependency that resolves to nothing makes readiness unknown (null, with the reason), never
+/// true, unless another dependency already blocks; work in progress, done work and a task
+/// without status are not ready (the last unknown).
+#[test]
+fn readiness_is_status_plus_blocking_dependencies_only() {
+    use serde_json::json;
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("ws");
+    let t = |id: &str, status: Option<&str>, extra: &str| {
+        let status = status.map(|s| format!("status: {s}\n")).unwrap_or_default();
+        format!("---\nid: {id}\ntitle: {id}\n{status}{extra}---\n\n{id}.\n")
+    };
+    let files = [
+        (
+            "backlog/tasks/task-1 - a.md",
+            t("TASK-1", Some("To Do"), ""),
+        ),
+        (
+            "backlog/tasks/task-2 - b.md",
+            t("TASK-2", Some("To Do"), "dependencies: [TASK-1]\n"),
+        ),
+        (
+            "backlog/tasks/task-3 - c.md",
+            t("TASK-3", Some("To Do"), "dependencies: [TASK-4]\n"),
+        ),
+        ("backlog/tasks/task-4 - d.md", t("TASK-4", Some("Done"), "")),
+        (
+            "backlog/tasks/task-5 - e.md",
+            t("TASK-5", Some("To Do"), "dependencies: [TASK-99]\n"),
+        ),
+        (
+            "backlog/tasks/task-6 - f.md",
+            t("TASK-6", Some("To Do"), "related: [TASK-1]\n"),
+        ),
+        (
+            "backlog/tasks/task-7 - g.md",
+            t("TASK-7", Some("In Progress"), ""),
+        ),
+        (
+            "backlog/tasks/task-8 - h.md",
+            t("TASK-8", Some("To Do"), "dependencies: [TASK-99, TASK-1]\n"),
+        ),
+        ("backlog/tasks/task-9 - i.md", t("TASK-9", None, "")),
+    ];
+    let owned: Vec<(&str, &str)> = files.iter().map(|(p, s)| (*p, s.as_str())).collect();
+    repo(&root, &owned);
+    let srv = serve(&tmp.path().join("data"), vec![spec("edge", &root)]);
+    let a = srv.addr;
+    let listed = ok(a, "/api/v1/docs/tasks?limit=50");
+    let by_id = |id: &str| -> Value {
+        listed["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|i| i["id"] == id)
+            .cloned()
+            .unwrap_or_else(|| panic!("{id} not listed: {listed}"))
+    };
+    let expect = [
+        ("TASK-1", json!(true), None),
+        ("TASK-2", json!(false), Some("blocked by TASK-1 (To Do)")),
+        ("TASK-3", json!(true), None),
+        ("TASK-4", json!(false), Some("done")),
+        ("TASK-5", Value::Null, Some("TASK-99 does not resolve")),
+        ("TASK-6", json!(true), None),
+        (
+            "TASK-7",
+            json!(false),
+            Some("`In Progress` is not a to-do status"),
+        ),
+        ("TASK-8", json!(false), Some("blocked by TASK-1")),
+        ("TASK-9", Value::Null, Some("no status")),
+    ];
+    for (id, ready, why) in &expect {
+        for (what, v) in [
+            ("list_tasks", by_id(id)),
+            (
+                "get_node",
+                ok(a, &format!("/api/v1/docs/nodes/{id}"))["node"].clone(),
+            ),
+        ] {
+            assert_eq!(&v["ready"], ready, "{what} {id}: {v}");
+            match why {
+                Some(why) => assert!(
+                    v["readyReason"].as_str().is_some_and(|r| r.contains(why)),
+                    "{what} {id}: {v}"
+                ),
+                None => assert!(v.get("readyReason").is_none(), "{what} {id}: {v}"),
+            }
+        }
+    }
+    assert_eq!(
+        ids(&ok(a, "/api/v1/docs/tasks?ready=true")["items"]),
+        ["TASK-1", "TASK-3", "TASK-6"]
+    );
+    assert_eq!(
+        ids(&ok(a, "/api/v1/docs/tasks?ready=false")["items"]),
+        ["TASK-2", "TASK-4", "TASK-7", "TASK-8"],
+        "unknown readiness is neither ready nor not ready"
+    );
+}
+
+/// Issue 26: on a real Backlog.md folder, every task list_tasks calls ready has a to-do status
+/// and only done blocking dependencies (read back with get_node), and every live task that is
+/// not ready says why.
+#[test]
+fn readiness_on_a_real_backlog_follows_status_and_dependencies() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = corpus(tmp.path(), "ariadne-backlog");
+    let srv = serve(&tmp.path().join("data"), vec![spec("ariadne", &root)]);
+    let a = srv.addr;
+    let all = ok(a, "/api/v1/docs/tasks?limit=500");
+    let items = all["items"].as_array().unwrap();
+    let ready: Vec<&Value> = items.iter().filter(|i| i["ready"] == true).collect();
+    assert!(!ready.is_empty() && ready.len() < items.len(), "{all}");
+    // A node by id; None for an id two documents share (the real folder has some).
+    let node = |id: &str| {
+        let r = get(a, &format!("/api/v1/docs/nodes/{}", enc(id)));
+        (r.status == 200).then(|| r.body["node"].clone())
+    };
+    for item in &ready {
+        assert_eq!(item["status"], "To Do", "{item}");
+        let Some(n) = node(item["id"].as_str().unwrap()) else {
+            continue;
+        };
+        for dep in n["dependsOn"].as_array().unwrap() {
+            if dep["kind"] == "depends_on" {
+                let d = node(dep["id"].as_str().unwrap())
+                    .expect("a dependency of a ready task resolves");
+                assert!(
+                    d["status"] == "Done" || d["lifecycle"] == "done",
+                    "{} is ready but depends on {d}",
+                    item["id"]
+                );
+            }
+        }
+    }
+    for item in items.iter().filter(|i| i["ready"] != true) {
+        assert!(
+            item["readyReason"].as_str().is_some_and(|r| !r.is_empty()),
+            "{item}"
+        );
+    }
+    // Every blocked task has a blocking dependency that is not done.
+    let mut checked = 0;
+    for item in items.iter().filter(|i| {
+        i["readyReason"]
+            .as_str()
+            .is_some_and(|r| r.starts_with("blocked by"))
+    }) {
+        let Some(n) = node(item["id"].as_str().unwrap()) else {
+            continue;
+        };
+        let open = n["dependsOn"].as_array().unwrap().iter().any(|dep| {
+            dep["kind"] == "depends_on"
+                && node(dep["id"].as_str().unwrap())
+                    .is_some_and(|d| d["status"] != "Done" && d["lifecycle"] != "done")
+        });
+        assert!(open, "{} is blocked by nothing open: {item}", item["id"]);
+        checked += 1;
+    }
+    assert!(checked > 0, "the real folder has blocked tasks: {all}");
+}

@@ -343,7 +343,7 @@ fn list(idx: &Index, p: &Params, filtered: bool) -> Answer {
                 && (!filtered
                     || matches(&Some(d.doc_type.clone()), &types)
                         && matches(&d.status, &statuses)
-                        && ready.is_none_or(|r| graph::ready(idx, *i) == r))
+                        && ready.is_none_or(|r| graph::readiness(idx, *i).ready == Some(r)))
         })
         .collect();
     if let Some(t) = typed {
@@ -391,7 +391,6 @@ async fn node(State(s): State<Arc<DocsState>>, Path(id): Path<String>, q: Q) -> 
                 "node": {
                     "id": d.id, "path": d.path, "type": d.doc_type, "status": d.status,
                     "title": d.title, "lifecycle": d.lifecycle, "idSource": d.id_source,
-                    "ready": graph::ready(idx, i),
                     "metadataFile": d.meta_file, "bodyFile": d.body_file,
                     "frontmatter": idx.metadata(d), "markdown": redact::markdown(&idx.body(d)),
                     "parseError": d.parse_error,
@@ -400,6 +399,7 @@ async fn node(State(s): State<Arc<DocsState>>, Path(id): Path<String>, q: Q) -> 
                 },
                 "aliasApplied": alias,
             });
+            graph::readiness_json(idx, i, &mut v["node"]);
             if raw {
                 v["node"]["raw"] = json!(redact::markdown(&idx.raw(d)));
             }

@@ -116,7 +116,8 @@ fn cycle_path(idx: &Index, comp: &[usize], kinds: &[Kind]) -> Vec<usize> {
 /// archived or draft document is never mistaken for live work.
 pub fn summary(idx: &Index, i: usize) -> Value {
     let d = &idx.docs[i];
-    let mut v = json!({"id": d.id, "path": d.path, "type": d.doc_type, "status": d.status, "title": d.title, "ready": ready(idx, i)});
+    let mut v = json!({"id": d.id, "path": d.path, "type": d.doc_type, "status": d.status, "title": d.title});
+    readiness_json(idx, i, &mut v);
     if let Some(l) = &d.lifecycle {
         v["lifecycle"] = json!(l);
     }
@@ -146,21 +147,99 @@ pub fn is_done(idx: &Index, d: &Doc) -> bool {
         })
 }
 
-/// Not done, not a draft or archived, and every dependency resolved to a done document
-/// (unresolved and ambiguous dependencies are never satisfied).
-pub fn ready(idx: &Index, i: usize) -> bool {
+/// Whether a task can be started now, and why not or why unknown.
+pub struct Readiness {
+    /// `None`: unknown (a blocking dependency that does not resolve, or no status).
+    pub ready: Option<bool>,
+    pub reason: Option<String>,
+}
+
+/// The one definition of readiness (list_tasks' `ready` filter, every summary and node): a
+/// to-do status (`todo_statuses`), not done, archived or a draft, and every blocking dependency
+/// (the [`cycle_kinds`]: `depends_on`, `parent` when it counts) resolved to a done document.
+/// Related and other links never block. A dependency that does not resolve (dangling,
+/// ambiguous, outside the index) makes readiness unknown, never true, unless another one
+/// already blocks.
+pub fn readiness(idx: &Index, i: usize) -> Readiness {
     let d = &idx.docs[i];
-    if is_done(idx, d) || matches!(d.lifecycle.as_deref(), Some("archived" | "draft")) {
-        return false;
+    let no = |why: String| Readiness {
+        ready: Some(false),
+        reason: Some(why),
+    };
+    if is_done(idx, d) {
+        return no("done".into());
+    }
+    if let Some(l @ ("archived" | "draft")) = d.lifecycle.as_deref() {
+        return no(format!("{l}: not live work"));
+    }
+    let Some(status) = d.status.as_deref() else {
+        return Readiness {
+            ready: None,
+            reason: Some("no status: readiness needs a to-do status".into()),
+        };
+    };
+    let cfg = idx.config();
+    if !cfg
+        .todo_statuses
+        .iter()
+        .any(|t| t.eq_ignore_ascii_case(status))
+    {
+        return no(format!(
+            "status `{status}` is not a to-do status ({})",
+            cfg.todo_statuses.join(", ")
+        ));
     }
     let kinds = cycle_kinds(idx);
-    idx.resolved
+    let blocking = idx
+        .resolved
         .links
         .iter()
-        .filter(|l| l.from == i && kinds.contains(&l.kind) && l.class != Class::Sentinel)
-        .all(|l| {
-            l.class == Class::Resolved && l.to.is_some_and(|t| t != i && is_done(idx, &idx.docs[t]))
-        })
+        .filter(|l| l.from == i && kinds.contains(&l.kind) && l.class != Class::Sentinel);
+    let mut blocked: Vec<String> = Vec::new();
+    let mut unknown: Vec<String> = Vec::new();
+    for l in blocking {
+        match l.to {
+            Some(t) if l.class == Class::Resolved && t == i => {
+                blocked.push(format!("{} (itself)", d.id))
+            }
+            Some(t) if l.class == Class::Resolved => {
+                let dep = &idx.docs[t];
+                if !is_done(idx, dep) {
+                    blocked.push(format!(
+                        "{} ({})",
+                        dep.id,
+                        dep.status.as_deref().unwrap_or("no status")
+                    ));
+                }
+            }
+            _ => unknown.push(l.raw(&idx.docs).target.to_string()),
+        }
+    }
+    if !blocked.is_empty() {
+        return no(format!("blocked by {}", blocked.join(", ")));
+    }
+    if !unknown.is_empty() {
+        return Readiness {
+            ready: None,
+            reason: Some(format!(
+                "unknown: dependency {} does not resolve to a document",
+                unknown.join(", ")
+            )),
+        };
+    }
+    Readiness {
+        ready: Some(true),
+        reason: None,
+    }
+}
+
+/// [`readiness`] as answer fields: `ready`, and `readyReason` when it is not true.
+pub fn readiness_json(idx: &Index, i: usize, v: &mut Value) {
+    let r = readiness(idx, i);
+    v["ready"] = json!(r.ready);
+    if let Some(why) = r.reason {
+        v["readyReason"] = json!(why);
+    }
 }
 
 fn link_json(idx: &Index, l: &Link) -> Value {
