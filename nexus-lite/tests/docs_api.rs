@@ -1975,3 +1975,64 @@ fn readiness_on_a_real_backlog_follows_status_and_dependencies() {
     }
     assert!(checked > 0, "the real folder has blocked tasks: {all}");
 }
+
+/// Issue 26: one cycle path per strongly connected component, the shortest, with the
+/// component's size, in the audit and get_dependency_graph alike, bounded by max_cycles (said
+/// when cut). TASK-1..5 form one component holding a 5-cycle, its rotations, and the 2-cycle
+/// TASK-3 <-> TASK-4; TASK-6 <-> TASK-7 is another.
+#[test]
+fn one_shortest_cycle_per_strongly_connected_component() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("ws");
+    let deps = [
+        ("1", "TASK-2"),
+        ("2", "TASK-3"),
+        ("3", "TASK-4"),
+        ("4", "TASK-5, TASK-3"),
+        ("5", "TASK-1"),
+        ("6", "TASK-7"),
+        ("7", "TASK-6"),
+    ];
+    let files: Vec<(String, String)> = deps
+        .iter()
+        .map(|(n, d)| {
+            (
+                format!("backlog/tasks/task-{n} - t{n}.md"),
+                task(&format!("TASK-{n}"), &format!("T{n}"), d),
+            )
+        })
+        .collect();
+    let mut owned: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.as_str()))
+        .collect();
+    let capped = "limits: {max_cycles: 1}\n";
+    owned.push((".nexus/docgraph.yaml", capped));
+    repo(&root, &owned[..owned.len() - 1]);
+    let srv = serve(&tmp.path().join("data"), vec![spec("cyc", &root)]);
+    let a = srv.addr;
+
+    let audit = ok(a, "/api/v1/docs/traceability?kind=cycles");
+    let cycles = audit["cycles"].as_array().unwrap();
+    assert_eq!(cycles.len(), 2, "one entry per component: {audit}");
+    assert_eq!(cycles[0]["size"], 5);
+    assert_eq!(
+        cycles[0]["pathIds"],
+        serde_json::json!(["TASK-3", "TASK-4", "TASK-3"]),
+        "the component's shortest cycle, not the one through its smallest id"
+    );
+    assert_eq!(cycles[1]["size"], 2);
+    assert_eq!(audit["cycleEnumeration"], "complete");
+
+    let g = ok(a, "/api/v1/docs/dependency-graph?node_id=TASK-1&depth=6");
+    assert_eq!(g["cycles"].as_array().unwrap().len(), 1, "{g}");
+    assert_eq!(g["cycles"][0]["pathIds"], cycles[0]["pathIds"]);
+    assert_eq!(g["cycles"][0]["size"], 5);
+
+    // The workspace's cap (below the operator's) lists one, and says the rest was cut.
+    write(&root, ".nexus/docgraph.yaml", capped);
+    let audit = ok(a, "/api/v1/docs/traceability?kind=cycles");
+    assert_eq!(audit["cycles"].as_array().unwrap().len(), 1, "{audit}");
+    assert_eq!(audit["cycleEnumeration"], "capped");
+    assert_eq!(audit["counts"]["cycles"], 2);
+}

@@ -58,10 +58,16 @@ pub struct Cycles {
 }
 
 pub fn cycles(idx: &Index) -> Cycles {
-    let kinds = cycle_kinds(idx);
     let mut order: Vec<usize> = (0..idx.docs.len()).collect();
     order.sort_by(|a, b| idx.docs[*a].key.cmp(&idx.docs[*b].key).then(a.cmp(b)));
-    let sccs = tarjan(&order, |n| deps(idx, *n, &kinds));
+    cycles_among(idx, &order)
+}
+
+/// The cycles among `nodes` (sorted by id key), along the edge kinds that count for cycles:
+/// one entry per strongly connected component, whatever its rotations and overlapping cycles.
+fn cycles_among(idx: &Index, order: &[usize]) -> Cycles {
+    let kinds = cycle_kinds(idx);
+    let sccs = tarjan(order, |n| deps(idx, *n, &kinds));
     let mut components = Vec::new();
     for mut comp in sccs.into_iter().filter(|c| c.len() > 1) {
         comp.sort_by(|a, b| idx.docs[*a].key.cmp(&idx.docs[*b].key));
@@ -80,9 +86,29 @@ pub fn cycles(idx: &Index) -> Cycles {
     }
 }
 
-/// The shortest cycle through the component's smallest id, as `[a, b, …, a]`.
+/// Starts tried for a component's shortest cycle: a breadth-first search each, so a huge
+/// component costs at most this many (its smallest ids first).
+const SHORTEST_CYCLE_STARTS: usize = 64;
+
+/// A shortest cycle of the component, as `[a, b, …, a]` from its first node: the shortest
+/// through each of its first [`SHORTEST_CYCLE_STARTS`] ids (by id), the smallest id first on a tie.
 fn cycle_path(idx: &Index, comp: &[usize], kinds: &[Kind]) -> Vec<usize> {
-    let start = comp[0];
+    let mut best: Option<Vec<usize>> = None;
+    for &start in comp.iter().take(SHORTEST_CYCLE_STARTS) {
+        let found = cycle_through(idx, comp, start, kinds);
+        if best.as_ref().is_none_or(|b| found.len() < b.len()) {
+            best = Some(found);
+        }
+        // Two documents depending on each other: no cycle of two or more is shorter.
+        if best.as_ref().is_some_and(|b| b.len() <= 3) {
+            break;
+        }
+    }
+    best.unwrap_or_else(|| comp.to_vec())
+}
+
+/// The shortest cycle through `start` inside the component, as `[start, …, start]`.
+fn cycle_through(idx: &Index, comp: &[usize], start: usize, kinds: &[Kind]) -> Vec<usize> {
     let inside: HashSet<usize> = comp.iter().copied().collect();
     let mut prev: HashMap<usize, usize> = HashMap::new();
     let mut queue = VecDeque::from([start]);
@@ -110,6 +136,38 @@ fn cycle_path(idx: &Index, comp: &[usize], kinds: &[Kind]) -> Vec<usize> {
         }
     }
     comp.to_vec()
+}
+
+/// A cycle entry: the component's ids and files, its size, and one shortest cycle path.
+fn cycle_json(idx: &Index, comp: &[usize], path: &[usize]) -> Value {
+    let docs = &idx.docs;
+    let ids: Vec<String> = path.iter().map(|i| docs[*i].id.clone()).collect();
+    json!({"ids": comp.iter().map(|i| docs[*i].id.clone()).collect::<Vec<_>>(),
+           "path": ids.join(" -> "), "pathIds": ids, "size": comp.len(),
+           "paths": comp.iter().map(|i| docs[*i].path.clone()).collect::<Vec<_>>()})
+}
+
+/// The cycles of `cyc` as answer fields, at most `max` components (`cycleEnumeration` says
+/// when the cap cut some).
+fn cycles_json(idx: &Index, cyc: &Cycles, max: usize) -> (Vec<Value>, Vec<Value>, &'static str) {
+    let docs = &idx.docs;
+    let items = cyc
+        .components
+        .iter()
+        .take(max)
+        .map(|(comp, path)| cycle_json(idx, comp, path))
+        .collect();
+    let self_loops = cyc
+        .self_loops
+        .iter()
+        .map(|i| json!({"id": docs[*i].id, "path": format!("{0} -> {0}", docs[*i].id), "file": docs[*i].path}))
+        .collect();
+    let enumeration = if cyc.components.len() > max {
+        "capped"
+    } else {
+        "complete"
+    };
+    (items, self_loops, enumeration)
 }
 
 /// A node's summary; `lifecycle` only when it is not the live set's (`active`), so a done,
@@ -425,7 +483,13 @@ pub fn dependency_graph(
             s
         })
         .collect();
-    json!({"nodeId": idx.docs[start].id, "depth": depth, "nodes": nodes, "edges": edges, "truncated": truncated})
+    // The cycles among the nodes shown: one shortest path per component, as in the audit.
+    let mut order: Vec<usize> = seen.keys().copied().collect();
+    order.sort_by(|a, b| idx.docs[*a].key.cmp(&idx.docs[*b].key).then(a.cmp(b)));
+    let cyc = cycles_among(idx, &order);
+    let (cycles, self_loops, enumeration) = cycles_json(idx, &cyc, idx.config().limits.max_cycles);
+    json!({"nodeId": idx.docs[start].id, "depth": depth, "nodes": nodes, "edges": edges, "truncated": truncated,
+           "cycles": cycles, "selfLoops": self_loops, "cycleCount": cyc.components.len(), "cycleEnumeration": enumeration})
 }
 
 /// analyze_impact: documents that depend on `start`, transitively, within `depth`, and the
@@ -590,22 +654,7 @@ pub fn audit(idx: &Index) -> (Value, Vec<(&'static str, Vec<Value>)>) {
     };
     let cyc = cycles(idx);
     let max_cycles = cfg.limits.max_cycles;
-    let cycle_items: Vec<Value> = cyc
-        .components
-        .iter()
-        .take(max_cycles)
-        .map(|(comp, path)| {
-            let ids: Vec<String> = path.iter().map(|i| docs[*i].id.clone()).collect();
-            json!({"ids": comp.iter().map(|i| docs[*i].id.clone()).collect::<Vec<_>>(),
-                   "path": ids.join(" -> "), "pathIds": ids, "size": comp.len(),
-                   "paths": comp.iter().map(|i| docs[*i].path.clone()).collect::<Vec<_>>()})
-        })
-        .collect();
-    let self_loops: Vec<Value> = cyc
-        .self_loops
-        .iter()
-        .map(|i| json!({"id": docs[*i].id, "path": format!("{0} -> {0}", docs[*i].id), "file": docs[*i].path}))
-        .collect();
+    let (cycle_items, self_loops, enumeration) = cycles_json(idx, &cyc, max_cycles);
     let in_cycles: HashSet<usize> = cyc
         .components
         .iter()
@@ -664,7 +713,8 @@ pub fn audit(idx: &Index) -> (Value, Vec<(&'static str, Vec<Value>)>) {
             "aliasesApplied": aliases.len(),
         },
         "componentCount": cyc.components.len(),
-        "cycleEnumeration": if cyc.components.len() > max_cycles {"capped"} else {"complete"},
+        "cycleEnumeration": enumeration,
+        "maxCycles": max_cycles,
         "cycleKinds": cycle_kinds(idx).iter().map(|k| k.as_str()).collect::<Vec<_>>(),
     });
     let findings = vec![
