@@ -292,6 +292,10 @@ async fn workspaces(State(s): State<Arc<DocsState>>) -> Response {
             .workspaces
             .iter()
             .map(|w| {
+                // A workspace being indexed says how far it got instead of waiting.
+                if let Some(busy) = w.busy() {
+                    return busy;
+                }
                 let v = w.view();
                 let mut info = v.info;
                 let idx = &v.index;
