@@ -1179,3 +1179,76 @@ async fn completions_rank_ids_and_title_words_on_a_real_backlog() {
     );
     client.cancel().await.expect("cancel");
 }
+
+/// Issue 26: a call that waits on a workspace being indexed gets MCP progress notifications
+/// saying how many files of how many are parsed, through the Python SDK. A real Backlog.md
+/// folder, its completed tasks copied ten times (~1,800 documents) so that indexing lasts long
+/// enough to be reported; each attempt after the first changes the configuration, which makes
+/// the next call parse every document again.
+#[test]
+fn a_call_waiting_on_indexing_reports_files_of_how_many() {
+    use serde_json::json;
+    const TEST: &str = "a_call_waiting_on_indexing_reports_files_of_how_many";
+    let Some(py) = support::require(support::python_with_mcp(), PYTHON_WHAT, TEST) else {
+        return;
+    };
+    let home = support::local::LocalHome::new();
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = support::corpora::corpus(tmp.path(), "ariadne-backlog");
+    let completed = tmp.path().join("completed");
+    copy_dir(&root.join("backlog/completed"), &completed);
+    for k in 0..10 {
+        copy_dir(
+            &completed,
+            &root.join(format!("backlog/completed/copy-{k}")),
+        );
+    }
+    let workspace = root.display().to_string();
+    let mut agent = support::local::PySdk::spawn(
+        &home,
+        &py,
+        &[
+            "--surface",
+            "nexus-doc-kg",
+            "serve",
+            "--workspace",
+            &workspace,
+        ],
+        "nexus-doc-kg on a big backlog (Python SDK)",
+    );
+    agent.ready();
+    let mut said = Vec::new();
+    for attempt in 0..5 {
+        if attempt > 0 {
+            std::fs::create_dir_all(root.join(".nexus")).expect("mkdir .nexus");
+            std::fs::write(
+                root.join(".nexus/docgraph.yaml"),
+                format!("# attempt {attempt}\n"),
+            )
+            .expect("write the configuration");
+        }
+        let (body, progress) =
+            agent.ok_with_progress("list_tasks", json!({"limit": 1, "lifecycle": "any"}));
+        assert!(body["total"].as_u64() > Some(1000), "{body}");
+        said = progress
+            .iter()
+            .filter_map(|p| p["message"].as_str().map(str::to_owned))
+            .filter(|m| m.contains("files parsed"))
+            .collect();
+        if !said.is_empty() {
+            let total = body["total"].as_u64().unwrap();
+            let values: Vec<f64> = progress
+                .iter()
+                .filter_map(|p| p["progress"].as_f64())
+                .collect();
+            assert!(values.is_sorted(), "progress only increases: {progress:?}");
+            assert!(
+                said.iter()
+                    .all(|m| m.ends_with(&format!("of {total} files parsed"))),
+                "{said:?} (total {total})"
+            );
+            break;
+        }
+    }
+    assert!(!said.is_empty(), "no indexing progress in 5 attempts");
+}

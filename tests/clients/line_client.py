@@ -2,7 +2,9 @@
 server command given after `--` over stdio (with this process's whole environment, so
 XDG_DATA_HOME reaches it), prints `{"ready": true}` once the session is initialized, then for
 each line `{"tool": NAME, "arguments": {...}}` on stdin prints one line: `{"isError": bool,
-"body": structuredContent or text}`, or `{"exception": "..."}` when the SDK raised. Ends at EOF.
+"body": structuredContent or text, "progress": [...]}` (the progress notifications the call got,
+each `{"progress", "total", "message"}`), or `{"exception": "..."}` when the SDK raised. Ends
+at EOF.
 
     .venv/bin/python tests/clients/line_client.py -- target/debug/nexus-mcp --surface nexus-rules serve
 """
@@ -32,8 +34,15 @@ async def drive(command: list[str]) -> None:
             if not line:
                 return
             request = json.loads(line)
+            progress: list[dict] = []
+
+            async def on_progress(done: float, total: float | None, message: str | None) -> None:
+                progress.append({"progress": done, "total": total, "message": message})
+
             try:
-                result = await client.call_tool(request["tool"], request.get("arguments") or {})
+                result = await client.call_tool(
+                    request["tool"], request.get("arguments") or {}, progress_callback=on_progress
+                )
             except Exception as e:  # noqa: BLE001 - the test decides what an exception means
                 emit({"exception": f"{type(e).__name__}: {e}"})
                 continue
@@ -44,7 +53,7 @@ async def drive(command: list[str]) -> None:
                     body = json.loads(text)
                 except ValueError:
                     body = text
-            emit({"isError": bool(result.is_error), "body": body})
+            emit({"isError": bool(result.is_error), "body": body, "progress": progress})
 
 
 def main() -> int:

@@ -6,13 +6,16 @@
 //! Everything else of the surface is mapped in manifest/nexus-doc-kg.yaml.
 
 use super::Environment;
-use nexus_mcp_runtime::app::{SurfaceParts, ToolContext, ToolFuture};
-use nexus_mcp_runtime::backend::mapping;
+use nexus_mcp_runtime::app::{ProgressProbe, SurfaceParts, ToolContext, ToolFuture};
+use nexus_mcp_runtime::backend::{NexusRequest, mapping};
 use nexus_mcp_runtime::error::{ToolError, echo};
 use nexus_mcp_runtime::spec::Mode;
+use nexus_mcp_runtime::spec::ToolSpec;
 use serde_json::Value;
 use std::collections::BTreeMap;
+use std::future::Future;
 use std::path::{Component, Path, PathBuf};
+use std::pin::Pin;
 use std::sync::Arc;
 
 const TOOL: &str = "validate_traceability";
@@ -43,6 +46,43 @@ pub fn bind(env: &Environment) -> SurfaceParts {
     SurfaceParts {
         custom: Arc::new(move |ctx, tool, args| dispatch(doc_kg.clone(), ctx, tool, args)),
         envelope: None,
+        progress: Some(Arc::new(Indexing)),
+    }
+}
+
+/// The Nexus route that says how far a workspace being indexed got, without waiting for it.
+const WORKSPACES: &str = "/api/v1/docs/workspaces";
+
+/// Progress of a call waiting on a workspace's (cold) index: files parsed of how many.
+struct Indexing;
+
+impl ProgressProbe for Indexing {
+    fn probe<'a>(
+        &'a self,
+        ctx: &'a ToolContext,
+        _tool: &'static ToolSpec,
+        arguments: &'a Value,
+    ) -> Pin<Box<dyn Future<Output = Option<(f64, String)>> + Send + 'a>> {
+        Box::pin(async move {
+            let answer = ctx.nexus(&NexusRequest::get(WORKSPACES)).await.ok()?;
+            let named = arguments.get("workspace").and_then(Value::as_str);
+            let list = answer.get("workspaces")?.as_array()?;
+            let w = match named {
+                Some(name) => list.iter().find(|w| w["name"] == name)?,
+                None if list.len() == 1 => &list[0],
+                None => return None,
+            };
+            let p = w.get("indexing")?;
+            let name = w["name"].as_str().unwrap_or_default();
+            let files = p["files"].as_u64().unwrap_or(0);
+            Some(match p["of"].as_u64() {
+                Some(of) if of > 0 => (
+                    files as f64 / of as f64,
+                    format!("indexing workspace {name}: {files} of {of} files parsed"),
+                ),
+                _ => (0.0, format!("indexing workspace {name}: listing files")),
+            })
+        })
     }
 }
 
