@@ -31,7 +31,10 @@ pub trait EnvelopeHook: Send + Sync {
     ) -> Pin<Box<dyn Future<Output = Map<String, Value>> + Send + 'a>>;
 }
 
-/// What a mapped call waiting on the backend is doing there (a workspace being indexed, say),
+/// A probe's answer: the fraction done (0 to 1) and a message, or `None`.
+pub type ProbeFuture<'a> = Pin<Box<dyn Future<Output = Option<(f64, String)>> + Send + 'a>>;
+
+/// What a call waiting on the backend is doing there (a workspace being indexed, say),
 /// asked every [`crate::call::PROBE_EVERY`] while a caller that sent a progressToken waits:
 /// the fraction done (0 to 1) and a message, or `None` when there is nothing to say.
 pub trait ProgressProbe: Send + Sync {
@@ -40,7 +43,7 @@ pub trait ProgressProbe: Send + Sync {
         ctx: &'a ToolContext,
         tool: &'static ToolSpec,
         arguments: &'a Value,
-    ) -> Pin<Box<dyn Future<Output = Option<(f64, String)>> + Send + 'a>>;
+    ) -> ProbeFuture<'a>;
 }
 
 /// What a surface binds to the engine beyond its manifest: its custom handlers (holding the

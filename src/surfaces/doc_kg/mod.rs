@@ -6,16 +6,14 @@
 //! Everything else of the surface is mapped in manifest/nexus-doc-kg.yaml.
 
 use super::Environment;
-use nexus_mcp_runtime::app::{ProgressProbe, SurfaceParts, ToolContext, ToolFuture};
+use nexus_mcp_runtime::app::{ProbeFuture, ProgressProbe, SurfaceParts, ToolContext, ToolFuture};
 use nexus_mcp_runtime::backend::{NexusRequest, mapping};
 use nexus_mcp_runtime::error::{ToolError, echo};
 use nexus_mcp_runtime::spec::Mode;
 use nexus_mcp_runtime::spec::ToolSpec;
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::future::Future;
 use std::path::{Component, Path, PathBuf};
-use std::pin::Pin;
 use std::sync::Arc;
 
 const TOOL: &str = "validate_traceability";
@@ -62,7 +60,7 @@ impl ProgressProbe for Indexing {
         ctx: &'a ToolContext,
         _tool: &'static ToolSpec,
         arguments: &'a Value,
-    ) -> Pin<Box<dyn Future<Output = Option<(f64, String)>> + Send + 'a>> {
+    ) -> ProbeFuture<'a> {
         Box::pin(async move {
             let answer = ctx.nexus(&NexusRequest::get(WORKSPACES)).await.ok()?;
             let named = arguments.get("workspace").and_then(Value::as_str);
