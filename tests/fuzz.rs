@@ -238,3 +238,15 @@ fn rule_files_linking_to_each_other_are_each_read_once_or_skipped_with_where_the
         props::link_property,
     );
 }
+
+// ---------- doc-kg audit pages (issue 26) ----------
+
+#[test]
+fn audit_pages_reach_every_finding_once_with_exact_counts() {
+    props::check(
+        "audit_pages",
+        props::cases(CASES),
+        props::audit_pages_input(),
+        props::audit_pages_property,
+    );
+}

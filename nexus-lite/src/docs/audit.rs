@@ -89,46 +89,15 @@ pub fn page(idx: &Index, q: &Query) -> Value {
             (c, kept)
         })
         .collect();
-    let total: usize = matched.iter().map(|(_, l)| l.len()).sum();
-    // Walk the flattened order from the cursor, keeping whole findings within the page.
-    let mut seen = 0usize;
-    let mut used = 0usize;
-    let mut full = false;
-    let mut shown_total = 0usize;
-    let mut categories = Map::new();
     let Some(o) = out.as_object_mut() else {
         return out;
     };
-    for (c, list) in matched {
-        let mut shown = Vec::new();
-        let mut before = 0usize;
-        let count = list.len();
-        for f in list {
-            let at = seen;
-            seen += 1;
-            if at < q.offset {
-                before += 1;
-                continue;
-            }
-            if full {
-                continue;
-            }
-            let size = f.to_string().len();
-            if used + size > q.max_chars && shown_total > 0 {
-                full = true;
-                continue;
-            }
-            used += size;
-            shown_total += 1;
-            shown.push(f);
-        }
-        let n = shown.len();
-        categories.insert(
-            c.to_string(),
-            json!({"matched": count, "shown": n, "before": before, "after": count - before - n}),
-        );
-        o.insert(c.to_string(), Value::Array(shown));
+    let paged = paginate(matched, q.offset, q.max_chars);
+    let (total, shown_total) = (paged.matched, paged.shown);
+    for (c, list) in paged.lists {
+        o.insert(c, Value::Array(list));
     }
+    let categories = paged.categories;
     let next = q.offset + shown_total;
     o.insert(
         "page".into(),
@@ -147,4 +116,65 @@ pub fn page(idx: &Index, q: &Query) -> Value {
         },
     );
     out
+}
+
+/// One page of findings: per category the findings shown and `{matched, shown, before,
+/// after}`, and the totals over all categories.
+pub struct Paged {
+    pub lists: Vec<(String, Vec<Value>)>,
+    pub categories: Map<String, Value>,
+    pub matched: usize,
+    pub shown: usize,
+}
+
+/// The page of `findings` (in category order) that starts `offset` findings in: whole findings
+/// while their JSON fits `max_chars`, and at least one. Public for the fuzz targets.
+pub fn paginate<C: ToString>(
+    findings: Vec<(C, Vec<Value>)>,
+    offset: usize,
+    max_chars: usize,
+) -> Paged {
+    let matched: usize = findings.iter().map(|(_, l)| l.len()).sum();
+    let mut seen = 0usize;
+    let mut used = 0usize;
+    let mut full = false;
+    let mut shown_total = 0usize;
+    let mut categories = Map::new();
+    let mut lists = Vec::new();
+    for (c, list) in findings {
+        let mut shown = Vec::new();
+        let mut before = 0usize;
+        let count = list.len();
+        for f in list {
+            let at = seen;
+            seen += 1;
+            if at < offset {
+                before += 1;
+                continue;
+            }
+            if full {
+                continue;
+            }
+            let size = f.to_string().len();
+            if used + size > max_chars && shown_total > 0 {
+                full = true;
+                continue;
+            }
+            used += size;
+            shown_total += 1;
+            shown.push(f);
+        }
+        let n = shown.len();
+        categories.insert(
+            c.to_string(),
+            json!({"matched": count, "shown": n, "before": before, "after": count - before - n}),
+        );
+        lists.push((c.to_string(), shown));
+    }
+    Paged {
+        lists,
+        categories,
+        matched,
+        shown: shown_total,
+    }
 }
