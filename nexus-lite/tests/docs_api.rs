@@ -2097,3 +2097,26 @@ fn indexing_progress_says_how_many_files_of_how_many() {
     let after = ok(a, "/api/v1/docs/workspaces");
     assert!(after["workspaces"][0].get("indexing").is_none(), "{after}");
 }
+
+/// Issue 26: `match=` ranks the live documents of a real folder (the exact id first, then ids
+/// it starts), and typed text longer than any id matches nothing.
+#[test]
+fn match_ranks_a_real_backlog_and_too_long_text_matches_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = corpus(tmp.path(), "ariadne-backlog");
+    let srv = serve(&tmp.path().join("data"), vec![spec("ariadne", &root)]);
+    let a = srv.addr;
+    let got = ids(&ok(a, "/api/v1/docs/tasks?match=TASK-190&limit=100")["items"]);
+    assert!(
+        got.len() > 5 && got[0].eq_ignore_ascii_case("task-190"),
+        "{got:?}"
+    );
+    assert!(
+        got.iter()
+            .all(|id| id.to_lowercase().starts_with("task-190")),
+        "{got:?}"
+    );
+    let long = "task-1".repeat(50);
+    let none = ok(a, &format!("/api/v1/docs/nodes?match={long}"));
+    assert_eq!(none["total"], 0, "{none}");
+}

@@ -338,9 +338,9 @@ fn list(idx: &Index, p: &Params, filtered: bool) -> Answer {
                 .is_some_and(|x| want.iter().any(|w| w.eq_ignore_ascii_case(x)))
     };
     // `match`: the documents matching the typed text, best first (completions).
-    let typed = p.str("match");
+    let matcher = p.str("match").map(|t| super::search::Matcher::new(idx, t));
     let mut rows: Vec<usize> = (0..idx.docs.len())
-        .filter(|i| typed.is_none_or(|t| super::search::match_rank(idx, *i, t).is_some()))
+        .filter(|i| matcher.as_ref().is_none_or(|m| m.rank(idx, *i).is_some()))
         .filter(|i| {
             let d = &idx.docs[*i];
             graph::in_lifecycle(d, &lifecycles)
@@ -350,13 +350,8 @@ fn list(idx: &Index, p: &Params, filtered: bool) -> Answer {
                         && ready.is_none_or(|r| graph::readiness(idx, *i).ready == Some(r)))
         })
         .collect();
-    if let Some(t) = typed {
-        rows.sort_by_cached_key(|i| {
-            (
-                super::search::match_rank(idx, *i, t),
-                idx.docs[*i].key.clone(),
-            )
-        });
+    if let Some(m) = &matcher {
+        rows.sort_by_cached_key(|i| (m.rank(idx, *i), idx.docs[*i].key.clone()));
     }
     let total = rows.len();
     let items: Vec<Value> = rows
