@@ -179,6 +179,17 @@ fn main() -> ExitCode {
             props::count(cases, props::json_cut_input(), props::json_cut_property),
         );
     }
+    // ---------- doc-kg audit pages (issue 26) ----------
+    if run("audit_pages") {
+        record(
+            "audit_pages",
+            props::count(
+                cases,
+                props::audit_pages_input(),
+                props::audit_pages_property,
+            ),
+        );
+    }
     if tallies.iter().any(|f| *f > 0) {
         ExitCode::FAILURE
     } else {

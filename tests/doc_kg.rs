@@ -1064,3 +1064,312 @@ fn task_context_pages_reach_the_whole_closure_of_ten_thousand_tasks() {
         "the Python SDK: task context on 10,000 generated tasks",
     );
 }
+
+/// The text an MCP client reads of a tool's answer, and its structured content.
+async fn answer_text(
+    client: &support::McpClient,
+    tool: &str,
+    args: serde_json::Value,
+) -> (String, serde_json::Value) {
+    let params = rmcp::model::CallToolRequestParams::new(tool.to_owned())
+        .with_arguments(args.as_object().cloned().unwrap_or_default());
+    let r = client
+        .call_tool(params)
+        .await
+        .unwrap_or_else(|e| panic!("{tool} {args}: {e}"));
+    assert_ne!(r.is_error, Some(true), "{tool} {args}: {:?}", r.content);
+    let text = r
+        .content
+        .iter()
+        .filter_map(|c| c.as_text())
+        .map(|t| t.text.clone())
+        .collect::<String>();
+    (text, r.structured_content.unwrap_or_default())
+}
+
+/// Issue 26: on a real Backlog.md folder, validate_traceability answers within 8,000 characters,
+/// pages by category with a cursor that reaches every finding exactly once, carries the exact
+/// count per category in every page, and filters by category (`kind`) and file prefix (`path`);
+/// the audit-report resource is its first page, within the same bound.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_audit_of_a_real_backlog_pages_by_category_within_8000_characters() {
+    use rmcp::model::{ReadResourceRequestParams, ResourceContents};
+    use serde_json::{Value, json};
+    use std::collections::BTreeMap;
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = support::corpora::corpus(tmp.path(), "ariadne-backlog");
+    let data = tempfile::tempdir().expect("data tempdir");
+    let client = stdio_doc_kg(&[root.display().to_string()], data.path()).await;
+
+    // Every page of an audit, with each category's findings joined.
+    let all_pages = |args: Value| {
+        let client = &client;
+        async move {
+            let mut args = args;
+            let mut found: BTreeMap<String, Vec<Value>> = BTreeMap::new();
+            let mut pages = Vec::new();
+            loop {
+                let (text, page) = answer_text(client, "validate_traceability", args.clone()).await;
+                assert!(text.len() <= 8000, "{} characters: {text}", text.len());
+                assert!(
+                    page.get("truncation").is_none(),
+                    "the engine cut a page: {page}"
+                );
+                for (category, c) in page["page"]["categories"].as_object().expect("categories") {
+                    let shown = page[category].as_array().expect("category list");
+                    assert_eq!(c["shown"], shown.len(), "{category}: {c}");
+                    found
+                        .entry(category.clone())
+                        .or_default()
+                        .extend(shown.iter().cloned());
+                }
+                pages.push(page.clone());
+                match page["nextCursor"].as_str() {
+                    Some(next) => args["cursor"] = json!(next),
+                    None => return (found, pages),
+                }
+            }
+        }
+    };
+
+    let (found, pages) = all_pages(json!({})).await;
+    assert!(
+        pages.len() > 1,
+        "the real folder's audit fits one page: {:?}",
+        pages[0]["page"]
+    );
+    let counts = &pages[0]["counts"];
+    for page in &pages {
+        assert_eq!(&page["counts"], counts, "counts change between pages");
+        for (category, c) in pages[0]["page"]["categories"].as_object().unwrap() {
+            let here = &page["page"]["categories"][category];
+            assert_eq!(
+                here["matched"], c["matched"],
+                "{category}: matched changes between pages"
+            );
+        }
+    }
+    for (category, list) in &found {
+        let matched = pages[0]["page"]["categories"][category]["matched"]
+            .as_u64()
+            .unwrap();
+        assert_eq!(
+            list.len() as u64,
+            matched,
+            "{category}: the pages reach every finding once"
+        );
+        if let Some(total) = counts.get(category) {
+            assert_eq!(list.len() as u64, total.as_u64().unwrap(), "{category}");
+        }
+    }
+    let broken = &found["brokenLinks"];
+    assert!(!broken.is_empty(), "the real folder has broken links");
+
+    // kind: one category only, and its findings are the same.
+    let (only, _) = all_pages(json!({"kind": "brokenLinks"})).await;
+    assert_eq!(only.keys().collect::<Vec<_>>(), vec!["brokenLinks"]);
+    assert_eq!(&only["brokenLinks"], broken);
+
+    // path: the findings about files under a prefix, counted exactly.
+    let from = broken[0]["fromPath"].as_str().expect("fromPath");
+    let prefix = &from[..from.rfind('/').map_or(from.len(), |i| i + 1)];
+    let (under, pages) = all_pages(json!({"kind": "brokenLinks", "path": prefix})).await;
+    let expected: Vec<&Value> = broken
+        .iter()
+        .filter(|l| {
+            l["fromPath"]
+                .as_str()
+                .is_some_and(|p| p.starts_with(prefix))
+        })
+        .collect();
+    assert_eq!(
+        under["brokenLinks"].iter().collect::<Vec<_>>(),
+        expected,
+        "{prefix}"
+    );
+    assert_eq!(
+        pages[0]["page"]["categories"]["brokenLinks"]["matched"],
+        expected.len()
+    );
+
+    let refused = support::call_tool(&client, "validate_traceability", json!({"kind": "orphans"}))
+        .await
+        .expect_err("an unknown category is refused");
+    assert!(
+        refused.contains("orphans") && refused.contains("brokenLinks"),
+        "{refused}"
+    );
+
+    let read = client
+        .read_resource(ReadResourceRequestParams::new(
+            "docugraph://workspace/audit-report",
+        ))
+        .await
+        .expect("the audit report reads");
+    let [ResourceContents::TextResourceContents { text, .. }] = &read.contents[..] else {
+        panic!("{read:?}");
+    };
+    assert!(text.len() <= 8000, "{} characters", text.len());
+    let report: Value = serde_json::from_str(text).expect("JSON");
+    assert!(
+        report["nextCursor"].is_string() && report["page"]["matched"].as_u64() > Some(0),
+        "{report}"
+    );
+    client.cancel().await.expect("cancel");
+}
+
+/// Issue 26: completions rank by relevance over every live document, not the first 500 in path
+/// order: on a real Backlog.md folder an id prefix completes to every live task it starts
+/// (the exact id first, shorter ids before their subtasks), a title word finds its task, and
+/// the node resource's `{id}` completes the same way.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn completions_rank_ids_and_title_words_on_a_real_backlog() {
+    use rmcp::model::{ArgumentInfo, CompleteRequestParams, Reference};
+    use serde_json::json;
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = support::corpora::corpus(tmp.path(), "ariadne-backlog");
+    let data = tempfile::tempdir().expect("data tempdir");
+    let client = stdio_doc_kg(&[root.display().to_string()], data.path()).await;
+    let complete = |reference: Reference, name: &'static str, value: &'static str| {
+        let client = &client;
+        async move {
+            client
+                .complete(CompleteRequestParams::new(
+                    reference,
+                    ArgumentInfo::new(name, value.to_owned()),
+                ))
+                .await
+                .expect("complete")
+                .completion
+                .values
+        }
+    };
+    let live: Vec<String> = all_items(&client, "list_tasks", json!({"limit": 200}))
+        .await
+        .iter()
+        .map(|i| i["id"].as_str().unwrap().to_owned())
+        .collect();
+
+    let got = complete(
+        Reference::for_prompt("prompt_implement_task"),
+        "taskId",
+        "task-190",
+    )
+    .await;
+    let mut expected: Vec<&String> = live
+        .iter()
+        .filter(|id| id.to_lowercase().starts_with("task-190"))
+        .collect();
+    assert!(expected.len() > 5, "{expected:?}");
+    assert!(
+        got[0].eq_ignore_ascii_case("TASK-190"),
+        "the exact id first: {got:?}"
+    );
+    let mut sorted = got.iter().collect::<Vec<_>>();
+    sorted.sort();
+    expected.sort();
+    assert_eq!(sorted, expected, "every live TASK-190… and nothing else");
+    let lengths: Vec<usize> = got.iter().map(String::len).collect();
+    assert!(lengths.is_sorted(), "shorter ids first: {got:?}");
+
+    let got = complete(
+        Reference::for_prompt("prompt_implement_task"),
+        "taskId",
+        "taxonom",
+    )
+    .await;
+    assert!(
+        got.len() == 1 && got[0].eq_ignore_ascii_case("TASK-189"),
+        "a title word finds its live task: {got:?}"
+    );
+
+    let got = complete(
+        Reference::for_resource("docugraph://workspace/node/{id}"),
+        "id",
+        "190.15",
+    )
+    .await;
+    assert!(
+        got.first()
+            .is_some_and(|id| id.eq_ignore_ascii_case("TASK-190.15")),
+        "{got:?}"
+    );
+    assert!(
+        got.len() > 1 && got.iter().all(|id| id.contains("190.15")),
+        "{got:?}"
+    );
+    client.cancel().await.expect("cancel");
+}
+
+/// Issue 26: a call that waits on a workspace being indexed gets MCP progress notifications
+/// saying how many files of how many are parsed, through the Python SDK. A real Backlog.md
+/// folder, its completed tasks copied ten times (~1,800 documents) so that indexing lasts long
+/// enough to be reported; each attempt after the first changes the configuration, which makes
+/// the next call parse every document again.
+#[test]
+fn a_call_waiting_on_indexing_reports_files_of_how_many() {
+    use serde_json::json;
+    const TEST: &str = "a_call_waiting_on_indexing_reports_files_of_how_many";
+    let Some(py) = support::require(support::python_with_mcp(), PYTHON_WHAT, TEST) else {
+        return;
+    };
+    let home = support::local::LocalHome::new();
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = support::corpora::corpus(tmp.path(), "ariadne-backlog");
+    let completed = tmp.path().join("completed");
+    copy_dir(&root.join("backlog/completed"), &completed);
+    for k in 0..10 {
+        copy_dir(
+            &completed,
+            &root.join(format!("backlog/completed/copy-{k}")),
+        );
+    }
+    let workspace = root.display().to_string();
+    let mut agent = support::local::PySdk::spawn(
+        &home,
+        &py,
+        &[
+            "--surface",
+            "nexus-doc-kg",
+            "serve",
+            "--workspace",
+            &workspace,
+        ],
+        "nexus-doc-kg on a big backlog (Python SDK)",
+    );
+    agent.ready();
+    let mut said = Vec::new();
+    for attempt in 0..5 {
+        if attempt > 0 {
+            std::fs::create_dir_all(root.join(".nexus")).expect("mkdir .nexus");
+            std::fs::write(
+                root.join(".nexus/docgraph.yaml"),
+                format!("# attempt {attempt}\n"),
+            )
+            .expect("write the configuration");
+        }
+        let (body, progress) =
+            agent.ok_with_progress("list_tasks", json!({"limit": 1, "lifecycle": "any"}));
+        assert!(body["total"].as_u64() > Some(1000), "{body}");
+        said = progress
+            .iter()
+            .filter_map(|p| p["message"].as_str().map(str::to_owned))
+            .filter(|m| m.contains("files parsed"))
+            .collect();
+        if !said.is_empty() {
+            let total = body["total"].as_u64().unwrap();
+            let values: Vec<f64> = progress
+                .iter()
+                .filter_map(|p| p["progress"].as_f64())
+                .collect();
+            assert!(values.is_sorted(), "progress only increases: {progress:?}");
+            assert!(
+                said.iter()
+                    .all(|m| m.ends_with(&format!("of {total} files parsed"))),
+                "{said:?} (total {total})"
+            );
+            break;
+        }
+    }
+    assert!(!said.is_empty(), "no indexing progress in 5 attempts");
+}

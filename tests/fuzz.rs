@@ -250,3 +250,15 @@ fn context_pages_measure_markdown_as_the_json_it_becomes() {
         props::json_cut_property,
     );
 }
+
+// ---------- doc-kg audit pages (issue 26) ----------
+
+#[test]
+fn audit_pages_reach_every_finding_once_with_exact_counts() {
+    props::check(
+        "audit_pages",
+        props::cases(CASES),
+        props::audit_pages_input(),
+        props::audit_pages_property,
+    );
+}

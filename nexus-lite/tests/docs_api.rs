@@ -1963,3 +1963,315 @@ fn context_shows_an_edited_body_redacted_not_the_cached_one() {
     assert_eq!(c["cycles"][0]["path"], "BILL-2 -> BILL-3 -> BILL-2");
     assert_eq!(c["nodes"][0]["inCycle"], true);
 }
+
+/// Issue 26: readiness is status plus blocking dependencies only, the same in list_tasks'
+/// `ready` filter, every summary and get_node: a to-do task whose dependencies are all done is
+/// ready; one blocked by a live task is not, and says by whom; related links never block; a
+/// dependency that resolves to nothing makes readiness unknown (null, with the reason), never
+/// true, unless another dependency already blocks; work in progress, done work and a task
+/// without status are not ready (the last unknown).
+#[test]
+fn readiness_is_status_plus_blocking_dependencies_only() {
+    use serde_json::json;
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("ws");
+    let t = |id: &str, status: Option<&str>, extra: &str| {
+        let status = status.map(|s| format!("status: {s}\n")).unwrap_or_default();
+        format!("---\nid: {id}\ntitle: {id}\n{status}{extra}---\n\n{id}.\n")
+    };
+    let files = [
+        (
+            "backlog/tasks/task-1 - a.md",
+            t("TASK-1", Some("To Do"), ""),
+        ),
+        (
+            "backlog/tasks/task-2 - b.md",
+            t("TASK-2", Some("To Do"), "dependencies: [TASK-1]\n"),
+        ),
+        (
+            "backlog/tasks/task-3 - c.md",
+            t("TASK-3", Some("To Do"), "dependencies: [TASK-4]\n"),
+        ),
+        ("backlog/tasks/task-4 - d.md", t("TASK-4", Some("Done"), "")),
+        (
+            "backlog/tasks/task-5 - e.md",
+            t("TASK-5", Some("To Do"), "dependencies: [TASK-99]\n"),
+        ),
+        (
+            "backlog/tasks/task-6 - f.md",
+            t("TASK-6", Some("To Do"), "related: [TASK-1]\n"),
+        ),
+        (
+            "backlog/tasks/task-7 - g.md",
+            t("TASK-7", Some("In Progress"), ""),
+        ),
+        (
+            "backlog/tasks/task-8 - h.md",
+            t("TASK-8", Some("To Do"), "dependencies: [TASK-99, TASK-1]\n"),
+        ),
+        ("backlog/tasks/task-9 - i.md", t("TASK-9", None, "")),
+    ];
+    let owned: Vec<(&str, &str)> = files.iter().map(|(p, s)| (*p, s.as_str())).collect();
+    repo(&root, &owned);
+    let srv = serve(&tmp.path().join("data"), vec![spec("edge", &root)]);
+    let a = srv.addr;
+    let listed = ok(a, "/api/v1/docs/tasks?limit=50");
+    let by_id = |id: &str| -> Value {
+        listed["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|i| i["id"] == id)
+            .cloned()
+            .unwrap_or_else(|| panic!("{id} not listed: {listed}"))
+    };
+    let expect = [
+        ("TASK-1", json!(true), None),
+        ("TASK-2", json!(false), Some("blocked by TASK-1 (To Do)")),
+        ("TASK-3", json!(true), None),
+        ("TASK-4", json!(false), Some("done")),
+        ("TASK-5", Value::Null, Some("TASK-99 does not resolve")),
+        ("TASK-6", json!(true), None),
+        (
+            "TASK-7",
+            json!(false),
+            Some("`In Progress` is not a to-do status"),
+        ),
+        ("TASK-8", json!(false), Some("blocked by TASK-1")),
+        ("TASK-9", Value::Null, Some("no status")),
+    ];
+    for (id, ready, why) in &expect {
+        for (what, v) in [
+            ("list_tasks", by_id(id)),
+            (
+                "get_node",
+                ok(a, &format!("/api/v1/docs/nodes/{id}"))["node"].clone(),
+            ),
+        ] {
+            assert_eq!(&v["ready"], ready, "{what} {id}: {v}");
+            match why {
+                Some(why) => assert!(
+                    v["readyReason"].as_str().is_some_and(|r| r.contains(why)),
+                    "{what} {id}: {v}"
+                ),
+                None => assert!(v.get("readyReason").is_none(), "{what} {id}: {v}"),
+            }
+        }
+    }
+    assert_eq!(
+        ids(&ok(a, "/api/v1/docs/tasks?ready=true")["items"]),
+        ["TASK-1", "TASK-3", "TASK-6"]
+    );
+    assert_eq!(
+        ids(&ok(a, "/api/v1/docs/tasks?ready=false")["items"]),
+        ["TASK-2", "TASK-4", "TASK-7", "TASK-8"],
+        "unknown readiness is neither ready nor not ready"
+    );
+}
+
+/// Issue 26: on a real Backlog.md folder, every task list_tasks calls ready has a to-do status
+/// and only done blocking dependencies (read back with get_node), and every live task that is
+/// not ready says why.
+#[test]
+fn readiness_on_a_real_backlog_follows_status_and_dependencies() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = corpus(tmp.path(), "ariadne-backlog");
+    let srv = serve(&tmp.path().join("data"), vec![spec("ariadne", &root)]);
+    let a = srv.addr;
+    let all = ok(a, "/api/v1/docs/tasks?limit=500");
+    let items = all["items"].as_array().unwrap();
+    let ready: Vec<&Value> = items.iter().filter(|i| i["ready"] == true).collect();
+    assert!(!ready.is_empty() && ready.len() < items.len(), "{all}");
+    // A node by id; None for an id two documents share (the real folder has some).
+    let node = |id: &str| {
+        let r = get(a, &format!("/api/v1/docs/nodes/{}", enc(id)));
+        (r.status == 200).then(|| r.body["node"].clone())
+    };
+    for item in &ready {
+        assert_eq!(item["status"], "To Do", "{item}");
+        let Some(n) = node(item["id"].as_str().unwrap()) else {
+            continue;
+        };
+        for dep in n["dependsOn"].as_array().unwrap() {
+            if dep["kind"] == "depends_on" {
+                let d = node(dep["id"].as_str().unwrap())
+                    .expect("a dependency of a ready task resolves");
+                assert!(
+                    d["status"] == "Done" || d["lifecycle"] == "done",
+                    "{} is ready but depends on {d}",
+                    item["id"]
+                );
+            }
+        }
+    }
+    for item in items.iter().filter(|i| i["ready"] != true) {
+        assert!(
+            item["readyReason"].as_str().is_some_and(|r| !r.is_empty()),
+            "{item}"
+        );
+    }
+    // Every blocked task has a blocking dependency that is not done.
+    let mut checked = 0;
+    for item in items.iter().filter(|i| {
+        i["readyReason"]
+            .as_str()
+            .is_some_and(|r| r.starts_with("blocked by"))
+    }) {
+        let Some(n) = node(item["id"].as_str().unwrap()) else {
+            continue;
+        };
+        let open = n["dependsOn"].as_array().unwrap().iter().any(|dep| {
+            dep["kind"] == "depends_on"
+                && node(dep["id"].as_str().unwrap())
+                    .is_some_and(|d| d["status"] != "Done" && d["lifecycle"] != "done")
+        });
+        assert!(open, "{} is blocked by nothing open: {item}", item["id"]);
+        checked += 1;
+    }
+    assert!(checked > 0, "the real folder has blocked tasks: {all}");
+}
+
+/// Issue 26: one cycle path per strongly connected component, the shortest, with the
+/// component's size, in the audit and get_dependency_graph alike, bounded by max_cycles (said
+/// when cut). TASK-1..5 form one component holding a 5-cycle, its rotations, and the 2-cycle
+/// TASK-3 <-> TASK-4; TASK-6 <-> TASK-7 is another.
+#[test]
+fn one_shortest_cycle_per_strongly_connected_component() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("ws");
+    let deps = [
+        ("1", "TASK-2"),
+        ("2", "TASK-3"),
+        ("3", "TASK-4"),
+        ("4", "TASK-5, TASK-3"),
+        ("5", "TASK-1"),
+        ("6", "TASK-7"),
+        ("7", "TASK-6"),
+    ];
+    let files: Vec<(String, String)> = deps
+        .iter()
+        .map(|(n, d)| {
+            (
+                format!("backlog/tasks/task-{n} - t{n}.md"),
+                task(&format!("TASK-{n}"), &format!("T{n}"), d),
+            )
+        })
+        .collect();
+    let mut owned: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.as_str()))
+        .collect();
+    let capped = "limits: {max_cycles: 1}\n";
+    owned.push((".nexus/docgraph.yaml", capped));
+    repo(&root, &owned[..owned.len() - 1]);
+    let srv = serve(&tmp.path().join("data"), vec![spec("cyc", &root)]);
+    let a = srv.addr;
+
+    let audit = ok(a, "/api/v1/docs/traceability?kind=cycles");
+    let cycles = audit["cycles"].as_array().unwrap();
+    assert_eq!(cycles.len(), 2, "one entry per component: {audit}");
+    assert_eq!(cycles[0]["size"], 5);
+    assert_eq!(
+        cycles[0]["pathIds"],
+        serde_json::json!(["TASK-3", "TASK-4", "TASK-3"]),
+        "the component's shortest cycle, not the one through its smallest id"
+    );
+    assert_eq!(cycles[1]["size"], 2);
+    assert_eq!(audit["cycleEnumeration"], "complete");
+
+    let g = ok(a, "/api/v1/docs/dependency-graph?node_id=TASK-1&depth=6");
+    assert_eq!(g["cycles"].as_array().unwrap().len(), 1, "{g}");
+    assert_eq!(g["cycles"][0]["pathIds"], cycles[0]["pathIds"]);
+    assert_eq!(g["cycles"][0]["size"], 5);
+
+    // The workspace's cap (below the operator's) lists one, and says the rest was cut.
+    write(&root, ".nexus/docgraph.yaml", capped);
+    let audit = ok(a, "/api/v1/docs/traceability?kind=cycles");
+    assert_eq!(audit["cycles"].as_array().unwrap().len(), 1, "{audit}");
+    assert_eq!(audit["cycleEnumeration"], "capped");
+    assert_eq!(audit["counts"]["cycles"], 2);
+}
+
+/// Issue 26: while a workspace is being indexed (cold, or after a configuration change that
+/// re-reads every document), the workspaces answer does not wait: it says how many files of
+/// how many are parsed. A real Backlog.md folder, its completed tasks copied ten times (~1,800
+/// documents) so that indexing lasts long enough to be seen; observed by polling, no sleep.
+#[test]
+fn indexing_progress_says_how_many_files_of_how_many() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = corpus(tmp.path(), "ariadne-backlog");
+    let completed = tmp.path().join("completed");
+    copy_dir(&root.join("backlog/completed"), &completed);
+    for k in 0..10 {
+        copy_dir(
+            &completed,
+            &root.join(format!("backlog/completed/copy-{k}")),
+        );
+    }
+    let srv = serve(&tmp.path().join("data"), vec![spec("big", &root)]);
+    let a = srv.addr;
+    let mut seen: Option<Value> = None;
+    // An attempt can miss (the poll itself may take the index first): the next one re-reads
+    // every document after a configuration change.
+    for attempt in 0..5 {
+        if attempt > 0 {
+            write(
+                &root,
+                ".nexus/docgraph.yaml",
+                &format!("# attempt {attempt}\n"),
+            );
+        }
+        let indexing = std::thread::spawn(move || get(a, "/api/v1/docs/tasks?limit=1"));
+        let deadline = std::time::Instant::now() + SECS * 3;
+        while !indexing.is_finished() && std::time::Instant::now() < deadline {
+            let w = ok(a, "/api/v1/docs/workspaces");
+            let p = &w["workspaces"][0]["indexing"];
+            if p["phase"] == "listing files" {
+                assert!(p["of"].is_null(), "{p}");
+            }
+            if p["phase"] == "parsing" {
+                seen = Some(p.clone());
+                break;
+            }
+        }
+        assert_eq!(indexing.join().unwrap().status, 200);
+        if seen.is_some() {
+            break;
+        }
+    }
+    let progress = seen.expect("indexing was seen in progress in one of 5 attempts");
+    let (files, of) = (
+        progress["files"].as_u64().unwrap(),
+        progress["of"].as_u64().unwrap(),
+    );
+    let documents = ok(a, "/api/v1/docs/nodes?lifecycle=any&limit=1")["total"]
+        .as_u64()
+        .unwrap();
+    assert!(of > 1000 && files <= of, "{progress}");
+    assert_eq!(of, documents, "`of` counts every document of the folder");
+    let after = ok(a, "/api/v1/docs/workspaces");
+    assert!(after["workspaces"][0].get("indexing").is_none(), "{after}");
+}
+
+/// Issue 26: `match=` ranks the live documents of a real folder (the exact id first, then ids
+/// it starts), and typed text longer than any id matches nothing.
+#[test]
+fn match_ranks_a_real_backlog_and_too_long_text_matches_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = corpus(tmp.path(), "ariadne-backlog");
+    let srv = serve(&tmp.path().join("data"), vec![spec("ariadne", &root)]);
+    let a = srv.addr;
+    let got = ids(&ok(a, "/api/v1/docs/tasks?match=TASK-190&limit=100")["items"]);
+    assert!(
+        got.len() > 5 && got[0].eq_ignore_ascii_case("task-190"),
+        "{got:?}"
+    );
+    assert!(
+        got.iter()
+            .all(|id| id.to_lowercase().starts_with("task-190")),
+        "{got:?}"
+    );
+    let long = "task-1".repeat(50);
+    let none = ok(a, &format!("/api/v1/docs/nodes?match={long}"));
+    assert_eq!(none["total"], 0, "{none}");
+}

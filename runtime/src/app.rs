@@ -31,12 +31,29 @@ pub trait EnvelopeHook: Send + Sync {
     ) -> Pin<Box<dyn Future<Output = Map<String, Value>> + Send + 'a>>;
 }
 
+/// A probe's answer: the fraction done (0 to 1) and a message, or `None`.
+pub type ProbeFuture<'a> = Pin<Box<dyn Future<Output = Option<(f64, String)>> + Send + 'a>>;
+
+/// What a call waiting on the backend is doing there (a workspace being indexed, say),
+/// asked every [`crate::call::PROBE_EVERY`] while a caller that sent a progressToken waits:
+/// the fraction done (0 to 1) and a message, or `None` when there is nothing to say.
+pub trait ProgressProbe: Send + Sync {
+    fn probe<'a>(
+        &'a self,
+        ctx: &'a ToolContext,
+        tool: &'static ToolSpec,
+        arguments: &'a Value,
+    ) -> ProbeFuture<'a>;
+}
+
 /// What a surface binds to the engine beyond its manifest: its custom handlers (holding the
-/// surface's own state) and its envelope hook. A surface with neither uses the default.
+/// surface's own state), its envelope hook and its progress probe. A surface with none uses
+/// the default.
 #[derive(Clone)]
 pub struct SurfaceParts {
     pub custom: CustomDispatch,
     pub envelope: Option<Arc<dyn EnvelopeHook>>,
+    pub progress: Option<Arc<dyn ProgressProbe>>,
 }
 
 impl Default for SurfaceParts {
@@ -44,6 +61,7 @@ impl Default for SurfaceParts {
         SurfaceParts {
             custom: Arc::new(|_, _, _| None),
             envelope: None,
+            progress: None,
         }
     }
 }

@@ -66,7 +66,7 @@ async fn run(
         // tools report their own.
         Handler::Mapped => {
             ctx.progress(0.0, Some(2.0), "asking the backend").await;
-            let raw = run_mapped(&ctx, tool, &arguments).await;
+            let raw = probed(&ctx, tool, &arguments, run_mapped(&ctx, tool, &arguments)).await;
             ctx.progress(1.0, Some(2.0), "the backend answered").await;
             raw.map_err(|f| error_codes::apply(tool, &arguments, f))?
         }
@@ -79,7 +79,7 @@ async fn run(
                         tool.name
                     ))
                 })?;
-            future
+            probed(&ctx, tool, &arguments, future)
                 .await
                 .map_err(|e| error_codes::apply(tool, &arguments, e.into()))?
         }
@@ -186,6 +186,46 @@ fn enforce_mutation_rules(tool: &ToolSpec, arguments: &Value) -> Result<(), Tool
         ));
     }
     Ok(())
+}
+
+/// How often a waiting call asks the surface's [`crate::app::ProgressProbe`].
+pub const PROBE_EVERY: std::time::Duration = std::time::Duration::from_millis(200);
+
+/// Awaits `request`, reporting what the surface's progress probe says meanwhile (only to a
+/// caller that asked for progress), as increasing progress between 0 and 1 of 2.
+async fn probed<T>(
+    ctx: &ToolContext,
+    tool: &'static ToolSpec,
+    arguments: &Value,
+    request: impl std::future::Future<Output = T>,
+) -> T {
+    let (Some(probe), Some(_)) = (&ctx.app.parts.progress, &ctx.progress) else {
+        return request.await;
+    };
+    tokio::pin!(request);
+    let mut ticks =
+        tokio::time::interval_at(tokio::time::Instant::now() + PROBE_EVERY, PROBE_EVERY);
+    let mut last = 0.0;
+    loop {
+        tokio::select! {
+            out = &mut request => return out,
+            _ = ticks.tick() => {
+                // The answer may come while the probe is asked: it is not kept waiting.
+                let said = tokio::select! {
+                    out = &mut request => return out,
+                    said = probe.probe(ctx, tool, arguments) => said,
+                };
+                if let Some((done, message)) = said {
+                    // MCP progress only ever increases.
+                    let at = done.clamp(0.0, 1.0) * 0.99;
+                    if at > last {
+                        last = at;
+                        ctx.progress(at, Some(2.0), message).await;
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// An MCP cursor: the backend cursor of a page plus how many of its items were already shown,

@@ -4,7 +4,8 @@ XDG_DATA_HOME reaches it); over Streamable HTTP it connects to `--url` with the 
 $NEXUS_MCP_TEST_KEY. It prints `{"ready": true}` once the session is initialized, then for each
 request line on stdin prints one answer line, in order. Ends at EOF.
 
-    {"tool": NAME, "arguments": {...}}       -> {"isError": bool, "body": structuredContent or text}
+    {"tool": NAME, "arguments": {...}}       -> {"isError": bool, "body": structuredContent or text,
+                                                 "progress": [{"progress", "total", "message"}]}
     {"read": URI}                            -> {"contents": [{"uri", "mimeType", "text"}]}
     {"templates": true}                      -> {"templates": [uriTemplate, ...]}
     {"prompt": NAME, "arguments": {...}}     -> {"messages": [text, ...]}
@@ -38,7 +39,14 @@ def emit(value: dict) -> None:
 
 
 async def tool(client: Client, request: dict) -> dict:
-    result = await client.call_tool(request["tool"], request.get("arguments") or {})
+    progress: list[dict] = []
+
+    async def on_progress(done: float, total: float | None, message: str | None) -> None:
+        progress.append({"progress": done, "total": total, "message": message})
+
+    result = await client.call_tool(
+        request["tool"], request.get("arguments") or {}, progress_callback=on_progress
+    )
     body = result.structured_content
     if body is None:
         text = text_of(result)
@@ -46,7 +54,7 @@ async def tool(client: Client, request: dict) -> dict:
             body = json.loads(text)
         except ValueError:
             body = text
-    return {"isError": bool(result.is_error), "body": body}
+    return {"isError": bool(result.is_error), "body": body, "progress": progress}
 
 
 async def read(client: Client, request: dict) -> dict:

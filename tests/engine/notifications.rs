@@ -55,6 +55,7 @@ async fn a_custom_tool_reports_progress_to_the_caller() {
             })
         }),
         envelope: None,
+        progress: None,
     };
     let e = engine(Options {
         parts,

@@ -2075,3 +2075,78 @@ pub fn json_cut_property((text, budget): (String, usize)) -> Result<(), String> 
     }
     Ok(())
 }
+
+// ---------- doc-kg audit pages (issue 26) ----------
+
+/// Categories of findings (each a JSON object of some size) and a page size in characters.
+pub fn audit_pages_input() -> impl Strategy<Value = (Vec<Vec<usize>>, usize)> {
+    (
+        prop::collection::vec(prop::collection::vec(0usize..600, 0..8), 1..6),
+        200usize..3000,
+    )
+}
+
+/// Following the pages from offset 0 reaches every finding exactly once, in category order;
+/// a page holds more than one finding only within its size; every page's per-category counts
+/// are exact (before + shown + after = matched).
+pub fn audit_pages_property((sizes, max_chars): (Vec<Vec<usize>>, usize)) -> Result<(), String> {
+    use nexus_lite::docs::audit::paginate;
+    let findings: Vec<(String, Vec<Value>)> = sizes
+        .iter()
+        .enumerate()
+        .map(|(c, list)| {
+            let items = list
+                .iter()
+                .enumerate()
+                .map(|(i, len)| json!({"c": c, "i": i, "pad": "x".repeat(*len)}))
+                .collect();
+            (format!("category{c}"), items)
+        })
+        .collect();
+    let all: Vec<Value> = findings.iter().flat_map(|(_, l)| l.clone()).collect();
+    let mut reached = Vec::new();
+    let mut offset = 0;
+    for _ in 0..=all.len() {
+        let page = paginate(findings.clone(), offset, max_chars);
+        if page.matched != all.len() {
+            return Err(format!("matched {} of {}", page.matched, all.len()));
+        }
+        let shown: Vec<Value> = page.lists.iter().flat_map(|(_, l)| l.clone()).collect();
+        let size: usize = shown.iter().map(|f| f.to_string().len()).sum();
+        if shown.len() > 1 && size > max_chars {
+            return Err(format!(
+                "{} findings, {size} > {max_chars} characters",
+                shown.len()
+            ));
+        }
+        for (c, n) in &page.categories {
+            let total = findings
+                .iter()
+                .find(|(name, _)| name == c)
+                .map_or(0, |(_, l)| l.len());
+            let sum = ["before", "shown", "after"]
+                .iter()
+                .map(|k| n[*k].as_u64().unwrap_or(u64::MAX))
+                .sum::<u64>();
+            if n["matched"] != total || sum != total as u64 {
+                return Err(format!("{c}: {n} of {total}"));
+            }
+        }
+        offset += page.shown;
+        reached.extend(shown);
+        if offset >= all.len() {
+            break;
+        }
+        if page.shown == 0 {
+            return Err(format!("an empty page at {offset} of {}", all.len()));
+        }
+    }
+    if reached != all {
+        return Err(format!(
+            "reached {} of {} findings, or out of order",
+            reached.len(),
+            all.len()
+        ));
+    }
+    Ok(())
+}

@@ -508,6 +508,16 @@ impl PySdk {
         self.answer(CALL)
     }
 
+    /// A successful call's answer with the progress notifications it got (`{progress, total,
+    /// message}` each).
+    pub fn ok_with_progress(&mut self, tool: &str, args: Value) -> (Value, Vec<Value>) {
+        self.send_call(tool, args);
+        let a = self.next_answer(CALL);
+        assert!(a["isError"] == false, "{}: {tool}: {a}", self.io.what);
+        let progress = a["progress"].as_array().cloned().unwrap_or_default();
+        (a["body"].clone(), progress)
+    }
+
     pub fn ok(&mut self, tool: &str, args: Value) -> Value {
         let shown = args.to_string();
         self.send_call(tool, args);

@@ -292,6 +292,10 @@ async fn workspaces(State(s): State<Arc<DocsState>>) -> Response {
             .workspaces
             .iter()
             .map(|w| {
+                // A workspace being indexed says how far it got instead of waiting.
+                if let Some(busy) = w.busy() {
+                    return busy;
+                }
                 let v = w.view();
                 let mut info = v.info;
                 let idx = &v.index;
@@ -333,16 +337,22 @@ fn list(idx: &Index, p: &Params, filtered: bool) -> Answer {
             || v.as_deref()
                 .is_some_and(|x| want.iter().any(|w| w.eq_ignore_ascii_case(x)))
     };
-    let rows: Vec<usize> = (0..idx.docs.len())
+    // `match`: the documents matching the typed text, best first (completions).
+    let matcher = p.str("match").map(|t| super::search::Matcher::new(idx, t));
+    let mut rows: Vec<usize> = (0..idx.docs.len())
+        .filter(|i| matcher.as_ref().is_none_or(|m| m.rank(idx, *i).is_some()))
         .filter(|i| {
             let d = &idx.docs[*i];
             graph::in_lifecycle(d, &lifecycles)
                 && (!filtered
                     || matches(&Some(d.doc_type.clone()), &types)
                         && matches(&d.status, &statuses)
-                        && ready.is_none_or(|r| graph::ready(idx, *i) == r))
+                        && ready.is_none_or(|r| graph::readiness(idx, *i).ready == Some(r)))
         })
         .collect();
+    if let Some(m) = &matcher {
+        rows.sort_by_cached_key(|i| (m.rank(idx, *i), idx.docs[*i].key.clone()));
+    }
     let total = rows.len();
     let items: Vec<Value> = rows
         .into_iter()
@@ -380,7 +390,6 @@ async fn node(State(s): State<Arc<DocsState>>, Path(id): Path<String>, q: Q) -> 
                 "node": {
                     "id": d.id, "path": d.path, "type": d.doc_type, "status": d.status,
                     "title": d.title, "lifecycle": d.lifecycle, "idSource": d.id_source,
-                    "ready": graph::ready(idx, i),
                     "metadataFile": d.meta_file, "bodyFile": d.body_file,
                     "frontmatter": idx.metadata(d), "markdown": redact::markdown(&idx.body(d)),
                     "parseError": d.parse_error,
@@ -389,6 +398,7 @@ async fn node(State(s): State<Arc<DocsState>>, Path(id): Path<String>, q: Q) -> 
                 },
                 "aliasApplied": alias,
             });
+            graph::readiness_json(idx, i, &mut v["node"]);
             if raw {
                 v["node"]["raw"] = json!(redact::markdown(&idx.raw(d)));
             }
@@ -516,7 +526,13 @@ async fn acceptance_criteria(State(s): State<Arc<DocsState>>, q: Q) -> Response 
 }
 
 async fn traceability(State(s): State<Arc<DocsState>>, q: Q) -> Response {
-    run(s, move |s| answer(s, q, |idx, _| Ok(graph::audit(idx)))).await
+    run(s, move |s| {
+        answer(s, q, |idx, p| {
+            let query = super::audit::Query::from_params(p)?;
+            Ok(super::audit::page(idx, &query))
+        })
+    })
+    .await
 }
 
 async fn full_graph(State(s): State<Arc<DocsState>>, q: Q) -> Response {

@@ -16,6 +16,7 @@
 //!   status_key: status
 //!   title_key: title
 //!   done_statuses: [done, completed, closed, implemented, accepted]
+//!   todo_statuses: [to do, todo, open, new, backlog, planned, ready, not started, implementable]  # ready only from these
 //!   metadata:
 //!     sources: [frontmatter]       # or [sidecar], or both
 //!     sidecar: {file: null, body: README.md}   # e.g. {file: kep.yaml, body: README.md}
@@ -68,6 +69,8 @@ pub struct DocGraphConfig {
     pub status_key: String,
     pub title_key: String,
     pub done_statuses: Vec<String>,
+    /// Statuses of work not started: a task is ready only in one of them.
+    pub todo_statuses: Vec<String>,
     pub metadata: MetadataConfig,
     pub id: IdConfig,
     pub edges: EdgesConfig,
@@ -110,6 +113,17 @@ impl Default for DocGraphConfig {
             status_key: "status".into(),
             title_key: "title".into(),
             done_statuses: strings(&["done", "completed", "closed", "implemented", "accepted"]),
+            todo_statuses: strings(&[
+                "to do",
+                "todo",
+                "open",
+                "new",
+                "backlog",
+                "planned",
+                "ready",
+                "not started",
+                "implementable",
+            ]),
             metadata: MetadataConfig::default(),
             id: IdConfig::default(),
             edges: EdgesConfig::default(),

@@ -57,10 +57,16 @@ pub struct Cycles {
 }
 
 pub fn cycles(idx: &Index) -> Cycles {
-    let kinds = cycle_kinds(idx);
     let mut order: Vec<usize> = (0..idx.docs.len()).collect();
     order.sort_by(|a, b| idx.docs[*a].key.cmp(&idx.docs[*b].key).then(a.cmp(b)));
-    let sccs = tarjan(&order, |n| deps(idx, *n, &kinds));
+    cycles_among(idx, &order)
+}
+
+/// The cycles among `nodes` (sorted by id key), along the edge kinds that count for cycles:
+/// one entry per strongly connected component, whatever its rotations and overlapping cycles.
+fn cycles_among(idx: &Index, order: &[usize]) -> Cycles {
+    let kinds = cycle_kinds(idx);
+    let sccs = tarjan(order, |n| deps(idx, *n, &kinds));
     let mut components = Vec::new();
     for mut comp in sccs.into_iter().filter(|c| c.len() > 1) {
         comp.sort_by(|a, b| idx.docs[*a].key.cmp(&idx.docs[*b].key));
@@ -79,9 +85,29 @@ pub fn cycles(idx: &Index) -> Cycles {
     }
 }
 
-/// The shortest cycle through the component's smallest id, as `[a, b, …, a]`.
+/// Starts tried for a component's shortest cycle: a breadth-first search each, so a huge
+/// component costs at most this many (its smallest ids first).
+const SHORTEST_CYCLE_STARTS: usize = 64;
+
+/// A shortest cycle of the component, as `[a, b, …, a]` from its first node: the shortest
+/// through each of its first [`SHORTEST_CYCLE_STARTS`] ids (by id), the smallest id first on a tie.
 fn cycle_path(idx: &Index, comp: &[usize], kinds: &[Kind]) -> Vec<usize> {
-    let start = comp[0];
+    let mut best: Option<Vec<usize>> = None;
+    for &start in comp.iter().take(SHORTEST_CYCLE_STARTS) {
+        let found = cycle_through(idx, comp, start, kinds);
+        if best.as_ref().is_none_or(|b| found.len() < b.len()) {
+            best = Some(found);
+        }
+        // Two documents depending on each other: no cycle of two or more is shorter.
+        if best.as_ref().is_some_and(|b| b.len() <= 3) {
+            break;
+        }
+    }
+    best.unwrap_or_else(|| comp.to_vec())
+}
+
+/// The shortest cycle through `start` inside the component, as `[start, …, start]`.
+fn cycle_through(idx: &Index, comp: &[usize], start: usize, kinds: &[Kind]) -> Vec<usize> {
     let inside: HashSet<usize> = comp.iter().copied().collect();
     let mut prev: HashMap<usize, usize> = HashMap::new();
     let mut queue = VecDeque::from([start]);
@@ -111,11 +137,44 @@ fn cycle_path(idx: &Index, comp: &[usize], kinds: &[Kind]) -> Vec<usize> {
     comp.to_vec()
 }
 
+/// A cycle entry: the component's ids and files, its size, and one shortest cycle path.
+fn cycle_json(idx: &Index, comp: &[usize], path: &[usize]) -> Value {
+    let docs = &idx.docs;
+    let ids: Vec<String> = path.iter().map(|i| docs[*i].id.clone()).collect();
+    json!({"ids": comp.iter().map(|i| docs[*i].id.clone()).collect::<Vec<_>>(),
+           "path": ids.join(" -> "), "pathIds": ids, "size": comp.len(),
+           "paths": comp.iter().map(|i| docs[*i].path.clone()).collect::<Vec<_>>()})
+}
+
+/// The cycles of `cyc` as answer fields, at most `max` components (`cycleEnumeration` says
+/// when the cap cut some).
+fn cycles_json(idx: &Index, cyc: &Cycles, max: usize) -> (Vec<Value>, Vec<Value>, &'static str) {
+    let docs = &idx.docs;
+    let items = cyc
+        .components
+        .iter()
+        .take(max)
+        .map(|(comp, path)| cycle_json(idx, comp, path))
+        .collect();
+    let self_loops = cyc
+        .self_loops
+        .iter()
+        .map(|i| json!({"id": docs[*i].id, "path": format!("{0} -> {0}", docs[*i].id), "file": docs[*i].path}))
+        .collect();
+    let enumeration = if cyc.components.len() > max {
+        "capped"
+    } else {
+        "complete"
+    };
+    (items, self_loops, enumeration)
+}
+
 /// A node's summary; `lifecycle` only when it is not the live set's (`active`), so a done,
 /// archived or draft document is never mistaken for live work.
 pub fn summary(idx: &Index, i: usize) -> Value {
     let d = &idx.docs[i];
-    let mut v = json!({"id": d.id, "path": d.path, "type": d.doc_type, "status": d.status, "title": d.title, "ready": ready(idx, i)});
+    let mut v = json!({"id": d.id, "path": d.path, "type": d.doc_type, "status": d.status, "title": d.title});
+    readiness_json(idx, i, &mut v);
     if let Some(l) = &d.lifecycle {
         v["lifecycle"] = json!(l);
     }
@@ -145,21 +204,99 @@ pub fn is_done(idx: &Index, d: &Doc) -> bool {
         })
 }
 
-/// Not done, not a draft or archived, and every dependency resolved to a done document
-/// (unresolved and ambiguous dependencies are never satisfied).
-pub fn ready(idx: &Index, i: usize) -> bool {
+/// Whether a task can be started now, and why not or why unknown.
+pub struct Readiness {
+    /// `None`: unknown (a blocking dependency that does not resolve, or no status).
+    pub ready: Option<bool>,
+    pub reason: Option<String>,
+}
+
+/// The one definition of readiness (list_tasks' `ready` filter, every summary and node): a
+/// to-do status (`todo_statuses`), not done, archived or a draft, and every blocking dependency
+/// (the [`cycle_kinds`]: `depends_on`, `parent` when it counts) resolved to a done document.
+/// Related and other links never block. A dependency that does not resolve (dangling,
+/// ambiguous, outside the index) makes readiness unknown, never true, unless another one
+/// already blocks.
+pub fn readiness(idx: &Index, i: usize) -> Readiness {
     let d = &idx.docs[i];
-    if is_done(idx, d) || matches!(d.lifecycle.as_deref(), Some("archived" | "draft")) {
-        return false;
+    let no = |why: String| Readiness {
+        ready: Some(false),
+        reason: Some(why),
+    };
+    if is_done(idx, d) {
+        return no("done".into());
+    }
+    if let Some(l @ ("archived" | "draft")) = d.lifecycle.as_deref() {
+        return no(format!("{l}: not live work"));
+    }
+    let Some(status) = d.status.as_deref() else {
+        return Readiness {
+            ready: None,
+            reason: Some("no status: readiness needs a to-do status".into()),
+        };
+    };
+    let cfg = idx.config();
+    if !cfg
+        .todo_statuses
+        .iter()
+        .any(|t| t.eq_ignore_ascii_case(status))
+    {
+        return no(format!(
+            "status `{status}` is not a to-do status ({})",
+            cfg.todo_statuses.join(", ")
+        ));
     }
     let kinds = cycle_kinds(idx);
-    idx.resolved
+    let blocking = idx
+        .resolved
         .links
         .iter()
-        .filter(|l| l.from == i && kinds.contains(&l.kind) && l.class != Class::Sentinel)
-        .all(|l| {
-            l.class == Class::Resolved && l.to.is_some_and(|t| t != i && is_done(idx, &idx.docs[t]))
-        })
+        .filter(|l| l.from == i && kinds.contains(&l.kind) && l.class != Class::Sentinel);
+    let mut blocked: Vec<String> = Vec::new();
+    let mut unknown: Vec<String> = Vec::new();
+    for l in blocking {
+        match l.to {
+            Some(t) if l.class == Class::Resolved && t == i => {
+                blocked.push(format!("{} (itself)", d.id))
+            }
+            Some(t) if l.class == Class::Resolved => {
+                let dep = &idx.docs[t];
+                if !is_done(idx, dep) {
+                    blocked.push(format!(
+                        "{} ({})",
+                        dep.id,
+                        dep.status.as_deref().unwrap_or("no status")
+                    ));
+                }
+            }
+            _ => unknown.push(l.raw(&idx.docs).target.to_string()),
+        }
+    }
+    if !blocked.is_empty() {
+        return no(format!("blocked by {}", blocked.join(", ")));
+    }
+    if !unknown.is_empty() {
+        return Readiness {
+            ready: None,
+            reason: Some(format!(
+                "unknown: dependency {} does not resolve to a document",
+                unknown.join(", ")
+            )),
+        };
+    }
+    Readiness {
+        ready: Some(true),
+        reason: None,
+    }
+}
+
+/// [`readiness`] as answer fields: `ready`, and `readyReason` when it is not true.
+pub fn readiness_json(idx: &Index, i: usize, v: &mut Value) {
+    let r = readiness(idx, i);
+    v["ready"] = json!(r.ready);
+    if let Some(why) = r.reason {
+        v["readyReason"] = json!(why);
+    }
 }
 
 fn link_json(idx: &Index, l: &Link) -> Value {
@@ -497,7 +634,13 @@ pub fn dependency_graph(
             s
         })
         .collect();
-    json!({"nodeId": idx.docs[start].id, "depth": depth, "nodes": nodes, "edges": edges, "truncated": truncated})
+    // The cycles among the nodes shown: one shortest path per component, as in the audit.
+    let mut order: Vec<usize> = seen.keys().copied().collect();
+    order.sort_by(|a, b| idx.docs[*a].key.cmp(&idx.docs[*b].key).then(a.cmp(b)));
+    let cyc = cycles_among(idx, &order);
+    let (cycles, self_loops, enumeration) = cycles_json(idx, &cyc, idx.config().limits.max_cycles);
+    json!({"nodeId": idx.docs[start].id, "depth": depth, "nodes": nodes, "edges": edges, "truncated": truncated,
+           "cycles": cycles, "selfLoops": self_loops, "cycleCount": cyc.components.len(), "cycleEnumeration": enumeration})
 }
 
 /// analyze_impact: documents that depend on `start`, transitively, within `depth`, and the
@@ -614,8 +757,9 @@ fn critical_paths(
     out
 }
 
-/// The traceability audit.
-pub fn audit(idx: &Index) -> Value {
+/// The traceability audit: its summary (health, counts) and every finding, by category in
+/// [`super::audit::CATEGORIES`] order ([`super::audit::page`] filters and pages them).
+pub fn audit(idx: &Index) -> (Value, Vec<(&'static str, Vec<Value>)>) {
     let cfg = idx.config();
     let docs = &idx.docs;
     let n = docs.len();
@@ -661,22 +805,7 @@ pub fn audit(idx: &Index) -> Value {
     };
     let cyc = cycles(idx);
     let max_cycles = cfg.limits.max_cycles;
-    let cycle_items: Vec<Value> = cyc
-        .components
-        .iter()
-        .take(max_cycles)
-        .map(|(comp, path)| {
-            let ids: Vec<String> = path.iter().map(|i| docs[*i].id.clone()).collect();
-            json!({"ids": comp.iter().map(|i| docs[*i].id.clone()).collect::<Vec<_>>(),
-                   "path": ids.join(" -> "), "pathIds": ids, "size": comp.len(),
-                   "paths": comp.iter().map(|i| docs[*i].path.clone()).collect::<Vec<_>>()})
-        })
-        .collect();
-    let self_loops: Vec<Value> = cyc
-        .self_loops
-        .iter()
-        .map(|i| json!({"id": docs[*i].id, "path": format!("{0} -> {0}", docs[*i].id), "file": docs[*i].path}))
-        .collect();
+    let (cycle_items, self_loops, enumeration) = cycles_json(idx, &cyc, max_cycles);
     let in_cycles: HashSet<usize> = cyc
         .components
         .iter()
@@ -706,7 +835,7 @@ pub fn audit(idx: &Index) -> Value {
     let raw = 100.0 - 40.0 * link_rate - 25.0 * cycle_rate - 20.0 * parse_rate - 15.0 * dup_rate;
     let score = raw.round().clamp(0.0, 100.0) as i64;
     let comp = |w: f64, r: f64, num: usize, den: usize| json!({"weight": w, "rate": (r * 10000.0).round() / 10000.0, "penalty": (w * r * 100.0).round() / 100.0, "count": num, "of": den});
-    json!({
+    let summary = json!({
         // No document is no evidence of health: the answer's warning says what was looked for.
         "healthScore": if n == 0 { Value::Null } else { json!(score) },
         "healthFormula": HEALTH_FORMULA,
@@ -734,23 +863,27 @@ pub fn audit(idx: &Index) -> Value {
             "oneSidedSupersession": one_sided.len(),
             "aliasesApplied": aliases.len(),
         },
-        "parseErrors": parse_errors,
-        "duplicateIds": duplicates,
-        "brokenLinks": broken,
-        "ambiguousLinks": ambiguous,
-        "externalLinks": external,
-        "externalPaths": external_path,
-        "sentinels": sentinels,
-        "cycles": cycle_items,
-        "selfLoops": self_loops,
         "componentCount": cyc.components.len(),
-        "cycleEnumeration": if cyc.components.len() > max_cycles {"capped"} else {"complete"},
+        "cycleEnumeration": enumeration,
+        "maxCycles": max_cycles,
         "cycleKinds": cycle_kinds(idx).iter().map(|k| k.as_str()).collect::<Vec<_>>(),
-        "danglingDependencies": dangling(Kind::DependsOn),
-        "danglingParents": dangling(Kind::Parent),
-        "oneSidedSupersession": one_sided,
-        "aliasesApplied": aliases,
-    })
+    });
+    let findings = vec![
+        ("parseErrors", parse_errors),
+        ("duplicateIds", duplicates),
+        ("cycles", cycle_items),
+        ("selfLoops", self_loops),
+        ("brokenLinks", broken),
+        ("danglingDependencies", dangling(Kind::DependsOn)),
+        ("danglingParents", dangling(Kind::Parent)),
+        ("ambiguousLinks", ambiguous),
+        ("oneSidedSupersession", one_sided),
+        ("aliasesApplied", aliases),
+        ("externalPaths", external_path),
+        ("externalLinks", external),
+        ("sentinels", sentinels),
+    ];
+    (summary, findings)
 }
 
 /// `A replaces B` without `B superseded-by A`, or the other way round (only when inverse keys

@@ -18,6 +18,7 @@ use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// An edge kind (see the configuration's `edges`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -193,8 +194,19 @@ fn matchers(cfg: &DocGraphConfig) -> Matchers {
     }
 }
 
+/// How far the running refresh has parsed, readable without the index's lock (a cold index of
+/// a big folder holds it for seconds): files parsed of files to parse.
+#[derive(Debug, Default)]
+pub struct Progress {
+    pub parsed: AtomicUsize,
+    /// Files to parse; `usize::MAX` while the files are still being listed.
+    pub of: AtomicUsize,
+}
+
 /// The index of one workspace.
 pub struct Index {
+    /// Shared with the workspace, which reads it while a refresh holds the index.
+    pub progress: Arc<Progress>,
     /// The workspace directory (the configuration file lives under it).
     dir: PathBuf,
     /// The indexed root (`dir/workspace_root`); node paths are relative to it.
@@ -249,6 +261,7 @@ impl Index {
         let matchers = matchers(&loaded.config);
         let root = dir.join(&loaded.config.workspace_root);
         Index {
+            progress: Arc::default(),
             dir: dir.to_path_buf(),
             root,
             root_error: root_error(dir, &loaded.config),
@@ -433,6 +446,8 @@ impl Index {
     /// document), then the changed files (watcher or walk); only new or changed files are
     /// parsed.
     pub fn refresh(&mut self) -> Refresh {
+        self.progress.parsed.store(0, Ordering::Relaxed);
+        self.progress.of.store(usize::MAX, Ordering::Relaxed);
         let mut out = Refresh::default();
         let now_stats: Vec<Option<Stat>> = config_files(&self.dir, &self.loaded.config)
             .iter()
@@ -528,6 +543,7 @@ impl Index {
         } else {
             self.forget_bodies(Some(gone.iter().chain(todo.iter().map(|(k, _)| k))));
         }
+        self.progress.of.store(todo.len(), Ordering::Relaxed);
         let parsed = self.parse_all(&todo);
         let mut edited = Vec::new();
         for ((path, unit), doc) in todo.into_iter().zip(parsed) {
@@ -564,10 +580,7 @@ impl Index {
             .map_or(1, |n| n.get())
             .min(8);
         if todo.len() < 64 || threads < 2 {
-            return todo
-                .iter()
-                .map(|(p, u)| Arc::new(self.parse(p, u)))
-                .collect();
+            return todo.iter().map(|(p, u)| self.parse_counted(p, u)).collect();
         }
         let chunk = todo.len().div_ceil(threads);
         std::thread::scope(|s| {
@@ -576,7 +589,7 @@ impl Index {
                 .map(|part| {
                     s.spawn(move || {
                         part.iter()
-                            .map(|(p, u)| Arc::new(self.parse(p, u)))
+                            .map(|(p, u)| self.parse_counted(p, u))
                             .collect::<Vec<_>>()
                     })
                 })
@@ -586,6 +599,13 @@ impl Index {
                 .flat_map(|h| h.join().unwrap_or_default())
                 .collect()
         })
+    }
+
+    /// [`Index::parse`], counted in [`Index::progress`].
+    fn parse_counted(&self, path: &str, unit: &Unit) -> Arc<Doc> {
+        let doc = Arc::new(self.parse(path, unit));
+        self.progress.parsed.fetch_add(1, Ordering::Relaxed);
+        doc
     }
 
     /// Reads and parses one document. Never fails: problems are kept in `parse_error`.

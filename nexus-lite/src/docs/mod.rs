@@ -6,10 +6,11 @@
 //! [`ids`] (normalisation and aliases), [`links`] (CommonMark links and wikilinks),
 //! [`criteria`], [`index`] (the incremental index), [`tree`] (the indexed files: walk and
 //! changed paths), [`read`] (the one safe way a workspace file is opened), [`units`] (files to documents), [`resolve`] (link
-//! classes and edges), [`graph`] (cycles, context, impact, audit), [`search`], [`mermaid`] (the dependency graph as a flowchart), [`redact`], [`workspace`]
+//! classes and edges), [`graph`] (cycles, context, impact, audit), [`audit`] (the audit's pages), [`search`], [`mermaid`] (the dependency graph as a flowchart), [`redact`], [`workspace`]
 //! (git state) and [`api`]. The index lives in memory: the domain has no tables.
 
 pub mod api;
+pub mod audit;
 pub mod config;
 pub mod criteria;
 pub mod frontmatter;

@@ -132,3 +132,62 @@ fn snippet(body: &str, at: usize) -> String {
         }
     )
 }
+
+/// Typed text longer than any id (the tools cap ids at 200 characters) matches nothing, so a
+/// huge completion value costs nothing per document.
+const MAX_MATCH_CHARS: usize = 200;
+
+/// Ranks documents against typed text, for completions and node lists (`match=`): the text's
+/// lowercase form and id key are computed once, not per document.
+pub struct Matcher {
+    lower: String,
+    key: String,
+    too_long: bool,
+}
+
+impl Matcher {
+    pub fn new(idx: &Index, typed: &str) -> Matcher {
+        let too_long = typed.chars().count() > MAX_MATCH_CHARS;
+        let (lower, key) = if too_long {
+            (String::new(), String::new())
+        } else {
+            (typed.trim().to_lowercase(), idx.rules.key(typed))
+        };
+        Matcher {
+            lower,
+            key,
+            too_long,
+        }
+    }
+
+    /// How well document `i` matches: the tier (0 the exact id, 1 an id prefix, 2 a title word
+    /// prefix, 3 a substring of id or title) and the id's length (shorter first within a
+    /// tier); `None` when it does not match.
+    pub fn rank(&self, idx: &Index, i: usize) -> Option<(u8, usize)> {
+        if self.too_long {
+            return None;
+        }
+        let t = &self.lower;
+        if t.is_empty() {
+            return Some((0, 0));
+        }
+        let d = &idx.docs[i];
+        let id = d.id.to_lowercase();
+        let title = d.title.to_lowercase();
+        let tier = if d.key == self.key {
+            0
+        } else if id.starts_with(t.as_str()) || d.key.starts_with(&self.key) {
+            1
+        } else if title
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|w| !w.is_empty() && w.starts_with(t.as_str()))
+        {
+            2
+        } else if id.contains(t.as_str()) || title.contains(t.as_str()) {
+            3
+        } else {
+            return None;
+        };
+        Some((tier, d.id.len()))
+    }
+}

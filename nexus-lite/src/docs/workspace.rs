@@ -6,13 +6,14 @@
 //! PATHS`) only when no other path is known to be dirty, since one dirty path decides the flag.
 
 use super::config::Limits;
-use super::index::{Index, Refresh};
+use super::index::{Index, Progress, Refresh};
 use crate::core::error::LiteError;
 use crate::core::git;
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 
 /// One workspace as configured (`--workspace [NAME=]PATH`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -26,6 +27,7 @@ pub struct Workspace {
     pub name: String,
     pub dir: PathBuf,
     index: Mutex<Index>,
+    progress: Arc<Progress>,
     git: Mutex<GitState>,
 }
 
@@ -87,12 +89,37 @@ impl Workspace {
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_else(|| "workspace".into()),
         };
+        let index = Index::new(&dir, limits);
         Ok(Workspace {
             name,
-            index: Mutex::new(Index::new(&dir, limits)),
+            progress: index.progress.clone(),
+            index: Mutex::new(index),
             dir,
             git: Mutex::new(GitState::default()),
         })
+    }
+
+    /// While another request refreshes the index: how far it got (`indexing: {phase, files,
+    /// of}`, `of` null while files are listed), without waiting for it; `None` when it is free.
+    pub fn busy(&self) -> Option<Value> {
+        match self.index.try_lock() {
+            Err(TryLockError::WouldBlock) => {
+                let of = self.progress.of.load(Ordering::Relaxed);
+                let (phase, of) = match of {
+                    usize::MAX => ("listing files", Value::Null),
+                    n => ("parsing", json!(n)),
+                };
+                Some(json!({
+                    "name": self.name,
+                    "indexing": {
+                        "phase": phase,
+                        "files": self.progress.parsed.load(Ordering::Relaxed),
+                        "of": of,
+                    },
+                }))
+            }
+            _ => None,
+        }
     }
 
     /// Refreshes the index (what changed since the last call) and the git state.

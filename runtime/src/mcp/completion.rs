@@ -1,7 +1,9 @@
 //! completion/complete for prompt arguments and resource template variables, from the
 //! manifest: a fixed list, or the strings a Nexus GET answers, for callers holding the
 //! completion's scope. An argument with no declared source, or whose filled-in arguments Nexus
-//! does not know, completes to nothing; nothing is guessed.
+//! does not know, completes to nothing; nothing is guessed. The typed text is the source's
+//! `input.<argument>`: a source that reads it matches and ranks itself (its order is kept, a
+//! title word may complete to an id); other sources' values are filtered by prefix here.
 
 use super::McpServer;
 use crate::access;
@@ -79,8 +81,7 @@ pub async fn complete(
                 .join(", "),
         })?;
     let what = format!("completion of prompt `{prompt}`, argument `{argument}`");
-    let candidates = candidates(ctx, &what, arg.complete.as_ref(), filled).await?;
-    Ok(matching(candidates, typed))
+    source_values(ctx, &what, arg.complete.as_ref(), argument, typed, filled).await
 }
 
 /// Completes variable `argument` of the resource template `uri_template`, like [`complete`].
@@ -117,8 +118,46 @@ pub async fn complete_resource(
         .find(|(name, _)| *name == argument)
         .map(|(_, c)| c);
     let what = format!("completion of resource template `{uri_template}`, variable `{argument}`");
-    let candidates = candidates(ctx, &what, complete, filled).await?;
-    Ok(matching(candidates, typed))
+    source_values(ctx, &what, complete, argument, typed, filled).await
+}
+
+/// The completions of `argument` for `typed`: in the source's order when the source reads the
+/// typed text (it matched and ranked), else the source's values starting with it.
+async fn source_values(
+    ctx: &ToolContext,
+    what: &str,
+    complete: Option<&CompletionSpec>,
+    argument: &str,
+    typed: &str,
+    mut filled: Map<String, Value>,
+) -> Result<Completions, CompletionError> {
+    filled
+        .entry(argument.to_owned())
+        .or_insert_with(|| Value::String(typed.to_owned()));
+    let ranked =
+        matches!(complete, Some(CompletionSpec::Nexus { nexus, .. }) if reads(nexus, argument));
+    let values = candidates(ctx, what, complete, filled).await?;
+    Ok(if ranked {
+        matching(values, "")
+    } else {
+        matching(values, typed)
+    })
+}
+
+/// Whether the mapping `nexus` reads `input.<name>` (the typed text of the argument completed).
+fn reads(nexus: &NexusSpec, name: &str) -> bool {
+    let templates = nexus
+        .query
+        .iter()
+        .chain(nexus.body.iter())
+        .map(|(_, t)| *t)
+        .chain([nexus.path]);
+    templates.into_iter().any(|t| {
+        t.split("input.").skip(1).any(|rest| {
+            rest.strip_prefix(name)
+                .is_some_and(|after| !after.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
+        })
+    })
 }
 
 /// Every value a completion source offers this caller.
@@ -281,6 +320,21 @@ mod tests {
         let mut branches = Vec::new();
         strings_at(&answer, &["items", "branches"], &mut branches);
         assert_eq!(branches, ["main", "dev", "main"]);
+    }
+
+    #[test]
+    fn a_source_reading_the_typed_text_is_recognised_by_the_argument_name() {
+        let spec = NexusSpec {
+            method: crate::spec::HttpMethod::Get,
+            path: "/api/v1/docs/tasks",
+            query: &[
+                ("match", "{{ input.taskId }}"),
+                ("workspace", "{{ input.workspace }}"),
+            ],
+            body: &[],
+        };
+        assert!(reads(&spec, "taskId") && reads(&spec, "workspace"));
+        assert!(!reads(&spec, "task") && !reads(&spec, "taskIdx") && !reads(&spec, "id"));
     }
 
     #[test]

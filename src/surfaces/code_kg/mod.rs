@@ -51,6 +51,7 @@ pub fn bind(env: &Environment) -> SurfaceParts {
     SurfaceParts {
         custom: Arc::new(move |ctx, tool, args| dispatch_custom(handlers.clone(), ctx, tool, args)),
         envelope: Some(code_kg),
+        progress: None,
     }
 }
 

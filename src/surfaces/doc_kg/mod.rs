@@ -6,17 +6,17 @@
 //! Everything else of the surface is mapped in manifest/nexus-doc-kg.yaml.
 
 use super::Environment;
-use nexus_mcp_runtime::app::{SurfaceParts, ToolContext, ToolFuture};
-use nexus_mcp_runtime::backend::NexusRequest;
+use nexus_mcp_runtime::app::{ProbeFuture, ProgressProbe, SurfaceParts, ToolContext, ToolFuture};
+use nexus_mcp_runtime::backend::{NexusRequest, mapping};
 use nexus_mcp_runtime::error::{ToolError, echo};
 use nexus_mcp_runtime::spec::Mode;
+use nexus_mcp_runtime::spec::ToolSpec;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
-/// The Nexus route behind validate_traceability (the manifest's `nexus:` documents it too).
-const TRACEABILITY: &str = "/api/v1/docs/traceability";
+const TOOL: &str = "validate_traceability";
 
 const REFUSED: &str = "workspace_path_refused";
 
@@ -44,12 +44,49 @@ pub fn bind(env: &Environment) -> SurfaceParts {
     SurfaceParts {
         custom: Arc::new(move |ctx, tool, args| dispatch(doc_kg.clone(), ctx, tool, args)),
         envelope: None,
+        progress: Some(Arc::new(Indexing)),
+    }
+}
+
+/// The Nexus route that says how far a workspace being indexed got, without waiting for it.
+const WORKSPACES: &str = "/api/v1/docs/workspaces";
+
+/// Progress of a call waiting on a workspace's (cold) index: files parsed of how many.
+struct Indexing;
+
+impl ProgressProbe for Indexing {
+    fn probe<'a>(
+        &'a self,
+        ctx: &'a ToolContext,
+        _tool: &'static ToolSpec,
+        arguments: &'a Value,
+    ) -> ProbeFuture<'a> {
+        Box::pin(async move {
+            let answer = ctx.nexus(&NexusRequest::get(WORKSPACES)).await.ok()?;
+            let named = arguments.get("workspace").and_then(Value::as_str);
+            let list = answer.get("workspaces")?.as_array()?;
+            let w = match named {
+                Some(name) => list.iter().find(|w| w["name"] == name)?,
+                None if list.len() == 1 => &list[0],
+                None => return None,
+            };
+            let p = w.get("indexing")?;
+            let name = w["name"].as_str().unwrap_or_default();
+            let files = p["files"].as_u64().unwrap_or(0);
+            Some(match p["of"].as_u64() {
+                Some(of) if of > 0 => (
+                    files as f64 / of as f64,
+                    format!("indexing workspace {name}: {files} of {of} files parsed"),
+                ),
+                _ => (0.0, format!("indexing workspace {name}: listing files")),
+            })
+        })
     }
 }
 
 fn dispatch(doc_kg: Arc<DocKg>, ctx: ToolContext, tool: &str, args: Value) -> Option<ToolFuture> {
     match tool {
-        "validate_traceability" => Some(Box::pin(async move {
+        TOOL => Some(Box::pin(async move {
             doc_kg.validate_traceability(&ctx, &args).await
         })),
         _ => None,
@@ -82,8 +119,24 @@ impl DocKg {
                 Some(from_path)
             }
         };
-        ctx.nexus(&NexusRequest::get(TRACEABILITY).param("workspace", workspace.as_deref()))
-            .await
+        let spec = ctx
+            .app
+            .surface
+            .tools
+            .iter()
+            .find(|t| t.name == TOOL)
+            .and_then(|t| t.nexus.as_ref())
+            .ok_or_else(|| ToolError::Internal(format!("{TOOL} has no nexus mapping")))?;
+        // The manifest's mapping, with the workspace the path named.
+        let mut input = args.clone();
+        if let Some(o) = input.as_object_mut() {
+            o.remove("workspacePath");
+            match workspace {
+                Some(w) => o.insert("workspace".to_owned(), Value::String(w)),
+                None => o.remove("workspace"),
+            };
+        }
+        ctx.nexus(&mapping::render(TOOL, spec, &input)?).await
     }
 
     /// The served workspace `path` lies in, or why it may not be used.
