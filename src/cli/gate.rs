@@ -66,9 +66,37 @@ pub enum Format {
 
 /// Runs the gate command; `nexus_url` is NEXUS_API_URL (token from NEXUS_API_TOKEN).
 pub async fn run(args: &GateArgs, nexus_url: Option<&str>) -> Result<ExitCode, String> {
-    let (root, conn) = Connection::for_work_tree(
+    let root = nexus_lite::git::toplevel(&args.repo).map_err(|e| e.to_string())?;
+    // The analysis and the connection (which may start the local nexus-lite) overlap; the
+    // repository's name, which only the connection knows, is set on the record after.
+    let analysis = tokio::task::spawn_blocking({
+        let root = root.clone();
+        let (base, head, pr) = (args.base.clone(), args.head.clone(), args.pr);
+        let options = analysers::Options {
+            timeout: Duration::from_secs(args.analyser_timeout.max(1)),
+            version_cache: Some(
+                args.data_dir
+                    .clone()
+                    .unwrap_or_else(nexus_lite::default_data_dir)
+                    .join("analyser-versions"),
+            ),
+            ..analysers::Options::default()
+        };
+        move || {
+            let req = gate::GateRequest {
+                repo_root: &root,
+                repository: String::new(),
+                base: &base,
+                head: &head,
+                pr,
+                options,
+            };
+            gate::run(&req, &gate::default_playbook())
+        }
+    });
+    let connected = Connection::for_work_tree(
         nexus_url,
-        &args.repo,
+        &root,
         args.repository.as_deref(),
         args.data_dir.clone(),
         Client {
@@ -77,36 +105,21 @@ pub async fn run(args: &GateArgs, nexus_url: Option<&str>) -> Result<ExitCode, S
             routes: vec![("POST", gate::api::PATH)],
         },
     )
-    .await?;
-    analyse_and_store(args, &root, conn.repository.clone(), &conn.client).await
+    .await;
+    let mut record = analysis
+        .await
+        .map_err(|e| format!("the gate's analysis task failed: {e}"))?
+        .map_err(|e| format!("the gate could not analyse {}: {e}", root.display()))?;
+    let (_, conn) = connected?;
+    record.repository = conn.repository;
+    store_and_report(args, record, &conn.client).await
 }
 
-async fn analyse_and_store(
+async fn store_and_report(
     args: &GateArgs,
-    root: &Path,
-    repository: String,
+    mut record: GateRecord,
     client: &NexusClient,
 ) -> Result<ExitCode, String> {
-    let (base, head, pr) = (args.base.clone(), args.head.clone(), args.pr);
-    let root_owned = root.to_path_buf();
-    let timeout = Duration::from_secs(args.analyser_timeout.max(1));
-    let mut record = tokio::task::spawn_blocking(move || {
-        let req = gate::GateRequest {
-            repo_root: &root_owned,
-            repository,
-            base: &base,
-            head: &head,
-            pr,
-            options: analysers::Options {
-                timeout,
-                ..analysers::Options::default()
-            },
-        };
-        gate::run(&req, &gate::default_playbook())
-    })
-    .await
-    .map_err(|e| format!("the gate's analysis task failed: {e}"))?
-    .map_err(|e| format!("the gate could not analyse {}: {e}", root.display()))?;
     redact(&mut record);
     if let Some(path) = &args.sarif {
         let sarif = gate::sarif::write(&record);
