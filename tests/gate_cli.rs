@@ -1478,3 +1478,102 @@ fn analyser_versions_are_asked_once_per_installed_binary() {
     );
     assert_eq!(bandit_version(&third), version);
 }
+
+/// The README's job on a push to the default branch: Actions writes
+/// `github.event.pull_request.number` as "" (`--pr ""`), `github.base_ref` as "" (the job
+/// falls back to the default branch) and the head is `github.sha`. An empty `--pr` means no
+/// pull request: the gate analyses every Python file of head, puts every finding in the SARIF
+/// (a file the push did not touch included, so code scanning holds the branch's alerts to
+/// compare a pull request with), stores no record, starts no local nexus-lite, and exits 0
+/// though the findings include an error. A `--pr` that is not a number is still refused.
+#[test]
+fn a_push_run_of_the_readme_job_uploads_whole_file_sarif() {
+    if !support::analysers_on_path() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let upstream = shop(tmp.path(), |repo| {
+        put(
+            repo,
+            "legacy/check.py",
+            "def check(x):\n    assert x\n    return x\n",
+        );
+    });
+    put(&upstream, "app.py", SHELL);
+    commit_all(&upstream, "run through a shell");
+    let sha = git(&upstream, &["rev-parse", "HEAD"]).trim().to_string();
+    // actions/checkout on a push, fetch-depth 0: the default branch at the pushed commit.
+    let checkout = tmp.path().join("checkout");
+    git(
+        tmp.path(),
+        &["clone", "-q", upstream.to_str().unwrap(), "checkout"],
+    );
+    let home = tmp.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let job = |pr: &str| {
+        Command::new(bin())
+            .current_dir(&checkout)
+            .args(["gate", "--base", "origin/main", "--head", &sha, "--pr", pr])
+            .args(["--sarif", "gate.sarif"])
+            .env("PATH", tool_path())
+            .env("HOME", &home)
+            .env("XDG_DATA_HOME", home.join(".local/share"))
+            .env("GITHUB_ACTIONS", "true")
+            .env("GITHUB_EVENT_NAME", "push")
+            .env("CI", "true")
+            .env("NEXUS_API_URL", "")
+            .env("NEXUS_API_TOKEN", "")
+            .output()
+            .unwrap()
+    };
+    let out = job("");
+    let all = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{all}");
+    assert!(all.contains("WHOLE FILES (no pull request"), "{all}");
+    assert!(all.contains("2 Python file(s) of head analysed"), "{all}");
+    assert!(all.contains("record not stored"), "{all}");
+    assert!(all.contains("SARIF written to gate.sarif"), "{all}");
+    let log: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(checkout.join("gate.sarif")).unwrap())
+            .unwrap();
+    let results: Vec<(String, String)> = log["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|run| run["results"].as_array().unwrap())
+        .map(|r| {
+            (
+                r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+                    .as_str()
+                    .unwrap()
+                    .to_string(),
+                r["ruleId"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    for want in [
+        ("app.py", "bandit:B602"),
+        ("legacy/check.py", "bandit:B101"),
+    ] {
+        assert!(
+            results
+                .iter()
+                .any(|(p, id)| (p.as_str(), id.as_str()) == want),
+            "{want:?} in {results:?}"
+        );
+    }
+    sarif_is_valid(&log);
+    let data = home.join(".local/share/nexus-lite");
+    assert!(
+        !data.join(support::local::DAEMON_JSON).exists(),
+        "a whole-file run started a local nexus-lite"
+    );
+
+    let out = job("twelve");
+    let all = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{all}");
+    assert!(
+        all.contains("`twelve` is not a pull-request number"),
+        "{all}"
+    );
+}

@@ -54,6 +54,9 @@ pub struct Options {
     pub search_path: Option<std::ffi::OsString>,
     /// Where analyser versions are cached ([`versions`]); `None`: probed on every run.
     pub version_cache: Option<std::path::PathBuf>,
+    /// Every Python file of head, not the diff's (a push to the default branch): a file the
+    /// repository's or the analysers' excludes leave out is left out, as `ruff check .` does.
+    pub whole_files: bool,
 }
 
 impl Default for Options {
@@ -64,6 +67,7 @@ impl Default for Options {
             timeout: Duration::from_secs(600),
             search_path: None,
             version_cache: None,
+            whole_files: false,
         }
     }
 }
@@ -490,7 +494,7 @@ fn ruff(
     if run.status == ToolStatus::Partial {
         run.reason = Some("ruff could not read some files; see skippedFiles".into());
     }
-    if let Some(checked) = shown {
+    if let Some(checked) = shown.filter(|_| !opts.whole_files) {
         ruff_unchecked(files, &checked, &mut run, skipped);
     }
     run.errors = stderr_lines(&ran.stderr)
@@ -639,7 +643,7 @@ fn bandit(
         .collect();
     let unscanned: Vec<&String> = files
         .iter()
-        .filter(|f| !scanned.contains(*f) && !errored.contains(f))
+        .filter(|f| !opts.whole_files && !scanned.contains(*f) && !errored.contains(f))
         .collect();
     for path in &unscanned {
         skipped.push(SkippedFile {

@@ -214,6 +214,24 @@ pub fn read(repo: &Path, base: &str, head: &str) -> Result<Diff, LiteError> {
     })
 }
 
+/// Every Python file (by name) of head's tree as the diff of a whole-file run: all its lines
+/// are the run's.
+pub fn whole_files(repo: &Path, head_sha: &str) -> Result<Vec<ChangedFile>, LiteError> {
+    let tree = crate::rules::gate::snapshot::regular_files(repo, head_sha)?;
+    Ok(tree
+        .into_iter()
+        .filter(|(path, _)| [".py", ".pyi", ".pyw"].iter().any(|e| path.ends_with(e)))
+        .map(|(path, (blob, _))| ChangedFile {
+            path,
+            blob,
+            mode: "100644".into(),
+            added: Vec::new(),
+            near_deletions: Vec::new(),
+            lines_unknown: true,
+        })
+        .collect())
+}
+
 fn run(repo: &Path, args: &[&str]) -> Result<Vec<u8>, LiteError> {
     run_with(repo, git::command(repo), args)
 }

@@ -150,7 +150,11 @@ pub fn run(
     req: &GateRequest<'_>,
     playbook: &(dyn PlaybookSource + Sync),
 ) -> Result<GateRecord, LiteError> {
+    let whole = req.options.whole_files;
     let mut diff = diff::read(req.repo_root, req.base, req.head)?;
+    if whole {
+        diff.files = diff::whole_files(req.repo_root, &diff.revisions.head_sha)?;
+    }
     tracing::info!(
         files = diff.files.len(),
         base = %diff.revisions.base_sha,
@@ -176,7 +180,8 @@ pub fn run(
     });
     let mut analysis = analysis?;
     for f in &mut diff.files {
-        if analysis.lone_cr.contains(&f.path) {
+        // A whole-file run reports every line: git's count of lines is not asked.
+        if !whole && analysis.lone_cr.contains(&f.path) {
             f.lines_unknown = true;
             analysis.skipped.push(model::SkippedFile {
                 path: f.path.clone(),
@@ -229,8 +234,11 @@ pub fn run(
             (Vec::new(), run)
         }
     };
-    let stale = binding::stale_suppressions(&diff, &analysis.suppressed);
-    analysis.findings.extend(stale);
+    // A whole-file run edits nothing: every `# nosec` there is the reviewers' word.
+    if !whole {
+        let stale = binding::stale_suppressions(&diff, &analysis.suppressed);
+        analysis.findings.extend(stale);
+    }
     let bound = binding::bind(&diff, &analysis.findings, &base_rules);
     let mut unreviewed = match unreviewed {
         Ok(list) => list,
@@ -259,7 +267,7 @@ pub fn run(
     tools.push(playbook_run);
     let mut skipped = analysis.skipped;
     let cr_listed = &analysis.lone_cr;
-    skipped.extend(diff.files.iter().filter(|f| f.lines_unknown && !cr_listed.contains(&f.path)).map(|f| {
+    skipped.extend(diff.files.iter().filter(|f| !whole && f.lines_unknown && !cr_listed.contains(&f.path)).map(|f| {
         model::SkippedFile {
             path: f.path.clone(),
             tool: None,
