@@ -111,9 +111,12 @@ fn resolve(repo: &Path, base: &str, head: &str) -> Result<(String, String, Strin
         format!("{head}^{{commit}}"),
         format!("{head}^{{tree}}"),
     ];
-    let mut args = vec!["rev-parse", "--end-of-options"];
+    // Without `--verify`, rev-parse echoes `--end-of-options` and any option: a name that
+    // starts with `-` goes the slow way.
+    let mut args = vec!["rev-parse"];
     args.extend(names.iter().map(String::as_str));
-    if let Ok(out) = run(repo, &args) {
+    let plain = !base.starts_with('-') && !head.starts_with('-');
+    if plain && let Ok(out) = run(repo, &args) {
         let out = String::from_utf8_lossy(&out);
         let shas: Vec<&str> = out.lines().collect();
         if let [b, h, t] = shas[..]
