@@ -176,26 +176,48 @@ pub fn run(repo: &Path, diff: &Diff, opts: &Options) -> Result<Analysis, LiteErr
             python.push(path.clone());
         }
     }
-    // Independent processes, run side by side: each analyser, bandit's `--ignore-nosec` run,
-    // ruff's resolved settings, and the versions (from the cache, or probed meanwhile).
+    // Independent processes, run side by side: the analysers' versions (from the cache, or
+    // probed), each analyser, bandit's `--ignore-nosec` run, and ruff's resolved settings.
     let snap = &snap;
-    let (ruff_out, bandit_out, silenced, semgrep_out, ruff_enabled) = std::thread::scope(|s| {
-        let py = &python;
-        let ruff = s.spawn(move || collected(|f, sk| ruff(snap, py, opts, f, sk)));
-        let bandit = s.spawn(move || collected(|f, sk| bandit(snap, py, opts, f, sk)));
-        let silenced = s.spawn(move || bandit_ignoring_nosec(snap, py, opts));
-        let files = &files;
-        let semgrep = s.spawn(move || collected(|f, sk| semgrep(snap, files, opts, f, sk)));
-        let enabled = s.spawn(move || checked::ruff_enabled(snap, py, opts));
-        (
-            joined(ruff.join(), "ruff"),
-            joined(bandit.join(), "bandit"),
-            silenced.join().unwrap_or_default(),
-            joined(semgrep.join(), "semgrep"),
-            enabled.join().unwrap_or_default(),
-        )
-    });
-    for (run, found, skipped) in [ruff_out, bandit_out, semgrep_out] {
+    let (ruff_out, bandit_out, silenced, semgrep_out, ruff_enabled, known) =
+        std::thread::scope(|s| {
+            let py = &python;
+            let mut asked = Vec::new();
+            if !python.is_empty() {
+                asked.extend(["ruff", "bandit"]);
+            }
+            if semgrep_config(snap).is_some() {
+                asked.push("semgrep");
+            }
+            let known: Vec<_> = asked
+                .into_iter()
+                .map(|name| (name, s.spawn(move || versions::version(name, opts))))
+                .collect();
+            let ruff = s.spawn(move || collected(|f, sk| ruff(snap, py, opts, f, sk)));
+            let bandit = s.spawn(move || collected(|f, sk| bandit(snap, py, opts, f, sk)));
+            let silenced = s.spawn(move || bandit_ignoring_nosec(snap, py, opts));
+            let files = &files;
+            let semgrep = s.spawn(move || collected(|f, sk| semgrep(snap, files, opts, f, sk)));
+            let enabled = s.spawn(move || checked::ruff_enabled(snap, py, opts));
+            (
+                joined(ruff.join(), "ruff"),
+                joined(bandit.join(), "bandit"),
+                silenced.join().unwrap_or_default(),
+                joined(semgrep.join(), "semgrep"),
+                enabled.join().unwrap_or_default(),
+                known
+                    .into_iter()
+                    .map(|(name, v)| (name, v.join().ok().flatten()))
+                    .collect::<Vec<_>>(),
+            )
+        });
+    for (mut run, found, skipped) in [ruff_out, bandit_out, semgrep_out] {
+        if !matches!(run.status, ToolStatus::Missing | ToolStatus::Skipped) {
+            run.version = known
+                .iter()
+                .find(|(name, _)| *name == run.name)
+                .and_then(|(_, v)| v.clone());
+        }
         analysis.tools.push(run);
         analysis.findings.extend(found);
         analysis.skipped.extend(skipped);
@@ -343,11 +365,12 @@ fn stderr_lines(stderr: &[u8]) -> Vec<String> {
         .collect()
 }
 
-/// The record of a tool that ran (its outcome is filled in by the caller).
-fn started(name: &str, files: usize, ran: &Ran, opts: &Options) -> ToolRun {
+/// The record of a tool that ran (its outcome is filled in by the caller, its version by
+/// [`run`]).
+fn started(name: &str, files: usize, ran: &Ran) -> ToolRun {
     ToolRun {
         name: name.into(),
-        version: versions::version(name, opts),
+        version: None,
         exit_code: ran.code,
         status: ToolStatus::Ok,
         files,
@@ -437,7 +460,7 @@ fn ruff(
         Ok(r) => r,
         Err(e) => return not_started(NAME, files.len(), &e, "pip install ruff"),
     };
-    let mut run = started(NAME, files.len(), &ran, opts);
+    let mut run = started(NAME, files.len(), &ran);
     // 0: no finding, 1: findings; 2 and anything else: abnormal end.
     if let Some(what) = abnormal_end(&ran, NAME, "ruff check") {
         return failed(run, &ran, what);
@@ -605,7 +628,7 @@ fn bandit(
         Ok(r) => r,
         Err(e) => return not_started(NAME, files.len(), &e, "pip install bandit"),
     };
-    let mut run = started(NAME, files.len(), &ran, opts);
+    let mut run = started(NAME, files.len(), &ran);
     // 0: no finding, 1: findings; 2: usage error; anything else: abnormal end.
     if let Some(what) = abnormal_end(&ran, NAME, "bandit") {
         return failed(run, &ran, what);
@@ -837,7 +860,7 @@ fn semgrep(
         }
         Err(e) => return not_started(NAME, files.len(), &e, "pip install semgrep"),
     };
-    let mut run = started(NAME, files.len(), &ran, opts);
+    let mut run = started(NAME, files.len(), &ran);
     let parsed: Value = match serde_json::from_slice::<Value>(&ran.stdout) {
         Ok(v) if v.is_object() && !ran.timed_out => v,
         _ => {
