@@ -25,16 +25,20 @@
 //! to median(route) − median(direct).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+#[path = "common/stats.rs"]
+mod stats;
 #[path = "../tests/support/mod.rs"]
 mod support;
 
 use serde_json::{Value, json};
+use stats::{Row, compared, ms, row, timed};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+use support::local::{daemon_pid, stop_daemon};
 
 const LITE_TOKEN: &str = "bench-lite-token";
 const MCP_KEY: &str = "bench-mcp-key";
@@ -573,24 +577,6 @@ fn cold_call_with(bin: &std::path::Path, args: &[String]) -> (Duration, StdioSes
     (took, s)
 }
 
-fn daemon_pid(data: &std::path::Path) -> Option<u64> {
-    let raw = std::fs::read(data.join(support::local::DAEMON_JSON)).ok()?;
-    serde_json::from_slice::<Value>(&raw).ok()?["pid"]
-        .as_u64()
-        .filter(|p| support::local::alive(*p))
-}
-
-/// Stops the daemon serving `data` (SIGTERM) and waits until it is gone: outside every timed
-/// region, so that the next client has to start one.
-fn stop_daemon(data: &std::path::Path) {
-    if let Some(pid) = daemon_pid(data) {
-        let _ = Command::new("kill").arg(pid.to_string()).status();
-        support::local::wait_for(Duration::from_secs(60), "the daemon to exit", || {
-            (!support::local::alive(pid)).then_some(())
-        });
-    }
-}
-
 /// Side by side with the cold starts above, on the same indexed data directory: a client that
 /// starts the daemon, one that joins a running one, and a connected client's next answer after
 /// `kill -9` of the daemon (it re-joins a daemon it or its peer respawns, then retries).
@@ -667,114 +653,6 @@ fn local_daemon_rows(args: &[String], data: &std::path::Path, starts: usize, row
     ));
     drop(holder);
     stop_daemon(data);
-}
-
-// ---- statistics -------------------------------------------------------------------------------
-
-struct Row {
-    name: String,
-    n: usize,
-    median: Duration,
-    p90: Duration,
-    p99: Duration,
-    baseline: Option<Duration>,
-    /// The median of the per-sample differences with the direct call, in ms (signed): each
-    /// sample is paired with the direct one of the same round and position, so this cancels
-    /// the machine's drift between rounds.
-    paired: Option<f64>,
-    /// The serving process's own CPU time (all threads, user + system) per measured call.
-    cpu_per_call: Option<Duration>,
-}
-
-/// CPU time each thread of a process has used so far, from /proc's schedstat, which counts
-/// nanoseconds (where /proc/PID/stat counts 10 ms ticks).
-struct CpuSnapshot(std::collections::HashMap<std::ffi::OsString, u64>);
-
-impl CpuSnapshot {
-    fn of(pid: u32) -> CpuSnapshot {
-        let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).expect("read /proc/PID/task");
-        CpuSnapshot(
-            tasks
-                .filter_map(|t| {
-                    let t = t.ok()?;
-                    let stat = std::fs::read_to_string(t.path().join("schedstat")).ok()?;
-                    Some((t.file_name(), stat.split_whitespace().next()?.parse().ok()?))
-                })
-                .collect(),
-        )
-    }
-
-    /// CPU used since `self`, by the threads alive now: a thread that exited in between (an
-    /// idle blocking-pool thread) must not make the total go backwards.
-    fn since(&self, pid: u32) -> Duration {
-        let now = CpuSnapshot::of(pid);
-        let ns: u64 = now
-            .0
-            .iter()
-            .map(|(tid, ns)| ns.saturating_sub(self.0.get(tid).copied().unwrap_or(0)))
-            .sum();
-        Duration::from_nanos(ns)
-    }
-}
-
-/// Runs `f` once: its result, how long it took, and the CPU process `pid` used meanwhile.
-fn timed<T>(pid: u32, f: impl FnOnce() -> T) -> (T, Duration, Duration) {
-    let cpu = CpuSnapshot::of(pid);
-    let t = Instant::now();
-    let out = f();
-    let took = t.elapsed();
-    (out, took, cpu.since(pid))
-}
-
-fn row(name: impl Into<String>, mut samples: Vec<Duration>, baseline: Option<Duration>) -> Row {
-    samples.sort();
-    let n = samples.len();
-    let median = if n % 2 == 1 {
-        samples[n / 2]
-    } else {
-        (samples[n / 2 - 1] + samples[n / 2]) / 2
-    };
-    let p90 = samples[(n * 9 / 10).min(n - 1)];
-    let p99 = samples[(n * 99 / 100).min(n - 1)];
-    Row {
-        name: name.into(),
-        n,
-        median,
-        p90,
-        p99,
-        baseline,
-        paired: None,
-        cpu_per_call: None,
-    }
-}
-
-/// A row measured in the same rounds as `direct` (whose median is `direct_median`).
-fn compared(
-    name: impl Into<String>,
-    samples: Vec<Duration>,
-    direct: &[Duration],
-    direct_median: Duration,
-) -> Row {
-    let mut diffs: Vec<f64> = samples
-        .iter()
-        .zip(direct)
-        .map(|(s, d)| (s.as_secs_f64() - d.as_secs_f64()) * 1e3)
-        .collect();
-    diffs.sort_by(f64::total_cmp);
-    let n = diffs.len();
-    let paired = if n % 2 == 1 {
-        diffs[n / 2]
-    } else {
-        (diffs[n / 2 - 1] + diffs[n / 2]) / 2.0
-    };
-    Row {
-        paired: Some(paired),
-        ..row(name, samples, Some(direct_median))
-    }
-}
-
-fn ms(d: Duration) -> String {
-    format!("{:.3} ms", d.as_secs_f64() * 1e3)
 }
 
 fn main() {

@@ -797,9 +797,10 @@ fn the_copy_of_head_is_private_to_the_user() {
     repo_with_feature(root);
     let head = git(root, &["rev-parse", "feature"]);
     let blob = git(root, &["rev-parse", "feature:app/run.py"]);
+    let tree = gate::snapshot::regular_files(root, &head).unwrap();
     let snap = gate::snapshot::write(
         root,
-        &head,
+        &tree,
         &[gate::snapshot::Wanted {
             path: "app/run.py",
             blob: &blob,

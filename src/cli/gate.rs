@@ -26,9 +26,16 @@ pub struct GateArgs {
     /// The change's head commit (branch, tag or sha).
     #[arg(long)]
     pub head: String,
-    /// Pull-request number, recorded with the result.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
-    pub pr: Option<u64>,
+    /// Pull-request number, recorded with the result. Empty (`--pr ""`, what Actions writes for
+    /// `github.event.pull_request.number` on a push) means no pull request: a whole-file run.
+    #[arg(long, value_parser = parse_pr)]
+    pub pr: Option<Pr>,
+    /// Analyse every Python file of head and put every finding in the SARIF (what code
+    /// scanning compares a pull request's alerts with, on a push to the default branch): the
+    /// verdict gates nothing, so the record is not stored and the exit code is 0 unless an
+    /// analyser is missing or failed (2).
+    #[arg(long)]
+    pub whole_files: bool,
     /// Also write the violations as SARIF 2.1.0 to this file (for code-scanning upload).
     #[arg(long)]
     pub sarif: Option<PathBuf>,
@@ -55,6 +62,34 @@ pub struct GateArgs {
     pub analyser_timeout: u64,
 }
 
+/// `--pr`: a pull-request number, or none (an empty value).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pr(pub Option<u64>);
+
+fn parse_pr(value: &str) -> Result<Pr, String> {
+    if value.trim().is_empty() {
+        return Ok(Pr(None));
+    }
+    match value.trim().parse::<u64>() {
+        Ok(n) if n >= 1 => Ok(Pr(Some(n))),
+        _ => Err(format!(
+            "`{value}` is not a pull-request number: pass the number (1 or more), or an empty value on a push (no pull request)"
+        )),
+    }
+}
+
+impl GateArgs {
+    /// The pull request's number, if the run is one's.
+    pub fn pr_number(&self) -> Option<u64> {
+        self.pr.and_then(|p| p.0)
+    }
+
+    /// A whole-file run: asked for, or no pull request named where one could be (`--pr ""`).
+    pub fn whole(&self) -> bool {
+        self.whole_files || self.pr == Some(Pr(None))
+    }
+}
+
 /// How the gate prints its result on stdout (besides `--json`).
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
@@ -66,9 +101,47 @@ pub enum Format {
 
 /// Runs the gate command; `nexus_url` is NEXUS_API_URL (token from NEXUS_API_TOKEN).
 pub async fn run(args: &GateArgs, nexus_url: Option<&str>) -> Result<ExitCode, String> {
-    let (root, conn) = Connection::for_work_tree(
+    let root = nexus_lite::git::toplevel(&args.repo).map_err(|e| e.to_string())?;
+    // The analysis and the connection (which may start the local nexus-lite) overlap; the
+    // repository's name, which only the connection knows, is set on the record after.
+    let analysis = tokio::task::spawn_blocking({
+        let root = root.clone();
+        let (base, head, pr) = (args.base.clone(), args.head.clone(), args.pr_number());
+        let options = analysers::Options {
+            timeout: Duration::from_secs(args.analyser_timeout.max(1)),
+            version_cache: Some(
+                args.data_dir
+                    .clone()
+                    .unwrap_or_else(nexus_lite::default_data_dir)
+                    .join("analyser-versions"),
+            ),
+            whole_files: args.whole(),
+            ..analysers::Options::default()
+        };
+        move || {
+            let req = gate::GateRequest {
+                repo_root: &root,
+                repository: String::new(),
+                base: &base,
+                head: &head,
+                pr,
+                options,
+            };
+            gate::run(&req, &gate::default_playbook())
+        }
+    });
+    if args.whole() {
+        // Nothing is stored (the run gates nothing), so no Nexus is reached.
+        let mut record = analysis
+            .await
+            .map_err(|e| format!("the gate's analysis task failed: {e}"))?
+            .map_err(|e| format!("the gate could not analyse {}: {e}", root.display()))?;
+        record.repository = nexus_lite::core::repos::repo_name(args.repository.as_deref(), &root);
+        return store_and_report(args, record, None).await;
+    }
+    let connected = Connection::for_work_tree(
         nexus_url,
-        &args.repo,
+        &root,
         args.repository.as_deref(),
         args.data_dir.clone(),
         Client {
@@ -77,36 +150,23 @@ pub async fn run(args: &GateArgs, nexus_url: Option<&str>) -> Result<ExitCode, S
             routes: vec![("POST", gate::api::PATH)],
         },
     )
-    .await?;
-    analyse_and_store(args, &root, conn.repository.clone(), &conn.client).await
+    .await;
+    let mut record = analysis
+        .await
+        .map_err(|e| format!("the gate's analysis task failed: {e}"))?
+        .map_err(|e| format!("the gate could not analyse {}: {e}", root.display()))?;
+    let (_, conn) = connected?;
+    record.repository = conn.repository;
+    store_and_report(args, record, Some(&conn.client)).await
 }
 
-async fn analyse_and_store(
+/// Writes the SARIF, stores the record through `client` (none on a whole-file run), prints
+/// the result and says the exit code.
+async fn store_and_report(
     args: &GateArgs,
-    root: &Path,
-    repository: String,
-    client: &NexusClient,
+    mut record: GateRecord,
+    client: Option<&NexusClient>,
 ) -> Result<ExitCode, String> {
-    let (base, head, pr) = (args.base.clone(), args.head.clone(), args.pr);
-    let root_owned = root.to_path_buf();
-    let timeout = Duration::from_secs(args.analyser_timeout.max(1));
-    let mut record = tokio::task::spawn_blocking(move || {
-        let req = gate::GateRequest {
-            repo_root: &root_owned,
-            repository,
-            base: &base,
-            head: &head,
-            pr,
-            options: analysers::Options {
-                timeout,
-                ..analysers::Options::default()
-            },
-        };
-        gate::run(&req, &gate::default_playbook())
-    })
-    .await
-    .map_err(|e| format!("the gate's analysis task failed: {e}"))?
-    .map_err(|e| format!("the gate could not analyse {}: {e}", root.display()))?;
     redact(&mut record);
     if let Some(path) = &args.sarif {
         let sarif = gate::sarif::write(&record);
@@ -116,19 +176,27 @@ async fn analyse_and_store(
         tracing::info!(path = %path.display(), "SARIF written");
     }
     let body = serde_json::to_value(&record).map_err(|e| e.to_string())?;
-    let stored = client
+    let stored = match client {
         // Storing one verdict twice is harmless: sent again if the local Nexus died meanwhile.
-        .send(
-            &NexusRequest::post(gate::api::PATH, body).replay_safe(),
-            None,
-        )
-        .await;
+        Some(client) => Some(
+            client
+                .send(
+                    &NexusRequest::post(gate::api::PATH, body).replay_safe(),
+                    None,
+                )
+                .await,
+        ),
+        None => None,
+    };
     let verdict = record.verdict();
+    let whole = stored.is_none();
+    let stored_value = stored.as_ref().and_then(|s| s.as_ref().ok());
     if args.json {
         let out = serde_json::json!({
             "record": record,
-            "stored": stored.as_ref().ok(),
-            "storeError": stored.as_ref().err().map(ToString::to_string),
+            "wholeFiles": whole,
+            "stored": stored_value,
+            "storeError": stored.as_ref().and_then(|s| s.as_ref().err()).map(ToString::to_string),
             "status": verdict.status.as_str(),
             "blocking": verdict.blocking,
             "blockingCount": verdict.blocking_count,
@@ -144,12 +212,19 @@ async fn analyse_and_store(
         }
         print!(
             "{}",
-            summary(&record, stored.as_ref().ok(), args.sarif.as_deref())
+            summary(&record, stored_value, args.sarif.as_deref(), whole)
         );
     }
+    if whole {
+        // The verdict gates nothing: only an analysis that is not complete says so (exit 2).
+        return Ok(match verdict.status {
+            GateStatus::Ok | GateStatus::Failed => ExitCode::SUCCESS,
+            _ => ExitCode::from(2),
+        });
+    }
     let store_failed = match &stored {
-        Ok(_) => false,
-        Err(e) => {
+        Some(Ok(_)) | None => false,
+        Some(Err(e)) => {
             eprintln!(
                 "nexus-mcp gate: the analysis ran but its record was not stored ({}); get_gate_result will not find it. Check NEXUS_API_URL / NEXUS_API_TOKEN (or --data-dir) and run the gate again",
                 text(&e.to_string())
@@ -199,12 +274,21 @@ fn redact(record: &mut GateRecord) {
 /// Violations printed in the summary at most (all of them are in the record and the SARIF).
 const SUMMARY_VIOLATIONS: usize = 20;
 
-/// The short human summary printed on stdout.
-pub fn summary(record: &GateRecord, stored: Option<&Value>, sarif: Option<&Path>) -> String {
+/// The short human summary printed on stdout; `whole`: a whole-file run (nothing stored).
+pub fn summary(
+    record: &GateRecord,
+    stored: Option<&Value>,
+    sarif: Option<&Path>,
+    whole: bool,
+) -> String {
     let v = record.verdict();
     let mut out = String::new();
     let pr = record.pr.map(|p| format!(" pr {p}")).unwrap_or_default();
     let headline = match v.status {
+        GateStatus::Ok | GateStatus::Failed if whole => {
+            "WHOLE FILES (no pull request: the findings gate nothing)".to_string()
+        }
+        _ if whole => "WHOLE FILES, INCOMPLETE: not every finding is known".to_string(),
         GateStatus::Ok => "PASSED".to_string(),
         GateStatus::Failed => "FAILED".to_string(),
         GateStatus::Partial if v.blocking == Some(true) => "FAILED (partial analysis)".to_string(),
@@ -212,20 +296,35 @@ pub fn summary(record: &GateRecord, stored: Option<&Value>, sarif: Option<&Path>
         GateStatus::Unavailable => "UNAVAILABLE: the change was not analysed".to_string(),
     };
     let _ = writeln!(out, "gate {}{pr}: {headline}", text(&record.repository));
-    let _ = writeln!(
-        out,
-        "  {} -> {} ({} file(s) changed)",
-        ref_and_sha(record.base_ref.as_deref(), &record.base_sha),
-        ref_and_sha(record.head_ref.as_deref(), &record.head_sha),
-        record.files_changed.unwrap_or(0)
-    );
-    let _ = writeln!(out, "  {}", text(&v.note));
-    let _ = writeln!(
-        out,
-        "  {} violation(s) on changed lines, {} blocking",
-        record.violations.len(),
-        v.blocking_count
-    );
+    if whole {
+        let _ = writeln!(
+            out,
+            "  {} ({} Python file(s) of head analysed, every line)",
+            ref_and_sha(record.head_ref.as_deref(), &record.head_sha),
+            record.files_changed.unwrap_or(0)
+        );
+        let _ = writeln!(
+            out,
+            "  {} finding(s), {} of error severity",
+            record.violations.len(),
+            v.blocking_count
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "  {} -> {} ({} file(s) changed)",
+            ref_and_sha(record.base_ref.as_deref(), &record.base_sha),
+            ref_and_sha(record.head_ref.as_deref(), &record.head_sha),
+            record.files_changed.unwrap_or(0)
+        );
+        let _ = writeln!(out, "  {}", text(&v.note));
+        let _ = writeln!(
+            out,
+            "  {} violation(s) on changed lines, {} blocking",
+            record.violations.len(),
+            v.blocking_count
+        );
+    }
     for viol in record.violations.iter().take(SUMMARY_VIOLATIONS) {
         let line = viol.line.map(|l| format!(":{l}")).unwrap_or_default();
         let _ = writeln!(
@@ -296,6 +395,12 @@ pub fn summary(record: &GateRecord, stored: Option<&Value>, sarif: Option<&Path>
         }
     }
     match stored.and_then(|s| s["recordId"].as_str()) {
+        _ if whole => {
+            let _ = writeln!(
+                out,
+                "  record not stored: a whole-file run gates no pull request and witnesses no claim"
+            );
+        }
         Some(id) => {
             let _ = writeln!(
                 out,

@@ -681,3 +681,22 @@ impl RuffShim {
         });
     }
 }
+
+/// The pid of the live local daemon serving `data`, if any.
+pub fn daemon_pid(data: &Path) -> Option<u64> {
+    let raw = std::fs::read(data.join(DAEMON_JSON)).ok()?;
+    serde_json::from_slice::<Value>(&raw).ok()?["pid"]
+        .as_u64()
+        .filter(|p| alive(*p))
+}
+
+/// Stops the daemon serving `data` (SIGTERM) and waits until it is gone: outside every timed
+/// region, so that the next client has to start one.
+pub fn stop_daemon(data: &Path) {
+    if let Some(pid) = daemon_pid(data) {
+        let _ = Command::new("kill").arg(pid.to_string()).status();
+        wait_for(Duration::from_secs(60), "the daemon to exit", || {
+            (!alive(pid)).then_some(())
+        });
+    }
+}

@@ -154,6 +154,12 @@ pub fn listing_succeeded(out: &std::process::Output) -> bool {
 
 /// [`command`] made safe for reading work-tree content (see [`neutralise_drivers`]).
 pub fn content_command(repo: &Path) -> Result<Command, LiteError> {
+    let [cmd] = content_commands(repo)?;
+    Ok(cmd)
+}
+
+/// `N` commands as [`content_command`] makes them, for one listing of the repository's drivers.
+pub fn content_commands<const N: usize>(repo: &Path) -> Result<[Command; N], LiteError> {
     let listing = drivers_listing_command(repo)
         .output()
         .map_err(|e| cannot_run(repo, "config --get-regexp", &e))?;
@@ -164,9 +170,11 @@ pub fn content_command(repo: &Path) -> Result<Command, LiteError> {
             message: String::from_utf8_lossy(&listing.stderr).trim().to_string(),
         });
     }
-    let mut cmd = command(repo);
-    neutralise_drivers(&mut cmd, &listing.stdout);
-    Ok(cmd)
+    Ok(std::array::from_fn(|_| {
+        let mut cmd = command(repo);
+        neutralise_drivers(&mut cmd, &listing.stdout);
+        cmd
+    }))
 }
 
 fn cannot_run(repo: &Path, args: &str, e: &std::io::Error) -> LiteError {

@@ -9,6 +9,7 @@ use crate::rules::gate::diff::Diff;
 use crate::rules::gate::model::{SkippedFile, ToolRun, ToolStatus};
 use crate::rules::gate::severity::{self, Severity};
 use crate::rules::gate::snapshot::{self, Snapshot, Wanted};
+use crate::rules::gate::versions;
 use serde_json::Value;
 use std::io::Read;
 use std::path::Path;
@@ -51,6 +52,11 @@ pub struct Options {
     pub timeout: Duration,
     /// The PATH analysers are looked up in (and run with); `None` = this process's PATH.
     pub search_path: Option<std::ffi::OsString>,
+    /// Where analyser versions are cached ([`versions`]); `None`: probed on every run.
+    pub version_cache: Option<std::path::PathBuf>,
+    /// Every Python file of head, not the diff's (a push to the default branch): a file the
+    /// repository's or the analysers' excludes leave out is left out, as `ruff check .` does.
+    pub whole_files: bool,
 }
 
 impl Default for Options {
@@ -60,6 +66,8 @@ impl Default for Options {
             max_files: 5_000,
             timeout: Duration::from_secs(600),
             search_path: None,
+            version_cache: None,
+            whole_files: false,
         }
     }
 }
@@ -108,7 +116,7 @@ const MAX_ERRORS: usize = 20;
 /// Runs every analyser on `diff`'s files at head.
 pub fn run(repo: &Path, diff: &Diff, opts: &Options) -> Result<Analysis, LiteError> {
     let mut analysis = Analysis::default();
-    let sizes = snapshot::blob_sizes(repo, diff.files.iter().map(|f| f.blob.as_str()))?;
+    let tree = snapshot::regular_files(repo, &diff.revisions.head_sha)?;
     let mut wanted = Vec::new();
     for f in &diff.files {
         if f.mode == "160000" {
@@ -128,7 +136,10 @@ pub fn run(repo: &Path, diff: &Diff, opts: &Options) -> Result<Analysis, LiteErr
             // the diff on its own.
             continue;
         }
-        let size = sizes.get(&f.blob).copied();
+        let size = tree
+            .get(&f.path)
+            .filter(|(blob, _)| *blob == f.blob)
+            .map(|(_, size)| *size);
         let reason = match size {
             None => Some("its content at head could not be read from git".to_string()),
             Some(n) if n > opts.max_file_bytes => Some(format!(
@@ -153,7 +164,7 @@ pub fn run(repo: &Path, diff: &Diff, opts: &Options) -> Result<Analysis, LiteErr
             }),
         }
     }
-    let snap = snapshot::write(repo, &diff.revisions.head_sha, &wanted)?;
+    let snap = snapshot::write(repo, &tree, &wanted)?;
     let files: Vec<String> = wanted.iter().map(|w| w.path.to_string()).collect();
     let mut python = Vec::new();
     for path in &files {
@@ -165,31 +176,81 @@ pub fn run(repo: &Path, diff: &Diff, opts: &Options) -> Result<Analysis, LiteErr
             python.push(path.clone());
         }
     }
-    analysis.tools.push(ruff(
-        &snap,
-        &python,
-        opts,
-        &mut analysis.findings,
-        &mut analysis.skipped,
-    ));
-    analysis.tools.push(bandit(
-        &snap,
-        &python,
-        opts,
-        &mut analysis.findings,
-        &mut analysis.skipped,
-    ));
-    analysis.suppressed = nosec_silenced(&snap, &python, opts, &analysis.findings);
-    analysis.tools.push(semgrep(
-        &snap,
-        &files,
-        opts,
-        &mut analysis.findings,
-        &mut analysis.skipped,
-    ));
-    analysis.checked = checked::checked_rules(&snap, &python, &analysis.tools, opts);
+    // Independent processes, run side by side: the analysers' versions (from the cache, or
+    // probed), each analyser, bandit's `--ignore-nosec` run, and ruff's resolved settings.
+    let snap = &snap;
+    let (ruff_out, bandit_out, silenced, semgrep_out, ruff_enabled, known) =
+        std::thread::scope(|s| {
+            let py = &python;
+            let mut asked = Vec::new();
+            if !python.is_empty() {
+                asked.extend(["ruff", "bandit"]);
+            }
+            if semgrep_config(snap).is_some() {
+                asked.push("semgrep");
+            }
+            let known: Vec<_> = asked
+                .into_iter()
+                .map(|name| (name, s.spawn(move || versions::version(name, opts))))
+                .collect();
+            let ruff = s.spawn(move || collected(|f, sk| ruff(snap, py, opts, f, sk)));
+            let bandit = s.spawn(move || collected(|f, sk| bandit(snap, py, opts, f, sk)));
+            let silenced = s.spawn(move || bandit_ignoring_nosec(snap, py, opts));
+            let files = &files;
+            let semgrep = s.spawn(move || collected(|f, sk| semgrep(snap, files, opts, f, sk)));
+            let enabled = s.spawn(move || checked::ruff_enabled(snap, py, opts));
+            (
+                joined(ruff.join(), "ruff"),
+                joined(bandit.join(), "bandit"),
+                silenced.join().unwrap_or_default(),
+                joined(semgrep.join(), "semgrep"),
+                enabled.join().unwrap_or_default(),
+                known
+                    .into_iter()
+                    .map(|(name, v)| (name, v.join().ok().flatten()))
+                    .collect::<Vec<_>>(),
+            )
+        });
+    for (mut run, found, skipped) in [ruff_out, bandit_out, semgrep_out] {
+        if !matches!(run.status, ToolStatus::Missing | ToolStatus::Skipped) {
+            run.version = known
+                .iter()
+                .find(|(name, _)| *name == run.name)
+                .and_then(|(_, v)| v.clone());
+        }
+        analysis.tools.push(run);
+        analysis.findings.extend(found);
+        analysis.skipped.extend(skipped);
+    }
+    analysis.suppressed = nosec_silenced(silenced, &analysis.findings);
+    analysis.checked = checked::checked_rules(snap, &analysis.tools, ruff_enabled);
     analysis.configs = snap.configs.clone();
     Ok(analysis)
+}
+
+/// What one analyser said: its run, its findings, the files it skipped.
+type Collected = (ToolRun, Vec<Finding>, Vec<SkippedFile>);
+
+fn collected(f: impl FnOnce(&mut Vec<Finding>, &mut Vec<SkippedFile>) -> ToolRun) -> Collected {
+    let (mut findings, mut skipped) = (Vec::new(), Vec::new());
+    let run = f(&mut findings, &mut skipped);
+    (run, findings, skipped)
+}
+
+/// An analyser's thread that panicked left its findings unknown: a failed run, never a clean one.
+fn joined(result: std::thread::Result<Collected>, name: &str) -> Collected {
+    result.unwrap_or_else(|_| {
+        (
+            tool_run(
+                name,
+                ToolStatus::Failed,
+                0,
+                format!("the gate's thread running {name} failed; its findings are unknown"),
+            ),
+            Vec::new(),
+            Vec::new(),
+        )
+    })
 }
 
 /// A command for analyser `program`, looked up in `opts.search_path` when set.
@@ -259,19 +320,6 @@ pub(super) fn run_with_timeout(mut cmd: Command, timeout: Duration) -> std::io::
     })
 }
 
-fn version(program: &str, opts: &Options) -> Option<String> {
-    let mut cmd = tool(program, opts);
-    cmd.arg("--version");
-    let ran = run_with_timeout(cmd, Duration::from_secs(30)).ok()?;
-    if ran.code != Some(0) {
-        return None;
-    }
-    let text = String::from_utf8_lossy(&ran.stdout);
-    let first = text.lines().next()?.trim();
-    // "ruff 0.17.5", "bandit 1.9.4", "1.97.0" (semgrep).
-    Some(first.rsplit(' ').next().unwrap_or(first).to_string()).filter(|v| !v.is_empty())
-}
-
 fn tool_run(name: &str, status: ToolStatus, files: usize, reason: impl Into<String>) -> ToolRun {
     ToolRun {
         name: name.into(),
@@ -317,11 +365,12 @@ fn stderr_lines(stderr: &[u8]) -> Vec<String> {
         .collect()
 }
 
-/// The record of a tool that ran (its outcome is filled in by the caller).
-fn started(name: &str, files: usize, ran: &Ran, opts: &Options) -> ToolRun {
+/// The record of a tool that ran (its outcome is filled in by the caller, its version by
+/// [`run`]).
+fn started(name: &str, files: usize, ran: &Ran) -> ToolRun {
     ToolRun {
         name: name.into(),
-        version: version(name, opts),
+        version: None,
         exit_code: ran.code,
         status: ToolStatus::Ok,
         files,
@@ -399,11 +448,19 @@ fn ruff(
         "--",
     ]);
     cmd.args(files);
-    let ran = match run_with_timeout(cmd, opts.timeout) {
+    // What ruff checks of the files, asked beside the check itself.
+    let (ran, shown) = std::thread::scope(|s| {
+        let shown = s.spawn(|| ruff_checked_files(snap, files, opts));
+        (
+            run_with_timeout(cmd, opts.timeout),
+            shown.join().ok().flatten(),
+        )
+    });
+    let ran = match ran {
         Ok(r) => r,
         Err(e) => return not_started(NAME, files.len(), &e, "pip install ruff"),
     };
-    let mut run = started(NAME, files.len(), &ran, opts);
+    let mut run = started(NAME, files.len(), &ran);
     // 0: no finding, 1: findings; 2 and anything else: abnormal end.
     if let Some(what) = abnormal_end(&ran, NAME, "ruff check") {
         return failed(run, &ran, what);
@@ -460,7 +517,9 @@ fn ruff(
     if run.status == ToolStatus::Partial {
         run.reason = Some("ruff could not read some files; see skippedFiles".into());
     }
-    ruff_unchecked(snap, files, opts, &mut run, skipped);
+    if let Some(checked) = shown.filter(|_| !opts.whole_files) {
+        ruff_unchecked(files, &checked, &mut run, skipped);
+    }
     run.errors = stderr_lines(&ran.stderr)
         .into_iter()
         .filter(|l| l.starts_with("error"))
@@ -472,16 +531,12 @@ fn ruff(
     run
 }
 
-/// Ruff drops, without a word, a named file its excludes cover (`--force-exclude`: the
-/// repository's, and its defaults `dist`, `venv`, `node_modules`, `.tox`, ...): `--show-files`
-/// says what it checks, and the rest is listed as skipped.
-fn ruff_unchecked(
+/// The files ruff checks among `files` (`--show-files`); `None` when that is unknown.
+fn ruff_checked_files(
     snap: &Snapshot,
     files: &[String],
     opts: &Options,
-    run: &mut ToolRun,
-    skipped: &mut Vec<SkippedFile>,
-) {
+) -> Option<std::collections::BTreeSet<String>> {
     let mut cmd = tool("ruff", opts);
     cmd.current_dir(snap.root()).args([
         "check",
@@ -491,14 +546,26 @@ fn ruff_unchecked(
         "--",
     ]);
     cmd.args(files);
-    let checked: std::collections::BTreeSet<String> = match run_with_timeout(cmd, opts.timeout) {
-        Ok(ran) if ran.code == Some(0) && !ran.timed_out => String::from_utf8_lossy(&ran.stdout)
-            .lines()
-            .map(|l| relative(snap.root(), l.trim_end()))
-            .collect(),
-        // Unknown: the main run's record stands.
-        _ => return,
-    };
+    match run_with_timeout(cmd, opts.timeout) {
+        Ok(ran) if ran.code == Some(0) && !ran.timed_out => Some(
+            String::from_utf8_lossy(&ran.stdout)
+                .lines()
+                .map(|l| relative(snap.root(), l.trim_end()))
+                .collect(),
+        ),
+        _ => None,
+    }
+}
+
+/// Ruff drops, without a word, a named file its excludes cover (`--force-exclude`: the
+/// repository's, and its defaults `dist`, `venv`, `node_modules`, `.tox`, ...): `--show-files`
+/// says what it checks (`checked`), and the rest is listed as skipped.
+fn ruff_unchecked(
+    files: &[String],
+    checked: &std::collections::BTreeSet<String>,
+    run: &mut ToolRun,
+    skipped: &mut Vec<SkippedFile>,
+) {
     let unchecked: Vec<&String> = files.iter().filter(|f| !checked.contains(*f)).collect();
     for path in &unchecked {
         skipped.push(SkippedFile {
@@ -561,7 +628,7 @@ fn bandit(
         Ok(r) => r,
         Err(e) => return not_started(NAME, files.len(), &e, "pip install bandit"),
     };
-    let mut run = started(NAME, files.len(), &ran, opts);
+    let mut run = started(NAME, files.len(), &ran);
     // 0: no finding, 1: findings; 2: usage error; anything else: abnormal end.
     if let Some(what) = abnormal_end(&ran, NAME, "bandit") {
         return failed(run, &ran, what);
@@ -599,7 +666,7 @@ fn bandit(
         .collect();
     let unscanned: Vec<&String> = files
         .iter()
-        .filter(|f| !scanned.contains(*f) && !errored.contains(f))
+        .filter(|f| !opts.whole_files && !scanned.contains(*f) && !errored.contains(f))
         .collect();
     for path in &unscanned {
         skipped.push(SkippedFile {
@@ -709,12 +776,20 @@ fn bandit_findings(snap: &Snapshot, report: &Value) -> Vec<Finding> {
 /// run that fails adds nothing: its silence is never read as "nothing suppressed" because
 /// the normal run's record stands and the suppressions added on changed lines are listed
 /// from the diff anyway.
-fn nosec_silenced(
-    snap: &Snapshot,
-    files: &[String],
-    opts: &Options,
-    reported: &[Finding],
-) -> Vec<Finding> {
+fn nosec_silenced(all: Vec<Finding>, reported: &[Finding]) -> Vec<Finding> {
+    let key = |f: &Finding| (f.path.clone(), f.line, f.code.clone());
+    let seen: std::collections::BTreeSet<_> = reported
+        .iter()
+        .filter(|f| f.tool == "bandit")
+        .map(key)
+        .collect();
+    all.into_iter()
+        .filter(|f| !seen.contains(&key(f)))
+        .collect()
+}
+
+/// Bandit's findings with `--ignore-nosec` (run beside the normal run; [`nosec_silenced`]).
+fn bandit_ignoring_nosec(snap: &Snapshot, files: &[String], opts: &Options) -> Vec<Finding> {
     if files.is_empty() {
         return Vec::new();
     }
@@ -725,16 +800,7 @@ fn nosec_silenced(
     let Ok(report) = serde_json::from_slice::<Value>(&ran.stdout) else {
         return Vec::new();
     };
-    let key = |f: &Finding| (f.path.clone(), f.line, f.code.clone());
-    let seen: std::collections::BTreeSet<_> = reported
-        .iter()
-        .filter(|f| f.tool == "bandit")
-        .map(key)
-        .collect();
     bandit_findings(snap, &report)
-        .into_iter()
-        .filter(|f| !seen.contains(&key(f)))
-        .collect()
 }
 
 /// The semgrep configuration at head: `.semgrep.yml`, `.semgrep.yaml` or `.semgrep/`.
@@ -794,7 +860,7 @@ fn semgrep(
         }
         Err(e) => return not_started(NAME, files.len(), &e, "pip install semgrep"),
     };
-    let mut run = started(NAME, files.len(), &ran, opts);
+    let mut run = started(NAME, files.len(), &ran);
     let parsed: Value = match serde_json::from_slice::<Value>(&ran.stdout) {
         Ok(v) if v.is_object() && !ran.timed_out => v,
         _ => {

@@ -13,12 +13,12 @@ use std::collections::{BTreeMap, BTreeSet};
 /// claimed checked).
 const MAX_RUFF_SCOPES: usize = 20;
 
-/// The analyser rule patterns `tools` checked completely on `python` (files in `snap`).
+/// The analyser rule patterns `tools` checked completely; `ruff_enabled` is
+/// [`ruff_enabled`]'s answer for the same files (asked while the analysers ran).
 pub fn checked_rules(
     snap: &Snapshot,
-    python: &[String],
     tools: &[ToolRun],
-    opts: &Options,
+    ruff_enabled: BTreeSet<String>,
 ) -> Vec<String> {
     let ok = |name: &str| {
         tools
@@ -27,11 +27,7 @@ pub fn checked_rules(
     };
     let mut out = Vec::new();
     if ok("ruff") {
-        out.extend(
-            ruff_enabled(snap, python, opts)
-                .into_iter()
-                .map(|c| format!("ruff:{c}")),
-        );
+        out.extend(ruff_enabled.into_iter().map(|c| format!("ruff:{c}")));
     }
     if ok("bandit") && !bandit_configured(snap) {
         out.push("bandit:*".to_string());
@@ -42,7 +38,10 @@ pub fn checked_rules(
 /// The rule codes ruff enables for every file of `files`; empty when they cannot be known, or
 /// when per-file ignores make them differ by file. Settings come from the nearest ruff
 /// configuration above a file, so one file per nearest configuration directory is asked.
-fn ruff_enabled(snap: &Snapshot, files: &[String], opts: &Options) -> BTreeSet<String> {
+pub fn ruff_enabled(snap: &Snapshot, files: &[String], opts: &Options) -> BTreeSet<String> {
+    if files.is_empty() {
+        return BTreeSet::new();
+    }
     let config_dirs: Vec<&str> = snap
         .configs
         .iter()

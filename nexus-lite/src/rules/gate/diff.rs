@@ -102,19 +102,34 @@ pub fn resolve_commit(repo: &Path, rev: &str) -> Result<String, LiteError> {
     })
 }
 
-/// Resolves `base` and `head` and reads the diff between them.
-pub fn read(repo: &Path, base: &str, head: &str) -> Result<Diff, LiteError> {
+/// Base's and head's commits and head's tree, in one `git rev-parse`; when that does not give
+/// exactly three object names (an unknown ref, a range), one ref at a time, so that the error
+/// names the ref.
+fn resolve(repo: &Path, base: &str, head: &str) -> Result<(String, String, String), LiteError> {
+    let names = [
+        format!("{base}^{{commit}}"),
+        format!("{head}^{{commit}}"),
+        format!("{head}^{{tree}}"),
+    ];
+    // Without `--verify`, rev-parse echoes `--end-of-options` and any option: a name that
+    // starts with `-` goes the slow way.
+    let mut args = vec!["rev-parse"];
+    args.extend(names.iter().map(String::as_str));
+    let plain = !base.starts_with('-') && !head.starts_with('-');
+    if plain && let Ok(out) = run(repo, &args) {
+        let out = String::from_utf8_lossy(&out);
+        let shas: Vec<&str> = out.lines().collect();
+        if let [b, h, t] = shas[..]
+            && shas
+                .iter()
+                .all(|s| matches!(s.len(), 40 | 64) && s.bytes().all(|c| c.is_ascii_hexdigit()))
+        {
+            return Ok((b.to_string(), h.to_string(), t.to_string()));
+        }
+    }
     let base_sha = resolve_commit(repo, base)?;
     let head_sha = resolve_commit(repo, head)?;
-    let merge_base_sha = text(repo, &["merge-base", "--end-of-options", &base_sha, &head_sha])
-        .map_err(|e| LiteError::Git {
-            path: repo.to_path_buf(),
-            args: format!("merge-base {base} {head}"),
-            message: format!(
-                "{base} and {head} share no history ({e}); the gate compares a change to the branch it merges into"
-            ),
-        })?;
-    let head_tree_sha = text(
+    let tree = text(
         repo,
         &[
             "rev-parse",
@@ -123,13 +138,28 @@ pub fn read(repo: &Path, base: &str, head: &str) -> Result<Diff, LiteError> {
             &format!("{head_sha}^{{tree}}"),
         ],
     )?;
+    Ok((base_sha, head_sha, tree))
+}
+
+/// Resolves `base` and `head` and reads the diff between them.
+pub fn read(repo: &Path, base: &str, head: &str) -> Result<Diff, LiteError> {
+    let (base_sha, head_sha, head_tree_sha) = resolve(repo, base, head)?;
+    let merge_base_sha = text(repo, &["merge-base", "--end-of-options", &base_sha, &head_sha])
+        .map_err(|e| LiteError::Git {
+            path: repo.to_path_buf(),
+            args: format!("merge-base {base} {head}"),
+            message: format!(
+                "{base} and {head} share no history ({e}); the gate compares a change to the branch it merges into"
+            ),
+        })?;
     let range = format!("{merge_base_sha}..{head_sha}");
     // The repository's attributes (`*.py -diff`, `binary`, a diff driver) must not turn a
     // change into "Binary files differ": attributes come from the empty tree, drivers are
     // neutralised, and `--text` diffs what `$GIT_DIR/info/attributes` still marks binary.
+    let [raw_cmd, patch_cmd] = git::content_commands(repo)?;
     let raw = run_with(
         repo,
-        git::content_command(repo)?,
+        raw_cmd,
         &[
             "diff",
             "--raw",
@@ -149,7 +179,7 @@ pub fn read(repo: &Path, base: &str, head: &str) -> Result<Diff, LiteError> {
     let mut files = parse_raw(&raw);
     let patch = run_with(
         repo,
-        git::content_command(repo)?,
+        patch_cmd,
         &[
             "diff",
             "-U0",
@@ -185,6 +215,24 @@ pub fn read(repo: &Path, base: &str, head: &str) -> Result<Diff, LiteError> {
         },
         files,
     })
+}
+
+/// Every Python file (by name) of head's tree as the diff of a whole-file run: all its lines
+/// are the run's.
+pub fn whole_files(repo: &Path, head_sha: &str) -> Result<Vec<ChangedFile>, LiteError> {
+    let tree = crate::rules::gate::snapshot::regular_files(repo, head_sha)?;
+    Ok(tree
+        .into_iter()
+        .filter(|(path, _)| [".py", ".pyi", ".pyw"].iter().any(|e| path.ends_with(e)))
+        .map(|(path, (blob, _))| ChangedFile {
+            path,
+            blob,
+            mode: "100644".into(),
+            added: Vec::new(),
+            near_deletions: Vec::new(),
+            lines_unknown: true,
+        })
+        .collect())
 }
 
 fn run(repo: &Path, args: &[&str]) -> Result<Vec<u8>, LiteError> {

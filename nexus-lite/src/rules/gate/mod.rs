@@ -26,12 +26,15 @@ pub mod record;
 pub mod sarif;
 pub mod severity;
 pub mod snapshot;
+pub mod versions;
 
 use crate::core::error::LiteError;
 use crate::rules::playbook;
 use binding::RuleSpec;
 use model::{GateRecord, ToolRun, ToolStatus, UnreviewedRule};
+use std::collections::BTreeMap;
 use std::path::Path;
+use std::sync::{Arc, Mutex};
 
 /// Where the gate reads a commit's playbook from (the rules domain's loader; a fixed list in
 /// tests).
@@ -53,12 +56,30 @@ pub trait PlaybookSource {
     }
 }
 
-/// The repository's own playbook, read by the rules domain at each commit.
-pub struct RepoPlaybook;
+/// The repository's own playbook, read by the rules domain at each commit (once per commit:
+/// the gate asks for base's rules and then for base against head).
+#[derive(Default)]
+pub struct RepoPlaybook {
+    loaded: Mutex<BTreeMap<String, Arc<playbook::Playbook>>>,
+}
+
+impl RepoPlaybook {
+    fn load(&self, repo: &Path, rev: &str) -> Result<Arc<playbook::Playbook>, String> {
+        let cached = self.loaded.lock().ok().and_then(|m| m.get(rev).cloned());
+        if let Some(pb) = cached {
+            return Ok(pb);
+        }
+        let pb = Arc::new(playbook::load_at_commit(repo, rev).map_err(|e| e.to_string())?);
+        if let Ok(mut m) = self.loaded.lock() {
+            m.insert(rev.to_string(), pb.clone());
+        }
+        Ok(pb)
+    }
+}
 
 impl PlaybookSource for RepoPlaybook {
     fn rules_at(&self, repo: &Path, commit: &str) -> Result<Vec<RuleSpec>, String> {
-        let pb = playbook::load_at_commit(repo, commit).map_err(|e| e.to_string())?;
+        let pb = self.load(repo, commit)?;
         Ok(pb
             .rules()
             .map(|r| RuleSpec {
@@ -81,8 +102,8 @@ impl PlaybookSource for RepoPlaybook {
         base: &str,
         head: &str,
     ) -> Result<Vec<UnreviewedRule>, String> {
-        let load = |rev: &str| playbook::load_at_commit(repo, rev).map_err(|e| e.to_string());
-        let diff = playbook::diff_playbooks(&load(base)?, &load(head)?);
+        let (base, head) = (self.load(repo, base)?, self.load(repo, head)?);
+        let diff = playbook::diff_playbooks(&base, &head);
         let mut out = Vec::new();
         for (change, list) in [
             ("added", &diff.added),
@@ -125,17 +146,42 @@ pub struct GateRequest<'a> {
 }
 
 /// Runs the gate and returns the record to store (not stored here).
-pub fn run(req: &GateRequest<'_>, playbook: &dyn PlaybookSource) -> Result<GateRecord, LiteError> {
+pub fn run(
+    req: &GateRequest<'_>,
+    playbook: &(dyn PlaybookSource + Sync),
+) -> Result<GateRecord, LiteError> {
+    let whole = req.options.whole_files;
     let mut diff = diff::read(req.repo_root, req.base, req.head)?;
+    if whole {
+        diff.files = diff::whole_files(req.repo_root, &diff.revisions.head_sha)?;
+    }
     tracing::info!(
         files = diff.files.len(),
         base = %diff.revisions.base_sha,
         head = %diff.revisions.head_sha,
         "gate: diff read"
     );
-    let mut analysis = analysers::run(req.repo_root, &diff, &req.options)?;
+    // The playbook is read from git while the analysers run.
+    let (analysis, (base_rules, unreviewed)) = std::thread::scope(|s| {
+        let diff = &diff;
+        let read = s.spawn(move || {
+            let revs = &diff.revisions;
+            (
+                playbook.rules_at(req.repo_root, &revs.base_sha),
+                playbook.unreviewed(req.repo_root, &revs.base_sha, &revs.head_sha),
+            )
+        });
+        let analysis = analysers::run(req.repo_root, diff, &req.options);
+        let read = read.join().unwrap_or_else(|_| {
+            let e = "the thread reading the playbook failed".to_string();
+            (Err(e.clone()), Err(e))
+        });
+        (analysis, read)
+    });
+    let mut analysis = analysis?;
     for f in &mut diff.files {
-        if analysis.lone_cr.contains(&f.path) {
+        // A whole-file run reports every line: git's count of lines is not asked.
+        if !whole && analysis.lone_cr.contains(&f.path) {
             f.lines_unknown = true;
             analysis.skipped.push(model::SkippedFile {
                 path: f.path.clone(),
@@ -144,9 +190,7 @@ pub fn run(req: &GateRequest<'_>, playbook: &dyn PlaybookSource) -> Result<GateR
             });
         }
     }
-    let (base_rules, playbook_run) = match playbook
-        .rules_at(req.repo_root, &diff.revisions.base_sha)
-    {
+    let (base_rules, playbook_run) = match base_rules {
         Ok(rules) => {
             let checkable = rules
                 .iter()
@@ -190,14 +234,13 @@ pub fn run(req: &GateRequest<'_>, playbook: &dyn PlaybookSource) -> Result<GateR
             (Vec::new(), run)
         }
     };
-    let stale = binding::stale_suppressions(&diff, &analysis.suppressed);
-    analysis.findings.extend(stale);
+    // A whole-file run edits nothing: every `# nosec` there is the reviewers' word.
+    if !whole {
+        let stale = binding::stale_suppressions(&diff, &analysis.suppressed);
+        analysis.findings.extend(stale);
+    }
     let bound = binding::bind(&diff, &analysis.findings, &base_rules);
-    let mut unreviewed = match playbook.unreviewed(
-        req.repo_root,
-        &diff.revisions.base_sha,
-        &diff.revisions.head_sha,
-    ) {
+    let mut unreviewed = match unreviewed {
         Ok(list) => list,
         Err(e) => {
             tracing::warn!(error = %e, "gate: cannot read head's playbook to list unreviewed rules");
@@ -224,7 +267,7 @@ pub fn run(req: &GateRequest<'_>, playbook: &dyn PlaybookSource) -> Result<GateR
     tools.push(playbook_run);
     let mut skipped = analysis.skipped;
     let cr_listed = &analysis.lone_cr;
-    skipped.extend(diff.files.iter().filter(|f| f.lines_unknown && !cr_listed.contains(&f.path)).map(|f| {
+    skipped.extend(diff.files.iter().filter(|f| !whole && f.lines_unknown && !cr_listed.contains(&f.path)).map(|f| {
         model::SkippedFile {
             path: f.path.clone(),
             tool: None,
@@ -267,5 +310,5 @@ pub fn short(sha: &str) -> &str {
 
 /// The playbook the gate enforces: the repository's own, read by the rules domain.
 pub fn default_playbook() -> RepoPlaybook {
-    RepoPlaybook
+    RepoPlaybook::default()
 }

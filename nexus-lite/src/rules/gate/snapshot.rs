@@ -10,7 +10,7 @@
 
 use crate::core::error::LiteError;
 use crate::core::{git, scratch};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -68,18 +68,20 @@ pub struct Wanted<'a> {
     pub blob: &'a str,
 }
 
-/// Writes head's tree into a new temporary directory: `files` and head's analyser
-/// configuration with their content, every other regular file empty.
-pub fn write(repo: &Path, head_sha: &str, files: &[Wanted<'_>]) -> Result<Snapshot, LiteError> {
+/// Head's regular files: path -> (blob, size).
+pub type Tree = BTreeMap<String, (String, u64)>;
+
+/// Writes head's tree (`tree`, from [`regular_files`]) into a new temporary directory: `files`
+/// and head's analyser configuration with their content, and the shape ruff reads, empty.
+pub fn write(repo: &Path, tree: &Tree, files: &[Wanted<'_>]) -> Result<Snapshot, LiteError> {
     let dir = scratch::create(SCRATCH_PREFIX, "the gate's copy of head")?;
     let root = dir.path().canonicalize().map_err(|e| {
         LiteError::Task(format!(
             "cannot resolve the gate's temporary directory: {e}"
         ))
     })?;
-    let tree = regular_files(repo, head_sha)?;
-    write_shape(&root, &tree)?;
-    let configs = config_files(repo, &tree)?;
+    write_shape(&root, tree, files)?;
+    let mut configs = config_files(tree);
     let mut blobs: BTreeMap<String, String> = files
         .iter()
         .map(|w| (w.path.to_string(), w.blob.to_string()))
@@ -87,7 +89,13 @@ pub fn write(repo: &Path, head_sha: &str, files: &[Wanted<'_>]) -> Result<Snapsh
     for (path, blob) in &configs {
         blobs.entry(path.clone()).or_insert_with(|| blob.clone());
     }
-    let contents = cat_blobs(repo, blobs.values().map(String::as_str))?;
+    // One `git cat-file --batch` for the changed files and the configuration; the files ruff
+    // configurations `extend` are read after, when there are any.
+    let mut contents = cat_blobs(repo, blobs.values().map(String::as_str))?;
+    add_extended(repo, tree, &mut configs, &mut contents)?;
+    for (path, blob) in &configs {
+        blobs.entry(path.clone()).or_insert_with(|| blob.clone());
+    }
     for (path, blob) in &blobs {
         let Some(bytes) = contents.get(blob) else {
             continue;
@@ -121,17 +129,43 @@ pub fn write(repo: &Path, head_sha: &str, files: &[Wanted<'_>]) -> Result<Snapsh
     })
 }
 
-/// The shape of head's tree that ruff's decisions read (INP001: is there an `__init__.py`;
-/// I001: is `import x` a directory or module of the project): every directory, and every
-/// Python file, empty. Other files are left out: creating a file costs far more than the
-/// analysers read of it, which is nothing.
-fn write_shape(root: &Path, tree: &BTreeMap<String, String>) -> Result<(), LiteError> {
+/// The shape of head's tree that ruff's decisions read, empty: INP001 and the package root
+/// (the `__init__.py` of each directory above a changed file) and I001's first-party names (a
+/// directory or module at a source root: every directory and module outside a package). Files
+/// inside packages are left out, with every other file: creating a file costs far more than
+/// the analysers read of it, which is nothing.
+fn write_shape(root: &Path, tree: &Tree, files: &[Wanted<'_>]) -> Result<(), LiteError> {
     let paths: Vec<&String> = tree.keys().filter(|p| safe_relative(p)).collect();
-    let dirs: std::collections::BTreeSet<&str> = paths
+    let parent = |p: &str| p.rsplit_once('/').map_or("", |(dir, _)| dir).to_string();
+    let is_init = |p: &str| {
+        let name = p.rsplit('/').next().unwrap_or(p);
+        name == "__init__.py" || name == "__init__.pyi"
+    };
+    let packages: BTreeSet<String> = paths
         .iter()
-        .filter_map(|p| p.rsplit_once('/').map(|(dir, _)| dir))
+        .filter(|p| is_init(p))
+        .map(|p| parent(p))
         .collect();
-    for dir in dirs {
+    let mut dirs: BTreeSet<String> = BTreeSet::new();
+    for p in &paths {
+        // Every directory of the path whose parent is no package.
+        let mut dir = parent(p);
+        while !dir.is_empty() {
+            let up = parent(&dir);
+            if !packages.contains(&up) {
+                dirs.insert(dir.clone());
+            }
+            dir = up;
+        }
+    }
+    for w in files {
+        let mut dir = parent(w.path);
+        while !dir.is_empty() {
+            dirs.insert(dir.clone());
+            dir = parent(&dir);
+        }
+    }
+    for dir in &dirs {
         let target = root.join(dir);
         std::fs::create_dir_all(&target).map_err(|e| {
             LiteError::Task(format!(
@@ -140,10 +174,12 @@ fn write_shape(root: &Path, tree: &BTreeMap<String, String>) -> Result<(), LiteE
             ))
         })?;
     }
-    for path in paths
-        .iter()
-        .filter(|p| p.ends_with(".py") || p.ends_with(".pyi"))
-    {
+    for path in paths.iter().filter(|p| {
+        let dir = parent(p);
+        let python = p.ends_with(".py") || p.ends_with(".pyi");
+        let dir_made = dir.is_empty() || dirs.contains(&dir);
+        python && dir_made && (is_init(p) || !packages.contains(&dir))
+    }) {
         write_file(&root.join(path), b"")?;
     }
     Ok(())
@@ -176,13 +212,15 @@ fn safe_relative(path: &str) -> bool {
             .all(|s| !s.is_empty() && s != ".." && s != ".")
 }
 
-/// Head's regular files (symbolic links and submodules are not written): path -> blob.
-fn regular_files(repo: &Path, head_sha: &str) -> Result<BTreeMap<String, String>, LiteError> {
+/// Head's regular files (symbolic links and submodules are not written), with their blobs and
+/// sizes: one `git ls-tree -r -l`.
+pub fn regular_files(repo: &Path, head_sha: &str) -> Result<Tree, LiteError> {
     let out = git::command(repo)
         .args([
             "ls-tree",
             "-r",
             "-z",
+            "-l",
             "--full-tree",
             "--end-of-options",
             head_sha,
@@ -202,25 +240,28 @@ fn regular_files(repo: &Path, head_sha: &str) -> Result<BTreeMap<String, String>
         let Some((meta, path)) = entry.split_once('\t') else {
             continue;
         };
-        let mut meta = meta.split(' ');
-        let (Some(mode), Some(kind), Some(blob)) = (meta.next(), meta.next(), meta.next()) else {
+        // `<mode> <type> <object> <size, padded>`.
+        let mut meta = meta.split_whitespace();
+        let (Some(mode), Some(kind), Some(blob), Some(size)) =
+            (meta.next(), meta.next(), meta.next(), meta.next())
+        else {
             continue;
         };
-        if kind == "blob" && mode.starts_with("100") {
-            tree.insert(path.to_string(), blob.to_string());
+        if kind == "blob"
+            && mode.starts_with("100")
+            && let Ok(size) = size.parse()
+        {
+            tree.insert(path.to_string(), (blob.to_string(), size));
         }
     }
     Ok(tree)
 }
 
-/// Head's analyser configuration files among its regular files `tree`: (path, blob), with the
-/// files ruff configurations `extend` (any name, followed within head's tree).
-fn config_files(
-    repo: &Path,
-    tree: &BTreeMap<String, String>,
-) -> Result<Vec<(String, String)>, LiteError> {
+/// Head's analyser configuration files among its regular files `tree`: (path, blob). The
+/// files ruff configurations `extend` are added by [`add_extended`].
+fn config_files(tree: &Tree) -> Vec<(String, String)> {
     let mut found = Vec::new();
-    for (path, blob) in tree {
+    for (path, (blob, _)) in tree {
         let name = path.rsplit('/').next().unwrap_or(path);
         let semgrep_dir =
             path.starts_with(".semgrep/") && (name.ends_with(".yml") || name.ends_with(".yaml"));
@@ -235,8 +276,7 @@ fn config_files(
             }
         }
     }
-    add_extended(repo, tree, &mut found)?;
-    Ok(found)
+    found
 }
 
 /// Adds the files head's ruff configurations `extend`, transitively (at most
@@ -244,8 +284,9 @@ fn config_files(
 /// the repository (absolute, `~`, `$VAR`, or climbing above the root) is never read.
 fn add_extended(
     repo: &Path,
-    tree: &BTreeMap<String, String>,
+    tree: &Tree,
     found: &mut Vec<(String, String)>,
+    contents: &mut BTreeMap<String, Vec<u8>>,
 ) -> Result<(), LiteError> {
     let mut frontier: Vec<(String, String)> = found
         .iter()
@@ -256,7 +297,14 @@ fn add_extended(
         if frontier.is_empty() || found.len() >= MAX_CONFIG_FILES {
             break;
         }
-        let contents = cat_blobs(repo, frontier.iter().map(|(_, b)| b.as_str()))?;
+        let unread: Vec<&str> = frontier
+            .iter()
+            .map(|(_, b)| b.as_str())
+            .filter(|b| !contents.contains_key(*b))
+            .collect();
+        if !unread.is_empty() {
+            contents.extend(cat_blobs(repo, unread.into_iter())?);
+        }
         let mut next = Vec::new();
         for (path, blob) in &frontier {
             let Some(target) = contents
@@ -269,7 +317,7 @@ fn add_extended(
             if found.iter().any(|(p, _)| *p == target) || found.len() >= MAX_CONFIG_FILES {
                 continue;
             }
-            if let Some(blob) = tree.get(&target) {
+            if let Some((blob, _)) = tree.get(&target) {
                 found.push((target.clone(), blob.clone()));
                 next.push((target, blob.clone()));
             }
@@ -315,25 +363,6 @@ fn join_in_repo(from: &str, target: &str) -> Option<String> {
     }
     let joined = parts.join("/");
     safe_relative(&joined).then_some(joined)
-}
-
-/// Sizes of blobs (`git cat-file --batch-check`); a missing blob has none.
-pub fn blob_sizes<'a>(
-    repo: &Path,
-    blobs: impl Iterator<Item = &'a str>,
-) -> Result<BTreeMap<String, u64>, LiteError> {
-    let out = batch(repo, "--batch-check", blobs)?;
-    let mut sizes = BTreeMap::new();
-    for line in out.split(|b| *b == b'\n') {
-        let line = String::from_utf8_lossy(line);
-        let parts: Vec<&str> = line.split(' ').collect();
-        if let [sha, "blob", size] = parts[..]
-            && let Ok(size) = size.parse()
-        {
-            sizes.insert(sha.to_string(), size);
-        }
-    }
-    Ok(sizes)
 }
 
 /// Contents of blobs (`git cat-file --batch`), by sha.
