@@ -382,7 +382,7 @@ async def check_context_pages(client: Client, task: str, want: int | None, max_d
 
 
 async def check_cycle_marker(client: Client) -> None:
-    audit = (await client.call_tool("validate_traceability", {})).structured_content
+    audit = (await client.call_tool("validate_traceability", {"kind": "cycles"})).structured_content
     cycles = audit.get("cycles") or []
     expect(cycles, f"the folder has no cycle: {audit.get('cycles')}")
     path = cycles[0]["pathIds"]
