@@ -1355,3 +1355,138 @@ fn a_pass_on_a_ruff_port_of_a_bandit_check_is_disputed_by_bandits_finding() {
     assert!(text(&out).contains("bandit:B602"), "{}", text(&out));
     assert_eq!(standings(&repo, &data, "ruff:S602"), (0, 0, 1));
 }
+
+// --- Issue 26 (gatefeat): checkedRules, semgrep ids, SARIF help, baselines ---
+
+/// The Python SDK as an agent on `repo`'s nexus-rules server, in `home` (the gate run with
+/// `home.run(["gate", …])` records into the same local nexus-lite).
+fn rules_agent(
+    home: &support::local::LocalHome,
+    repo: &Path,
+    test: &str,
+) -> Option<support::local::PySdk> {
+    let py = support::require(
+        support::python_with_mcp(),
+        "Python with the `mcp` package (.venv/bin/python or $NEXUS_MCP_PYTHON)",
+        test,
+    )?;
+    let repo_arg = repo.display().to_string();
+    let mut agent = support::local::PySdk::spawn(
+        home,
+        &py,
+        &["--surface", "nexus-rules", "serve", "--repo", &repo_arg],
+        "nexus-rules (Python SDK)",
+    );
+    agent.ready();
+    Some(agent)
+}
+
+/// An agent that passed the gate learns which analyser rules that pass covers: the short list
+/// whole; ruff's `ALL` summarised per group, with one group listed in full on request.
+#[test]
+fn get_gate_result_shows_the_analyser_rules_a_pass_covers() {
+    const TEST: &str = "get_gate_result_shows_the_analyser_rules_a_pass_covers";
+    if !support::analysers_on_path() {
+        return;
+    }
+    let home = support::local::LocalHome::new();
+    let repo = shop(&home.scratch(), |r| {
+        put(
+            r,
+            "pyproject.toml",
+            "[tool.ruff.lint]\nselect = [\"T20\", \"F\"]\n",
+        )
+    });
+    put(&repo, "lib.py", "def double(x):\n    return 2 * x\n");
+    commit_all(&repo, "double");
+    let repo_s = repo.display().to_string();
+    let gate_pr = |pr: &str| {
+        home.run(
+            &[
+                "gate", "--base", "HEAD~1", "--head", "HEAD", "--pr", pr, "--repo", &repo_s,
+            ],
+            "nexus-mcp gate",
+        )
+    };
+    let out = gate_pr("3");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let Some(mut agent) = rules_agent(&home, &repo, TEST) else {
+        return;
+    };
+    let small = agent.capability("get_gate_result", serde_json::json!({"pr": 3}));
+    let listed: Vec<&str> = small["checkedRules"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{small:#}"))
+        .iter()
+        .filter_map(|v| v.as_str())
+        .collect();
+    assert!(
+        listed.contains(&"ruff:T201") && listed.contains(&"ruff:F401"),
+        "{small:#}"
+    );
+    assert!(listed.contains(&"bandit:*"), "{small:#}");
+    assert!(!listed.contains(&"ruff:E501"), "not selected: {small:#}");
+    assert_eq!(small["checkedRulesCount"], listed.len(), "{small:#}");
+    assert!(small.get("checkedRulesNote").is_none(), "{small:#}");
+
+    put(
+        &repo,
+        "pyproject.toml",
+        "[tool.ruff.lint]\nselect = [\"ALL\"]\n",
+    );
+    put(
+        &repo,
+        "lib.py",
+        "\"\"\"Doubling.\"\"\"\n\n\ndef double(x: int) -> int:\n    \"\"\"Double x.\"\"\"\n    return 2 * x\n",
+    );
+    commit_all(&repo, "every ruff rule");
+    let out = gate_pr("4");
+    assert_ne!(out.status.code(), Some(2), "{}", text(&out));
+    let all = agent.capability("get_gate_result", serde_json::json!({"pr": 4}));
+    let count = all["checkedRulesCount"].as_u64().unwrap_or(0);
+    assert!(count > 300, "ruff ALL enables hundreds of rules: {all:#}");
+    assert_eq!(
+        all["checkedRules"].as_array().map(Vec::len),
+        Some(60),
+        "{all:#}"
+    );
+    assert!(all.to_string().len() < 12_000, "within the answer budget");
+    let groups = all["checkedRulesByGroup"]
+        .as_object()
+        .unwrap_or_else(|| panic!("{all:#}"));
+    assert!(
+        groups.contains_key("ruff:PLR") && groups.contains_key("ruff:T"),
+        "{all:#}"
+    );
+    assert!(
+        all["checkedRulesNote"]
+            .as_str()
+            .unwrap_or("")
+            .contains("checkedPrefix"),
+        "{all:#}"
+    );
+    let plr = agent.capability(
+        "get_gate_result",
+        serde_json::json!({"pr": 4, "checkedPrefix": "ruff:PLR"}),
+    );
+    let plr_rules = plr["checkedRules"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{plr:#}"));
+    assert_eq!(
+        Some(plr_rules.len() as u64),
+        groups["ruff:PLR"].as_u64(),
+        "{plr:#}"
+    );
+    assert!(plr_rules.iter().any(|r| r == "ruff:PLR0913"), "{plr:#}");
+    assert!(plr.get("checkedRulesNote").is_none(), "{plr:#}");
+    // `bandit:*` covers every bandit id a prefix names.
+    let bandit = agent.capability(
+        "get_gate_result",
+        serde_json::json!({"pr": 4, "checkedPrefix": "bandit:B6"}),
+    );
+    assert_eq!(
+        bandit["checkedRules"],
+        serde_json::json!(["bandit:*"]),
+        "{bandit:#}"
+    );
+}
