@@ -1490,3 +1490,44 @@ fn get_gate_result_shows_the_analyser_rules_a_pass_covers() {
         "{bandit:#}"
     );
 }
+
+const NO_EVAL: &str = "rules:\n  - id: no-eval\n    pattern: eval(...)\n    message: eval runs arbitrary code\n    languages: [python]\n    severity: ERROR\n";
+
+/// `semgrep:<rule id>` counts in report_check like `ruff:T201`: a pass is witnessed where
+/// semgrep ran the repository's rule on the change and found nothing, disputed by its finding.
+#[test]
+fn semgrep_rule_ids_in_report_check_are_witnessed_and_disputed_by_the_gate() {
+    if !support::semgrep_on_path(
+        "semgrep_rule_ids_in_report_check_are_witnessed_and_disputed_by_the_gate",
+    ) {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data");
+    let repo = shop(tmp.path(), |r| put(r, ".semgrep.yml", NO_EVAL));
+    git(&repo, &["checkout", "-q", "-b", "feature"]);
+    put(&repo, "lib.py", "def double(x):\n    return 2 * x\n");
+    commit_all(&repo, "double");
+    let check = report_check(&repo, &data, &[("semgrep:no-eval", true)]);
+    assert_eq!(check["unknownRuleIds"], serde_json::json!([]), "{check:#}");
+    let out = gate(&repo, &data, &["--base", "main", "--head", "HEAD"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(
+        text(&out).contains("semgrep ok"),
+        "semgrep ran: {}",
+        text(&out)
+    );
+    assert_eq!(standings(&repo, &data, "semgrep:no-eval"), (0, 1, 0));
+
+    put(
+        &repo,
+        "lib.py",
+        "def double(x):\n    return eval(f\"2 * {x}\")\n",
+    );
+    commit_all(&repo, "eval");
+    report_check(&repo, &data, &[("semgrep:no-eval", true)]);
+    let out = gate(&repo, &data, &["--base", "main", "--head", "HEAD"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(text(&out).contains("semgrep:no-eval"), "{}", text(&out));
+    assert_eq!(standings(&repo, &data, "semgrep:no-eval"), (0, 1, 1));
+}

@@ -43,7 +43,7 @@ pub fn get_rule(repo: &ServedRepo, rule_id: &str) -> Result<Value, RulesError> {
     Err(RulesError::not_found(
         "RULE_NOT_FOUND",
         format!(
-            "no playbook rule `{rule_id}` in {}{}; analyser rules are named ruff:<CODE> or bandit:<ID>",
+            "no playbook rule `{rule_id}` in {}{}; analyser rules are named ruff:<CODE>, bandit:<ID> or semgrep:<rule id>",
             repo.name,
             if names.is_empty() {
                 String::new()
@@ -62,8 +62,18 @@ pub fn analyser_id(rule_id: &str) -> Option<(&str, &str)> {
     match tool {
         "ruff" if ruff_code(code) => Some((tool, code)),
         "bandit" if bandit_code(code) => Some((tool, code)),
+        "semgrep" if semgrep_id(code) => Some((tool, code)),
         _ => None,
     }
+}
+
+/// A semgrep rule id as semgrep reports it (`no-eval`, `semgrep.python.no-eval`).
+fn semgrep_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 200
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_'))
 }
 
 /// A ruff rule code: capital letters, then digits (`E501`, `S602`, `PLR0913`).

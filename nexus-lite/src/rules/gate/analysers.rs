@@ -738,7 +738,7 @@ fn nosec_silenced(
 }
 
 /// The semgrep configuration at head: `.semgrep.yml`, `.semgrep.yaml` or `.semgrep/`.
-fn semgrep_config(snap: &Snapshot) -> Option<&'static str> {
+pub(super) fn semgrep_config(snap: &Snapshot) -> Option<&'static str> {
     [".semgrep.yml", ".semgrep.yaml"]
         .into_iter()
         .find(|c| snap.has(c))
