@@ -1531,3 +1531,132 @@ fn semgrep_rule_ids_in_report_check_are_witnessed_and_disputed_by_the_gate() {
     assert!(text(&out).contains("semgrep:no-eval"), "{}", text(&out));
     assert_eq!(standings(&repo, &data, "semgrep:no-eval"), (0, 1, 1));
 }
+
+/// The SARIF rule of `id` in `log` (any run).
+fn sarif_rule<'a>(log: &'a serde_json::Value, id: &str) -> &'a serde_json::Value {
+    log["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| r["tool"]["driver"]["rules"].as_array().unwrap())
+        .find(|r| r["id"] == id)
+        .unwrap_or_else(|| panic!("no rule {id} in {log:#}"))
+}
+
+/// Code scanning shows a rule's help beside its alert: ruff's explanation (from one `ruff rule
+/// --all` call, cached per ruff version in the data directory), bandit's check with its page,
+/// and the playbook rule's own text; the log stays valid SARIF 2.1.0.
+#[test]
+fn sarif_rules_carry_their_help_text_and_links() {
+    if !support::analysers_on_path() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data");
+    let repo = shop(tmp.path(), |r| {
+        put(
+            r,
+            "pyproject.toml",
+            "[tool.ruff.lint]\nselect = [\"T20\", \"S\"]\n",
+        );
+        put(r, ".nexus/rules/no-print.md", NO_PRINT);
+    });
+    put(&repo, "app.py", SHELL);
+    put(&repo, "lib.py", "def shout(x):\n    print(x)\n");
+    commit_all(&repo, "shell and print");
+    let sarif = tmp.path().join("gate.sarif");
+    let run = || {
+        let out = gate(
+            &repo,
+            &data,
+            &[
+                "--base",
+                "HEAD~1",
+                "--head",
+                "HEAD",
+                "--sarif",
+                sarif.to_str().unwrap(),
+            ],
+        );
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+        let log: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&sarif).unwrap()).unwrap();
+        log
+    };
+    let log = run();
+    let t201 = sarif_rule(&log, "ruff:T201");
+    assert_eq!(
+        t201["helpUri"], "https://docs.astral.sh/ruff/rules/print/",
+        "{t201:#}"
+    );
+    assert!(
+        t201["shortDescription"]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("print"),
+        "{t201:#}"
+    );
+    let md = t201["help"]["markdown"].as_str().unwrap();
+    assert!(md.contains("## What it does"), "{t201:#}");
+    assert_eq!(
+        t201["fullDescription"]["text"], t201["help"]["text"],
+        "{t201:#}"
+    );
+    let b602 = sarif_rule(&log, "bandit:B602");
+    assert_eq!(
+        b602["helpUri"],
+        "https://bandit.readthedocs.io/en/latest/plugins/b602_subprocess_popen_with_shell_equals_true.html",
+        "{b602:#}"
+    );
+    assert!(
+        b602["fullDescription"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("B602"),
+        "{b602:#}"
+    );
+    let own = sarif_rule(&log, "no-print");
+    assert!(
+        own["fullDescription"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("Use logging, never print()"),
+        "{own:#}"
+    );
+    assert!(
+        own["help"]["markdown"]
+            .as_str()
+            .unwrap()
+            .contains(".nexus/rules/no-print.md"),
+        "{own:#}"
+    );
+    sarif_is_valid(&log);
+
+    // The catalogues are cached per analyser version; ruff's is read from its cache next
+    // time: an edited cache shows.
+    let cached = |tool: &str| {
+        std::fs::read_dir(data.join("rule-help"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| {
+                let name = p.file_name().unwrap().to_string_lossy().into_owned();
+                name.starts_with(&format!("{tool}-")) && name.ends_with(".json")
+            })
+            .unwrap_or_else(|| panic!("no cached {tool} rule help"))
+    };
+    cached("bandit");
+    let cache = cached("ruff");
+    let mut rules: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&cache).unwrap()).unwrap();
+    let all = rules.as_array_mut().unwrap();
+    assert!(all.len() > 500, "every ruff rule from one call");
+    for r in all.iter_mut().filter(|r| r["code"] == "T201") {
+        r["explanation"] = "cached explanation".into();
+    }
+    std::fs::write(&cache, rules.to_string()).unwrap();
+    let again = run();
+    assert_eq!(
+        sarif_rule(&again, "ruff:T201")["help"]["text"],
+        "cached explanation"
+    );
+}

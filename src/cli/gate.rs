@@ -109,7 +109,8 @@ async fn analyse_and_store(
     .map_err(|e| format!("the gate could not analyse {}: {e}", root.display()))?;
     redact(&mut record);
     if let Some(path) = &args.sarif {
-        let sarif = gate::sarif::write(&record);
+        let help = rule_help(args, root, &record, timeout).await;
+        let sarif = gate::sarif::write_with_help(&record, &help);
         let text = serde_json::to_string_pretty(&sarif).map_err(|e| e.to_string())?;
         std::fs::write(path, text)
             .map_err(|e| format!("cannot write the SARIF file {}: {e}", path.display()))?;
@@ -164,6 +165,36 @@ async fn analyse_and_store(
         Some(false) if !store_failed => ExitCode::SUCCESS,
         _ => ExitCode::from(2),
     })
+}
+
+/// Help for the SARIF's rules, cached per analyser version in the data directory (the local
+/// one even when the record goes to a remote Nexus), redacted as the record is.
+async fn rule_help(
+    args: &GateArgs,
+    root: &Path,
+    record: &GateRecord,
+    timeout: Duration,
+) -> gate::rule_help::HelpBook {
+    let cache = args
+        .data_dir
+        .clone()
+        .unwrap_or_else(nexus_lite::default_data_dir);
+    let (root, record) = (root.to_path_buf(), record.clone());
+    let options = analysers::Options {
+        timeout,
+        ..analysers::Options::default()
+    };
+    let mut help = tokio::task::spawn_blocking(move || {
+        gate::rule_help::for_record(&record, &root, Some(&cache), &options)
+    })
+    .await
+    .unwrap_or_default();
+    for h in help.values_mut() {
+        for t in [&mut h.short, &mut h.full, &mut h.markdown] {
+            crate::runtime::redact::redact_text(t);
+        }
+    }
+    help
 }
 
 /// Redacts the secrets analysers quote (bandit's B105–B107 print the hardcoded password) and

@@ -176,6 +176,18 @@ fn ruff(rule_id: &str, code: &str) -> Value {
     analyser(Some(true), None, rule)
 }
 
+/// Bandit's checks by id (`B602` → `subprocess_popen_with_shell_equals_true`), as `bandit -h`
+/// lists them.
+pub fn bandit_checks(help: &str) -> std::collections::BTreeMap<String, String> {
+    help.lines()
+        .filter_map(|l| {
+            let mut parts = l.split_whitespace();
+            let code = parts.next().filter(|c| bandit_code(c))?;
+            Some((code.to_string(), parts.next()?.to_string()))
+        })
+        .collect()
+}
+
 /// Bandit has no rule text command: `bandit -h` lists its checks by id and name.
 fn bandit(rule_id: &str, code: &str) -> Value {
     let out = match output("bandit", &["-h"]) {
@@ -201,11 +213,7 @@ fn bandit(rule_id: &str, code: &str) -> Value {
         }
     };
     let help = String::from_utf8_lossy(&out.stdout);
-    let name = help.lines().find_map(|l| {
-        let mut parts = l.split_whitespace();
-        (parts.next() == Some(code)).then(|| parts.next().unwrap_or("").to_string())
-    });
-    let Some(name) = name else {
+    let Some(name) = bandit_checks(&help).remove(code) else {
         return analyser(
             Some(false),
             Some(format!("bandit lists no check `{code}` (bandit -h)")),

@@ -23,6 +23,7 @@ pub mod checked;
 pub mod diff;
 pub mod model;
 pub mod record;
+pub mod rule_help;
 pub mod sarif;
 pub mod severity;
 pub mod snapshot;

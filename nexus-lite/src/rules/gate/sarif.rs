@@ -5,6 +5,7 @@
 //! not see a clean run) and as each rule's `defaultConfiguration.level`.
 
 use crate::rules::gate::model::{GateRecord, ToolStatus, Violation};
+use crate::rules::gate::rule_help::HelpBook;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 
@@ -44,6 +45,11 @@ pub fn uri(path: &str) -> String {
 
 /// The SARIF log of `record`'s violations.
 pub fn write(record: &GateRecord) -> Value {
+    write_with_help(record, &HelpBook::new())
+}
+
+/// The SARIF log of `record`'s violations, each rule with its help from `help` when there.
+pub fn write_with_help(record: &GateRecord, help: &HelpBook) -> Value {
     let names: Vec<&str> = record.tools.iter().map(|t| t.name.as_str()).collect();
     let mut by_run: BTreeMap<String, Vec<&Violation>> = BTreeMap::new();
     for v in &record.violations {
@@ -62,12 +68,21 @@ pub fn write(record: &GateRecord) -> Value {
         for v in &violations {
             if !rule_index.contains_key(v.rule_id.as_str()) {
                 rule_index.insert(&v.rule_id, rules.len());
-                rules.push(json!({
+                let mut rule = json!({
                     "id": v.rule_id,
                     "name": v.rule_title,
                     "shortDescription": {"text": if v.rule_title.is_empty() { &v.rule_id } else { &v.rule_title }},
                     "defaultConfiguration": {"level": v.severity.as_str()},
-                }));
+                });
+                if let Some(h) = help.get(&v.rule_id) {
+                    rule["shortDescription"] = json!({"text": h.short});
+                    rule["fullDescription"] = json!({"text": h.full});
+                    rule["help"] = json!({"text": h.full, "markdown": h.markdown});
+                    if let Some(uri) = &h.uri {
+                        rule["helpUri"] = json!(uri);
+                    }
+                }
+                rules.push(rule);
             }
         }
         let results: Vec<Value> = violations
