@@ -1660,3 +1660,146 @@ fn sarif_rules_carry_their_help_text_and_links() {
         "cached explanation"
     );
 }
+
+/// A team waives an existing finding in a committed baseline, written by the gate itself; the
+/// waiver survives the line being re-indented and moved, and shows in SARIF as an external
+/// suppression with its reason. A pull request cannot waive its own new finding (the base's
+/// baseline applies; its edit is listed as unreviewed), and an expired waiver waives nothing.
+#[test]
+fn a_reviewed_baseline_waives_existing_findings_and_only_those() {
+    if !support::analysers_on_path() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data");
+    let repo = shop(tmp.path(), |_| {});
+    put(&repo, "app.py", SHELL);
+    commit_all(&repo, "legacy shell");
+    let wrote = gate(
+        &repo,
+        &data,
+        &["--base", "HEAD~1", "--head", "HEAD", "--write-baseline"],
+    );
+    assert_eq!(wrote.status.code(), Some(0), "{}", text(&wrote));
+    assert!(
+        text(&wrote).contains("wrote 1 new waiver(s)"),
+        "{}",
+        text(&wrote)
+    );
+    let file = repo.join(".nexus/baseline.yaml");
+    let written = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        written.contains("rule: bandit:B602") && written.contains("path: app.py"),
+        "{written}"
+    );
+    let reviewed = written.replace(
+        "existing finding at",
+        "the command is a constant; ticket SHOP-12. Was: existing finding at",
+    );
+    std::fs::write(&file, &reviewed).unwrap();
+    commit_all(&repo, "baseline the legacy shell call");
+    // Writing again adds nothing: the finding is waived already.
+    let again = gate(
+        &repo,
+        &data,
+        &["--base", "HEAD~2", "--head", "HEAD", "--write-baseline"],
+    );
+    assert!(
+        text(&again).contains("wrote 0 new waiver(s) (1 in all)"),
+        "{}",
+        text(&again)
+    );
+    git(&repo, &["checkout", "-q", "--", "."]);
+
+    git(&repo, &["checkout", "-q", "-b", "feature"]);
+    put(
+        &repo,
+        "app.py",
+        "import subprocess\n\n\ndef run(cmd):\n    if cmd:\n        return subprocess.run(cmd, shell=True, check=True)\n    return None\n",
+    );
+    commit_all(&repo, "re-indent the legacy call");
+    let sarif = tmp.path().join("gate.sarif");
+    let out = gate(
+        &repo,
+        &data,
+        &[
+            "--base",
+            "main",
+            "--head",
+            "HEAD",
+            "--sarif",
+            sarif.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "waived, not counted: {}",
+        text(&out)
+    );
+    assert!(text(&out).contains("1 finding(s) waived"), "{}", text(&out));
+    let log: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&sarif).unwrap()).unwrap();
+    let b602 = log["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| r["results"].as_array().unwrap())
+        .find(|r| r["ruleId"] == "bandit:B602")
+        .unwrap_or_else(|| panic!("the waived result is still reported: {log:#}"));
+    assert_eq!(b602["suppressions"][0]["kind"], "external", "{b602:#}");
+    assert!(
+        b602["suppressions"][0]["justification"]
+            .as_str()
+            .unwrap()
+            .contains("SHOP-12"),
+        "{b602:#}"
+    );
+    assert_eq!(
+        b602["locations"][0]["physicalLocation"]["region"]["startLine"],
+        6
+    );
+    sarif_is_valid(&log);
+
+    // The PR waives its own new finding: the base's baseline applies, the edit is listed.
+    put(
+        &repo,
+        "tool.py",
+        "import subprocess\n\n\ndef go(c):\n    return subprocess.call(c, shell=True)\n",
+    );
+    commit_all(&repo, "another shell");
+    let own = gate(
+        &repo,
+        &data,
+        &["--base", "HEAD~1", "--head", "HEAD", "--write-baseline"],
+    );
+    assert_eq!(own.status.code(), Some(0), "{}", text(&own));
+    commit_all(&repo, "waive it in the PR");
+    let out = gate(&repo, &data, &["--base", "main", "--head", "HEAD"]);
+    let all = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{all}");
+    assert!(all.contains("tool.py:5  bandit:B602"), "{all}");
+    assert!(
+        all.contains("baseline config:.nexus/baseline.yaml"),
+        "{all}"
+    );
+
+    // Expired on the base branch: the legacy finding counts again, and the summary says why.
+    git(&repo, &["checkout", "-q", "main"]);
+    std::fs::write(
+        &file,
+        reviewed.replace("reason:", "expires: 2020-01-31\n  reason:"),
+    )
+    .unwrap();
+    commit_all(&repo, "the waiver expires");
+    git(&repo, &["checkout", "-q", "feature"]);
+    git(&repo, &["rebase", "-q", "main"]);
+    let out = gate(&repo, &data, &["--base", "main", "--head", "HEAD~2"]);
+    let all = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{all}");
+    assert!(all.contains("app.py:6  bandit:B602"), "{all}");
+    assert!(
+        all.contains("waiver expired bandit:B602") && all.contains("2020-01-31"),
+        "{all}"
+    );
+}
