@@ -1803,3 +1803,134 @@ fn a_reviewed_baseline_waives_existing_findings_and_only_those() {
         "{all}"
     );
 }
+
+/// bootstrap_playbook on a real project (the fastmcp sdist) after two gate runs of one pull
+/// request: the unused import the author fixed between the runs (and fastmcp's ruff selects)
+/// ranks above a more frequent finding nobody fixed; pytest's asserts in tests are not
+/// proposed (said in the answer); asking again queues nothing.
+#[test]
+fn bootstrap_ranks_what_the_team_fixes_and_skips_test_asserts() {
+    const TEST: &str = "bootstrap_ranks_what_the_team_fixes_and_skips_test_asserts";
+    const SDIST: &str = "fastmcp==2.12.4";
+    if !support::sdist::wanted(SDIST) || !support::analysers_on_path() {
+        return;
+    }
+    let home = support::local::LocalHome::new();
+    let python = support::python_with_mcp().unwrap_or_else(|| "python3".into());
+    // Its own folder: `fetch` returns the first directory it finds there.
+    let work = home.scratch().join("sdist");
+    std::fs::create_dir_all(&work).unwrap();
+    let repo = support::sdist::fetch(&python, SDIST, &work);
+    git(&repo, &["init", "-q", "-b", "main"]);
+    commit_all(&repo, "fastmcp 2.12.4 as released");
+    git(&repo, &["checkout", "-q", "-b", "feature"]);
+    put(
+        &repo,
+        "tests/test_jitter.py",
+        "from fastmcp.utilities.jitter import jitter\n\n\ndef test_jitter():\n    assert jitter(1) >= 0\n    assert jitter(2) >= 0\n    assert jitter(3) >= 0\n",
+    );
+    let module = "src/fastmcp/utilities/jitter.py";
+    let body = "\"\"\"Random delays.\"\"\"\n\nimport random\n\n\ndef jitter(n: int) -> float:\n    a = random.random()\n    b = random.random()\n    c = random.random()\n    return n * random.random() + a + b + c\n";
+    put(&repo, module, &format!("import os\n{body}"));
+    commit_all(&repo, "jitter");
+    let repo_s = repo.display().to_string();
+    let gate_pr = || {
+        let out = home.run(
+            &[
+                "gate", "--base", "main", "--head", "HEAD", "--pr", "5", "--repo", &repo_s,
+            ],
+            "nexus-mcp gate",
+        );
+        assert_ne!(out.status.code(), Some(2), "{}", text(&out));
+        text(&out)
+    };
+    let first = gate_pr();
+    assert!(
+        first.contains("ruff:F401") && first.contains("bandit:B311"),
+        "{first}"
+    );
+    assert!(first.contains("bandit:B101"), "{first}");
+    put(&repo, module, body);
+    commit_all(&repo, "drop the unused import");
+    let second = gate_pr();
+    assert!(!second.contains("ruff:F401"), "{second}");
+
+    let Some(py) = support::require(
+        support::python_with_mcp(),
+        "Python with the `mcp` package (.venv/bin/python or $NEXUS_MCP_PYTHON)",
+        TEST,
+    ) else {
+        return;
+    };
+    let mut agent = support::local::PySdk::spawn(
+        &home,
+        &py,
+        &[
+            "--surface",
+            "nexus-rules",
+            "serve",
+            "--repo",
+            &repo_s,
+            "--scopes",
+            "rules:read,rules:propose",
+        ],
+        "nexus-rules (Python SDK)",
+    );
+    agent.ready();
+    let answer = agent.capability("bootstrap_playbook", serde_json::json!({}));
+    let enforced: Vec<String> = answer["queued"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{answer:#}"))
+        .iter()
+        .map(|p| {
+            p["fields"]["enforcedBy"][0]
+                .as_str()
+                .unwrap_or("")
+                .to_string()
+        })
+        .collect();
+    let at = |id: &str| {
+        enforced
+            .iter()
+            .position(|e| e == id)
+            .unwrap_or_else(|| panic!("{id} not queued: {enforced:?}"))
+    };
+    assert!(
+        at("ruff:F401") < at("bandit:B311"),
+        "fixed first: {enforced:?}"
+    );
+    assert!(
+        !enforced
+            .iter()
+            .any(|e| e.contains("B101") || e.contains("S101")),
+        "{enforced:?}"
+    );
+    let gate_source = answer["sources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["path"] == "gate records")
+        .unwrap_or_else(|| panic!("{answer:#}"));
+    assert!(
+        gate_source["warning"]
+            .as_str()
+            .unwrap_or("")
+            .contains("bandit:B101: only pytest"),
+        "{gate_source:#}"
+    );
+    let f401 = answer["queued"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["fields"]["enforcedBy"][0] == "ruff:F401")
+        .unwrap();
+    assert!(
+        f401["body"]
+            .as_str()
+            .unwrap()
+            .contains("fixed 1 time(s) within a pull request"),
+        "{f401:#}"
+    );
+    let again = agent.capability("bootstrap_playbook", serde_json::json!({}));
+    assert_eq!(again["queued"], serde_json::json!([]), "{again:#}");
+}
