@@ -238,3 +238,15 @@ fn rule_files_linking_to_each_other_are_each_read_once_or_skipped_with_where_the
         props::link_property,
     );
 }
+
+// ---------- gate baselines (issue 26, gatefeat) ----------
+
+#[test]
+fn a_baseline_waives_exactly_the_findings_its_live_waivers_name() {
+    props::check(
+        "baseline_waivers",
+        props::cases(CASES),
+        props::baseline_input(),
+        props::baseline_property,
+    );
+}

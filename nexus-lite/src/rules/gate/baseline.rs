@@ -106,10 +106,11 @@ pub fn apply(
     let mut used = vec![false; baseline.waivers.len()];
     let live = |w: &Waiver| w.expires.as_deref().is_none_or(|e| e > today);
     for (v, print) in violations.into_iter().zip(prints) {
-        let hit = baseline
-            .waivers
-            .iter()
-            .position(|w| w.rule == v.rule_id && w.path == v.path && &w.fingerprint == print);
+        let names = |w: &Waiver| w.rule == v.rule_id && w.path == v.path && &w.fingerprint == print;
+        // A live waiver wins over an expired twin listed before it.
+        let hit = (baseline.waivers.iter())
+            .position(|w| names(w) && live(w))
+            .or_else(|| baseline.waivers.iter().position(names));
         match hit {
             Some(i) if live(&baseline.waivers[i]) => {
                 used[i] = true;
