@@ -1760,6 +1760,24 @@ fn a_reviewed_baseline_waives_existing_findings_and_only_those() {
         6
     );
     sarif_is_valid(&log);
+    // The agent reads the waived count in get_gate_result, beside no violation.
+    let asked = Command::new(bin())
+        .current_dir(&repo)
+        .args(["--surface", "nexus-rules", "call", "use_capability"])
+        .arg(serde_json::json!({"capability": "get_gate_result", "arguments": {}}).to_string())
+        .arg("--data-dir")
+        .arg(&data)
+        .env("PATH", tool_path())
+        .env_remove("NEXUS_API_URL")
+        .output()
+        .unwrap();
+    assert!(asked.status.success(), "{}", text(&asked));
+    let result: serde_json::Value = serde_json::from_slice(&asked.stdout).unwrap();
+    assert_eq!(
+        (&result["waivedCount"], &result["violationCount"]),
+        (&serde_json::json!(1), &serde_json::json!(0)),
+        "{result:#}"
+    );
 
     // The PR waives its own new finding: the base's baseline applies, the edit is listed.
     put(
