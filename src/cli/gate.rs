@@ -52,8 +52,6 @@ pub struct GateArgs {
     pub format: Format,
     /// Write the change's violations as waivers into the work tree's `.nexus/baseline.yaml`
     /// (kept entries stay; nothing is stored), for a person to give reasons, review and commit.
-    /// `--base` set to the empty tree (4b825dc642cb6eb9a060e54bf8d69288fbee4904) baselines
-    /// every file.
     #[arg(long, conflicts_with_all = ["json", "sarif", "pr"])]
     pub write_baseline: bool,
     /// Seconds each analyser may run before it is stopped (and reported failed).
