@@ -190,6 +190,13 @@ fn main() -> ExitCode {
             ),
         );
     }
+    // ---------- gate baselines (issue 26, gatefeat) ----------
+    if run("baseline_waivers") {
+        record(
+            "baseline_waivers",
+            props::count(cases, props::baseline_input(), props::baseline_property),
+        );
+    }
     if tallies.iter().any(|f| *f > 0) {
         ExitCode::FAILURE
     } else {

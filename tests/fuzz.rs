@@ -262,3 +262,15 @@ fn audit_pages_reach_every_finding_once_with_exact_counts() {
         props::audit_pages_property,
     );
 }
+
+// ---------- gate baselines (issue 26, gatefeat) ----------
+
+#[test]
+fn a_baseline_waives_exactly_the_findings_its_live_waivers_name() {
+    props::check(
+        "baseline_waivers",
+        props::cases(CASES),
+        props::baseline_input(),
+        props::baseline_property,
+    );
+}

@@ -1582,3 +1582,600 @@ fn a_push_run_of_the_readme_job_uploads_whole_file_sarif() {
         "{all}"
     );
 }
+
+// --- Issue 26 (gatefeat): checkedRules, semgrep ids, SARIF help, baselines ---
+
+/// The Python SDK as an agent on `repo`'s nexus-rules server, in `home` (the gate run with
+/// `home.run(["gate", …])` records into the same local nexus-lite).
+fn rules_agent(
+    home: &support::local::LocalHome,
+    repo: &Path,
+    test: &str,
+) -> Option<support::local::PySdk> {
+    let py = support::require(
+        support::python_with_mcp(),
+        "Python with the `mcp` package (.venv/bin/python or $NEXUS_MCP_PYTHON)",
+        test,
+    )?;
+    let repo_arg = repo.display().to_string();
+    let mut agent = support::local::PySdk::spawn(
+        home,
+        &py,
+        &["--surface", "nexus-rules", "serve", "--repo", &repo_arg],
+        "nexus-rules (Python SDK)",
+    );
+    agent.ready();
+    Some(agent)
+}
+
+/// An agent that passed the gate learns which analyser rules that pass covers: the short list
+/// whole; ruff's `ALL` summarised per group, with one group listed in full on request.
+#[test]
+fn get_gate_result_shows_the_analyser_rules_a_pass_covers() {
+    const TEST: &str = "get_gate_result_shows_the_analyser_rules_a_pass_covers";
+    if !support::analysers_on_path() {
+        return;
+    }
+    let home = support::local::LocalHome::new();
+    let repo = shop(&home.scratch(), |r| {
+        put(
+            r,
+            "pyproject.toml",
+            "[tool.ruff.lint]\nselect = [\"T20\", \"F\"]\n",
+        )
+    });
+    put(&repo, "lib.py", "def double(x):\n    return 2 * x\n");
+    commit_all(&repo, "double");
+    let repo_s = repo.display().to_string();
+    let gate_pr = |pr: &str| {
+        home.run(
+            &[
+                "gate", "--base", "HEAD~1", "--head", "HEAD", "--pr", pr, "--repo", &repo_s,
+            ],
+            "nexus-mcp gate",
+        )
+    };
+    let out = gate_pr("3");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let Some(mut agent) = rules_agent(&home, &repo, TEST) else {
+        return;
+    };
+    let small = agent.capability("get_gate_result", serde_json::json!({"pr": 3}));
+    let listed: Vec<&str> = small["checkedRules"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{small:#}"))
+        .iter()
+        .filter_map(|v| v.as_str())
+        .collect();
+    assert!(
+        listed.contains(&"ruff:T201") && listed.contains(&"ruff:F401"),
+        "{small:#}"
+    );
+    assert!(listed.contains(&"bandit:*"), "{small:#}");
+    assert!(!listed.contains(&"ruff:E501"), "not selected: {small:#}");
+    assert_eq!(small["checkedRulesCount"], listed.len(), "{small:#}");
+    assert!(small.get("checkedRulesNote").is_none(), "{small:#}");
+
+    put(
+        &repo,
+        "pyproject.toml",
+        "[tool.ruff.lint]\nselect = [\"ALL\"]\n",
+    );
+    put(
+        &repo,
+        "lib.py",
+        "\"\"\"Doubling.\"\"\"\n\n\ndef double(x: int) -> int:\n    \"\"\"Double x.\"\"\"\n    return 2 * x\n",
+    );
+    commit_all(&repo, "every ruff rule");
+    let out = gate_pr("4");
+    assert_ne!(out.status.code(), Some(2), "{}", text(&out));
+    let all = agent.capability("get_gate_result", serde_json::json!({"pr": 4}));
+    let count = all["checkedRulesCount"].as_u64().unwrap_or(0);
+    assert!(count > 300, "ruff ALL enables hundreds of rules: {all:#}");
+    assert_eq!(
+        all["checkedRules"].as_array().map(Vec::len),
+        Some(60),
+        "{all:#}"
+    );
+    assert!(all.to_string().len() < 12_000, "within the answer budget");
+    let groups = all["checkedRulesByGroup"]
+        .as_object()
+        .unwrap_or_else(|| panic!("{all:#}"));
+    assert!(
+        groups.contains_key("ruff:PLR") && groups.contains_key("ruff:T"),
+        "{all:#}"
+    );
+    assert!(
+        all["checkedRulesNote"]
+            .as_str()
+            .unwrap_or("")
+            .contains("checkedPrefix"),
+        "{all:#}"
+    );
+    let plr = agent.capability(
+        "get_gate_result",
+        serde_json::json!({"pr": 4, "checkedPrefix": "ruff:PLR"}),
+    );
+    let plr_rules = plr["checkedRules"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{plr:#}"));
+    assert_eq!(
+        Some(plr_rules.len() as u64),
+        groups["ruff:PLR"].as_u64(),
+        "{plr:#}"
+    );
+    assert!(plr_rules.iter().any(|r| r == "ruff:PLR0913"), "{plr:#}");
+    assert!(plr.get("checkedRulesNote").is_none(), "{plr:#}");
+    // `bandit:*` covers every bandit id a prefix names.
+    let bandit = agent.capability(
+        "get_gate_result",
+        serde_json::json!({"pr": 4, "checkedPrefix": "bandit:B6"}),
+    );
+    assert_eq!(
+        bandit["checkedRules"],
+        serde_json::json!(["bandit:*"]),
+        "{bandit:#}"
+    );
+}
+
+const NO_EVAL: &str = "rules:\n  - id: no-eval\n    pattern: eval(...)\n    message: eval runs arbitrary code\n    languages: [python]\n    severity: ERROR\n";
+
+/// `semgrep:<rule id>` counts in report_check like `ruff:T201`: a pass is witnessed where
+/// semgrep ran the repository's rule on the change and found nothing, disputed by its finding.
+#[test]
+fn semgrep_rule_ids_in_report_check_are_witnessed_and_disputed_by_the_gate() {
+    if !support::semgrep_on_path(
+        "semgrep_rule_ids_in_report_check_are_witnessed_and_disputed_by_the_gate",
+    ) {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data");
+    let repo = shop(tmp.path(), |r| put(r, ".semgrep.yml", NO_EVAL));
+    git(&repo, &["checkout", "-q", "-b", "feature"]);
+    put(&repo, "lib.py", "def double(x):\n    return 2 * x\n");
+    commit_all(&repo, "double");
+    let check = report_check(&repo, &data, &[("semgrep:no-eval", true)]);
+    assert_eq!(check["unknownRuleIds"], serde_json::json!([]), "{check:#}");
+    let out = gate(&repo, &data, &["--base", "main", "--head", "HEAD"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(
+        text(&out).contains("semgrep ok"),
+        "semgrep ran: {}",
+        text(&out)
+    );
+    assert_eq!(standings(&repo, &data, "semgrep:no-eval"), (0, 1, 0));
+
+    put(
+        &repo,
+        "lib.py",
+        "def double(x):\n    return eval(f\"2 * {x}\")\n",
+    );
+    commit_all(&repo, "eval");
+    report_check(&repo, &data, &[("semgrep:no-eval", true)]);
+    let out = gate(&repo, &data, &["--base", "main", "--head", "HEAD"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(text(&out).contains("semgrep:no-eval"), "{}", text(&out));
+    assert_eq!(standings(&repo, &data, "semgrep:no-eval"), (0, 1, 1));
+}
+
+/// The SARIF rule of `id` in `log` (any run).
+fn sarif_rule<'a>(log: &'a serde_json::Value, id: &str) -> &'a serde_json::Value {
+    log["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| r["tool"]["driver"]["rules"].as_array().unwrap())
+        .find(|r| r["id"] == id)
+        .unwrap_or_else(|| panic!("no rule {id} in {log:#}"))
+}
+
+/// Code scanning shows a rule's help beside its alert: ruff's explanation (from one `ruff rule
+/// --all` call, cached per ruff version in the data directory), bandit's check with its page,
+/// and the playbook rule's own text; the log stays valid SARIF 2.1.0.
+#[test]
+fn sarif_rules_carry_their_help_text_and_links() {
+    if !support::analysers_on_path() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data");
+    let repo = shop(tmp.path(), |r| {
+        put(
+            r,
+            "pyproject.toml",
+            "[tool.ruff.lint]\nselect = [\"T20\", \"S\"]\n",
+        );
+        put(r, ".nexus/rules/no-print.md", NO_PRINT);
+    });
+    put(&repo, "app.py", SHELL);
+    put(&repo, "lib.py", "def shout(x):\n    print(x)\n");
+    commit_all(&repo, "shell and print");
+    let sarif = tmp.path().join("gate.sarif");
+    let run = || {
+        let out = gate(
+            &repo,
+            &data,
+            &[
+                "--base",
+                "HEAD~1",
+                "--head",
+                "HEAD",
+                "--sarif",
+                sarif.to_str().unwrap(),
+            ],
+        );
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+        let log: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&sarif).unwrap()).unwrap();
+        log
+    };
+    let log = run();
+    let t201 = sarif_rule(&log, "ruff:T201");
+    assert_eq!(
+        t201["helpUri"], "https://docs.astral.sh/ruff/rules/print/",
+        "{t201:#}"
+    );
+    assert!(
+        t201["shortDescription"]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("print"),
+        "{t201:#}"
+    );
+    let md = t201["help"]["markdown"].as_str().unwrap();
+    assert!(md.contains("## What it does"), "{t201:#}");
+    assert_eq!(
+        t201["fullDescription"]["text"], t201["help"]["text"],
+        "{t201:#}"
+    );
+    let b602 = sarif_rule(&log, "bandit:B602");
+    assert_eq!(
+        b602["helpUri"],
+        "https://bandit.readthedocs.io/en/latest/plugins/b602_subprocess_popen_with_shell_equals_true.html",
+        "{b602:#}"
+    );
+    assert!(
+        b602["fullDescription"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("B602"),
+        "{b602:#}"
+    );
+    let own = sarif_rule(&log, "no-print");
+    assert!(
+        own["fullDescription"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("Use logging, never print()"),
+        "{own:#}"
+    );
+    assert!(
+        own["help"]["markdown"]
+            .as_str()
+            .unwrap()
+            .contains(".nexus/rules/no-print.md"),
+        "{own:#}"
+    );
+    sarif_is_valid(&log);
+
+    // The catalogues are cached per analyser version; ruff's is read from its cache next
+    // time: an edited cache shows.
+    let cached = |tool: &str| {
+        std::fs::read_dir(data.join("rule-help"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| {
+                let name = p.file_name().unwrap().to_string_lossy().into_owned();
+                name.starts_with(&format!("{tool}-")) && name.ends_with(".json")
+            })
+            .unwrap_or_else(|| panic!("no cached {tool} rule help"))
+    };
+    cached("bandit");
+    let cache = cached("ruff");
+    let mut rules: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&cache).unwrap()).unwrap();
+    let all = rules.as_array_mut().unwrap();
+    assert!(all.len() > 500, "every ruff rule from one call");
+    for r in all.iter_mut().filter(|r| r["code"] == "T201") {
+        r["explanation"] = "cached explanation".into();
+    }
+    std::fs::write(&cache, rules.to_string()).unwrap();
+    let again = run();
+    assert_eq!(
+        sarif_rule(&again, "ruff:T201")["help"]["text"],
+        "cached explanation"
+    );
+}
+
+/// A team waives an existing finding in a committed baseline, written by the gate itself; the
+/// waiver survives the line being re-indented and moved, and shows in SARIF as an external
+/// suppression with its reason. A pull request cannot waive its own new finding (the base's
+/// baseline applies; its edit is listed as unreviewed), and an expired waiver waives nothing.
+#[test]
+fn a_reviewed_baseline_waives_existing_findings_and_only_those() {
+    if !support::analysers_on_path() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data");
+    let repo = shop(tmp.path(), |_| {});
+    put(&repo, "app.py", SHELL);
+    commit_all(&repo, "legacy shell");
+    let wrote = gate(
+        &repo,
+        &data,
+        &["--base", "HEAD~1", "--head", "HEAD", "--write-baseline"],
+    );
+    assert_eq!(wrote.status.code(), Some(0), "{}", text(&wrote));
+    assert!(
+        text(&wrote).contains("wrote 1 new waiver(s)"),
+        "{}",
+        text(&wrote)
+    );
+    let file = repo.join(".nexus/baseline.yaml");
+    let written = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        written.contains("rule: bandit:B602") && written.contains("path: app.py"),
+        "{written}"
+    );
+    let reviewed = written.replace(
+        "existing finding at",
+        "the command is a constant; ticket SHOP-12. Was: existing finding at",
+    );
+    std::fs::write(&file, &reviewed).unwrap();
+    commit_all(&repo, "baseline the legacy shell call");
+    // Writing again adds nothing: the finding is waived already.
+    let again = gate(
+        &repo,
+        &data,
+        &["--base", "HEAD~2", "--head", "HEAD", "--write-baseline"],
+    );
+    assert!(
+        text(&again).contains("wrote 0 new waiver(s) (1 in all)"),
+        "{}",
+        text(&again)
+    );
+    git(&repo, &["checkout", "-q", "--", "."]);
+
+    git(&repo, &["checkout", "-q", "-b", "feature"]);
+    put(
+        &repo,
+        "app.py",
+        "import subprocess\n\n\ndef run(cmd):\n    if cmd:\n        return subprocess.run(cmd, shell=True, check=True)\n    return None\n",
+    );
+    commit_all(&repo, "re-indent the legacy call");
+    let sarif = tmp.path().join("gate.sarif");
+    let out = gate(
+        &repo,
+        &data,
+        &[
+            "--base",
+            "main",
+            "--head",
+            "HEAD",
+            "--sarif",
+            sarif.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "waived, not counted: {}",
+        text(&out)
+    );
+    assert!(text(&out).contains("1 finding(s) waived"), "{}", text(&out));
+    let log: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&sarif).unwrap()).unwrap();
+    let b602 = log["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| r["results"].as_array().unwrap())
+        .find(|r| r["ruleId"] == "bandit:B602")
+        .unwrap_or_else(|| panic!("the waived result is still reported: {log:#}"));
+    assert_eq!(b602["suppressions"][0]["kind"], "external", "{b602:#}");
+    assert!(
+        b602["suppressions"][0]["justification"]
+            .as_str()
+            .unwrap()
+            .contains("SHOP-12"),
+        "{b602:#}"
+    );
+    assert_eq!(
+        b602["locations"][0]["physicalLocation"]["region"]["startLine"],
+        6
+    );
+    sarif_is_valid(&log);
+    // The agent reads the waived count in get_gate_result, beside no violation.
+    let asked = Command::new(bin())
+        .current_dir(&repo)
+        .args(["--surface", "nexus-rules", "call", "use_capability"])
+        .arg(serde_json::json!({"capability": "get_gate_result", "arguments": {}}).to_string())
+        .arg("--data-dir")
+        .arg(&data)
+        .env("PATH", tool_path())
+        .env_remove("NEXUS_API_URL")
+        .output()
+        .unwrap();
+    assert!(asked.status.success(), "{}", text(&asked));
+    let result: serde_json::Value = serde_json::from_slice(&asked.stdout).unwrap();
+    assert_eq!(
+        (&result["waivedCount"], &result["violationCount"]),
+        (&serde_json::json!(1), &serde_json::json!(0)),
+        "{result:#}"
+    );
+
+    // The PR waives its own new finding: the base's baseline applies, the edit is listed.
+    put(
+        &repo,
+        "tool.py",
+        "import subprocess\n\n\ndef go(c):\n    return subprocess.call(c, shell=True)\n",
+    );
+    commit_all(&repo, "another shell");
+    let own = gate(
+        &repo,
+        &data,
+        &["--base", "HEAD~1", "--head", "HEAD", "--write-baseline"],
+    );
+    assert_eq!(own.status.code(), Some(0), "{}", text(&own));
+    commit_all(&repo, "waive it in the PR");
+    let out = gate(&repo, &data, &["--base", "main", "--head", "HEAD"]);
+    let all = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{all}");
+    assert!(all.contains("tool.py:5  bandit:B602"), "{all}");
+    assert!(
+        all.contains("baseline config:.nexus/baseline.yaml"),
+        "{all}"
+    );
+
+    // Expired on the base branch: the legacy finding counts again, and the summary says why.
+    git(&repo, &["checkout", "-q", "main"]);
+    std::fs::write(
+        &file,
+        reviewed.replace("reason:", "expires: 2020-01-31\n  reason:"),
+    )
+    .unwrap();
+    commit_all(&repo, "the waiver expires");
+    git(&repo, &["checkout", "-q", "feature"]);
+    git(&repo, &["rebase", "-q", "main"]);
+    let out = gate(&repo, &data, &["--base", "main", "--head", "HEAD~2"]);
+    let all = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{all}");
+    assert!(all.contains("app.py:6  bandit:B602"), "{all}");
+    assert!(
+        all.contains("waiver expired bandit:B602") && all.contains("2020-01-31"),
+        "{all}"
+    );
+}
+
+/// bootstrap_playbook on a real project (the fastmcp sdist) after two gate runs of one pull
+/// request: the unused import the author fixed between the runs (and fastmcp's ruff selects)
+/// ranks above a more frequent finding nobody fixed; pytest's asserts in tests are not
+/// proposed (said in the answer); asking again queues nothing.
+#[test]
+fn bootstrap_ranks_what_the_team_fixes_and_skips_test_asserts() {
+    const TEST: &str = "bootstrap_ranks_what_the_team_fixes_and_skips_test_asserts";
+    const SDIST: &str = "fastmcp==2.12.4";
+    if !support::sdist::wanted(SDIST) || !support::analysers_on_path() {
+        return;
+    }
+    let home = support::local::LocalHome::new();
+    let python = support::python_with_mcp().unwrap_or_else(|| "python3".into());
+    // Its own folder: `fetch` returns the first directory it finds there.
+    let work = home.scratch().join("sdist");
+    std::fs::create_dir_all(&work).unwrap();
+    let repo = support::sdist::fetch(&python, SDIST, &work);
+    git(&repo, &["init", "-q", "-b", "main"]);
+    commit_all(&repo, "fastmcp 2.12.4 as released");
+    git(&repo, &["checkout", "-q", "-b", "feature"]);
+    put(
+        &repo,
+        "tests/test_jitter.py",
+        "from fastmcp.utilities.jitter import jitter\n\n\ndef test_jitter():\n    assert jitter(1) >= 0\n    assert jitter(2) >= 0\n    assert jitter(3) >= 0\n",
+    );
+    let module = "src/fastmcp/utilities/jitter.py";
+    let body = "\"\"\"Random delays.\"\"\"\n\nimport random\n\n\ndef jitter(n: int) -> float:\n    a = random.random()\n    b = random.random()\n    c = random.random()\n    return n * random.random() + a + b + c\n";
+    put(&repo, module, &format!("import os\n{body}"));
+    commit_all(&repo, "jitter");
+    let repo_s = repo.display().to_string();
+    let gate_pr = || {
+        let out = home.run(
+            &[
+                "gate", "--base", "main", "--head", "HEAD", "--pr", "5", "--repo", &repo_s,
+            ],
+            "nexus-mcp gate",
+        );
+        assert_ne!(out.status.code(), Some(2), "{}", text(&out));
+        text(&out)
+    };
+    let first = gate_pr();
+    assert!(
+        first.contains("ruff:F401") && first.contains("bandit:B311"),
+        "{first}"
+    );
+    assert!(first.contains("bandit:B101"), "{first}");
+    put(&repo, module, body);
+    commit_all(&repo, "drop the unused import");
+    let second = gate_pr();
+    assert!(!second.contains("ruff:F401"), "{second}");
+
+    let Some(py) = support::require(
+        support::python_with_mcp(),
+        "Python with the `mcp` package (.venv/bin/python or $NEXUS_MCP_PYTHON)",
+        TEST,
+    ) else {
+        return;
+    };
+    let mut agent = support::local::PySdk::spawn(
+        &home,
+        &py,
+        &[
+            "--surface",
+            "nexus-rules",
+            "serve",
+            "--repo",
+            &repo_s,
+            "--scopes",
+            "rules:read,rules:propose",
+        ],
+        "nexus-rules (Python SDK)",
+    );
+    agent.ready();
+    let answer = agent.capability("bootstrap_playbook", serde_json::json!({}));
+    let enforced: Vec<String> = answer["queued"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{answer:#}"))
+        .iter()
+        .map(|p| {
+            p["fields"]["enforcedBy"][0]
+                .as_str()
+                .unwrap_or("")
+                .to_string()
+        })
+        .collect();
+    let at = |id: &str| {
+        enforced
+            .iter()
+            .position(|e| e == id)
+            .unwrap_or_else(|| panic!("{id} not queued: {enforced:?}"))
+    };
+    assert!(
+        at("ruff:F401") < at("bandit:B311"),
+        "fixed first: {enforced:?}"
+    );
+    assert!(
+        !enforced
+            .iter()
+            .any(|e| e.contains("B101") || e.contains("S101")),
+        "{enforced:?}"
+    );
+    let gate_source = answer["sources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["path"] == "gate records")
+        .unwrap_or_else(|| panic!("{answer:#}"));
+    assert!(
+        gate_source["warning"]
+            .as_str()
+            .unwrap_or("")
+            .contains("bandit:B101: only pytest"),
+        "{gate_source:#}"
+    );
+    let f401 = answer["queued"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["fields"]["enforcedBy"][0] == "ruff:F401")
+        .unwrap();
+    assert!(
+        f401["body"]
+            .as_str()
+            .unwrap()
+            .contains("fixed 1 time(s) within a pull request"),
+        "{f401:#}"
+    );
+    let again = agent.capability("bootstrap_playbook", serde_json::json!({}));
+    assert_eq!(again["queued"], serde_json::json!([]), "{again:#}");
+}

@@ -430,6 +430,8 @@ fn synthetic(repo: &str, head: &str, pr: Option<u64>, violations: usize) -> Gate
         unreviewed_rules: Vec::new(),
         enforced_rules: Vec::new(),
         checked_rules: Vec::new(),
+        waived: Vec::new(),
+        waiver_notes: Vec::new(),
         truncated: Some(false),
         truncated_note: None,
         analyzed_at: "2026-12-01T10:00:00Z".into(),

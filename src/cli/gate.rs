@@ -57,6 +57,10 @@ pub struct GateArgs {
     /// code scanning.
     #[arg(long, value_enum, default_value_t = Format::Text, conflicts_with = "json")]
     pub format: Format,
+    /// Write the change's violations as waivers into the work tree's `.nexus/baseline.yaml`
+    /// (kept entries stay; nothing is stored), for a person to give reasons, review and commit.
+    #[arg(long, conflicts_with_all = ["json", "sarif", "pr"])]
+    pub write_baseline: bool,
     /// Seconds each analyser may run before it is stopped (and reported failed).
     #[arg(long, default_value_t = 600)]
     pub analyser_timeout: u64,
@@ -168,8 +172,12 @@ async fn store_and_report(
     client: Option<&NexusClient>,
 ) -> Result<ExitCode, String> {
     redact(&mut record);
+    if args.write_baseline {
+        return write_baseline(root, &record);
+    }
     if let Some(path) = &args.sarif {
-        let sarif = gate::sarif::write(&record);
+        let help = rule_help(args, root, &record, timeout).await;
+        let sarif = gate::sarif::write_with_help(&record, &help);
         let text = serde_json::to_string_pretty(&sarif).map_err(|e| e.to_string())?;
         std::fs::write(path, text)
             .map_err(|e| format!("cannot write the SARIF file {}: {e}", path.display()))?;
@@ -241,12 +249,74 @@ async fn store_and_report(
     })
 }
 
+/// `--write-baseline`: the run's violations added to the work tree's baseline file.
+fn write_baseline(root: &Path, record: &GateRecord) -> Result<ExitCode, String> {
+    use gate::baseline::{self, BASELINE_FILE};
+    let file = root.join(BASELINE_FILE);
+    let existing = match std::fs::read_to_string(&file) {
+        Ok(t) => baseline::parse(&t, "the work tree").map_err(|e| e.to_string())?,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => baseline::Baseline::default(),
+        Err(e) => return Err(format!("cannot read {}: {e}", file.display())),
+    };
+    let before = existing.waivers.len();
+    let prints = gate::head_fingerprints(root, &record.head_sha, &record.violations);
+    let reason = format!(
+        "existing finding at {}: give the reason it is accepted",
+        gate::short(&record.head_sha)
+    );
+    let book = baseline::with_waivers(existing, &record.violations, &prints, &reason);
+    let yaml = baseline::render(&book).map_err(|e| e.to_string())?;
+    if let Some(dir) = file.parent() {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    std::fs::write(&file, yaml).map_err(|e| format!("cannot write {}: {e}", file.display()))?;
+    println!(
+        "wrote {} new waiver(s) ({} in all) to {}\n  next: write each waiver's reason, then commit {BASELINE_FILE}; the gate applies it once it is on the base branch",
+        book.waivers.len() - before,
+        book.waivers.len(),
+        text(&file.display().to_string())
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Help for the SARIF's rules, cached per analyser version in the data directory (the local
+/// one even when the record goes to a remote Nexus), redacted as the record is.
+async fn rule_help(
+    args: &GateArgs,
+    root: &Path,
+    record: &GateRecord,
+    timeout: Duration,
+) -> gate::rule_help::HelpBook {
+    let cache = args
+        .data_dir
+        .clone()
+        .unwrap_or_else(nexus_lite::default_data_dir);
+    let (root, record) = (root.to_path_buf(), record.clone());
+    let options = analysers::Options {
+        timeout,
+        ..analysers::Options::default()
+    };
+    let mut help = tokio::task::spawn_blocking(move || {
+        gate::rule_help::for_record(&record, &root, Some(&cache), &options)
+    })
+    .await
+    .unwrap_or_default();
+    for h in help.values_mut() {
+        for t in [&mut h.short, &mut h.full, &mut h.markdown] {
+            crate::runtime::redact::redact_text(t);
+        }
+    }
+    help
+}
+
 /// Redacts the secrets analysers quote (bandit's B105–B107 print the hardcoded password) and
 /// the added lines the record quotes, as MCP answers are, before the record is printed,
 /// written as SARIF or stored.
 fn redact(record: &mut GateRecord) {
     use crate::runtime::redact::redact_text;
-    for v in &mut record.violations {
+    let waived = record.waived.iter_mut().map(|w| &mut w.violation);
+    for v in record.violations.iter_mut().chain(waived) {
         redact_text(&mut v.comment);
         if let Some(s) = &mut v.suggestion {
             redact_text(s);
@@ -341,6 +411,23 @@ pub fn summary(
             out,
             "  ... and {} more (see the record or the SARIF file)",
             record.violations.len() - SUMMARY_VIOLATIONS
+        );
+    }
+    if !record.waived.is_empty() {
+        let _ = writeln!(
+            out,
+            "  {} finding(s) waived by the base's {} (suppressed, not counted)",
+            record.waived.len(),
+            gate::baseline::BASELINE_FILE
+        );
+    }
+    for n in &record.waiver_notes {
+        let _ = writeln!(
+            out,
+            "  waiver {} {}: {}",
+            text(&n.state),
+            text(&n.rule),
+            one_line(&n.message)
         );
     }
     let tools: Vec<String> = record

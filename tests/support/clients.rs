@@ -124,9 +124,7 @@ pub async fn call_tool(
 /// Whether ruff and bandit are on the tests' PATH (when not, the caller skips and this says
 /// so); with NEXUS_LITE_REQUIRE_ANALYSERS=1 (CI) their absence fails the test instead.
 pub fn analysers_on_path() -> bool {
-    let found = ["ruff", "bandit"]
-        .iter()
-        .all(|p| std::env::split_paths(&super::spawn::tool_path()).any(|d| d.join(p).is_file()));
+    let found = tools_on_path(&["ruff", "bandit"]);
     if !found && std::env::var("NEXUS_LITE_REQUIRE_ANALYSERS").as_deref() == Ok("1") {
         panic!("ruff and bandit must be on PATH (NEXUS_LITE_REQUIRE_ANALYSERS=1): run .ci/setup");
     }
@@ -134,4 +132,25 @@ pub fn analysers_on_path() -> bool {
         eprintln!("skipped: ruff and bandit are not installed (run .ci/setup)");
     }
     found
+}
+
+/// semgrep (and ruff and bandit) on the tests' PATH. .ci/setup does not install semgrep, so its
+/// absence is a skip, said on stderr, even where analysers are required.
+pub fn semgrep_on_path(test: &str) -> bool {
+    if !analysers_on_path() {
+        return false;
+    }
+    let found = tools_on_path(&["semgrep"]);
+    if !found {
+        eprintln!(
+            "SKIPPED {test}: semgrep is not installed (pip install semgrep, then put it on PATH)"
+        );
+    }
+    found
+}
+
+fn tools_on_path(tools: &[&str]) -> bool {
+    tools
+        .iter()
+        .all(|p| std::env::split_paths(&super::spawn::tool_path()).any(|d| d.join(p).is_file()))
 }

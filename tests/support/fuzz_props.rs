@@ -2150,3 +2150,112 @@ pub fn audit_pages_property((sizes, max_chars): (Vec<Vec<usize>>, usize)) -> Res
     }
     Ok(())
 }
+
+// ---------- gate baselines (issue 26, gatefeat) ----------
+
+/// Findings (rule, path, line text) and waivers over them: each waiver names a finding by index
+/// with its line re-spaced or edited, and maybe an expiry before or after "today"; plus any
+/// text as a baseline file.
+pub type BaselineCase = (
+    Vec<(usize, usize, String)>,
+    Vec<(usize, bool, Option<bool>)>,
+    String,
+);
+
+pub fn baseline_input() -> impl Strategy<Value = BaselineCase> {
+    (
+        prop::collection::vec((0..3usize, 0..3usize, "[ a-z()=\t]{0,12}"), 0..6),
+        prop::collection::vec(
+            (0..6usize, any::<bool>(), prop::option::of(any::<bool>())),
+            0..6,
+        ),
+        prop_oneof![
+            ".{0,200}",
+            "waivers:\n(  - rule: [a-z:0-9]{0,8}\n    path: [a-z./]{0,8}\n    fingerprint: [0-9a-f]{0,16}\n    reason: .{0,10}\n( {0,6}expires: .{0,12}\n)?){0,3}",
+        ],
+    )
+}
+
+/// Applying a baseline partitions the violations, in order; a violation is waived exactly when
+/// a live waiver names its rule, path and fingerprint, which survives re-spacing the line and
+/// not editing it; an expired one is reported; any file text parses or is refused, never panics.
+pub fn baseline_property((found, waivers, text): BaselineCase) -> Result<(), String> {
+    use nexus_lite::rules::gate::baseline::{Baseline, Waiver, apply, fingerprint, parse};
+    use nexus_lite::rules::gate::model::Violation;
+    use nexus_lite::rules::gate::severity::Severity;
+    let _ = parse(&text, "fuzz");
+    const RULES: [&str; 3] = ["ruff:S602", "bandit:B602", "no-print"];
+    const PATHS: [&str; 3] = ["app.py", "lib/a.py", "tests/t.py"];
+    let violations: Vec<Violation> = found
+        .iter()
+        .enumerate()
+        .map(|(i, (r, p, _))| Violation {
+            path: PATHS[*p].into(),
+            line: Some(i as u32 + 1),
+            severity: Severity::Error,
+            rule_id: RULES[*r].into(),
+            rule_title: "t".into(),
+            comment: "c".into(),
+            suggestion: None,
+            source: None,
+        })
+        .collect();
+    let prints: Vec<String> = found
+        .iter()
+        .map(|(r, p, t)| fingerprint(RULES[*r], PATHS[*p], t))
+        .collect();
+    let book = Baseline {
+        waivers: waivers
+            .iter()
+            .filter(|(i, _, _)| *i < found.len())
+            .map(|(i, edit, expiry)| {
+                let (r, p, t) = &found[*i];
+                let line = if *edit {
+                    format!("{t}#")
+                } else {
+                    format!("  {}  ", t.replace(' ', "\t "))
+                };
+                Waiver {
+                    rule: RULES[*r].into(),
+                    path: PATHS[*p].into(),
+                    fingerprint: fingerprint(RULES[*r], PATHS[*p], &line),
+                    reason: "r".into(),
+                    expires: expiry
+                        .map(|later| if later { "2099-01-01" } else { "2000-01-01" }.into()),
+                }
+            })
+            .collect(),
+    };
+    let out = apply(&book, violations.clone(), &prints, &PATHS, "2026-12-03");
+    if out.kept.len() + out.waived.len() != violations.len() {
+        return Err(format!("lost or added violations: {out:?}"));
+    }
+    for (v, print) in violations.iter().zip(&prints) {
+        let live = book.waivers.iter().any(|w| {
+            w.rule == v.rule_id
+                && w.path == v.path
+                && &w.fingerprint == print
+                && w.expires.as_deref().is_none_or(|e| e > "2026-12-03")
+        });
+        let waived = out.waived.iter().any(|w| w.violation == *v);
+        if live != waived {
+            return Err(format!(
+                "{v:?} waived {waived}, a live waiver {live}: {book:?}"
+            ));
+        }
+    }
+    // A kept violation that an (expired) waiver names is reported.
+    let expired_hits = out.kept.iter().any(|v| {
+        let p = &prints[violations.iter().position(|x| x == v).unwrap_or(0)];
+        book.waivers
+            .iter()
+            .any(|w| w.rule == v.rule_id && w.path == v.path && &w.fingerprint == p)
+    });
+    if expired_hits && !out.notes.iter().any(|n| n.state == "expired") {
+        return Err(format!(
+            "an expired waiver matched silently: {:?}",
+            out.notes
+        ));
+    }
+    Ok(())
+}

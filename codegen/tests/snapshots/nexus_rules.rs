@@ -206,6 +206,9 @@ pub mod nexus_rules {
         pub pr: Option<i64>,
         #[serde(default = "default_getgateresultinput_limit")]
         pub limit: i64,
+        #[serde(rename = "checkedPrefix")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub checked_prefix: Option<String>,
     }
     impl Default for GetGateResultInput {
         fn default() -> Self {
@@ -214,6 +217,7 @@ pub mod nexus_rules {
                 sha: None,
                 pr: None,
                 limit: default_getgateresultinput_limit(),
+                checked_prefix: None,
             }
         }
     }
@@ -269,6 +273,18 @@ pub mod nexus_rules {
         pub violations: Option<Vec<serde_json::Value>>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub candidates: Option<Vec<serde_json::Value>>,
+        #[serde(rename = "checkedRules")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub checked_rules: Option<Vec<String>>,
+        #[serde(rename = "checkedRulesCount")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub checked_rules_count: Option<i64>,
+        #[serde(rename = "waivedCount")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub waived_count: Option<i64>,
+        #[serde(rename = "waiverNotes")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub waiver_notes: Option<Vec<serde_json::Value>>,
     }
     /// Arguments of `list_skills`.
     #[derive(
@@ -759,7 +775,7 @@ pub mod nexus_rules {
             runtime::spec::ToolSpec {
                 name: "get_gate_result",
                 title: "Gate result",
-                description: "The CI gate's verdict on a commit: violations (path, line, severity, ruleId, suggestion), blocking, detailComplete, counts. No argument: the newest record you may see (check repo/pr/sha). sha: full or a prefix of 7+ characters. Branch names filter nothing.",
+                description: "The CI gate's verdict on a commit: violations (path, line, severity, ruleId, suggestion), blocking, detailComplete, counts, checkedRules (analyser rules a pass covers; checkedPrefix lists one group in full). No argument: the newest record you may see (check repo/pr/sha). sha: full or a prefix of 7+ characters. Branch names filter nothing.",
                 scope: "rules:read",
                 access: runtime::spec::Access::Read,
                 modes: &[
@@ -767,12 +783,13 @@ pub mod nexus_rules {
                     runtime::spec::Mode::RemoteHttp,
                 ],
                 handler: runtime::spec::Handler::Mapped,
-                input_schema: "{\"additionalProperties\":false,\"properties\":{\"limit\":{\"default\":20,\"maximum\":200,\"minimum\":1,\"type\":\"integer\"},\"pr\":{\"minimum\":1,\"type\":\"integer\"},\"repo\":{\"maxLength\":200,\"pattern\":\"^[\\\\w.-]+/[\\\\w.-]+$\",\"type\":\"string\"},\"sha\":{\"pattern\":\"^[0-9a-fA-F]{7,64}$\",\"type\":\"string\"}},\"type\":\"object\"}",
-                output_schema: "{\"properties\":{\"blocking\":{\"anyOf\":[{\"type\":\"boolean\"},{\"type\":\"null\"}]},\"blockingCount\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"null\"}]},\"candidates\":{\"type\":\"array\"},\"detailComplete\":{\"anyOf\":[{\"type\":\"boolean\"},{\"type\":\"null\"}]},\"found\":{\"type\":\"boolean\"},\"pr\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"null\"}]},\"reason\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"repo\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"sha\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"status\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"truncated\":{\"anyOf\":[{\"type\":\"boolean\"},{\"type\":\"null\"}]},\"truncatedNote\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"truncation\":{\"description\":\"Present when the result was cut to fit its budget; nothing is ever cut silently.\",\"properties\":{\"cuts\":{\"items\":{\"properties\":{\"kept\":{\"type\":\"integer\"},\"path\":{\"type\":\"string\"},\"total\":{\"type\":\"integer\"}},\"required\":[\"path\",\"kept\",\"total\"],\"type\":\"object\"},\"type\":\"array\"},\"next_cursor\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"note\":{\"type\":\"string\"},\"strings_shortened\":{\"type\":\"integer\"},\"truncated\":{\"type\":\"boolean\"}},\"required\":[\"truncated\"],\"type\":\"object\"},\"violationCount\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"null\"}]},\"violations\":{\"anyOf\":[{\"items\":{\"properties\":{\"comment\":{\"type\":\"string\"},\"line\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"null\"}]},\"path\":{\"type\":\"string\"},\"ruleId\":{\"type\":\"string\"},\"ruleTitle\":{\"type\":\"string\"},\"severity\":{\"type\":\"string\"},\"suggestion\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]}},\"type\":\"object\"},\"type\":\"array\"},{\"type\":\"null\"}]},\"violationsReturned\":{\"type\":\"integer\"},\"violationsUnreadable\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"null\"}]}},\"type\":\"object\"}",
+                input_schema: "{\"additionalProperties\":false,\"properties\":{\"checkedPrefix\":{\"maxLength\":64,\"minLength\":1,\"type\":\"string\"},\"limit\":{\"default\":20,\"maximum\":200,\"minimum\":1,\"type\":\"integer\"},\"pr\":{\"minimum\":1,\"type\":\"integer\"},\"repo\":{\"maxLength\":200,\"pattern\":\"^[\\\\w.-]+/[\\\\w.-]+$\",\"type\":\"string\"},\"sha\":{\"pattern\":\"^[0-9a-fA-F]{7,64}$\",\"type\":\"string\"}},\"type\":\"object\"}",
+                output_schema: "{\"properties\":{\"blocking\":{\"anyOf\":[{\"type\":\"boolean\"},{\"type\":\"null\"}]},\"blockingCount\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"null\"}]},\"candidates\":{\"type\":\"array\"},\"checkedRules\":{\"anyOf\":[{\"items\":{\"type\":\"string\"},\"type\":\"array\"},{\"type\":\"null\"}]},\"checkedRulesCount\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"null\"}]},\"detailComplete\":{\"anyOf\":[{\"type\":\"boolean\"},{\"type\":\"null\"}]},\"found\":{\"type\":\"boolean\"},\"pr\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"null\"}]},\"reason\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"repo\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"sha\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"status\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"truncated\":{\"anyOf\":[{\"type\":\"boolean\"},{\"type\":\"null\"}]},\"truncatedNote\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"truncation\":{\"description\":\"Present when the result was cut to fit its budget; nothing is ever cut silently.\",\"properties\":{\"cuts\":{\"items\":{\"properties\":{\"kept\":{\"type\":\"integer\"},\"path\":{\"type\":\"string\"},\"total\":{\"type\":\"integer\"}},\"required\":[\"path\",\"kept\",\"total\"],\"type\":\"object\"},\"type\":\"array\"},\"next_cursor\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"note\":{\"type\":\"string\"},\"strings_shortened\":{\"type\":\"integer\"},\"truncated\":{\"type\":\"boolean\"}},\"required\":[\"truncated\"],\"type\":\"object\"},\"violationCount\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"null\"}]},\"violations\":{\"anyOf\":[{\"items\":{\"properties\":{\"comment\":{\"type\":\"string\"},\"line\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"null\"}]},\"path\":{\"type\":\"string\"},\"ruleId\":{\"type\":\"string\"},\"ruleTitle\":{\"type\":\"string\"},\"severity\":{\"type\":\"string\"},\"suggestion\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]}},\"type\":\"object\"},\"type\":\"array\"},{\"type\":\"null\"}]},\"violationsReturned\":{\"type\":\"integer\"},\"violationsUnreadable\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"null\"}]},\"waivedCount\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"null\"}]},\"waiverNotes\":{\"anyOf\":[{\"type\":\"array\"},{\"type\":\"null\"}]}},\"type\":\"object\"}",
                 nexus: Some(runtime::spec::NexusSpec {
                     method: runtime::spec::HttpMethod::Get,
                     path: "/api/v1/rules/gate-results",
                     query: &[
+                        ("checkedPrefix", "{{ input.checkedPrefix }}"),
                         ("limit", "{{ input.limit }}"),
                         ("pr", "{{ input.pr }}"),
                         ("repository", "{{ input.repo }}"),

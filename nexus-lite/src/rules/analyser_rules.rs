@@ -43,7 +43,7 @@ pub fn get_rule(repo: &ServedRepo, rule_id: &str) -> Result<Value, RulesError> {
     Err(RulesError::not_found(
         "RULE_NOT_FOUND",
         format!(
-            "no playbook rule `{rule_id}` in {}{}; analyser rules are named ruff:<CODE> or bandit:<ID>",
+            "no playbook rule `{rule_id}` in {}{}; analyser rules are named ruff:<CODE>, bandit:<ID> or semgrep:<rule id>",
             repo.name,
             if names.is_empty() {
                 String::new()
@@ -62,8 +62,18 @@ pub fn analyser_id(rule_id: &str) -> Option<(&str, &str)> {
     match tool {
         "ruff" if ruff_code(code) => Some((tool, code)),
         "bandit" if bandit_code(code) => Some((tool, code)),
+        "semgrep" if semgrep_id(code) => Some((tool, code)),
         _ => None,
     }
+}
+
+/// A semgrep rule id as semgrep reports it (`no-eval`, `semgrep.python.no-eval`).
+fn semgrep_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 200
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_'))
 }
 
 /// A ruff rule code: capital letters, then digits (`E501`, `S602`, `PLR0913`).
@@ -166,6 +176,18 @@ fn ruff(rule_id: &str, code: &str) -> Value {
     analyser(Some(true), None, rule)
 }
 
+/// Bandit's checks by id (`B602` → `subprocess_popen_with_shell_equals_true`), as `bandit -h`
+/// lists them.
+pub fn bandit_checks(help: &str) -> std::collections::BTreeMap<String, String> {
+    help.lines()
+        .filter_map(|l| {
+            let mut parts = l.split_whitespace();
+            let code = parts.next().filter(|c| bandit_code(c))?;
+            Some((code.to_string(), parts.next()?.to_string()))
+        })
+        .collect()
+}
+
 /// Bandit has no rule text command: `bandit -h` lists its checks by id and name.
 fn bandit(rule_id: &str, code: &str) -> Value {
     let out = match output("bandit", &["-h"]) {
@@ -191,11 +213,7 @@ fn bandit(rule_id: &str, code: &str) -> Value {
         }
     };
     let help = String::from_utf8_lossy(&out.stdout);
-    let name = help.lines().find_map(|l| {
-        let mut parts = l.split_whitespace();
-        (parts.next() == Some(code)).then(|| parts.next().unwrap_or("").to_string())
-    });
-    let Some(name) = name else {
+    let Some(name) = bandit_checks(&help).remove(code) else {
         return analyser(
             Some(false),
             Some(format!("bandit lists no check `{code}` (bandit -h)")),

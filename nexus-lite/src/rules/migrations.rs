@@ -89,4 +89,5 @@ CREATE INDEX rule_proposals_by_status ON rule_proposals(repository, status, crea
     },
     // rules::gate migrations (2500..=2599) go below this line.
     crate::rules::gate::record::MIGRATION_2500,
+    crate::rules::gate::record::MIGRATION_2520,
 ];

@@ -252,7 +252,10 @@ pub fn compute(
 
 /// Per rule: how many times a pull request's gate run broke it and a later run of the same
 /// pull request no longer did (the rule enforced there with no violation, or the run complete).
-fn fixed_in_prs(conn: &Connection, repository: &str) -> Result<BTreeMap<String, i64>, LiteError> {
+pub(crate) fn fixed_in_prs(
+    conn: &Connection,
+    repository: &str,
+) -> Result<BTreeMap<String, i64>, LiteError> {
     let ctx = "reading pull requests' gate runs";
     let mut st = conn
         .prepare(

@@ -363,7 +363,7 @@ fn note(v: &Value, tree_error: Option<&str>) -> String {
         .filter(|n| *n > 0)
     {
         parts.push(format!(
-            "{n} rule id(s) are neither in the current playbook nor analyser rules (ruff:<CODE>, bandit:<ID>) (unknownRuleIds): stored, but they count for nothing in the check's status; get_playbook lists the ids"
+            "{n} rule id(s) are neither in the current playbook nor analyser rules (ruff:<CODE>, bandit:<ID>, semgrep:<rule id>) (unknownRuleIds): stored, but they count for nothing in the check's status; get_playbook lists the ids"
         ));
     }
     let failed = v["failed"].as_array().map_or(0, Vec::len);

@@ -804,7 +804,7 @@ fn bandit_ignoring_nosec(snap: &Snapshot, files: &[String], opts: &Options) -> V
 }
 
 /// The semgrep configuration at head: `.semgrep.yml`, `.semgrep.yaml` or `.semgrep/`.
-fn semgrep_config(snap: &Snapshot) -> Option<&'static str> {
+pub(super) fn semgrep_config(snap: &Snapshot) -> Option<&'static str> {
     [".semgrep.yml", ".semgrep.yaml"]
         .into_iter()
         .find(|c| snap.has(c))

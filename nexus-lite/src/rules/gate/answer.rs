@@ -19,6 +19,11 @@ pub const MAX_LIMIT: usize = 500;
 /// A comment longer than this is cut (and marked).
 const MAX_COMMENT_CHARS: usize = 2_000;
 
+/// Checked analyser rules listed without `checkedPrefix`; past it, a count per group instead.
+pub const CHECKED_LISTED: usize = 60;
+/// Checked rules listed for one `checkedPrefix` (a whole ruff linter fits).
+pub const CHECKED_MAX: usize = 250;
+
 /// Records looked at for one question (ambiguity and scope checks).
 const LOOKUP_ROWS: usize = 500;
 
@@ -31,6 +36,8 @@ pub struct Question<'a> {
     /// The caller's repositories when its key is restricted; None = unrestricted.
     pub visible: Option<&'a [String]>,
     pub limit: usize,
+    /// Only the checked rules starting with this (`ruff:S`), listed in full.
+    pub checked_prefix: Option<&'a str>,
 }
 
 /// A question that cannot be asked.
@@ -234,6 +241,10 @@ fn not_found(q: &Question<'_>, reason: String) -> Value {
         "truncatedNote": null,
         "violations": null,
         "unreviewedRules": null,
+        "checkedRules": null,
+        "checkedRulesCount": null,
+        "waivedCount": null,
+        "waiverNotes": null,
         "tools": null,
         "skippedFiles": null,
         "analyzedAt": null,
@@ -323,6 +334,8 @@ fn found(
         }),
         "violations": violations,
         "unreviewedRules": r.unreviewed_rules,
+        "waivedCount": r.waived_count,
+        "waiverNotes": r.waiver_notes,
         "tools": tools,
         "skippedFiles": r.skipped_files,
         "analyzedAt": r.analyzed_at,
@@ -338,5 +351,44 @@ fn found(
     if !others.is_empty() {
         a["sameShaOtherRecords"] = json!(others);
     }
+    checked(&mut a, &r.checked_rules, q.checked_prefix);
     Ok(a)
+}
+
+/// `checkedRules`: the analyser rules whose silence means clean on this run. Long lists are
+/// summarised per group (`ruff:PLR`), each group reachable in full with `checkedPrefix`.
+fn checked(a: &mut Value, all: &[String], prefix: Option<&str>) {
+    let covers = |c: &String| match prefix {
+        None => true,
+        // `bandit:*` covers every bandit id a prefix can name.
+        Some(p) => c.starts_with(p) || c.strip_suffix('*').is_some_and(|tool| p.starts_with(tool)),
+    };
+    let matching: Vec<&String> = all.iter().filter(|c| covers(c)).collect();
+    let cap = if prefix.is_some() {
+        CHECKED_MAX
+    } else {
+        CHECKED_LISTED
+    };
+    a["checkedRules"] = json!(matching.iter().take(cap).collect::<Vec<_>>());
+    a["checkedRulesCount"] = json!(matching.len());
+    if matching.len() <= cap {
+        return;
+    }
+    let mut groups: std::collections::BTreeMap<String, usize> = Default::default();
+    for c in &matching {
+        *groups.entry(checked_group(c)).or_default() += 1;
+    }
+    a["checkedRulesByGroup"] = json!(groups);
+    a["checkedRulesNote"] = json!(format!(
+        "{cap} of {} checked analyser rules listed; ask again with `checkedPrefix` set to a group of checkedRulesByGroup (e.g. `{}`) for that group in full",
+        matching.len(),
+        groups.keys().next().map_or("ruff:S", String::as_str)
+    ));
+}
+
+/// `ruff:PLR0913` -> `ruff:PLR`: the tool and the code's letters.
+fn checked_group(rule: &str) -> String {
+    let (tool, code) = rule.split_once(':').unwrap_or(("", rule));
+    let letters: String = code.chars().take_while(|c| !c.is_ascii_digit()).collect();
+    format!("{tool}:{letters}")
 }

@@ -67,6 +67,7 @@ async fn get_results(State(s): State<Arc<RulesState>>, q: Q) -> RulesResult {
     let pr = p.opt_int("pr", 1, i64::MAX)?.map(|n| n as u64);
     let limit = p.int("limit", DEFAULT_LIMIT as i64, 1, MAX_LIMIT as i64)? as usize;
     let repository = p.str("repository").map(str::to_string);
+    let checked_prefix = p.str("checkedPrefix").map(str::to_string);
     blocking(s, StatusCode::OK, move |s| {
         let conn = s.core.reader()?;
         let q = Question {
@@ -75,6 +76,7 @@ async fn get_results(State(s): State<Arc<RulesState>>, q: Q) -> RulesResult {
             pr,
             visible: visible.as_deref(),
             limit,
+            checked_prefix: checked_prefix.as_deref(),
         };
         Ok(answer::answer(&conn, &q)?)
     })

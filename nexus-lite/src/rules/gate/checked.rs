@@ -1,10 +1,13 @@
 //! Which analyser rules a gate run checked, so that an agent's pass on an analyser id
 //! (`ruff:T201`) is witnessed only where the analyser's silence means clean: ruff's enabled
 //! rules as it resolves them for the changed files (`--show-settings`), and every bandit test
-//! when the repository configures no bandit selection. Patterns are `enforcedBy`-shaped
-//! (`ruff:T201`, `bandit:*`).
+//! when the repository configures no bandit selection, and the rules of the repository's
+//! semgrep configuration as semgrep names them. Patterns are `enforcedBy`-shaped
+//! (`ruff:T201`, `bandit:*`, `semgrep:no-eval`).
 
-use crate::rules::gate::analysers::{Options, bandit_configured, run_with_timeout, tool};
+use crate::rules::gate::analysers::{
+    Options, bandit_configured, run_with_timeout, semgrep_config, tool,
+};
 use crate::rules::gate::model::{ToolRun, ToolStatus};
 use crate::rules::gate::snapshot::{self, Snapshot};
 use std::collections::{BTreeMap, BTreeSet};
@@ -32,7 +35,65 @@ pub fn checked_rules(
     if ok("bandit") && !bandit_configured(snap) {
         out.push("bandit:*".to_string());
     }
+    if ok("semgrep") {
+        out.extend(
+            semgrep_rules(snap)
+                .into_iter()
+                .map(|id| format!("semgrep:{id}")),
+        );
+    }
     out
+}
+
+/// The rule ids of head's semgrep configuration as semgrep reports them (`check_id`): as
+/// written in `.semgrep.yml`; prefixed with the file's folders, dotted and without their
+/// leading dot, under `.semgrep/` (`.semgrep/sub/py.yml` → `semgrep.sub.<id>`). A file that
+/// does not parse contributes nothing: its rules are then not claimed checked.
+fn semgrep_rules(snap: &Snapshot) -> BTreeSet<String> {
+    let Some(config) = semgrep_config(snap) else {
+        return BTreeSet::new();
+    };
+    let mut out = BTreeSet::new();
+    for path in snap
+        .configs
+        .iter()
+        .filter(|c| c.as_str() == config || (config == ".semgrep" && c.starts_with(".semgrep/")))
+    {
+        let Ok(text) = std::fs::read_to_string(snap.root().join(path)) else {
+            continue;
+        };
+        let prefix: Vec<&str> = path
+            .rsplit_once('/')
+            .map(|(dir, _)| dir.split('/').map(|d| d.trim_start_matches('.')).collect())
+            .unwrap_or_default();
+        for id in semgrep_ids(&text) {
+            out.insert(
+                prefix
+                    .iter()
+                    .copied()
+                    .chain([id.as_str()])
+                    .collect::<Vec<_>>()
+                    .join("."),
+            );
+        }
+    }
+    out
+}
+
+/// `rules[].id` of a semgrep configuration file.
+fn semgrep_ids(text: &str) -> Vec<String> {
+    let Ok(v) = yaml_serde::from_str::<serde_json::Value>(text) else {
+        return Vec::new();
+    };
+    v["rules"]
+        .as_array()
+        .map(|rules| {
+            rules
+                .iter()
+                .filter_map(|r| r["id"].as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// The rule codes ruff enables for every file of `files`; empty when they cannot be known, or
@@ -125,5 +186,12 @@ mod tests {
         );
         assert_eq!(parse_enabled(&ignores), None);
         assert_eq!(parse_enabled("linter.per_file_ignores = {}\n"), None);
+    }
+
+    #[test]
+    fn semgrep_rule_ids_are_read_from_the_configuration() {
+        let text = "rules:\n  - id: no-eval\n    pattern: eval(...)\n  - id: no-exec\n";
+        assert_eq!(semgrep_ids(text), ["no-eval", "no-exec"]);
+        assert!(semgrep_ids("rules: [").is_empty());
     }
 }

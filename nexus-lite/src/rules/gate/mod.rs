@@ -18,11 +18,13 @@
 pub mod analysers;
 pub mod answer;
 pub mod api;
+pub mod baseline;
 pub mod binding;
 pub mod checked;
 pub mod diff;
 pub mod model;
 pub mod record;
+pub mod rule_help;
 pub mod sarif;
 pub mod severity;
 pub mod snapshot;
@@ -239,7 +241,9 @@ pub fn run(
         let stale = binding::stale_suppressions(&diff, &analysis.suppressed);
         analysis.findings.extend(stale);
     }
-    let bound = binding::bind(&diff, &analysis.findings, &base_rules);
+    let mut bound = binding::bind(&diff, &analysis.findings, &base_rules);
+    let waivers = waive(req.repo_root, &diff, std::mem::take(&mut bound.violations));
+    bound.violations = waivers.kept;
     let mut unreviewed = match unreviewed {
         Ok(list) => list,
         Err(e) => {
@@ -249,6 +253,21 @@ pub fn run(
     };
     unreviewed.extend(binding::changed_analyser_configs(&diff, &analysis.configs));
     unreviewed.extend(binding::added_suppressions(&diff));
+    unreviewed.extend(
+        diff.files
+            .iter()
+            .filter(|f| f.path == baseline::BASELINE_FILE)
+            .map(|f| UnreviewedRule {
+                rule_id: format!("config:{}", f.path),
+                title: format!(
+                    "the baseline {} changed; the base's waivers were applied, review the change before it waives anything",
+                    f.path
+                ),
+                change: "baseline".into(),
+                path: f.path.clone(),
+                what: None,
+            }),
+    );
     for tool in &mut analysis.tools {
         tool.findings_on_unchanged_lines = bound
             .unchanged_line_findings
@@ -298,8 +317,62 @@ pub fn run(
         unreviewed_rules: unreviewed,
         enforced_rules: bound.enforced,
         checked_rules: analysis.checked,
+        waived: waivers.waived,
+        waiver_notes: waivers.notes,
         analyzed_at: crate::core::util::rfc3339(crate::core::util::now_epoch()),
         generator: Some(crate::GENERATOR.to_string()),
+    })
+}
+
+/// Applies the base commit's baseline to `violations` (lines read at head). An unreadable
+/// baseline waives nothing and says so.
+fn waive(repo: &Path, diff: &diff::Diff, violations: Vec<model::Violation>) -> baseline::Applied {
+    let base = &diff.revisions.base_sha;
+    let book = match baseline::at_commit(repo, base) {
+        Ok(b) => b,
+        Err(e) => {
+            return baseline::Applied {
+                kept: violations,
+                waived: Vec::new(),
+                notes: vec![model::WaiverNote {
+                    rule: String::new(),
+                    path: baseline::BASELINE_FILE.into(),
+                    fingerprint: String::new(),
+                    state: "unreadable".into(),
+                    message: e.to_string(),
+                }],
+            };
+        }
+    };
+    let prints = head_fingerprints(repo, &diff.revisions.head_sha, &violations);
+    let changed: Vec<&str> = diff.files.iter().map(|f| f.path.as_str()).collect();
+    let today = crate::core::util::rfc3339(crate::core::util::now_epoch());
+    baseline::apply(
+        &book,
+        violations,
+        &prints,
+        &changed,
+        today.get(..10).unwrap_or(""),
+    )
+}
+
+/// Each violation's baseline fingerprint, from its line as committed at `head`.
+pub fn head_fingerprints(repo: &Path, head: &str, violations: &[model::Violation]) -> Vec<String> {
+    let mut files: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    baseline::fingerprints(violations, |path, line| {
+        let lines = files.entry(path.to_string()).or_insert_with(|| {
+            crate::core::git::show(repo, head, path)
+                .map(|b| {
+                    String::from_utf8_lossy(&b)
+                        .lines()
+                        .map(str::to_string)
+                        .collect()
+                })
+                .unwrap_or_default()
+        });
+        lines
+            .get(usize::try_from(line).ok()?.checked_sub(1)?)
+            .cloned()
     })
 }
 

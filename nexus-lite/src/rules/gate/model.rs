@@ -109,6 +109,28 @@ pub struct UnreviewedRule {
     pub what: Option<String>,
 }
 
+/// A violation a reviewed baseline waiver matched.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Waived {
+    pub violation: Violation,
+    pub fingerprint: String,
+    /// The waiver's reason (the SARIF suppression's justification).
+    pub reason: String,
+}
+
+/// A waiver that needs a person: `expired`, `unmatched` (its file changed and the finding is
+/// gone) or `unreadable` (the baseline file does not parse: nothing was waived).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WaiverNote {
+    pub rule: String,
+    pub path: String,
+    pub fingerprint: String,
+    pub state: String,
+    pub message: String,
+}
+
 /// What `nexus-mcp gate` records for one (repository, pr, head sha).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -142,6 +164,13 @@ pub struct GateRecord {
     /// the analyser ran completely and the rule was selected. Witnesses agents' passes on them.
     #[serde(default)]
     pub checked_rules: Vec<String>,
+    /// Violations a waiver of the base's `.nexus/baseline.yaml` matched: shown as suppressed,
+    /// not counted.
+    #[serde(default)]
+    pub waived: Vec<Waived>,
+    /// Waivers that expired, no longer match in a changed file, or could not be read.
+    #[serde(default)]
+    pub waiver_notes: Vec<WaiverNote>,
     /// Whether only part of the diff was analysed; null when the producer did not say.
     #[serde(default)]
     pub truncated: Option<bool>,
@@ -330,6 +359,8 @@ mod tests {
             unreviewed_rules: Vec::new(),
             enforced_rules: Vec::new(),
             checked_rules: Vec::new(),
+            waived: Vec::new(),
+            waiver_notes: Vec::new(),
             truncated: Some(false),
             truncated_note: None,
             analyzed_at: "2026-01-01T00:00:00Z".into(),

@@ -4,13 +4,15 @@
 
 use crate::core::db::Migration;
 use crate::core::error::LiteError;
-use crate::rules::gate::model::{GateRecord, SkippedFile, ToolRun, UnreviewedRule, Violation};
+use crate::rules::gate::model::{
+    GateRecord, SkippedFile, ToolRun, UnreviewedRule, Violation, WaiverNote,
+};
 use crate::rules::gate::severity::Severity;
 use rusqlite::{Connection, OptionalExtension, params};
 
 /// The gate's migrations (versions 2500..=2599 of the rules domain's range), listed in
 /// `rules::migrations::MIGRATIONS`.
-pub const MIGRATIONS: &[Migration] = &[MIGRATION_2500];
+pub const MIGRATIONS: &[Migration] = &[MIGRATION_2500, MIGRATION_2520];
 
 pub const MIGRATION_2500: Migration = Migration {
     version: 2500,
@@ -64,6 +66,16 @@ CREATE TABLE gate_violations(
 );
 CREATE INDEX gate_violations_rule ON gate_violations(rule_id);
 ",
+};
+
+/// The analyser rules a run checked completely (`checkedRules`), so get_gate_result can say
+/// what a pass covers, and what the baseline waived. Older records read as empty.
+pub const MIGRATION_2520: Migration = Migration {
+    version: 2520,
+    description: "gate records: the analyser rules each run checked, the baseline's waivers",
+    sql: "ALTER TABLE gate_records ADD COLUMN checked_json TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE gate_records ADD COLUMN waived_count INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE gate_records ADD COLUMN waiver_notes_json TEXT NOT NULL DEFAULT '[]';",
 };
 
 /// What storing did.
@@ -148,9 +160,10 @@ pub fn store(conn: &mut Connection, rec: &GateRecord, now_epoch: i64) -> Result<
         "INSERT INTO gate_records(record_id, repository, pr, pr_key, head_sha, base_sha,
            merge_base_sha, head_tree_sha, base_ref, head_ref, status, detail_complete, blocking,
            blocking_count, violation_count, truncated, truncated_note, files_changed, tools_json,
-           skipped_json, unreviewed_json, enforced_json, verdict_note, analyzed_at, generator, stored_at)
+           skipped_json, unreviewed_json, enforced_json, verdict_note, analyzed_at, generator, stored_at,
+           checked_json, waived_count, waiver_notes_json)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
-           ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26)",
+           ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29)",
         params![
             record_id,
             rec.repository,
@@ -178,6 +191,9 @@ pub fn store(conn: &mut Connection, rec: &GateRecord, now_epoch: i64) -> Result<
             rec.analyzed_at,
             rec.generator,
             now_epoch,
+            json(&rec.checked_rules)?,
+            rec.waived.len() as i64,
+            json(&rec.waiver_notes)?,
         ],
     )
     .map_err(LiteError::db("storing a gate record"))?;
@@ -238,6 +254,10 @@ pub struct Row {
     pub skipped_files: Vec<SkippedFile>,
     pub unreviewed_rules: Vec<UnreviewedRule>,
     pub enforced_rules: Vec<String>,
+    pub checked_rules: Vec<String>,
+    /// Violations the base's baseline waived (not in `violation_count`).
+    pub waived_count: i64,
+    pub waiver_notes: Vec<WaiverNote>,
     pub verdict_note: String,
     pub analyzed_at: String,
     pub generator: Option<String>,
@@ -248,7 +268,8 @@ pub struct Row {
 const ROW_COLUMNS: &str = "id, record_id, repository, pr, head_sha, base_sha, merge_base_sha,
   head_tree_sha, base_ref, head_ref, status, detail_complete, blocking, blocking_count,
   violation_count, truncated, truncated_note, files_changed, tools_json, skipped_json,
-  unreviewed_json, enforced_json, verdict_note, analyzed_at, generator";
+  unreviewed_json, enforced_json, verdict_note, analyzed_at, generator, checked_json,
+  waived_count, waiver_notes_json";
 
 fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Row> {
     let mut unreadable = Vec::new();
@@ -262,6 +283,8 @@ fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Row> {
     let skipped = decode("skippedFiles", r.get(19)?);
     let unreviewed = decode("unreviewedRules", r.get(20)?);
     let enforced = decode("enforcedRules", r.get(21)?);
+    let checked = decode("checkedRules", r.get(25)?);
+    let notes = decode("waiverNotes", r.get(27)?);
     let mut typed = |name: &'static str, v: serde_json::Value| -> Option<serde_json::Value> {
         Some(v).filter(|v| v.is_array()).or_else(|| {
             unreadable.push(name);
@@ -278,6 +301,12 @@ fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Row> {
         .and_then(|v| serde_json::from_value(v).ok())
         .unwrap_or_default();
     let enforced_rules = typed("enforcedRules", enforced)
+        .and_then(|v| serde_json::from_value(v).ok())
+        .unwrap_or_default();
+    let checked_rules = typed("checkedRules", checked)
+        .and_then(|v| serde_json::from_value(v).ok())
+        .unwrap_or_default();
+    let waiver_notes = typed("waiverNotes", notes)
         .and_then(|v| serde_json::from_value(v).ok())
         .unwrap_or_default();
     unreadable.sort_unstable();
@@ -305,6 +334,9 @@ fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Row> {
         skipped_files,
         unreviewed_rules,
         enforced_rules,
+        checked_rules,
+        waived_count: r.get(26)?,
+        waiver_notes,
         verdict_note: r.get(22)?,
         analyzed_at: r.get(23)?,
         generator: r.get(24)?,

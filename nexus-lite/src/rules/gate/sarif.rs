@@ -4,7 +4,8 @@
 //! Levels are set on every result (§3.27.10: a reader that only looks at `result.level` must
 //! not see a clean run) and as each rule's `defaultConfiguration.level`.
 
-use crate::rules::gate::model::{GateRecord, ToolStatus, Violation};
+use crate::rules::gate::model::{GateRecord, ToolStatus, Violation, Waived};
+use crate::rules::gate::rule_help::HelpBook;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 
@@ -44,10 +45,18 @@ pub fn uri(path: &str) -> String {
 
 /// The SARIF log of `record`'s violations.
 pub fn write(record: &GateRecord) -> Value {
+    write_with_help(record, &HelpBook::new())
+}
+
+/// The SARIF log of `record`'s violations, each rule with its help from `help` when there.
+pub fn write_with_help(record: &GateRecord, help: &HelpBook) -> Value {
     let names: Vec<&str> = record.tools.iter().map(|t| t.name.as_str()).collect();
-    let mut by_run: BTreeMap<String, Vec<&Violation>> = BTreeMap::new();
-    for v in &record.violations {
-        by_run.entry(run_of(v, &names)).or_default().push(v);
+    // Each violation with the baseline waiver that suppresses it, if any.
+    let mut by_run: BTreeMap<String, Vec<(&Violation, Option<&Waived>)>> = BTreeMap::new();
+    let all = (record.violations.iter().map(|v| (v, None)))
+        .chain(record.waived.iter().map(|w| (&w.violation, Some(w))));
+    for (v, w) in all {
+        by_run.entry(run_of(v, &names)).or_default().push((v, w));
     }
     let mut runs = Vec::new();
     let mut run_names: Vec<String> = record.tools.iter().map(|t| t.name.clone()).collect();
@@ -59,20 +68,29 @@ pub fn write(record: &GateRecord) -> Value {
         let violations = by_run.remove(&name).unwrap_or_default();
         let mut rule_index: BTreeMap<&str, usize> = BTreeMap::new();
         let mut rules = Vec::new();
-        for v in &violations {
+        for (v, _) in &violations {
             if !rule_index.contains_key(v.rule_id.as_str()) {
                 rule_index.insert(&v.rule_id, rules.len());
-                rules.push(json!({
+                let mut rule = json!({
                     "id": v.rule_id,
                     "name": v.rule_title,
                     "shortDescription": {"text": if v.rule_title.is_empty() { &v.rule_id } else { &v.rule_title }},
                     "defaultConfiguration": {"level": v.severity.as_str()},
-                }));
+                });
+                if let Some(h) = help.get(&v.rule_id) {
+                    rule["shortDescription"] = json!({"text": h.short});
+                    rule["fullDescription"] = json!({"text": h.full});
+                    rule["help"] = json!({"text": h.full, "markdown": h.markdown});
+                    if let Some(uri) = &h.uri {
+                        rule["helpUri"] = json!(uri);
+                    }
+                }
+                rules.push(rule);
             }
         }
         let results: Vec<Value> = violations
             .iter()
-            .map(|v| {
+            .map(|(v, waived)| {
                 let mut physical = json!({
                     "artifactLocation": {"uri": uri(&v.path), "uriBaseId": "%SRCROOT%"},
                 });
@@ -92,6 +110,15 @@ pub fn write(record: &GateRecord) -> Value {
                 });
                 if let Some(source) = &v.source {
                     result["properties"] = json!({"analyserFinding": source});
+                }
+                if let Some(w) = waived {
+                    // Reviewed in the repository's baseline: code scanning shows it dismissed.
+                    result["suppressions"] = json!([{
+                        "kind": "external",
+                        "justification": w.reason,
+                        "location": {"physicalLocation": {"artifactLocation": {"uri": uri(crate::rules::gate::baseline::BASELINE_FILE)}}},
+                    }]);
+                    result["partialFingerprints"] = json!({"nexusBaseline/v1": w.fingerprint});
                 }
                 result
             })
@@ -128,6 +155,25 @@ pub fn write(record: &GateRecord) -> Value {
             if !notes.is_empty() {
                 invocation["toolExecutionNotifications"] = json!(notes);
             }
+        }
+        if name == "playbook" && !record.waiver_notes.is_empty() {
+            let waivers = record
+                .waiver_notes
+                .iter()
+                .map(|n| {
+                    json!({
+                        "level": "warning",
+                        "descriptor": {"id": format!("baselineWaiver/{}", n.state)},
+                        "message": {"text": n.message},
+                        "locations": [{"physicalLocation": {"artifactLocation": {"uri": uri(crate::rules::gate::baseline::BASELINE_FILE)}}}],
+                    })
+                });
+            let mut notes = invocation["toolExecutionNotifications"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default();
+            notes.extend(waivers);
+            invocation["toolExecutionNotifications"] = json!(notes);
         }
         if name == "playbook" && !record.unreviewed_rules.is_empty() {
             // What the change did to the rules and to the analysers' view (suppressions,

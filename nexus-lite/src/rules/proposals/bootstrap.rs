@@ -104,6 +104,98 @@ fn str_list(v: Option<&toml::Value>) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// What a ruff table selects and ignores (globally and per file), for ranking and filtering
+/// the gate's frequent findings.
+#[derive(Debug, Default, Clone)]
+pub struct RuffConfig {
+    pub select: Vec<String>,
+    pub ignore: Vec<String>,
+    /// (glob, codes) of `per-file-ignores`.
+    pub per_file: Vec<(String, Vec<String>)>,
+}
+
+impl RuffConfig {
+    fn read(ruff: &toml::Value) -> RuffConfig {
+        let lint = ruff.get("lint");
+        let pick = |key: &str| {
+            let mut v = str_list(lint.and_then(|l| l.get(key)));
+            v.extend(str_list(ruff.get(key)));
+            v
+        };
+        let mut select = pick("select");
+        if select.is_empty() {
+            select = RUFF_DEFAULT_SELECT.iter().map(|s| s.to_string()).collect();
+        }
+        select.extend(pick("extend-select"));
+        let mut per_file = Vec::new();
+        for key in ["per-file-ignores", "extend-per-file-ignores"] {
+            for table in [lint.and_then(|l| l.get(key)), ruff.get(key)]
+                .into_iter()
+                .flatten()
+            {
+                if let Some(t) = table.as_table() {
+                    per_file.extend(
+                        t.iter()
+                            .map(|(g, codes)| (g.clone(), str_list(Some(codes)))),
+                    );
+                }
+            }
+        }
+        RuffConfig {
+            select,
+            ignore: pick("ignore"),
+            per_file,
+        }
+    }
+
+    fn merge(&mut self, other: RuffConfig) {
+        self.select.extend(other.select);
+        self.ignore.extend(other.ignore);
+        self.per_file.extend(other.per_file);
+    }
+
+    pub fn selects(&self, code: &str) -> bool {
+        self.select
+            .iter()
+            .any(|s| s == "ALL" || code.starts_with(s.as_str()))
+    }
+
+    /// Why the configuration keeps `code` out at every one of `paths`, if it does.
+    pub fn ignores(&self, code: &str, paths: &[String]) -> Option<String> {
+        if let Some(i) = self.ignore.iter().find(|i| code.starts_with(i.as_str())) {
+            return Some(format!("the ruff configuration ignores `{i}`"));
+        }
+        let globs: Vec<(&String, globset::GlobMatcher)> = self
+            .per_file
+            .iter()
+            .filter(|(_, codes)| codes.iter().any(|c| code.starts_with(c.as_str())))
+            .filter_map(|(g, _)| {
+                // Ruff matches a pattern without a slash against the file name too.
+                let g2 = if g.contains('/') {
+                    g.clone()
+                } else {
+                    format!("**/{g}")
+                };
+                Some((g, globset::Glob::new(&g2).ok()?.compile_matcher()))
+            })
+            .collect();
+        let all = !paths.is_empty()
+            && paths
+                .iter()
+                .all(|p| globs.iter().any(|(_, m)| m.is_match(p)));
+        all.then(|| {
+            format!(
+                "the ruff configuration's per-file-ignores leave it out where it was found ({})",
+                globs
+                    .iter()
+                    .map(|(g, _)| format!("`{g}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        })
+    }
+}
+
 /// Candidates from a ruff table (`[tool.ruff]` or ruff.toml's top level).
 fn ruff_candidates(ruff: &toml::Value, file: &str) -> Vec<NewProposal> {
     let lint = ruff.get("lint");
@@ -254,59 +346,144 @@ fn semgrep_candidates(text: &str, file: &str) -> Result<Vec<NewProposal>, String
     Ok(out)
 }
 
-/// Candidates from the most frequent analyser findings in stored gate records of
-/// `repository` that no current playbook rule enforces.
+/// The ruff code a finding id stands for: `ruff:S101` itself, bandit's `B101` as ruff's `S101`.
+fn ruff_code_of(rule_id: &str) -> Option<String> {
+    let (tool, code) = rule_id.split_once(':')?;
+    match tool {
+        "ruff" => Some(code.to_string()),
+        "bandit" => code.strip_prefix('B').map(|n| format!("S{n}")),
+        _ => None,
+    }
+}
+
+/// pytest's `assert` (ruff's S101, bandit's B101) in test files is how tests are written.
+fn test_asserts(rule_id: &str, paths: &[String]) -> bool {
+    let is_test = |p: &String| {
+        let name = p.rsplit('/').next().unwrap_or(p);
+        p.starts_with("tests/")
+            || p.contains("/tests/")
+            || name.starts_with("test_")
+            || name.ends_with("_test.py")
+            || name == "conftest.py"
+    };
+    matches!(rule_id, "ruff:S101" | "bandit:B101") && !paths.is_empty() && paths.iter().all(is_test)
+}
+
+/// A frequent finding and the evidence that the team fixes it.
+struct Frequent {
+    rule_id: String,
+    count: i64,
+    runs: i64,
+    title: Option<String>,
+    error: bool,
+    paths: Vec<String>,
+    fixed: i64,
+    selected: bool,
+}
+
+/// Candidates from the analyser findings in stored gate records of `repository` that no
+/// current playbook rule (`covered`) nor earlier proposal (`proposed`) enforces and that the
+/// repository's ruff configuration does not ignore where they were found; ranked by evidence
+/// the team fixes them (fixed within a pull request, then selected by its ruff configuration),
+/// then by frequency. What was left out is returned with why.
 fn finding_candidates(
     conn: &Connection,
     repository: &str,
     covered: &dyn Fn(&str, &str) -> bool,
-) -> Result<Vec<NewProposal>, LiteError> {
+    ruff: &RuffConfig,
+) -> Result<(Vec<NewProposal>, Vec<String>), LiteError> {
     let ctx = "counting the gate's most frequent findings";
     let mut st = conn
         .prepare(
             "SELECT v.rule_id, count(*), count(DISTINCT v.record), max(v.rule_title),
-               max(v.severity = 'error')
+               max(v.severity = 'error'), group_concat(DISTINCT v.path)
              FROM gate_violations v JOIN gate_records g ON g.id = v.record
              WHERE g.repository = ?1 AND instr(v.rule_id, ':') > 0
              GROUP BY v.rule_id ORDER BY count(*) DESC, v.rule_id",
         )
         .map_err(LiteError::db(ctx))?;
+    let fixed = crate::rules::stats::fixed_in_prs(conn, repository)?;
     let rows = st
         .query_map(params![repository], |r| {
-            Ok((
-                r.get::<_, String>(0)?,
-                r.get::<_, i64>(1)?,
-                r.get::<_, i64>(2)?,
-                r.get::<_, Option<String>>(3)?,
-                r.get::<_, bool>(4)?,
-            ))
+            let rule_id: String = r.get(0)?;
+            Ok(Frequent {
+                count: r.get(1)?,
+                runs: r.get(2)?,
+                title: r.get(3)?,
+                error: r.get(4)?,
+                paths: r
+                    .get::<_, Option<String>>(5)?
+                    .map(|p| p.split(',').map(str::to_string).collect())
+                    .unwrap_or_default(),
+                fixed: 0,
+                selected: false,
+                rule_id,
+            })
         })
         .map_err(LiteError::db(ctx))?
         .collect::<Result<Vec<_>, _>>()
         .map_err(LiteError::db(ctx))?;
-    let mut out = Vec::new();
-    for (rule_id, n, runs, title, error) in rows {
-        let Some((tool, code)) = rule_id.split_once(':') else {
+    let mut kept = Vec::new();
+    let mut left_out = Vec::new();
+    for mut f in rows {
+        let Some((tool, code)) = f.rule_id.split_once(':') else {
             continue;
         };
         if covered(tool, code) {
             continue;
         }
-        let what = title.unwrap_or_else(|| rule_id.clone());
-        out.push(candidate(
-            format!("{what} ({rule_id})"),
-            format!(
-                "The gate found {n} violation(s) of `{rule_id}` ({what}) in {runs} run(s) of this repository: a frequent finding worth a rule of its own. `get_rule {rule_id}` gives the analyser's text."
+        let ruff_code = ruff_code_of(&f.rule_id);
+        let ignored = ruff_code.as_deref().and_then(|c| ruff.ignores(c, &f.paths));
+        let why = match ignored {
+            Some(why) => Some(why),
+            None if test_asserts(&f.rule_id, &f.paths) => Some(
+                "only pytest `assert`s in test files, which is how tests are written".to_string(),
             ),
-            if error { "error" } else { "warning" },
-            vec![rule_id.clone()],
-            &[],
-        ));
-        if out.len() == TOP_FINDINGS {
-            break;
+            None => None,
+        };
+        if let Some(why) = why {
+            left_out.push(format!("{}: {why}", f.rule_id));
+            continue;
         }
+        f.fixed = fixed.get(&f.rule_id).copied().unwrap_or(0);
+        f.selected = tool == "ruff" && ruff_code.as_deref().is_some_and(|c| ruff.selects(c));
+        kept.push(f);
     }
-    Ok(out)
+    kept.sort_by(|a, b| {
+        (b.fixed, b.selected, b.count)
+            .cmp(&(a.fixed, a.selected, a.count))
+            .then_with(|| a.rule_id.cmp(&b.rule_id))
+    });
+    let out = kept
+        .into_iter()
+        .take(TOP_FINDINGS)
+        .map(|f| {
+            let what = f.title.clone().unwrap_or_else(|| f.rule_id.clone());
+            let mut evidence = Vec::new();
+            if f.fixed > 0 {
+                evidence.push(format!("fixed {} time(s) within a pull request", f.fixed));
+            }
+            if f.selected {
+                evidence.push("selected by the repository's ruff configuration".to_string());
+            }
+            let evidence = if evidence.is_empty() {
+                String::new()
+            } else {
+                format!(" The team fixes it: {}.", evidence.join("; "))
+            };
+            candidate(
+                format!("{what} ({})", f.rule_id),
+                format!(
+                    "The gate found {} violation(s) of `{}` ({what}) in {} run(s) of this repository.{evidence} `get_rule {}` gives the analyser's text.",
+                    f.count, f.rule_id, f.runs, f.rule_id
+                ),
+                if f.error { "error" } else { "warning" },
+                vec![f.rule_id.clone()],
+                &[],
+            )
+        })
+        .collect();
+    Ok((out, left_out))
 }
 
 /// Every candidate and the sources they came from.
@@ -318,6 +495,7 @@ pub fn candidates(
 ) -> Result<(Vec<NewProposal>, Vec<Source>), LiteError> {
     let mut all = Vec::new();
     let mut sources = Vec::new();
+    let mut ruff_config = RuffConfig::default();
     let mut add = |path: &str, found: Result<Vec<NewProposal>, String>| match found {
         Ok(list) => {
             sources.push(Source {
@@ -346,6 +524,7 @@ pub fn candidates(
                 let mut found = Vec::new();
                 if let Some(ruff) = tool.and_then(|t| t.get("ruff")) {
                     found.extend(ruff_candidates(ruff, "pyproject.toml [tool.ruff]"));
+                    ruff_config.merge(RuffConfig::read(ruff));
                 }
                 if let Some(b) = tool.and_then(|t| t.get("bandit")) {
                     found.extend(bandit_candidates(
@@ -367,7 +546,11 @@ pub fn candidates(
             Ok(None) => {}
             Err(w) => add(file, Err(w)),
             Ok(Some(text)) => match text.parse::<toml::Table>() {
-                Ok(t) => add(file, Ok(ruff_candidates(&toml::Value::Table(t), file))),
+                Ok(t) => {
+                    let t = toml::Value::Table(t);
+                    ruff_config.merge(RuffConfig::read(&t));
+                    add(file, Ok(ruff_candidates(&t, file)));
+                }
                 Err(e) => add(
                     file,
                     Err(format!("not valid TOML ({}); nothing read", e.message())),
@@ -390,13 +573,53 @@ pub fn candidates(
             Ok(Some(text)) => add(file, semgrep_candidates(&text, file)),
         }
     }
-    let covered =
-        |tool: &str, code: &str| pb.is_some_and(|p| p.rules().any(|r| r.enforces(tool, code)));
-    let found = finding_candidates(conn, repository, &covered)?;
-    if !found.is_empty() {
+    // A decided proposal covers its codes (`ruff:S*` rejected: no S101 alone; accepted: in
+    // the playbook once committed). A queued one is found again by its dedupe key.
+    let proposed = proposed_patterns(conn, repository)?;
+    let covered = |tool: &str, code: &str| {
+        pb.is_some_and(|p| p.rules().any(|r| r.enforces(tool, code)))
+            || proposed
+                .iter()
+                .any(|e| playbook::enforced_by_matches(e, tool, code))
+    };
+    let (found, left_out) = finding_candidates(conn, repository, &covered, &ruff_config)?;
+    if !found.is_empty() || !left_out.is_empty() {
         add("gate records", Ok(found));
+        if let Some(s) = sources.last_mut().filter(|_| !left_out.is_empty()) {
+            s.warning = Some(format!("not proposed: {}", left_out.join("; ")));
+        }
     }
     Ok((all, sources))
+}
+
+/// The `enforcedBy` entries of `repository`'s accepted or rejected rule proposals.
+fn proposed_patterns(conn: &Connection, repository: &str) -> Result<Vec<String>, LiteError> {
+    let ctx = "reading earlier rule proposals";
+    let mut st = conn
+        .prepare(
+            "SELECT fields FROM rule_proposals WHERE repository = ?1 AND kind = 'rule'
+             AND status IN ('accepted', 'rejected')",
+        )
+        .map_err(LiteError::db(ctx))?;
+    let rows = st
+        .query_map(params![repository], |r| r.get::<_, String>(0))
+        .map_err(LiteError::db(ctx))?
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(LiteError::db(ctx))?;
+    Ok(rows
+        .iter()
+        .filter_map(|f| serde_json::from_str::<Value>(f).ok())
+        .flat_map(|v| {
+            v["enforcedBy"]
+                .as_array()
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|e| e.as_str().map(str::to_string))
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default()
+        })
+        .collect())
 }
 
 /// POST /api/v1/rules/proposals/bootstrap.
