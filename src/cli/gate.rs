@@ -141,7 +141,7 @@ pub async fn run(args: &GateArgs, nexus_url: Option<&str>) -> Result<ExitCode, S
             .map_err(|e| format!("the gate's analysis task failed: {e}"))?
             .map_err(|e| format!("the gate could not analyse {}: {e}", root.display()))?;
         record.repository = nexus_lite::core::repos::repo_name(args.repository.as_deref(), &root);
-        return store_and_report(args, record, None).await;
+        return store_and_report(args, &root, record, None).await;
     }
     let connected = Connection::for_work_tree(
         nexus_url,
@@ -161,13 +161,14 @@ pub async fn run(args: &GateArgs, nexus_url: Option<&str>) -> Result<ExitCode, S
         .map_err(|e| format!("the gate could not analyse {}: {e}", root.display()))?;
     let (_, conn) = connected?;
     record.repository = conn.repository;
-    store_and_report(args, record, Some(&conn.client)).await
+    store_and_report(args, &root, record, Some(&conn.client)).await
 }
 
 /// Writes the SARIF, stores the record through `client` (none on a whole-file run), prints
 /// the result and says the exit code.
 async fn store_and_report(
     args: &GateArgs,
+    root: &Path,
     mut record: GateRecord,
     client: Option<&NexusClient>,
 ) -> Result<ExitCode, String> {
@@ -176,6 +177,7 @@ async fn store_and_report(
         return write_baseline(root, &record);
     }
     if let Some(path) = &args.sarif {
+        let timeout = Duration::from_secs(args.analyser_timeout.max(1));
         let help = rule_help(args, root, &record, timeout).await;
         let sarif = gate::sarif::write_with_help(&record, &help);
         let text = serde_json::to_string_pretty(&sarif).map_err(|e| e.to_string())?;
