@@ -730,6 +730,86 @@ fn ruff_default_excludes_do_not_skip_a_changed_file_silently() {
 
 // --- issue 26: the README's CI job, analysers the repository configures, a checkout's tree ---
 
+/// The gate step of the README's GitHub Actions job, as written: its `run:` command (a folded
+/// scalar) with each `${{ … }}` evaluated as Actions does for the event described by `github`
+/// (a context Actions leaves undefined, like `vars.*` here, is ""; `a || b` is the first
+/// non-empty), run by bash in `checkout` with the step's `env:` evaluated the same way, the
+/// runner's own variables, and `nexus-mcp` on PATH.
+fn readme_job(checkout: &Path, home: &Path, github: &[(&str, &str)]) -> Output {
+    let readme = std::fs::read_to_string(support::root().join("README.md")).unwrap();
+    let job = readme
+        .split("```yaml\n")
+        .find(|b| b.contains("rules-gate:"))
+        .and_then(|b| b.split("```").next())
+        .expect("the README has the rules-gate job");
+    let step = job
+        .split_once("- name: nexus-mcp gate\n")
+        .expect("the job has its gate step")
+        .1;
+    let eval = |text: &str| -> String {
+        let mut out = String::new();
+        let mut rest = text;
+        while let Some((before, after)) = rest.split_once("${{") {
+            let (expr, tail) = after.split_once("}}").expect("a closed expression");
+            out.push_str(before);
+            let value = expr
+                .split("||")
+                .map(|name| {
+                    github
+                        .iter()
+                        .find(|(k, _)| *k == name.trim())
+                        .map_or("", |(_, v)| *v)
+                })
+                .find(|v| !v.is_empty())
+                .unwrap_or("");
+            out.push_str(value);
+            rest = tail;
+        }
+        out + rest
+    };
+    let (mut env, mut run, mut in_env, mut in_run) = (Vec::new(), Vec::new(), false, false);
+    for line in step.lines() {
+        let trimmed = line.trim();
+        if trimmed.starts_with("- ") && !in_run {
+            break;
+        }
+        if in_run {
+            if line.starts_with("        ") {
+                run.push(trimmed);
+                continue;
+            }
+            break;
+        }
+        match trimmed {
+            "env:" => in_env = true,
+            "run: >-" => (in_env, in_run) = (false, true),
+            kv if in_env => {
+                let (k, v) = kv.split_once(": ").expect("KEY: value");
+                env.push((k.to_owned(), eval(v)));
+            }
+            _ => {}
+        }
+    }
+    assert!(!run.is_empty() && !env.is_empty(), "the gate step: {step}");
+    let command = eval(&run.join(" "));
+    let bin_dir = bin().parent().unwrap().to_path_buf();
+    let mut path = std::ffi::OsString::from(bin_dir);
+    path.push(":");
+    path.push(tool_path());
+    let mut cmd = Command::new("bash");
+    cmd.args(["-e", "-c", &command])
+        .current_dir(checkout)
+        .env("PATH", path)
+        .env("HOME", home)
+        .env("XDG_DATA_HOME", home.join(".local/share"))
+        .env("GITHUB_ACTIONS", "true")
+        .env("CI", "true");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.output().unwrap()
+}
+
 /// The README's GitHub Actions job as it runs on a pull request from a fork or a repository
 /// without the variable: Actions writes an undefined `vars.NEXUS_API_URL` and a secret it does
 /// not pass as "", and the command runs in the checkout with `--base origin/<base>`. Empty
@@ -737,7 +817,7 @@ fn ruff_default_excludes_do_not_skip_a_changed_file_silently() {
 /// the SARIF file the upload step reads. An empty variable reads as unset for every
 /// subcommand's options (`NEXUS_MCP_MANIFEST=` with `tools`).
 #[test]
-fn the_readme_ci_job_with_empty_variables_writes_its_sarif() {
+fn the_readme_job_as_written_gates_a_pull_request_with_empty_variables() {
     if !support::analysers_on_path() {
         return;
     }
@@ -757,19 +837,19 @@ fn the_readme_ci_job_with_empty_variables_writes_its_sarif() {
     git(&checkout, &["merge", "-q", "--no-ff", "-m", "Merge", &sha]);
     let home = tmp.path().join("home");
     std::fs::create_dir_all(&home).unwrap();
-    let out = Command::new(bin())
-        .current_dir(&checkout)
-        .args(["gate", "--base", "origin/main", "--head", &sha])
-        .args(["--pr", "12", "--sarif", "gate.sarif"])
-        .env("PATH", tool_path())
-        .env("HOME", &home)
-        .env("XDG_DATA_HOME", home.join(".local/share"))
-        .env("GITHUB_ACTIONS", "true")
-        .env("CI", "true")
-        .env("NEXUS_API_URL", "")
-        .env("NEXUS_API_TOKEN", "")
-        .output()
-        .unwrap();
+    let merge = git(&checkout, &["rev-parse", "HEAD"]).trim().to_string();
+    let out = readme_job(
+        &checkout,
+        &home,
+        &[
+            ("github.event_name", "pull_request"),
+            ("github.base_ref", "main"),
+            ("github.event.repository.default_branch", "main"),
+            ("github.event.pull_request.head.sha", &sha),
+            ("github.event.pull_request.number", "12"),
+            ("github.sha", &merge),
+        ],
+    );
     let all = text(&out);
     assert_eq!(out.status.code(), Some(1), "{all}");
     assert!(all.contains("app.py:5  bandit:B602"), "{all}");
@@ -1492,7 +1572,7 @@ fn analyser_versions_are_asked_once_per_installed_binary() {
 /// compare a pull request with), stores no record, starts no local nexus-lite, and exits 0
 /// though the findings include an error. A `--pr` that is not a number is still refused.
 #[test]
-fn a_push_run_of_the_readme_job_uploads_whole_file_sarif() {
+fn the_readme_job_as_written_uploads_whole_file_sarif_on_a_push() {
     if !support::analysers_on_path() {
         return;
     }
@@ -1531,7 +1611,15 @@ fn a_push_run_of_the_readme_job_uploads_whole_file_sarif() {
             .output()
             .unwrap()
     };
-    let out = job("");
+    let out = readme_job(
+        &checkout,
+        &home,
+        &[
+            ("github.event_name", "push"),
+            ("github.event.repository.default_branch", "main"),
+            ("github.sha", &sha),
+        ],
+    );
     let all = text(&out);
     assert_eq!(out.status.code(), Some(0), "{all}");
     assert!(all.contains("WHOLE FILES (no pull request"), "{all}");
