@@ -441,26 +441,6 @@ async fn a_hostile_workspace_over_stdio_reads_nothing_outside_and_never_blocks()
     client.cancel().await.expect("cancel");
 }
 
-/// `nexus-mcp --surface nexus-doc-kg serve` over stdio with `--workspace` each of `workspaces`
-/// (`NAME=PATH` or a path), driven by an rmcp client.
-async fn stdio_doc_kg(workspaces: &[String], data: &Path) -> support::McpClient {
-    use rmcp::ServiceExt;
-    use rmcp::transport::TokioChildProcess;
-    let mut cmd = tokio::process::Command::new(support::bin());
-    cmd.args(["--surface", "nexus-doc-kg", "serve"]);
-    for w in workspaces {
-        cmd.arg("--workspace").arg(w);
-    }
-    cmd.arg("--data-dir")
-        .arg(data)
-        .env("PATH", support::tool_path())
-        .env_remove("NEXUS_API_URL")
-        .env_remove("DOCUGRAPH_WORKSPACE");
-    ().serve(TokioChildProcess::new(cmd).expect("spawn nexus-mcp serve"))
-        .await
-        .expect("initialize")
-}
-
 /// `nexus-mcp --surface nexus-doc-kg serve` over stdio with `--workspace` each of `workspaces`,
 /// driven by the Python MCP SDK (tests/clients/line_client.py); None (the test skips, or fails
 /// under NEXUS_MCP_REQUIRE_CLIENTS) without Python and the `mcp` package.
@@ -479,32 +459,11 @@ fn py_doc_kg(workspaces: &[String], data: &Path, test: &str) -> Option<support::
     Some(support::local::PySdk::stdio(&py, &cmd, test))
 }
 
-/// Every page of a list tool's answer, joined.
-async fn all_items(
-    client: &support::McpClient,
-    tool: &str,
-    args: serde_json::Value,
-) -> Vec<serde_json::Value> {
-    let mut items = Vec::new();
-    let mut args = args;
-    loop {
-        let page = support::call_tool(client, tool, args.clone())
-            .await
-            .unwrap_or_else(|e| panic!("{tool} {args}: {e}"));
-        items.extend(page["items"].as_array().expect("items").iter().cloned());
-        match page["nextCursor"].as_str() {
-            Some(next) => args["cursor"] = serde_json::json!(next),
-            None => return items,
-        }
-    }
-}
-
 /// Issue 26: on a real Backlog.md folder (the ariadne corpus), list_tasks {"status":"To Do"}
 /// returns exactly the live To Do tasks (counted from the files of backlog/tasks), `lifecycle`
 /// reaches archived ones, marked; completions offer live ids only.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn list_tasks_shows_the_live_work_of_a_real_backlog() {
-    use rmcp::model::{ArgumentInfo, CompleteRequestParams, Reference};
+#[test]
+fn list_tasks_shows_the_live_work_of_a_real_backlog() {
     use serde_json::json;
     let tmp = tempfile::tempdir().expect("tempdir");
     let root = support::corpora::corpus(tmp.path(), "ariadne-backlog");
@@ -515,14 +474,15 @@ async fn list_tasks_shows_the_live_work_of_a_real_backlog() {
             .map(|(p, _)| p)
             .collect();
     let data = tempfile::tempdir().expect("data tempdir");
-    let client = stdio_doc_kg(&[root.display().to_string()], data.path()).await;
+    let Some(mut client) = py_doc_kg(
+        &[root.display().to_string()],
+        data.path(),
+        "list_tasks_shows_the_live_work_of_a_real_backlog",
+    ) else {
+        return;
+    };
 
-    let todo = all_items(
-        &client,
-        "list_tasks",
-        json!({"status": "To Do", "limit": 200}),
-    )
-    .await;
+    let todo = client.all_items("list_tasks", json!({"status": "To Do", "limit": 200}));
     assert_eq!(todo.len(), live_todo.len(), "live To Do tasks");
     let mut paths: Vec<String> = todo
         .iter()
@@ -543,26 +503,24 @@ async fn list_tasks_shows_the_live_work_of_a_real_backlog() {
         "a live item carries a lifecycle"
     );
 
-    let archived = all_items(
-        &client,
+    let archived = client.all_items(
         "list_tasks",
         json!({"status": "To Do", "lifecycle": "archived", "limit": 200}),
-    )
-    .await;
+    );
     assert!(
         !archived.is_empty() && archived.iter().all(|i| i["lifecycle"] == "archived"),
         "{archived:?}"
     );
-    let ready = all_items(&client, "list_tasks", json!({"ready": true, "limit": 200})).await;
+    let ready = client.all_items("list_tasks", json!({"ready": true, "limit": 200}));
     assert!(!ready.is_empty() && ready.iter().all(|i| i["ready"] == true));
-    let refused = support::call_tool(&client, "list_tasks", json!({"lifecycle": "gone"}))
-        .await
+    let refused = client
+        .call("list_tasks", json!({"lifecycle": "gone"}))
         .expect_err("an unknown lifecycle is refused");
     assert!(refused.contains("invalid_arguments"), "{refused}");
 
     // An id only the archive holds completes to nothing; a live one completes.
-    let live_ids: Vec<String> = all_items(&client, "list_tasks", json!({"limit": 200}))
-        .await
+    let live_ids: Vec<String> = client
+        .all_items("list_tasks", json!({"limit": 200}))
         .iter()
         .map(|i| i["id"].as_str().unwrap().to_owned())
         .collect();
@@ -571,29 +529,23 @@ async fn list_tasks_shows_the_live_work_of_a_real_backlog() {
         .map(|i| i["id"].as_str().unwrap().to_owned())
         .find(|id| !live_ids.iter().any(|l| l.eq_ignore_ascii_case(id)))
         .expect("an archived id no live task has");
-    let complete = |value: String| {
-        let client = &client;
-        async move {
-            let params = CompleteRequestParams::new(
-                Reference::for_prompt("prompt_implement_task"),
-                ArgumentInfo::new("taskId", value),
-            );
-            client
-                .complete(params)
-                .await
-                .expect("complete")
-                .completion
-                .values
-        }
+    let mut complete = |value: &str| {
+        client
+            .complete(
+                json!({"prompt": "prompt_implement_task"}),
+                "taskId",
+                value,
+                None,
+            )
+            .expect("complete")
     };
-    let got = complete(only_archived.clone()).await;
+    let got = complete(&only_archived);
     assert!(
         !got.iter().any(|v| v.eq_ignore_ascii_case(&only_archived)),
         "{only_archived} completes to {got:?}"
     );
-    let got = complete(todo[0]["id"].as_str().unwrap().to_owned()).await;
+    let got = complete(todo[0]["id"].as_str().unwrap());
     assert!(got.iter().any(|v| v == &todo[0]["id"]), "{got:?}");
-    client.cancel().await.expect("cancel");
 }
 
 /// Issue 26: `docugraph://workspace/node/{id}` is the raw document, frontmatter included, as
@@ -711,13 +663,13 @@ fn keps_corpus(dir: &Path) -> PathBuf {
 /// Issue 26: with two `--workspace NAME=PATH` over HTTP (the README's own example, on the real
 /// Backlog.md and KEP folders), resources, resource templates, both prompts and completions
 /// take the workspace as the tools do; without one they say so as invalid params.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn two_workspaces_over_http_reach_resources_prompts_and_completions() {
-    use rmcp::model::{
-        ArgumentInfo, CompleteRequestParams, GetPromptRequestParams, ReadResourceRequestParams,
-        Reference, ResourceContents,
-    };
+#[test]
+fn two_workspaces_over_http_reach_resources_prompts_and_completions() {
     use serde_json::{Value, json};
+    const TEST: &str = "two_workspaces_over_http_reach_resources_prompts_and_completions";
+    let Some(py) = support::require(support::python_with_mcp(), PYTHON_WHAT, TEST) else {
+        return;
+    };
     let tmp = tempfile::tempdir().expect("tempdir");
     let backlog = support::corpora::corpus(tmp.path(), "ariadne-backlog");
     let keps = keps_corpus(tmp.path());
@@ -727,15 +679,9 @@ async fn two_workspaces_over_http_reach_resources_prompts_and_completions() {
         "--workspace".into(),
         format!("keps={}", keps.display()),
     ]);
-    let client = support::http_client(server.url(), KEY).await;
+    let mut client = support::local::PySdk::http(&py, &server.url(), KEY, TEST);
 
-    let templates: Vec<String> = client
-        .list_all_resource_templates()
-        .await
-        .expect("templates")
-        .into_iter()
-        .map(|t| t.uri_template)
-        .collect();
+    let templates = client.templates();
     for t in [
         "docugraph://{workspace}/nodes",
         "docugraph://{workspace}/graph",
@@ -744,18 +690,10 @@ async fn two_workspaces_over_http_reach_resources_prompts_and_completions() {
     ] {
         assert!(templates.iter().any(|x| x == t), "{t} in {templates:?}");
     }
-    let text = |read: rmcp::model::ReadResourceResult| match read.contents.into_iter().next() {
-        Some(ResourceContents::TextResourceContents { text, .. }) => text,
-        other => panic!("a text resource expected: {other:?}"),
-    };
-    let read = |uri: &str| client.read_resource(ReadResourceRequestParams::new(uri.to_owned()));
+    let mut read = |uri: &str| client.read(uri).map(|(text, _)| text);
 
-    let nodes: Value = serde_json::from_str(&text(
-        read("docugraph://backlog/nodes")
-            .await
-            .expect("backlog nodes"),
-    ))
-    .unwrap();
+    let nodes: Value =
+        serde_json::from_str(&read("docugraph://backlog/nodes").expect("backlog nodes")).unwrap();
     assert!(
         nodes["items"][0]["path"]
             .as_str()
@@ -764,26 +702,16 @@ async fn two_workspaces_over_http_reach_resources_prompts_and_completions() {
         "{nodes}"
     );
     assert_eq!(nodes["workspace"]["name"], "backlog");
-    let graph: Value = serde_json::from_str(&text(
-        read("docugraph://keps/graph").await.expect("keps graph"),
-    ))
-    .unwrap();
+    let graph: Value =
+        serde_json::from_str(&read("docugraph://keps/graph").expect("keps graph")).unwrap();
     assert!(
         graph["nodes"].as_array().is_some_and(|n| !n.is_empty())
             && graph["workspace"]["name"] == "keps"
     );
-    let audit: Value = serde_json::from_str(&text(
-        read("docugraph://keps/audit-report")
-            .await
-            .expect("keps audit"),
-    ))
-    .unwrap();
+    let audit: Value =
+        serde_json::from_str(&read("docugraph://keps/audit-report").expect("keps audit")).unwrap();
     assert!(audit["healthScore"].is_number(), "{audit}");
-    let kep = text(
-        read("docugraph://keps/node/KEP-1029")
-            .await
-            .expect("KEP-1029"),
-    );
+    let kep = read("docugraph://keps/node/KEP-1029").expect("KEP-1029");
     let meta =
         std::fs::read_to_string(keps.join("keps/sig-node/1029-ephemeral-storage-quotas/kep.yaml"))
             .unwrap();
@@ -791,16 +719,13 @@ async fn two_workspaces_over_http_reach_resources_prompts_and_completions() {
 
     // A workspace name is checked as the tools check it, and quoted cut.
     let huge = format!("docugraph://{}/nodes", "w".repeat(100_000));
-    let err = read(&huge).await.expect_err("no such workspace");
-    let rmcp::ServiceError::McpError(e) = &err else {
-        panic!("{err}")
-    };
+    let (code, message) = read(&huge).expect_err("no such workspace");
     assert!(
-        e.code.0 == -32602 && e.message.contains("checked as `workspace`"),
+        code == -32602 && message.contains("checked as `workspace`"),
         "{}",
-        &e.message[..e.message.len().min(500)]
+        &message[..message.len().min(500)]
     );
-    assert!(e.message.len() < 1_500, "{} characters", e.message.len());
+    assert!(message.len() < 1_500, "{} characters", message.len());
 
     // The one-workspace forms name what is missing, as invalid params (not -32603).
     for uri in [
@@ -808,104 +733,73 @@ async fn two_workspaces_over_http_reach_resources_prompts_and_completions() {
         "docugraph://workspace/node/KEP-1029",
         "docugraph://workspace/audit-report",
     ] {
-        let err = read(uri).await.expect_err("a workspace must be named");
-        let rmcp::ServiceError::McpError(e) = &err else {
-            panic!("{err}")
-        };
-        assert_eq!(e.code.0, -32602, "{uri}: {e:?}");
+        let (code, message) = read(uri).expect_err("a workspace must be named");
+        assert_eq!(code, -32602, "{uri}: {message}");
         assert!(
-            e.message.contains("WORKSPACE_REQUIRED") && e.message.contains("docugraph://NAME/"),
-            "{uri}: {e:?}"
+            message.contains("WORKSPACE_REQUIRED") && message.contains("docugraph://NAME/"),
+            "{uri}: {message}"
         );
     }
 
     // Both prompts take the workspace; without it they say so.
-    let prompt = |name: &str, args: Value| {
-        client.get_prompt(
-            GetPromptRequestParams::new(name.to_owned())
-                .with_arguments(args.as_object().cloned().unwrap()),
+    let implement = client
+        .prompt(
+            "prompt_implement_task",
+            json!({"taskId": "KEP-1029", "workspace": "keps"}),
         )
-    };
-    let implement = prompt(
-        "prompt_implement_task",
-        json!({"taskId": "KEP-1029", "workspace": "keps"}),
-    )
-    .await
-    .expect("prompt_implement_task in keps");
-    assert!(format!("{:?}", implement.messages).contains("Implement task KEP-1029"));
-    let audit = prompt("prompt_audit_traceability", json!({"workspace": "backlog"}))
-        .await
+        .expect("prompt_implement_task in keps");
+    assert!(implement.concat().contains("Implement task KEP-1029"));
+    let audit = client
+        .prompt("prompt_audit_traceability", json!({"workspace": "backlog"}))
         .expect("prompt_audit_traceability in backlog");
-    assert!(format!("{:?}", audit.messages).contains("workspace backlog"));
-    let err = prompt("prompt_implement_task", json!({"taskId": "KEP-1029"}))
-        .await
+    assert!(audit.concat().contains("workspace backlog"));
+    let (code, message) = client
+        .prompt("prompt_implement_task", json!({"taskId": "KEP-1029"}))
         .expect_err("no workspace");
-    let rmcp::ServiceError::McpError(e) = &err else {
-        panic!("{err}")
-    };
     assert!(
-        e.code.0 == -32602 && e.message.contains("WORKSPACE_REQUIRED"),
-        "{e:?}"
+        code == -32602 && message.contains("WORKSPACE_REQUIRED"),
+        "{message}"
     );
 
     // Completions read the workspace from the arguments filled in so far.
-    let complete = |r: Reference, arg: &str, typed: &str, ctx: Option<(&str, &str)>| {
-        let mut params = CompleteRequestParams::new(r, ArgumentInfo::new(arg, typed));
-        if let Some((k, v)) = ctx {
-            params = params.with_context(rmcp::model::CompletionContext::with_arguments(
-                std::collections::HashMap::from([(k.to_owned(), v.to_owned())]),
-            ));
-        }
-        client.complete(params)
-    };
-    let node_template = || Reference::for_resource("docugraph://{workspace}/node/{id}");
-    let ws = complete(node_template(), "workspace", "k", None)
-        .await
-        .expect("workspace names")
-        .completion
-        .values;
+    let node_template = || json!({"template": "docugraph://{workspace}/node/{id}"});
+    let ws = client
+        .complete(node_template(), "workspace", "k", None)
+        .expect("workspace names");
     assert_eq!(ws, ["keps"]);
-    let ids = complete(
-        node_template(),
-        "id",
-        "KEP-102",
-        Some(("workspace", "keps")),
-    )
-    .await
-    .expect("KEP ids")
-    .completion
-    .values;
+    let ids = client
+        .complete(
+            node_template(),
+            "id",
+            "KEP-102",
+            Some(json!({"workspace": "keps"})),
+        )
+        .expect("KEP ids");
     assert!(ids.iter().any(|i| i == "KEP-1029"), "{ids:?}");
-    let ids = complete(
-        Reference::for_prompt("prompt_implement_task"),
-        "taskId",
-        "task-10",
-        Some(("workspace", "backlog")),
-    )
-    .await
-    .expect("task ids")
-    .completion
-    .values;
+    let ids = client
+        .complete(
+            json!({"prompt": "prompt_implement_task"}),
+            "taskId",
+            "task-10",
+            Some(json!({"workspace": "backlog"})),
+        )
+        .expect("task ids");
     assert!(
         !ids.is_empty() && ids.iter().all(|i| i.to_lowercase().starts_with("task-10")),
         "{ids:?}"
     );
-    let err = complete(
-        Reference::for_prompt("prompt_implement_task"),
-        "taskId",
-        "task-10",
-        None,
-    )
-    .await
-    .expect_err("no workspace");
-    let rmcp::ServiceError::McpError(e) = &err else {
-        panic!("{err}")
-    };
+    let (code, message) = client
+        .complete(
+            json!({"prompt": "prompt_implement_task"}),
+            "taskId",
+            "task-10",
+            None,
+        )
+        .expect_err("no workspace");
     assert!(
-        e.code.0 == -32602 && e.message.contains("WORKSPACE_REQUIRED"),
-        "{e:?}"
+        code == -32602 && message.contains("WORKSPACE_REQUIRED"),
+        "{message}"
     );
-    client.cancel().await.expect("cancel");
 }
 
 /// Issue 26: get_dependency_graph `format: mermaid` through the real binary, on the real
@@ -1065,74 +959,54 @@ fn task_context_pages_reach_the_whole_closure_of_ten_thousand_tasks() {
     );
 }
 
-/// The text an MCP client reads of a tool's answer, and its structured content.
-async fn answer_text(
-    client: &support::McpClient,
-    tool: &str,
-    args: serde_json::Value,
-) -> (String, serde_json::Value) {
-    let params = rmcp::model::CallToolRequestParams::new(tool.to_owned())
-        .with_arguments(args.as_object().cloned().unwrap_or_default());
-    let r = client
-        .call_tool(params)
-        .await
-        .unwrap_or_else(|e| panic!("{tool} {args}: {e}"));
-    assert_ne!(r.is_error, Some(true), "{tool} {args}: {:?}", r.content);
-    let text = r
-        .content
-        .iter()
-        .filter_map(|c| c.as_text())
-        .map(|t| t.text.clone())
-        .collect::<String>();
-    (text, r.structured_content.unwrap_or_default())
-}
-
 /// Issue 26: on a real Backlog.md folder, validate_traceability answers within 8,000 characters,
 /// pages by category with a cursor that reaches every finding exactly once, carries the exact
 /// count per category in every page, and filters by category (`kind`) and file prefix (`path`);
 /// the audit-report resource is its first page, within the same bound.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_audit_of_a_real_backlog_pages_by_category_within_8000_characters() {
-    use rmcp::model::{ReadResourceRequestParams, ResourceContents};
+#[test]
+fn the_audit_of_a_real_backlog_pages_by_category_within_8000_characters() {
     use serde_json::{Value, json};
     use std::collections::BTreeMap;
     let tmp = tempfile::tempdir().expect("tempdir");
     let root = support::corpora::corpus(tmp.path(), "ariadne-backlog");
     let data = tempfile::tempdir().expect("data tempdir");
-    let client = stdio_doc_kg(&[root.display().to_string()], data.path()).await;
+    let Some(mut client) = py_doc_kg(
+        &[root.display().to_string()],
+        data.path(),
+        "the_audit_of_a_real_backlog_pages_by_category_within_8000_characters",
+    ) else {
+        return;
+    };
 
     // Every page of an audit, with each category's findings joined.
-    let all_pages = |args: Value| {
-        let client = &client;
-        async move {
-            let mut args = args;
-            let mut found: BTreeMap<String, Vec<Value>> = BTreeMap::new();
-            let mut pages = Vec::new();
-            loop {
-                let (text, page) = answer_text(client, "validate_traceability", args.clone()).await;
-                assert!(text.len() <= 8000, "{} characters: {text}", text.len());
-                assert!(
-                    page.get("truncation").is_none(),
-                    "the engine cut a page: {page}"
-                );
-                for (category, c) in page["page"]["categories"].as_object().expect("categories") {
-                    let shown = page[category].as_array().expect("category list");
-                    assert_eq!(c["shown"], shown.len(), "{category}: {c}");
-                    found
-                        .entry(category.clone())
-                        .or_default()
-                        .extend(shown.iter().cloned());
-                }
-                pages.push(page.clone());
-                match page["nextCursor"].as_str() {
-                    Some(next) => args["cursor"] = json!(next),
-                    None => return (found, pages),
-                }
+    let mut all_pages = |args: Value| {
+        let mut args = args;
+        let mut found: BTreeMap<String, Vec<Value>> = BTreeMap::new();
+        let mut pages = Vec::new();
+        loop {
+            let (page, text) = client.ok_with_text("validate_traceability", args.clone());
+            assert!(text.len() <= 8000, "{} characters: {text}", text.len());
+            assert!(
+                page.get("truncation").is_none(),
+                "the engine cut a page: {page}"
+            );
+            for (category, c) in page["page"]["categories"].as_object().expect("categories") {
+                let shown = page[category].as_array().expect("category list");
+                assert_eq!(c["shown"], shown.len(), "{category}: {c}");
+                found
+                    .entry(category.clone())
+                    .or_default()
+                    .extend(shown.iter().cloned());
+            }
+            pages.push(page.clone());
+            match page["nextCursor"].as_str() {
+                Some(next) => args["cursor"] = json!(next),
+                None => return (found, pages),
             }
         }
     };
 
-    let (found, pages) = all_pages(json!({})).await;
+    let (found, pages) = all_pages(json!({}));
     assert!(
         pages.len() > 1,
         "the real folder's audit fits one page: {:?}",
@@ -1166,14 +1040,14 @@ async fn the_audit_of_a_real_backlog_pages_by_category_within_8000_characters() 
     assert!(!broken.is_empty(), "the real folder has broken links");
 
     // kind: one category only, and its findings are the same.
-    let (only, _) = all_pages(json!({"kind": "brokenLinks"})).await;
+    let (only, _) = all_pages(json!({"kind": "brokenLinks"}));
     assert_eq!(only.keys().collect::<Vec<_>>(), vec!["brokenLinks"]);
     assert_eq!(&only["brokenLinks"], broken);
 
     // path: the findings about files under a prefix, counted exactly.
     let from = broken[0]["fromPath"].as_str().expect("fromPath");
     let prefix = &from[..from.rfind('/').map_or(from.len(), |i| i + 1)];
-    let (under, pages) = all_pages(json!({"kind": "brokenLinks", "path": prefix})).await;
+    let (under, pages) = all_pages(json!({"kind": "brokenLinks", "path": prefix}));
     let expected: Vec<&Value> = broken
         .iter()
         .filter(|l| {
@@ -1192,70 +1066,58 @@ async fn the_audit_of_a_real_backlog_pages_by_category_within_8000_characters() 
         expected.len()
     );
 
-    let refused = support::call_tool(&client, "validate_traceability", json!({"kind": "orphans"}))
-        .await
+    let refused = client
+        .call("validate_traceability", json!({"kind": "orphans"}))
         .expect_err("an unknown category is refused");
     assert!(
         refused.contains("orphans") && refused.contains("brokenLinks"),
         "{refused}"
     );
 
-    let read = client
-        .read_resource(ReadResourceRequestParams::new(
-            "docugraph://workspace/audit-report",
-        ))
-        .await
+    let (text, _) = client
+        .read("docugraph://workspace/audit-report")
         .expect("the audit report reads");
-    let [ResourceContents::TextResourceContents { text, .. }] = &read.contents[..] else {
-        panic!("{read:?}");
-    };
     assert!(text.len() <= 8000, "{} characters", text.len());
-    let report: Value = serde_json::from_str(text).expect("JSON");
+    let report: Value = serde_json::from_str(&text).expect("JSON");
     assert!(
         report["nextCursor"].is_string() && report["page"]["matched"].as_u64() > Some(0),
         "{report}"
     );
-    client.cancel().await.expect("cancel");
 }
 
 /// Issue 26: completions rank by relevance over every live document, not the first 500 in path
 /// order: on a real Backlog.md folder an id prefix completes to every live task it starts
 /// (the exact id first, shorter ids before their subtasks), a title word finds its task, and
 /// the node resource's `{id}` completes the same way.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn completions_rank_ids_and_title_words_on_a_real_backlog() {
-    use rmcp::model::{ArgumentInfo, CompleteRequestParams, Reference};
-    use serde_json::json;
+#[test]
+fn completions_rank_ids_and_title_words_on_a_real_backlog() {
+    use serde_json::{Value, json};
     let tmp = tempfile::tempdir().expect("tempdir");
     let root = support::corpora::corpus(tmp.path(), "ariadne-backlog");
     let data = tempfile::tempdir().expect("data tempdir");
-    let client = stdio_doc_kg(&[root.display().to_string()], data.path()).await;
-    let complete = |reference: Reference, name: &'static str, value: &'static str| {
-        let client = &client;
-        async move {
-            client
-                .complete(CompleteRequestParams::new(
-                    reference,
-                    ArgumentInfo::new(name, value.to_owned()),
-                ))
-                .await
-                .expect("complete")
-                .completion
-                .values
-        }
+    let Some(mut client) = py_doc_kg(
+        &[root.display().to_string()],
+        data.path(),
+        "completions_rank_ids_and_title_words_on_a_real_backlog",
+    ) else {
+        return;
     };
-    let live: Vec<String> = all_items(&client, "list_tasks", json!({"limit": 200}))
-        .await
+    let live: Vec<String> = client
+        .all_items("list_tasks", json!({"limit": 200}))
         .iter()
         .map(|i| i["id"].as_str().unwrap().to_owned())
         .collect();
 
+    let mut complete = |target: Value, name: &str, value: &str| {
+        client
+            .complete(target, name, value, None)
+            .expect("complete")
+    };
     let got = complete(
-        Reference::for_prompt("prompt_implement_task"),
+        json!({"prompt": "prompt_implement_task"}),
         "taskId",
         "task-190",
-    )
-    .await;
+    );
     let mut expected: Vec<&String> = live
         .iter()
         .filter(|id| id.to_lowercase().starts_with("task-190"))
@@ -1273,22 +1135,20 @@ async fn completions_rank_ids_and_title_words_on_a_real_backlog() {
     assert!(lengths.is_sorted(), "shorter ids first: {got:?}");
 
     let got = complete(
-        Reference::for_prompt("prompt_implement_task"),
+        json!({"prompt": "prompt_implement_task"}),
         "taskId",
         "taxonom",
-    )
-    .await;
+    );
     assert!(
         got.len() == 1 && got[0].eq_ignore_ascii_case("TASK-189"),
         "a title word finds its live task: {got:?}"
     );
 
     let got = complete(
-        Reference::for_resource("docugraph://workspace/node/{id}"),
+        json!({"template": "docugraph://workspace/node/{id}"}),
         "id",
         "190.15",
-    )
-    .await;
+    );
     assert!(
         got.first()
             .is_some_and(|id| id.eq_ignore_ascii_case("TASK-190.15")),
@@ -1298,7 +1158,6 @@ async fn completions_rank_ids_and_title_words_on_a_real_backlog() {
         got.len() > 1 && got.iter().all(|id| id.contains("190.15")),
         "{got:?}"
     );
-    client.cancel().await.expect("cancel");
 }
 
 /// Issue 26: a call that waits on a workspace being indexed gets MCP progress notifications

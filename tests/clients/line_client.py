@@ -5,6 +5,7 @@ $NEXUS_MCP_TEST_KEY. It prints `{"ready": true}` once the session is initialized
 request line on stdin prints one answer line, in order. Ends at EOF.
 
     {"tool": NAME, "arguments": {...}}       -> {"isError": bool, "body": structuredContent or text,
+                                                 "text": the text content, as a model reads it,
                                                  "progress": [{"progress", "total", "message"}]}
     {"read": URI}                            -> {"contents": [{"uri", "mimeType", "text"}]}
     {"templates": true}                      -> {"templates": [uriTemplate, ...]}
@@ -47,14 +48,14 @@ async def tool(client: Client, request: dict) -> dict:
     result = await client.call_tool(
         request["tool"], request.get("arguments") or {}, progress_callback=on_progress
     )
+    text = text_of(result)
     body = result.structured_content
     if body is None:
-        text = text_of(result)
         try:
             body = json.loads(text)
         except ValueError:
             body = text
-    return {"isError": bool(result.is_error), "body": body, "progress": progress}
+    return {"isError": bool(result.is_error), "body": body, "text": text, "progress": progress}
 
 
 async def read(client: Client, request: dict) -> dict:

@@ -508,6 +508,30 @@ impl PySdk {
         self.answer(CALL)
     }
 
+    /// A successful call's structured answer and its text content (what a model reads).
+    pub fn ok_with_text(&mut self, tool: &str, args: Value) -> (Value, String) {
+        self.send_call(tool, args);
+        let a = self.next_answer(CALL);
+        assert!(a["isError"] == false, "{}: {tool}: {a}", self.io.what);
+        (
+            a["body"].clone(),
+            a["text"].as_str().unwrap_or_default().to_owned(),
+        )
+    }
+
+    /// Every page of a list tool's answer (`items`, followed by `nextCursor`), joined.
+    pub fn all_items(&mut self, tool: &str, args: Value) -> Vec<Value> {
+        let (mut items, mut args) = (Vec::new(), args);
+        loop {
+            let page = self.ok(tool, args.clone());
+            items.extend(page["items"].as_array().expect("items").iter().cloned());
+            match page["nextCursor"].as_str() {
+                Some(next) => args["cursor"] = json!(next),
+                None => return items,
+            }
+        }
+    }
+
     /// A successful call's answer with the progress notifications it got (`{progress, total,
     /// message}` each).
     pub fn ok_with_progress(&mut self, tool: &str, args: Value) -> (Value, Vec<Value>) {
