@@ -131,7 +131,7 @@ struct Build {
     context_chars: Vec<usize>,
     impact: Vec<Duration>,
     edited: Vec<Duration>,
-    _data: tempfile::TempDir,
+    data: tempfile::TempDir,
 }
 
 impl Build {
@@ -150,7 +150,7 @@ impl Build {
             context_chars: Vec::new(),
             impact: Vec::new(),
             edited: Vec::new(),
-            _data: data,
+            data: data,
         }
     }
 }
@@ -234,9 +234,17 @@ fn main() {
             b.edited.push(took);
         }
     }
-    let rss: Vec<Option<f64>> = builds
+    // The MCP server and the local nexus-lite daemon it joined (which holds the index): both
+    // peaks, then the daemon stopped so it does not linger for its idle timeout.
+    let rss: Vec<(Option<f64>, Option<f64>)> = builds
         .iter()
-        .map(|b| peak_rss_mb(b.server.child.id()))
+        .map(|b| {
+            let daemon = support::local::daemon_pid(b.data.path())
+                .and_then(|pid| u32::try_from(pid).ok())
+                .and_then(peak_rss_mb);
+            support::local::stop_daemon(b.data.path());
+            (peak_rss_mb(b.server.child.id()), daemon)
+        })
         .collect();
     for b in &mut builds {
         b.context.sort();
@@ -300,11 +308,14 @@ fn main() {
             .unwrap_or_default()
     );
     let mb = |m: Option<f64>| m.map_or("unknown".to_string(), |m| format!("{m:.1}"));
+    let both = |(server, daemon): (Option<f64>, Option<f64>)| {
+        format!("{} + daemon {} MB", mb(server), mb(daemon))
+    };
     println!(
-        "| server peak RSS (VmHWM) | {} MB{} | | |",
-        mb(rss[0]),
+        "| peak RSS (VmHWM): nexus-mcp + its nexus-lite daemon | {}{} | | |",
+        both(rss[0]),
         rss.get(1)
-            .map(|r| format!(" vs {} MB", mb(*r)))
+            .map(|r| format!(" vs {}", both(*r)))
             .unwrap_or_default()
     );
 }

@@ -30,8 +30,8 @@ where
         .collect()
 }
 
-/// [`tarjan`] over dense indices `0..adj.len()`.
-fn tarjan_dense(adj: &[Vec<usize>]) -> Vec<Vec<usize>> {
+/// [`tarjan`] over dense indices `0..adj.len()` (successors outside the range are not allowed).
+pub fn tarjan_dense(adj: &[Vec<usize>]) -> Vec<Vec<usize>> {
     let n = adj.len();
     let mut index = vec![usize::MAX; n];
     let mut low = vec![0usize; n];
