@@ -150,7 +150,7 @@ impl Build {
             context_chars: Vec::new(),
             impact: Vec::new(),
             edited: Vec::new(),
-            data: data,
+            data,
         }
     }
 }

@@ -2192,67 +2192,6 @@ fn one_shortest_cycle_per_strongly_connected_component() {
     assert_eq!(audit["counts"]["cycles"], 2);
 }
 
-/// Issue 26: while a workspace is being indexed (cold, or after a configuration change that
-/// re-reads every document), the workspaces answer does not wait: it says how many files of
-/// how many are parsed. A real Backlog.md folder, its completed tasks copied ten times (~1,800
-/// documents) so that indexing lasts long enough to be seen; observed by polling, no sleep.
-#[test]
-fn indexing_progress_says_how_many_files_of_how_many() {
-    let tmp = tempfile::tempdir().unwrap();
-    let root = corpus(tmp.path(), "ariadne-backlog");
-    let completed = tmp.path().join("completed");
-    copy_dir(&root.join("backlog/completed"), &completed);
-    for k in 0..10 {
-        copy_dir(
-            &completed,
-            &root.join(format!("backlog/completed/copy-{k}")),
-        );
-    }
-    let srv = serve(&tmp.path().join("data"), vec![spec("big", &root)]);
-    let a = srv.addr;
-    let mut seen: Option<Value> = None;
-    // An attempt can miss (the poll itself may take the index first): the next one re-reads
-    // every document after a configuration change.
-    for attempt in 0..5 {
-        if attempt > 0 {
-            write(
-                &root,
-                ".nexus/docgraph.yaml",
-                &format!("# attempt {attempt}\n"),
-            );
-        }
-        let indexing = std::thread::spawn(move || get(a, "/api/v1/docs/tasks?limit=1"));
-        let deadline = std::time::Instant::now() + SECS * 3;
-        while !indexing.is_finished() && std::time::Instant::now() < deadline {
-            let w = ok(a, "/api/v1/docs/workspaces");
-            let p = &w["workspaces"][0]["indexing"];
-            if p["phase"] == "listing files" {
-                assert!(p["of"].is_null(), "{p}");
-            }
-            if p["phase"] == "parsing" {
-                seen = Some(p.clone());
-                break;
-            }
-        }
-        assert_eq!(indexing.join().unwrap().status, 200);
-        if seen.is_some() {
-            break;
-        }
-    }
-    let progress = seen.expect("indexing was seen in progress in one of 5 attempts");
-    let (files, of) = (
-        progress["files"].as_u64().unwrap(),
-        progress["of"].as_u64().unwrap(),
-    );
-    let documents = ok(a, "/api/v1/docs/nodes?lifecycle=any&limit=1")["total"]
-        .as_u64()
-        .unwrap();
-    assert!(of > 1000 && files <= of, "{progress}");
-    assert_eq!(of, documents, "`of` counts every document of the folder");
-    let after = ok(a, "/api/v1/docs/workspaces");
-    assert!(after["workspaces"][0].get("indexing").is_none(), "{after}");
-}
-
 /// Issue 26: `match=` ranks the live documents of a real folder (the exact id first, then ids
 /// it starts), and typed text longer than any id matches nothing.
 #[test]
