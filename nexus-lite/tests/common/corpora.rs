@@ -40,6 +40,13 @@ pub fn corpus(dir: &Path, name: &str) -> PathBuf {
         .map(|e| e.unwrap().path())
         .find(|p| p.is_dir())
         .expect("the tarball holds one folder");
+    commit_folder(&root, "corpus");
+    root
+}
+
+/// Makes `root` a git repository (branch `main`) whose one commit, `message`, holds everything
+/// in it.
+pub fn commit_folder(root: &Path, message: &str) {
     for args in [
         &["init", "-q", "-b", "main"][..],
         &["add", "-A"],
@@ -52,18 +59,17 @@ pub fn corpus(dir: &Path, name: &str) -> PathBuf {
             "commit.gpgsign=false",
             "commit",
             "-qm",
-            "corpus",
+            message,
         ],
     ] {
         let ok = Command::new("git")
             .arg("-C")
-            .arg(&root)
+            .arg(root)
             .args(args)
             .status()
             .expect("git runs");
         assert!(ok.success(), "git {args:?} in {}", root.display());
     }
-    root
 }
 
 /// The task file of the Backlog.md folder at `root` whose name starts with `prefix` (e.g.

@@ -6,7 +6,6 @@
 
 use std::fmt::Write as _;
 use std::path::Path;
-use std::process::Command;
 
 /// A small deterministic generator (xorshift), so every run benches the same workspace.
 pub struct Rng(pub u64);
@@ -103,29 +102,7 @@ pub fn generate(root: &Path, tasks: usize) {
         )
         .unwrap();
     }
-    for args in [
-        &["init", "-q", "-b", "main"][..],
-        &["add", "-A"],
-        &[
-            "-c",
-            "user.name=t",
-            "-c",
-            "user.email=t@t",
-            "-c",
-            "commit.gpgsign=false",
-            "commit",
-            "-qm",
-            "generated backlog",
-        ],
-    ] {
-        let ok = Command::new("git")
-            .arg("-C")
-            .arg(root)
-            .args(args)
-            .status()
-            .expect("git runs");
-        assert!(ok.success(), "git {args:?} in {}", root.display());
-    }
+    super::corpora::commit_folder(root, "generated backlog");
 }
 
 /// Each task's `dependencies:` as its file says (read without the docs domain, so a test's
