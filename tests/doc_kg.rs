@@ -459,28 +459,45 @@ fn py_doc_kg(workspaces: &[String], data: &Path, test: &str) -> Option<support::
     Some(support::local::PySdk::stdio(&py, &cmd, test))
 }
 
+/// The ariadne Backlog.md corpus, unpacked and committed, with the data directory its server uses.
+struct Ariadne {
+    _dirs: (TempDir, TempDir),
+    root: PathBuf,
+}
+
+/// nexus-doc-kg on the ariadne corpus, driven by the Python SDK (see [`py_doc_kg`]).
+fn ariadne_agent(test: &str) -> Option<(Ariadne, support::local::PySdk)> {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = support::corpora::corpus(tmp.path(), "ariadne-backlog");
+    let data = tempfile::tempdir().expect("data tempdir");
+    let client = py_doc_kg(&[root.display().to_string()], data.path(), test)?;
+    Some((
+        Ariadne {
+            _dirs: (tmp, data),
+            root,
+        },
+        client,
+    ))
+}
+
 /// Issue 26: on a real Backlog.md folder (the ariadne corpus), list_tasks {"status":"To Do"}
 /// returns exactly the live To Do tasks (counted from the files of backlog/tasks), `lifecycle`
 /// reaches archived ones, marked; completions offer live ids only.
 #[test]
 fn list_tasks_shows_the_live_work_of_a_real_backlog() {
     use serde_json::json;
-    let tmp = tempfile::tempdir().expect("tempdir");
-    let root = support::corpora::corpus(tmp.path(), "ariadne-backlog");
+    let Some((ariadne, mut client)) =
+        ariadne_agent("list_tasks_shows_the_live_work_of_a_real_backlog")
+    else {
+        return;
+    };
+    let root = &ariadne.root;
     let live_todo: Vec<PathBuf> =
         support::corpora::frontmatter_statuses(&root.join("backlog/tasks"))
             .into_iter()
             .filter(|(_, s)| s == "To Do")
             .map(|(p, _)| p)
             .collect();
-    let data = tempfile::tempdir().expect("data tempdir");
-    let Some(mut client) = py_doc_kg(
-        &[root.display().to_string()],
-        data.path(),
-        "list_tasks_shows_the_live_work_of_a_real_backlog",
-    ) else {
-        return;
-    };
 
     let todo = client.all_items("list_tasks", json!({"status": "To Do", "limit": 200}));
     assert_eq!(todo.len(), live_todo.len(), "live To Do tasks");
@@ -490,7 +507,7 @@ fn list_tasks_shows_the_live_work_of_a_real_backlog() {
         .collect();
     let mut expected: Vec<String> = live_todo
         .iter()
-        .map(|p| p.strip_prefix(&root).unwrap().display().to_string())
+        .map(|p| p.strip_prefix(root).unwrap().display().to_string())
         .collect();
     paths.sort();
     expected.sort();
@@ -552,19 +569,13 @@ fn list_tasks_shows_the_live_work_of_a_real_backlog() {
 /// the seed and its description say: a real Backlog.md task reads back as its file.
 #[test]
 fn the_node_resource_is_the_raw_document() {
-    let tmp = tempfile::tempdir().expect("tempdir");
-    let root = support::corpora::corpus(tmp.path(), "ariadne-backlog");
-    let file = support::corpora::task_file(&root, "task-104 ");
-    let text = std::fs::read_to_string(&file).expect("read the task");
-    assert!(text.starts_with("---\nid: task-104\n"), "{text}");
-    let data = tempfile::tempdir().expect("data tempdir");
-    let Some(mut client) = py_doc_kg(
-        &[root.display().to_string()],
-        data.path(),
-        "the_node_resource_is_the_raw_document",
-    ) else {
+    let Some((ariadne, mut client)) = ariadne_agent("the_node_resource_is_the_raw_document") else {
         return;
     };
+    let root = &ariadne.root;
+    let file = support::corpora::task_file(root, "task-104 ");
+    let text = std::fs::read_to_string(&file).expect("read the task");
+    assert!(text.starts_with("---\nid: task-104\n"), "{text}");
     let (got, mime) = client
         .read("docugraph://workspace/node/TASK-104")
         .expect("the node resource reads");
@@ -807,14 +818,8 @@ fn two_workspaces_over_http_reach_resources_prompts_and_completions() {
 #[test]
 fn the_dependency_graph_comes_as_mermaid() {
     use serde_json::json;
-    let tmp = tempfile::tempdir().expect("tempdir");
-    let root = support::corpora::corpus(tmp.path(), "ariadne-backlog");
-    let data = tempfile::tempdir().expect("data tempdir");
-    let Some(mut client) = py_doc_kg(
-        &[root.display().to_string()],
-        data.path(),
-        "the_dependency_graph_comes_as_mermaid",
-    ) else {
+    let Some((_ariadne, mut client)) = ariadne_agent("the_dependency_graph_comes_as_mermaid")
+    else {
         return;
     };
     let got = client.ok(
@@ -967,14 +972,9 @@ fn task_context_pages_reach_the_whole_closure_of_ten_thousand_tasks() {
 fn the_audit_of_a_real_backlog_pages_by_category_within_8000_characters() {
     use serde_json::{Value, json};
     use std::collections::BTreeMap;
-    let tmp = tempfile::tempdir().expect("tempdir");
-    let root = support::corpora::corpus(tmp.path(), "ariadne-backlog");
-    let data = tempfile::tempdir().expect("data tempdir");
-    let Some(mut client) = py_doc_kg(
-        &[root.display().to_string()],
-        data.path(),
-        "the_audit_of_a_real_backlog_pages_by_category_within_8000_characters",
-    ) else {
+    let Some((_ariadne, mut client)) =
+        ariadne_agent("the_audit_of_a_real_backlog_pages_by_category_within_8000_characters")
+    else {
         return;
     };
 
@@ -1092,14 +1092,9 @@ fn the_audit_of_a_real_backlog_pages_by_category_within_8000_characters() {
 #[test]
 fn completions_rank_ids_and_title_words_on_a_real_backlog() {
     use serde_json::{Value, json};
-    let tmp = tempfile::tempdir().expect("tempdir");
-    let root = support::corpora::corpus(tmp.path(), "ariadne-backlog");
-    let data = tempfile::tempdir().expect("data tempdir");
-    let Some(mut client) = py_doc_kg(
-        &[root.display().to_string()],
-        data.path(),
-        "completions_rank_ids_and_title_words_on_a_real_backlog",
-    ) else {
+    let Some((_ariadne, mut client)) =
+        ariadne_agent("completions_rank_ids_and_title_words_on_a_real_backlog")
+    else {
         return;
     };
     let live: Vec<String> = client

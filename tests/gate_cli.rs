@@ -1678,6 +1678,7 @@ fn the_readme_job_as_written_uploads_whole_file_sarif_on_a_push() {
 fn rules_agent(
     home: &support::local::LocalHome,
     repo: &Path,
+    extra_args: &[&str],
     test: &str,
 ) -> Option<support::local::PySdk> {
     let py = support::require(
@@ -1686,12 +1687,9 @@ fn rules_agent(
         test,
     )?;
     let repo_arg = repo.display().to_string();
-    let mut agent = support::local::PySdk::spawn(
-        home,
-        &py,
-        &["--surface", "nexus-rules", "serve", "--repo", &repo_arg],
-        "nexus-rules (Python SDK)",
-    );
+    let mut args = vec!["--surface", "nexus-rules", "serve", "--repo", &repo_arg];
+    args.extend_from_slice(extra_args);
+    let mut agent = support::local::PySdk::spawn(home, &py, &args, "nexus-rules (Python SDK)");
     agent.ready();
     Some(agent)
 }
@@ -1725,7 +1723,7 @@ fn get_gate_result_shows_the_analyser_rules_a_pass_covers() {
     };
     let out = gate_pr("3");
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
-    let Some(mut agent) = rules_agent(&home, &repo, TEST) else {
+    let Some(mut agent) = rules_agent(&home, &repo, &[], TEST) else {
         return;
     };
     let small = agent.capability("get_gate_result", serde_json::json!({"pr": 3}));
@@ -2188,28 +2186,14 @@ fn bootstrap_ranks_what_the_team_fixes_and_skips_test_asserts() {
     let second = gate_pr();
     assert!(!second.contains("ruff:F401"), "{second}");
 
-    let Some(py) = support::require(
-        support::python_with_mcp(),
-        "Python with the `mcp` package (.venv/bin/python or $NEXUS_MCP_PYTHON)",
+    let Some(mut agent) = rules_agent(
+        &home,
+        &repo,
+        &["--scopes", "rules:read,rules:propose"],
         TEST,
     ) else {
         return;
     };
-    let mut agent = support::local::PySdk::spawn(
-        &home,
-        &py,
-        &[
-            "--surface",
-            "nexus-rules",
-            "serve",
-            "--repo",
-            &repo_s,
-            "--scopes",
-            "rules:read,rules:propose",
-        ],
-        "nexus-rules (Python SDK)",
-    );
-    agent.ready();
     let answer = agent.capability("bootstrap_playbook", serde_json::json!({}));
     let enforced: Vec<String> = answer["queued"]
         .as_array()

@@ -128,6 +128,20 @@ fn latest_graph() -> Value {
     json!({"repository": REPO_NAME, "branch": "main"})
 }
 
+/// `nexus-mcp call kg_latest_graph` on `repo_arg` (`NAME=PATH`), as a one-off command.
+fn call_latest_graph(home: &LocalHome, repo_arg: &str, what: &str) -> Output {
+    home.run(
+        &[
+            "call",
+            "kg_latest_graph",
+            &latest_graph().to_string(),
+            "--repo",
+            repo_arg,
+        ],
+        what,
+    )
+}
+
 /// Commits a change to `repo`, arms `shim` and submits a regeneration through `client`; returns
 /// once the daemon's ruff is blocked in it, with the submit's call id.
 fn submit_blocked_regeneration(client: &mut McpStdio, repo: &Path, shim: &RuffShim) -> u64 {
@@ -224,16 +238,7 @@ fn every_surface_and_command_share_one_local_nexus() {
         .unwrap();
     assert_eq!(graphs, 1, "two servers on A indexed it {graphs} times");
     // A one-off `call` joins too, and reads the same graph.
-    let out = home.run(
-        &[
-            "call",
-            "kg_latest_graph",
-            &latest_graph().to_string(),
-            "--repo",
-            &a_arg,
-        ],
-        "nexus-mcp call kg_latest_graph",
-    );
+    let out = call_latest_graph(&home, &a_arg, "nexus-mcp call kg_latest_graph");
     assert!(out.status.success(), "{}", text(&out));
     let called: Value = serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|e| panic!("call printed no JSON ({e}): {}", text(&out)));
@@ -1049,16 +1054,7 @@ fn a_daemon_of_an_older_release_is_replaced_and_a_newer_one_joined() {
 
     declare_release(&home, "0.0.1");
     let call = |what: &str| {
-        let out = home.run(
-            &[
-                "call",
-                "kg_latest_graph",
-                &latest_graph().to_string(),
-                "--repo",
-                &a_arg,
-            ],
-            what,
-        );
+        let out = call_latest_graph(&home, &a_arg, what);
         assert!(out.status.success(), "{what}: {}", text(&out));
         out
     };
