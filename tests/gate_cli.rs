@@ -2251,3 +2251,51 @@ fn bootstrap_ranks_what_the_team_fixes_and_skips_test_asserts() {
     let again = agent.capability("bootstrap_playbook", serde_json::json!({}));
     assert_eq!(again["queued"], serde_json::json!([]), "{again:#}");
 }
+
+/// A waiver is stale only when its finding is gone from head, on any line of its file, as the
+/// analyser that ran says: editing another line of a file with a waived finding (found on the
+/// fastmcp sdist: 4,747 waivers, an import edit called every waiver of the file stale), or a
+/// gate whose analysers are missing, reports no waiver unmatched; removing the finding does.
+#[test]
+fn a_waiver_is_unmatched_only_when_its_finding_is_gone() {
+    if !support::analysers_on_path() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data");
+    let repo = shop(tmp.path(), |_| {});
+    put(&repo, "app.py", SHELL);
+    commit_all(&repo, "legacy shell");
+    let wrote = gate(
+        &repo,
+        &data,
+        &["--base", "HEAD~1", "--head", "HEAD", "--write-baseline"],
+    );
+    assert_eq!(wrote.status.code(), Some(0), "{}", text(&wrote));
+    commit_all(&repo, "baseline the legacy shell call");
+
+    put(&repo, "app.py", &format!("# the shell runner\n{SHELL}"));
+    commit_all(&repo, "a comment above it");
+    let edited = gate(&repo, &data, &["--base", "HEAD~1", "--head", "HEAD"]);
+    assert!(!text(&edited).contains("unmatched"), "{}", text(&edited));
+    let blind = Command::new(bin())
+        .args(["gate", "--base", "HEAD~1", "--head", "HEAD", "--repo"])
+        .arg(&repo)
+        .arg("--data-dir")
+        .arg(&data)
+        .env("PATH", "/usr/bin:/bin")
+        .env_remove("NEXUS_API_URL")
+        .output()
+        .unwrap();
+    assert_eq!(blind.status.code(), Some(2), "{}", text(&blind));
+    assert!(!text(&blind).contains("unmatched"), "{}", text(&blind));
+
+    put(&repo, "app.py", &SHELL.replace("shell=True", "shell=False"));
+    commit_all(&repo, "no shell");
+    let fixed = gate(&repo, &data, &["--base", "HEAD~1", "--head", "HEAD"]);
+    assert!(
+        text(&fixed).contains("waiver unmatched bandit:B602: app.py changed"),
+        "{}",
+        text(&fixed)
+    );
+}

@@ -2226,7 +2226,19 @@ pub fn baseline_property((found, waivers, text): BaselineCase) -> Result<(), Str
             })
             .collect(),
     };
-    let out = apply(&book, violations.clone(), &prints, &PATHS, "2026-12-03");
+    let present: Vec<(String, String, String)> = violations
+        .iter()
+        .zip(&prints)
+        .map(|(v, p)| (v.rule_id.clone(), v.path.clone(), p.clone()))
+        .collect();
+    let out = apply(
+        &book,
+        violations.clone(),
+        &prints,
+        &PATHS,
+        &present,
+        "2026-12-03",
+    );
     if out.kept.len() + out.waived.len() != violations.len() {
         return Err(format!("lost or added violations: {out:?}"));
     }

@@ -71,16 +71,16 @@ pub fn parse(text: &str, commit: &str) -> Result<Baseline, BaselineError> {
         })
 }
 
-/// The fingerprint of each violation, reading the lines from `line_of(path, line)`.
-pub fn fingerprints(
-    violations: &[Violation],
+/// The fingerprint of each (rule, path, line), reading the lines from `line_of(path, line)`.
+pub fn fingerprints<'a>(
+    items: impl IntoIterator<Item = (&'a str, &'a str, Option<u32>)>,
     mut line_of: impl FnMut(&str, u32) -> Option<String>,
 ) -> Vec<String> {
-    violations
-        .iter()
-        .map(|v| {
-            let text = v.line.and_then(|l| line_of(&v.path, l)).unwrap_or_default();
-            fingerprint(&v.rule_id, &v.path, &text)
+    items
+        .into_iter()
+        .map(|(rule, path, line)| {
+            let text = line.and_then(|l| line_of(path, l)).unwrap_or_default();
+            fingerprint(rule, path, &text)
         })
         .collect()
 }
@@ -94,12 +94,15 @@ pub struct Applied {
 }
 
 /// Splits `violations` (with their `prints`) into kept and waived by `baseline`'s live waivers
-/// (`today`: `YYYY-MM-DD`); notes expired waivers, and unmatched ones on a `changed` file.
+/// (`today`: `YYYY-MM-DD`); notes expired waivers, and unmatched ones: on a `changed` file,
+/// naming no finding `present` at head (rule, path, fingerprint; on any line of the file, not
+/// only the changed ones).
 pub fn apply(
     baseline: &Baseline,
     violations: Vec<Violation>,
     prints: &[String],
     changed: &[&str],
+    present: &[(String, String, String)],
     today: &str,
 ) -> Applied {
     let mut out = Applied::default();
@@ -133,7 +136,12 @@ pub fn apply(
         }
     }
     for (w, used) in baseline.waivers.iter().zip(used) {
-        if !used && changed.contains(&w.path.as_str()) {
+        let there = || {
+            present
+                .iter()
+                .any(|(r, p, f)| *r == w.rule && *p == w.path && *f == w.fingerprint)
+        };
+        if !used && changed.contains(&w.path.as_str()) && !there() {
             out.notes.push(note(w, "unmatched", format!(
                 "{} changed and the waived {} finding is no longer there: remove the waiver from {BASELINE_FILE}",
                 w.path, w.rule
@@ -235,11 +243,13 @@ mod tests {
                 waiver("other.py", "f3", None),
             ],
         };
+        let present = [(v.rule_id.clone(), v.path.clone(), "f1".to_string())];
         let out = apply(
             &book,
             vec![v.clone()],
             &["f1".into()],
             &["app.py", "lib.py"],
+            &present,
             "2026-06-01",
         );
         assert_eq!(out.kept, vec![v.clone()]);
@@ -250,7 +260,7 @@ mod tests {
             .map(|n| (n.state.as_str(), n.path.as_str()))
             .collect();
         assert_eq!(states, [("expired", "app.py"), ("unmatched", "lib.py")]);
-        let live = apply(&book, vec![v], &["f1".into()], &[], "2025-12-31");
+        let live = apply(&book, vec![v], &["f1".into()], &[], &present, "2025-12-31");
         assert_eq!((live.kept.len(), live.waived.len()), (0, 1));
     }
 }

@@ -242,7 +242,13 @@ pub fn run(
         analysis.findings.extend(stale);
     }
     let mut bound = binding::bind(&diff, &analysis.findings, &base_rules);
-    let waivers = waive(req.repo_root, &diff, std::mem::take(&mut bound.violations));
+    let waivers = waive(
+        req.repo_root,
+        &diff,
+        std::mem::take(&mut bound.violations),
+        &analysis.findings,
+        &analysis.tools,
+    );
     bound.violations = waivers.kept;
     let mut unreviewed = match unreviewed {
         Ok(list) => list,
@@ -326,7 +332,15 @@ pub fn run(
 
 /// Applies the base commit's baseline to `violations` (lines read at head). An unreadable
 /// baseline waives nothing and says so.
-fn waive(repo: &Path, diff: &diff::Diff, violations: Vec<model::Violation>) -> baseline::Applied {
+/// Applies the base's baseline to `violations`; `findings` (every finding of the changed files,
+/// on any line) say which waivers still name something, for the analysers that ran (`tools`).
+fn waive(
+    repo: &Path,
+    diff: &diff::Diff,
+    violations: Vec<model::Violation>,
+    findings: &[analysers::Finding],
+    tools: &[ToolRun],
+) -> baseline::Applied {
     let base = &diff.revisions.base_sha;
     let book = match baseline::at_commit(repo, base) {
         Ok(b) => b,
@@ -344,22 +358,64 @@ fn waive(repo: &Path, diff: &diff::Diff, violations: Vec<model::Violation>) -> b
             };
         }
     };
-    let prints = head_fingerprints(repo, &diff.revisions.head_sha, &violations);
+    let head = &diff.revisions.head_sha;
+    let prints = head_fingerprints(repo, head, &violations);
+    let rules: Vec<String> = findings.iter().map(|f| f.rule_id()).collect();
+    let present: Vec<(String, String, String)> = fingerprints_at(
+        repo,
+        head,
+        findings
+            .iter()
+            .zip(&rules)
+            .map(|(f, r)| (r.as_str(), f.path.as_str(), f.line)),
+    )
+    .into_iter()
+    .zip(findings.iter().zip(&rules))
+    .map(|(print, (f, r))| (r.clone(), f.path.clone(), print))
+    .collect();
     let changed: Vec<&str> = diff.files.iter().map(|f| f.path.as_str()).collect();
     let today = crate::core::util::rfc3339(crate::core::util::now_epoch());
-    baseline::apply(
+    let mut applied = baseline::apply(
         &book,
         violations,
         &prints,
         &changed,
+        &present,
         today.get(..10).unwrap_or(""),
-    )
+    );
+    // An analyser that did not run found nothing: its waivers are not stale for that.
+    let ran = |rule: &str| {
+        let tool = rule.split(':').next().unwrap_or_default();
+        tools
+            .iter()
+            .any(|t| t.name == tool && t.status == ToolStatus::Ok)
+    };
+    applied
+        .notes
+        .retain(|n| n.state != "unmatched" || ran(&n.rule));
+    applied
 }
 
 /// Each violation's baseline fingerprint, from its line as committed at `head`.
 pub fn head_fingerprints(repo: &Path, head: &str, violations: &[model::Violation]) -> Vec<String> {
+    fingerprints_at(
+        repo,
+        head,
+        violations
+            .iter()
+            .map(|v| (v.rule_id.as_str(), v.path.as_str(), v.line)),
+    )
+}
+
+/// The baseline fingerprint of each (rule, path, line), its line read as committed at `head`
+/// (each file once).
+fn fingerprints_at<'a>(
+    repo: &Path,
+    head: &str,
+    items: impl IntoIterator<Item = (&'a str, &'a str, Option<u32>)>,
+) -> Vec<String> {
     let mut files: std::collections::BTreeMap<String, Vec<String>> = Default::default();
-    baseline::fingerprints(violations, |path, line| {
+    baseline::fingerprints(items, |path, line| {
         let lines = files.entry(path.to_string()).or_insert_with(|| {
             crate::core::git::show(repo, head, path)
                 .map(|b| {
