@@ -63,14 +63,17 @@ fn path_attr(attrs: &[syn::Attribute]) -> Option<String> {
     })
 }
 
+#[allow(clippy::panic)] // a test helper: a source file it cannot read fails the test
+fn unreadable<T>(file: &Path, e: &dyn std::fmt::Display) -> T {
+    panic!("cannot read {}: {e}", file.display())
+}
+
 fn load_crate(name: &str, dir: &Path, root: &str) -> CrateModules {
     let mut modules = BTreeMap::new();
     let mut queue = vec![(Vec::<String>::new(), dir.join(root), dir.to_path_buf())];
     while let Some((path, file, child_dir)) = queue.pop() {
-        let text = std::fs::read_to_string(&file)
-            .unwrap_or_else(|e| panic!("cannot read {}: {e}", file.display()));
-        let ast = syn::parse_file(&text)
-            .unwrap_or_else(|e| panic!("cannot parse {}: {e}", file.display()));
+        let text = std::fs::read_to_string(&file).unwrap_or_else(|e| unreadable(&file, &e));
+        let ast = syn::parse_file(&text).unwrap_or_else(|e| unreadable(&file, &e));
         for item in &ast.items {
             let syn::Item::Mod(m) = item else { continue };
             if m.content.is_some() || is_test_only(&m.attrs) {
