@@ -5,7 +5,9 @@
 //! A file imports another when it names something the other defines: through a private `use`,
 //! or a `crate::`/`self::`/`super::` path (also inside macro calls). `pub use` re-exports are
 //! followed to the defining file rather than counted, so a facade `mod.rs` does not make every
-//! child a circle. `#[cfg(test)]` items are left out: tests may reach anywhere.
+//! child a circle. A submodule naming its own ancestors is not an import either: it is part of
+//! them (the crate root's items excepted for nexus-lite's domains, which must not reach up).
+//! `#[cfg(test)]` items are left out: tests may reach anywhere.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -207,6 +209,9 @@ impl<'ast> Visit<'ast> for PathCollector<'_> {
         syn::visit::visit_path(self, path);
     }
 
+    // `pub(super)` and `pub(in crate::x)` restrict who sees an item; they import nothing.
+    fn visit_visibility(&mut self, _: &'ast syn::Visibility) {}
+
     fn visit_macro(&mut self, mac: &'ast syn::Macro) {
         // `crate :: a :: b` sequences inside the macro's tokens.
         let text = mac.tokens.to_string();
@@ -300,7 +305,7 @@ fn facts_of(here: &ModPath, ast: &syn::File) -> FileFacts {
 }
 
 /// The import graph of one crate: file -> files it imports.
-fn import_graph(krate: &CrateModules) -> BTreeMap<ModPath, BTreeSet<ModPath>> {
+fn import_graph(krate: &CrateModules, keep_root: bool) -> BTreeMap<ModPath, BTreeSet<ModPath>> {
     let facts: BTreeMap<&ModPath, FileFacts> = krate
         .modules
         .iter()
@@ -339,11 +344,13 @@ fn import_graph(krate: &CrateModules) -> BTreeMap<ModPath, BTreeSet<ModPath>> {
     };
     let mut graph = BTreeMap::new();
     for (path, f) in &facts {
+        // A submodule is part of its parent: naming an ancestor's own items is not an import
+        // (the crate root's own items are, for nexus-lite's domains, which must not reach up).
         let targets: BTreeSet<ModPath> = f
             .uses
             .iter()
             .filter_map(&resolve)
-            .filter(|t| t != *path)
+            .filter(|t| !path.starts_with(t) || (t.is_empty() && keep_root))
             .collect();
         graph.insert((*path).clone(), targets);
     }
@@ -457,7 +464,7 @@ fn circle_report(root: &Path, crates: &[(&str, &str, &str)]) -> Vec<String> {
     let mut report = Vec::new();
     for (name, dir, file) in crates {
         let krate = load_crate(name, &root.join(dir), file);
-        let graph = import_graph(&krate);
+        let graph = import_graph(&krate, false);
         for component in circles(&graph) {
             let files: Vec<String> = shortest_circle(&graph, &component)
                 .iter()
@@ -478,7 +485,7 @@ fn domain_report(root: &Path, dir: &str) -> Vec<String> {
     let krate = load_crate("nexus-lite", &root.join(dir), "lib.rs");
     let layer = |p: &ModPath| p.first().cloned().unwrap_or_default();
     let mut report = Vec::new();
-    for (from, targets) in import_graph(&krate) {
+    for (from, targets) in import_graph(&krate, true) {
         let from_layer = layer(&from);
         let from_domain = DOMAINS.contains(&from_layer.as_str());
         if !from_domain && from_layer != "core" {
@@ -542,12 +549,23 @@ fn the_check_sees_a_circle_and_a_cross_domain_import_but_not_a_facade() {
     );
     write("a.rs", "use crate::b::Thing;\npub fn f(_: Thing) {}\n");
     write("b.rs", "pub struct Thing;\nfn g() { crate::a::f(Thing) }\n");
+    write(
+        "core/mod.rs",
+        "pub(crate) mod x;\npub(in crate::core) fn y() {}\n",
+    );
+    write(
+        "core/x.rs",
+        "pub(super) fn z() {}\n#[cfg(test)]\nmod tests { use crate::code; use super::super::y; }\n",
+    );
     // A facade re-exports its children, and a child names a sibling through it: no circle.
     write(
         "docs/mod.rs",
         "pub mod index;\npub mod tree;\npub use index::Index;\n",
     );
-    write("docs/index.rs", "pub struct Index;\n");
+    write(
+        "docs/index.rs",
+        "pub struct Index;\nfn i() { super::helper() }\n",
+    );
     write(
         "docs/tree.rs",
         "use crate::docs::Index;\nfn t(_: Index) {}\n",

@@ -4,19 +4,11 @@
 
 pub mod code_kg;
 pub mod doc_kg;
+mod environment;
+
+pub use environment::Environment;
 
 use nexus_mcp_runtime::app::SurfaceParts;
-use std::collections::BTreeMap;
-use std::path::PathBuf;
-
-/// What the product knows at start-up that a surface's code may need.
-#[derive(Debug, Clone, Default)]
-pub struct Environment {
-    /// Local checkouts served by the embedded nexus-lite, by repository name.
-    pub local_checkouts: BTreeMap<String, PathBuf>,
-    /// Documentation workspaces served by the embedded nexus-lite, by name (nexus-doc-kg).
-    pub doc_workspaces: BTreeMap<String, PathBuf>,
-}
 
 /// One row of the table: a surface name and the function building its parts.
 pub struct Binding {

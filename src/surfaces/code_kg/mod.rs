@@ -3,38 +3,27 @@
 
 mod checkout_watch;
 pub mod freshness;
+mod freshness_block;
 mod packet;
 mod regenerate;
 mod resolve;
+mod state;
+mod typed;
 
-use super::Environment;
+use state::CodeKg;
+use typed::typed;
+
+use super::environment::Environment;
 use crate::generated::nexus_code_kg::*;
 use nexus_mcp_runtime::app::{EnvelopeHook, SurfaceParts, ToolContext};
 use nexus_mcp_runtime::backend::NexusRequest;
 use nexus_mcp_runtime::error::ToolError;
 use nexus_mcp_runtime::local_paths;
 use nexus_mcp_runtime::spec::ToolSpec;
-use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::future::Future;
-use std::path::PathBuf;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
-
-/// nexus-code-kg's own state, and its implementation of the generated `CustomHandlers` trait.
-#[derive(Default)]
-pub struct CodeKg {
-    /// Local checkouts known for repositories (embedded nexus-lite, local stdio only), used for
-    /// the freshness verdict on every answer.
-    local_checkouts: BTreeMap<String, PathBuf>,
-    /// How many commits behind still counts as usable (NEXUS_MCP_MAX_COMMITS_BEHIND, default 20).
-    max_commits_behind: u32,
-    /// Paths with findings, per graph: a ready graph never changes.
-    finding_paths: Mutex<HashMap<String, Arc<BTreeSet<String>>>>,
-    /// The last verdict per checkout, kept while nothing in it changes.
-    checkout_watches: checkout_watch::CheckoutWatches,
-}
 
 /// The binding: custom handlers and the freshness envelope, sharing one [`CodeKg`].
 pub fn bind(env: &Environment) -> SurfaceParts {
@@ -55,18 +44,6 @@ pub fn bind(env: &Environment) -> SurfaceParts {
     }
 }
 
-impl CodeKg {
-    fn cached_finding_paths(&self, graph_id: &str) -> Option<Arc<BTreeSet<String>>> {
-        self.finding_paths.lock().ok()?.get(graph_id).cloned()
-    }
-
-    fn cache_finding_paths(&self, graph_id: &str, paths: Arc<BTreeSet<String>>) {
-        if let Ok(mut cache) = self.finding_paths.lock() {
-            cache.insert(graph_id.to_owned(), paths);
-        }
-    }
-}
-
 /// Every answer that names its graph says how fresh that graph is.
 impl EnvelopeHook for CodeKg {
     fn fields<'a>(
@@ -77,21 +54,12 @@ impl EnvelopeHook for CodeKg {
     ) -> Pin<Box<dyn Future<Output = Map<String, Value>> + Send + 'a>> {
         Box::pin(async move {
             let mut fields = Map::new();
-            if let Some(block) = freshness::block(self, ctx, raw).await {
+            if let Some(block) = freshness_block::block(self, ctx, raw).await {
                 fields.insert("freshness".to_owned(), block);
             }
             fields
         })
     }
-}
-
-/// Decodes a part of a Nexus answer into a generated type.
-fn typed<T: DeserializeOwned>(value: &Value, what: &str) -> Result<T, ToolError> {
-    serde_json::from_value(value.clone()).map_err(|e| ToolError::Backend {
-        code: "bad_response".to_owned(),
-        message: format!("Nexus returned a {what} this server cannot read: {e}"),
-        retryable: false,
-    })
 }
 
 impl CustomHandlers for CodeKg {
@@ -133,7 +101,7 @@ impl CustomHandlers for CodeKg {
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_owned();
-        let paths = freshness::finding_paths(self, &ctx, &graph_id).await?;
+        let paths = freshness_block::finding_paths(self, &ctx, &graph_id).await?;
         let max = u32::try_from(input.max_commits_behind.max(0)).unwrap_or(u32::MAX);
         let ev = freshness::assess(&checkout, &commit, &paths, max).await;
         let local_branch = tokio::process::Command::from(nexus_lite::git::command(&checkout))

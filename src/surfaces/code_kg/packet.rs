@@ -1,7 +1,7 @@
 //! The Codex action packet: what an agent needs around one finding before it patches, within
 //! budget, and nothing it could mistake for an instruction.
 
-use super::typed;
+use super::typed::typed;
 use crate::generated::nexus_code_kg::{FileContext, Impact, RecommendedRead, Relation};
 use nexus_mcp_runtime::app::ToolContext;
 use nexus_mcp_runtime::backend::NexusRequest;

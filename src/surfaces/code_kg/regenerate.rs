@@ -2,7 +2,7 @@
 //! needs that plan (still valid), explicit confirmation, and allow_dirty on a dirty worktree.
 //! Nexus re-checks the plan; this side waits for the run, reports progress, and compares.
 
-use super::typed;
+use super::typed::typed;
 use crate::generated::nexus_code_kg::{
     KgRegenerateInput, KgRegenerateOutput, Regeneration, RegenerationPlan,
 };

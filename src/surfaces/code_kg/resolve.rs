@@ -2,7 +2,7 @@
 //! says which part matched nothing; several matches are returned as candidates, never picked.
 
 use super::packet::{self, Packet};
-use super::typed;
+use super::typed::typed;
 use crate::generated::nexus_code_kg::*;
 use nexus_mcp_runtime::app::ToolContext;
 use nexus_mcp_runtime::backend::NexusRequest;

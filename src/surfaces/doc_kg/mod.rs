@@ -5,7 +5,7 @@
 //! `workspace=<name>`. Over HTTP it is refused: no server path comes from a remote caller.
 //! Everything else of the surface is mapped in manifest/nexus-doc-kg.yaml.
 
-use super::Environment;
+use super::environment::Environment;
 use nexus_mcp_runtime::app::{ProbeFuture, ProgressProbe, SurfaceParts, ToolContext, ToolFuture};
 use nexus_mcp_runtime::backend::{NexusRequest, mapping};
 use nexus_mcp_runtime::error::{ToolError, echo};
