@@ -357,68 +357,18 @@ fn import_graph(krate: &CrateModules, keep_root: bool) -> BTreeMap<ModPath, BTre
     graph
 }
 
-/// Strongly connected components with more than one file (Tarjan, iterative enough for the
-/// few hundred files here).
+/// Import circles: strongly connected components of more than one file (nexus-lite's Tarjan,
+/// the one the code and documentation graphs use), each sorted.
 fn circles(graph: &BTreeMap<ModPath, BTreeSet<ModPath>>) -> Vec<Vec<ModPath>> {
-    struct State<'a> {
-        graph: &'a BTreeMap<ModPath, BTreeSet<ModPath>>,
-        index: BTreeMap<&'a ModPath, usize>,
-        low: BTreeMap<&'a ModPath, usize>,
-        stack: Vec<&'a ModPath>,
-        on_stack: BTreeSet<&'a ModPath>,
-        out: Vec<Vec<ModPath>>,
-    }
-    fn strong<'a>(s: &mut State<'a>, v: &'a ModPath) {
-        let n = s.index.len();
-        s.index.insert(v, n);
-        s.low.insert(v, n);
-        s.stack.push(v);
-        s.on_stack.insert(v);
-        let graph = s.graph;
-        for w in graph.get(v).into_iter().flatten() {
-            let Some((w, _)) = graph.get_key_value(w) else {
-                continue;
-            };
-            if !s.index.contains_key(w) {
-                strong(s, w);
-                let lw = s.low[w];
-                let lv = s.low[v];
-                s.low.insert(v, lv.min(lw));
-            } else if s.on_stack.contains(w) {
-                let iw = s.index[w];
-                let lv = s.low[v];
-                s.low.insert(v, lv.min(iw));
-            }
-        }
-        if s.low[v] == s.index[v] {
-            let mut component = Vec::new();
-            while let Some(w) = s.stack.pop() {
-                s.on_stack.remove(w);
-                component.push(w.clone());
-                if w == v {
-                    break;
-                }
-            }
-            if component.len() > 1 {
-                component.sort();
-                s.out.push(component);
-            }
-        }
-    }
-    let mut s = State {
-        graph,
-        index: BTreeMap::new(),
-        low: BTreeMap::new(),
-        stack: Vec::new(),
-        on_stack: BTreeSet::new(),
-        out: Vec::new(),
-    };
-    for v in graph.keys() {
-        if !s.index.contains_key(v) {
-            strong(&mut s, v);
-        }
-    }
-    s.out
+    let files: Vec<ModPath> = graph.keys().cloned().collect();
+    nexus_lite::core::graph::tarjan(&files, |f| graph.get(f).cloned().unwrap_or_default())
+        .into_iter()
+        .filter(|c| c.len() > 1)
+        .map(|mut c| {
+            c.sort();
+            c
+        })
+        .collect()
 }
 
 fn show(krate: &CrateModules, path: &ModPath) -> String {
