@@ -1974,6 +1974,22 @@ fn sarif_rules_carry_their_help_text_and_links() {
     );
 }
 
+/// A shop whose last commit adds a legacy shell call, and the gate's `--write-baseline` over
+/// that commit (not yet committed): (repository, data directory, the gate's output).
+fn legacy_shell_baselined(dir: &Path) -> (std::path::PathBuf, std::path::PathBuf, Output) {
+    let data = dir.join("data");
+    let repo = shop(dir, |_| {});
+    put(&repo, "app.py", SHELL);
+    commit_all(&repo, "legacy shell");
+    let wrote = gate(
+        &repo,
+        &data,
+        &["--base", "HEAD~1", "--head", "HEAD", "--write-baseline"],
+    );
+    assert_eq!(wrote.status.code(), Some(0), "{}", text(&wrote));
+    (repo, data, wrote)
+}
+
 /// A team waives an existing finding in a committed baseline, written by the gate itself; the
 /// waiver survives the line being re-indented and moved, and shows in SARIF as an external
 /// suppression with its reason. A pull request cannot waive its own new finding (the base's
@@ -1984,16 +2000,7 @@ fn a_reviewed_baseline_waives_existing_findings_and_only_those() {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
-    let data = tmp.path().join("data");
-    let repo = shop(tmp.path(), |_| {});
-    put(&repo, "app.py", SHELL);
-    commit_all(&repo, "legacy shell");
-    let wrote = gate(
-        &repo,
-        &data,
-        &["--base", "HEAD~1", "--head", "HEAD", "--write-baseline"],
-    );
-    assert_eq!(wrote.status.code(), Some(0), "{}", text(&wrote));
+    let (repo, data, wrote) = legacy_shell_baselined(tmp.path());
     assert!(
         text(&wrote).contains("wrote 1 new waiver(s)"),
         "{}",
@@ -2262,16 +2269,7 @@ fn a_waiver_is_unmatched_only_when_its_finding_is_gone() {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
-    let data = tmp.path().join("data");
-    let repo = shop(tmp.path(), |_| {});
-    put(&repo, "app.py", SHELL);
-    commit_all(&repo, "legacy shell");
-    let wrote = gate(
-        &repo,
-        &data,
-        &["--base", "HEAD~1", "--head", "HEAD", "--write-baseline"],
-    );
-    assert_eq!(wrote.status.code(), Some(0), "{}", text(&wrote));
+    let (repo, data, _) = legacy_shell_baselined(tmp.path());
     commit_all(&repo, "baseline the legacy shell call");
 
     put(&repo, "app.py", &format!("# the shell runner\n{SHELL}"));

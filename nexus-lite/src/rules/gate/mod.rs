@@ -330,10 +330,9 @@ pub fn run(
     })
 }
 
-/// Applies the base commit's baseline to `violations` (lines read at head). An unreadable
-/// baseline waives nothing and says so.
-/// Applies the base's baseline to `violations`; `findings` (every finding of the changed files,
-/// on any line) say which waivers still name something, for the analysers that ran (`tools`).
+/// Applies the base commit's baseline to `violations` (lines read at head); `findings` (every
+/// finding of the changed files, on any line) say which waivers still name something, for the
+/// analysers that ran (`tools`). An unreadable baseline waives nothing and says so.
 fn waive(
     repo: &Path,
     diff: &diff::Diff,
@@ -361,18 +360,17 @@ fn waive(
     let head = &diff.revisions.head_sha;
     let prints = head_fingerprints(repo, head, &violations);
     let rules: Vec<String> = findings.iter().map(|f| f.rule_id()).collect();
-    let present: Vec<(String, String, String)> = fingerprints_at(
+    let keys = findings.iter().zip(&rules);
+    let found = fingerprints_at(
         repo,
         head,
-        findings
-            .iter()
-            .zip(&rules)
+        keys.clone()
             .map(|(f, r)| (r.as_str(), f.path.as_str(), f.line)),
-    )
-    .into_iter()
-    .zip(findings.iter().zip(&rules))
-    .map(|(print, (f, r))| (r.clone(), f.path.clone(), print))
-    .collect();
+    );
+    let present: Vec<(String, String, String)> = keys
+        .zip(found)
+        .map(|((f, r), print)| (r.clone(), f.path.clone(), print))
+        .collect();
     let changed: Vec<&str> = diff.files.iter().map(|f| f.path.as_str()).collect();
     let today = crate::core::util::rfc3339(crate::core::util::now_epoch());
     let mut applied = baseline::apply(
