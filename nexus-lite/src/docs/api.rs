@@ -403,7 +403,7 @@ async fn node(State(s): State<Arc<DocsState>>, Path(id): Path<String>, q: Q) -> 
                     "id": d.id, "path": d.path, "type": d.doc_type, "status": d.status,
                     "title": d.title, "lifecycle": d.lifecycle, "idSource": d.id_source,
                     "metadataFile": d.meta_file, "bodyFile": d.body_file,
-                    "frontmatter": idx.metadata(d), "markdown": redact::markdown(&idx.body(d)),
+                    "frontmatter": idx.metadata(d), "markdown": idx.redacted_body(d),
                     "parseError": d.parse_error,
                     "dependsOn": edges(&idx.resolved.out[i], true),
                     "dependedBy": edges(&idx.resolved.inn[i], false),
