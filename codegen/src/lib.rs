@@ -2,10 +2,10 @@
 //! custom-handler trait, and the static registry the nexus-mcp runtime is driven by.
 //! build.rs calls [`generate`]; every manifest problem fails the build at file:line:column.
 
+pub mod bake;
 pub mod budget;
 pub mod emit;
 pub mod emit_capabilities;
-mod emit_resources;
 pub mod envelope;
 pub mod error;
 pub mod include;
@@ -13,9 +13,9 @@ pub mod locate;
 pub mod model;
 pub mod naming;
 pub mod portable;
-pub mod registry;
 pub mod schema;
 pub mod settings;
+pub mod surface;
 pub mod validate;
 pub mod validate_capabilities;
 mod validate_resources;
@@ -23,6 +23,7 @@ mod validate_resources;
 pub use error::{CodegenError, ManifestError};
 pub use model::Manifest;
 pub use settings::Settings;
+pub use surface::surface;
 
 use quote::{format_ident, quote};
 use std::path::{Path, PathBuf};
