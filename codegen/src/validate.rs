@@ -75,6 +75,17 @@ fn check_surface(c: &mut Checker<'_>, file: &Path, manifest: &Manifest) {
             ),
         );
     }
+    // The registry names the surface from `surface`; a second name would let the two drift.
+    if manifest.server.name != manifest.surface {
+        c.report(
+            path!["server", "name"],
+            None,
+            format!(
+                "server.name is `{}` but surface is `{}`. They name the same thing: make server.name `{}`.",
+                manifest.server.name, manifest.surface, manifest.surface
+            ),
+        );
+    }
     if let Some(param) = &manifest.server.repository_binding {
         check_repository_binding(c, manifest, param);
     }
