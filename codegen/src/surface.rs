@@ -7,11 +7,15 @@
 use crate::model::{self, Manifest, Mode, Tool};
 use nexus_mcp_registry::json::canonical_json;
 use nexus_mcp_registry::spec;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::{Mutex, PoisonError};
 
 /// The registry value of `manifest` (checked by [`crate::parse`]). The runtime's registry types
 /// borrow for `'static`, so its strings and lists are leaked: it is built once per manifest, at
-/// build time or when `--manifest` starts the server, and lives as long as the process.
+/// build time or when `--manifest` starts the server, and lives as long as the process. Strings
+/// (schemas and descriptions, most of the bytes) are leaked once per distinct text, so a process
+/// building many similar manifests (the fuzz targets, the budget check) does not grow by whole
+/// copies.
 pub fn surface(manifest: &Manifest) -> &'static spec::SurfaceSpec {
     leak(surface_of(&crate::emit_capabilities::with_meta_tools(
         manifest,
@@ -23,7 +27,15 @@ fn leak<T>(value: T) -> &'static T {
 }
 
 fn text(value: &str) -> &'static str {
-    Box::leak(value.to_owned().into_boxed_str())
+    static TEXTS: Mutex<BTreeSet<&'static str>> = Mutex::new(BTreeSet::new());
+    // A panic elsewhere cannot leave the set half-written: inserting is its only change.
+    let mut texts = TEXTS.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(known) = texts.get(value) {
+        return known;
+    }
+    let leaked: &'static str = Box::leak(value.to_owned().into_boxed_str());
+    texts.insert(leaked);
+    leaked
 }
 
 fn opt_text(value: &Option<String>) -> Option<&'static str> {
