@@ -307,7 +307,7 @@ impl Index {
         }
     }
 
-    /// [`Index::body`] as it may be returned ([`super::redact::markdown`]), from the cache when
+    /// [`Index::body`] as it may be returned ([`nexus_secrets::markdown::markdown`]), from the cache when
     /// this version of the document was redacted before.
     pub fn redacted_body(&self, d: &Arc<Doc>) -> Arc<str> {
         let mut cache = self.bodies.lock().unwrap_or_else(|e| e.into_inner());
@@ -316,7 +316,7 @@ impl Index {
         {
             return text.clone();
         }
-        let text: Arc<str> = super::redact::markdown(&self.body(d)).into();
+        let text: Arc<str> = nexus_secrets::markdown::markdown(&self.body(d)).into();
         if cache.bytes + text.len() > BODY_CACHE_BYTES {
             cache.map.clear();
             cache.bytes = 0;
