@@ -12,7 +12,8 @@ pub mod error;
 pub mod local_paths;
 pub mod log;
 pub mod mcp;
-pub mod redact;
+/// The one secret filter (its own crate, shared with nexus-lite), under its old path.
+pub use nexus_secrets as redact;
 pub mod templates;
 pub mod transport;
 pub mod trim;

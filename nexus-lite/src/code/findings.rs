@@ -1,14 +1,15 @@
-//! Findings: analyser runners (ruff, bandit), SARIF and audit_ai imports, normalization,
-//! stable dedupe keys and the audit-risk ranking of the spec's "Priorisation".
+//! Findings: what ruff and bandit say about an index run (run by `core::analyser`, the one
+//! runner, under its timeout), SARIF and audit_ai imports, normalization, stable dedupe keys
+//! and the audit-risk ranking of the spec's "Priorisation".
 
 use crate::code::index::{AnomalyRow, GraphData};
+use crate::core::analyser::{self, Ran, version};
 use crate::core::util::sha256_hex;
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::path::Path;
-use std::process::Command;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 #[derive(Debug, Clone)]
 pub struct RawFinding {
@@ -71,29 +72,58 @@ pub fn normalize(s: &str) -> String {
     out.trim_matches('_').to_string()
 }
 
+/// A printed path, repo-relative; a file outside the repository keeps only its name.
 fn rel_path(root: &Path, p: &str) -> String {
-    let p = p.strip_prefix("file://").unwrap_or(p);
-    let pp = Path::new(p);
-    let rel = if pp.is_absolute() {
-        let canon = pp.canonicalize().unwrap_or_else(|_| pp.to_path_buf());
-        match canon.strip_prefix(root) {
-            Ok(r) => r.to_string_lossy().into_owned(),
-            Err(_) => pp
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default(),
-        }
-    } else {
-        p.to_string()
-    };
-    let rel = rel.replace('\\', "/");
-    rel.strip_prefix("./").unwrap_or(&rel).to_string()
+    analyser::relative(root, p).unwrap_or_else(|| {
+        let p = p.strip_prefix("file://").unwrap_or(p);
+        Path::new(p)
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    })
 }
 
-fn tool_version(program: &str) -> Option<String> {
-    let out = Command::new(program).arg("--version").output().ok()?;
-    let text = String::from_utf8_lossy(&out.stdout);
-    text.lines().next().map(|l| l.trim().to_string())
+fn tool_version(program: &str, timeout: Duration) -> Option<String> {
+    version::first_line(program, None, timeout)
+}
+
+/// Runs analyser `program` with `args` in `root` under the index's timeout: what it left, or
+/// the status to report when it could not start or was killed.
+fn spawn(
+    program: &'static str,
+    root: &Path,
+    args: &[&str],
+    files: &[String],
+    timeout: Duration,
+    started: Instant,
+) -> Result<Ran, AnalyserStatus> {
+    let mut cmd = analyser::command(program, None);
+    cmd.current_dir(root).args(args).args(files);
+    let ran = analyser::run(cmd, timeout).map_err(|e| not_found(program, &e))?;
+    if ran.timed_out {
+        return Err(AnalyserStatus {
+            tool: program.into(),
+            status: "unavailable",
+            version: None,
+            reason: Some(format!(
+                "{program} was stopped after running longer than {} s ({}); its findings are unknown",
+                timeout.as_secs(),
+                analyser::TIMEOUT_ENV
+            )),
+            findings: 0,
+            seconds: started.elapsed().as_secs_f64(),
+        });
+    }
+    Ok(ran)
+}
+
+/// Why an analyser's output could not be read.
+fn not_json(program: &str, ran: &Ran, e: &serde_json::Error) -> String {
+    format!(
+        "{program} exited with {} and its output is not JSON ({e}): {}",
+        ran.status,
+        ran.stderr_head(400)
+    )
 }
 
 fn not_found(tool: &str, err: &std::io::Error) -> AnalyserStatus {
@@ -147,35 +177,26 @@ pub fn ruff_severity(code: Option<&str>) -> (&'static str, &'static str) {
 /// Runs `ruff check --output-format json` on the given files.
 pub fn run_ruff(root: &Path, files: &[String]) -> (Vec<RawFinding>, AnalyserStatus) {
     let started = Instant::now();
-    let mut cmd = Command::new("ruff");
-    cmd.current_dir(root)
-        .args([
-            "check",
-            "--output-format",
-            "json",
-            "--no-cache",
-            "--exit-zero",
-            "--no-fix",
-            // File names are never options (a tracked `--output-file=app.py` would overwrite app.py).
-            "--",
-        ])
-        .args(files);
-    let out = match cmd.output() {
+    let timeout = analyser::timeout_from_env();
+    let args = [
+        "check",
+        "--output-format",
+        "json",
+        "--no-cache",
+        "--exit-zero",
+        "--no-fix",
+        // File names are never options (a tracked `--output-file=app.py` would overwrite app.py).
+        "--",
+    ];
+    let out = match spawn("ruff", root, &args, files, timeout, started) {
         Ok(o) => o,
-        Err(e) => return (Vec::new(), not_found("ruff", &e)),
+        Err(status) => return (Vec::new(), status),
     };
-    let version = tool_version("ruff");
-    let parsed: Value = match serde_json::from_slice(&out.stdout) {
+    let version = tool_version("ruff", timeout);
+    let parsed: Value = match out.json() {
         Ok(v) => v,
         Err(e) => {
-            let reason = format!(
-                "ruff exited with {} and its output is not JSON ({e}): {}",
-                out.status,
-                String::from_utf8_lossy(&out.stderr)
-                    .chars()
-                    .take(400)
-                    .collect::<String>()
-            );
+            let reason = not_json("ruff", &out, &e);
             return (Vec::new(), failed("ruff", version, reason, started));
         }
     };
@@ -254,34 +275,31 @@ pub fn run_bandit(root: &Path, files: &[String]) -> (Vec<RawFinding>, AnalyserSt
             AnalyserStatus {
                 tool: "bandit".into(),
                 status: "ok",
-                version: tool_version("bandit"),
+                version: tool_version("bandit", analyser::timeout_from_env()),
                 reason: Some("no Python files to scan".into()),
                 findings: 0,
                 seconds: 0.0,
             },
         );
     }
-    let mut cmd = Command::new("bandit");
+    let timeout = analyser::timeout_from_env();
     // `--`: file names are never options (a tracked `--output=app.py` would overwrite app.py).
-    cmd.current_dir(root)
-        .args(["-f", "json", "-q", "--"])
-        .args(files);
-    let out = match cmd.output() {
+    let out = match spawn(
+        "bandit",
+        root,
+        &["-f", "json", "-q", "--"],
+        files,
+        timeout,
+        started,
+    ) {
         Ok(o) => o,
-        Err(e) => return (Vec::new(), not_found("bandit", &e)),
+        Err(status) => return (Vec::new(), status),
     };
-    let version = tool_version("bandit");
-    let parsed: Value = match serde_json::from_slice(&out.stdout) {
+    let version = tool_version("bandit", timeout);
+    let parsed: Value = match out.json() {
         Ok(v) => v,
         Err(e) => {
-            let reason = format!(
-                "bandit exited with {} and its output is not JSON ({e}): {}",
-                out.status,
-                String::from_utf8_lossy(&out.stderr)
-                    .chars()
-                    .take(400)
-                    .collect::<String>()
-            );
+            let reason = not_json("bandit", &out, &e);
             return (Vec::new(), failed("bandit", version, reason, started));
         }
     };

@@ -9,7 +9,6 @@ pub mod findings;
 pub mod index;
 pub mod lang;
 pub mod migrations;
-pub mod secret_spans;
 pub mod store;
 
 use crate::core::Domain;

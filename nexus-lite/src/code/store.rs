@@ -2,8 +2,8 @@
 
 use crate::code::findings::{AnalyserStatus, Finding, severity_order};
 use crate::code::index::GraphData;
-use crate::code::secret_spans::{self, SecretSpan, SpanKind};
 use crate::core::error::LiteError;
+use nexus_secrets::spans::{self as secret_spans, SecretSpan, SpanKind};
 use rusqlite::{Connection, OptionalExtension, params};
 use serde_json::{Value, json};
 use std::borrow::Cow;

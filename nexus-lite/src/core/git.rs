@@ -185,11 +185,13 @@ fn cannot_run(repo: &Path, args: &str, e: &std::io::Error) -> LiteError {
     }
 }
 
-fn run(repo: &Path, args: &[&str]) -> Result<Vec<u8>, LiteError> {
+/// `git args` in `repo` through [`command`]: its stdout, or why it failed.
+pub fn run(repo: &Path, args: &[&str]) -> Result<Vec<u8>, LiteError> {
     output(repo, command(repo), args)
 }
 
-fn output(repo: &Path, mut cmd: Command, args: &[&str]) -> Result<Vec<u8>, LiteError> {
+/// `cmd` (from [`command`] or [`content_command`]) with `args`: its stdout, or why it failed.
+pub fn output(repo: &Path, mut cmd: Command, args: &[&str]) -> Result<Vec<u8>, LiteError> {
     let out = cmd
         .args(args)
         .output()
@@ -204,7 +206,8 @@ fn output(repo: &Path, mut cmd: Command, args: &[&str]) -> Result<Vec<u8>, LiteE
     Ok(out.stdout)
 }
 
-fn run_text(repo: &Path, args: &[&str]) -> Result<String, LiteError> {
+/// [`run`]'s stdout as trimmed text.
+pub fn run_text(repo: &Path, args: &[&str]) -> Result<String, LiteError> {
     Ok(String::from_utf8_lossy(&run(repo, args)?)
         .trim()
         .to_string())
@@ -235,7 +238,8 @@ pub fn ls_files(repo: &Path) -> Result<Vec<String>, LiteError> {
     Ok(split_z(&out))
 }
 
-fn split_z(out: &[u8]) -> Vec<String> {
+/// The non-empty NUL-separated names of `-z` output.
+pub fn split_z(out: &[u8]) -> Vec<String> {
     out.split(|b| *b == 0)
         .filter(|s| !s.is_empty())
         .map(|s| String::from_utf8_lossy(s).into_owned())
@@ -341,56 +345,65 @@ pub fn owner_name_from_url(url: &str) -> Option<String> {
     Some(format!("{owner}/{name}"))
 }
 
-/// Files with uncommitted changes (`git status --porcelain=v1 -z`), sorted.
-pub fn dirty_files(repo: &Path) -> Result<Vec<String>, LiteError> {
-    // Submodules are not recursed into: git would run there with the submodule's config.
-    let out = output(
-        repo,
-        content_command(repo)?,
-        &[
-            "status",
-            "--porcelain=v1",
-            "-z",
-            "--untracked-files=all",
-            "--ignore-submodules=all",
-        ],
-    )?;
+/// The `git status` of every dirty-state question: modified, staged and untracked files, NUL
+/// separated. Submodules are not recursed into: git would run there with the submodule's
+/// config. It reads work-tree content: run it with [`content_command`] (or
+/// [`neutralise_drivers`]); paths to limit it to go after `--`.
+pub const STATUS_ARGS: &[&str] = &[
+    "status",
+    "--porcelain=v1",
+    "-z",
+    "--untracked-files=all",
+    "--ignore-submodules=all",
+];
+
+/// The paths of [`STATUS_ARGS`] output, in git's order, both sides of a rename or copy.
+pub fn parse_status(out: &[u8]) -> Vec<String> {
     let mut files = Vec::new();
     let mut entries = out.split(|b| *b == 0).filter(|s| !s.is_empty());
     while let Some(entry) = entries.next() {
         if entry.len() < 4 {
             continue;
         }
-        let status = &entry[..2];
         files.push(String::from_utf8_lossy(&entry[3..]).into_owned());
         // Renames and copies carry the original path as the next entry.
-        if (status[0] == b'R' || status[0] == b'C')
+        if matches!(entry[0], b'R' | b'C')
             && let Some(orig) = entries.next()
         {
             files.push(String::from_utf8_lossy(orig).into_owned());
         }
     }
+    files
+}
+
+/// Files with uncommitted changes ([`STATUS_ARGS`]), sorted.
+pub fn dirty_files(repo: &Path) -> Result<Vec<String>, LiteError> {
+    let out = output(repo, content_command(repo)?, STATUS_ARGS)?;
+    let mut files = parse_status(&out);
     files.sort();
     files.dedup();
     Ok(files)
 }
 
+/// The arguments listing the names of the files changed between two commits (`-z`: read them
+/// with [`split_z`]); no diff program or text conversion runs.
+pub fn changed_names_args<'a>(from: &'a str, to: &'a str) -> [&'a str; 9] {
+    [
+        "diff",
+        "--name-only",
+        "-z",
+        "--no-ext-diff",
+        "--no-textconv",
+        "--end-of-options",
+        from,
+        to,
+        "--",
+    ]
+}
+
 /// Files changed between two commits.
 pub fn changed_between(repo: &Path, from: &str, to: &str) -> Result<Vec<String>, LiteError> {
-    let out = run(
-        repo,
-        &[
-            "diff",
-            "--name-only",
-            "-z",
-            "--no-ext-diff",
-            "--no-textconv",
-            "--end-of-options",
-            from,
-            to,
-            "--",
-        ],
-    )?;
+    let out = run(repo, &changed_names_args(from, to))?;
     Ok(split_z(&out))
 }
 
@@ -475,6 +488,16 @@ mod tests {
         git_ok(repo, &["commit", "-qm", "one"]);
         std::fs::write(repo.join("a.py"), "x = 2\n").unwrap();
         assert_eq!(dirty_files(repo).unwrap(), vec!["a.py".to_string()]);
+    }
+
+    #[test]
+    fn status_lists_both_sides_of_a_rename_and_skips_short_entries() {
+        let out = b" M a.py\0R  new.py\0old.py\0?? dir/x y.md\0ab\0";
+        assert_eq!(
+            parse_status(out),
+            ["a.py", "new.py", "old.py", "dir/x y.md"]
+        );
+        assert_eq!(split_z(b"a\0\0b c\0"), ["a", "b c"]);
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! What every domain shares: the database and its migration runner ([`db`]), HTTP helpers and
+//! What every domain shares: the analyser runner ([`analyser`]), the database and its migration runner ([`db`]), HTTP helpers and
 //! auth ([`http`]), graph algorithms ([`graph`]), the workspace ([`git`], the data-directory
 //! [`lock`], private [`scratch`] directories, [`util`], inotify [`watch`]), the typed error ([`error`]) and the server state all domains read
 //! through ([`state::Core`]).
@@ -17,6 +17,7 @@
 //! Adding a domain is a new module, one line in `crate::DOMAINS` and one `merge` in
 //! `crate::router`; no other domain changes.
 
+pub mod analyser;
 pub mod db;
 pub mod error;
 pub mod git;

@@ -5,7 +5,6 @@
 use super::graph;
 use super::ids::IdRules;
 use super::index::{Doc, Index, Kind};
-use super::redact;
 use super::resolve::Found;
 use super::workspace::{View, Workspace};
 use super::{DocsState, criteria};
@@ -18,6 +17,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use nexus_mcp_runtime::error::echo;
+use nexus_secrets::markdown as redact;
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
 

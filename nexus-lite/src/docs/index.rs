@@ -305,7 +305,7 @@ impl Index {
         }
     }
 
-    /// [`Index::body`] as it may be returned ([`super::redact::markdown`]); the secret scan is
+    /// [`Index::body`] as it may be returned ([`nexus_secrets::markdown::markdown`]); the secret scan is
     /// skipped when these exact bytes were found clean before.
     pub fn redacted_body(&self, d: &Doc) -> String {
         use std::hash::BuildHasher;
@@ -316,7 +316,7 @@ impl Index {
             return body;
         }
         drop(clean);
-        match super::redact::markdown(&body) {
+        match nexus_secrets::markdown::markdown(&body) {
             std::borrow::Cow::Owned(redacted) => redacted,
             std::borrow::Cow::Borrowed(_) => {
                 let mut clean = self.clean.lock().unwrap_or_else(|e| e.into_inner());

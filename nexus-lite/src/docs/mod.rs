@@ -6,8 +6,8 @@
 //! [`ids`] (normalisation and aliases), [`links`] (CommonMark links and wikilinks),
 //! [`criteria`], [`index`] (the incremental index), [`tree`] (the indexed files: walk and
 //! changed paths), [`read`] (the one safe way a workspace file is opened), [`units`] (files to documents), [`resolve`] (link
-//! classes and edges), [`graph`] (cycles, context, impact, audit), [`audit`] (the audit's pages), [`search`], [`mermaid`] (the dependency graph as a flowchart), [`redact`], [`workspace`]
-//! (git state) and [`api`]. The index lives in memory: the domain has no tables.
+//! classes and edges), [`graph`] (cycles, context, impact, audit), [`audit`] (the audit's pages), [`search`], [`mermaid`] (the dependency graph as a flowchart), [`workspace`]
+//! (git state) and [`api`]. Returned Markdown is masked by `nexus_secrets::markdown`. The index lives in memory: the domain has no tables.
 
 pub mod api;
 pub mod audit;
@@ -20,7 +20,6 @@ pub mod index;
 pub mod links;
 pub mod mermaid;
 pub mod read;
-pub mod redact;
 pub mod resolve;
 pub mod search;
 pub mod tree;

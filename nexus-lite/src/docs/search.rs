@@ -3,7 +3,7 @@
 
 use super::graph;
 use super::index::Index;
-use super::redact;
+use nexus_secrets::markdown as redact;
 use serde_json::{Value, json};
 
 /// Ranked matches (at most `limit`) and how many documents matched.

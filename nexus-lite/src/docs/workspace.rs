@@ -225,46 +225,22 @@ fn drivers(top: &Path) -> Option<Vec<u8>> {
 fn status(top: &Path, drivers: &[u8], paths: &[String]) -> Option<Vec<String>> {
     let mut cmd = git::command(top);
     git::neutralise_drivers(&mut cmd, drivers);
-    cmd.args([
-        "--literal-pathspecs",
-        "status",
-        "--porcelain=v1",
-        "-z",
-        "--untracked-files=all",
-        "--ignore-submodules=all",
-        "--",
-    ]);
-    cmd.args(paths);
-    let out = cmd.output().ok()?;
-    if !out.status.success() {
-        tracing::warn!(repo = %top.display(), stderr = %String::from_utf8_lossy(&out.stderr).trim(), "git status failed; the dirty flag is unknown");
-        return None;
-    }
-    let mut files = Vec::new();
-    let mut entries = out.stdout.split(|b| *b == 0).filter(|s| !s.is_empty());
-    while let Some(entry) = entries.next() {
-        if entry.len() < 4 {
-            continue;
-        }
-        files.push(String::from_utf8_lossy(&entry[3..]).into_owned());
-        // Renames and copies carry the original path as the next entry.
-        if matches!(entry[0], b'R' | b'C')
-            && let Some(orig) = entries.next()
-        {
-            files.push(String::from_utf8_lossy(orig).into_owned());
+    cmd.arg("--literal-pathspecs");
+    let mut args = git::STATUS_ARGS.to_vec();
+    args.push("--");
+    args.extend(paths.iter().map(String::as_str));
+    match git::output(top, cmd, &args) {
+        Ok(out) => Some(git::parse_status(&out)),
+        Err(e) => {
+            tracing::warn!(repo = %top.display(), error = %e, "git status failed; the dirty flag is unknown");
+            None
         }
     }
-    Some(files)
 }
 
 fn find_repo(dir: &Path) -> Option<Repo> {
     let top = git::toplevel(dir).ok()?;
-    let text = |args: &[&str]| -> Option<PathBuf> {
-        let out = git::command(&top).args(args).output().ok()?;
-        out.status
-            .success()
-            .then(|| PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()))
-    };
+    let text = |args: &[&str]| git::run_text(&top, args).ok().map(PathBuf::from);
     let git_dir = text(&["rev-parse", "--absolute-git-dir"])?;
     let common = text(&["rev-parse", "--git-common-dir"])?;
     let common_dir = if common.is_absolute() {

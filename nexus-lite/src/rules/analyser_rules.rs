@@ -2,13 +2,13 @@
 //! `bandit:B602`) as the installed analyser describes it. An analyser that is not installed
 //! answers `known: null` with the reason, never "no such rule".
 
+use crate::core::analyser;
 use crate::core::repos::ServedRepo;
 use crate::core::util::near_names;
 use crate::rules::api::RulesError;
 use crate::rules::gate::severity;
 use crate::rules::playbook::{self, Rule};
 use serde_json::{Value, json};
-use std::process::{Command, Stdio};
 
 pub fn get_rule(repo: &ServedRepo, rule_id: &str) -> Result<Value, RulesError> {
     let pb = playbook::load_worktree(&repo.root)?;
@@ -126,11 +126,11 @@ fn analyser_rule(rule_id: &str, title: &str, severity: &str, source: &str, body:
     })
 }
 
-fn output(program: &str, args: &[&str]) -> std::io::Result<std::process::Output> {
-    Command::new(program)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
+/// `program args` through the one analyser runner (its timeout included).
+fn output(program: &str, args: &[&str]) -> std::io::Result<analyser::Ran> {
+    let mut cmd = analyser::command(program, None);
+    cmd.args(args);
+    analyser::run(cmd, analyser::timeout_from_env())
 }
 
 /// `ruff rule CODE --output-format json`.

@@ -5,7 +5,7 @@
 
 use crate::error::{ToolError, echo};
 use crate::log::{LogLevel, LogSink};
-use crate::redact::{self, REDACTED};
+use crate::redact;
 use reqwest::{Method, StatusCode};
 use serde_json::Value;
 use std::fmt;
@@ -213,32 +213,8 @@ impl NexusClient {
     /// Upstream text as it may be shown or logged: the token's literal value and every
     /// secret-looking value redacted.
     fn scrub_text(token: &str, text: &mut String) {
-        if !token.is_empty() && text.contains(token) {
-            *text = text.replace(token, REDACTED);
-        }
+        redact::scrub::text(token, text);
         redact::redact_text(text);
-    }
-
-    /// Replaces the token's literal value in every string and key of an answer (the rest of
-    /// redaction happens when the result is shaped, see `trim::shape`).
-    fn scrub_value(token: &str, value: &mut Value) {
-        if token.is_empty() {
-            return;
-        }
-        match value {
-            Value::String(s) if s.contains(token) => *s = s.replace(token, REDACTED),
-            Value::Array(items) => items.iter_mut().for_each(|v| Self::scrub_value(token, v)),
-            Value::Object(map) => {
-                if map.keys().any(|k| k.contains(token)) {
-                    *map = std::mem::take(map)
-                        .into_iter()
-                        .map(|(k, v)| (k.replace(token, REDACTED), v))
-                        .collect();
-                }
-                map.values_mut().for_each(|v| Self::scrub_value(token, v));
-            }
-            _ => {}
-        }
     }
 
     fn http(&self) -> Result<&reqwest::Client, ToolError> {
@@ -444,9 +420,9 @@ impl NexusClient {
                 }
                 _ => {}
             }
-            let mut body = serde_json::from_slice::<Value>(&bytes).ok();
+            // The token goes while the body is parsed; one walk then redacts it.
+            let mut body = redact::scrub::parse(&bytes, token).ok();
             if let Some(body) = &mut body {
-                Self::scrub_value(token, body);
                 redact::redact_value(body);
             }
             let failure = BackendFailure {
@@ -475,12 +451,13 @@ impl NexusClient {
             })
             .map_err(|e| Failed::Sent(e.into()))?
             .map_err(|e| Failed::Sent(e.into()))?;
-        let mut value: Value = serde_json::from_slice(&bytes).map_err(|e| Failed::Sent(ToolError::Backend {
+        // The token's value goes while the answer is parsed (no walk of its own); the rest of
+        // redaction is the one walk of `trim::shape`.
+        let value: Value = redact::scrub::parse(&bytes, token).map_err(|e| Failed::Sent(ToolError::Backend {
             code: "bad_response".to_owned(),
             message: format!("Nexus answered {} for {} with a body that is not JSON ({e}). Check that NEXUS_API_URL points at a Nexus API.", status.as_u16(), path),
             retryable: false,
         }.into()))?;
-        Self::scrub_value(token, &mut value);
         Ok(value)
     }
 }

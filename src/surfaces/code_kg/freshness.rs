@@ -73,28 +73,8 @@ async fn content_git(repo: &Path, args: &[&str]) -> Result<String, String> {
 /// Dirty paths (modified, staged, untracked, both sides of renames), repo-relative. Submodules
 /// are not recursed into: git would run there with the submodule's own config.
 async fn dirty_files(repo: &Path) -> Result<Vec<String>, String> {
-    let out = content_git(
-        repo,
-        &[
-            "status",
-            "--porcelain=v1",
-            "-z",
-            "--untracked-files=all",
-            "--ignore-submodules=all",
-        ],
-    )
-    .await?;
-    let mut files = Vec::new();
-    let mut entries = out.split('\0').filter(|e| !e.is_empty());
-    while let Some(entry) = entries.next() {
-        let status = entry.get(..2).unwrap_or("");
-        files.push(entry.get(3..).unwrap_or("").to_owned());
-        if (status.starts_with('R') || status.starts_with('C'))
-            && let Some(from) = entries.next()
-        {
-            files.push(from.to_owned());
-        }
-    }
+    let out = content_git(repo, nexus_lite::git::STATUS_ARGS).await?;
+    let mut files = nexus_lite::git::parse_status(out.as_bytes());
     files.sort();
     files.dedup();
     Ok(files)
@@ -164,27 +144,9 @@ pub async fn assess(
                         .await
                         .ok()
                         .and_then(|n| n.trim().parse().ok());
-                if let Ok(names) = git_ok(
-                    repo,
-                    &[
-                        "diff",
-                        "--name-only",
-                        "-z",
-                        "--no-ext-diff",
-                        "--no-textconv",
-                        "--end-of-options",
-                        graph_commit,
-                        &head,
-                        "--",
-                    ],
-                )
-                .await
-                {
-                    ev.changed_files = names
-                        .split('\0')
-                        .filter(|n| !n.is_empty())
-                        .map(str::to_owned)
-                        .collect();
+                let names = nexus_lite::git::changed_names_args(graph_commit, &head);
+                if let Ok(names) = git_ok(repo, &names).await {
+                    ev.changed_files = nexus_lite::git::split_z(names.as_bytes());
                 }
                 true
             }

@@ -3,7 +3,6 @@
 
 use crate::code::engine::{AppState, Repo, Submitted};
 use crate::code::index;
-use crate::code::secret_spans::{self, SecretSpan};
 use crate::code::store::{self, GRAPH_COLS};
 use crate::core::error::LiteError;
 use crate::core::git;
@@ -18,6 +17,7 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use axum::routing::{get, post};
+use nexus_secrets::spans::{self as secret_spans, SecretSpan};
 use rusqlite::Connection;
 use rusqlite::types::Value as Sql;
 use serde_json::{Map, Value, json};

@@ -6,7 +6,7 @@ mod roots;
 mod tsconfig;
 
 use crate::code::lang::{FileParse, Lang, Parsers};
-use crate::code::secret_spans::{self, SecretSpan};
+use nexus_secrets::spans::{self as secret_spans, SecretSpan};
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
@@ -84,7 +84,7 @@ pub struct GraphData {
     pub loaded_files: usize,
     /// Parses used by this run that are not stored yet: (cache key, language, parse).
     pub new_parses: Vec<(String, &'static str, Arc<FileParse>)>,
-    /// Secret spans of every tracked text file that has some (see `secret_spans`).
+    /// Secret spans of every tracked text file that has some (see `nexus_secrets::spans`).
     pub secret_spans: BTreeMap<String, Vec<SecretSpan>>,
     /// Tracked files not read again: unchanged since an earlier run of this process read them.
     pub unread_files: usize,

@@ -3,18 +3,20 @@
 //! went: version, exit code, its error list, the files it skipped. An analyser that is missing
 //! or crashes is reported so, never as clean (rules-gate.md §5, exit codes).
 
+use crate::core::analyser::{self, version};
 use crate::core::error::LiteError;
 use crate::rules::gate::checked;
 use crate::rules::gate::diff::Diff;
 use crate::rules::gate::model::{SkippedFile, ToolRun, ToolStatus};
 use crate::rules::gate::severity::{self, Severity};
 use crate::rules::gate::snapshot::{self, Snapshot, Wanted};
-use crate::rules::gate::versions;
 use serde_json::Value;
-use std::io::Read;
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
+
+// The one analyser runner; the gate's modules reach it under these names.
+pub(super) use crate::core::analyser::{Ran, run as run_with_timeout};
 
 /// One analyser finding, anywhere in a changed file (the caller keeps those on changed lines).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -52,7 +54,7 @@ pub struct Options {
     pub timeout: Duration,
     /// The PATH analysers are looked up in (and run with); `None` = this process's PATH.
     pub search_path: Option<std::ffi::OsString>,
-    /// Where analyser versions are cached ([`versions`]); `None`: probed on every run.
+    /// Where analyser versions are cached ([`version`]); `None`: probed on every run.
     pub version_cache: Option<std::path::PathBuf>,
     /// Every Python file of head, not the diff's (a push to the default branch): a file the
     /// repository's or the analysers' excludes leave out is left out, as `ruff check .` does.
@@ -64,7 +66,7 @@ impl Default for Options {
         Options {
             max_file_bytes: 2 * 1024 * 1024,
             max_files: 5_000,
-            timeout: Duration::from_secs(600),
+            timeout: analyser::DEFAULT_TIMEOUT,
             search_path: None,
             version_cache: None,
             whole_files: false,
@@ -191,7 +193,7 @@ pub fn run(repo: &Path, diff: &Diff, opts: &Options) -> Result<Analysis, LiteErr
             }
             let known: Vec<_> = asked
                 .into_iter()
-                .map(|name| (name, s.spawn(move || versions::version(name, opts))))
+                .map(|name| (name, s.spawn(move || version::version(name, opts.lookup()))))
                 .collect();
             let ruff = s.spawn(move || collected(|f, sk| ruff(snap, py, opts, f, sk)));
             let bandit = s.spawn(move || collected(|f, sk| bandit(snap, py, opts, f, sk)));
@@ -255,69 +257,17 @@ fn joined(result: std::thread::Result<Collected>, name: &str) -> Collected {
 
 /// A command for analyser `program`, looked up in `opts.search_path` when set.
 pub(super) fn tool(program: &str, opts: &Options) -> Command {
-    let mut cmd = Command::new(program);
-    if let Some(path) = &opts.search_path {
-        cmd.env("PATH", path);
+    analyser::command_in(program, opts.search_path.as_ref())
+}
+
+impl Options {
+    /// Where the analysers' versions are looked up and cached.
+    fn lookup(&self) -> version::Lookup<'_> {
+        version::Lookup {
+            search_path: self.search_path.as_deref(),
+            cache: self.version_cache.as_deref(),
+        }
     }
-    cmd
-}
-
-/// What a finished (or killed) process left.
-pub(super) struct Ran {
-    pub(super) code: Option<i32>,
-    pub(super) stdout: Vec<u8>,
-    stderr: Vec<u8>,
-    timed_out: bool,
-}
-
-/// Runs `cmd` with piped output, killing it after `timeout`.
-pub(super) fn run_with_timeout(mut cmd: Command, timeout: Duration) -> std::io::Result<Ran> {
-    let mut child = cmd
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()?;
-    let read = |pipe: Option<Box<dyn Read + Send>>| {
-        std::thread::spawn(move || {
-            let mut buf = Vec::new();
-            if let Some(mut p) = pipe {
-                let _ = p.read_to_end(&mut buf);
-            }
-            buf
-        })
-    };
-    let out = read(
-        child
-            .stdout
-            .take()
-            .map(|p| Box::new(p) as Box<dyn Read + Send>),
-    );
-    let err = read(
-        child
-            .stderr
-            .take()
-            .map(|p| Box::new(p) as Box<dyn Read + Send>),
-    );
-    let started = Instant::now();
-    let mut timed_out = false;
-    let status = loop {
-        if let Some(status) = child.try_wait()? {
-            break status;
-        }
-        if started.elapsed() > timeout {
-            timed_out = true;
-            let _ = child.kill();
-            break child.wait()?;
-        }
-        // Polling a child process: analysers run for seconds, a 20 ms tick costs nothing.
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    Ok(Ran {
-        code: status.code(),
-        stdout: out.join().unwrap_or_default(),
-        stderr: err.join().unwrap_or_default(),
-        timed_out,
-    })
 }
 
 fn tool_run(name: &str, status: ToolStatus, files: usize, reason: impl Into<String>) -> ToolRun {
@@ -411,17 +361,16 @@ fn failed(mut run: ToolRun, ran: &Ran, what: String) -> ToolRun {
     run
 }
 
-/// A path an analyser printed, repo-relative.
+/// A path an analyser printed, repo-relative (as printed when outside the snapshot).
 fn relative(root: &Path, printed: &str) -> String {
-    let p = Path::new(printed);
-    // A `\\` is a character of a file name on Unix, never a separator.
-    let rel = p.strip_prefix(root).unwrap_or(p).to_string_lossy();
-    let rel = if cfg!(windows) {
-        rel.replace('\\', "/")
-    } else {
-        rel.into_owned()
-    };
-    rel.strip_prefix("./").unwrap_or(&rel).to_string()
+    analyser::relative(root, printed).unwrap_or_else(|| {
+        let rel = if cfg!(windows) {
+            printed.replace('\\', "/")
+        } else {
+            printed.to_string()
+        };
+        rel.strip_prefix("./").unwrap_or(&rel).to_string()
+    })
 }
 
 fn ruff(

@@ -10,6 +10,8 @@
 
 use crate::core::error::LiteError;
 use crate::core::git;
+// The one git wrapper (hardened builder, errors, text), under the names this module used.
+use crate::core::git::{output as run_with, run, run_text as text};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
@@ -233,36 +235,6 @@ pub fn whole_files(repo: &Path, head_sha: &str) -> Result<Vec<ChangedFile>, Lite
             lines_unknown: true,
         })
         .collect())
-}
-
-fn run(repo: &Path, args: &[&str]) -> Result<Vec<u8>, LiteError> {
-    run_with(repo, git::command(repo), args)
-}
-
-fn run_with(
-    repo: &Path,
-    mut cmd: std::process::Command,
-    args: &[&str],
-) -> Result<Vec<u8>, LiteError> {
-    let out = cmd.args(args).output().map_err(|e| LiteError::Git {
-        path: repo.to_path_buf(),
-        args: args.join(" "),
-        message: format!("cannot run git ({e}); is git installed and on PATH?"),
-    })?;
-    if !out.status.success() {
-        return Err(LiteError::Git {
-            path: repo.to_path_buf(),
-            args: args.join(" "),
-            message: String::from_utf8_lossy(&out.stderr).trim().to_string(),
-        });
-    }
-    Ok(out.stdout)
-}
-
-fn text(repo: &Path, args: &[&str]) -> Result<String, LiteError> {
-    Ok(String::from_utf8_lossy(&run(repo, args)?)
-        .trim()
-        .to_string())
 }
 
 /// `git diff --raw -z`: `:<mode> <mode> <sha> <sha> <status>\0<path>\0`, with a second path

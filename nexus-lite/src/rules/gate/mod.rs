@@ -28,7 +28,6 @@ pub mod rule_help;
 pub mod sarif;
 pub mod severity;
 pub mod snapshot;
-pub mod versions;
 
 use crate::core::error::LiteError;
 use crate::rules::playbook;

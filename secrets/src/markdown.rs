@@ -1,11 +1,11 @@
 //! Secrets in returned Markdown: the multi-line spans nexus-lite blanks in code snippets
-//! (private keys, armored blocks, high-entropy runs: `code::secret_spans`), found over the
-//! whole document so an excerpt that starts inside a block is still masked, then the engine's
-//! own redaction (`nexus_mcp_runtime::redact`: credential formats, secret-named assignments),
-//! line by line before any line is cut or joined.
+//! (private keys, armored blocks, high-entropy runs: [`crate::spans`]), found over the whole
+//! document so an excerpt that starts inside a block is still masked, then the value redaction
+//! (credential formats, secret-named assignments: [`crate::redact_text`]), line by line before
+//! any line is cut or joined.
 
-use crate::code::secret_spans;
-use nexus_mcp_runtime::redact::redact_text;
+use crate::redact_text;
+use crate::spans as secret_spans;
 use std::borrow::Cow;
 use std::ops::Range;
 

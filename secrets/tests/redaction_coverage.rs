@@ -4,7 +4,7 @@
 //! are generated at test time so this file does not itself trip secret scanners.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use nexus_mcp_runtime::redact::{REDACTED, redact_text, redact_value};
+use nexus_secrets::{REDACTED, redact_text, redact_value};
 use serde_json::json;
 
 const UPPER: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";

@@ -5,10 +5,22 @@
 //! a shim that picks another interpreter by environment (pyenv) is not seen, and shows the
 //! version cached for it.
 
-use crate::rules::gate::analysers::{Options, run_with_timeout, tool};
+use super::{command, run};
 use serde::{Deserialize, Serialize};
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+
+/// A `--version` probe answers in this long or not at all.
+const PROBE_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Where `program` is looked up ([`command`]'s `search_path`) and where its version is cached
+/// (`None`: probed on every call).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Lookup<'a> {
+    pub search_path: Option<&'a OsStr>,
+    pub cache: Option<&'a Path>,
+}
 
 /// What a cached version was read from.
 #[derive(Serialize, Deserialize, PartialEq, Eq, Debug)]
@@ -17,11 +29,11 @@ struct Entry {
     version: String,
 }
 
-/// `program`'s version (`ruff 0.17.5` → `0.17.5`), from the cache in `opts.version_cache` when
-/// the same binary answered before, else from `program --version` (then cached).
-pub fn version(program: &str, opts: &Options) -> Option<String> {
-    let key = opts.version_cache.as_ref().and_then(|dir| {
-        let key = binary_key(&resolve(program, opts)?)?;
+/// `program`'s version (`ruff 0.17.5` → `0.17.5`), from the cache in `at.cache` when the same
+/// binary answered before, else from `program --version` (then cached).
+pub fn version(program: &str, at: Lookup) -> Option<String> {
+    let key = at.cache.and_then(|dir| {
+        let key = binary_key(&resolve(program, at.search_path)?)?;
         Some((dir.join(format!("{program}.version.json")), key))
     });
     if let Some((file, key)) = &key
@@ -32,7 +44,13 @@ pub fn version(program: &str, opts: &Options) -> Option<String> {
     {
         return Some(cached.version);
     }
-    let version = probe(program, opts)?;
+    let version = first_line(program, at.search_path, PROBE_TIMEOUT)?;
+    // "ruff 0.17.5", "bandit 1.9.4", "1.97.0" (semgrep).
+    let version = version
+        .rsplit(' ')
+        .next()
+        .filter(|v| !v.is_empty())?
+        .to_string();
     if let Some((file, key)) = key {
         store(
             &file,
@@ -45,18 +63,17 @@ pub fn version(program: &str, opts: &Options) -> Option<String> {
     Some(version)
 }
 
-/// Runs `program --version`.
-fn probe(program: &str, opts: &Options) -> Option<String> {
-    let mut cmd = tool(program, opts);
+/// The first line of `program --version`, trimmed (`ruff 0.17.5`), when it exits 0 within
+/// `timeout` (capped at 30 s).
+pub fn first_line(program: &str, search_path: Option<&OsStr>, timeout: Duration) -> Option<String> {
+    let mut cmd = command(program, search_path);
     cmd.arg("--version");
-    let ran = run_with_timeout(cmd, Duration::from_secs(30)).ok()?;
-    if ran.code != Some(0) {
+    let ran = run(cmd, timeout.min(PROBE_TIMEOUT)).ok()?;
+    if ran.code != Some(0) || ran.timed_out {
         return None;
     }
     let text = String::from_utf8_lossy(&ran.stdout);
-    let first = text.lines().next()?.trim();
-    // "ruff 0.17.5", "bandit 1.9.4", "1.97.0" (semgrep).
-    Some(first.rsplit(' ').next().unwrap_or(first).to_string()).filter(|v| !v.is_empty())
+    Some(text.lines().next()?.trim().to_string())
 }
 
 /// Writes the entry through a temporary file and a rename: a concurrent gate reads the old
@@ -74,12 +91,11 @@ fn store(file: &Path, entry: &Entry) {
     }
 }
 
-/// The file `program` runs as, looked up as the command would be (`opts.search_path`, else
-/// PATH), symbolic links resolved.
-fn resolve(program: &str, opts: &Options) -> Option<PathBuf> {
-    let path = opts
-        .search_path
-        .clone()
+/// The file `program` runs as, looked up as the command would be (`search_path`, else PATH),
+/// symbolic links resolved.
+fn resolve(program: &str, search_path: Option<&OsStr>) -> Option<PathBuf> {
+    let path = search_path
+        .map(OsStr::to_os_string)
         .or_else(|| std::env::var_os("PATH"))?;
     std::env::split_paths(&path)
         .map(|dir| dir.join(program))

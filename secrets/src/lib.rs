@@ -1,8 +1,18 @@
+//! The one secret filter of nexus-mcp: the runtime (as `nexus_mcp_runtime::redact`) and
+//! nexus-lite use this crate, one pattern set with one test corpus (`tests/redaction_coverage.rs`).
+//!
 //! Nothing secret leaves: values under secret-sounding keys, well-known credential formats
 //! anywhere (the families gitleaks and trufflehog detect), `name = value` assignments of
 //! secret-sounding names in code, `.env`, YAML and INI text, credentials in URLs and
 //! Authorization headers, and private-key blocks. Only the secret part becomes `[REDACTED]`: the
 //! name, the line and the line count stay, so an agent still reads `password = "[REDACTED]"`.
+//!
+//! [`spans`] finds the line ranges of multi-line secrets in a file, [`markdown`] masks returned
+//! Markdown with both, and [`scrub`] parses an upstream answer with a token's value replaced.
+
+pub mod markdown;
+pub mod scrub;
+pub mod spans;
 
 use aho_corasick::AhoCorasick;
 use regex::{Captures, Regex};
