@@ -1,7 +1,7 @@
 //! What a surface's tool list costs a model: the compact JSON bytes of each tool's name, title,
 //! description and inputSchema, for the tools listed over stdio with the default scopes. The
-//! build refuses a manifest over `server.tool_list_budget` (codegen/src/budget.rs measures the
-//! same thing); `nexus-mcp tools --cost` prints it.
+//! build refuses a manifest over `server.tool_list_budget` with these functions
+//! (codegen/src/budget.rs), and `nexus-mcp tools --cost` prints [`report`].
 
 use crate::access;
 use crate::spec::{Mode, SurfaceSpec, ToolSpec};
