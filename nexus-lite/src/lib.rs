@@ -25,8 +25,8 @@ pub mod server;
 pub use crate::core::{error, git};
 
 pub use crate::code::engine::{AppState, RunOutcome};
+pub use crate::core::config::{GENERATOR, LiteConfig, RepoSpec, WorkspaceSpec};
 pub use crate::core::error::LiteError;
-pub use crate::docs::WorkspaceSpec;
 pub use crate::server::{Server, domains_of};
 
 use crate::core::Domain;
@@ -51,30 +51,6 @@ pub fn migrations() -> Vec<&'static [Migration]> {
 /// Every route served, as (METHOD, OpenAPI path).
 pub fn routes() -> impl Iterator<Item = (&'static str, &'static str)> {
     DOMAINS.iter().flat_map(|d| d.routes.iter().copied())
-}
-
-/// Version string recorded in every graph.
-pub const GENERATOR: &str = concat!("nexus-lite ", env!("CARGO_PKG_VERSION"));
-
-/// Configuration of an embedded or standalone nexus-lite.
-#[derive(Debug, Clone)]
-pub struct LiteConfig {
-    pub data_dir: PathBuf,
-    pub repos: Vec<RepoSpec>,
-    pub token: String,
-    pub index_on_first_use: bool,
-    /// Documentation workspaces served under `/api/v1/docs/` (the docs domain).
-    pub workspaces: Vec<WorkspaceSpec>,
-    /// The operator's maxima of the `limits` a workspace's `.nexus/docgraph.yaml` may set.
-    pub docs_limits: docs::config::Limits,
-}
-
-/// One registered repository.
-#[derive(Debug, Clone)]
-pub struct RepoSpec {
-    /// `None` → owner/name from the origin remote, else `local/<dir name>`.
-    pub name: Option<String>,
-    pub path: PathBuf,
 }
 
 /// A running server.

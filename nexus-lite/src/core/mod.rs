@@ -17,6 +17,7 @@
 //! Adding a domain is a new module, one line in `crate::DOMAINS` and one `merge` in
 //! `crate::router`; no other domain changes.
 
+pub mod config;
 pub mod db;
 pub mod error;
 pub mod git;

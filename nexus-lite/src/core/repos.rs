@@ -1,7 +1,7 @@
 //! The served repositories by name: shared by every domain that reads them (code, rules), so
 //! one `--repo` list means the same names everywhere.
 
-use crate::LiteConfig;
+use crate::core::config::LiteConfig;
 use crate::core::error::LiteError;
 use crate::core::git;
 use std::path::{Path, PathBuf};

@@ -1,11 +1,11 @@
 //! Shared state, indexing runs, regeneration plans and background regenerations.
 
-use crate::LiteConfig;
 use crate::code::findings::{self, AnalyserStatus};
 mod run;
 
 use crate::code::index::{self, ParseCache};
 use crate::code::{cache, store};
+use crate::core::config::LiteConfig;
 use crate::core::db::Reader;
 use crate::core::error::LiteError;
 use crate::core::git;
