@@ -2,9 +2,10 @@
 //! `workspace: {name, commitSha, dirty, indexedAt, documents}`, and every request first
 //! re-reads what changed in the workspace.
 
+use super::doc::{Doc, Kind};
 use super::graph;
 use super::ids::IdRules;
-use super::index::{Doc, Index, Kind};
+use super::index::Index;
 use super::redact;
 use super::resolve::Found;
 use super::workspace::{View, Workspace};
