@@ -9,7 +9,8 @@ use std::sync::Arc;
 
 pub struct RulesState {
     pub core: Arc<Core>,
-    pub repos: Vec<ServedRepo>,
+    /// The server's registrations (held: the names stay this view's while it lives).
+    pub repos: Vec<Arc<ServedRepo>>,
 }
 
 impl Shared for RulesState {
@@ -31,7 +32,7 @@ pub fn not_visible(repository: &str) -> ApiError {
 }
 
 impl RulesState {
-    pub fn new(core: Arc<Core>, repos: Vec<ServedRepo>) -> Arc<RulesState> {
+    pub fn new(core: Arc<Core>, repos: Vec<Arc<ServedRepo>>) -> Arc<RulesState> {
         Arc::new(RulesState { core, repos })
     }
 
@@ -54,22 +55,28 @@ impl RulesState {
         };
         let repo = match repository {
             Some(name) if !sees(name) => return Err(not_visible(name)),
-            Some(name) => self.repos.iter().find(|r| r.name == name).ok_or_else(|| {
-                ApiError::not_found_as(
-                    "REPOSITORY_NOT_FOUND",
-                    format!(
-                        "no repository `{name}` is served here; served repositories: {}",
-                        match names() {
-                            n if n.is_empty() => "none".to_string(),
-                            n => n,
-                        }
-                    ),
-                )
-            })?,
+            Some(name) => self
+                .repos
+                .iter()
+                .map(|r| &**r)
+                .find(|r| r.name == name)
+                .ok_or_else(|| {
+                    ApiError::not_found_as(
+                        "REPOSITORY_NOT_FOUND",
+                        format!(
+                            "no repository `{name}` is served here; served repositories: {}",
+                            match names() {
+                                n if n.is_empty() => "none".to_string(),
+                                n => n,
+                            }
+                        ),
+                    )
+                })?,
             None => {
                 let candidates: Vec<&ServedRepo> = self
                     .repos
                     .iter()
+                    .map(|r| &**r)
                     .filter(|r| visible.is_none_or(|v| v.iter().any(|n| n == &r.name)))
                     .collect();
                 match candidates.as_slice() {
