@@ -135,7 +135,7 @@ pub struct CodeShared {
     pub clock: Arc<Clock>,
     pub regens: Arc<Mutex<HashMap<String, Regen>>>,
     pub running: Arc<Mutex<HashSet<String>>>,
-    pub graph_cache: Arc<crate::code::api::GraphCache>,
+    pub graph_cache: Arc<crate::code::graph_cache::GraphCache>,
     /// By name. Weak: a repository no view serves any more is dropped with its caches.
     repos: Arc<Mutex<HashMap<String, Weak<Repo>>>>,
 }
@@ -179,7 +179,7 @@ pub struct AppState {
     pub regens: Arc<Mutex<HashMap<String, Regen>>>,
     pub running: Arc<Mutex<HashSet<String>>>,
     /// Ready graphs in memory for the impact queries.
-    pub graph_cache: Arc<crate::code::api::GraphCache>,
+    pub graph_cache: Arc<crate::code::graph_cache::GraphCache>,
 }
 
 impl Shared for AppState {
