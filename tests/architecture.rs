@@ -16,6 +16,7 @@ use syn::visit::Visit;
 /// (crate, source directory, root file) of every crate checked.
 const CRATES: &[(&str, &str, &str)] = &[
     ("codegen", "codegen/src", "lib.rs"),
+    ("registry", "registry/src", "lib.rs"),
     ("runtime", "runtime/src", "lib.rs"),
     ("nexus-mcp", "src", "lib.rs"),
     ("nexus-mcp (bin)", "src", "main.rs"),

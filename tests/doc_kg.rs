@@ -695,6 +695,7 @@ fn two_workspaces_over_http_reach_resources_prompts_and_completions() {
     let templates = client.templates();
     for t in [
         "docugraph://{workspace}/nodes",
+        "docugraph://{workspace}/nodes/page/{cursor}",
         "docugraph://{workspace}/graph",
         "docugraph://{workspace}/node/{id}",
         "docugraph://{workspace}/audit-report",
@@ -713,6 +714,19 @@ fn two_workspaces_over_http_reach_resources_prompts_and_completions() {
         "{nodes}"
     );
     assert_eq!(nodes["workspace"]["name"], "backlog");
+    let cursor = nodes["nextCursor"]
+        .as_str()
+        .expect("600+ live documents page");
+    let more: Value = serde_json::from_str(
+        &read(&format!("docugraph://backlog/nodes/page/{cursor}")).expect("backlog's next page"),
+    )
+    .unwrap();
+    assert_eq!(more["workspace"]["name"], "backlog");
+    assert!(
+        more["items"].as_array().is_some_and(|i| !i.is_empty())
+            && more["items"][0] != nodes["items"][0],
+        "{more}"
+    );
     let graph: Value =
         serde_json::from_str(&read("docugraph://keps/graph").expect("keps graph")).unwrap();
     assert!(
@@ -1152,6 +1166,84 @@ fn completions_rank_ids_and_title_words_on_a_real_backlog() {
     assert!(
         got.len() > 1 && got.iter().all(|id| id.contains("190.15")),
         "{got:?}"
+    );
+}
+
+/// Issue 26: the `nodes` resource of a real Backlog.md folder (the ariadne corpus, 600+ live
+/// documents) lists the live work first, not the first 500 paths: started tasks, then ready
+/// ones, then waiting ones, then documents with no status; its `nextCursor` reads on at
+/// `docugraph://workspace/nodes/page/{cursor}` until every live document was listed once, and
+/// nothing done, archived or drafted.
+#[test]
+fn the_nodes_resource_lists_live_work_first_and_pages_on_a_real_backlog() {
+    use serde_json::Value;
+    let Some((_ariadne, mut client)) =
+        ariadne_agent("the_nodes_resource_lists_live_work_first_and_pages_on_a_real_backlog")
+    else {
+        return;
+    };
+    assert!(
+        client
+            .templates()
+            .iter()
+            .any(|t| t == "docugraph://workspace/nodes/page/{cursor}"),
+        "{:?}",
+        client.templates()
+    );
+    let mut read = |uri: &str| -> Value {
+        let (text, mime) = client.read(uri).expect("read a nodes page");
+        assert_eq!(mime.as_deref(), Some("application/json"));
+        serde_json::from_str(&text).expect("a nodes page is JSON")
+    };
+    let first = read("docugraph://workspace/nodes");
+    let total = first["total"].as_u64().expect("total") as usize;
+    assert!(
+        total > 500,
+        "the corpus has more live documents than a page: {total}"
+    );
+    let mut items: Vec<Value> = Vec::new();
+    let mut page = first;
+    let mut pages = 1;
+    loop {
+        let got = page["items"].as_array().expect("items");
+        assert!(!got.is_empty() && got.len() <= 500, "{} items", got.len());
+        items.extend(got.iter().cloned());
+        let Some(cursor) = page["nextCursor"].as_str() else {
+            break;
+        };
+        page = read(&format!("docugraph://workspace/nodes/page/{cursor}"));
+        pages += 1;
+        assert!(pages <= 3, "more pages than {total} documents need");
+    }
+    assert_eq!(items.len(), total, "the pages hold every live document");
+    let mut paths: Vec<&str> = items.iter().map(|i| i["path"].as_str().unwrap()).collect();
+    paths.sort_unstable();
+    paths.dedup();
+    assert_eq!(paths.len(), total, "each document is listed once");
+    for dead in ["backlog/completed/", "backlog/archive/", "backlog/drafts/"] {
+        assert!(!paths.iter().any(|p| p.starts_with(dead)), "{dead} listed");
+    }
+
+    // Work order, read off each item's own status and readiness (the corpus's statuses: To Do,
+    // In Progress, In-Progress, Done and Completed; the last two are done).
+    let rank = |i: &Value| match (i["status"].as_str(), i["ready"].as_bool()) {
+        (None, _) => 3,
+        (Some(_), Some(true)) => 1,
+        (Some(s), _) if s.eq_ignore_ascii_case("To Do") => 2,
+        (Some(s), _) if ["done", "completed"].contains(&s.to_ascii_lowercase().as_str()) => 4,
+        (Some(_), _) => 0,
+    };
+    let ranks: Vec<u8> = items.iter().map(rank).collect();
+    assert!(ranks.is_sorted(), "work order: {ranks:?}");
+    for r in 0..4 {
+        assert!(ranks.contains(&r), "the corpus has rank {r}: {ranks:?}");
+    }
+    assert!(
+        items[0]["status"]
+            .as_str()
+            .is_some_and(|s| s.to_ascii_lowercase().contains("progress")),
+        "started work first: {}",
+        items[0]
     );
 }
 

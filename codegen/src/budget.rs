@@ -1,56 +1,21 @@
 //! Context economy at build time: `server.tool_list_budget` is the most bytes a surface's tool
 //! list may cost a model in the default local setup (local_stdio, scopes granted by default).
 //! A tool costs the compact JSON of its name, title, description and inputSchema: what a client
-//! puts in front of the model. Output schemas are not counted (clients rarely show them).
+//! puts in front of the model (the registry's `tool_cost`, the one the runtime reports). Output
+//! schemas are not counted (clients rarely show them).
 
-use crate::model::{Manifest, Mode, Tool};
-use crate::portable;
-use serde_json::json;
+use crate::model::Manifest;
+use nexus_mcp_registry::tool_cost;
 
-/// The tools listed by default over stdio: meta-tools included, capabilities (`listed: false`)
-/// not.
-pub fn default_listed(manifest: &Manifest) -> Vec<Tool> {
-    crate::emit_capabilities::listed_tools(manifest)
-        .into_iter()
-        .filter(|tool| {
-            manifest
-                .scopes
-                .iter()
-                .find(|s| s.name == tool.scope)
-                .is_some_and(|scope| {
-                    scope.default_stdio
-                        && tool
-                            .modes
-                            .as_ref()
-                            .unwrap_or(&scope.modes)
-                            .contains(&Mode::LocalStdio)
-                })
-        })
-        .collect()
-}
-
-/// What one tool costs in the tool list, in bytes.
-pub fn cost(tool: &Tool, manifest: &Manifest) -> usize {
-    let listed = json!({
-        "name": tool.name,
-        "title": tool.title,
-        "description": tool.description,
-        "inputSchema": portable::input(&tool.input, &manifest.types),
-    });
-    serde_json::to_string(&listed).map_or(0, |s| s.len())
-}
-
-/// Every default-listed tool with its cost, heaviest first, and the total.
+/// Every default-listed tool with its cost, heaviest first, and the total: the runtime's own
+/// measure (`nexus-mcp tools --cost`) of the registry value the build bakes.
 pub fn costs(manifest: &Manifest) -> (Vec<(String, usize)>, usize) {
-    let mut costs: Vec<(String, usize)> = default_listed(manifest)
+    let (costs, total) = tool_cost::costs(crate::surface(manifest));
+    let mut costs: Vec<(String, usize)> = costs
         .into_iter()
-        .map(|t| {
-            let cost = cost(&t, manifest);
-            (t.name, cost)
-        })
+        .map(|(name, bytes)| (name.to_owned(), bytes))
         .collect();
     costs.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-    let total = costs.iter().map(|c| c.1).sum();
     (costs, total)
 }
 

@@ -1,9 +1,11 @@
 //! Rust code for one surface: typed input/output structs, the custom-handler trait and its
 //! dispatcher, and the static registry the runtime is driven by.
 
-use crate::model::{Access, Completion, HandlerKind, Manifest, Method, Mode, NexusMapping, Tool};
+use crate::bake::Bake;
+use crate::model::{HandlerKind, Manifest, Tool};
 use crate::naming::{field_ident, pascal};
 use crate::schema;
+use nexus_mcp_registry::spec::SurfaceSpec;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 use serde_json::Value;
@@ -11,6 +13,7 @@ use std::collections::BTreeMap;
 
 /// The generated module for one surface, as tokens.
 pub fn surface(manifest: &Manifest, source_file: &str, runtime: &syn::Path) -> TokenStream {
+    let registry = registry(crate::surface::surface(manifest));
     let manifest = &crate::emit_capabilities::with_meta_tools(manifest);
     let types = &manifest.types;
     let header = format!(
@@ -19,7 +22,6 @@ pub fn surface(manifest: &Manifest, source_file: &str, runtime: &syn::Path) -> T
     let shared = types.iter().map(|(name, ty)| shared_type(name, ty, types));
     let tool_types = manifest.tools.iter().map(|tool| tool_structs(tool, types));
     let custom = custom_trait(manifest);
-    let registry = registry(manifest);
     let module = format_ident!("{}", manifest.surface.replace('-', "_"));
     quote! {
         #[doc = #header]
@@ -288,197 +290,11 @@ fn custom_trait(manifest: &Manifest) -> TokenStream {
     }
 }
 
-fn modes(list: &[Mode]) -> TokenStream {
-    let items = list.iter().map(|m| match m {
-        Mode::LocalStdio => quote!(runtime::spec::Mode::LocalStdio),
-        Mode::RemoteHttp => quote!(runtime::spec::Mode::RemoteHttp),
-    });
-    quote!(&[#(#items),*])
-}
-
-pub(crate) fn strs(list: &[String]) -> TokenStream {
-    quote!(&[#(#list),*])
-}
-
-pub(crate) fn opt_str(value: &Option<String>) -> TokenStream {
-    match value {
-        Some(s) => quote!(Some(#s)),
-        None => quote!(None),
-    }
-}
-
-pub(crate) fn opt_usize(value: Option<usize>) -> TokenStream {
-    match value {
-        Some(n) => quote!(Some(#n)),
-        None => quote!(None),
-    }
-}
-
-pub(crate) fn pairs(map: &BTreeMap<String, String>) -> TokenStream {
-    let items = map.iter().map(|(k, v)| quote!((#k, #v)));
-    quote!(&[#(#items),*])
-}
-
-pub(crate) fn nexus_spec(m: &NexusMapping) -> TokenStream {
-    let method = match m.method {
-        Method::Get => quote!(runtime::spec::HttpMethod::Get),
-        Method::Post => quote!(runtime::spec::HttpMethod::Post),
-    };
-    let (path, query, body) = (&m.path, pairs(&m.query), pairs(&m.body));
-    quote!(runtime::spec::NexusSpec { method: #method, path: #path, query: #query, body: #body })
-}
-
-pub(crate) fn completion_spec(complete: &Option<Completion>) -> TokenStream {
-    let Some(c) = complete else {
-        return quote!(None);
-    };
-    match (&c.nexus, &c.pick, &c.scope) {
-        (Some(m), Some(pick), Some(scope)) => {
-            let nexus = nexus_spec(m);
-            quote!(Some(runtime::spec::CompletionSpec::Nexus { nexus: #nexus, pick: #pick, scope: #scope }))
-        }
-        // Validation has refused every other shape.
-        _ => {
-            let values = strs(&c.values);
-            quote!(Some(runtime::spec::CompletionSpec::Values(#values)))
-        }
-    }
-}
-
-fn registry(manifest: &Manifest) -> TokenStream {
-    let server = &manifest.server;
-    let (name, title, version, instructions, budget) = (
-        &server.name,
-        &server.title,
-        &server.version,
-        &server.instructions,
-        server.result_budget,
-    );
-    let scopes = manifest.scopes.iter().map(|s| {
-        let (n, d, m, def) = (&s.name, &s.description, modes(&s.modes), s.default_stdio);
-        quote!(runtime::spec::ScopeSpec { name: #n, description: #d, modes: #m, default_stdio: #def })
-    });
-    let tools = manifest.tools.iter().map(|tool| {
-        let derived = crate::registry::tool_derived(manifest, tool);
-        let tool_modes = modes(&derived.modes);
-        let (n, t, d, s) = (&tool.name, &tool.title, &tool.description, &tool.scope);
-        let access = match tool.access {
-            Access::Read => quote!(runtime::spec::Access::Read),
-            Access::Append => quote!(runtime::spec::Access::Append),
-            Access::Write => quote!(runtime::spec::Access::Write),
-            Access::Destructive => quote!(runtime::spec::Access::Destructive),
-        };
-        let handler = match tool.handler {
-            HandlerKind::Mapped => quote!(runtime::spec::Handler::Mapped),
-            HandlerKind::Custom => quote!(runtime::spec::Handler::Custom),
-            HandlerKind::Meta(kind) => crate::emit_capabilities::meta_handler(kind),
-        };
-        let (input_schema, output_schema) = (&derived.input_schema, &derived.output_schema);
-        let nexus = match &tool.nexus {
-            Some(m) => {
-                let spec = nexus_spec(m);
-                quote!(Some(#spec))
-            }
-            None => quote!(None),
-        };
-        let r = &tool.response;
-        let (pick, exclude) = (strs(&r.pick), strs(&r.exclude));
-        let (max_items, max_string) = (opt_usize(r.max_items), opt_usize(r.max_string));
-        let budget = derived.budget;
-        let pagination = match &tool.pagination {
-            Some(p) => {
-                let (items, cursor, next) = (&p.items, &p.cursor, &p.next);
-                quote!(Some(runtime::spec::PaginationSpec { items: #items, cursor: #cursor, next: #next }))
-            }
-            None => quote!(None),
-        };
-        let extras = crate::emit_capabilities::tool_fields(tool);
-        let mutation = match &tool.mutation {
-            Some(m) => {
-                let dry_param = opt_str(&m.dry_run.as_ref().map(|d| d.param.clone()));
-                let dry_default = m.dry_run.as_ref().is_none_or(|d| d.default);
-                let paired = opt_str(&m.paired_dry_run_tool);
-                let require = strs(&m.require_true);
-                let plan = opt_str(&m.plan_param);
-                let follow = opt_str(&m.follow_up);
-                let changes = m.changes.as_deref().unwrap_or_default();
-                let approver = m.approver.as_deref().unwrap_or_default();
-                quote!(Some(runtime::spec::MutationSpec {
-                    dry_run_param: #dry_param, dry_run_default: #dry_default, paired_dry_run_tool: #paired,
-                    require_true: #require, plan_param: #plan, follow_up: #follow,
-                    changes: #changes, approver: #approver,
-                }))
-            }
-            None => quote!(None),
-        };
-        let content = crate::emit_resources::content_specs(&tool.content);
-        quote! {
-            runtime::spec::ToolSpec {
-                name: #n, title: #t, description: #d, scope: #s, access: #access, modes: #tool_modes,
-                handler: #handler, input_schema: #input_schema, output_schema: #output_schema,
-                nexus: #nexus,
-                response: runtime::spec::ResponseSpec { pick: #pick, exclude: #exclude, max_items: #max_items, max_string: #max_string, budget: #budget },
-                pagination: #pagination,
-                mutation: #mutation,
-                content: #content,
-                #extras
-            }
-        }
-    });
-    let prompts = manifest
-        .prompts
-        .iter()
-        .map(crate::emit_resources::prompt_spec);
-    let resources = manifest
-        .resources
-        .iter()
-        .map(|r| crate::emit_resources::resource_spec(manifest, r));
-    let envelope: Vec<&str> = crate::envelope::fields(&manifest.envelope)
-        .into_iter()
-        .map(|(n, _, _)| n)
-        .collect();
-    let tool_list_budget = opt_usize(server.tool_list_budget);
-    let repository_binding = opt_str(&server.repository_binding);
-    let capabilities = crate::emit_capabilities::surface_field(manifest);
+/// The registry value, baked.
+fn registry(surface: &SurfaceSpec) -> TokenStream {
+    let value = surface.bake();
     quote! {
         /// Everything the manifest declares for this surface; the runtime is driven by it.
-        pub static SURFACE: runtime::spec::SurfaceSpec = runtime::spec::SurfaceSpec {
-            name: #name,
-            title: #title,
-            version: #version,
-            instructions: #instructions,
-            result_budget: #budget,
-            tool_list_budget: #tool_list_budget,
-            repository_binding: #repository_binding,
-            envelope: &[#(#envelope),*],
-            scopes: &[#(#scopes),*],
-            tools: &[#(#tools),*],
-            prompts: &[#(#prompts),*],
-            resources: &[#(#resources),*],
-            capabilities: #capabilities,
-        };
-    }
-}
-
-/// Sorted-key, compact JSON: the registry and the contract files must agree byte for byte.
-pub fn canonical_json(value: &Value) -> String {
-    serde_json::to_string(&sort_keys(value)).unwrap_or_default()
-}
-
-/// A copy of `value` with every object's keys sorted.
-pub fn sort_keys(value: &Value) -> Value {
-    match value {
-        Value::Object(map) => {
-            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
-            entries.sort_by(|a, b| a.0.cmp(b.0));
-            Value::Object(
-                entries
-                    .into_iter()
-                    .map(|(k, v)| (k.clone(), sort_keys(v)))
-                    .collect(),
-            )
-        }
-        Value::Array(items) => Value::Array(items.iter().map(sort_keys).collect()),
-        other => other.clone(),
+        pub static SURFACE: runtime::spec::SurfaceSpec = #value;
     }
 }

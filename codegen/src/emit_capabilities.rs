@@ -1,10 +1,8 @@
-//! Registry code for capabilities and per-tool error codes: the two meta-tools written from the
-//! manifest's `capabilities:` block (emitted like any tool, so contract/, the budget and every
-//! check see them), each tool's `listed` and `errors`, and the surface's `capabilities`.
+//! The two meta-tools written from the manifest's `capabilities:` block, as manifest tools: the
+//! registry value (surface.rs) holds them like any tool, so contract/, the budget and every
+//! check see them.
 
-use crate::model::{Access, ErrorKey, HandlerKind, Manifest, MetaKind, Tool};
-use proc_macro2::TokenStream;
-use quote::quote;
+use crate::model::{Access, HandlerKind, Manifest, MetaKind, Tool};
 use serde_json::{Value, json};
 
 /// `manifest` plus the meta-tools its `capabilities:` block asks for (after its tools).
@@ -105,40 +103,4 @@ fn meta_tool(kind: MetaKind, mut definition: Value) -> Option<Tool> {
     let mut tool: Tool = serde_json::from_value(definition).ok()?;
     tool.handler = HandlerKind::Meta(kind);
     Some(tool)
-}
-
-pub fn meta_handler(kind: MetaKind) -> TokenStream {
-    match kind {
-        MetaKind::Use => quote!(runtime::spec::Handler::Meta(runtime::spec::MetaTool::Use)),
-        MetaKind::List => quote!(runtime::spec::Handler::Meta(runtime::spec::MetaTool::List)),
-    }
-}
-
-/// `listed` and `errors` of a registry `ToolSpec`.
-pub fn tool_fields(tool: &Tool) -> TokenStream {
-    let listed = tool.listed;
-    let errors = tool.errors.iter().map(|(key, target)| {
-        let when = match key {
-            ErrorKey::Status(status) => quote!(runtime::spec::BackendFailure::Status(#status)),
-            ErrorKey::Code(code) => quote!(runtime::spec::BackendFailure::Code(#code)),
-        };
-        let code = target.code();
-        let message = match target.message() {
-            Some(m) => quote!(Some(#m)),
-            None => quote!(None),
-        };
-        quote!(runtime::spec::ErrorCodeSpec { when: #when, code: #code, message: #message })
-    });
-    quote!(listed: #listed, errors: &[#(#errors),*],)
-}
-
-/// The `capabilities` field of the registry's `SurfaceSpec`.
-pub fn surface_field(manifest: &Manifest) -> TokenStream {
-    match &manifest.capabilities {
-        Some(caps) => {
-            let (use_tool, list_tool) = (&caps.use_tool, &caps.list_tool);
-            quote!(Some(runtime::spec::CapabilitiesSpec { use_tool: #use_tool, list_tool: #list_tool }))
-        }
-        None => quote!(None),
-    }
 }

@@ -1,28 +1,34 @@
 //! nexus-mcp-codegen turns manifest/*.yaml into Rust: typed tool inputs and outputs, a
 //! custom-handler trait, and the static registry the nexus-mcp runtime is driven by.
-//! build.rs calls [`generate`]; every manifest problem fails the build at file:line:column.
+//! Its API: [`parse`] checks one manifest's text (every problem at file:line:column), [`load`]
+//! reads a directory of them, [`build`] writes the generated Rust (what build.rs calls), and
+//! [`surface`] builds a manifest's registry value: the build bakes it, `--manifest` serves it.
 
+mod bake;
 pub mod budget;
-pub mod emit;
+mod checker;
+mod emit;
 pub mod emit_capabilities;
-mod emit_resources;
 pub mod envelope;
 pub mod error;
 pub mod include;
-pub mod locate;
+mod locate;
 pub mod model;
-pub mod naming;
+mod naming;
 pub mod portable;
-pub mod registry;
 pub mod schema;
-pub mod settings;
-pub mod validate;
-pub mod validate_capabilities;
+mod settings;
+mod surface;
+mod validate;
+mod validate_capabilities;
 mod validate_resources;
 
 pub use error::{CodegenError, ManifestError};
+/// [`load`] under its former name (codegen/tests/generated.rs reads the manifests with it).
+pub use load as load_dir;
 pub use model::Manifest;
 pub use settings::Settings;
+pub use surface::surface;
 
 use quote::{format_ident, quote};
 use std::path::{Path, PathBuf};
@@ -128,7 +134,7 @@ fn name_subject(source: &str, message: &str) -> (Option<String>, String) {
 
 /// Reads every `*.yaml` manifest in `dir`, sorted by name. `display_root` is the directory paths
 /// in messages are relative to (the crate root, so editors can jump to them).
-pub fn load_dir(dir: &Path, display_root: &Path) -> Result<Vec<LoadedManifest>, CodegenError> {
+pub fn load(dir: &Path, display_root: &Path) -> Result<Vec<LoadedManifest>, CodegenError> {
     let entries = std::fs::read_dir(dir).map_err(|source| CodegenError::Read {
         path: dir.to_owned(),
         source,
@@ -209,7 +215,7 @@ pub fn build(
     display_root: &Path,
     out_file: &Path,
 ) -> Result<Vec<PathBuf>, CodegenError> {
-    let manifests = load_dir(manifest_dir, display_root)?;
+    let manifests = load(manifest_dir, display_root)?;
     let source = generate(&manifests)?;
     std::fs::write(out_file, source).map_err(|source| CodegenError::Write {
         path: out_file.to_owned(),

@@ -2,10 +2,10 @@
 //! codes (`errors:`) and `mutation.follow_up`'s `next_step`. Same rules as validate.rs: every
 //! problem at file:line:column, naming what is wrong and the fix.
 
+use crate::checker::{Checker, is_tool_name, template_variables};
 use crate::locate::Step;
 use crate::model::{ErrorKey, Manifest, Tool};
 use crate::schema;
-use crate::validate::{Checker, is_tool_name, template_variables};
 use serde_json::Value;
 use std::collections::BTreeSet;
 

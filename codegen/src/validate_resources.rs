@@ -2,10 +2,10 @@
 //! content blocks (tools' `content:`, prompts' `messages:`). Messages are pinned one by one in
 //! codegen/tests/errors_resources.rs.
 
+use crate::checker::{Checker, Fields, check_completion, check_nexus, template_variables, under};
 use crate::locate::Step;
 use crate::model::{Access, Content, ContentKind, Manifest, Method, Prompt, Resource};
 use crate::schema;
-use crate::validate::{Checker, Fields, check_completion, check_nexus, template_variables, under};
 use std::collections::BTreeSet;
 
 macro_rules! path {

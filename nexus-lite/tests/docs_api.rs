@@ -1616,6 +1616,16 @@ fn lists_show_the_live_work_of_a_real_backlog() {
             .unwrap()
             .contains("active, done, archived, draft, any")
     );
+    let wrong = get(a, "/api/v1/docs/nodes?order=priority");
+    assert_eq!(wrong.status, 400, "{}", wrong.body);
+    assert!(
+        wrong.body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("`id` (the default) or `work`"),
+        "{}",
+        wrong.body
+    );
 }
 
 /// Issue 26: the node resource's route (`raw=true`) answers the whole document as written,

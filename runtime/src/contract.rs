@@ -39,32 +39,10 @@ pub fn tool_document(tool: &ToolSpec) -> String {
         // A capability: published through the meta-tools, not tools/list.
         doc["listed"] = Value::Bool(false);
     }
-    let sorted = nexus_mcp_sort(&doc);
+    let sorted = crate::json::sort_keys(&doc);
     serde_json::to_string_pretty(&sorted)
         .map(|s| s + "\n")
         .unwrap_or_default()
-}
-
-/// A copy of `value` with every object's keys sorted (how contract files are written).
-pub fn sorted(value: &Value) -> Value {
-    nexus_mcp_sort(value)
-}
-
-fn nexus_mcp_sort(value: &Value) -> Value {
-    match value {
-        Value::Object(map) => {
-            let mut entries: Vec<_> = map.iter().collect();
-            entries.sort_by(|a, b| a.0.cmp(b.0));
-            Value::Object(
-                entries
-                    .into_iter()
-                    .map(|(k, v)| (k.clone(), nexus_mcp_sort(v)))
-                    .collect(),
-            )
-        }
-        Value::Array(items) => Value::Array(items.iter().map(nexus_mcp_sort).collect()),
-        other => other.clone(),
-    }
 }
 
 /// Every file contract/<surface>/ should hold, by file name.

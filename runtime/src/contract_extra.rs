@@ -1,6 +1,6 @@
 //! The prompts and resources of a surface in contract/<surface>/: one sorted-key JSON each, under
 //! prompts/<name>.json and resources/<uri path>.json, so a wording change of a prompt or guide
-//! shows in review like a tool change does.
+//! shows in review like a tool change does. Written with the registry's one canonical key order.
 
 use crate::spec::{CompletionSpec, PromptSpec, ResourceSpec, SurfaceSpec};
 use serde_json::{Value, json};
@@ -72,7 +72,7 @@ fn resource_file(uri: &str) -> String {
 }
 
 fn pretty(value: &Value) -> String {
-    serde_json::to_string_pretty(&crate::contract::sorted(value))
+    serde_json::to_string_pretty(&crate::json::sort_keys(value))
         .map(|s| s + "\n")
         .unwrap_or_default()
 }

@@ -2,7 +2,6 @@
 //! registry nexus-mcp-codegen generates from a manifest, reaches knowledge only through the
 //! Nexus HTTP API, and names no surface: a surface's own code binds in through [`app::SurfaceParts`].
 
-pub mod access;
 pub mod app;
 pub mod arguments;
 pub mod backend;
@@ -14,9 +13,11 @@ pub mod local_paths;
 pub mod log;
 pub mod mcp;
 pub mod redact;
-pub mod spec;
 pub mod templates;
-pub mod tool_cost;
 pub mod transport;
 pub mod trim;
 pub mod uri_template;
+
+// The registry types live in their own leaf crate (codegen builds the same values); the
+// re-exports keep `runtime::spec` and friends where every user and the generated code look.
+pub use nexus_mcp_registry::{access, json, spec, tool_cost};

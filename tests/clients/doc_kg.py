@@ -204,7 +204,7 @@ async def check_resources_and_prompts(s: Session) -> None:
     listed = sorted(r.uri.unicode_string() if hasattr(r.uri, "unicode_string") else str(r.uri) for r in (await c.list_resources()).resources)
     expect(listed == ["docugraph://workspace/audit-report", "docugraph://workspace/graph", "docugraph://workspace/nodes"], f"resources: {listed}")
     templates = [t.uri_template for t in (await c.list_resource_templates()).resource_templates]
-    expect(templates == ["docugraph://workspace/node/{id}", "docugraph://{workspace}/nodes", "docugraph://{workspace}/graph", "docugraph://{workspace}/node/{id}", "docugraph://{workspace}/audit-report"], f"templates: {templates}")
+    expect(templates == ["docugraph://workspace/nodes/page/{cursor}", "docugraph://workspace/node/{id}", "docugraph://{workspace}/nodes", "docugraph://{workspace}/nodes/page/{cursor}", "docugraph://{workspace}/graph", "docugraph://{workspace}/node/{id}", "docugraph://{workspace}/audit-report"], f"templates: {templates}")
     node = (await c.read_resource("docugraph://workspace/node/BILL-3")).contents[0]
     expect(node.mime_type == "text/markdown" and "Idempotency-Key" in node.text, f"node resource: {node}")
     nodes = json.loads((await c.read_resource("docugraph://workspace/nodes")).contents[0].text)

@@ -310,6 +310,15 @@ fn list(idx: &Index, p: &Params, filtered: bool) -> Answer {
             || v.as_deref()
                 .is_some_and(|x| want.iter().any(|w| w.eq_ignore_ascii_case(x)))
     };
+    let work_order = match p.str("order") {
+        None | Some("id") => false,
+        Some("work") => true,
+        Some(other) => {
+            return Err(Failure::from(ApiError::bad(format!(
+                "unknown order `{other}`; expected `id` (the default) or `work` (started, ready, waiting, no status, then done)"
+            ))));
+        }
+    };
     // `match`: the documents matching the typed text, best first (completions).
     let matcher = p.str("match").map(|t| super::search::Matcher::new(idx, t));
     let mut rows: Vec<usize> = (0..idx.docs.len())
@@ -325,6 +334,9 @@ fn list(idx: &Index, p: &Params, filtered: bool) -> Answer {
         .collect();
     if let Some(m) = &matcher {
         rows.sort_by_cached_key(|i| (m.rank(idx, *i), idx.docs[*i].key.clone()));
+    } else if work_order {
+        // Stable: within a rank, documents keep the index's order (by path).
+        rows.sort_by_cached_key(|i| graph::work_rank(idx, *i));
     }
     let total = rows.len();
     let items: Vec<Value> = rows
@@ -364,7 +376,7 @@ async fn node(State(s): State<Arc<DocsState>>, Path(id): Path<String>, q: Q) -> 
                     "id": d.id, "path": d.path, "type": d.doc_type, "status": d.status,
                     "title": d.title, "lifecycle": d.lifecycle, "idSource": d.id_source,
                     "metadataFile": d.meta_file, "bodyFile": d.body_file,
-                    "frontmatter": idx.metadata(d), "markdown": redact::markdown(&idx.body(d)),
+                    "frontmatter": idx.metadata(d), "markdown": idx.redacted_body(d),
                     "parseError": d.parse_error,
                     "dependsOn": edges(&idx.resolved.out[i], true),
                     "dependedBy": edges(&idx.resolved.inn[i], false),

@@ -291,6 +291,29 @@ pub fn readiness(idx: &Index, i: usize) -> Readiness {
     }
 }
 
+/// Where a document stands in the live work, for `order=work` (the `nodes` resource): started
+/// work first (a live status neither to-do nor done), then ready tasks, then waiting ones
+/// (blocked or unknown), then documents with no status, then done, archived and drafts.
+pub fn work_rank(idx: &Index, i: usize) -> u8 {
+    let d = &idx.docs[i];
+    if is_done(idx, d) || matches!(d.lifecycle.as_deref(), Some("archived" | "draft")) {
+        return 4;
+    }
+    let Some(status) = d.status.as_deref() else {
+        return 3;
+    };
+    let to_do = idx
+        .config()
+        .todo_statuses
+        .iter()
+        .any(|t| t.eq_ignore_ascii_case(status));
+    match (to_do, readiness(idx, i).ready) {
+        (false, _) => 0,
+        (true, Some(true)) => 1,
+        (true, _) => 2,
+    }
+}
+
 /// [`readiness`] as answer fields: `ready`, and `readyReason` when it is not true.
 pub fn readiness_json(idx: &Index, i: usize, v: &mut Value) {
     let r = readiness(idx, i);

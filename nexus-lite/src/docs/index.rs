@@ -140,26 +140,24 @@ pub struct Index {
     pub indexed_at: i64,
     /// Bumped on every change.
     pub generation: u64,
-    /// Redacted bodies, so that a document is redacted once, not on every answer.
-    bodies: std::sync::Mutex<BodyCache>,
+    /// Bodies known to need no redaction, so that a document is scanned once, not on every answer.
+    clean: std::sync::Mutex<CleanBodies>,
     /// The dependency cycles of [`Index::generation`], computed once per change.
     cycles: std::sync::Mutex<Option<(u64, CycleMembers)>>,
 }
 
-/// Redacted bodies by node path, each with the parsed document it belongs to: a changed file
-/// is parsed into a new `Arc<Doc>`, so an entry of an older one is never served; [`Index::refresh`]
-/// drops the entries of what the watcher (or the walk) reports changed.
+/// A keyed hash of the last body of each node path found to hold no secret. A body is served
+/// unscanned only when it hashes to that value, so a file rewritten since (even before the
+/// watcher reports it) is scanned again; bodies with a secret are redacted on every answer
+/// (rare). Holding hashes, not texts, keeps the daemon's memory flat on big folders.
 #[derive(Default)]
-struct BodyCache {
-    map: std::collections::HashMap<String, (Arc<Doc>, Arc<str>)>,
-    bytes: usize,
+struct CleanBodies {
+    keys: std::hash::RandomState,
+    by_path: std::collections::HashMap<String, u64>,
 }
 
 /// The documents of each dependency cycle (positions in [`Index::docs`]).
 pub type CycleMembers = Arc<Vec<Vec<usize>>>;
-
-/// The cache is emptied when its bodies reach this size (peak RSS stays bounded on big folders).
-const BODY_CACHE_BYTES: usize = 8 << 20;
 
 impl Index {
     /// An empty index of `dir`; the first [`Index::refresh`] reads it.
@@ -189,7 +187,7 @@ impl Index {
             walk_errors: Vec::new(),
             indexed_at: 0,
             generation: 0,
-            bodies: std::sync::Mutex::default(),
+            clean: std::sync::Mutex::default(),
             cycles: std::sync::Mutex::default(),
         }
     }
@@ -216,25 +214,25 @@ impl Index {
         }
     }
 
-    /// [`Index::body`] as it may be returned ([`super::redact::markdown`]), from the cache when
-    /// this version of the document was redacted before.
-    pub fn redacted_body(&self, d: &Arc<Doc>) -> Arc<str> {
-        let mut cache = self.bodies.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((doc, text)) = cache.map.get(&d.path)
-            && Arc::ptr_eq(doc, d)
-        {
-            return text.clone();
+    /// [`Index::body`] as it may be returned ([`super::redact::markdown`]); the secret scan is
+    /// skipped when these exact bytes were found clean before.
+    pub fn redacted_body(&self, d: &Doc) -> String {
+        use std::hash::BuildHasher;
+        let body = self.body(d);
+        let clean = self.clean.lock().unwrap_or_else(|e| e.into_inner());
+        let hash = clean.keys.hash_one(&body);
+        if clean.by_path.get(&d.path) == Some(&hash) {
+            return body;
         }
-        let text: Arc<str> = super::redact::markdown(&self.body(d)).into();
-        if cache.bytes + text.len() > BODY_CACHE_BYTES {
-            cache.map.clear();
-            cache.bytes = 0;
+        drop(clean);
+        match super::redact::markdown(&body) {
+            std::borrow::Cow::Owned(redacted) => redacted,
+            std::borrow::Cow::Borrowed(_) => {
+                let mut clean = self.clean.lock().unwrap_or_else(|e| e.into_inner());
+                clean.by_path.insert(d.path.clone(), hash);
+                body
+            }
         }
-        cache.bytes += text.len();
-        if let Some((_, old)) = cache.map.insert(d.path.clone(), (d.clone(), text.clone())) {
-            cache.bytes -= old.len();
-        }
-        text
     }
 
     /// `compute()` (the documents in each dependency cycle), once per [`Index::generation`].
@@ -250,19 +248,15 @@ impl Index {
         }
     }
 
-    /// Drops the cached bodies of `paths` (all of them when `paths` is `None`).
+    /// Forgets the clean bodies of `paths` (all of them when `paths` is `None`): deleted or
+    /// renamed documents leave no entry behind.
     fn forget_bodies<'a>(&self, paths: Option<impl Iterator<Item = &'a String>>) {
-        let mut cache = self.bodies.lock().unwrap_or_else(|e| e.into_inner());
+        let mut clean = self.clean.lock().unwrap_or_else(|e| e.into_inner());
         match paths {
-            None => {
-                cache.map.clear();
-                cache.bytes = 0;
-            }
+            None => clean.by_path.clear(),
             Some(paths) => {
                 for p in paths {
-                    if let Some((_, old)) = cache.map.remove(p) {
-                        cache.bytes -= old.len();
-                    }
+                    clean.by_path.remove(p);
                 }
             }
         }
@@ -863,6 +857,40 @@ mod tests {
         std::fs::remove_file(root.join("backlog/tasks/task-2 - B.md")).unwrap();
         assert_eq!(idx.refresh().removed, 1);
         assert_eq!(idx.docs.len(), 1);
+    }
+
+    /// A body found clean is not scanned again, but a file rewritten with a secret before the
+    /// index sees the change (no refresh in between) is scanned again and comes back redacted.
+    #[test]
+    fn a_body_rewritten_with_a_secret_is_redacted_before_any_refresh() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let file = "backlog/tasks/task-1 - A.md";
+        write(root, file, "---\nid: TASK-1\n---\nplain body\n");
+        let mut idx = Index::new(&root.canonicalize().unwrap(), &Limits::default());
+        idx.refresh();
+        let doc = idx.docs[0].clone();
+        assert_eq!(idx.redacted_body(&doc), "plain body\n");
+        assert_eq!(
+            idx.redacted_body(&doc),
+            "plain body\n",
+            "served from the clean hash"
+        );
+        let key = "AKIAIOSFODNN7EXAMPLE";
+        write(
+            root,
+            file,
+            &format!("---\nid: TASK-1\n---\naws_access_key_id = {key}\n"),
+        );
+        let body = idx.redacted_body(&doc);
+        assert!(
+            !body.contains(key) && body.contains("aws_access_key_id"),
+            "{body}"
+        );
+        assert!(
+            !idx.redacted_body(&doc).contains(key),
+            "a body with a secret is redacted each time"
+        );
     }
 
     #[test]

@@ -1,5 +1,6 @@
-//! The shapes of the generated registry. Values of these types are written by codegen from the
-//! manifest; nothing here is filled in by hand.
+//! The shapes of the registry. Values of these types are built from a manifest by codegen's
+//! `surface` (baked into Rust at build time, or built at run time for `--manifest`); nothing
+//! here is filled in by hand.
 
 use serde_json::{Value, json};
 
@@ -62,7 +63,7 @@ pub enum HttpMethod {
     Post,
 }
 
-#[derive(Debug)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct SurfaceSpec {
     pub name: &'static str,
     pub title: &'static str,
@@ -87,7 +88,7 @@ pub struct SurfaceSpec {
 
 /// The manifest's `capabilities:` block: the names of the two meta-tools (their registry
 /// entries are generated too, with [`Handler::Meta`]).
-#[derive(Debug)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct CapabilitiesSpec {
     pub use_tool: &'static str,
     pub list_tool: &'static str,
@@ -166,7 +167,7 @@ impl SurfaceSpec {
     }
 }
 
-#[derive(Debug)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct ScopeSpec {
     pub name: &'static str,
     pub description: &'static str,
@@ -174,7 +175,7 @@ pub struct ScopeSpec {
     pub default_stdio: bool,
 }
 
-#[derive(Debug)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct ToolSpec {
     pub name: &'static str,
     pub title: &'static str,
@@ -200,7 +201,7 @@ pub struct ToolSpec {
 }
 
 /// One entry of a tool's `errors:` map.
-#[derive(Debug)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct ErrorCodeSpec {
     pub when: BackendFailure,
     /// UPPER_SNAKE domain code an agent branches on, e.g. `TASK_NOT_FOUND`.
@@ -219,7 +220,7 @@ pub enum BackendFailure {
     Code(&'static str),
 }
 
-#[derive(Debug)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct NexusSpec {
     pub method: HttpMethod,
     pub path: &'static str,
@@ -227,7 +228,7 @@ pub struct NexusSpec {
     pub body: &'static [(&'static str, &'static str)],
 }
 
-#[derive(Debug)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct ResponseSpec {
     pub pick: &'static [&'static str],
     pub exclude: &'static [&'static str],
@@ -236,7 +237,7 @@ pub struct ResponseSpec {
     pub budget: usize,
 }
 
-#[derive(Debug)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct PaginationSpec {
     pub items: &'static str,
     pub cursor: &'static str,
@@ -244,7 +245,7 @@ pub struct PaginationSpec {
     pub next: &'static str,
 }
 
-#[derive(Debug)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct MutationSpec {
     pub dry_run_param: Option<&'static str>,
     pub dry_run_default: bool,
@@ -259,7 +260,7 @@ pub struct MutationSpec {
     pub approver: &'static str,
 }
 
-#[derive(Debug)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct PromptSpec {
     pub name: &'static str,
     pub title: Option<&'static str>,
@@ -274,7 +275,7 @@ pub struct PromptSpec {
 }
 
 /// A prompt's tool call: `arguments` are minijinja templates over the prompt's `args`.
-#[derive(Debug)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct PromptCallSpec {
     pub tool: &'static str,
     pub arguments: &'static [(&'static str, &'static str)],
@@ -295,7 +296,7 @@ impl Role {
     }
 }
 
-#[derive(Debug)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct PromptMessageSpec {
     pub role: Role,
     pub content: ContentSpec,
@@ -312,7 +313,7 @@ pub enum ContentKind {
 /// One MCP content block. Every string is a minijinja template (see manifest/README.md,
 /// "Content types"): `text` for text blocks and text resources, `data` (base64) for images,
 /// audio and binary resources, `mime_type`, and `uri` for embedded resources.
-#[derive(Debug)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct ContentSpec {
     pub kind: ContentKind,
     pub text: Option<&'static str>,
@@ -321,7 +322,7 @@ pub struct ContentSpec {
     pub uri: Option<&'static str>,
 }
 
-#[derive(Debug)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct PromptArgSpec {
     pub name: &'static str,
     pub description: &'static str,
@@ -330,7 +331,7 @@ pub struct PromptArgSpec {
 }
 
 /// Where completion/complete finds values for a prompt argument.
-#[derive(Debug)]
+#[derive(Debug, PartialEq, Eq)]
 pub enum CompletionSpec {
     /// A fixed list.
     Values(&'static [&'static str]),
@@ -343,7 +344,7 @@ pub enum CompletionSpec {
     },
 }
 
-#[derive(Debug)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct ResourceSpec {
     pub uri: &'static str,
     pub name: &'static str,
