@@ -6,10 +6,12 @@
 //! `GET /openapi.json`). Library code never writes to stdout: nexus-mcp embeds this crate and
 //! stdout is its stdio protocol channel.
 //!
-//! The crate is organised by domain: `core` is what every domain shares (database and
-//! migrations, HTTP and auth, graph algorithms, git), `code` is the code graph. This file is
-//! the list of domains ([`DOMAINS`]) and the server around them; `core`'s module comment says
-//! how a new domain plugs in.
+//! The crate is organised by domain: `core` is what every domain shares (configuration,
+//! database and migrations, HTTP errors and auth, the repository registry, graph algorithms,
+//! git); `code`, `docs` and `rules` import core and no other domain. This file is the list of
+//! domains ([`DOMAINS`]) and the server around them ([`server::Server`] opens a domain when a
+//! view first serves it; [`spawn_domains`] serves some); `core`'s module comment says how a new
+//! domain plugs in.
 
 pub mod code;
 pub mod core;
@@ -25,8 +27,8 @@ pub mod server;
 pub use crate::core::{error, git};
 
 pub use crate::code::engine::{AppState, RunOutcome};
+pub use crate::core::config::{GENERATOR, LiteConfig, RepoSpec, WorkspaceSpec};
 pub use crate::core::error::LiteError;
-pub use crate::docs::WorkspaceSpec;
 pub use crate::server::{Server, domains_of};
 
 use crate::core::Domain;
@@ -36,8 +38,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 /// The domains served, in the order their migrations run and their OpenAPI fragments merge.
-/// A new domain is one more line here and one `merge` in [`router`] (see `core`'s module
-/// comment for what it brings).
+/// A new domain is one more line here and one `merge` in [`server::Domains::router`] (see
+/// `core`'s module comment for what it brings).
 pub const DOMAINS: &[&Domain] = &[&core::DOMAIN, &code::DOMAIN, &rules::DOMAIN, &docs::DOMAIN];
 
 /// The domains a view serves routes of (the core's routes are public, outside views).
@@ -53,43 +55,25 @@ pub fn routes() -> impl Iterator<Item = (&'static str, &'static str)> {
     DOMAINS.iter().flat_map(|d| d.routes.iter().copied())
 }
 
-/// Version string recorded in every graph.
-pub const GENERATOR: &str = concat!("nexus-lite ", env!("CARGO_PKG_VERSION"));
-
-/// Configuration of an embedded or standalone nexus-lite.
-#[derive(Debug, Clone)]
-pub struct LiteConfig {
-    pub data_dir: PathBuf,
-    pub repos: Vec<RepoSpec>,
-    pub token: String,
-    pub index_on_first_use: bool,
-    /// Documentation workspaces served under `/api/v1/docs/` (the docs domain).
-    pub workspaces: Vec<WorkspaceSpec>,
-    /// The operator's maxima of the `limits` a workspace's `.nexus/docgraph.yaml` may set.
-    pub docs_limits: docs::config::Limits,
-}
-
-/// One registered repository.
-#[derive(Debug, Clone)]
-pub struct RepoSpec {
-    /// `None` → owner/name from the origin remote, else `local/<dir name>`.
-    pub name: Option<String>,
-    pub path: PathBuf,
-}
-
-/// A running server.
-pub struct Running {
+/// A server serving some domains (see [`spawn_domains`]).
+pub struct Serving {
     pub addr: SocketAddr,
-    pub state: Arc<AppState>,
-    pub docs: Arc<docs::DocsState>,
+    pub server: Arc<Server>,
+    /// The served view's states (a domain not served has none).
+    pub domains: server::Domains,
     shutdown: Option<tokio::sync::oneshot::Sender<()>>,
     task: tokio::task::JoinHandle<()>,
 }
 
-impl Running {
+impl Serving {
     /// Base URL, e.g. `http://127.0.0.1:8787`.
     pub fn url(&self) -> String {
         format!("http://{}", self.addr)
+    }
+
+    /// The code domain's state, when it is served.
+    pub fn code(&self) -> Option<&Arc<AppState>> {
+        self.domains.code.as_ref()
     }
 
     /// Stops accepting connections and waits for the server task to end.
@@ -101,6 +85,26 @@ impl Running {
     }
 }
 
+/// A running server of every domain ([`spawn`]), with its code and docs states at hand.
+pub struct Running {
+    pub addr: SocketAddr,
+    pub state: Arc<AppState>,
+    pub docs: Arc<docs::DocsState>,
+    serving: Serving,
+}
+
+impl Running {
+    /// Base URL, e.g. `http://127.0.0.1:8787`.
+    pub fn url(&self) -> String {
+        self.serving.url()
+    }
+
+    /// Stops accepting connections and waits for the server task to end.
+    pub async fn shutdown(self) {
+        self.serving.shutdown().await;
+    }
+}
+
 /// The platform's user data directory for nexus-lite (e.g. `~/.local/share/nexus-lite`).
 pub fn default_data_dir() -> PathBuf {
     dirs::data_dir()
@@ -109,59 +113,14 @@ pub fn default_data_dir() -> PathBuf {
         .join("nexus-lite")
 }
 
-/// The HTTP router over a state (useful for tests and custom servers), serving no
-/// documentation workspace; [`router_with_docs`] serves some.
-pub fn router(state: Arc<AppState>) -> axum::Router {
-    let docs = Arc::new(docs::DocsState {
-        core: state.core.clone(),
-        workspaces: Vec::new(),
-    });
-    router_with_docs(state, docs)
-}
-
-/// The HTTP router: the unauthenticated core routes, then every domain's routes under the
-/// bearer-token check.
-pub fn router_with_docs(state: Arc<AppState>, docs: Arc<docs::DocsState>) -> axum::Router {
-    let core = state.core.clone();
-    let all = SERVED_DOMAINS.into_iter().collect();
-    let api = domain_routers(state, docs, &all).layer(axum::middleware::from_fn_with_state(
+/// The HTTP router of a server: the unauthenticated core routes, then `api` (the routers of a
+/// view, [`server::Domains::router`]) under `core`'s bearer-token check.
+pub fn router(core: Arc<core::state::Core>, api: axum::Router) -> axum::Router {
+    let api = api.layer(axum::middleware::from_fn_with_state(
         core,
         crate::core::http::auth,
     ));
     crate::core::http::public_router(openapi_document().to_string()).merge(api)
-}
-
-/// The routers of `domains` (of [`SERVED_DOMAINS`]) over `state`'s repositories and `docs`'s
-/// workspaces, with the "no endpoint" fallback; no auth.
-pub(crate) fn domain_routers(
-    state: Arc<AppState>,
-    docs: Arc<docs::DocsState>,
-    domains: &std::collections::BTreeSet<&str>,
-) -> axum::Router {
-    let mut api = axum::Router::new();
-    if domains.contains("rules") {
-        let rules = rules::RulesState::new(state.core.clone(), served(&state));
-        api = api.merge(rules::router(rules));
-    }
-    if domains.contains("code") {
-        api = api.merge(code::router(state));
-    }
-    if domains.contains("docs") {
-        api = api.merge(docs::router(docs));
-    }
-    api.fallback(crate::core::http::not_found_route)
-}
-
-/// The served repositories by name (the rules domain's view of the code domain's list).
-fn served(state: &AppState) -> Vec<core::repos::ServedRepo> {
-    state
-        .repos
-        .iter()
-        .map(|r| core::repos::ServedRepo {
-            name: r.name.clone(),
-            root: r.root.clone(),
-        })
-        .collect()
 }
 
 /// The served OpenAPI document: every domain's fragment merged (see `core::openapi`).
@@ -177,18 +136,47 @@ pub fn openapi_document() -> &'static str {
     &DOCUMENT
 }
 
-/// Opens the database, registers the repositories, binds `listen` and serves in a tokio task.
+/// Opens the database, registers the repositories, binds `listen` and serves every domain in a
+/// tokio task.
 pub async fn spawn(config: LiteConfig, listen: SocketAddr) -> Result<Running, LiteError> {
+    let serving = spawn_domains(config, listen, &SERVED_DOMAINS.into_iter().collect()).await?;
+    let (Some(state), Some(docs)) = (serving.domains.code.clone(), serving.domains.docs.clone())
+    else {
+        return Err(LiteError::Task(
+            "a domain of the full server was not opened".into(),
+        ));
+    };
+    Ok(Running {
+        addr: serving.addr,
+        state,
+        docs,
+        serving,
+    })
+}
+
+/// [`spawn`], serving only `domains` (of [`SERVED_DOMAINS`]): the others are never opened (no
+/// tables, no state) and their routes answer 404 saying they are not served.
+pub async fn spawn_domains(
+    config: LiteConfig,
+    listen: SocketAddr,
+    domains: &std::collections::BTreeSet<&str>,
+) -> Result<Serving, LiteError> {
     let cfg = config.clone();
-    let (state, docs) = tokio::task::spawn_blocking(move || {
+    let domains: std::collections::BTreeSet<String> =
+        domains.iter().map(|d| d.to_string()).collect();
+    let (server, served) = tokio::task::spawn_blocking(move || {
         let (server, repos) = Server::open_config(&cfg)?;
-        let workspaces = cfg
-            .workspaces
-            .iter()
-            .map(|w| server.workspace(w, &cfg.docs_limits))
-            .collect::<Result<Vec<_>, _>>()?;
-        let docs = docs::DocsState::with(server.core.clone(), workspaces)?;
-        Ok::<_, LiteError>((server.code_state(repos), docs))
+        let workspaces = if domains.contains(docs::DOMAIN.name) {
+            cfg.workspaces
+                .iter()
+                .map(|w| server.workspace(w, &cfg.docs_limits))
+                .collect::<Result<Vec<_>, _>>()?
+        } else {
+            Vec::new()
+        };
+        let set = domains.iter().map(String::as_str).collect();
+        let served = server.domains(&repos, workspaces, &set)?;
+        Ok::<_, LiteError>((server, served))
     })
     .await
     .map_err(|e| LiteError::Task(e.to_string()))??;
@@ -203,22 +191,30 @@ pub async fn spawn(config: LiteConfig, listen: SocketAddr) -> Result<Running, Li
         source,
     })?;
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-    let app = router_with_docs(state.clone(), docs.clone());
+    let app = router(server.core.clone(), served.router());
     let task = tokio::spawn(async move {
-        let served = axum::serve(listener, app)
+        let result = axum::serve(listener, app)
             .with_graceful_shutdown(async {
                 let _ = rx.await;
             })
             .await;
-        if let Err(e) = served {
+        if let Err(e) = result {
             tracing::error!(error = %e, "nexus-lite server stopped with an error");
         }
     });
-    tracing::info!(%addr, repos = state.repos.len(), workspaces = docs.workspaces.len(), "nexus-lite listening");
-    Ok(Running {
+    tracing::info!(
+        %addr,
+        repos = config.repos.len(),
+        workspaces = served.docs.as_ref().map_or(0, |d| d.workspaces.len()),
+        code = served.code.is_some(),
+        rules = served.rules.is_some(),
+        docs = served.docs.is_some(),
+        "nexus-lite listening"
+    );
+    Ok(Serving {
         addr,
-        state,
-        docs,
+        server,
+        domains: served,
         shutdown: Some(tx),
         task,
     })

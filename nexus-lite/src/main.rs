@@ -42,6 +42,10 @@ enum Cmd {
         index_on_first_use: bool,
         #[command(flatten)]
         docs_limits: nexus_lite::docs::config::OperatorLimits,
+        /// A domain to serve (repeatable; default: all). A domain not served is never opened:
+        /// no tables, no state, and its routes answer 404 saying so.
+        #[arg(long = "domain", value_parser = ["code", "docs", "rules"])]
+        domains: Vec<String>,
     },
     /// Serve DATA_DIR to every local client over a Unix socket in it (started by the clients on
     /// first use; prints one ready line, then logs to stderr; exits 3 when DATA_DIR is served).
@@ -132,6 +136,7 @@ fn run(cli: Cli) -> Result<(), String> {
             config,
             index_on_first_use,
             docs_limits,
+            domains,
         } => {
             let token = std::env::var("NEXUS_API_TOKEN").unwrap_or_default();
             if token.trim().is_empty() {
@@ -193,7 +198,12 @@ fn run(cli: Cli) -> Result<(), String> {
             let rt = tokio::runtime::Runtime::new()
                 .map_err(|e| format!("cannot start the async runtime: {e}"))?;
             rt.block_on(async move {
-                let running = nexus_lite::spawn(config, listen)
+                let domains: std::collections::BTreeSet<&str> = if domains.is_empty() {
+                    nexus_lite::SERVED_DOMAINS.into_iter().collect()
+                } else {
+                    domains.iter().map(String::as_str).collect()
+                };
+                let running = nexus_lite::spawn_domains(config, listen, &domains)
                     .await
                     .map_err(|e| e.to_string())?;
                 eprintln!("nexus-lite listening on {}", running.url());

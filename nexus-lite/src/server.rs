@@ -1,17 +1,22 @@
 //! One opened data directory and its views. A [`Server`] holds what every client of the data
-//! directory shares (the core, the code domain's regenerations, running set, graph cache and
-//! clock, and the registered repositories and workspaces with their caches and locks); a
-//! [`Server::view`] serves some domains over a subset of them. `nexus-lite serve` is one view of
-//! everything behind the bearer check; the local daemon gives each client its own.
+//! directory shares: the core, the repository registry, the registered workspaces, and each
+//! domain once it is first served (a server that never serves code never creates its tables nor
+//! its state). A [`Server::view`] serves some domains over a subset of the repositories and
+//! workspaces. `nexus-lite serve` is one view behind the bearer check; the local daemon gives
+//! each client its own.
 
-use crate::code::engine::{AppState, CodeShared, Repo};
+use crate::code::engine::{AppState, CodeShared};
+use crate::core::config::{LiteConfig, RepoSpec};
 use crate::core::error::LiteError;
-use crate::core::repos::{ServedRepo, repo_name, served_repos};
+use crate::core::http::not_found_route;
+use crate::core::repos::{Registry, ServedRepo, served_repos};
 use crate::core::state::Core;
 use crate::docs::config::Limits;
 use crate::docs::{DocsState, Workspace, WorkspaceSpec};
-use crate::{LiteConfig, RepoSpec};
-use std::collections::{BTreeSet, HashMap};
+use crate::rules::RulesState;
+use axum::extract::Request;
+use axum::response::{IntoResponse, Response};
+use std::collections::BTreeSet;
 use std::path::Path;
 use std::sync::{Arc, Mutex, Weak};
 
@@ -19,72 +24,111 @@ use std::sync::{Arc, Mutex, Weak};
 pub struct Server {
     pub core: Arc<Core>,
     pub index_on_first_use: bool,
-    pub code: CodeShared,
-    /// By name. Weak: a repository no view serves any more is forgotten (its name is free).
-    repos: Mutex<HashMap<String, Weak<Repo>>>,
+    /// The registered repositories (code and rules read the same names).
+    pub repos: Registry,
+    /// The code domain, opened by the first view that serves it.
+    code: Mutex<Option<CodeShared>>,
     /// Shared when name, canonical root and limits are identical.
     workspaces: Mutex<Vec<(Limits, Weak<Workspace>)>>,
 }
 
+/// The states of one view: a domain it does not serve has none.
+#[derive(Clone, Default)]
+pub struct Domains {
+    pub code: Option<Arc<AppState>>,
+    pub rules: Option<Arc<RulesState>>,
+    pub docs: Option<Arc<DocsState>>,
+}
+
+impl Domains {
+    /// The served domains' routes, without auth; any other path answers 404, saying which
+    /// domain would serve it when one is not served here.
+    pub fn router(&self) -> axum::Router {
+        let mut api = axum::Router::new();
+        let mut served = BTreeSet::new();
+        if let Some(rules) = &self.rules {
+            api = api.merge(crate::rules::router(rules.clone()));
+            served.insert(crate::rules::DOMAIN.name);
+        }
+        if let Some(code) = &self.code {
+            api = api.merge(crate::code::router(code.clone()));
+            served.insert(crate::code::DOMAIN.name);
+        }
+        if let Some(docs) = &self.docs {
+            api = api.merge(crate::docs::router(docs.clone()));
+            served.insert(crate::docs::DOMAIN.name);
+        }
+        api.fallback(move |req: Request| unserved(served.clone(), req))
+    }
+}
+
+/// The 404 of a path no served domain answers: "not served here" for another domain's route,
+/// else core's "no endpoint".
+async fn unserved(served: BTreeSet<&'static str>, req: Request) -> Response {
+    let method = req.method().as_str().to_string();
+    let path = req.uri().path().to_string();
+    let owner = crate::DOMAINS.iter().find(|d| {
+        !served.contains(d.name)
+            && d.routes
+                .iter()
+                .any(|(m, t)| m.eq_ignore_ascii_case(&method) && template_matches(t, &path))
+    });
+    match owner {
+        Some(d) => crate::core::http::ApiError::not_found(format!(
+            "no endpoint {method} {path} here: it belongs to the {} domain, which is not served here (nexus-lite serve serves it with --domain {}, or every domain without --domain)",
+            d.name, d.name
+        ))
+        .into_response(),
+        None => not_found_route(req).await.into_response(),
+    }
+}
+
+/// Whether `path` fits the OpenAPI path `template` (a `{name}` segment matches any one segment).
+fn template_matches(template: &str, path: &str) -> bool {
+    let (mut t, mut p) = (template.split('/'), path.split('/'));
+    loop {
+        match (t.next(), p.next()) {
+            (None, None) => return true,
+            (Some(ts), Some(ps)) if ts == ps || (ts.starts_with('{') && !ps.is_empty()) => {}
+            _ => return false,
+        }
+    }
+}
+
 impl Server {
-    /// Locks `data_dir`, opens its database (every domain's migrations) and marks the runs a
-    /// previous process left `running` failed.
+    /// Locks `data_dir` and opens its database; no domain is opened yet (see [`Server::view`]).
     pub fn open(
         data_dir: &Path,
         token: &str,
         index_on_first_use: bool,
     ) -> Result<Arc<Server>, LiteError> {
-        let core = Core::open(data_dir, token, &crate::migrations())?;
-        let recovered = crate::code::store::recover_interrupted(&core.writer()?)?;
-        if recovered > 0 {
-            tracing::warn!(recovered, "marked interrupted graph runs as failed");
-        }
+        let core = Core::open(data_dir, token)?;
         Ok(Arc::new(Server {
             core,
             index_on_first_use,
-            code: CodeShared::default(),
-            repos: Mutex::new(HashMap::new()),
+            repos: Registry::default(),
+            code: Mutex::new(None),
             workspaces: Mutex::new(Vec::new()),
         }))
     }
 
     /// The server of `config` and its repositories (checked before the data directory is
     /// locked: names unique, each a git work tree).
-    pub fn open_config(config: &LiteConfig) -> Result<(Arc<Server>, Vec<Arc<Repo>>), LiteError> {
+    pub fn open_config(
+        config: &LiteConfig,
+    ) -> Result<(Arc<Server>, Vec<Arc<ServedRepo>>), LiteError> {
         let served = served_repos(config)?;
         let server = Server::open(&config.data_dir, &config.token, config.index_on_first_use)?;
         let repos = served
             .into_iter()
-            .map(|r| server.served_repo(r))
+            .map(|r| server.repos.served(r))
             .collect::<Result<Vec<_>, _>>()?;
         Ok((server, repos))
     }
 
-    /// The repository of `spec` (resolved to its work tree root and named), shared with every
-    /// view that registered the same name and root.
-    pub fn repo(&self, spec: &RepoSpec) -> Result<Arc<Repo>, LiteError> {
-        let root = crate::core::git::toplevel(&spec.path)?;
-        let name = repo_name(spec.name.as_deref(), &root);
-        self.served_repo(ServedRepo { name, root })
-    }
-
-    /// The shared repository `served`; its name served from another root is refused.
-    pub fn served_repo(&self, served: ServedRepo) -> Result<Arc<Repo>, LiteError> {
-        let mut repos = self.repos.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(existing) = repos.get(&served.name).and_then(Weak::upgrade) {
-            if existing.root == served.root {
-                return Ok(existing);
-            }
-            return Err(LiteError::RepoNameTaken {
-                name: served.name,
-                root: existing.root.clone(),
-                path: served.root,
-            });
-        }
-        let repo = Arc::new(Repo::new(served.name.clone(), served.root));
-        repos.retain(|_, r| r.strong_count() > 0);
-        repos.insert(served.name, Arc::downgrade(&repo));
-        Ok(repo)
+    /// The repository of `spec`, shared with every view that registered the same name and root.
+    pub fn repo(&self, spec: &RepoSpec) -> Result<Arc<ServedRepo>, LiteError> {
+        self.repos.register(spec)
     }
 
     /// The workspace of `spec` under the operator's `limits`, shared with every view that
@@ -111,27 +155,78 @@ impl Server {
         Ok(ws)
     }
 
-    /// The code domain over `repos`, sharing everything else of this server.
-    pub fn code_state(&self, repos: Vec<Arc<Repo>>) -> Arc<AppState> {
-        AppState::view(
-            self.core.clone(),
-            &self.code,
-            repos,
-            self.index_on_first_use,
-        )
+    /// The code domain's shared state, opening the domain (tables, recovery) on first use.
+    pub fn code(&self) -> Result<CodeShared, LiteError> {
+        let mut code = self.code.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(shared) = code.as_ref() {
+            return Ok(shared.clone());
+        }
+        let shared = CodeShared::open(&self.core)?;
+        *code = Some(shared.clone());
+        Ok(shared)
     }
 
-    /// The routers of `domains` (names from [`crate::DOMAINS`]) over `repos` and `workspaces`
-    /// only, without auth (the caller checks who asks) and without the public routes; any other
-    /// path answers 404 "no endpoint".
+    /// Whether the code domain was opened (a view served it).
+    pub fn code_is_open(&self) -> bool {
+        self.code
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .is_some()
+    }
+
+    /// Whether a regeneration runs (in the code domain, if opened).
+    pub fn regenerating(&self) -> bool {
+        self.code
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .as_ref()
+            .is_some_and(|c| c.running.lock().map(|r| !r.is_empty()).unwrap_or(false))
+    }
+
+    /// The code domain over `repos`, sharing everything else of this server.
+    pub fn code_state(&self, repos: &[Arc<ServedRepo>]) -> Result<Arc<AppState>, LiteError> {
+        let shared = self.code()?;
+        let repos = repos.iter().map(|r| shared.repo(r.clone())).collect();
+        Ok(AppState::view(
+            self.core.clone(),
+            &shared,
+            repos,
+            self.index_on_first_use,
+        ))
+    }
+
+    /// The states of `domains` (names from [`crate::SERVED_DOMAINS`]) over `repos` and
+    /// `workspaces`, each domain opened on first use.
+    pub fn domains(
+        &self,
+        repos: &[Arc<ServedRepo>],
+        workspaces: Vec<Arc<Workspace>>,
+        domains: &BTreeSet<&str>,
+    ) -> Result<Domains, LiteError> {
+        let mut out = Domains::default();
+        if domains.contains(crate::rules::DOMAIN.name) {
+            self.core.open_domain(&crate::rules::DOMAIN)?;
+            out.rules = Some(RulesState::new(self.core.clone(), repos.to_vec()));
+        }
+        if domains.contains(crate::code::DOMAIN.name) {
+            out.code = Some(self.code_state(repos)?);
+        }
+        if domains.contains(crate::docs::DOMAIN.name) {
+            self.core.open_domain(&crate::docs::DOMAIN)?;
+            out.docs = Some(DocsState::with(self.core.clone(), workspaces)?);
+        }
+        Ok(out)
+    }
+
+    /// The routers of `domains` over `repos` and `workspaces` only, without auth (the caller
+    /// checks who asks) and without the public routes (see [`Domains::router`]).
     pub fn view(
         &self,
-        repos: Vec<Arc<Repo>>,
+        repos: Vec<Arc<ServedRepo>>,
         workspaces: Vec<Arc<Workspace>>,
         domains: &BTreeSet<&str>,
     ) -> Result<axum::Router, LiteError> {
-        let docs = DocsState::with(self.core.clone(), workspaces)?;
-        Ok(crate::domain_routers(self.code_state(repos), docs, domains))
+        Ok(self.domains(&repos, workspaces, domains)?.router())
     }
 }
 
@@ -175,5 +270,19 @@ mod tests {
         ]));
         assert_eq!(both, BTreeSet::from(["code", "rules"]));
         assert!(domains_of(&routes(&[("POST", "/api/v1/repositories")])).is_empty());
+    }
+
+    #[test]
+    fn a_template_matches_its_paths_segment_by_segment() {
+        assert!(template_matches(
+            "/api/v1/findings/{finding_id}",
+            "/api/v1/findings/f-1"
+        ));
+        assert!(template_matches("/api/v1/graphs", "/api/v1/graphs"));
+        assert!(!template_matches(
+            "/api/v1/findings/{finding_id}",
+            "/api/v1/findings/"
+        ));
+        assert!(!template_matches("/api/v1/graphs", "/api/v1/graphs/select"));
     }
 }

@@ -187,7 +187,7 @@ fn report_check_refuses_unusable_input_with_what_to_do() {
     for (body, expected) in cases {
         let r = post(server.addr, "/api/v1/rules/checks", &body);
         assert_eq!(r.status, 400, "{body}: {:#}", r.body);
-        assert_eq!(r.body["error"]["code"], "BAD_REQUEST");
+        assert_eq!(r.body["error"]["code"], "bad_request");
         let msg = r.body["error"]["message"].as_str().unwrap();
         assert!(msg.contains(expected), "{body}: {msg}");
     }

@@ -6,6 +6,7 @@ pub mod api;
 pub mod cache;
 pub mod engine;
 pub mod findings;
+pub mod graph_cache;
 pub mod index;
 pub mod lang;
 pub mod migrations;

@@ -49,7 +49,7 @@ pub fn insert_running(conn: &Connection, g: &NewGraph<'_>) -> Result<(), LiteErr
             !g.dirty_files.is_empty(),
             serde_json::to_string(g.dirty_files).unwrap_or_else(|_| "[]".into()),
             g.generated_at,
-            crate::GENERATOR,
+            crate::core::config::GENERATOR,
             json!({"files": 0, "classes": 0, "functions": 0, "findings": 0, "anomalies": 0})
                 .to_string(),
         ],

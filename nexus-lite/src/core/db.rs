@@ -3,8 +3,8 @@
 //!
 //! Migrations: each domain brings its own list in its own version range (`Domain::versions`);
 //! `schema_migrations(version, description, applied_at)` records what was applied, one row per
-//! version. A version is applied when it is not recorded yet, domain by domain in the order of
-//! `crate::DOMAINS`, ascending within a domain. The code domain keeps versions 1-5 of the
+//! version. A version is applied when it is not recorded yet, when its domain is first served
+//! (`Core::open_domain`: a server creates only its domains' tables), ascending within a domain. The code domain keeps versions 1-5 of the
 //! single list used before domains existed, so those databases open as they are.
 
 use crate::core::error::LiteError;

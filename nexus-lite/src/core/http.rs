@@ -14,50 +14,57 @@ use axum::routing::get;
 use axum::{Json, Router};
 use rusqlite::Connection;
 use rusqlite::types::Value as Sql;
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 use std::collections::HashMap;
 use std::sync::Arc;
 
-/// A JSON error answer: `{"error": {"code", "message"}}`.
+/// The JSON error answer of every domain: `{"error": {"code", "message", ...extra}}`. Generic
+/// codes are snake_case (`bad_request`, `not_found`, `internal`); a domain's own codes (what an
+/// agent branches on, e.g. `TASK_NOT_FOUND`) are its choice.
 #[derive(Debug)]
 pub struct ApiError {
     pub status: StatusCode,
     pub code: &'static str,
     pub message: String,
+    /// More fields of the error object (e.g. `nearMatches`); boxed so a `Result` stays small.
+    pub extra: Option<Box<Map<String, Value>>>,
 }
 
 impl ApiError {
-    pub fn bad(msg: impl Into<String>) -> Self {
+    pub fn new(status: StatusCode, code: &'static str, msg: impl Into<String>) -> Self {
         ApiError {
-            status: StatusCode::BAD_REQUEST,
-            code: "bad_request",
-            message: msg.into(),
-        }
-    }
-    pub fn not_found(msg: impl Into<String>) -> Self {
-        ApiError {
-            status: StatusCode::NOT_FOUND,
-            code: "not_found",
-            message: msg.into(),
-        }
-    }
-    pub fn conflict(code: &'static str, msg: impl Into<String>) -> Self {
-        ApiError {
-            status: StatusCode::CONFLICT,
+            status,
             code,
             message: msg.into(),
+            extra: None,
         }
+    }
+    pub fn bad(msg: impl Into<String>) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, "bad_request", msg)
+    }
+    pub fn not_found(msg: impl Into<String>) -> Self {
+        Self::new(StatusCode::NOT_FOUND, "not_found", msg)
+    }
+    /// A 404 under a domain's own code (e.g. `SKILL_NOT_FOUND`).
+    pub fn not_found_as(code: &'static str, msg: impl Into<String>) -> Self {
+        Self::new(StatusCode::NOT_FOUND, code, msg)
+    }
+    pub fn conflict(code: &'static str, msg: impl Into<String>) -> Self {
+        Self::new(StatusCode::CONFLICT, code, msg)
+    }
+    /// Adds the field `key` to the error object.
+    pub fn with(mut self, key: &str, value: Value) -> Self {
+        self.extra
+            .get_or_insert_default()
+            .insert(key.to_string(), value);
+        self
     }
 }
 
 impl From<LiteError> for ApiError {
     fn from(e: LiteError) -> Self {
         tracing::error!(error = %e, "request failed");
-        ApiError {
-            status: StatusCode::INTERNAL_SERVER_ERROR,
-            code: "internal",
-            message: e.to_string(),
-        }
+        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", e.to_string())
     }
 }
 
@@ -72,11 +79,13 @@ impl From<rusqlite::Error> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (
-            self.status,
-            Json(json!({"error": {"code": self.code, "message": self.message}})),
-        )
-            .into_response()
+        let mut error = Map::new();
+        error.insert("code".into(), json!(self.code));
+        error.insert("message".into(), json!(self.message));
+        if let Some(extra) = self.extra {
+            error.extend(*extra);
+        }
+        (self.status, Json(json!({ "error": error }))).into_response()
     }
 }
 
@@ -207,12 +216,13 @@ impl Shared for Core {
     }
 }
 
-/// Runs `f` on a blocking thread once one of the [`Core::blocking_permits`] is free, and
-/// answers its value as JSON.
-pub async fn blocking<S, F>(state: Arc<S>, f: F) -> ApiResult
+/// Runs `f` on a blocking thread once one of the [`Core::blocking_permits`] is free: the one
+/// place request work leaves the async threads.
+pub async fn on_blocking<S, T, F>(state: Arc<S>, f: F) -> Result<T, ApiError>
 where
     S: Shared,
-    F: FnOnce(&S) -> Result<Value, ApiError> + Send + 'static,
+    T: Send + 'static,
+    F: FnOnce(&S) -> Result<T, ApiError> + Send + 'static,
 {
     let permit = state
         .core()
@@ -223,13 +233,31 @@ where
         .map_err(|e| {
             ApiError::from(LiteError::Task(format!("the request queue is closed: {e}")))
         })?;
-    let v = tokio::task::spawn_blocking(move || {
+    tokio::task::spawn_blocking(move || {
         let _permit = permit;
         f(&state)
     })
     .await
-    .map_err(|e| ApiError::from(LiteError::Task(e.to_string())))??;
-    Ok(Json(v).into_response())
+    .map_err(|e| ApiError::from(LiteError::Task(e.to_string())))?
+}
+
+/// [`on_blocking`], answering the value as JSON with status 200.
+pub async fn blocking<S, F>(state: Arc<S>, f: F) -> ApiResult
+where
+    S: Shared,
+    F: FnOnce(&S) -> Result<Value, ApiError> + Send + 'static,
+{
+    blocking_with(state, StatusCode::OK, f).await
+}
+
+/// [`on_blocking`], answering the value as JSON with `status`.
+pub async fn blocking_with<S, F>(state: Arc<S>, status: StatusCode, f: F) -> ApiResult
+where
+    S: Shared,
+    F: FnOnce(&S) -> Result<Value, ApiError> + Send + 'static,
+{
+    let v = on_blocking(state, f).await?;
+    Ok((status, Json(v)).into_response())
 }
 
 /// The answer to a path no domain serves (behind the token check: it says nothing to a
@@ -265,12 +293,7 @@ pub fn is_secret(given: Option<&str>, secret: &str) -> bool {
 
 /// The 401 answer, saying which token is expected.
 pub fn unauthorized(message: impl Into<String>) -> Response {
-    ApiError {
-        status: StatusCode::UNAUTHORIZED,
-        code: "unauthorized",
-        message: message.into(),
-    }
-    .into_response()
+    ApiError::new(StatusCode::UNAUTHORIZED, "unauthorized", message).into_response()
 }
 
 /// The bearer-token check in front of every domain's routes.

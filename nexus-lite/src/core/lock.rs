@@ -1,4 +1,4 @@
-//! One process per data directory: an advisory lock held as long as the [`crate::AppState`].
+//! One process per data directory: an advisory lock held as long as the server's [`crate::core::state::Core`].
 //!
 //! Two processes on one directory broke each other: the second marked the first's live
 //! regeneration `failed` at start-up (it looked interrupted) and both wrote graphs of the same

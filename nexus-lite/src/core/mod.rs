@@ -5,19 +5,21 @@
 //!
 //! # How a domain plugs in
 //!
-//! A domain is a module `src/<name>/` (today `code`; `docs` and `rules` come next) that
+//! A domain is a module `src/<name>/` (`code`, `docs`, `rules`) that
 //! depends on `core` and on no other domain, and brings:
 //! - a [`Domain`] value listed in `crate::DOMAINS`: its migrations (in a version range of its
 //!   own), its OpenAPI fragment (`paths` and `components` merged into the served document by
 //!   [`openapi::document`]) and its routes, as `(METHOD, OpenAPI path)`;
 //! - a `router` over its own state (built on the shared [`state::Core`]), merged by
-//!   `crate::router` under the bearer-token check;
-//! - its store (tables of its own, reached through [`state::Core::reader`] and [`db::open`]).
+//!   `crate::server::Domains::router` under the bearer-token check;
+//! - its store (tables of its own, created by [`state::Core::open_domain`] when the domain is
+//!   first served, reached through [`state::Core::reader`] and [`db::open`]).
 //!
 //! Adding a domain is a new module, one line in `crate::DOMAINS` and one `merge` in
-//! `crate::router`; no other domain changes.
+//! `crate::server::Domains::router`; no other domain changes.
 
 pub mod analyser;
+pub mod config;
 pub mod db;
 pub mod error;
 pub mod git;

@@ -2,14 +2,15 @@
 //! `workspace: {name, commitSha, dirty, indexedAt, documents}`, and every request first
 //! re-reads what changed in the workspace.
 
+use super::doc::{Doc, Kind};
 use super::graph;
 use super::ids::IdRules;
-use super::index::{Doc, Index, Kind};
+use super::index::Index;
 use super::resolve::Found;
 use super::workspace::{View, Workspace};
 use super::{DocsState, criteria};
 use crate::core::error::LiteError;
-use crate::core::http::{ApiError, Params, Q, next_cursor};
+use crate::core::http::{ApiError, Params, Q, next_cursor, on_blocking};
 use crate::core::util::decode_cursor;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -18,17 +19,14 @@ use axum::routing::get;
 use axum::{Json, Router};
 use nexus_mcp_runtime::error::echo;
 use nexus_secrets::markdown as redact;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use std::sync::Arc;
 
-/// An error answer: `{"error": {"code", "message", ...details}}`.
-pub struct DocsError {
-    status: StatusCode,
-    code: &'static str,
-    message: String,
-    /// Boxed, as `near`: a `Result` carrying the error stays small.
-    details: Box<Map<String, Value>>,
-    /// A not-found id whose near matches are looked for once the index lock is released.
+/// A failed answer: the error, and for an unknown id what its near matches are looked for in
+/// once the index lock is released (see [`answer`]). Not an HTTP type: it ends as an [`ApiError`].
+struct Failure {
+    error: ApiError,
+    /// Boxed, as the error's extra fields: a `Result` carrying it stays small.
     near: Option<Box<Near>>,
 }
 
@@ -43,22 +41,17 @@ struct Near {
 /// and comparing a huge one with every document costs seconds.
 const MAX_NEAR_ID_CHARS: usize = 200;
 
-impl DocsError {
-    fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> DocsError {
-        DocsError {
-            status,
-            code,
-            message: message.into(),
-            details: Box::default(),
-            near: None,
-        }
+impl Failure {
+    fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Failure {
+        Failure::from(ApiError::new(status, code, message))
     }
 
-    /// Completes a not-found answer with its near matches (outside the index lock).
-    fn finish(mut self) -> DocsError {
-        let Some(near) = self.near.take() else {
-            return self;
+    /// The error answered, with its near matches (found outside the index lock).
+    fn finish(self) -> ApiError {
+        let Some(near) = self.near else {
+            return self.error;
         };
+        let mut error = self.error;
         let found = near_matches(&near.docs, &near.rules, &near.raw);
         let hint = if found.is_empty() {
             String::from("list the ids with list_tasks or search_nodes")
@@ -72,61 +65,36 @@ impl DocsError {
                     .join(", ")
             )
         };
-        self.message = format!("{}; {hint}", self.message);
-        self.with("nearMatches", Value::Array(found))
+        error.message = format!("{}; {hint}", error.message);
+        error.with("nearMatches", Value::Array(found))
     }
-    fn with(mut self, k: &str, v: Value) -> DocsError {
-        self.details.insert(k.to_string(), v);
+    fn with(mut self, k: &str, v: Value) -> Failure {
+        self.error = self.error.with(k, v);
         self
     }
 }
 
-impl From<ApiError> for DocsError {
-    fn from(e: ApiError) -> Self {
-        DocsError::new(e.status, e.code, e.message)
+impl From<ApiError> for Failure {
+    fn from(error: ApiError) -> Self {
+        Failure { error, near: None }
     }
 }
 
-impl IntoResponse for DocsError {
-    fn into_response(self) -> Response {
-        let mut err = Map::new();
-        err.insert("code".into(), json!(self.code));
-        err.insert("message".into(), json!(self.message));
-        err.extend(*self.details);
-        (self.status, Json(json!({ "error": err }))).into_response()
-    }
-}
+type Answer = Result<Value, Failure>;
 
-type Answer = Result<Value, DocsError>;
-
-/// Runs `f` on a blocking thread under one of the core's permits.
+/// Runs `f` on a blocking thread under one of the core's permits (core's `on_blocking`).
 async fn run<F>(s: Arc<DocsState>, f: F) -> Response
 where
-    F: FnOnce(&DocsState) -> Answer + Send + 'static,
+    F: FnOnce(&DocsState) -> Result<Value, ApiError> + Send + 'static,
 {
-    let permit = match s.core.blocking_permits.clone().acquire_owned().await {
-        Ok(p) => p,
-        Err(e) => {
-            return DocsError::from(ApiError::from(LiteError::Task(format!(
-                "the request queue is closed: {e}"
-            ))))
-            .into_response();
-        }
-    };
-    let out = tokio::task::spawn_blocking(move || {
-        let _permit = permit;
-        f(&s)
-    })
-    .await;
-    match out {
-        Ok(Ok(v)) => Json(v).into_response(),
-        Ok(Err(e)) => e.into_response(),
-        Err(e) => DocsError::from(ApiError::from(LiteError::Task(e.to_string()))).into_response(),
+    match on_blocking(s, f).await {
+        Ok(v) => Json(v).into_response(),
+        Err(e) => e.into_response(),
     }
 }
 
 /// The workspace a request names (`workspace=NAME`; optional when one is served).
-fn workspace<'a>(s: &'a DocsState, p: &Params) -> Result<&'a Arc<Workspace>, DocsError> {
+fn workspace<'a>(s: &'a DocsState, p: &Params) -> Result<&'a Arc<Workspace>, ApiError> {
     let names = || {
         s.workspaces
             .iter()
@@ -135,7 +103,7 @@ fn workspace<'a>(s: &'a DocsState, p: &Params) -> Result<&'a Arc<Workspace>, Doc
     };
     match p.str("workspace") {
         Some(name) => s.workspaces.iter().find(|w| w.name == name).ok_or_else(|| {
-            DocsError::new(
+            ApiError::new(
                 StatusCode::NOT_FOUND,
                 "WORKSPACE_NOT_FOUND",
                 format!(
@@ -148,13 +116,13 @@ fn workspace<'a>(s: &'a DocsState, p: &Params) -> Result<&'a Arc<Workspace>, Doc
         }),
         None => match s.workspaces.as_slice() {
             [one] => Ok(one),
-            [] => Err(DocsError::new(
+            [] => Err(ApiError::new(
                 StatusCode::NOT_FOUND,
                 "WORKSPACE_NOT_FOUND",
                 "no documentation workspace is served; start the server with --workspace [NAME=]PATH",
             )
             .with("workspaces", json!([]))),
-            _ => Err(DocsError::new(
+            _ => Err(ApiError::new(
                 StatusCode::BAD_REQUEST,
                 "WORKSPACE_REQUIRED",
                 format!("several workspaces are served; name one with `workspace` (in a resource URI: docugraph://NAME/…): {}", names().join(", ")),
@@ -165,7 +133,11 @@ fn workspace<'a>(s: &'a DocsState, p: &Params) -> Result<&'a Arc<Workspace>, Doc
 }
 
 /// Refreshes the named workspace and answers `f(index)` with `workspace` added.
-fn answer(s: &DocsState, q: Q, f: impl FnOnce(&Index, &Params) -> Answer) -> Answer {
+fn answer(
+    s: &DocsState,
+    q: Q,
+    f: impl FnOnce(&Index, &Params) -> Answer,
+) -> Result<Value, ApiError> {
     let p = Params::new(q)?;
     let ws = workspace(s, &p)?;
     let View { index, info, .. } = ws.view();
@@ -175,7 +147,8 @@ fn answer(s: &DocsState, q: Q, f: impl FnOnce(&Index, &Params) -> Answer) -> Ans
     drop(index);
     let mut v = match (out, &empty) {
         (Ok(v), _) => v,
-        (Err(mut e), Some(why)) => {
+        (Err(e), Some(why)) => {
+            let mut e = e.error;
             e.message = format!("{}; {why}", e.message);
             return Err(e);
         }
@@ -199,36 +172,36 @@ fn param<'a>(p: &'a Params, snake: &str, camel: &str) -> Option<&'a str> {
     p.str(snake).or_else(|| p.str(camel))
 }
 
-fn required<'a>(p: &'a Params, snake: &str, camel: &str) -> Result<&'a str, DocsError> {
+fn required<'a>(p: &'a Params, snake: &str, camel: &str) -> Result<&'a str, Failure> {
     param(p, snake, camel).ok_or_else(|| {
-        DocsError::from(ApiError::bad(format!(
+        Failure::from(ApiError::bad(format!(
             "`{snake}` is required (the id of a document)"
         )))
     })
 }
 
-fn int(p: &Params, snake: &str, camel: &str, default: i64, max: i64) -> Result<usize, DocsError> {
+fn int(p: &Params, snake: &str, camel: &str, default: i64, max: i64) -> Result<usize, Failure> {
     let key = if p.str(snake).is_some() { snake } else { camel };
     Ok(p.int(key, default, 0, max)? as usize)
 }
 
 /// Finds a document or answers 404 (`not_found_code`, near matches added by
-/// [`DocsError::finish`]) / 409 AMBIGUOUS. `.` and `..` are refused: as a path segment they
+/// [`Failure::finish`]) / 409 AMBIGUOUS. `.` and `..` are refused: as a path segment they
 /// would name another route.
 fn lookup(
     idx: &Index,
     raw: &str,
     not_found_code: &'static str,
-) -> Result<(usize, Option<Value>), DocsError> {
+) -> Result<(usize, Option<Value>), Failure> {
     if matches!(raw.trim(), "." | "..") {
-        return Err(DocsError::from(ApiError::bad(format!(
+        return Err(Failure::from(ApiError::bad(format!(
             "`{}` is not a document id: `.` and `..` name no document; list the ids with list_tasks or search_nodes",
             raw.trim()
         ))));
     }
     match idx.resolved.find(&idx.docs, &idx.rules, raw, None) {
         Found::One(i, alias) => Ok((i, alias.as_ref().map(graph::alias_json))),
-        Found::Many(c) => Err(DocsError::new(
+        Found::Many(c) => Err(Failure::new(
             StatusCode::CONFLICT,
             "AMBIGUOUS",
             format!(
@@ -240,7 +213,7 @@ fn lookup(
         )
         .with("candidates", graph::candidates(idx, &c))),
         Found::None => {
-            let mut e = DocsError::new(
+            let mut e = Failure::new(
                 StatusCode::NOT_FOUND,
                 not_found_code,
                 format!("no document has the id `{}`", echo(raw)),
@@ -319,7 +292,7 @@ async fn workspaces(State(s): State<Arc<DocsState>>) -> Response {
 }
 
 /// The `lifecycle` filter: empty (the default) is the live set.
-fn lifecycles(p: &Params) -> Result<Vec<String>, DocsError> {
+fn lifecycles(p: &Params) -> Result<Vec<String>, Failure> {
     Ok(p.list("lifecycle", &graph::LIFECYCLES)?)
 }
 
@@ -341,7 +314,7 @@ fn list(idx: &Index, p: &Params, filtered: bool) -> Answer {
         None | Some("id") => false,
         Some("work") => true,
         Some(other) => {
-            return Err(DocsError::from(ApiError::bad(format!(
+            return Err(Failure::from(ApiError::bad(format!(
                 "unknown order `{other}`; expected `id` (the default) or `work` (started, ready, waiting, no status, then done)"
             ))));
         }
@@ -426,7 +399,7 @@ async fn search(State(s): State<Arc<DocsState>>, q: Q) -> Response {
             let query = p
                 .str("query")
                 .or_else(|| p.str("q"))
-                .ok_or_else(|| DocsError::from(ApiError::bad("`query` is required: words to look for in ids, titles and bodies")))?;
+                .ok_or_else(|| Failure::from(ApiError::bad("`query` is required: words to look for in ids, titles and bodies")))?;
             let limit = p.int("limit", 20, 1, 200)? as usize;
             let types = p.list("type", &[])?;
             let statuses = p.list("status", &[])?;
@@ -446,7 +419,7 @@ async fn context(State(s): State<Arc<DocsState>>, q: Q) -> Response {
             let offset = match p.str("cursor") {
                 None => 0,
                 Some(c) => decode_cursor(c).ok_or_else(|| {
-                    DocsError::from(ApiError::bad("invalid cursor: pass back exactly the `nextCursor` of the previous answer, or omit it to start over"))
+                    Failure::from(ApiError::bad("invalid cursor: pass back exactly the `nextCursor` of the previous answer, or omit it to start over"))
                 })?,
             };
             let (i, alias) = lookup(idx, id, "TASK_NOT_FOUND")?;

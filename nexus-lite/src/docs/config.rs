@@ -45,7 +45,7 @@
 
 use super::frontmatter::ParseError;
 use super::read;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -358,38 +358,8 @@ impl Default for CriteriaConfig {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct Limits {
-    /// Files larger than this are indexed from their first bytes only (and reported).
-    pub max_file_bytes: u64,
-    /// The Markdown bytes one get_task_context answer carries at most.
-    pub context_max_bytes: usize,
-    /// Cycles listed at most in the audit (`cycleEnumeration: capped` past it).
-    pub max_cycles: usize,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            max_file_bytes: 1_048_576,
-            context_max_bytes: 65_536,
-            max_cycles: 100,
-        }
-    }
-}
-
-impl Limits {
-    /// These limits as a workspace file may set them: lowered, never raised, past the
-    /// operator's.
-    pub fn within(&self, operator: &Limits) -> Limits {
-        Limits {
-            max_file_bytes: self.max_file_bytes.min(operator.max_file_bytes),
-            context_max_bytes: self.context_max_bytes.min(operator.context_max_bytes),
-            max_cycles: self.max_cycles.min(operator.max_cycles),
-        }
-    }
-}
+// In core: the server's configuration (`core::config::LiteConfig`) carries the operator's.
+pub use crate::core::config::Limits;
 
 /// The operator's maxima of the `limits` a workspace's `.nexus/docgraph.yaml` may set (flags
 /// or environment of `nexus-lite serve` and `nexus-mcp serve`); a workspace can only lower them.

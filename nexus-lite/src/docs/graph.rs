@@ -3,7 +3,8 @@
 //! around a node, impact (downstream dependents and the longest critical paths) and the
 //! traceability audit with its health score.
 
-use super::index::{Doc, Index, Kind};
+use super::doc::{Doc, Kind};
+use super::index::Index;
 use super::resolve::{Class, Link};
 use crate::core::graph::{bounded_bfs, tarjan};
 use crate::core::util::encode_cursor;

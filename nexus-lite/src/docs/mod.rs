@@ -13,6 +13,7 @@ pub mod api;
 pub mod audit;
 pub mod config;
 pub mod criteria;
+pub mod doc;
 pub mod frontmatter;
 pub mod graph;
 pub mod ids;

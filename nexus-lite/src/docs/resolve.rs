@@ -4,8 +4,8 @@
 //! references to it are `ambiguous` unless `lifecycle_precedence` breaks the tie.
 
 use super::config::{DocGraphConfig, Scope};
+use super::doc::{Doc, Kind, RawRef};
 use super::ids::{self, AliasApplied, IdRules};
-use super::index::{Doc, Kind, RawRef};
 use super::links;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -137,7 +137,7 @@ impl Resolved {
             if d.path != d.meta_file {
                 r.by_dir.insert(d.path.clone(), i);
             } else {
-                let name = super::index::file_name(&d.path);
+                let name = super::doc::file_name(&d.path);
                 if ["readme.md", "index.md"]
                     .iter()
                     .any(|n| name.eq_ignore_ascii_case(n))

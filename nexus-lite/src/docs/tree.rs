@@ -121,7 +121,7 @@ impl Tree {
     /// Whether a new file in a walked directory would be walked: not hidden, within the
     /// globs, and not ignored by the .gitignore files that apply to it.
     fn admits(&self, root: &Path, filter: &Filter<'_>, rel: &str) -> bool {
-        let name = super::index::file_name(rel);
+        let name = super::doc::file_name(rel);
         if name.starts_with('.') || !(filter.globs)(rel) {
             return false;
         }
@@ -200,7 +200,7 @@ impl Tree {
 
 /// A changed ignore file changes which files are indexed: only a walk can tell.
 fn is_ignore_file(rel: &str, filter: &Filter<'_>) -> bool {
-    filter.gitignore && super::index::file_name(rel) == ".gitignore"
+    filter.gitignore && super::doc::file_name(rel) == ".gitignore"
 }
 
 /// Whether `abs` (a file) is ignored by the .gitignore files of its directory and its

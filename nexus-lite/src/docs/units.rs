@@ -2,7 +2,7 @@
 //! plus an optional body file). Built from the whole file set after a walk, or for the few node
 //! paths a change can touch.
 
-use super::index::file_name;
+use super::doc::file_name;
 use super::links;
 use super::tree::{Stat, stat};
 use std::collections::{BTreeMap, BTreeSet};

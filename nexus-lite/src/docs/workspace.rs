@@ -15,13 +15,8 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 
-/// One workspace as configured (`--workspace [NAME=]PATH`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct WorkspaceSpec {
-    /// Defaults to the directory name.
-    pub name: Option<String>,
-    pub path: PathBuf,
-}
+// In core: the server's configuration lists the workspaces.
+pub use crate::core::config::WorkspaceSpec;
 
 pub struct Workspace {
     pub name: String,

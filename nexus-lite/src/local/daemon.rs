@@ -278,13 +278,7 @@ async fn stopped(
         if files::identity(&d.data_dir.join(SOCKET_FILE)) != socket_id {
             return "the socket was removed or replaced";
         }
-        let regenerating = d
-            .server
-            .code
-            .running
-            .lock()
-            .map(|r| !r.is_empty())
-            .unwrap_or(false);
+        let regenerating = d.server.regenerating();
         if !d.registry.is_empty() || regenerating {
             idle_since = Instant::now();
         } else if idle_since.elapsed() >= d.idle_timeout {

@@ -3,14 +3,14 @@
 //! answers `known: null` with the reason, never "no such rule".
 
 use crate::core::analyser;
+use crate::core::http::ApiError;
 use crate::core::repos::ServedRepo;
 use crate::core::util::near_names;
-use crate::rules::api::RulesError;
 use crate::rules::gate::severity;
 use crate::rules::playbook::{self, Rule};
 use serde_json::{Value, json};
 
-pub fn get_rule(repo: &ServedRepo, rule_id: &str) -> Result<Value, RulesError> {
+pub fn get_rule(repo: &ServedRepo, rule_id: &str) -> Result<Value, ApiError> {
     let pb = playbook::load_worktree(&repo.root)?;
     let rules: Vec<&Rule> = pb.files.iter().flat_map(|f| f.rules.iter()).collect();
     if let Some(rule) = rules.iter().find(|r| r.rule_id == rule_id) {
@@ -40,7 +40,7 @@ pub fn get_rule(repo: &ServedRepo, rule_id: &str) -> Result<Value, RulesError> {
         }
     }
     let names = near_names(rule_id, rules.iter().map(|r| r.rule_id.as_str()), 0.75);
-    Err(RulesError::not_found(
+    Err(ApiError::not_found_as(
         "RULE_NOT_FOUND",
         format!(
             "no playbook rule `{rule_id}` in {}{}; analyser rules are named ruff:<CODE>, bandit:<ID> or semgrep:<rule id>",

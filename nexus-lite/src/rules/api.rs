@@ -2,8 +2,7 @@
 //! camelCase JSON; errors are nexus-lite's `{"error": {"code", "message", ...}}` with stable
 //! UPPER_SNAKE codes and, where useful, more fields in the error object (`nearMatches`).
 
-use crate::core::error::LiteError;
-use crate::core::http::{ApiError, Params, Q};
+use crate::core::http::{ApiError, ApiResult, Params, Q, blocking_with};
 use crate::core::repos::ServedRepo;
 use crate::rules::state::RulesState;
 use crate::rules::{analyser_rules, checks, playbook, proposals, skills, stats};
@@ -12,117 +11,9 @@ use axum::Router;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 use std::sync::Arc;
-
-/// An error answer of the rules domain.
-#[derive(Debug)]
-pub struct RulesError {
-    pub status: StatusCode,
-    pub code: &'static str,
-    pub message: String,
-    /// More fields of the error object (e.g. `nearMatches`).
-    pub extra: Map<String, Value>,
-}
-
-impl RulesError {
-    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
-        RulesError {
-            status,
-            code,
-            message: message.into(),
-            extra: Map::new(),
-        }
-    }
-    pub fn bad(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::BAD_REQUEST, "BAD_REQUEST", message)
-    }
-    pub fn not_found(code: &'static str, message: impl Into<String>) -> Self {
-        Self::new(StatusCode::NOT_FOUND, code, message)
-    }
-    pub fn conflict(code: &'static str, message: impl Into<String>) -> Self {
-        Self::new(StatusCode::CONFLICT, code, message)
-    }
-    /// A repository outside the caller's `visible` list. 404, not 403: to the MCP surface a 403
-    /// means its own service token was refused, which is not what happened.
-    pub fn not_visible(repository: &str) -> Self {
-        Self::new(
-            StatusCode::NOT_FOUND,
-            "REPOSITORY_NOT_VISIBLE",
-            format!(
-                "repository `{repository}` is outside the repositories your key may see; a key bound to `{repository}` (or an unrestricted key) would see it"
-            ),
-        )
-    }
-    pub fn with(mut self, key: &str, value: Value) -> Self {
-        self.extra.insert(key.to_string(), value);
-        self
-    }
-}
-
-impl From<LiteError> for RulesError {
-    fn from(e: LiteError) -> Self {
-        tracing::error!(error = %e, "rules request failed");
-        Self::new(StatusCode::INTERNAL_SERVER_ERROR, "INTERNAL", e.to_string())
-    }
-}
-
-impl From<rusqlite::Error> for RulesError {
-    fn from(e: rusqlite::Error) -> Self {
-        RulesError::from(LiteError::Db {
-            context: "answering a rules request".into(),
-            source: e,
-        })
-    }
-}
-
-impl From<ApiError> for RulesError {
-    fn from(e: ApiError) -> Self {
-        let code = match e.status {
-            StatusCode::BAD_REQUEST => "BAD_REQUEST",
-            StatusCode::NOT_FOUND => "NOT_FOUND",
-            StatusCode::CONFLICT => "CONFLICT",
-            _ => "INTERNAL",
-        };
-        Self::new(e.status, code, e.message)
-    }
-}
-
-impl IntoResponse for RulesError {
-    fn into_response(self) -> Response {
-        let mut error = Map::new();
-        error.insert("code".into(), json!(self.code));
-        error.insert("message".into(), json!(self.message));
-        error.extend(self.extra);
-        (self.status, Json(json!({ "error": error }))).into_response()
-    }
-}
-
-pub type RulesResult = Result<Response, RulesError>;
-
-/// Runs `f` on a blocking thread under one of the core's permits; answers its value as JSON
-/// with `status`.
-pub async fn blocking<F>(state: Arc<RulesState>, status: StatusCode, f: F) -> RulesResult
-where
-    F: FnOnce(&RulesState) -> Result<Value, RulesError> + Send + 'static,
-{
-    let permit = state
-        .core
-        .blocking_permits
-        .clone()
-        .acquire_owned()
-        .await
-        .map_err(|e| LiteError::Task(format!("the request queue is closed: {e}")))?;
-    let v = tokio::task::spawn_blocking(move || {
-        let _permit = permit;
-        f(&state)
-    })
-    .await
-    .map_err(|e| LiteError::Task(e.to_string()))??;
-    Ok((status, Json(v)).into_response())
-}
 
 /// The request's `visible` list (comma-separated repository names), when given.
 pub fn visible(p: &Params) -> Option<Vec<String>> {
@@ -135,12 +26,12 @@ pub fn visible(p: &Params) -> Option<Vec<String>> {
     })
 }
 
-fn params(q: Q) -> Result<Params, RulesError> {
-    Ok(Params::new(q)?)
+fn params(q: Q) -> Result<Params, ApiError> {
+    Params::new(q)
 }
 
-fn json_body(b: Result<Json<Value>, JsonRejection>) -> Result<Value, RulesError> {
-    Ok(crate::core::http::body(b)?)
+fn json_body(b: Result<Json<Value>, JsonRejection>) -> Result<Value, ApiError> {
+    crate::core::http::body(b)
 }
 
 /// The repository a request names (`repository` from the query, else from the body), within
@@ -149,7 +40,7 @@ fn repo_of<'a>(
     s: &'a RulesState,
     p: &Params,
     body: Option<&Value>,
-) -> Result<&'a ServedRepo, RulesError> {
+) -> Result<&'a ServedRepo, ApiError> {
     let named = p.str("repository").or_else(|| {
         body.and_then(|b| b["repository"].as_str())
             .filter(|s| !s.is_empty())
@@ -157,9 +48,9 @@ fn repo_of<'a>(
     s.resolve(named, visible(p).as_deref())
 }
 
-async fn get_playbook(State(s): State<Arc<RulesState>>, q: Q) -> RulesResult {
+async fn get_playbook(State(s): State<Arc<RulesState>>, q: Q) -> ApiResult {
     let p = params(q)?;
-    blocking(s, StatusCode::OK, move |s| {
+    blocking_with(s, StatusCode::OK, move |s| {
         let repo = repo_of(s, &p, None)?;
         let path = p.path("path")?;
         playbook::answer(repo, path.as_deref(), p.str("since_version"))
@@ -171,9 +62,9 @@ async fn get_rule(
     State(s): State<Arc<RulesState>>,
     Path(rule_id): Path<String>,
     q: Q,
-) -> RulesResult {
+) -> ApiResult {
     let p = params(q)?;
-    blocking(s, StatusCode::OK, move |s| {
+    blocking_with(s, StatusCode::OK, move |s| {
         let repo = repo_of(s, &p, None)?;
         analyser_rules::get_rule(repo, &rule_id)
     })
@@ -184,42 +75,38 @@ async fn post_check(
     State(s): State<Arc<RulesState>>,
     q: Q,
     b: Result<Json<Value>, JsonRejection>,
-) -> RulesResult {
+) -> ApiResult {
     let p = params(q)?;
     let body = json_body(b)?;
-    blocking(s, StatusCode::CREATED, move |s| {
+    blocking_with(s, StatusCode::CREATED, move |s| {
         let repo = repo_of(s, &p, Some(&body))?;
         checks::report(s, repo, &body)
     })
     .await
 }
 
-async fn list_checks(State(s): State<Arc<RulesState>>, q: Q) -> RulesResult {
+async fn list_checks(State(s): State<Arc<RulesState>>, q: Q) -> ApiResult {
     let p = params(q)?;
     let limit = p.int("limit", 20, 1, 200)? as usize;
-    blocking(s, StatusCode::OK, move |s| {
+    blocking_with(s, StatusCode::OK, move |s| {
         let repo = repo_of(s, &p, None)?;
         checks::list_answer(s, repo, p.str("session_id"), limit)
     })
     .await
 }
 
-async fn list_skills(State(s): State<Arc<RulesState>>, q: Q) -> RulesResult {
+async fn list_skills(State(s): State<Arc<RulesState>>, q: Q) -> ApiResult {
     let p = params(q)?;
-    blocking(s, StatusCode::OK, move |s| {
+    blocking_with(s, StatusCode::OK, move |s| {
         let repo = repo_of(s, &p, None)?;
         skills::list(s, repo)
     })
     .await
 }
 
-async fn get_skill(
-    State(s): State<Arc<RulesState>>,
-    Path(name): Path<String>,
-    q: Q,
-) -> RulesResult {
+async fn get_skill(State(s): State<Arc<RulesState>>, Path(name): Path<String>, q: Q) -> ApiResult {
     let p = params(q)?;
-    blocking(s, StatusCode::OK, move |s| {
+    blocking_with(s, StatusCode::OK, move |s| {
         let repo = repo_of(s, &p, None)?;
         let path = p.path("path")?;
         skills::fetch(s, repo, &name, path.as_deref())
@@ -227,9 +114,9 @@ async fn get_skill(
     .await
 }
 
-async fn list_proposals(State(s): State<Arc<RulesState>>, q: Q) -> RulesResult {
+async fn list_proposals(State(s): State<Arc<RulesState>>, q: Q) -> ApiResult {
     let p = params(q)?;
-    blocking(s, StatusCode::OK, move |s| {
+    blocking_with(s, StatusCode::OK, move |s| {
         let repo = repo_of(s, &p, None)?;
         let status = p.list("status", &["queued", "accepted", "rejected"])?;
         proposals::list_answer(s, repo, &status)
@@ -241,19 +128,19 @@ async fn post_proposal(
     State(s): State<Arc<RulesState>>,
     q: Q,
     b: Result<Json<Value>, JsonRejection>,
-) -> RulesResult {
+) -> ApiResult {
     let p = params(q)?;
     let body = json_body(b)?;
-    blocking(s, StatusCode::CREATED, move |s| {
+    blocking_with(s, StatusCode::CREATED, move |s| {
         let repo = repo_of(s, &p, Some(&body))?;
         proposals::propose_answer(s, repo, &body)
     })
     .await
 }
 
-async fn bootstrap(State(s): State<Arc<RulesState>>, q: Q) -> RulesResult {
+async fn bootstrap(State(s): State<Arc<RulesState>>, q: Q) -> ApiResult {
     let p = params(q)?;
-    blocking(s, StatusCode::OK, move |s| {
+    blocking_with(s, StatusCode::OK, move |s| {
         let repo = repo_of(s, &p, None)?;
         proposals::bootstrap_answer(s, repo)
     })
@@ -265,7 +152,7 @@ async fn accept(
     id: Path<String>,
     q: Q,
     b: Result<Json<Value>, JsonRejection>,
-) -> RulesResult {
+) -> ApiResult {
     decide(s, id, q, b, proposals::Decision::Accept).await
 }
 
@@ -274,7 +161,7 @@ async fn reject(
     id: Path<String>,
     q: Q,
     b: Result<Json<Value>, JsonRejection>,
-) -> RulesResult {
+) -> ApiResult {
     decide(s, id, q, b, proposals::Decision::Reject).await
 }
 
@@ -284,19 +171,19 @@ async fn decide(
     q: Q,
     b: Result<Json<Value>, JsonRejection>,
     decision: proposals::Decision,
-) -> RulesResult {
+) -> ApiResult {
     let p = params(q)?;
     let body = b.ok().map(|Json(v)| v).unwrap_or(Value::Null);
-    blocking(s, StatusCode::OK, move |s| {
+    blocking_with(s, StatusCode::OK, move |s| {
         let repo = repo_of(s, &p, Some(&body))?;
         proposals::decide_answer(s, repo, &id, decision, &body)
     })
     .await
 }
 
-async fn get_stats(State(s): State<Arc<RulesState>>, q: Q) -> RulesResult {
+async fn get_stats(State(s): State<Arc<RulesState>>, q: Q) -> ApiResult {
     let p = params(q)?;
-    blocking(s, StatusCode::OK, move |s| {
+    blocking_with(s, StatusCode::OK, move |s| {
         let repo = repo_of(s, &p, None)?;
         stats::answer(s, repo)
     })

@@ -5,9 +5,9 @@
 //! The agentskills.io field limits are checked as warnings: a skill breaking them is still
 //! listed, since it is what the repository publishes.
 
+use crate::core::http::ApiError;
 use crate::core::repos::ServedRepo;
 use crate::core::util::{near_names, now_epoch, sha256_hex};
-use crate::rules::api::RulesError;
 use crate::rules::playbook::discover;
 use crate::rules::playbook::files::{Content, Entry, Snapshot};
 use crate::rules::playbook::frontmatter::{self, Frontmatter};
@@ -122,7 +122,7 @@ fn parse(path: &str, markdown: String) -> Skill {
 /// Folders whose SKILL.md files the team serves besides its skills folders: `include:` in
 /// `.nexus/skills.yaml` (e.g. `include: [examples/skills/sample_skills]`), and what was wrong
 /// with that file.
-fn configured_folders(snap: &Snapshot) -> Result<(Vec<String>, Vec<String>), RulesError> {
+fn configured_folders(snap: &Snapshot) -> Result<(Vec<String>, Vec<String>), ApiError> {
     let Some(entry) = snap.entry(SKILLS_CONFIG).filter(|e| !e.symlink) else {
         return Ok((Vec::new(), Vec::new()));
     };
@@ -169,7 +169,7 @@ struct Loaded {
 }
 
 /// Every tracked SKILL.md of the team's skills in the work tree (see [`Loaded`]).
-fn load(repo: &ServedRepo) -> Result<Loaded, RulesError> {
+fn load(repo: &ServedRepo) -> Result<Loaded, ApiError> {
     let snap = Snapshot::worktree(&repo.root)?;
     let (included, mut warnings) = configured_folders(&snap)?;
     for dir in &included {
@@ -231,7 +231,7 @@ fn load(repo: &ServedRepo) -> Result<Loaded, RulesError> {
 }
 
 /// Fetches of every skill of `repo`, by name.
-fn fetch_counts(s: &RulesState, repo: &str) -> Result<HashMap<String, i64>, RulesError> {
+fn fetch_counts(s: &RulesState, repo: &str) -> Result<HashMap<String, i64>, ApiError> {
     let conn = s.core.reader()?;
     let mut st = conn
         .prepare("SELECT name, COUNT(*) FROM skill_fetches WHERE repository = ?1 GROUP BY name")?;
@@ -239,7 +239,7 @@ fn fetch_counts(s: &RulesState, repo: &str) -> Result<HashMap<String, i64>, Rule
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
-fn fetch_count(s: &RulesState, repo: &str, name: &str) -> Result<i64, RulesError> {
+fn fetch_count(s: &RulesState, repo: &str, name: &str) -> Result<i64, ApiError> {
     let conn = s.core.reader()?;
     Ok(conn.query_row(
         "SELECT COUNT(*) FROM skill_fetches WHERE repository = ?1 AND name = ?2",
@@ -249,7 +249,7 @@ fn fetch_count(s: &RulesState, repo: &str, name: &str) -> Result<i64, RulesError
 }
 
 /// list_skills: name, one-line description, digest, path and warnings of every skill.
-pub fn list(s: &RulesState, repo: &ServedRepo) -> Result<Value, RulesError> {
+pub fn list(s: &RulesState, repo: &ServedRepo) -> Result<Value, ApiError> {
     let Loaded {
         skills,
         skipped,
@@ -281,7 +281,7 @@ pub fn fetch(
     repo: &ServedRepo,
     name: &str,
     path: Option<&str>,
-) -> Result<Value, RulesError> {
+) -> Result<Value, ApiError> {
     let skills = load(repo)?.skills;
     let matching: Vec<&Skill> = skills
         .iter()
@@ -296,7 +296,7 @@ pub fn fetch(
             } else {
                 format!("did you mean {}?", names.join(", "))
             };
-            return Err(RulesError::not_found(
+            return Err(ApiError::not_found_as(
                 "SKILL_NOT_FOUND",
                 format!("no skill `{name}` in {}; {hint}", repo.name),
             )
@@ -304,7 +304,7 @@ pub fn fetch(
         }
         several => {
             let paths: Vec<&str> = several.iter().map(|k| k.path.as_str()).collect();
-            return Err(RulesError::conflict(
+            return Err(ApiError::conflict(
                 "AMBIGUOUS",
                 format!(
                     "{} skills are named `{name}`; pass `path` to pick one: {}",

@@ -4,8 +4,8 @@
 //! the same answer.
 
 use crate::core::error::LiteError;
+use crate::core::http::ApiError;
 use crate::core::repos::ServedRepo;
-use crate::rules::api::RulesError;
 use crate::rules::checks::witness::{Outcome, Standing, witness_standing};
 use crate::rules::playbook;
 use crate::rules::state::RulesState;
@@ -357,7 +357,7 @@ fn titles_from_gate(
 }
 
 /// GET /api/v1/rules/stats.
-pub fn answer(s: &RulesState, repo: &ServedRepo) -> Result<Value, RulesError> {
+pub fn answer(s: &RulesState, repo: &ServedRepo) -> Result<Value, ApiError> {
     let (current, warning) = match playbook::load_worktree(&repo.root) {
         Ok(pb) => (
             pb.rules()

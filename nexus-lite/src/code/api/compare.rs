@@ -1,8 +1,8 @@
 //! What changed between two graphs: nodes, edges and findings.
 
 use super::findings::{FINDING_COLS, finding_json};
-use super::impact::{load_edges, load_nodes};
 use super::*;
+use crate::code::graph_cache::{load_edges, load_nodes};
 
 pub(super) fn findings_by_key(
     conn: &Connection,

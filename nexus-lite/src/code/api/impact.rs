@@ -1,84 +1,8 @@
 //! What depends on a file or symbol, up to a depth.
 
 use super::*;
-use rustc_hash::{FxHashMap, FxHashSet};
-
-/// A graph's nodes by id. Fx hashing: the keys are our own row ids, and the impact traversal
-/// looks up several per edge it walks (SipHash was most of its time on a 15k-item answer).
-pub(super) type Nodes = FxHashMap<i64, NodeInfo>;
-
-pub(super) struct NodeInfo {
-    pub(super) kind: String,
-    pub(super) qn: String,
-    pub(super) path: Option<String>,
-    /// Place in the graph's (path, symbol) order, set by the graph cache: answers sort on it
-    /// instead of comparing strings. Equal (path, symbol) pairs share a rank.
-    pub(super) rank: u32,
-}
-
-impl NodeInfo {
-    /// The symbol an item names: none for a file itself.
-    fn symbol(&self) -> Option<&str> {
-        (self.kind != "file").then_some(self.qn.as_str())
-    }
-}
-
-/// Gives every node its rank in (path, symbol) order.
-pub(super) fn rank_nodes(nodes: &mut Nodes) {
-    let mut order: Vec<(Option<&str>, Option<&str>, i64)> = nodes
-        .iter()
-        .map(|(id, n)| (n.path.as_deref(), n.symbol(), *id))
-        .collect();
-    order.sort_unstable();
-    let mut ranks = Vec::with_capacity(order.len());
-    let (mut rank, mut prev) = (0u32, None);
-    for (path, symbol, id) in order {
-        if prev.is_some_and(|p| p != (path, symbol)) {
-            rank += 1;
-        }
-        prev = Some((path, symbol));
-        ranks.push((id, rank));
-    }
-    for (id, rank) in ranks {
-        if let Some(n) = nodes.get_mut(&id) {
-            n.rank = rank;
-        }
-    }
-}
-
-pub(super) fn load_nodes(conn: &Connection, gpk: i64) -> Result<Nodes, ApiError> {
-    let mut st = conn.prepare("SELECT id, kind, qualified_name, path FROM nodes WHERE gpk=?1")?;
-    let rows = st.query_map([gpk], |r| {
-        Ok((
-            r.get::<_, i64>(0)?,
-            NodeInfo {
-                kind: r.get(1)?,
-                qn: r.get(2)?,
-                path: r.get(3)?,
-                rank: 0,
-            },
-        ))
-    })?;
-    let mut out = Nodes::default();
-    for row in rows {
-        let (id, n) = row?;
-        out.insert(id, n);
-    }
-    Ok(out)
-}
-
-pub(super) fn load_edges(
-    conn: &Connection,
-    gpk: i64,
-) -> Result<Vec<(String, i64, i64, f64)>, ApiError> {
-    let mut st = conn.prepare(
-        "SELECT kind, src, dst, confidence FROM edges WHERE gpk=?1 ORDER BY src, dst, kind",
-    )?;
-    let rows = st
-        .query_map([gpk], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(rows)
-}
+use crate::code::graph_cache::{Adjacency, DynamicUses, Nodes};
+use rustc_hash::FxHashSet;
 
 pub(super) async fn impact(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
     let p = P::new(q)?;
@@ -197,35 +121,7 @@ pub(super) async fn impact(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
     .await
 }
 
-/// The `dynamic_use` anomalies of a graph: per kind (`import`, `getattr`, `globals`), the
-/// locations (path:line) in path and line order.
-pub(super) struct DynamicUses(BTreeMap<String, Vec<String>>);
-
 impl DynamicUses {
-    pub(super) fn load(conn: &Connection, gpk: i64) -> Result<DynamicUses, ApiError> {
-        let mut st = conn.prepare(
-            "SELECT path, details FROM anomalies WHERE gpk=?1 AND kind='dynamic_use' ORDER BY path",
-        )?;
-        let rows = st
-            .query_map([gpk], |r| {
-                Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
-            })?
-            .collect::<Result<Vec<_>, _>>()?;
-        let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
-        for (path, details) in rows {
-            let Ok(Value::Object(kinds)) = serde_json::from_str::<Value>(&details) else {
-                continue;
-            };
-            for (kind, lines) in kinds {
-                let at = out.entry(kind).or_default();
-                for l in lines.as_array().into_iter().flatten() {
-                    at.push(format!("{path}:{l}"));
-                }
-            }
-        }
-        Ok(DynamicUses(out))
-    }
-
     /// "3 dynamic imports (a.py:4, b.py:9, ...) can load any module ...", for `kind` if seen.
     fn cause(&self, kind: &str, what: &str, effect: &str) -> Option<String> {
         let at = self.0.get(kind).filter(|v| !v.is_empty())?;
@@ -318,35 +214,6 @@ impl Dependents<'_> {
             }
         }
         c
-    }
-}
-
-const RELATIONS: [&str; 4] = ["calls", "imports", "inherits", "uses"];
-
-/// A graph's edges as the impact traversal walks them, built once per graph (see
-/// `graph_cache`).
-pub(super) struct Adjacency {
-    /// dst -> [(src, relation, confidence)], in (src, dst, kind) order.
-    rev: FxHashMap<i64, Vec<(i64, &'static str, f64)>>,
-    /// `defines` / `contains`: a node's children.
-    children: FxHashMap<i64, Vec<i64>>,
-}
-
-impl Adjacency {
-    /// From `edges` in (src, dst, kind) order (as `load_edges` reads them).
-    pub(super) fn new(nodes: &Nodes, edges: &[(String, i64, i64, f64)]) -> Self {
-        let mut rev: FxHashMap<i64, Vec<(i64, &'static str, f64)>> = FxHashMap::default();
-        let mut children: FxHashMap<i64, Vec<i64>> = FxHashMap::default();
-        for (kind, src, dst, conf) in edges {
-            if let Some(rel) = RELATIONS.iter().find(|r| **r == kind.as_str()) {
-                if nodes.contains_key(src) {
-                    rev.entry(*dst).or_default().push((*src, rel, *conf));
-                }
-            } else if matches!(kind.as_str(), "defines" | "contains") {
-                children.entry(*src).or_default().push(*dst);
-            }
-        }
-        Adjacency { rev, children }
     }
 }
 

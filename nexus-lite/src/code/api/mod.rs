@@ -28,12 +28,9 @@ use std::sync::Arc;
 mod compare;
 mod context;
 mod findings;
-mod graph_cache;
 mod graphs;
 mod impact;
 mod regenerations;
-
-pub use graph_cache::GraphCache;
 
 fn known_repo<'a>(state: &'a AppState, name: &str) -> Result<&'a Repo, ApiError> {
     state.repo(name).ok_or_else(|| {

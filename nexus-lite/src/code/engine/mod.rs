@@ -1,15 +1,16 @@
 //! Shared state, indexing runs, regeneration plans and background regenerations.
 
-use crate::LiteConfig;
 use crate::code::findings::{self, AnalyserStatus};
 mod run;
 
 use crate::code::index::{self, ParseCache};
 use crate::code::{cache, store};
+use crate::core::config::LiteConfig;
 use crate::core::db::Reader;
 use crate::core::error::LiteError;
 use crate::core::git;
 use crate::core::http::Shared;
+use crate::core::repos::{Registry, ServedRepo, served_repos};
 use crate::core::state::Core;
 use crate::core::util::{now_epoch, rfc3339};
 use run::{analyser_warnings, run_index};
@@ -17,7 +18,7 @@ use serde_json::{Value, json};
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicI64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Weak};
 
 /// Plans expire after this many seconds.
 pub const PLAN_TTL_SECS: i64 = 15 * 60;
@@ -46,6 +47,8 @@ const ANALYSERS: [&str; 2] = ["ruff", "bandit"];
 pub struct Repo {
     pub name: String,
     pub root: PathBuf,
+    /// The server's registration of this repository, held while the code domain serves it.
+    registered: Arc<ServedRepo>,
     cache: ParseCache,
     analyser_cache: Mutex<AnalyserCache>,
     index_lock: Mutex<()>,
@@ -125,13 +128,44 @@ impl Regen {
 }
 
 /// What every view of one server shares in the code domain: the plan clock, the regenerations
-/// and the repositories being regenerated, the graphs in memory.
+/// and the repositories being regenerated, the graphs in memory, and each served repository's
+/// caches.
 #[derive(Default, Clone)]
 pub struct CodeShared {
     pub clock: Arc<Clock>,
     pub regens: Arc<Mutex<HashMap<String, Regen>>>,
     pub running: Arc<Mutex<HashSet<String>>>,
-    pub graph_cache: Arc<crate::code::api::GraphCache>,
+    pub graph_cache: Arc<crate::code::graph_cache::GraphCache>,
+    /// By name. Weak: a repository no view serves any more is dropped with its caches.
+    repos: Arc<Mutex<HashMap<String, Weak<Repo>>>>,
+}
+
+impl CodeShared {
+    /// Opens the code domain on `core`: its migrations, then the runs a previous process left
+    /// `running` marked failed (the data directory is locked: no other process runs them).
+    pub fn open(core: &Core) -> Result<CodeShared, LiteError> {
+        core.open_domain(&crate::code::DOMAIN)?;
+        let recovered = store::recover_interrupted(&core.writer()?)?;
+        if recovered > 0 {
+            tracing::warn!(recovered, "marked interrupted graph runs as failed");
+        }
+        Ok(CodeShared::default())
+    }
+
+    /// The code domain's repository for the registration `served` (its parse and analyser
+    /// caches shared with every view serving it).
+    pub fn repo(&self, served: Arc<ServedRepo>) -> Arc<Repo> {
+        let mut repos = self.repos.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(existing) = repos.get(&served.name).and_then(Weak::upgrade)
+            && Arc::ptr_eq(&existing.registered, &served)
+        {
+            return existing;
+        }
+        let repo = Arc::new(Repo::new(served));
+        repos.retain(|_, r| r.strong_count() > 0);
+        repos.insert(repo.name.clone(), Arc::downgrade(&repo));
+        repo
+    }
 }
 
 /// The code domain's state over some repositories (and, through [`AppState::core`], the
@@ -145,7 +179,7 @@ pub struct AppState {
     pub regens: Arc<Mutex<HashMap<String, Regen>>>,
     pub running: Arc<Mutex<HashSet<String>>>,
     /// Ready graphs in memory for the impact queries.
-    pub graph_cache: Arc<crate::code::api::GraphCache>,
+    pub graph_cache: Arc<crate::code::graph_cache::GraphCache>,
 }
 
 impl Shared for AppState {
@@ -181,11 +215,12 @@ impl RunOutcome {
 }
 
 impl Repo {
-    /// A repository with empty caches (`root`: the root of its work tree).
-    pub fn new(name: String, root: PathBuf) -> Repo {
+    /// A repository with empty caches (`registered.root`: the root of its work tree).
+    pub fn new(registered: Arc<ServedRepo>) -> Repo {
         Repo {
-            name,
-            root,
+            name: registered.name.clone(),
+            root: registered.root.clone(),
+            registered,
             cache: ParseCache::default(),
             analyser_cache: Mutex::new(AnalyserCache::default()),
             index_lock: Mutex::new(()),
@@ -231,11 +266,23 @@ fn changed_since(
 pub use crate::core::repos::repo_name;
 
 impl AppState {
-    /// Opens the whole server's state for `config`: the shared core (lock, database, every
-    /// domain's migrations) and this domain over every repository of `config`.
+    /// Opens the code domain alone for `config`: the core (lock, database), this domain's
+    /// migrations, and every repository of `config`.
     pub fn new(config: &LiteConfig) -> Result<Arc<AppState>, LiteError> {
-        let (server, repos) = crate::server::Server::open_config(config)?;
-        Ok(server.code_state(repos))
+        let served = served_repos(config)?;
+        let core = Core::open(&config.data_dir, &config.token)?;
+        let shared = CodeShared::open(&core)?;
+        let registry = Registry::default();
+        let repos = served
+            .into_iter()
+            .map(|r| Ok(shared.repo(registry.served(r)?)))
+            .collect::<Result<Vec<_>, LiteError>>()?;
+        Ok(AppState::view(
+            core,
+            &shared,
+            repos,
+            config.index_on_first_use,
+        ))
     }
 
     /// A view over `repos` sharing `core` and `shared`.

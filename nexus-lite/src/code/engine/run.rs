@@ -428,7 +428,7 @@ fn write(
     let mut statuses = vec![AnalyserStatus {
         tool: "nexus_kg".into(),
         status: "ok",
-        version: Some(crate::GENERATOR.into()),
+        version: Some(crate::core::config::GENERATOR.into()),
         reason: None,
         findings: kg.len(),
         seconds: measured.graph_ms / 1000.0,

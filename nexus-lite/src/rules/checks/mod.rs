@@ -7,8 +7,8 @@ pub mod witness;
 pub use witness::{Standing, Witnessing, record_gate_run};
 
 use crate::core::error::LiteError;
+use crate::core::http::ApiError;
 use crate::core::repos::ServedRepo;
-use crate::rules::api::RulesError;
 use crate::rules::playbook;
 use crate::rules::state::RulesState;
 use rusqlite::{Connection, OptionalExtension, params};
@@ -36,15 +36,15 @@ pub struct CheckRequest {
     pub results: Vec<ClaimedResult>,
 }
 
-fn opt_str(body: &Value, key: &str, max: usize) -> Result<Option<String>, RulesError> {
+fn opt_str(body: &Value, key: &str, max: usize) -> Result<Option<String>, ApiError> {
     match &body[key] {
         Value::Null => Ok(None),
         Value::String(s) if s.trim().is_empty() => Ok(None),
-        Value::String(s) if s.chars().count() > max => Err(RulesError::bad(format!(
+        Value::String(s) if s.chars().count() > max => Err(ApiError::bad(format!(
             "`{key}` is longer than {max} characters; shorten it"
         ))),
         Value::String(s) => Ok(Some(s.trim().to_string())),
-        other => Err(RulesError::bad(format!(
+        other => Err(ApiError::bad(format!(
             "`{key}` must be a string or null, got {}",
             kind(other)
         ))),
@@ -63,24 +63,24 @@ fn kind(v: &Value) -> &'static str {
 }
 
 /// Checks a report_check body (RulesCheckRequest).
-pub fn parse_request(body: &Value) -> Result<CheckRequest, RulesError> {
+pub fn parse_request(body: &Value) -> Result<CheckRequest, ApiError> {
     let session_id = opt_str(body, "sessionId", 256)?.ok_or_else(|| {
-        RulesError::bad(
+        ApiError::bad(
             "`sessionId` is required and must not be empty: use a stable id for the piece of work (the branch name, for example), the same on every report",
         )
     })?;
     let Some(list) = body["results"].as_array() else {
-        return Err(RulesError::bad(
+        return Err(ApiError::bad(
             "`results` is required: an array of {ruleId, pass, note?}, one per playbook rule you checked",
         ));
     };
     if list.is_empty() {
-        return Err(RulesError::bad(
+        return Err(ApiError::bad(
             "`results` is empty: report at least one rule you checked ({ruleId, pass}); get_playbook lists the rule ids",
         ));
     }
     if list.len() > MAX_RESULTS {
-        return Err(RulesError::bad(format!(
+        return Err(ApiError::bad(format!(
             "`results` has {} entries; at most {MAX_RESULTS} are taken in one report",
             list.len()
         )));
@@ -90,26 +90,26 @@ pub fn parse_request(body: &Value) -> Result<CheckRequest, RulesError> {
     let mut duplicates = Vec::new();
     for (i, r) in list.iter().enumerate() {
         if !r.is_object() {
-            return Err(RulesError::bad(format!(
+            return Err(ApiError::bad(format!(
                 "`results[{i}]` must be an object {{ruleId, pass, note?}}, got {}",
                 kind(r)
             )));
         }
         let rule_id = opt_str(r, "ruleId", MAX_ID)
-            .map_err(|e| RulesError::bad(format!("`results[{i}]`: {}", e.message)))?
+            .map_err(|e| ApiError::bad(format!("`results[{i}]`: {}", e.message)))?
             .ok_or_else(|| {
-                RulesError::bad(format!(
+                ApiError::bad(format!(
                     "`results[{i}].ruleId` is required and must not be empty; get_playbook lists the rule ids"
                 ))
             })?;
         let Some(pass) = r["pass"].as_bool() else {
-            return Err(RulesError::bad(format!(
+            return Err(ApiError::bad(format!(
                 "`results[{i}].pass` ({rule_id}) must be true or false, got {}",
                 kind(&r["pass"])
             )));
         };
         let note = opt_str(r, "note", MAX_NOTE)
-            .map_err(|e| RulesError::bad(format!("`results[{i}]` ({rule_id}): {}", e.message)))?;
+            .map_err(|e| ApiError::bad(format!("`results[{i}]` ({rule_id}): {}", e.message)))?;
         if !seen.insert(rule_id.clone()) {
             duplicates.push(rule_id.clone());
         }
@@ -120,7 +120,7 @@ pub fn parse_request(body: &Value) -> Result<CheckRequest, RulesError> {
         });
     }
     if !duplicates.is_empty() {
-        return Err(RulesError::bad(format!(
+        return Err(ApiError::bad(format!(
             "`results` names these rules more than once: {}; report each rule once",
             duplicates.join(", ")
         )));
@@ -316,7 +316,7 @@ pub fn list_answer(
     repo: &ServedRepo,
     session: Option<&str>,
     limit: usize,
-) -> Result<Value, RulesError> {
+) -> Result<Value, ApiError> {
     let conn = s.core.reader()?;
     let (ids, total) = list_ids(&conn, &repo.name, session, limit)?;
     let mut checks = Vec::with_capacity(ids.len());
@@ -378,7 +378,7 @@ fn note(v: &Value, tree_error: Option<&str>) -> String {
 }
 
 /// POST /api/v1/rules/checks.
-pub fn report(s: &RulesState, repo: &ServedRepo, body: &Value) -> Result<Value, RulesError> {
+pub fn report(s: &RulesState, repo: &ServedRepo, body: &Value) -> Result<Value, ApiError> {
     let req = parse_request(body)?;
     let pb = playbook::load_worktree(&repo.root)?;
     // Analyser ids count: the gate witnesses them from its own analysis.
@@ -406,7 +406,7 @@ pub fn report(s: &RulesState, repo: &ServedRepo, body: &Value) -> Result<Value, 
         crate::core::util::now_epoch(),
     )?;
     let mut v = check_json(&conn, &id)?.ok_or_else(|| {
-        RulesError::from(LiteError::Task(format!(
+        ApiError::from(LiteError::Task(format!(
             "the self-check {id} was stored but cannot be read back"
         )))
     })?;

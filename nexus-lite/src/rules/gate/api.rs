@@ -1,8 +1,7 @@
 //! The gate-results routes: `GET /api/v1/rules/gate-results` (the get_gate_result answer)
 //! and `POST /api/v1/rules/gate-results` (store a record made by `nexus-mcp gate`).
 
-use crate::core::http::{self, Params, Q};
-use crate::rules::api::{RulesError, RulesResult, blocking};
+use crate::core::http::{self, ApiError, ApiResult, Params, Q, blocking_with};
 use crate::rules::gate::answer::{self, DEFAULT_LIMIT, MAX_LIMIT, Question};
 use crate::rules::gate::model::GateRecord;
 use crate::rules::gate::record::{self, Stored};
@@ -56,19 +55,19 @@ fn visible(q: &Q) -> Option<Vec<String>> {
     })
 }
 
-async fn get_results(State(s): State<Arc<RulesState>>, q: Q) -> RulesResult {
+async fn get_results(State(s): State<Arc<RulesState>>, q: Q) -> ApiResult {
     let visible = visible(&q);
     let p = Params::new(q)?;
     let sha = p
         .str("sha")
         .map(answer::sha_prefix)
         .transpose()
-        .map_err(|e| RulesError::new(StatusCode::BAD_REQUEST, "INVALID_SHA", e.to_string()))?;
+        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, "INVALID_SHA", e.to_string()))?;
     let pr = p.opt_int("pr", 1, i64::MAX)?.map(|n| n as u64);
     let limit = p.int("limit", DEFAULT_LIMIT as i64, 1, MAX_LIMIT as i64)? as usize;
     let repository = p.str("repository").map(str::to_string);
     let checked_prefix = p.str("checkedPrefix").map(str::to_string);
-    blocking(s, StatusCode::OK, move |s| {
+    blocking_with(s, StatusCode::OK, move |s| {
         let conn = s.core.reader()?;
         let q = Question {
             repository: repository.as_deref(),
@@ -86,17 +85,17 @@ async fn get_results(State(s): State<Arc<RulesState>>, q: Q) -> RulesResult {
 async fn post_result(
     State(s): State<Arc<RulesState>>,
     body: Result<Json<Value>, JsonRejection>,
-) -> RulesResult {
+) -> ApiResult {
     let body = http::body(body)?;
     let rec: GateRecord = serde_json::from_value(body).map_err(|e| {
-        RulesError::bad(format!(
+        ApiError::bad(format!(
             "the body is not a gate record ({e}); send the JSON `nexus-mcp gate` produces"
         ))
     })?;
-    record::validate(&rec).map_err(|e| RulesError::bad(e.to_string()))?;
+    record::validate(&rec).map_err(|e| ApiError::bad(e.to_string()))?;
     let served: Vec<String> = s.repos.iter().map(|r| r.name.clone()).collect();
     if !served.iter().any(|n| n == &rec.repository) {
-        return Err(RulesError::not_found(
+        return Err(ApiError::not_found_as(
             "REPOSITORY_NOT_FOUND",
             format!(
                 "no repository `{}` is served here, so its gate record cannot be stored; served repositories: {}",
@@ -109,7 +108,7 @@ async fn post_result(
             ),
         ));
     }
-    blocking(s, StatusCode::CREATED, move |s| {
+    blocking_with(s, StatusCode::CREATED, move |s| {
         let mut conn = s.core.writer()?;
         let stored = record::store(&mut conn, &rec, crate::core::util::now_epoch())?;
         let self_checks = match after_store(&mut conn, &rec, &stored) {

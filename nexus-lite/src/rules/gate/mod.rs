@@ -325,7 +325,7 @@ pub fn run(
         waived: waivers.waived,
         waiver_notes: waivers.notes,
         analyzed_at: crate::core::util::rfc3339(crate::core::util::now_epoch()),
-        generator: Some(crate::GENERATOR.to_string()),
+        generator: Some(crate::core::config::GENERATOR.to_string()),
     })
 }
 

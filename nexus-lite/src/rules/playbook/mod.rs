@@ -14,9 +14,9 @@ pub mod scope;
 pub mod sections;
 
 use crate::core::error::LiteError;
+use crate::core::http::ApiError;
 use crate::core::repos::ServedRepo;
 use crate::core::util::sha256_hex;
-use crate::rules::api::RulesError;
 use discover::{Candidate, Kind};
 use files::{Content, Entry, Snapshot};
 use frontmatter::Frontmatter;
@@ -932,7 +932,7 @@ pub fn answer(
     repo: &ServedRepo,
     path: Option<&str>,
     since: Option<&str>,
-) -> Result<Value, RulesError> {
+) -> Result<Value, ApiError> {
     let pb = load_worktree(&repo.root)?;
     let sel = pb.select(path);
     if since.is_some_and(|s| s.trim().eq_ignore_ascii_case(&sel.version)) {

@@ -5,9 +5,9 @@
 //! root, regular files only (a symlink is not followed), at most 1 MiB each.
 
 use crate::core::error::LiteError;
+use crate::core::http::ApiError;
 use crate::core::repos::ServedRepo;
 use crate::core::util::now_epoch;
-use crate::rules::api::RulesError;
 use crate::rules::playbook;
 use crate::rules::proposals::{NewProposal, queue};
 use crate::rules::state::RulesState;
@@ -623,7 +623,7 @@ fn proposed_patterns(conn: &Connection, repository: &str) -> Result<Vec<String>,
 }
 
 /// POST /api/v1/rules/proposals/bootstrap.
-pub fn answer(s: &RulesState, r: &ServedRepo) -> Result<Value, RulesError> {
+pub fn answer(s: &RulesState, r: &ServedRepo) -> Result<Value, ApiError> {
     let pb = playbook::load_worktree(&r.root).ok();
     let mut conn = s.core.writer()?;
     let (cands, sources) = candidates(&r.root, &conn, &r.name, pb.as_ref())?;

@@ -11,9 +11,9 @@ use request::text;
 pub use request::{NewProposal, parse_request, skill_name_problem, slug, target_path};
 
 use crate::core::error::LiteError;
+use crate::core::http::ApiError;
 use crate::core::repos::ServedRepo;
 use crate::core::util::{now_epoch, rfc3339};
-use crate::rules::api::RulesError;
 use crate::rules::state::RulesState;
 use axum::http::StatusCode;
 use rusqlite::{Connection, OptionalExtension, params};
@@ -153,7 +153,7 @@ pub fn list(
         .collect())
 }
 
-pub fn list_answer(s: &RulesState, r: &ServedRepo, status: &[String]) -> Result<Value, RulesError> {
+pub fn list_answer(s: &RulesState, r: &ServedRepo, status: &[String]) -> Result<Value, ApiError> {
     let conn = s.core.reader()?;
     let proposals = list(&conn, &r.name, status)?;
     Ok(json!({
@@ -163,7 +163,7 @@ pub fn list_answer(s: &RulesState, r: &ServedRepo, status: &[String]) -> Result<
     }))
 }
 
-pub fn propose_answer(s: &RulesState, r: &ServedRepo, b: &Value) -> Result<Value, RulesError> {
+pub fn propose_answer(s: &RulesState, r: &ServedRepo, b: &Value) -> Result<Value, ApiError> {
     let p = parse_request(b)?;
     let mut conn = s.core.writer()?;
     let (proposal, duplicate) = queue(&mut conn, &r.name, &p, now_epoch())?;
@@ -182,7 +182,7 @@ pub fn propose_answer(s: &RulesState, r: &ServedRepo, b: &Value) -> Result<Value
     Ok(json!({ "proposal": proposal, "duplicate": duplicate, "note": note }))
 }
 
-pub fn bootstrap_answer(s: &RulesState, r: &ServedRepo) -> Result<Value, RulesError> {
+pub fn bootstrap_answer(s: &RulesState, r: &ServedRepo) -> Result<Value, ApiError> {
     bootstrap::answer(s, r)
 }
 
@@ -246,7 +246,7 @@ pub fn file_text(p: &Value) -> String {
     out
 }
 
-fn decided_by(b: &Value) -> Result<(Option<String>, Option<String>), RulesError> {
+fn decided_by(b: &Value) -> Result<(Option<String>, Option<String>), ApiError> {
     Ok((
         text(b, "decidedBy", 200, false)?,
         text(b, "decisionNote", 4000, false)?,
@@ -259,7 +259,7 @@ pub fn decide_answer(
     id: &str,
     d: Decision,
     b: &Value,
-) -> Result<Value, RulesError> {
+) -> Result<Value, ApiError> {
     let (by, note) = if b.is_object() {
         decided_by(b)?
     } else {
@@ -273,7 +273,7 @@ pub fn decide_answer(
             .filter_map(|p| p["proposalId"].as_str().map(str::to_string))
             .collect();
         let near = crate::core::util::near_names(id, ids.iter().map(String::as_str), 0.85);
-        return Err(RulesError::not_found(
+        return Err(ApiError::not_found_as(
             "PROPOSAL_NOT_FOUND",
             format!(
                 "no proposal `{id}` in {}{}; GET /api/v1/rules/proposals lists them",
@@ -285,7 +285,7 @@ pub fn decide_answer(
         ));
     };
     if p["status"] != "queued" {
-        return Err(RulesError::conflict(
+        return Err(ApiError::conflict(
             "PROPOSAL_NOT_QUEUED",
             format!(
                 "proposal {id} is already {} ({}); only queued proposals can be accepted or rejected",
@@ -311,14 +311,14 @@ pub fn decide_answer(
             }
             write::write_new(&r.root, &rel, &content).map_err(|e| match e {
                 write::WriteError::Exists { .. } => {
-                    RulesError::conflict("FILE_EXISTS", e.to_string())
+                    ApiError::conflict("FILE_EXISTS", e.to_string())
                 }
                 write::WriteError::Symlink { .. }
                 | write::WriteError::NotADirectory { .. }
                 | write::WriteError::BadPath { .. } => {
-                    RulesError::conflict("UNSAFE_PATH", e.to_string())
+                    ApiError::conflict("UNSAFE_PATH", e.to_string())
                 }
-                write::WriteError::Io { .. } => RulesError::new(
+                write::WriteError::Io { .. } => ApiError::new(
                     StatusCode::INTERNAL_SERVER_ERROR,
                     "WRITE_FAILED",
                     e.to_string(),

@@ -1,7 +1,7 @@
 //! A proposal request, checked: kinds, names (agentskills.io rules for skills), globs,
 //! analyser codes and patterns; the slug and dedupe key it gets; where it would be written.
 
-use crate::rules::api::RulesError;
+use crate::core::http::ApiError;
 use serde_json::{Map, Value, json};
 
 /// A proposal to queue, validated.
@@ -110,48 +110,48 @@ pub(crate) fn text(
     key: &str,
     max: usize,
     required: bool,
-) -> Result<Option<String>, RulesError> {
+) -> Result<Option<String>, ApiError> {
     match &body[key] {
-        Value::Null if required => Err(RulesError::bad(format!("`{key}` is required"))),
+        Value::Null if required => Err(ApiError::bad(format!("`{key}` is required"))),
         Value::Null => Ok(None),
-        Value::String(s) if s.trim().is_empty() && required => Err(RulesError::bad(format!(
+        Value::String(s) if s.trim().is_empty() && required => Err(ApiError::bad(format!(
             "`{key}` is required and must not be empty"
         ))),
         Value::String(s) if s.trim().is_empty() => Ok(None),
-        Value::String(s) if s.chars().count() > max => Err(RulesError::bad(format!(
+        Value::String(s) if s.chars().count() > max => Err(ApiError::bad(format!(
             "`{key}` is longer than {max} characters; shorten it"
         ))),
         Value::String(s) => match crate::core::util::first_terminal_control(s) {
             Some((at, c)) => Err(control_refused(key, at, c)),
             None => Ok(Some(s.trim().to_string())),
         },
-        _ => Err(RulesError::bad(format!("`{key}` must be a string"))),
+        _ => Err(ApiError::bad(format!("`{key}` must be a string"))),
     }
 }
 
 /// A terminal control in text that ends up in a rule file people read in terminals (`cat`,
 /// `git diff`, a pager): ESC sequences hide or forge text, CR overwrites a line, bidi
 /// overrides reorder it.
-pub(crate) fn control_refused(key: &str, at: usize, c: char) -> RulesError {
-    RulesError::bad(format!(
+pub(crate) fn control_refused(key: &str, at: usize, c: char) -> ApiError {
+    ApiError::bad(format!(
         "`{key}` holds the control character U+{:04X} at character {at}; terminal controls (ESC, BEL, CR, bidi overrides) are refused in proposals because the accepted file is read in terminals: remove it (end lines with \\n only)",
         u32::from(c)
     ))
 }
 
-fn strings(body: &Value, key: &str) -> Result<Vec<String>, RulesError> {
+fn strings(body: &Value, key: &str) -> Result<Vec<String>, ApiError> {
     match &body[key] {
         Value::Null => Ok(Vec::new()),
         Value::Array(items) => items
             .iter()
             .map(|i| match i.as_str().map(str::trim) {
                 Some(s) if !s.is_empty() => Ok(s.to_string()),
-                _ => Err(RulesError::bad(format!(
+                _ => Err(ApiError::bad(format!(
                     "`{key}` must be an array of non-empty strings"
                 ))),
             })
             .collect(),
-        _ => Err(RulesError::bad(format!(
+        _ => Err(ApiError::bad(format!(
             "`{key}` must be an array of strings"
         ))),
     }
@@ -162,12 +162,12 @@ fn one_line(s: &str) -> String {
 }
 
 /// Checks a POST /proposals body (RulesProposalRequest).
-pub fn parse_request(body: &Value) -> Result<NewProposal, RulesError> {
+pub fn parse_request(body: &Value) -> Result<NewProposal, ApiError> {
     let kind = match body["kind"].as_str() {
         Some("rule") => "rule",
         Some("skill") => "skill",
         _ => {
-            return Err(RulesError::bad(
+            return Err(ApiError::bad(
                 "`kind` must be `rule` (propose_rule) or `skill` (propose_skill)",
             ));
         }
@@ -181,7 +181,7 @@ pub fn parse_request(body: &Value) -> Result<NewProposal, RulesError> {
         None | Some("agent") => "agent",
         Some("human") => "human",
         Some(other) => {
-            return Err(RulesError::bad(format!(
+            return Err(ApiError::bad(format!(
                 "`source` must be `agent` (the default) or `human`, got `{other}`"
             )));
         }
@@ -192,23 +192,23 @@ pub fn parse_request(body: &Value) -> Result<NewProposal, RulesError> {
     let mut fields = Map::new();
     let name_out = if kind == "skill" {
         let name = name.ok_or_else(|| {
-            RulesError::bad(
+            ApiError::bad(
                 "a skill needs `name`: the directory it is written to (.agents/skills/<name>/SKILL.md), 1–64 of a-z, 0-9 and single hyphens",
             )
         })?;
         if let Some(p) = skill_name_problem(&name) {
-            return Err(RulesError::bad(format!(
+            return Err(ApiError::bad(format!(
                 "skill name `{name}` {p} (agentskills.io); it is also the directory .agents/skills/<name>/"
             )));
         }
         let description = description.ok_or_else(|| {
-            RulesError::bad(
+            ApiError::bad(
                 "a skill needs `description` (1–1,024 characters): it is the only thing an agent reads to decide to load the skill",
             )
         })?;
         for key in ["severity", "globs", "enforcedBy", "forbid", "paths"] {
             if !body[key].is_null() {
-                return Err(RulesError::bad(format!(
+                return Err(ApiError::bad(format!(
                     "`{key}` applies to rules only; a skill takes name, description, title and body"
                 )));
             }
@@ -219,12 +219,12 @@ pub fn parse_request(body: &Value) -> Result<NewProposal, RulesError> {
         if let Some(n) = &name
             && let Some(p) = skill_name_problem(n)
         {
-            return Err(RulesError::bad(format!(
+            return Err(ApiError::bad(format!(
                 "rule name `{n}` {p}; it becomes the rule's id and its file .nexus/rules/<name>.md"
             )));
         }
         if name.is_none() && slug(&title).is_empty() {
-            return Err(RulesError::bad(
+            return Err(ApiError::bad(
                 "`title` needs letters or digits (its slug names the rule's file), or give `name`",
             ));
         }
@@ -232,7 +232,7 @@ pub fn parse_request(body: &Value) -> Result<NewProposal, RulesError> {
             None => "warning",
             Some(s @ ("error" | "warning" | "note")) => s,
             Some(other) => {
-                return Err(RulesError::bad(format!(
+                return Err(ApiError::bad(format!(
                     "`severity` must be error, warning or note, got `{other}`"
                 )));
             }
@@ -250,7 +250,7 @@ pub fn parse_request(body: &Value) -> Result<NewProposal, RulesError> {
         }
         for g in &globs {
             globset::Glob::new(g).map_err(|e| {
-                RulesError::bad(format!("glob `{g}` is not valid ({e}); fix or drop it"))
+                ApiError::bad(format!("glob `{g}` is not valid ({e}); fix or drop it"))
             })?;
         }
         if !globs.is_empty() {
@@ -260,7 +260,7 @@ pub fn parse_request(body: &Value) -> Result<NewProposal, RulesError> {
         for e in &enforced {
             if !matches!(e.split_once(':'), Some((t, c)) if !t.trim().is_empty() && !c.trim().is_empty())
             {
-                return Err(RulesError::bad(format!(
+                return Err(ApiError::bad(format!(
                     "`enforcedBy` entry `{e}` is not `<tool>:<code>` (e.g. bandit:B602, ruff:S608, ruff:S*)"
                 )));
             }
@@ -270,7 +270,7 @@ pub fn parse_request(body: &Value) -> Result<NewProposal, RulesError> {
         }
         if let Some(f) = text(body, "forbid", 1000, false)? {
             regex::Regex::new(&f).map_err(|e| {
-                RulesError::bad(format!("`forbid` is not a valid regular expression: {e}"))
+                ApiError::bad(format!("`forbid` is not a valid regular expression: {e}"))
             })?;
             fields.insert("forbid".into(), json!(f));
         }
