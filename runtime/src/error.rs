@@ -2,8 +2,9 @@
 
 use crate::arguments::ArgumentProblem;
 use crate::spec::Mode;
+// Kept here too: quoting was error.rs's before it moved (surfaces and nexus-lite import it from here).
+pub use crate::quote::{ECHO_MAX, MESSAGE_MAX, capped, echo};
 use serde_json::{Value, json};
-use std::borrow::Cow;
 
 /// A tool call that could not produce its result.
 #[derive(Debug, thiserror::Error)]
@@ -172,35 +173,6 @@ pub fn log_internal(error: &dyn std::fmt::Display) -> String {
     let reference = uuid::Uuid::new_v4().simple().to_string();
     tracing::error!(%reference, error = %error, "internal error; the HTTP client got only the reference");
     reference
-}
-
-/// At most this many characters of an input value are quoted back in a message.
-pub const ECHO_MAX: usize = 80;
-
-/// `value` as a message may quote it: whole when short, else its first [`ECHO_MAX`] characters,
-/// `…` and its length, so a huge argument never comes back in an error.
-pub fn echo(value: &str) -> Cow<'_, str> {
-    cut(value, ECHO_MAX)
-}
-
-/// Longest message an error carries: the backstop for a quote not capped where it was written
-/// (a Nexus message, a schema error naming a huge property).
-pub const MESSAGE_MAX: usize = 1000;
-
-/// A whole message within [`MESSAGE_MAX`] characters.
-pub fn capped(message: &str) -> Cow<'_, str> {
-    cut(message, MESSAGE_MAX)
-}
-
-fn cut(text: &str, max: usize) -> Cow<'_, str> {
-    match text.char_indices().nth(max) {
-        None => Cow::Borrowed(text),
-        Some((at, _)) => Cow::Owned(format!(
-            "{}… ({} characters)",
-            &text[..at],
-            text.chars().count()
-        )),
-    }
 }
 
 #[cfg(test)]
