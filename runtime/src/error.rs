@@ -140,9 +140,7 @@ impl ToolError {
     /// this server). Resources and prompts answer these as invalid params, never as -32603.
     pub fn is_callers(&self) -> bool {
         match self {
-            ToolError::Backend { code, .. } => {
-                !crate::call::error_codes::ENGINE_CODES.contains(&code.as_str())
-            }
+            ToolError::Backend { code, .. } => !ENGINE_CODES.contains(&code.as_str()),
             ToolError::Internal(_) => false,
             _ => true,
         }
@@ -167,6 +165,16 @@ impl ToolError {
         ))
     }
 }
+
+/// Codes the engine gives failures itself; they are not the backend's words. (Here, not in
+/// call::error_codes, so that error imports nothing that imports it.)
+pub(crate) const ENGINE_CODES: [&str; 5] = [
+    "nexus_unavailable",
+    "nexus_unauthorized",
+    "nexus_busy",
+    "nexus_answer_too_large",
+    "bad_response",
+];
 
 /// Logs an internal error's details with a new reference, returned for the client's message.
 pub fn log_internal(error: &dyn std::fmt::Display) -> String {
