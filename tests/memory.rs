@@ -45,9 +45,11 @@ fn the_server_uses_no_huge_pages_after_one_call() {
     let mut stdin = child.stdin.take().unwrap();
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
     let mut send = |message: Value| writeln!(stdin, "{message}").unwrap();
-    send(json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+    send(
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-06-18", "capabilities": {},
-        "clientInfo": {"name": "memory", "version": "0"}}}));
+        "clientInfo": {"name": "memory", "version": "0"}}}),
+    );
     send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
     send(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
         "params": {"name": "get_note", "arguments": {"noteId": "welcome"}}}));
@@ -57,7 +59,10 @@ fn the_server_uses_no_huge_pages_after_one_call() {
         assert_ne!(stdout.read_line(&mut line).unwrap(), 0, "the server exited");
         let message: Value = serde_json::from_str(&line).unwrap();
         if message["id"] == 2 {
-            assert_eq!(message["result"]["structuredContent"]["title"], "Welcome", "{message}");
+            assert_eq!(
+                message["result"]["structuredContent"]["title"], "Welcome",
+                "{message}"
+            );
             break;
         }
     }
