@@ -2,7 +2,7 @@
 //! field as a JSON pointer, the schema rule it breaks and, where the rule has them, the allowed
 //! values. They travel in an `isError` tool result, not as a JSON-RPC error.
 
-use crate::error::echo;
+use crate::quote::{capped, echo};
 use serde_json::{Value, json};
 
 /// At most this many problems are reported for one call.
@@ -42,7 +42,7 @@ impl ArgumentProblem {
     pub fn to_json(&self) -> Value {
         let mut body = json!({
             "code": "invalid_arguments",
-            "message": crate::error::capped(&self.message),
+            "message": capped(&self.message),
             "field": echo(&self.field),
             "rule": self.rule,
         });

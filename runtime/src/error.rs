@@ -2,8 +2,9 @@
 
 use crate::arguments::ArgumentProblem;
 use crate::spec::Mode;
+// Kept here too: quoting was error.rs's before it moved (surfaces and nexus-lite import it from here).
+pub use crate::quote::{ECHO_MAX, MESSAGE_MAX, capped, echo};
 use serde_json::{Value, json};
-use std::borrow::Cow;
 
 /// A tool call that could not produce its result.
 #[derive(Debug, thiserror::Error)]
@@ -139,9 +140,7 @@ impl ToolError {
     /// this server). Resources and prompts answer these as invalid params, never as -32603.
     pub fn is_callers(&self) -> bool {
         match self {
-            ToolError::Backend { code, .. } => {
-                !crate::call::error_codes::ENGINE_CODES.contains(&code.as_str())
-            }
+            ToolError::Backend { code, .. } => !ENGINE_CODES.contains(&code.as_str()),
             ToolError::Internal(_) => false,
             _ => true,
         }
@@ -167,40 +166,21 @@ impl ToolError {
     }
 }
 
+/// Codes the engine gives failures itself; they are not the backend's words. (Here, not in
+/// call::error_codes, so that error imports nothing that imports it.)
+pub(crate) const ENGINE_CODES: [&str; 5] = [
+    "nexus_unavailable",
+    "nexus_unauthorized",
+    "nexus_busy",
+    "nexus_answer_too_large",
+    "bad_response",
+];
+
 /// Logs an internal error's details with a new reference, returned for the client's message.
 pub fn log_internal(error: &dyn std::fmt::Display) -> String {
     let reference = uuid::Uuid::new_v4().simple().to_string();
     tracing::error!(%reference, error = %error, "internal error; the HTTP client got only the reference");
     reference
-}
-
-/// At most this many characters of an input value are quoted back in a message.
-pub const ECHO_MAX: usize = 80;
-
-/// `value` as a message may quote it: whole when short, else its first [`ECHO_MAX`] characters,
-/// `…` and its length, so a huge argument never comes back in an error.
-pub fn echo(value: &str) -> Cow<'_, str> {
-    cut(value, ECHO_MAX)
-}
-
-/// Longest message an error carries: the backstop for a quote not capped where it was written
-/// (a Nexus message, a schema error naming a huge property).
-pub const MESSAGE_MAX: usize = 1000;
-
-/// A whole message within [`MESSAGE_MAX`] characters.
-pub fn capped(message: &str) -> Cow<'_, str> {
-    cut(message, MESSAGE_MAX)
-}
-
-fn cut(text: &str, max: usize) -> Cow<'_, str> {
-    match text.char_indices().nth(max) {
-        None => Cow::Borrowed(text),
-        Some((at, _)) => Cow::Owned(format!(
-            "{}… ({} characters)",
-            &text[..at],
-            text.chars().count()
-        )),
-    }
 }
 
 #[cfg(test)]

@@ -6,12 +6,14 @@ pub mod app;
 pub mod arguments;
 pub mod backend;
 pub mod call;
+pub mod caller;
 pub mod contract;
 pub mod contract_extra;
 pub mod error;
 pub mod local_paths;
 pub mod log;
 pub mod mcp;
+pub mod quote;
 /// The one secret filter (its own crate, shared with nexus-lite), under its old path.
 pub use nexus_secrets as redact;
 pub mod templates;

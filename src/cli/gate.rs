@@ -5,7 +5,7 @@
 //! 2 when the verdict is unknown (the change or part of it could not be analysed, or the record
 //! was not stored), 0 only for a complete clean run. Logs go to stderr.
 
-use crate::cli::nexus::Connection;
+use crate::cli::nexus::{Connection, Remote};
 use crate::cli::terminal::{text, workflow_data, workflow_property};
 use crate::local_nexus::Client;
 use crate::runtime::backend::{NexusClient, NexusRequest};
@@ -103,8 +103,8 @@ pub enum Format {
     Github,
 }
 
-/// Runs the gate command; `nexus_url` is NEXUS_API_URL (token from NEXUS_API_TOKEN).
-pub async fn run(args: &GateArgs, nexus_url: Option<&str>) -> Result<ExitCode, String> {
+/// Runs the gate command against `nexus` (--nexus-url), or the local nexus-lite.
+pub async fn run(args: &GateArgs, nexus: Option<Remote<'_>>) -> Result<ExitCode, String> {
     let root = nexus_lite::git::toplevel(&args.repo).map_err(|e| e.to_string())?;
     // The analysis and the connection (which may start the local nexus-lite) overlap; the
     // repository's name, which only the connection knows, is set on the record after.
@@ -144,7 +144,7 @@ pub async fn run(args: &GateArgs, nexus_url: Option<&str>) -> Result<ExitCode, S
         return store_and_report(args, &root, record, None).await;
     }
     let connected = Connection::for_work_tree(
-        nexus_url,
+        nexus,
         &root,
         args.repository.as_deref(),
         args.data_dir.clone(),

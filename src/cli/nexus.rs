@@ -1,21 +1,26 @@
-//! The Nexus API a CLI subcommand talks to: NEXUS_API_URL (token from NEXUS_API_TOKEN), or the
-//! local nexus-lite of the data directory `serve` uses, shared with every running server.
+//! The Nexus API a CLI subcommand talks to: --nexus-url with --nexus-token (NEXUS_API_URL,
+//! NEXUS_API_TOKEN), or the local nexus-lite of the data directory `serve` uses, shared with
+//! every running server.
 
 use crate::local_nexus::{self, Client};
 use crate::runtime::backend::{NexusClient, Secret};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// A client of the remote Nexus at `url`, with the service token from NEXUS_API_TOKEN.
-pub fn remote(url: &str, timeout: Duration) -> Result<NexusClient, String> {
-    // Empty is unset, as for every variable the command line reads (see `main`).
-    let token = std::env::var("NEXUS_API_TOKEN")
-        .ok()
-        .filter(|t| !t.is_empty())
-        .ok_or_else(|| {
-            "NEXUS_API_URL is set but NEXUS_API_TOKEN is not (or is empty): set the Nexus service token".to_owned()
-        })?;
-    NexusClient::new(url, Secret::new(token), timeout).map_err(|e| e.to_string())
+/// A remote Nexus: --nexus-url (NEXUS_API_URL) and --nexus-token (NEXUS_API_TOKEN).
+#[derive(Debug, Clone, Copy)]
+pub struct Remote<'a> {
+    pub url: &'a str,
+    pub token: Option<&'a str>,
+}
+
+/// A client of the remote Nexus, with its service token.
+pub fn remote(remote: Remote<'_>, timeout: Duration) -> Result<NexusClient, String> {
+    // An empty variable is unset (see `cli::main`); an empty flag is refused the same way.
+    let token = remote.token.filter(|t| !t.is_empty()).ok_or_else(|| {
+        "NEXUS_API_URL is set but NEXUS_API_TOKEN is not (or is empty): set the Nexus service token (or pass --nexus-token)".to_owned()
+    })?;
+    NexusClient::new(remote.url, Secret::new(token.to_owned()), timeout).map_err(|e| e.to_string())
 }
 
 /// A connected client and the repository's name there.
@@ -29,7 +34,7 @@ impl Connection {
     /// tree's root with the connection. `client` says who asks (the local Nexus lets it reach
     /// the domains of its routes only).
     pub async fn for_work_tree(
-        nexus_url: Option<&str>,
+        nexus: Option<Remote<'_>>,
         path: &Path,
         name: Option<&str>,
         data_dir: Option<PathBuf>,
@@ -37,9 +42,9 @@ impl Connection {
     ) -> Result<(PathBuf, Connection), String> {
         let root = nexus_lite::git::toplevel(path).map_err(|e| e.to_string())?;
         let timeout = Duration::from_secs(120);
-        let conn = match nexus_url {
-            Some(url) => Connection {
-                client: remote(url, timeout)?,
+        let conn = match nexus {
+            Some(nexus) => Connection {
+                client: remote(nexus, timeout)?,
                 repository: nexus_lite::core::repos::repo_name(name, &root),
             },
             None => {

@@ -3,7 +3,7 @@
 //! - `stats`: which rules break most and how often agents fix them (a table, or `--json`);
 //! - `review`: the proposal queue (agents' and bootstrap's), and accepting or rejecting one.
 
-use crate::cli::nexus::Connection;
+use crate::cli::nexus::{Connection, Remote};
 use crate::cli::terminal;
 use crate::local_nexus::Client;
 use crate::runtime::backend::NexusRequest;
@@ -67,9 +67,9 @@ pub struct Decision {
     pub note: Option<String>,
 }
 
-pub async fn run(args: &RulesArgs, nexus_url: Option<&str>) -> Result<ExitCode, String> {
+pub async fn run(args: &RulesArgs, nexus: Option<Remote<'_>>) -> Result<ExitCode, String> {
     let (_, conn) = Connection::for_work_tree(
-        nexus_url,
+        nexus,
         &args.repo,
         args.repository.as_deref(),
         args.data_dir.clone(),

@@ -11,4 +11,6 @@ pub struct Environment {
     pub local_checkouts: BTreeMap<String, PathBuf>,
     /// Documentation workspaces served by the embedded nexus-lite, by name (nexus-doc-kg).
     pub doc_workspaces: BTreeMap<String, PathBuf>,
+    /// --max-commits-behind (nexus-code-kg; None: the surface's default).
+    pub max_commits_behind: Option<u32>,
 }

@@ -26,10 +26,12 @@ from harness import Failed, expect, run, text_of
 
 
 
-async def check(client: Client) -> None:
+async def check(client: Client, local: bool) -> None:
     tools = {t.name for t in (await client.list_tools()).tools}
+    # compare_note_with_local is a local_stdio tool; export_notes needs a scope never granted by default.
+    expected = {"get_note", "list_notes", "use_capability", "list_capabilities"} | ({"compare_note_with_local"} if local else set())
     expect(
-        tools == {"get_note", "use_capability", "list_capabilities"},
+        tools == expected,
         f"tools/list shows {sorted(tools)}: the capability get_note_history must stay hidden",
     )
 
@@ -98,14 +100,14 @@ async def run_stdio(args: argparse.Namespace) -> None:
         env=env,
     )
     async with Client(params, read_timeout_seconds=60) as client:
-        await check(client)
+        await check(client, local=True)
 
 
 async def run_http(args: argparse.Namespace) -> None:
     async with create_mcp_http_client() as http:
         transport = streamable_http_client(args.url, http_client=http)
         async with Client(transport, read_timeout_seconds=60) as client:
-            await check(client)
+            await check(client, local=False)
 
 
 def main() -> int:

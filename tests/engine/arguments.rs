@@ -11,26 +11,21 @@ use serde_json::json;
 async fn an_enum_value_names_its_field_rule_and_allowed_values() {
     let e = engine(Options::default()).await;
     let result = e
-        .call(
-            "kg_list_audit_risks",
-            json!({"repository": "acme/shop", "source_tool": "pylint"}),
-        )
+        .call("list_notes", json!({"folder": "team", "kind": "memo"}))
         .await
         .expect("bad arguments are a tool result, not a JSON-RPC error");
     let error = &error_body(&result)["error"];
     assert_eq!(error["code"], "invalid_arguments", "{error}");
     assert_eq!(error["retryable"], false);
-    assert_eq!(error["field"], "/source_tool", "{error}");
+    assert_eq!(error["field"], "/kind", "{error}");
     assert_eq!(error["rule"], "enum", "{error}");
     assert_eq!(
         error["allowed"],
-        json!(["nexus_kg", "ruff", "bandit", "osv", "audit_ai"])
+        json!(["idea", "plan", "minutes", "decision"])
     );
     let message = error["message"].as_str().unwrap();
     assert!(
-        message.contains("kg_list_audit_risks")
-            && message.contains("source_tool")
-            && message.contains("pylint"),
+        message.contains("list_notes") && message.contains("kind") && message.contains("memo"),
         "the message keeps tool, field and value: {message}"
     );
     assert!(
@@ -45,8 +40,8 @@ async fn several_problems_are_listed_and_unknown_properties_get_the_known_names(
     let e = engine(Options::default()).await;
     let result = e
         .call(
-            "kg_latest_graph",
-            json!({"repository": 42, "no_such_argument": true}),
+            "list_notes",
+            json!({"folder": 42, "no_such_argument": true}),
         )
         .await
         .unwrap();
@@ -62,7 +57,7 @@ async fn several_problems_are_listed_and_unknown_properties_get_the_known_names(
         })
         .collect();
     assert!(
-        found.contains(&("/repository".into(), "type".into())),
+        found.contains(&("/folder".into(), "type".into())),
         "{found:?}"
     );
     assert!(
@@ -74,7 +69,7 @@ async fn several_problems_are_listed_and_unknown_properties_get_the_known_names(
         .find(|p| p["rule"] == "additionalProperties")
         .unwrap();
     let known = unknown["allowed"].as_array().unwrap();
-    for name in ["repository", "branch", "graph_id"] {
+    for name in ["folder", "kind", "limit"] {
         assert!(
             known.contains(&json!(name)),
             "{name} missing from {known:?}"
@@ -89,31 +84,20 @@ async fn several_problems_are_listed_and_unknown_properties_get_the_known_names(
 async fn patterns_bounds_and_cursors_are_argument_errors_too() {
     let e = engine(Options::default()).await;
     for (arguments, field, rule) in [
+        (json!({"folder": "Not A Folder"}), "/folder", "pattern"),
+        (json!({"folder": "team", "limit": 500}), "/limit", "maximum"),
         (
-            json!({"repository": "not a repository"}),
-            "/repository",
+            json!({"folder": "team", "tags": "Urgent!"}),
+            "/tags",
             "pattern",
         ),
         (
-            json!({"repository": "acme/shop", "limit": 500}),
-            "/limit",
-            "maximum",
-        ),
-        (
-            json!({"repository": "acme/shop", "severity": "urgent"}),
-            "/severity",
-            "pattern",
-        ),
-        (
-            json!({"repository": "acme/shop", "cursor": "not-ours"}),
+            json!({"folder": "team", "cursor": "not-ours"}),
             "/cursor",
             "cursor",
         ),
     ] {
-        let result = e
-            .call("kg_list_audit_risks", arguments.clone())
-            .await
-            .unwrap();
+        let result = e.call("list_notes", arguments.clone()).await.unwrap();
         let error = &error_body(&result)["error"];
         assert_eq!(
             (error["field"].as_str(), error["rule"].as_str()),
@@ -128,16 +112,13 @@ async fn patterns_bounds_and_cursors_are_argument_errors_too() {
 async fn huge_values_come_back_capped_over_http() {
     let e = engine(Options {
         mode: Mode::RemoteHttp,
-        scopes: Some(vec!["kg:read"]),
+        scopes: Some(vec!["notes:read"]),
         ..Options::default()
     })
     .await;
     let huge = "x".repeat(1_000_000);
     let result = e
-        .call(
-            "kg_latest_graph",
-            json!({"repository": huge.clone(), huge: 1}),
-        )
+        .call("list_notes", json!({"folder": huge.clone(), huge: 1}))
         .await
         .unwrap();
     let body = error_body(&result);

@@ -10,7 +10,7 @@ use serde_json::json;
 async fn a_404_is_not_found_and_a_500_is_retryable_and_generic_over_http() {
     let e = engine(Options::default()).await;
     let missing = e
-        .call("kg_latest_graph", json!({"repository": "acme/missing"}))
+        .call("list_notes", json!({"folder": "missing"}))
         .await
         .unwrap();
     let error = &error_body(&missing)["error"];
@@ -20,12 +20,12 @@ async fn a_404_is_not_found_and_a_500_is_retryable_and_generic_over_http() {
         error["message"]
             .as_str()
             .unwrap()
-            .contains("no ready graph for acme/missing"),
+            .contains("no folder missing"),
         "{error}"
     );
 
     let broken = e
-        .call("kg_latest_graph", json!({"repository": "acme/broken"}))
+        .call("list_notes", json!({"folder": "broken"}))
         .await
         .unwrap();
     let error = &error_body(&broken)["error"];
@@ -33,31 +33,31 @@ async fn a_404_is_not_found_and_a_500_is_retryable_and_generic_over_http() {
     assert_eq!(error["retryable"], true);
     // A local stdio user owns the machine and gets the details.
     assert!(
-        error["message"].as_str().unwrap().contains("/srv/nexus"),
+        error["message"].as_str().unwrap().contains("/srv/notes"),
         "{error}"
     );
     let attempts = e
         .backend
         .seen()
         .iter()
-        .filter(|s| s.param("repository").as_deref() == Some("acme/broken"))
+        .filter(|s| s.param("folder").as_deref() == Some("broken"))
         .count();
     assert_eq!(attempts, 3, "a failing GET is tried three times");
 
     let remote = engine(Options {
         mode: Mode::RemoteHttp,
-        scopes: Some(vec!["kg:read"]),
+        scopes: Some(vec!["notes:read"]),
         ..Options::default()
     })
     .await;
     let broken = remote
-        .call("kg_latest_graph", json!({"repository": "acme/broken"}))
+        .call("list_notes", json!({"folder": "broken"}))
         .await
         .unwrap();
     let error = &error_body(&broken)["error"];
     let message = error["message"].as_str().unwrap();
     assert!(
-        !message.contains("/srv/nexus") && !message.contains("sqlite"),
+        !message.contains("/srv/notes") && !message.contains("sqlite"),
         "{message}"
     );
     assert!(message.contains("reference"), "{message}");

@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 async fn server() -> (StubBackend, String, tokio::task::JoinHandle<()>) {
     let backend = StubBackend::start(routes()).await;
     let app = app(surface(), &backend.url, Default::default());
-    let (url, task) = serve_http(app, &["kg:read"]).await;
+    let (url, task) = serve_http(app, &["notes:read"]).await;
     (backend, url, task)
 }
 
@@ -56,40 +56,36 @@ async fn bad_arguments_are_is_error_in_a_session_and_stateless() {
     let session = crate::support::http_client(url.clone(), "no-key-needed").await;
     let result = session
         .call_tool(crate::support::inproc::request(
-            "kg_list_audit_risks",
-            json!({"repository": "acme/shop", "source_tool": "pylint"}),
+            "list_notes",
+            json!({"folder": "team", "kind": "memo"}),
         ))
         .await
         .expect("an isError result, not a JSON-RPC error");
     let error = error_of(&serde_json::to_value(&result).unwrap());
     assert_eq!(
         (&error["code"], &error["field"], &error["rule"]),
-        (
-            &json!("invalid_arguments"),
-            &json!("/source_tool"),
-            &json!("enum")
-        ),
+        (&json!("invalid_arguments"), &json!("/kind"), &json!("enum")),
         "{error}"
     );
     assert!(
         error["allowed"]
             .as_array()
             .unwrap()
-            .contains(&json!("bandit"))
+            .contains(&json!("minutes"))
     );
     session.cancel().await.unwrap();
 
     let (status, body) = post(
         &url,
-        "kg_latest_graph",
-        &stateless_call(7, "kg_latest_graph", json!({"repository": 42, "nope": 1})),
+        "list_notes",
+        &stateless_call(7, "list_notes", json!({"folder": 42, "nope": 1})),
     )
     .await;
     assert_eq!(status, 200, "{body}");
     let answer: Value = serde_json::from_str(&body).unwrap_or_else(|e| panic!("{e}: {body}"));
     assert_eq!(answer["id"], 7);
     let error = error_of(&answer["result"]);
-    assert_eq!(error["field"], "/repository", "{error}");
+    assert_eq!(error["field"], "/folder", "{error}");
     assert_eq!(error["rule"], "type", "{error}");
     assert_eq!(error["errors"].as_array().map(Vec::len), Some(2), "{error}");
     assert!(backend.seen().is_empty(), "{:?}", backend.seen());
@@ -97,8 +93,8 @@ async fn bad_arguments_are_is_error_in_a_session_and_stateless() {
     // An unknown tool stays a protocol error.
     let (_, body) = post(
         &url,
-        "kg_no_such_tool",
-        &stateless_call(8, "kg_no_such_tool", json!({})),
+        "no_such_tool",
+        &stateless_call(8, "no_such_tool", json!({})),
     )
     .await;
     let answer: Value = serde_json::from_str(&body).unwrap_or_else(|e| panic!("{e}: {body}"));
@@ -116,18 +112,18 @@ async fn malformed_json_rpc_gets_400_with_its_error_code() {
         ("42".into(), -32600, Value::Null),
         (r#"{"jsonrpc":"2.0","id":5}"#.into(), -32600, json!(5)),
         (
-            stateless_call(6, "kg_latest_graph", json!([1])),
+            stateless_call(6, "list_notes", json!([1])),
             -32602,
             json!(6),
         ),
         (
-            stateless_call(9, "kg_latest_graph", json!("x")),
+            stateless_call(9, "list_notes", json!("x")),
             -32602,
             json!(9),
         ),
     ];
     for (body, code, id) in cases {
-        let (status, answer) = post(&url, "kg_latest_graph", &body).await;
+        let (status, answer) = post(&url, "list_notes", &body).await;
         assert_eq!(status, 400, "{body}: {answer}");
         let answer: Value =
             serde_json::from_str(&answer).unwrap_or_else(|e| panic!("{body}: {e}: {answer}"));

@@ -9,46 +9,40 @@ use serde_json::json;
 async fn the_list_follows_mode_and_scopes_and_hidden_tools_are_unknown() {
     let stdio = engine(Options::default()).await;
     let names = stdio.tool_names().await;
-    assert!(names.contains(&"kg_latest_graph".to_owned()), "{names:?}");
+    assert!(names.contains(&"list_notes".to_owned()), "{names:?}");
     assert!(
-        names.contains(&"kg_compare_with_local_git".to_owned()),
+        names.contains(&"compare_note_with_local".to_owned()),
         "a local tool under the default stdio scopes: {names:?}"
     );
     assert!(
-        !names.iter().any(|n| n.starts_with("kg_regenerate")),
-        "regeneration is never granted by default: {names:?}"
+        !names.contains(&"export_notes".to_owned()),
+        "export is never granted by default: {names:?}"
     );
 
     let remote = engine(Options {
         mode: Mode::RemoteHttp,
-        scopes: Some(vec!["kg:read", "kg:local", "kg:regenerate"]),
+        scopes: Some(vec!["notes:read", "notes:local", "notes:export"]),
         ..Options::default()
     })
     .await;
     let names = remote.tool_names().await;
-    assert!(names.contains(&"kg_regenerate".to_owned()), "{names:?}");
+    assert!(names.contains(&"export_notes".to_owned()), "{names:?}");
     assert!(
-        !names.contains(&"kg_compare_with_local_git".to_owned()),
+        !names.contains(&"compare_note_with_local".to_owned()),
         "local tools do not exist over HTTP, whatever the scopes: {names:?}"
     );
 
     let reader = engine(Options {
         mode: Mode::RemoteHttp,
-        scopes: Some(vec!["kg:read"]),
+        scopes: Some(vec!["notes:read"]),
         ..Options::default()
     })
     .await;
     let names = reader.tool_names().await;
-    assert!(
-        !names.iter().any(|n| n.starts_with("kg_regenerate")),
-        "{names:?}"
-    );
+    assert!(!names.contains(&"export_notes".to_owned()), "{names:?}");
     // A tool the caller cannot see is an unknown tool: a protocol error, not an isError result.
     let hidden = reader
-        .call(
-            "kg_regenerate_dry_run",
-            json!({"repository": "acme/shop", "branch": "main"}),
-        )
+        .call("export_notes", json!({"folder": "team"}))
         .await
         .unwrap_err();
     assert!(

@@ -24,70 +24,67 @@ use axum::routing::get;
 use nexus_mcp_runtime::spec::SurfaceSpec;
 use serde_json::{Value, json};
 use std::collections::HashMap;
+use std::sync::OnceLock;
 use support::inproc::{Engine, Options};
 
-/// The surface the engine tests drive. A small demo manifest surface replaces it once one exists;
-/// the tests use only its generic features (scopes, mapped tools, pagination, budget).
+/// The surface the engine tests drive: tests/manifests/demo.yaml, loaded as `--manifest` loads
+/// it. The tests use only generic features (scopes, modes, mapped tools, paging, budget), so no
+/// surface's own code is involved.
 fn surface() -> &'static SurfaceSpec {
-    nexus_mcp::surface("nexus-code-kg").expect("the nexus-code-kg surface is generated")
+    static DEMO: OnceLock<&'static SurfaceSpec> = OnceLock::new();
+    DEMO.get_or_init(|| {
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/manifests/demo.yaml");
+        nexus_mcp::manifest_file::load(&path).expect("the demo manifest loads")
+    })
 }
 
-/// Items in one stub page of audit risks, each with a long message: far over the 8,000-character
-/// budget together, so the engine must cut the page.
+/// Notes in one stub page, each with a long summary: far over the 8,000-character budget
+/// together, so the engine must cut the page.
 const PAGE_ITEMS: usize = 50;
 
-fn graph() -> Value {
-    json!({"graph_id": "g1", "repository": "acme/shop", "branch": "main", "commit_sha": "0123456789abcdef0123456789abcdef01234567", "worktree_dirty": false, "generated_at": "2026-01-01T00:00:00Z", "status": "ready"})
-}
-
-/// A backend page of audit risks: `f0`… on the first page (no cursor), `p2-f0`… after `b2`.
-async fn audit_risks(Query(q): Query<HashMap<String, String>>) -> Json<Value> {
+/// `GET /notes`: folder `missing` is a 404, `broken` a 500 naming a server path; any other
+/// folder a page of notes, `n0`… on the first page (no cursor), `p2-n0`… after `b2`.
+async fn list_notes(Query(q): Query<HashMap<String, String>>) -> Response {
+    match q.get("folder").map(String::as_str) {
+        Some("missing") => {
+            return (
+                StatusCode::NOT_FOUND,
+                Json(
+                    json!({"error": {"code": "folder_not_found", "message": "no folder missing"}}),
+                ),
+            )
+                .into_response();
+        }
+        Some("broken") => {
+            return (
+                StatusCode::INTERNAL_SERVER_ERROR,
+                Json(json!({"error": {"code": "db", "message": "sqlite failed at /srv/notes/secret.db"}})),
+            )
+                .into_response();
+        }
+        _ => {}
+    }
     let (prefix, next) = match q.get("cursor").map(String::as_str) {
-        None => ("f", json!("b2")),
-        Some("b2") => ("p2-f", Value::Null),
+        None => ("n", json!("b2")),
+        Some("b2") => ("p2-n", Value::Null),
         Some(other) => panic!("the engine sent a cursor it never got from the backend: {other}"),
     };
     let items: Vec<Value> = (0..PAGE_ITEMS)
         .map(|i| {
             json!({
-                "finding_id": format!("{prefix}{i}"),
-                "source_tool": "bandit",
-                "finding_type": "bandit_b324_hashlib",
-                "path": format!("src/module_{i}.py"),
-                "line": i + 1,
-                "message": format!("finding {i}: {}", "weak hash ".repeat(60)),
-                "severity": "high",
-                "rank": 1,
+                "id": format!("{prefix}{i}"),
+                "title": format!("Note {i}"),
+                "summary": format!("note {i}: {}", "long minutes ".repeat(60)),
                 "internal_only": "not picked by the manifest",
             })
         })
         .collect();
-    Json(
-        json!({"graph": graph(), "items": items, "total": 2 * PAGE_ITEMS, "next_cursor": next, "ranks": {"1": 2 * PAGE_ITEMS}}),
-    )
-}
-
-/// `acme/missing` is a 404, `acme/broken` a 500 naming a server path, anything else a graph.
-async fn select_graph(Query(q): Query<HashMap<String, String>>) -> Response {
-    match q.get("repository").map(String::as_str) {
-        Some("acme/missing") => (
-            StatusCode::NOT_FOUND,
-            Json(json!({"error": {"code": "graph_not_found", "message": "no ready graph for acme/missing"}})),
-        )
-            .into_response(),
-        Some("acme/broken") => (
-            StatusCode::INTERNAL_SERVER_ERROR,
-            Json(json!({"error": {"code": "db", "message": "sqlite failed at /srv/nexus/secret.db"}})),
-        )
-            .into_response(),
-        _ => Json(json!({"graph": graph()})).into_response(),
-    }
+    Json(json!({"items": items, "total": 2 * PAGE_ITEMS, "next_cursor": next})).into_response()
 }
 
 fn routes() -> Router {
-    Router::new()
-        .route("/api/v1/audit-risks", get(audit_risks))
-        .route("/api/v1/graphs/select", get(select_graph))
+    Router::new().route("/notes", get(list_notes))
 }
 
 async fn engine(options: Options) -> Engine {

@@ -10,7 +10,7 @@ fn ids(result: &Value) -> Vec<String> {
         .as_array()
         .unwrap()
         .iter()
-        .map(|i| i["finding_id"].as_str().unwrap().to_owned())
+        .map(|i| i["id"].as_str().unwrap().to_owned())
         .collect()
 }
 
@@ -18,10 +18,7 @@ fn ids(result: &Value) -> Vec<String> {
 async fn a_page_cut_by_the_budget_continues_with_next_cursor() {
     let e = engine(Options::default()).await;
     let first = e
-        .call(
-            "kg_list_audit_risks",
-            json!({"repository": "acme/shop", "limit": 50}),
-        )
+        .call("list_notes", json!({"folder": "team", "limit": 50}))
         .await
         .unwrap();
     assert_ne!(first.is_error, Some(true), "{first:?}");
@@ -36,10 +33,10 @@ async fn a_page_cut_by_the_budget_continues_with_next_cursor() {
     );
     let item = &first["items"][0];
     assert!(item.get("internal_only").is_none(), "not picked: {item}");
-    let message = item["message"].as_str().unwrap();
+    let summary = item["summary"].as_str().unwrap();
     assert!(
-        message.contains("more characters cut]") && message.chars().count() < 450,
-        "max_string 400 shortens messages: {message}"
+        summary.contains("more characters cut]") && summary.chars().count() < 450,
+        "max_string 400 shortens summaries: {summary}"
     );
     assert_eq!(
         first["truncation"]["truncated"], true,
@@ -52,15 +49,15 @@ async fn a_page_cut_by_the_budget_continues_with_next_cursor() {
     // The next page starts right after the last item shown, from the same backend page.
     let second = e
         .call(
-            "kg_list_audit_risks",
-            json!({"repository": "acme/shop", "limit": 50, "cursor": cursor}),
+            "list_notes",
+            json!({"folder": "team", "limit": 50, "cursor": cursor}),
         )
         .await
         .unwrap()
         .structured_content
         .unwrap();
     let next = ids(&second);
-    assert_eq!(next.first(), Some(&format!("f{}", shown.len())), "{next:?}");
+    assert_eq!(next.first(), Some(&format!("n{}", shown.len())), "{next:?}");
     let seen = e.backend.seen();
     assert_eq!(seen.len(), 2, "{seen:?}");
     assert_eq!(
@@ -68,7 +65,7 @@ async fn a_page_cut_by_the_budget_continues_with_next_cursor() {
         None,
         "still the backend's first page: {seen:?}"
     );
-    assert_eq!(seen[1].param("repository").as_deref(), Some("acme/shop"));
+    assert_eq!(seen[1].param("folder").as_deref(), Some("team"));
 
     // Paging on reaches the backend's own cursor once the first backend page is used up.
     let mut cursor = second["next_cursor"].as_str().map(str::to_owned);
@@ -78,8 +75,8 @@ async fn a_page_cut_by_the_budget_continues_with_next_cursor() {
         assert!(pages < 40, "paging does not end");
         let page = e
             .call(
-                "kg_list_audit_risks",
-                json!({"repository": "acme/shop", "limit": 50, "cursor": c}),
+                "list_notes",
+                json!({"folder": "team", "limit": 50, "cursor": c}),
             )
             .await
             .unwrap()

@@ -3,7 +3,7 @@
 //! backend's message and details (e.g. the candidates of an ambiguous id), redacted and capped.
 
 use crate::backend::BackendFailure;
-use crate::error::{ToolError, capped};
+use crate::error::{ENGINE_CODES, ToolError, capped};
 use crate::redact;
 use crate::spec::{BackendFailure as When, ErrorCodeSpec, ToolSpec};
 use crate::trim;
@@ -11,15 +11,6 @@ use serde_json::{Map, Value, json};
 
 /// Most characters of `details` an error carries; beyond that, arrays are cut as in results.
 const DETAILS_BUDGET: usize = 2000;
-
-/// Codes the engine gives failures itself; they are not the backend's words.
-pub(crate) const ENGINE_CODES: [&str; 5] = [
-    "nexus_unavailable",
-    "nexus_unauthorized",
-    "nexus_busy",
-    "nexus_answer_too_large",
-    "bad_response",
-];
 
 /// The error `tool` answers for `failure`: its declared domain code when an entry matches,
 /// else the failure's own error.

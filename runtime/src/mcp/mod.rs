@@ -72,7 +72,7 @@ impl McpServer {
             && let Some(caller) = ctx
                 .extensions
                 .get::<axum::http::request::Parts>()
-                .and_then(|p| p.extensions.get::<crate::transport::auth::Caller>())
+                .and_then(|p| p.extensions.get::<crate::caller::Caller>())
         {
             return caller.repositories.clone();
         }

@@ -46,26 +46,7 @@ struct Entry {
     repositories: Option<Repositories>,
 }
 
-pub use crate::app::Repositories;
-
-/// Who is calling: the sha256 of the key presented (never the key itself), or one shared
-/// identity under `--insecure-no-auth`. Sessions belong to the identity that opened them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct KeyId([u8; 32]);
-
-impl KeyId {
-    /// The single identity of every caller under `--insecure-no-auth`.
-    pub const OPEN: KeyId = KeyId([0; 32]);
-}
-
-/// The authenticated caller of one HTTP request (a request extension set by the auth layer).
-#[derive(Debug, Clone)]
-pub struct Caller {
-    pub id: KeyId,
-    pub scopes: Arc<BTreeSet<String>>,
-    /// The repositories this key may see; None: every repository.
-    pub repositories: Option<Repositories>,
-}
+pub use crate::caller::{Caller, KeyId, Repositories};
 
 /// Refuses a key that can never match: HTTP trims header values, so a key with surrounding
 /// whitespace would be stored as it is and never presented that way.
@@ -194,7 +175,7 @@ impl KeyStore {
         for entry in &self.entries {
             if bool::from(entry.hash.ct_eq(&digest)) && found.is_none() {
                 found = Some(Caller {
-                    id: KeyId(digest),
+                    id: KeyId::from_digest(digest),
                     scopes: entry.scopes.clone(),
                     repositories: entry.repositories.clone(),
                 });

@@ -29,10 +29,7 @@ use std::sync::{Arc, Mutex};
 pub fn bind(env: &Environment) -> SurfaceParts {
     let code_kg = Arc::new(CodeKg {
         local_checkouts: env.local_checkouts.clone(),
-        max_commits_behind: std::env::var("NEXUS_MCP_MAX_COMMITS_BEHIND")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(20),
+        max_commits_behind: env.max_commits_behind.unwrap_or(20),
         finding_paths: Mutex::default(),
         checkout_watches: Default::default(),
     });

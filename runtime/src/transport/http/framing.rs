@@ -4,6 +4,8 @@
 //! with HTTP 400 and the request's id when it can be read. rmcp would answer the first two with a
 //! plain-text 415 and the last with 404 and -32601 "method not found". The rules are the stdio
 //! transport's, so both transports answer a bad message alike.
+//! What the session binding needs from the message is kept as [`Peeked`], so the body is parsed
+//! here and by rmcp only (rmcp's service takes bytes; that second parse is the floor).
 
 use super::body::Buffered;
 use crate::transport::stdio::framing::{self, Frame};
@@ -12,10 +14,20 @@ use axum::extract::Request;
 use axum::http::{Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use rmcp::model::{ClientRequest, JsonRpcMessage};
 use serde_json::json;
 
+/// What `sessions::bind` needs from a POSTed message (a request extension set by [`check`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Peeked {
+    /// A request (it has an id and gets an answer), not a notification or a response.
+    pub request: bool,
+    /// An initialize request.
+    pub initialize: bool,
+}
+
 /// Runs after `body::buffer`, before the session binding and rmcp.
-pub async fn check(request: Request, next: Next) -> Response {
+pub async fn check(mut request: Request, next: Next) -> Response {
     if request.method() != Method::POST {
         return next.run(request).await;
     }
@@ -29,7 +41,21 @@ pub async fn check(request: Request, next: Next) -> Response {
     }
     match framing::frame(body) {
         Frame::Reply(reply) => reject(reply),
-        Frame::Message(_) | Frame::Skip => next.run(request).await,
+        Frame::Message(message) => {
+            let peeked = match *message {
+                JsonRpcMessage::Request(r) => Peeked {
+                    request: true,
+                    initialize: matches!(r.request, ClientRequest::InitializeRequest(_)),
+                },
+                _ => Peeked {
+                    request: false,
+                    initialize: false,
+                },
+            };
+            request.extensions_mut().insert(peeked);
+            next.run(request).await
+        }
+        Frame::Skip => next.run(request).await,
     }
 }
 

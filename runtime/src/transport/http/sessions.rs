@@ -179,12 +179,6 @@ pub struct Binding {
     pub manager: Arc<LocalSessionManager>,
 }
 
-#[derive(serde::Deserialize)]
-struct Peek {
-    method: Option<String>,
-    id: Option<serde::de::IgnoredAny>,
-}
-
 fn session_id(headers: &HeaderMap) -> Option<String> {
     headers
         .get(SESSION_HEADER)
@@ -198,7 +192,7 @@ fn no_such_session() -> Response {
 }
 
 /// In front of rmcp's /mcp service: binds sessions to keys and applies the per-key caps.
-/// Runs after authentication and after the body is buffered (see `body::buffer`).
+/// Runs after authentication, the body buffer and `framing::check` (whose [`super::framing::Peeked`] it reads).
 pub async fn bind(State(b): State<Binding>, request: Request, next: Next) -> Response {
     let Some(caller) = request.extensions().get::<Caller>().cloned() else {
         return (StatusCode::INTERNAL_SERVER_ERROR, "no caller").into_response();
@@ -211,17 +205,13 @@ pub async fn bind(State(b): State<Binding>, request: Request, next: Next) -> Res
         return no_such_session();
     }
     let method = request.method().clone();
-    let peek = match (&method, request.extensions().get::<super::body::Buffered>()) {
-        (&Method::POST, Some(body)) => serde_json::from_slice::<Peek>(&body.0).ok(),
-        _ => None,
-    };
-    let is_request = peek
-        .as_ref()
-        .is_some_and(|p| p.method.is_some() && p.id.is_some());
-    let initialize = session.is_none()
-        && peek
-            .as_ref()
-            .is_some_and(|p| p.method.as_deref() == Some("initialize"));
+    // Read by `framing::check` when it parsed the body (POSTs only): not parsed again here.
+    let peeked = request
+        .extensions()
+        .get::<super::framing::Peeked>()
+        .copied();
+    let is_request = peeked.is_some_and(|p| p.request);
+    let initialize = session.is_none() && peeked.is_some_and(|p| p.initialize);
     let slot = if initialize {
         match b.registry.reserve(caller.id) {
             Ok(slot) => Some(slot),
