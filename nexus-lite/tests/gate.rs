@@ -11,7 +11,7 @@ use nexus_lite::rules::gate::answer::{self, Question};
 use nexus_lite::rules::gate::binding::RuleSpec;
 use nexus_lite::rules::gate::model::{GateRecord, GateStatus, ToolStatus};
 use nexus_lite::rules::gate::severity::Severity;
-use nexus_lite::rules::gate::{self, FixedPlaybook, GateRequest, analysers, record, sarif};
+use nexus_lite::rules::gate::{self, FixedPlaybook, GateRequest, record, sarif, tools};
 use serde_json::Value;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -57,9 +57,9 @@ fn request<'a>(
         base,
         head,
         pr: Some(7),
-        options: analysers::Options {
+        options: tools::Options {
             search_path: path,
-            ..analysers::Options::default()
+            ..tools::Options::default()
         },
     }
 }

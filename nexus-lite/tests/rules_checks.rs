@@ -9,7 +9,7 @@ mod common;
 mod hostile;
 
 use common::{Resp, TOKEN, analysers_available, git, http, start_server, write};
-use nexus_lite::rules::gate::{self, GateRequest, analysers};
+use nexus_lite::rules::gate::{self, GateRequest, tools};
 use serde_json::{Value, json};
 use std::ffi::OsString;
 use std::net::SocketAddr;
@@ -71,9 +71,9 @@ fn run_gate(root: &Path, pr: u64, search_path: Option<OsString>) -> Value {
             base: "main",
             head: "HEAD",
             pr: Some(pr),
-            options: analysers::Options {
+            options: tools::Options {
                 search_path,
-                ..analysers::Options::default()
+                ..tools::Options::default()
             },
         },
         &gate::default_playbook(),

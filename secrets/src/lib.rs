@@ -156,7 +156,7 @@ static ASSIGNMENT_REGEX: LazyLock<Option<Regex>> = LazyLock::new(|| {
         concat!(
             r#"{names}["'`]?\]?(?:\*\*|__)?(?:"#,
             // Quoted, after `=`, `:`, `:=`, `==`, `=>`, `<-`, or a type annotation and `=`.
-            r#"(?:[ \t]*:[ \t]*[A-Za-z_&][\w&<>\[\]., |]{{0,40}}?[ \t]*=|[ \t]*(?:[:=!]=|=>|<-|:|=))[ \t]*[rbufRBUF]{{0,2}}"#,
+            r#"(?:[ \t]*:[ \t]*[A-Za-z_&][0-9A-Za-z_&<>\[\]., |]{{0,40}}?[ \t]*=|[ \t]*(?:[:=!]=|=>|<-|:|=))[ \t]*[rbufRBUF]{{0,2}}"#,
             r#"(?:"((?:[^"\\\n]|\\.|"[^\s,;)\]}}:."+\n])*)"|'((?:[^'\\\n]|\\.|'[^\s,;)\]}}:.'+\n])*)'|`([^`\n]*)`)"#,
             // Unquoted after `=`, `:` (`:**` in bold Markdown) or a table cell's `|`, judged in
             // code by its shape.

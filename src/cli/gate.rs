@@ -11,7 +11,7 @@ use crate::local_nexus::Client;
 use crate::runtime::backend::{NexusClient, NexusRequest};
 use nexus_lite::rules::gate::model::{GateRecord, GateStatus, ToolStatus};
 use nexus_lite::rules::gate::severity::Severity;
-use nexus_lite::rules::gate::{self, analysers};
+use nexus_lite::rules::gate::{self, tools};
 use serde_json::Value;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -111,7 +111,7 @@ pub async fn run(args: &GateArgs, nexus: Option<Remote<'_>>) -> Result<ExitCode,
     let analysis = tokio::task::spawn_blocking({
         let root = root.clone();
         let (base, head, pr) = (args.base.clone(), args.head.clone(), args.pr_number());
-        let options = analysers::Options {
+        let options = tools::Options {
             timeout: Duration::from_secs(args.analyser_timeout.max(1)),
             version_cache: Some(
                 args.data_dir
@@ -120,7 +120,7 @@ pub async fn run(args: &GateArgs, nexus: Option<Remote<'_>>) -> Result<ExitCode,
                     .join("analyser-versions"),
             ),
             whole_files: args.whole(),
-            ..analysers::Options::default()
+            ..tools::Options::default()
         };
         move || {
             let req = gate::GateRequest {
@@ -295,9 +295,9 @@ async fn rule_help(
         .clone()
         .unwrap_or_else(nexus_lite::default_data_dir);
     let (root, record) = (root.to_path_buf(), record.clone());
-    let options = analysers::Options {
+    let options = tools::Options {
         timeout,
-        ..analysers::Options::default()
+        ..tools::Options::default()
     };
     let mut help = tokio::task::spawn_blocking(move || {
         gate::rule_help::for_record(&record, &root, Some(&cache), &options)

@@ -3,20 +3,17 @@
 //! went: version, exit code, its error list, the files it skipped. An analyser that is missing
 //! or crashes is reported so, never as clean (rules-gate.md §5, exit codes).
 
-use crate::core::analyser::{self, version};
+use crate::core::analyser::{self, Ran, run as run_with_timeout, version};
 use crate::core::error::LiteError;
 use crate::rules::gate::checked;
 use crate::rules::gate::diff::Diff;
 use crate::rules::gate::model::{SkippedFile, ToolRun, ToolStatus};
 use crate::rules::gate::severity::{self, Severity};
 use crate::rules::gate::snapshot::{self, Snapshot, Wanted};
+use crate::rules::gate::tools::{Options, pyproject_configures_bandit, semgrep_config, tool};
 use serde_json::Value;
 use std::path::Path;
 use std::process::Command;
-use std::time::Duration;
-
-// The one analyser runner; the gate's modules reach it under these names.
-pub(super) use crate::core::analyser::{Ran, run as run_with_timeout};
 
 /// One analyser finding, anywhere in a changed file (the caller keeps those on changed lines).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,37 +37,6 @@ impl Finding {
     /// `<tool>:<code>`, the id playbook rules name in `enforcedBy`.
     pub fn rule_id(&self) -> String {
         format!("{}:{}", self.tool, self.code)
-    }
-}
-
-/// Limits of one gate run.
-#[derive(Debug, Clone)]
-pub struct Options {
-    /// Larger files are skipped (and the run says so).
-    pub max_file_bytes: u64,
-    /// Files analysed at most; the rest are skipped (and the run says so).
-    pub max_files: usize,
-    /// Per analyser run; a run over it is killed and reported failed.
-    pub timeout: Duration,
-    /// The PATH analysers are looked up in (and run with); `None` = this process's PATH.
-    pub search_path: Option<std::ffi::OsString>,
-    /// Where analyser versions are cached ([`version`]); `None`: probed on every run.
-    pub version_cache: Option<std::path::PathBuf>,
-    /// Every Python file of head, not the diff's (a push to the default branch): a file the
-    /// repository's or the analysers' excludes leave out is left out, as `ruff check .` does.
-    pub whole_files: bool,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            max_file_bytes: 2 * 1024 * 1024,
-            max_files: 5_000,
-            timeout: analyser::DEFAULT_TIMEOUT,
-            search_path: None,
-            version_cache: None,
-            whole_files: false,
-        }
     }
 }
 
@@ -253,21 +219,6 @@ fn joined(result: std::thread::Result<Collected>, name: &str) -> Collected {
             Vec::new(),
         )
     })
-}
-
-/// A command for analyser `program`, looked up in `opts.search_path` when set.
-pub(super) fn tool(program: &str, opts: &Options) -> Command {
-    analyser::command_in(program, opts.search_path.as_ref())
-}
-
-impl Options {
-    /// Where the analysers' versions are looked up and cached.
-    fn lookup(&self) -> version::Lookup<'_> {
-        version::Lookup {
-            search_path: self.search_path.as_deref(),
-            cache: self.version_cache.as_deref(),
-        }
-    }
 }
 
 fn tool_run(name: &str, status: ToolStatus, files: usize, reason: impl Into<String>) -> ToolRun {
@@ -659,16 +610,6 @@ fn bandit(
     run
 }
 
-fn pyproject_configures_bandit(snap: &Snapshot) -> bool {
-    std::fs::read_to_string(snap.root().join("pyproject.toml"))
-        .is_ok_and(|t| t.contains("[tool.bandit"))
-}
-
-/// Whether the repository gives bandit a configuration (which may select or skip tests).
-pub(super) fn bandit_configured(snap: &Snapshot) -> bool {
-    snap.has(".bandit") || pyproject_configures_bandit(snap)
-}
-
 /// A bandit command on `files`, with the repository's configuration at head.
 fn bandit_command(
     snap: &Snapshot,
@@ -750,14 +691,6 @@ fn bandit_ignoring_nosec(snap: &Snapshot, files: &[String], opts: &Options) -> V
         return Vec::new();
     };
     bandit_findings(snap, &report)
-}
-
-/// The semgrep configuration at head: `.semgrep.yml`, `.semgrep.yaml` or `.semgrep/`.
-pub(super) fn semgrep_config(snap: &Snapshot) -> Option<&'static str> {
-    [".semgrep.yml", ".semgrep.yaml"]
-        .into_iter()
-        .find(|c| snap.has(c))
-        .or_else(|| snap.root().join(".semgrep").is_dir().then_some(".semgrep"))
 }
 
 fn semgrep(

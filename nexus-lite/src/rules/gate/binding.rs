@@ -9,7 +9,9 @@
 
 use crate::rules::gate::analysers::Finding;
 use crate::rules::gate::diff::Diff;
-use crate::rules::gate::model::{UnreviewedRule, Violation};
+use crate::rules::gate::model::{
+    ANALYSER_CONFIG, GIT_ATTRIBUTES, SUPPRESSION, UnreviewedRule, Violation,
+};
 use crate::rules::gate::severity;
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use regex::Regex;
@@ -310,18 +312,6 @@ pub fn changed_analyser_configs(diff: &Diff, configs: &[String]) -> Vec<Unreview
         })
         .collect()
 }
-
-/// `change` of an unreviewed entry: an analyser configuration the diff edits.
-pub const ANALYSER_CONFIG: &str = "analyserConfig";
-/// `change` of an unreviewed entry: a `.gitattributes` the diff edits.
-pub const GIT_ATTRIBUTES: &str = "gitAttributes";
-/// `change` of an unreviewed entry: an inline suppression the diff adds.
-pub const SUPPRESSION: &str = "suppression";
-
-/// The unreviewed entries that make the analysers' silence the change's own word rather than
-/// the gate's: a changed analyser configuration, an added inline suppression. A run that lists
-/// one witnesses no pass.
-pub const ANALYSER_BLIND_SPOTS: [&str; 2] = [ANALYSER_CONFIG, SUPPRESSION];
 
 /// Inline suppressions on added lines: bandit's `# nosec`, ruff's and flake8's `# noqa`
 /// (`# ruff: noqa` for a whole file), semgrep's `nosemgrep`.

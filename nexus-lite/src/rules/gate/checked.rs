@@ -5,11 +5,10 @@
 //! semgrep configuration as semgrep names them. Patterns are `enforcedBy`-shaped
 //! (`ruff:T201`, `bandit:*`, `semgrep:no-eval`).
 
-use crate::rules::gate::analysers::{
-    Options, bandit_configured, run_with_timeout, semgrep_config, tool,
-};
+use crate::core::analyser::run as run_with_timeout;
 use crate::rules::gate::model::{ToolRun, ToolStatus};
 use crate::rules::gate::snapshot::{self, Snapshot};
+use crate::rules::gate::tools::{Options, bandit_configured, semgrep_config, tool};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// More ruff configuration scopes than this and ruff's selection is not resolved (nothing is

@@ -28,6 +28,7 @@ pub mod rule_help;
 pub mod sarif;
 pub mod severity;
 pub mod snapshot;
+pub mod tools;
 
 use crate::core::error::LiteError;
 use crate::rules::playbook;
@@ -143,7 +144,7 @@ pub struct GateRequest<'a> {
     pub base: &'a str,
     pub head: &'a str,
     pub pr: Option<u64>,
-    pub options: analysers::Options,
+    pub options: tools::Options,
 }
 
 /// Runs the gate and returns the record to store (not stored here).

@@ -3,9 +3,10 @@
 //! --output-format json` (one call for every rule), bandit's names from `bandit -h`; both are
 //! cached per analyser version under the data directory. Playbook rules carry their own text.
 
+use crate::core::analyser::run as run_with_timeout;
 use crate::rules::analyser_rules::bandit_checks;
-use crate::rules::gate::analysers::{Options, run_with_timeout, tool};
 use crate::rules::gate::model::GateRecord;
+use crate::rules::gate::tools::{Options, tool};
 use crate::rules::playbook;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
