@@ -65,6 +65,16 @@ fn assert_code_not_served(addr: std::net::SocketAddr) {
     );
 }
 
+/// The fixture repository at `dir`, registered as `acme/shop`.
+fn shop(dir: &Path) -> RepoSpec {
+    std::fs::create_dir_all(dir).unwrap();
+    fixture_repo(dir);
+    RepoSpec {
+        name: Some("acme/shop".into()),
+        path: dir.to_path_buf(),
+    }
+}
+
 fn workspace(dir: &Path) -> WorkspaceSpec {
     git(dir, &["init", "-q", "-b", "main"]);
     write(
@@ -107,13 +117,8 @@ fn a_docs_only_server_serves_docs_and_never_opens_code() {
 #[test]
 fn a_rules_only_server_serves_rules_and_never_opens_code() {
     let t = tempfile::tempdir().unwrap();
-    let (repo, data) = (t.path().join("repo"), t.path().join("data"));
-    std::fs::create_dir_all(&repo).unwrap();
-    fixture_repo(&repo);
-    let spec = RepoSpec {
-        name: Some("acme/shop".into()),
-        path: repo.clone(),
-    };
+    let data = t.path().join("data");
+    let spec = shop(&t.path().join("repo"));
     let rt = tokio::runtime::Runtime::new().unwrap();
     let serving = serve(&rt, config(&data, vec![spec], Vec::new()), &["rules"]);
     let r = get(
@@ -131,13 +136,8 @@ fn a_rules_only_server_serves_rules_and_never_opens_code() {
 #[test]
 fn code_routes_answer_that_the_code_domain_is_not_served() {
     let t = tempfile::tempdir().unwrap();
-    let (repo, data) = (t.path().join("repo"), t.path().join("data"));
-    std::fs::create_dir_all(&repo).unwrap();
-    fixture_repo(&repo);
-    let spec = RepoSpec {
-        name: Some("acme/shop".into()),
-        path: repo.clone(),
-    };
+    let data = t.path().join("data");
+    let spec = shop(&t.path().join("repo"));
     let rt = tokio::runtime::Runtime::new().unwrap();
     let serving = serve(&rt, config(&data, vec![spec], Vec::new()), &["rules"]);
     assert_code_not_served(serving.addr);
@@ -201,13 +201,8 @@ fn every_domain_served_opens_each_one_with_its_tables() {
         t.path().join("ws"),
         t.path().join("data"),
     );
-    std::fs::create_dir_all(&repo).unwrap();
     std::fs::create_dir_all(&ws).unwrap();
-    fixture_repo(&repo);
-    let spec = RepoSpec {
-        name: Some("acme/shop".into()),
-        path: repo.clone(),
-    };
+    let spec = shop(&repo);
     let rt = tokio::runtime::Runtime::new().unwrap();
     let serving = serve(
         &rt,
