@@ -69,7 +69,13 @@ impl Ran {
 
 /// Runs `cmd` with no stdin and piped output, killing it after `timeout`. An error: it could
 /// not be started (not found, not executable).
+///
+/// The analyser runs in a process group of its own, killed whole once it ends or times out: a
+/// child it started (semgrep's semgrep-core, a worker pool) would otherwise keep the output
+/// pipes open, and reading them would outlast the timeout.
 pub fn run(mut cmd: Command, timeout: Duration) -> std::io::Result<Ran> {
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
     let mut child = cmd
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -104,12 +110,15 @@ pub fn run(mut cmd: Command, timeout: Duration) -> std::io::Result<Ran> {
         }
         if started.elapsed() > timeout {
             timed_out = true;
+            kill_group(&child);
             let _ = child.kill();
             break child.wait()?;
         }
         // Polling a child process: analysers run for seconds, a 20 ms tick costs nothing.
         std::thread::sleep(Duration::from_millis(20));
     };
+    // What it left running would hold the pipes (and the CPU) past its end.
+    kill_group(&child);
     Ok(Ran {
         status,
         code: status.code(),
@@ -118,6 +127,19 @@ pub fn run(mut cmd: Command, timeout: Duration) -> std::io::Result<Ran> {
         timed_out,
     })
 }
+
+/// Kills the process group `child` leads (see [`run`]); a group already gone is no error.
+#[cfg(target_os = "linux")]
+fn kill_group(child: &std::process::Child) {
+    let _ = rustix::process::kill_process_group(
+        rustix::process::Pid::from_child(child),
+        rustix::process::Signal::KILL,
+    );
+}
+
+/// Elsewhere the analyser alone is killed (by [`run`]).
+#[cfg(not(target_os = "linux"))]
+fn kill_group(_child: &std::process::Child) {}
 
 /// A path an analyser printed (absolute, relative to `root`, or a `file://` URI), relative to
 /// `root` with `/` separators; `None` when it is absolute and outside `root`, also once
@@ -181,5 +203,36 @@ mod tests {
         );
         assert_eq!(ran.and_then(|r| r.json::<Vec<u8>>().ok()), Some(vec![1]));
         assert!(run(Command::new("nexus-no-such-analyser"), DEFAULT_TIMEOUT).is_err());
+    }
+
+    /// An analyser that leaves a child holding its output (semgrep starts semgrep-core) is
+    /// bounded too: the whole group goes, at the timeout and after a normal exit.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn an_analyser_s_children_do_not_outlive_it() {
+        let mut cmd = Command::new("sh");
+        cmd.args(["-c", "sleep 120 & echo started; sleep 120"]);
+        let started = Instant::now();
+        let ran = run(cmd, Duration::from_millis(300)).ok();
+        assert!(ran.as_ref().is_some_and(|r| r.timed_out), "{ran:?}");
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "waited {:?} for a killed analyser's child",
+            started.elapsed()
+        );
+        let mut cmd = Command::new("sh");
+        cmd.args(["-c", "sleep 120 & echo done"]);
+        let started = Instant::now();
+        let ran = run(cmd, Duration::from_secs(100)).ok();
+        assert_eq!(
+            ran.as_ref()
+                .map(|r| (r.code, r.timed_out, r.stdout.as_slice())),
+            Some((Some(0), false, &b"done\n"[..]))
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "waited {:?} for a finished analyser's child",
+            started.elapsed()
+        );
     }
 }
