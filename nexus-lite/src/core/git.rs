@@ -420,6 +420,20 @@ pub fn show(repo: &Path, sha: &str, path: &str) -> Result<Vec<u8>, LiteError> {
     )
 }
 
+/// The user's own global excludes file (`core.excludesFile` in their global config, which
+/// [`command`] does not read): files it ignores stay out of their commits, so out of the
+/// tree too. The user's config, not the repository's, so honouring it runs nothing untrusted.
+pub fn user_excludes_file() -> Option<String> {
+    let out = Command::new("git")
+        .args(["config", "--global", "--path", "--get", "core.excludesFile"])
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_CONFIG_PARAMETERS")
+        .output()
+        .ok()?;
+    let path = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    (out.status.success() && !path.is_empty()).then_some(path)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

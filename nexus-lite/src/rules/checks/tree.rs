@@ -29,19 +29,10 @@ fn git_err(root: &Path, args: &[&str], message: impl Into<String>) -> LiteError 
     }
 }
 
-fn output(root: &Path, mut cmd: Command, args: &[&str]) -> Result<String, LiteError> {
-    let out = cmd
-        .args(args)
-        .output()
-        .map_err(|e| git_err(root, args, format!("cannot run git ({e}); is git on PATH?")))?;
-    if !out.status.success() {
-        return Err(git_err(
-            root,
-            args,
-            String::from_utf8_lossy(&out.stderr).trim().to_string(),
-        ));
-    }
-    Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+/// [`git::output`] as trimmed text.
+fn output(root: &Path, cmd: Command, args: &[&str]) -> Result<String, LiteError> {
+    let out = git::output(root, cmd, args)?;
+    Ok(String::from_utf8_lossy(&out).trim().to_string())
 }
 
 fn absolute_git_path(root: &Path, what: &str) -> Result<PathBuf, LiteError> {
@@ -70,20 +61,6 @@ fn copy_index(from: &Path, to: &Path) -> std::io::Result<()> {
         .write(true)
         .open(to)?
         .set_modified(modified)
-}
-
-/// The user's own global excludes file (`core.excludesFile` in their global config, which
-/// [`git::command`] does not read): files it ignores stay out of their commits, so out of the
-/// tree too. The user's config, not the repository's, so honouring it runs nothing untrusted.
-fn user_excludes_file() -> Option<String> {
-    let out = Command::new("git")
-        .args(["config", "--global", "--path", "--get", "core.excludesFile"])
-        .env_remove("GIT_DIR")
-        .env_remove("GIT_CONFIG_PARAMETERS")
-        .output()
-        .ok()?;
-    let path = String::from_utf8_lossy(&out.stdout).trim().to_string();
-    (out.status.success() && !path.is_empty()).then_some(path)
 }
 
 /// Computes the work tree's tree id of the repository at `root`.
@@ -116,7 +93,7 @@ pub fn work_tree(root: &Path) -> Result<WorkTree, LiteError> {
     })?;
     // The index copy keeps the stat cache (unchanged files are not re-read) and the
     // skip-worktree bits of a sparse checkout; without an index, start from HEAD.
-    let excludes = user_excludes_file();
+    let excludes = git::user_excludes_file();
     let copied = real_index.is_file() && copy_index(&real_index, &index).is_ok();
     let add = |fresh: bool| -> Result<(), LiteError> {
         if fresh {
