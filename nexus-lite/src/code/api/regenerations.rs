@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::code::engine::{Plan, Regen};
+use crate::core::http::on_blocking;
 
 pub(super) async fn regen_plan(
     State(s): State<Arc<AppState>>,
@@ -34,9 +35,7 @@ pub(super) async fn regen_start(
 ) -> ApiResult {
     let v = body(b)?;
     let state = s.clone();
-    let regen = tokio::task::spawn_blocking(move || submit(&s, &v))
-        .await
-        .map_err(|e| ApiError::from(LiteError::Task(e.to_string())))??;
+    let regen = on_blocking(s, move |s| submit(s, &v)).await?;
     run_in_background(state, regen.regeneration_id.clone());
     Ok((StatusCode::ACCEPTED, Json(regen.to_json())).into_response())
 }
