@@ -32,7 +32,7 @@ struct Entry {
 }
 
 /// `program`'s version (`ruff 0.17.5` → `0.17.5`), from the cache in `at.cache` when the same
-/// binary answered before, else from its distribution's metadata ([`installed_version`]) or
+/// binary answered before, else from its distribution's metadata (a `dist-info` directory) or
 /// `program --version` (then cached).
 pub fn version(program: &str, at: Lookup) -> Option<String> {
     let binary = resolve(program, at.search_path);
