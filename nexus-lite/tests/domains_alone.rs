@@ -75,7 +75,9 @@ fn shop(dir: &Path) -> RepoSpec {
     }
 }
 
+/// A committed two-page handbook at `dir`, registered as `handbook`.
 fn workspace(dir: &Path) -> WorkspaceSpec {
+    std::fs::create_dir_all(dir).unwrap();
     git(dir, &["init", "-q", "-b", "main"]);
     write(
         dir,
@@ -94,14 +96,10 @@ fn workspace(dir: &Path) -> WorkspaceSpec {
 #[test]
 fn a_docs_only_server_serves_docs_and_never_opens_code() {
     let t = tempfile::tempdir().unwrap();
-    let (ws, data) = (t.path().join("ws"), t.path().join("data"));
-    std::fs::create_dir_all(&ws).unwrap();
+    let data = t.path().join("data");
     let rt = tokio::runtime::Runtime::new().unwrap();
-    let serving = serve(
-        &rt,
-        config(&data, Vec::new(), vec![workspace(&ws)]),
-        &["docs"],
-    );
+    let handbook = workspace(&t.path().join("ws"));
+    let serving = serve(&rt, config(&data, Vec::new(), vec![handbook]), &["docs"]);
     let r = get(serving.addr, "/api/v1/docs/workspaces");
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.body["workspaces"][0]["name"], "handbook", "{}", r.body);
@@ -170,14 +168,10 @@ fn code_routes_answer_that_the_code_domain_is_not_served() {
 #[test]
 fn the_docs_domain_alone_answers_rules_routes_as_not_served() {
     let t = tempfile::tempdir().unwrap();
-    let (ws, data) = (t.path().join("ws"), t.path().join("data"));
-    std::fs::create_dir_all(&ws).unwrap();
+    let data = t.path().join("data");
     let rt = tokio::runtime::Runtime::new().unwrap();
-    let serving = serve(
-        &rt,
-        config(&data, Vec::new(), vec![workspace(&ws)]),
-        &["docs"],
-    );
+    let handbook = workspace(&t.path().join("ws"));
+    let serving = serve(&rt, config(&data, Vec::new(), vec![handbook]), &["docs"]);
     assert_code_not_served(serving.addr);
     let r = get(serving.addr, "/api/v1/rules/playbook");
     assert_eq!(r.status, 404, "{}", r.body);
@@ -201,7 +195,6 @@ fn every_domain_served_opens_each_one_with_its_tables() {
         t.path().join("ws"),
         t.path().join("data"),
     );
-    std::fs::create_dir_all(&ws).unwrap();
     let spec = shop(&repo);
     let rt = tokio::runtime::Runtime::new().unwrap();
     let serving = serve(

@@ -269,20 +269,20 @@ fn level3(s: &str) -> Option<&'static str> {
 /// Runs `bandit -f json` on the given files.
 pub fn run_bandit(root: &Path, files: &[String]) -> (Vec<RawFinding>, AnalyserStatus) {
     let started = Instant::now();
+    let timeout = analyser::timeout_from_env();
     if files.is_empty() {
         return (
             Vec::new(),
             AnalyserStatus {
                 tool: "bandit".into(),
                 status: "ok",
-                version: tool_version("bandit", analyser::timeout_from_env()),
+                version: tool_version("bandit", timeout),
                 reason: Some("no Python files to scan".into()),
                 findings: 0,
                 seconds: 0.0,
             },
         );
     }
-    let timeout = analyser::timeout_from_env();
     // `--`: file names are never options (a tracked `--output=app.py` would overwrite app.py).
     let out = match spawn(
         "bandit",

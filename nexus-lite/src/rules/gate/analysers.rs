@@ -312,15 +312,15 @@ fn failed(mut run: ToolRun, ran: &Ran, what: String) -> ToolRun {
     run
 }
 
-/// A path an analyser printed, repo-relative (as printed when outside the snapshot).
+/// A path an analyser printed, repo-relative (as printed when outside the snapshot: only an
+/// absolute path can be, so there is no `./` to strip).
 fn relative(root: &Path, printed: &str) -> String {
     analyser::relative(root, printed).unwrap_or_else(|| {
-        let rel = if cfg!(windows) {
+        if cfg!(windows) {
             printed.replace('\\', "/")
         } else {
             printed.to_string()
-        };
-        rel.strip_prefix("./").unwrap_or(&rel).to_string()
+        }
     })
 }
 
