@@ -109,3 +109,90 @@ fn counts_and_bandit_findings_match_independent_tools_on_a_pypi_sdist() {
     );
     assert_eq!(got, want, "bandit findings differ from bandit's own output");
 }
+
+/// One severity scale: on a real project, every finding the code graph and the gate both
+/// report (same analyser, rule, file and line) is rated the same, the gate's level being the
+/// projection of the graph's (critical/high → error, medium/low → warning, info → note).
+/// ruff's flake8-bandit rules are switched on by the project's own ruff.toml, so ruff S-rules,
+/// bandit and ruff's default rules are all compared.
+#[test]
+fn the_code_graph_and_the_gate_rate_a_real_projects_findings_on_one_scale() {
+    use nexus_lite::core::analyser::severity::Level;
+    use nexus_lite::rules::gate::{self, FixedPlaybook, GateRequest, severity::Severity, tools};
+    if !sdist::wanted(SDIST) {
+        return;
+    }
+    assert!(analysers_available(), "needs bandit and ruff on PATH");
+    let work = tempfile::tempdir().unwrap();
+    let root = sdist::fetch(Path::new("python3"), SDIST, work.path());
+    git(&root, &["init", "-q", "-b", "main"]);
+    git(&root, &["commit", "-q", "--allow-empty", "-m", "base"]);
+    std::fs::write(root.join("ruff.toml"), "[lint]\nextend-select = [\"S\"]\n").unwrap();
+    git(&root, &["add", "-A"]);
+    git(&root, &["commit", "-q", "-m", "the sdist"]);
+
+    let data = tempfile::tempdir().unwrap();
+    nexus_lite::index_once(
+        data.path().to_path_buf(),
+        nexus_lite::RepoSpec {
+            name: Some("pallets/click".into()),
+            path: root.clone(),
+        },
+    )
+    .unwrap();
+    let conn = rusqlite::Connection::open(data.path().join("nexus-lite.sqlite3")).unwrap();
+    let mut graph: BTreeMap<(String, String, i64), Level> = BTreeMap::new();
+    let mut st = conn
+        .prepare(
+            "SELECT source_tool || ':' || rule_id, path, line, severity FROM findings
+             WHERE source_tool IN ('ruff', 'bandit') AND line IS NOT NULL",
+        )
+        .unwrap();
+    for row in st
+        .query_map([], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get::<_, String>(3)?))
+        })
+        .unwrap()
+    {
+        let (rule, path, line, level) = row.unwrap();
+        graph.insert((rule, path, line), Level::parse(&level).unwrap());
+    }
+
+    let request = GateRequest {
+        repo_root: &root,
+        repository: "pallets/click".into(),
+        base: "main~1",
+        head: "main",
+        pr: None,
+        options: tools::Options::default(),
+    };
+    let rec = gate::run(&request, &FixedPlaybook(Vec::new())).unwrap();
+    let mut compared: BTreeMap<&str, usize> = BTreeMap::new();
+    for v in &rec.violations {
+        let Some(line) = v.line else { continue };
+        let Some(level) = graph.get(&(v.rule_id.clone(), v.path.clone(), i64::from(line))) else {
+            continue;
+        };
+        assert_eq!(
+            v.severity,
+            Severity::from(*level),
+            "{} at {}:{line}: the graph says {level:?}",
+            v.rule_id,
+            v.path
+        );
+        *compared.entry(v.severity.as_str()).or_default() += 1;
+    }
+    let tools: std::collections::BTreeSet<&str> = rec
+        .violations
+        .iter()
+        .filter_map(|v| v.rule_id.split_once(':').map(|(t, _)| t))
+        .collect();
+    assert!(
+        tools.contains("ruff") && tools.contains("bandit"),
+        "both analysers must be compared: {tools:?}"
+    );
+    assert!(
+        compared.len() >= 2 && compared.values().sum::<usize>() >= 20,
+        "too few findings in common for the comparison to mean anything: {compared:?}"
+    );
+}

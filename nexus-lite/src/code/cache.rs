@@ -14,6 +14,7 @@
 
 use crate::code::findings::RawFinding;
 use crate::code::lang::FileParse;
+use crate::core::analyser::severity::Level;
 use crate::core::error::LiteError;
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 use serde::{Deserialize, Serialize};
@@ -81,6 +82,7 @@ pub fn analyser_fingerprint(tool: &str, config_fingerprint: &str) -> String {
         tool,
         config_fingerprint,
         include_str!("findings.rs"),
+        include_str!("../core/analyser/severity.rs"),
         &executable_fingerprint(tool),
     ] {
         all.extend_from_slice(part.as_bytes());
@@ -193,7 +195,7 @@ impl StoredFinding {
             line: f.line,
             end_line: f.end_line,
             message: f.message.clone(),
-            severity: f.severity.into(),
+            severity: f.severity.as_str().into(),
             confidence: f.confidence.map(str::to_string),
             category: f.category.into(),
             false_positive: f.false_positive.clone(),
@@ -213,10 +215,7 @@ impl StoredFinding {
             line: self.line,
             end_line: self.end_line,
             message: self.message,
-            severity: intern(
-                &self.severity,
-                &["critical", "high", "medium", "low", "info"],
-            )?,
+            severity: Level::parse(&self.severity)?,
             confidence,
             category: intern(
                 &self.category,

@@ -3,6 +3,7 @@
 //! and the audit-risk ranking of the spec's "Priorisation".
 
 use crate::code::index::{AnomalyRow, GraphData};
+use crate::core::analyser::severity::{self as level, Level};
 use crate::core::analyser::{self, Ran, version};
 use crate::core::util::sha256_hex;
 use serde::Serialize;
@@ -20,7 +21,7 @@ pub struct RawFinding {
     pub line: Option<u32>,
     pub end_line: Option<u32>,
     pub message: String,
-    pub severity: &'static str,
+    pub severity: Level,
     pub confidence: Option<&'static str>,
     pub category: &'static str,
     pub false_positive: Option<String>,
@@ -47,16 +48,6 @@ pub struct Finding {
     pub rank_reason: String,
     pub cluster: Option<(String, usize)>,
     pub false_positive_hint: Option<String>,
-}
-
-pub fn severity_order(s: &str) -> i64 {
-    match s {
-        "critical" => 0,
-        "high" => 1,
-        "medium" => 2,
-        "low" => 3,
-        _ => 4,
-    }
 }
 
 /// Lowercases and replaces every non-alphanumeric run with `_`.
@@ -155,22 +146,23 @@ fn failed(tool: &str, version: Option<String>, reason: String, started: Instant)
     }
 }
 
-/// Ruff rule code -> (severity, category). Documented in README.md.
-pub fn ruff_severity(code: Option<&str>) -> (&'static str, &'static str) {
+/// Ruff rule code -> category (its severity is `core::analyser::severity::ruff`). Documented
+/// in README.md.
+pub fn ruff_category(code: Option<&str>) -> &'static str {
     let Some(code) = code else {
-        return ("high", "runtime"); // syntax error
+        return "runtime"; // syntax error
     };
     let starts = |p: &str| code.starts_with(p);
-    if code == "invalid-syntax" || starts("E9") || starts("F63") || starts("F7") || starts("F82") {
-        ("high", "runtime")
-    } else if starts("S") {
-        ("medium", "security")
+    if level::ruff_cannot_run(code) {
+        "runtime"
+    } else if level::ruff_security_number(code).is_some() {
+        "security"
     } else if starts("B0") || starts("PLE") || code == "F811" || code == "F601" || code == "E722" {
-        ("medium", "runtime")
+        "runtime"
     } else if starts("F") {
-        ("low", "maintainability")
+        "maintainability"
     } else {
-        ("low", "style")
+        "style"
     }
 }
 
@@ -203,7 +195,7 @@ pub fn run_ruff(root: &Path, files: &[String]) -> (Vec<RawFinding>, AnalyserStat
     let mut found = Vec::new();
     for item in parsed.as_array().map(Vec::as_slice).unwrap_or(&[]) {
         let code = item.get("code").and_then(Value::as_str);
-        let (severity, category) = ruff_severity(code);
+        let (severity, category) = (level::ruff(code), ruff_category(code));
         let line = item
             .pointer("/location/row")
             .and_then(Value::as_u64)
@@ -340,7 +332,7 @@ pub fn run_bandit(root: &Path, files: &[String]) -> (Vec<RawFinding>, AnalyserSt
             line,
             end_line,
             message: s("issue_text").to_string(),
-            severity: level3(s("issue_severity")).unwrap_or("info"),
+            severity: level::bandit(s("issue_severity"), s("issue_confidence")),
             confidence: level3(s("issue_confidence")),
             category: "security",
             false_positive: fp,
@@ -360,28 +352,6 @@ pub fn run_bandit(root: &Path, files: &[String]) -> (Vec<RawFinding>, AnalyserSt
         seconds: started.elapsed().as_secs_f64(),
     };
     (found, status)
-}
-
-fn sarif_severity(level: Option<&str>, security_severity: Option<f64>) -> &'static str {
-    if let Some(score) = security_severity {
-        return if score >= 9.0 {
-            "critical"
-        } else if score >= 7.0 {
-            "high"
-        } else if score >= 4.0 {
-            "medium"
-        } else if score > 0.0 {
-            "low"
-        } else {
-            "info"
-        };
-    }
-    match level {
-        Some("error") => "high",
-        Some("warning") | None => "medium",
-        Some("note") => "low",
-        _ => "info",
-    }
 }
 
 /// Parses one SARIF 2.1.0 document.
@@ -459,7 +429,7 @@ pub fn parse_sarif(root: &Path, doc: &Value) -> Result<Vec<RawFinding>, String> 
                 line: if is_osv { None } else { line },
                 end_line: if is_osv { None } else { end_line },
                 message,
-                severity: sarif_severity(level, sec),
+                severity: level::sarif(level, sec),
                 confidence: None,
                 category: "security",
                 false_positive: None,
@@ -481,18 +451,12 @@ pub fn parse_audit_ai(doc: &Value) -> Result<Vec<RawFinding>, String> {
         let rule_id = s("rule_id").ok_or(format!("findings[{i}] has no rule_id"))?;
         let path = s("path").ok_or(format!("findings[{i}] has no path"))?;
         let message = s("message").ok_or(format!("findings[{i}] has no message"))?;
-        let severity = match s("severity").unwrap_or("medium") {
-            "critical" => "critical",
-            "high" => "high",
-            "medium" => "medium",
-            "low" => "low",
-            "info" => "info",
-            other => {
-                return Err(format!(
-                    "findings[{i}].severity `{other}` is not one of critical|high|medium|low|info"
-                ));
-            }
-        };
+        let severity = s("severity").unwrap_or("medium");
+        let severity = Level::parse(severity).ok_or_else(|| {
+            format!(
+                "findings[{i}].severity `{severity}` is not one of critical|high|medium|low|info"
+            )
+        })?;
         let category = match s("category").unwrap_or("security") {
             "security" => "security",
             "runtime" => "runtime",
@@ -659,14 +623,7 @@ fn is_blocking(f: &RawFinding) -> Option<&'static str> {
         ("ruff", "syntax-error" | "invalid-syntax") => {
             Some("blocking: syntax error reported by ruff")
         }
-        ("ruff", code)
-            if code.starts_with("E9")
-                || code.starts_with("F63")
-                || code.starts_with("F7")
-                || code.starts_with("F82") =>
-        {
-            Some("blocking: probable runtime error")
-        }
+        ("ruff", code) if level::ruff_cannot_run(code) => Some("blocking: probable runtime error"),
         _ => None,
     }
 }
@@ -682,13 +639,13 @@ pub fn rank(f: &RawFinding, cluster: Option<&(String, usize)>) -> (u8, String) {
     if let Some(why) = is_blocking(f) {
         return (2, why.to_string());
     }
-    let high = matches!(f.severity, "critical" | "high");
+    let high = f.severity <= Level::High;
     if high && f.line.is_some() && !f.path.is_empty() {
         return (
             1,
             format!(
                 "{} severity, actionable at {}:{}",
-                f.severity,
+                f.severity.as_str(),
                 f.path,
                 f.line.unwrap_or(0)
             ),
@@ -699,14 +656,16 @@ pub fn rank(f: &RawFinding, cluster: Option<&(String, usize)>) -> (u8, String) {
             3,
             format!(
                 "{} severity {} finding without a line (fix at the dependency or file level)",
-                f.severity, f.category
+                f.severity.as_str(),
+                f.category
             ),
         );
     }
-    if f.severity == "medium" && matches!(f.category, "security" | "runtime" | "architecture") {
+    if f.severity == Level::Medium && matches!(f.category, "security" | "runtime" | "architecture")
+    {
         return (3, format!("medium severity with {} impact", f.category));
     }
-    if f.severity == "medium" {
+    if f.severity == Level::Medium {
         return match cluster {
             Some((key, size)) => (
                 4,
@@ -721,7 +680,7 @@ pub fn rank(f: &RawFinding, cluster: Option<&(String, usize)>) -> (u8, String) {
         5,
         format!(
             "{} severity: review only on request or in a dedicated batch",
-            f.severity
+            f.severity.as_str()
         ),
     )
 }
@@ -818,9 +777,11 @@ mod tests {
     fn normalization_rules() {
         assert_eq!(normalize("B324"), "b324");
         assert_eq!(normalize("GHSA-abcd-1234"), "ghsa_abcd_1234");
-        assert_eq!(ruff_severity(Some("F821")), ("high", "runtime"));
-        assert_eq!(ruff_severity(Some("F401")), ("low", "maintainability"));
-        assert_eq!(ruff_severity(None), ("high", "runtime"));
+        assert_eq!(ruff_category(Some("F821")), "runtime");
+        assert_eq!(ruff_category(Some("F401")), "maintainability");
+        assert_eq!(ruff_category(Some("S602")), "security");
+        assert_eq!(ruff_category(Some("SIM108")), "style");
+        assert_eq!(ruff_category(None), "runtime");
     }
 
     #[test]
@@ -833,17 +794,17 @@ mod tests {
             line: Some(3),
             end_line: Some(3),
             message: "weak hash".into(),
-            severity: "high",
+            severity: Level::High,
             confidence: Some("high"),
             category: "security",
             false_positive: None,
         };
         assert_eq!(rank(&base, None).0, 1);
         let mut m = base.clone();
-        m.severity = "medium";
+        m.severity = Level::Medium;
         assert_eq!(rank(&m, None).0, 3);
         let mut l = base.clone();
-        l.severity = "low";
+        l.severity = Level::Low;
         assert_eq!(rank(&l, None).0, 5);
         let mut fp = base.clone();
         fp.false_positive = Some("test code".into());

@@ -1,6 +1,6 @@
 //! The code graph's storage: one-transaction graph writes, graph reads, regeneration plans.
 
-use crate::code::findings::{AnalyserStatus, Finding, severity_order};
+use crate::code::findings::{AnalyserStatus, Finding};
 use crate::code::index::GraphData;
 use crate::core::error::LiteError;
 use nexus_secrets::spans::{self as secret_spans, SecretSpan, SpanKind};
@@ -213,7 +213,7 @@ fn insert_results(
                 a.path,
                 a.line,
                 a.message,
-                a.severity,
+                a.severity.as_str(),
                 a.details.to_string()
             ])
         },
@@ -237,8 +237,8 @@ fn insert_results(
                 r.line,
                 r.end_line,
                 message,
-                r.severity,
-                severity_order(r.severity),
+                r.severity.as_str(),
+                r.severity.order(),
                 r.confidence,
                 f.dedupe_key,
                 f.symbol,
@@ -314,7 +314,7 @@ fn summary_counts(data: &GraphData, findings: &[Finding]) -> Value {
         *by_tool
             .entry(f.raw.source_tool)
             .or_default()
-            .entry(f.raw.severity)
+            .entry(f.raw.severity.as_str())
             .or_insert(0) += 1;
     }
     json!({
@@ -322,7 +322,7 @@ fn summary_counts(data: &GraphData, findings: &[Finding]) -> Value {
         "edges_by_kind": tally(data.edges.iter().map(|e| e.kind)),
         "files_by_language": tally(data.files.iter().map(|f| f.language)),
         "findings_by_tool": by_tool,
-        "findings_by_severity": tally(findings.iter().map(|f| f.raw.severity)),
+        "findings_by_severity": tally(findings.iter().map(|f| f.raw.severity.as_str())),
         "anomalies_by_kind": tally(data.anomalies.iter().map(|a| a.kind)),
     })
 }

@@ -222,10 +222,7 @@ fn bandit(rule_id: &str, code: &str) -> Value {
     };
     // Bandit rates each finding itself; the gate maps a finding by its own rating. The rule's
     // level here is the one bandit usually gives this check (the table ruff's S-rules use).
-    let usual = code
-        .strip_prefix('B')
-        .map(|n| severity::ruff(&format!("S{n}")))
-        .unwrap_or(severity::Severity::Warning);
+    let usual = severity::Severity::from(analyser::severity::bandit_usual(code));
     let mut rule = analyser_rule(
         rule_id,
         &name,

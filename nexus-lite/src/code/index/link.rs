@@ -8,6 +8,7 @@ mod infer;
 use super::resolve::{Bind, Indexed};
 use super::{AnomalyRow, EdgeRow, GraphData, ImportRow, NodeRow, Source};
 use crate::code::lang::{Import, Lang, SymKind, Symbol};
+use crate::core::analyser::severity::Level;
 use crate::core::graph::tarjan;
 use infer::{BUILTIN_NAMES, Target, Types};
 use serde_json::json;
@@ -164,7 +165,7 @@ fn add_files_and_symbols<'a>(
                     "{}:{line}: {msg}; the file's symbols may be incomplete, fix the syntax",
                     s.path
                 ),
-                severity: "high",
+                severity: Level::High,
                 details: json!({"error_nodes": s.parse.error_nodes}),
             });
         }
@@ -323,7 +324,7 @@ fn unresolved_import(s: &Source, imp: &Import, shown: &str, reason: &str) -> Ano
             "{}:{}: cannot resolve `{stmt}`: {reason}; fix the import or add the missing module",
             s.path, imp.line
         ),
-        severity: "high",
+        severity: Level::High,
         details: json!({"module": shown, "name": imp.name, "level": imp.level}),
     }
 }
@@ -788,7 +789,7 @@ fn flag_dynamic_uses(sources: &[Source], anomalies: &mut Vec<AnomalyRow>) {
                 s.path,
                 what.join(", ")
             ),
-            severity: "low",
+            severity: Level::Low,
             details: json!(by_kind),
         });
     }
@@ -818,7 +819,7 @@ fn flag_import_cycles(
                 paths.len(),
                 paths.join(" <-> ")
             ),
-            severity: "medium",
+            severity: Level::Medium,
             details: json!({"files": paths}),
         });
     }

@@ -6,6 +6,7 @@ mod roots;
 mod tsconfig;
 
 use crate::code::lang::{FileParse, Lang, Parsers};
+use crate::core::analyser::severity::Level;
 use nexus_secrets::spans::{self as secret_spans, SecretSpan};
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -54,7 +55,7 @@ pub struct AnomalyRow {
     pub path: String,
     pub line: Option<u32>,
     pub message: String,
-    pub severity: &'static str,
+    pub severity: Level,
     pub details: Value,
 }
 
@@ -491,7 +492,7 @@ fn read_all(
                 path: l.path.clone(),
                 line: None,
                 message: format!("{} was not indexed: {reason}", l.path),
-                severity: "info",
+                severity: Level::Info,
                 details: json!({"reason": reason, "size": l.size}),
             });
         }

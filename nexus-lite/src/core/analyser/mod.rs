@@ -4,6 +4,7 @@
 //! (`code::findings`) and the gate (`rules::gate::analysers`) each map what it returns onto
 //! their own records; a hung analyser times out in both.
 
+pub mod severity;
 pub mod version;
 
 use std::ffi::{OsStr, OsString};

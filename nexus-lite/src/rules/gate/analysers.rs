@@ -3,6 +3,7 @@
 //! went: version, exit code, its error list, the files it skipped. An analyser that is missing
 //! or crashes is reported so, never as clean (rules-gate.md §5, exit codes).
 
+use crate::core::analyser::severity as level;
 use crate::core::analyser::{self, Ran, run as run_with_timeout, version};
 use crate::core::error::LiteError;
 use crate::rules::gate::checked;
@@ -653,7 +654,7 @@ fn bandit_findings(snap: &Snapshot, report: &Value) -> Vec<Finding> {
                 line: line(item.get("line_number")),
                 end_line: line(item.get("line_range").and_then(|r| r.as_array()?.last())),
                 message: s("issue_text").to_string(),
-                severity: severity::bandit(s("issue_severity"), s("issue_confidence")),
+                severity: level::bandit(s("issue_severity"), s("issue_confidence")).into(),
                 suggestion: None,
             }
         })
@@ -777,11 +778,12 @@ fn semgrep(
                 .and_then(Value::as_str)
                 .unwrap_or("")
                 .to_string(),
-            severity: severity::semgrep(
+            severity: level::semgrep(
                 item.pointer("/extra/severity")
                     .and_then(Value::as_str)
                     .unwrap_or(""),
-            ),
+            )
+            .into(),
             suggestion: item
                 .pointer("/extra/fix")
                 .and_then(Value::as_str)
