@@ -16,17 +16,21 @@ async fn server() -> (StubBackend, String, tokio::task::JoinHandle<()>) {
 /// One POST of `body` to /mcp as a 2026-07-28 client sends it (no session, SEP-2243 headers
 /// naming `tool`): status and body.
 async fn post(url: &str, tool: &str, body: &str) -> (u16, String) {
-    let response = reqwest::Client::new()
+    post_method(url, "tools/call", Some(tool), body).await
+}
+
+/// [`post`] for any method (`mcp-name` only when given).
+async fn post_method(url: &str, method: &str, name: Option<&str>, body: &str) -> (u16, String) {
+    let mut request = reqwest::Client::new()
         .post(url)
-        .header("mcp-name", tool)
         .header("content-type", "application/json")
         .header("accept", "application/json, text/event-stream")
         .header("mcp-protocol-version", "2026-07-28")
-        .header("mcp-method", "tools/call")
-        .body(body.to_owned())
-        .send()
-        .await
-        .unwrap();
+        .header("mcp-method", method);
+    if let Some(name) = name {
+        request = request.header("mcp-name", name);
+    }
+    let response = request.body(body.to_owned()).send().await.unwrap();
     let status = response.status().as_u16();
     (status, response.text().await.unwrap())
 }
@@ -130,6 +134,46 @@ async fn malformed_json_rpc_gets_400_with_its_error_code() {
         assert_eq!(answer["error"]["code"], code, "{body}: {answer}");
         assert_eq!(answer["id"], id, "{body}: {answer}");
         assert_eq!(answer["jsonrpc"], "2.0");
+    }
+}
+
+/// SEP-2575: a stateless request for a method of the session era (initialize, ping,
+/// logging/setLevel, resources/subscribe and unsubscribe) is answered 404 with -32601, whatever
+/// its params (2025 sessions still use them: every session here opens with `initialize`).
+#[tokio::test]
+async fn methods_the_stateless_revision_removed_get_404_and_method_not_found() {
+    let (_backend, url, _server) = server().await;
+    let meta = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+    });
+    let cases = [
+        ("initialize", json!({"_meta": meta})),
+        ("ping", json!({"_meta": meta})),
+        ("logging/setLevel", json!({"_meta": meta})),
+        ("logging/setLevel", json!({"level": "debug", "_meta": meta})),
+        ("resources/subscribe", json!({"_meta": meta})),
+        (
+            "resources/subscribe",
+            json!({"uri": "notes://team/a", "_meta": meta}),
+        ),
+        (
+            "resources/unsubscribe",
+            json!({"uri": "notes://team/a", "_meta": meta}),
+        ),
+    ];
+    for (i, (method, params)) in cases.into_iter().enumerate() {
+        let body = json!({"jsonrpc": "2.0", "id": i, "method": method, "params": params});
+        let name = params["uri"].as_str();
+        let (status, answer) = post_method(&url, method, name, &body.to_string()).await;
+        let answer: Value =
+            serde_json::from_str(&answer).unwrap_or_else(|e| panic!("{e}: {answer}"));
+        assert_eq!(
+            (status, &answer["error"]["code"]),
+            (404, &json!(-32601)),
+            "{body}: {answer}"
+        );
+        assert_eq!(answer["id"], i, "{answer}");
     }
 }
 

@@ -165,8 +165,14 @@ impl ServerHandler for McpServer {
     async fn set_level(
         &self,
         request: SetLevelRequestParams,
-        _ctx: RequestContext<RoleServer>,
+        ctx: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
+        // A stateless request has no session to set a level on: it names one in its `_meta`.
+        if ctx.meta.protocol_version().is_some() {
+            return Err(ErrorData::method_not_found::<
+                rmcp::model::SetLevelRequestMethod,
+            >());
+        }
         self.log_level.set(request.level);
         Ok(())
     }

@@ -59,6 +59,13 @@ pub async fn check(mut request: Request, next: Next) -> Response {
     }
 }
 
+/// 400, except "method not found", which the stateless revision answers with 404 (SEP-2575;
+/// rmcp maps its own -32601 answers the same way).
 fn reject(reply: serde_json::Value) -> Response {
-    (StatusCode::BAD_REQUEST, Json(reply)).into_response()
+    let status = if reply.pointer("/error/code") == Some(&json!(framing::METHOD_NOT_FOUND)) {
+        StatusCode::NOT_FOUND
+    } else {
+        StatusCode::BAD_REQUEST
+    };
+    (status, Json(reply)).into_response()
 }

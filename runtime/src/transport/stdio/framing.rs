@@ -6,7 +6,7 @@
 
 use rmcp::model::{
     CallToolRequestMethod, CancelTaskMethod, ClientJsonRpcMessage, ClientRequest,
-    CompleteRequestMethod, ConstString, DiscoverRequestMethod, GetPromptRequestMethod,
+    CompleteRequestMethod, ConstString, DiscoverRequestMethod, GetMeta, GetPromptRequestMethod,
     GetSkillRequestMethod, GetTaskMethod, InitializeResultMethod, JsonRpcMessage,
     ListPromptsRequestMethod, ListResourceTemplatesRequestMethod, ListResourcesRequestMethod,
     ListSkillsRequestMethod, ListToolsRequestMethod, PingRequestMethod,
@@ -19,6 +19,34 @@ use serde_json::{Map, Value, json};
 pub const PARSE_ERROR: i64 = -32700;
 pub const INVALID_REQUEST: i64 = -32600;
 pub const INVALID_PARAMS: i64 = -32602;
+pub const METHOD_NOT_FOUND: i64 = -32601;
+
+/// The first revision without sessions: a request naming it in `_meta` is stateless.
+const STATELESS_VERSION: &str = "2026-07-28";
+const PROTOCOL_VERSION_META: &str = "io.modelcontextprotocol/protocolVersion";
+
+/// Methods of the session era that MCP 2026-07-28 removed; rmcp still parses them, so a
+/// stateless request for one whose params are not the old shape would otherwise read as
+/// "invalid params" rather than "no such method".
+fn removed_in_stateless(method: &str) -> bool {
+    [
+        InitializeResultMethod::VALUE,
+        PingRequestMethod::VALUE,
+        SetLevelRequestMethod::VALUE,
+        SubscribeRequestMethod::VALUE,
+        UnsubscribeRequestMethod::VALUE,
+    ]
+    .contains(&method)
+}
+
+/// `params._meta` names protocol version 2026-07-28 or later (dates compare as strings).
+fn is_stateless(params: Option<&Value>) -> bool {
+    params
+        .and_then(|p| p.pointer("/_meta"))
+        .and_then(|m| m.get(PROTOCOL_VERSION_META))
+        .and_then(Value::as_str)
+        .is_some_and(|v| v >= STATELESS_VERSION)
+}
 
 /// What the transport does with one line.
 #[derive(Debug)]
@@ -43,11 +71,17 @@ pub fn frame(line: &[u8]) -> Frame {
             // rmcp falls back to a custom request when a method it knows has params of the
             // wrong shape; the handler would then answer "method not found".
             ClientRequest::CustomRequest(custom) if is_client_request_method(&custom.method) => {
-                let message = params_problem(&custom.method, custom.params.as_ref());
-                Frame::Reply(error(
-                    serde_json::to_value(&request.id).unwrap_or(Value::Null),
-                    INVALID_PARAMS,
-                    message,
+                let id = serde_json::to_value(&request.id).unwrap_or(Value::Null);
+                // rmcp moves `_meta` out of the params into the request's extensions.
+                let stateless = custom
+                    .get_meta()
+                    .protocol_version()
+                    .is_some_and(|v| v.as_str() >= STATELESS_VERSION);
+                Frame::Reply(bad_params(
+                    id,
+                    &custom.method,
+                    custom.params.as_ref(),
+                    stateless,
                 ))
             }
             _ => Frame::Message(Box::new(JsonRpcMessage::Request(request))),
@@ -107,8 +141,8 @@ fn rejected(line: &[u8]) -> Frame {
         && !object.contains_key("result")
         && !object.contains_key("error")
     {
-        let message = params_problem(method, object.get("params"));
-        return Frame::Reply(error(id, INVALID_PARAMS, message));
+        let params = object.get("params");
+        return Frame::Reply(bad_params(id, method, params, is_stateless(params)));
     }
     Frame::Reply(error(id, INVALID_REQUEST, invalid_request_problem(&object)))
 }
@@ -141,6 +175,21 @@ fn invalid_request_problem(object: &Map<String, Value>) -> String {
         "not a JSON-RPC 2.0 request, notification or response MCP defines"
     };
     format!("Invalid Request: {problem}")
+}
+
+/// The answer to a request for a known method whose params rmcp could not read: -32602, or
+/// -32601 when the request is stateless and the method one the stateless revision removed.
+fn bad_params(id: Value, method: &str, params: Option<&Value>, stateless: bool) -> Value {
+    if stateless && removed_in_stateless(method) {
+        return error(
+            id,
+            METHOD_NOT_FOUND,
+            format!(
+                "Method not found: {method} is not part of MCP {STATELESS_VERSION} (SEP-2575 removed it); call server/discover, and send the client's capabilities and log level in each request's _meta"
+            ),
+        );
+    }
+    error(id, INVALID_PARAMS, params_problem(method, params))
 }
 
 fn params_problem(method: &str, params: Option<&Value>) -> String {
@@ -216,4 +265,30 @@ pub fn too_long(max: usize) -> Value {
         INVALID_REQUEST,
         format!("Invalid Request: the line is longer than {max} bytes and was dropped"),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reply(line: &str) -> Value {
+        match frame(line.as_bytes()) {
+            Frame::Reply(v) => v,
+            other => panic!("not a reply: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_stateless_request_for_a_removed_method_is_method_not_found() {
+        let meta = r#"{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
+        for method in ["initialize", "logging/setLevel", "resources/subscribe"] {
+            let line = format!(
+                r#"{{"jsonrpc":"2.0","id":3,"method":"{method}","params":{{"_meta":{meta}}}}}"#
+            );
+            assert_eq!(reply(&line)["error"]["code"], METHOD_NOT_FOUND, "{line}");
+        }
+        // The same bad params in a 2025 session are still invalid params.
+        let line = r#"{"jsonrpc":"2.0","id":3,"method":"logging/setLevel","params":{}}"#;
+        assert_eq!(reply(line)["error"]["code"], INVALID_PARAMS);
+    }
 }
