@@ -1,6 +1,6 @@
-//! A new surface is a manifest: tests/manifests/demo.yaml (one mapped tool, one resource
-//! template read from the backend, one prompt that fetches, one hidden capability behind the
-//! generated meta-tools) served with `nexus-mcp --manifest` against a stub backend, driven by the
+//! A new surface is a manifest: tests/manifests/demo.yaml (mapped tools, a resource template
+//! read from the backend, a prompt that fetches, a hidden capability behind the generated
+//! meta-tools) served with `nexus-mcp --manifest` against a stub backend, driven by the
 //! Python SDK over stdio and Streamable HTTP (tests/clients/demo_surface.py). Its backend answers
 //! carry a `graph` key, and no freshness block appears: the engine knows no surface's words.
 

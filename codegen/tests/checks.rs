@@ -1,7 +1,7 @@
 //! The generator's newer checks (naming, include, defaults, unused inputs, response paths,
 //! envelope, mutation wording, tool-list budget), each with the exact message a spec author
-//! reads and a position that points at the key to edit. DEMO is the same valid manifest the
-//! `errors` tests start from.
+//! reads and a position that points at the key to edit. DEMO (tests/manifests/demo.yaml) is the
+//! same valid manifest the `errors` tests start from.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
@@ -9,8 +9,7 @@ mod common;
 use nexus_mcp_codegen::{ManifestError, parse};
 use std::path::Path;
 
-const DEMO: &str = include_str!("demo.yaml");
-const FILE: &str = "manifest/demo.yaml";
+use common::{DEMO, FILE};
 
 fn edit(source: &str, from: &str, to: &str) -> String {
     common::edit_in(source, from, to)
@@ -24,24 +23,47 @@ fn only_error(source: &str, expected_at: &str) -> String {
     common::only_error_in(FILE, source, expected_at)
 }
 
-/// DEMO with a `Selector` object type whose `repository` kg_get_thing includes instead of
+/// `e` shown, checked to point at `expected_at` in `source`.
+fn at(source: &str, e: &ManifestError, expected_at: &str) -> String {
+    common::points_at(source, e, expected_at)
+}
+
+/// get_note_history's `limit`, the line after its `noteId`.
+const HISTORY_LIMIT: &str = "        limit: {type: integer, minimum: 1, maximum: 50, default: 5}\n";
+
+/// list_notes' `limit` and the query line that sends it.
+const LIST_LIMIT: &str = "        limit: {type: integer, minimum: 1, maximum: 50, default: 20}\n";
+const LIST_LIMIT_SENT: &str = "        limit: \"{{ input.limit | default(20) }}\"\n";
+
+/// DEMO with a `Selector` object type whose `noteId` get_note_history includes instead of
 /// declaring it.
 fn with_selector(include: &str) -> String {
     let source = edit(
         DEMO,
         "types:\n",
-        "types:\n  Selector:\n    type: object\n    properties:\n      repository: {$ref: \"#/types/Repository\"}\n",
+        "types:\n  Selector:\n    type: object\n    properties:\n      noteId: {$ref: \"#/types/NoteId\"}\n",
     );
     edit(
         &source,
-        "        repository: {$ref: \"#/types/Repository\"}\n        depth",
-        "        depth",
+        &format!("        noteId: {{$ref: \"#/types/NoteId\"}}\n{HISTORY_LIMIT}"),
+        HISTORY_LIMIT,
     )
     .replacen(
-        "      required: [thing_id]\n",
-        &format!("      required: [thing_id]\n{include}"),
+        &format!("{HISTORY_LIMIT}      required: [noteId]\n"),
+        &format!("{HISTORY_LIMIT}      required: [noteId]\n{include}"),
         1,
     )
+}
+
+fn tool<'m>(
+    manifest: &'m nexus_mcp_codegen::Manifest,
+    name: &str,
+) -> &'m nexus_mcp_codegen::model::Tool {
+    manifest
+        .tools
+        .iter()
+        .find(|t| t.name == name)
+        .expect("the tool")
 }
 
 /// Generated Rust for `source`, which must be valid.
@@ -58,46 +80,47 @@ fn generated(source: &str) -> String {
 fn camel_case_properties_become_snake_case_fields() {
     let source = edit(
         DEMO,
-        "        depth: {type: integer, maximum: 5}\n",
-        "        depth: {type: integer, maximum: 5}\n        HTTPPort: {type: integer}\n",
+        HISTORY_LIMIT,
+        &format!("{HISTORY_LIMIT}        HTTPPort: {{type: integer}}\n"),
     );
     let source = edit(
         &source,
-        "        depth: \"{{ input.depth | default(2) }}\"\n",
-        "        depth: \"{{ input.depth | default(2) }}\"\n        port: \"{{ input.HTTPPort }}\"\n",
+        "query: {limit: \"{{ input.limit }}\"}",
+        "query: {limit: \"{{ input.limit }}\", port: \"{{ input.HTTPPort }}\"}",
     );
     let rust = generated(&source);
     assert!(rust.contains("#[serde(rename = \"HTTPPort\")]"), "{rust}");
     assert!(rust.contains("pub http_port: Option<i64>"), "{rust}");
-    assert!(rust.contains("pub struct KgGetThingInput"), "{rust}");
+    assert!(rust.contains("pub struct GetNoteHistoryInput"), "{rust}");
+    assert!(rust.contains("#[serde(rename = \"noteId\")]"), "{rust}");
 }
 
 #[test]
 fn declared_defaults_become_serde_defaults() {
     let source = edit(
         DEMO,
-        "        depth: {type: integer, maximum: 5}\n",
-        "        depth: {type: integer, maximum: 5, default: 2}\n        ratio: {type: number, default: 1}\n",
+        LIST_LIMIT,
+        &format!("{LIST_LIMIT}        ratio: {{type: number, default: 1}}\n"),
     );
     let source = edit(
         &source,
-        "        depth: \"{{ input.depth | default(2) }}\"\n",
-        "        depth: \"{{ input.depth }}\"\n        ratio: \"{{ input.ratio }}\"\n",
+        LIST_LIMIT_SENT,
+        &format!("{LIST_LIMIT_SENT}        ratio: \"{{{{ input.ratio }}}}\"\n"),
     );
     let flat: String = generated(&source)
         .split_whitespace()
         .collect::<Vec<_>>()
         .join(" ");
     assert!(
-        flat.contains("#[serde(default = \"default_kggetthinginput_depth\")] pub depth: i64,"),
+        flat.contains("#[serde(default = \"default_listnotesinput_limit\")] pub limit: i64,"),
         "{flat}"
     );
     assert!(
-        flat.contains("fn default_kggetthinginput_depth() -> i64 { 2i64 }"),
+        flat.contains("fn default_listnotesinput_limit() -> i64 { 20i64 }"),
         "{flat}"
     );
     assert!(
-        flat.contains("fn default_kggetthinginput_ratio() -> f64 { 1f64 }"),
+        flat.contains("fn default_listnotesinput_ratio() -> f64 { 1f64 }"),
         "{flat}"
     );
 }
@@ -106,13 +129,13 @@ fn declared_defaults_become_serde_defaults() {
 fn two_properties_with_one_rust_name() {
     let source = edit(
         DEMO,
-        "        thing_id: {type: string}\n",
-        "        thing_id: {type: string}\n        thingId: {type: string}\n",
+        "        noteId: {$ref: \"#/types/NoteId\"}\n      required: [noteId]\n",
+        "        noteId: {$ref: \"#/types/NoteId\"}\n        note_id: {type: string}\n      required: [noteId]\n",
     );
     assert_eq!(
-        only_error(&source, "thingId:"),
-        "manifest/demo.yaml:32:9: tool `kg_get_thing`: properties `thing_id` and `thingId` both \
-         become the Rust field `thing_id`. Rename one of them (JSON names that differ only in \
+        only_error(&source, "note_id:"),
+        "tests/manifests/demo.yaml:49:9: tool `get_note`: properties `noteId` and `note_id` both \
+         become the Rust field `note_id`. Rename one of them (JSON names that differ only in \
          case or separators are confusing for clients too)."
     );
 }
@@ -121,17 +144,15 @@ fn two_properties_with_one_rust_name() {
 fn included_properties_are_spliced_into_the_input() {
     let source = with_selector("      include: [Selector]\n");
     let manifest = parse(Path::new(FILE), &source).expect("valid");
-    let props: Vec<&str> = nexus_mcp_codegen::schema::properties(&manifest.tools[0].input)
+    let history = tool(&manifest, "get_note_history");
+    let props: Vec<&str> = nexus_mcp_codegen::schema::properties(&history.input)
         .into_iter()
         .map(|(p, _)| p)
         .collect();
-    assert_eq!(props, ["repository", "thing_id", "depth"]);
-    assert!(manifest.tools[0].input.get("include").is_none());
+    assert_eq!(props, ["noteId", "limit"]);
+    assert!(history.input.get("include").is_none());
     let rust = generated(&source);
-    assert!(
-        rust.contains("pub repository: Option<Repository>"),
-        "{rust}"
-    );
+    assert!(rust.contains("pub note_id: NoteId"), "{rust}");
 }
 
 #[test]
@@ -139,8 +160,8 @@ fn included_output_shape_is_one_shared_type() {
     let source = with_selector("      include: [Selector]\n");
     let source = edit(
         &source,
-        "    output:\n      type: object\n      properties:\n        thing: {type: object}\n",
-        "    output:\n      type: object\n      include: [Selector]\n      properties:\n        thing: {type: object}\n",
+        "    output:\n      type: object\n      properties:\n        edits:",
+        "    output:\n      type: object\n      include: [Selector]\n      properties:\n        edits:",
     );
     let rust = generated(&source);
     let flat: String = rust.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -152,12 +173,12 @@ fn included_output_shape_is_one_shared_type() {
 
 #[test]
 fn include_of_a_type_without_properties() {
-    let source = with_selector("      include: [Repository]\n");
-    let shown: Vec<String> = errors(&source).iter().map(ToString::to_string).collect();
+    let source = with_selector("      include: [NoteId]\n");
+    let errors = errors(&source);
     assert_eq!(
-        shown[0],
-        "manifest/demo.yaml:34:17: tool `kg_get_thing`: `include: Repository` needs a shared \
-         object type with `properties`. Use one of: Selector."
+        at(&source, &errors[0], "NoteId]"),
+        "tests/manifests/demo.yaml:78:17: tool `get_note_history`: `include: NoteId` needs a \
+         shared object type with `properties`. Use one of: Selector."
     );
 }
 
@@ -165,8 +186,8 @@ fn include_of_a_type_without_properties() {
 fn include_that_is_not_a_list() {
     let source = with_selector("      include: Selector\n");
     assert_eq!(
-        errors(&source)[0].to_string(),
-        "manifest/demo.yaml:34:7: tool `kg_get_thing`: `include` is a list of shared type names, \
+        at(&source, &errors(&source)[0], "include: Selector"),
+        "tests/manifests/demo.yaml:78:7: tool `get_note_history`: `include` is a list of shared type names, \
          e.g. `include: [GraphSelector]`."
     );
 }
@@ -174,14 +195,14 @@ fn include_that_is_not_a_list() {
 #[test]
 fn included_property_declared_again() {
     let source = with_selector("      include: [Selector]\n").replacen(
-        "        depth: {type: integer",
-        "        repository: {type: string}\n        depth: {type: integer",
+        HISTORY_LIMIT,
+        &format!("        noteId: {{type: string}}\n{HISTORY_LIMIT}"),
         1,
     );
     assert_eq!(
-        only_error(&source, "repository:"),
-        "manifest/demo.yaml:37:9: tool `kg_get_thing`: property `repository` is also declared by \
-         an included type (Selector). Remove one of them."
+        only_error(&source, "noteId:"),
+        "tests/manifests/demo.yaml:76:9: tool `get_note_history`: property `noteId` is also \
+         declared by an included type (Selector). Remove one of them."
     );
 }
 
@@ -189,28 +210,24 @@ fn included_property_declared_again() {
 fn default_that_breaks_its_schema() {
     let source = edit(
         DEMO,
-        "depth: {type: integer, maximum: 5}",
-        "depth: {type: integer, maximum: 5, default: 9}",
+        LIST_LIMIT,
+        &LIST_LIMIT.replace("default: 20", "default: 90"),
     );
     assert_eq!(
-        only_error(&source, "default: 9"),
-        "manifest/demo.yaml:33:44: tool `kg_get_thing`: the default of `depth` (9) breaks its own \
-         schema: 9 is greater than the maximum of 5. Fix the default or the schema."
+        only_error(&source, "default: 90"),
+        "tests/manifests/demo.yaml:97:57: tool `list_notes`: the default of `limit` (90) breaks its \
+         own schema: 90 is greater than the maximum of 50. Fix the default or the schema."
     );
 }
 
 #[test]
 fn input_that_no_mapping_sends() {
-    let source = edit(
-        DEMO,
-        "        depth: \"{{ input.depth | default(2) }}\"\n",
-        "",
-    );
+    let source = edit(DEMO, "        tags: \"{{ input.tags }}\"\n", "");
     assert_eq!(
-        only_error(&source, "depth:"),
-        "manifest/demo.yaml:33:9: tool `kg_get_thing`: input `depth` is never used: no nexus \
+        only_error(&source, "tags:"),
+        "tests/manifests/demo.yaml:95:9: tool `list_notes`: input `tags` is never used: no nexus \
          path, query or body template, pagination cursor or mutation rule reads it, so a \
-         client's value would be ignored. Send it (e.g. `query: {depth: \"{{ input.depth }}\"}`) \
+         client's value would be ignored. Send it (e.g. `query: {tags: \"{{ input.tags }}\"}`) \
          or remove the input."
     );
 }
@@ -219,13 +236,13 @@ fn input_that_no_mapping_sends() {
 fn pick_path_outside_the_output_schema() {
     let source = edit(
         DEMO,
-        "  - name: kg_rebuild\n",
-        "    response: {pick: [thing.id, things.id]}\n  - name: kg_rebuild\n",
+        "    errors:\n",
+        "    response: {pick: [graph.id, graphs.id]}\n    errors:\n",
     );
     assert_eq!(
-        only_error(&source, "things.id"),
-        "manifest/demo.yaml:45:33: tool `kg_get_thing`: pick path `things.id`: `things` is not in \
-         the output schema (nearest existing: thing). Fix the path, or declare the field in \
+        only_error(&source, "graphs.id"),
+        "tests/manifests/demo.yaml:59:33: tool `get_note`: pick path `graphs.id`: `graphs` is not in \
+         the output schema (nearest existing: graph, body, id). Fix the path, or declare the field in \
          `output`."
     );
 }
@@ -234,19 +251,19 @@ fn pick_path_outside_the_output_schema() {
 fn exclude_path_checks_its_parent_only() {
     let ok = edit(
         DEMO,
-        "  - name: kg_rebuild\n",
-        "    response: {exclude: [thing.secret, status]}\n  - name: kg_rebuild\n",
+        "    errors:\n",
+        "    response: {exclude: [graph.secret, body]}\n    errors:\n",
     );
     parse(Path::new(FILE), &ok).expect("the excluded leaf itself need not be declared");
     let source = edit(
         DEMO,
-        "  - name: kg_rebuild\n",
-        "    response: {exclude: [thingz.secret]}\n  - name: kg_rebuild\n",
+        "    errors:\n",
+        "    response: {exclude: [graphz.secret]}\n    errors:\n",
     );
     assert_eq!(
-        only_error(&source, "thingz.secret"),
-        "manifest/demo.yaml:45:26: tool `kg_get_thing`: exclude path `thingz.secret`: `thingz` is \
-         not in the output schema (nearest existing: thing). Fix the path, or declare the field \
+        only_error(&source, "graphz.secret"),
+        "tests/manifests/demo.yaml:59:26: tool `get_note`: exclude path `graphz.secret`: `graphz` is \
+         not in the output schema (nearest existing: graph, body, id). Fix the path, or declare the field \
          in `output`."
     );
 }
@@ -282,7 +299,7 @@ fn envelope_field_named_truncation() {
     );
     assert_eq!(
         only_error(&source, "truncation:"),
-        "manifest/demo.yaml:21:3: envelope field `truncation`: `truncation` is added to every \
+        "tests/manifests/demo.yaml:39:3: envelope field `truncation`: `truncation` is added to every \
          result by the runtime. Pick another name."
     );
 }
@@ -296,74 +313,65 @@ fn envelope_field_without_description() {
     );
     assert_eq!(
         only_error(&source, "freshness:"),
-        "manifest/demo.yaml:21:3: envelope field `freshness`: an envelope field is `{description: \
+        "tests/manifests/demo.yaml:39:3: envelope field `freshness`: an envelope field is `{description: \
          <text>, schema: <JSON Schema object>}` and nothing else."
     );
 }
 
 #[test]
 fn envelope_field_declared_by_a_tool() {
-    let source = edit(DEMO, "tools:\n", &ENVELOPE.replace("freshness", "status"));
+    let source = edit(DEMO, "tools:\n", &ENVELOPE.replace("freshness", "exported"));
     assert_eq!(
-        only_error(&source, "status:"),
-        "manifest/demo.yaml:62:9: tool `kg_rebuild`: output property `status` is the surface's \
+        only_error(&source, "exported:"),
+        "tests/manifests/demo.yaml:173:9: tool `export_notes`: output property `exported` is the surface's \
          envelope field: the runtime adds it to every result. Remove it from the output."
     );
 }
 
+/// archive_note asks for a confirmation and words the refusal with `changes` and `approver`;
+/// without either a client's refusal message would have a hole.
 #[test]
 fn confirmation_without_wording() {
-    let source = edit(
-        DEMO,
-        "      dry_run: {param: dry_run, default: true}\n",
-        "      dry_run: {param: dry_run, default: true}\n      require_true: [confirmed]\n      changes: rebuilds the graph\n",
-    );
+    let source = edit(DEMO, "      approver: the note's owner\n", "");
     assert_eq!(
         only_error(&source, "mutation:"),
-        "manifest/demo.yaml:66:5: tool `kg_rebuild`: a tool with `require_true` needs \
+        "tests/manifests/demo.yaml:204:5: tool `archive_note`: a tool with `require_true` needs \
          `mutation.approver` for the refusal message a client reads (e.g. `approver: a human or \
          the SR method`)."
     );
-    let source = edit(
-        DEMO,
-        "      dry_run: {param: dry_run, default: true}\n",
-        "      dry_run: {param: dry_run, default: true}\n      require_true: [confirmed]\n      approver: a human\n",
-    );
+    let source = edit(DEMO, "      changes: archives the note\n", "");
     assert_eq!(
         only_error(&source, "mutation:"),
-        "manifest/demo.yaml:66:5: tool `kg_rebuild`: a tool with `require_true` needs \
+        "tests/manifests/demo.yaml:204:5: tool `archive_note`: a tool with `require_true` needs \
          `mutation.changes` for the refusal message a client reads (e.g. `changes: changes the \
          graph`)."
     );
-    let source = edit(
-        DEMO,
-        "      dry_run: {param: dry_run, default: true}\n",
-        "      dry_run: {param: dry_run, default: true}\n      require_true: [confirmed]\n      changes: rebuilds the graph\n      approver: a human\n",
-    );
-    let rust = generated(&source);
-    assert!(rust.contains("changes: \"rebuilds the graph\""), "{rust}");
-    assert!(rust.contains("approver: \"a human\""), "{rust}");
+    let rust = generated(DEMO);
+    assert!(rust.contains("changes: \"archives the note\""), "{rust}");
+    assert!(rust.contains("approver: \"the note's owner\""), "{rust}");
 }
 
 #[test]
 fn tool_list_over_budget() {
     let source = edit(
         DEMO,
-        "  result_budget: 8000\n",
-        "  result_budget: 8000\n  tool_list_budget: 100\n",
+        "  tool_list_budget: 3000\n",
+        "  tool_list_budget: 100\n",
     );
     let manifest_cost = {
         let ok = parse(Path::new(FILE), DEMO).expect("valid");
         nexus_mcp_codegen::budget::costs(&ok).1
     };
     assert_eq!(
-        manifest_cost, 289,
-        "kg_get_thing alone is listed by default"
+        manifest_cost, 2355,
+        "get_note, list_notes, compare_note_with_local and the two meta-tools are listed by \
+         default"
     );
     assert_eq!(
         only_error(&source, "tool_list_budget:"),
-        "manifest/demo.yaml:8:3: the tool list costs 289 bytes, over tool_list_budget 100 \
-         (heaviest: kg_get_thing 289). Shorten descriptions, state constraints as \
+        "tests/manifests/demo.yaml:17:3: the tool list costs 2355 bytes, over tool_list_budget 100 \
+         (heaviest: use_capability 636, list_notes 547, list_capabilities \
+         520). Shorten descriptions, state constraints as \
          enum/format/pattern instead of prose, or raise the budget; `nexus-mcp tools --cost` \
          shows every tool."
     );

@@ -8,11 +8,7 @@ mod common;
 use nexus_mcp_codegen::{LoadedManifest, ManifestError, generate, parse};
 use std::path::{Path, PathBuf};
 
-/// A small manifest that passes every check: one read tool with a path parameter, a query and a
-/// shared type, and one write tool guarded by a dry-run switch.
-const DEMO: &str = include_str!("demo.yaml");
-
-const FILE: &str = "manifest/demo.yaml";
+use common::{DEMO, FILE};
 
 /// `DEMO` with `from` (which must occur exactly once) replaced by `to`.
 fn edit(from: &str, to: &str) -> String {
@@ -27,10 +23,28 @@ fn only_error(source: &str, expected_at: &str) -> String {
     common::only_error_in(FILE, source, expected_at)
 }
 
+/// `e` shown, checked to point at `expected_at` in `source`.
+fn at(source: &str, e: &ManifestError, expected_at: &str) -> String {
+    common::points_at(source, e, expected_at)
+}
+
+/// Where get_note declares its scope and access (the words occur in other tools too).
+const GET_NOTE_SCOPE: &str = "description: One note by id, with its title and body.\n    scope: notes:read\n    access: read\n";
+
+/// export_notes' scope and access, the last ones followed directly by `handler` and `input`.
+const EXPORT_ACCESS: &str =
+    "    scope: notes:export\n    access: write\n    handler: mapped\n    input:\n";
+
+/// export_notes' dry-run switch.
+const EXPORT_MUTATION: &str = "    mutation:\n      dry_run: {param: dry_run, default: true}\n      changes: writes the team's archive\n";
+
+/// archive_note's mutation rules: a dry-run switch plus a confirmation.
+const ARCHIVE_MUTATION: &str = "    mutation:\n      dry_run: {param: dry_run, default: true}\n      require_true: [confirmed]\n      changes: archives the note\n      approver: the note's owner\n      follow_up: get_note_history\n";
+
 #[test]
 fn demo_manifest_is_valid() {
     let manifest = parse(Path::new(FILE), DEMO).expect("DEMO parses");
-    assert_eq!(manifest.tools.len(), 2);
+    assert_eq!(manifest.tools.len(), 6);
 }
 
 #[test]
@@ -48,10 +62,10 @@ fn real_manifest_is_valid() {
 
 #[test]
 fn unknown_key() {
-    let source = edit("    title: Get thing\n", "    titel: Get thing\n");
+    let source = edit("    title: Get a note\n", "    titel: Get a note\n");
     assert_eq!(
         only_error(&source, "titel:"),
-        "manifest/demo.yaml:22:5: tool `kg_get_thing`: unknown field `titel`, expected one of \
+        "tests/manifests/demo.yaml:40:5: tool `get_note`: unknown field `titel`, expected one of \
          `name`, `title`, `description`, `scope`, `access`, `modes`, `handler`, `input`, \
          `output`, `nexus`, `response`, `pagination`, `mutation`, `content`, `listed`, `errors`. See manifest/README.md for \
          the keys a manifest accepts."
@@ -61,12 +75,12 @@ fn unknown_key() {
 #[test]
 fn unknown_key_nested() {
     let source = edit(
-        "      method: POST\n",
-        "      method: POST\n      headers: {}\n",
+        "      method: POST\n      path: /notes/export\n",
+        "      method: POST\n      headers: {}\n      path: /notes/export\n",
     );
     assert_eq!(
         only_error(&source, "headers:"),
-        "manifest/demo.yaml:63:7: tool `kg_rebuild`: nexus: unknown field `headers`, expected one \
+        "tests/manifests/demo.yaml:175:7: tool `export_notes`: nexus: unknown field `headers`, expected one \
          of `method`, `path`, `query`, `body`. See manifest/README.md for the keys a manifest \
          accepts."
     );
@@ -77,7 +91,7 @@ fn unknown_key_top_level() {
     let source = edit("types:\n", "prompt: []\ntypes:\n");
     assert_eq!(
         only_error(&source, "prompt:"),
-        "manifest/demo.yaml:16:1: unknown field `prompt`, expected one of `surface`, `server`, \
+        "tests/manifests/demo.yaml:31:1: unknown field `prompt`, expected one of `surface`, `server`, \
          `scopes`, `types`, `tools`, `prompts`, `resources`, `envelope`, `capabilities`. See manifest/README.md \
          for the keys a manifest accepts."
     );
@@ -85,7 +99,7 @@ fn unknown_key_top_level() {
 
 #[test]
 fn duplicate_tool_name() {
-    let source = edit("  - name: kg_rebuild\n", "  - name: kg_get_thing\n");
+    let source = edit("  - name: export_notes\n", "  - name: get_note\n");
     let errors = errors(&source);
     // The copy is also a write tool named like a read tool; only the name matters here.
     let e = errors
@@ -93,8 +107,8 @@ fn duplicate_tool_name() {
         .find(|e| e.message.starts_with("duplicate"))
         .expect("a duplicate-name error");
     assert_eq!(
-        e.to_string(),
-        "manifest/demo.yaml:45:5: tool `kg_get_thing`: duplicate tool name. Tool names must be \
+        at(&source, e, "name: get_note"),
+        "tests/manifests/demo.yaml:155:5: tool `get_note`: duplicate tool name. Tool names must be \
          unique within a surface: rename or remove one of them."
     );
     assert_eq!(errors.len(), 1, "{errors:#?}");
@@ -102,10 +116,10 @@ fn duplicate_tool_name() {
 
 #[test]
 fn tool_name_not_snake_case() {
-    let source = edit("  - name: kg_get_thing\n", "  - name: KG-Get-Thing\n");
+    let source = edit("  - name: list_notes\n", "  - name: KG-Get-Thing\n");
     assert_eq!(
         only_error(&source, "name: KG-Get-Thing"),
-        "manifest/demo.yaml:21:5: tool `KG-Get-Thing`: tool names must match \
+        "tests/manifests/demo.yaml:84:5: tool `KG-Get-Thing`: tool names must match \
          ^[a-z][a-z0-9_]{0,63}$ (lower snake case, at most 64 characters), e.g. kg_file_context."
     );
 }
@@ -114,11 +128,11 @@ fn tool_name_not_snake_case() {
 fn tool_name_too_long() {
     let long = format!("kg_{}", "x".repeat(62));
     assert_eq!(long.len(), 65);
-    let source = edit("  - name: kg_get_thing\n", &format!("  - name: {long}\n"));
+    let source = edit("  - name: list_notes\n", &format!("  - name: {long}\n"));
     assert_eq!(
         only_error(&source, "name: kg_xxx"),
         format!(
-            "manifest/demo.yaml:21:5: tool `{long}`: tool names must match \
+            "tests/manifests/demo.yaml:84:5: tool `{long}`: tool names must match \
              ^[a-z][a-z0-9_]{{0,63}}$ (lower snake case, at most 64 characters), e.g. \
              kg_file_context."
         )
@@ -127,7 +141,7 @@ fn tool_name_too_long() {
     let ok = format!("kg_{}", "x".repeat(61));
     parse(
         Path::new(FILE),
-        &edit("  - name: kg_get_thing\n", &format!("  - name: {ok}\n")),
+        &edit("  - name: list_notes\n", &format!("  - name: {ok}\n")),
     )
     .expect("a 64-character name is valid");
 }
@@ -135,62 +149,74 @@ fn tool_name_too_long() {
 #[test]
 fn template_uses_missing_input_field() {
     let source = edit(
-        "depth: \"{{ input.depth | default(2) }}\"",
-        "depth: \"{{ input.dept | default(2) }}\"",
+        "limit: \"{{ input.limit | default(20) }}\"",
+        "limit: \"{{ input.limt | default(20) }}\"",
     );
     assert_eq!(
-        only_error(&source, "depth: \"{{ input.dept"),
-        "manifest/demo.yaml:44:9: tool `kg_get_thing`: template uses `input.dept`, which is not \
-         an input field. Add `dept` to the input properties or fix the name."
+        only_error(&source, "limit: \"{{ input.limt"),
+        "tests/manifests/demo.yaml:121:9: tool `list_notes`: template uses `input.limt`, which is not \
+         an input field. Add `limt` to the input properties or fix the name."
     );
 }
 
 #[test]
 fn path_parameter_not_required() {
-    let source = edit("      required: [thing_id]\n", "");
+    let source = edit(
+        "        noteId: {$ref: \"#/types/NoteId\"}\n      required: [noteId]\n",
+        "        noteId: {$ref: \"#/types/NoteId\"}\n",
+    );
     assert_eq!(
-        only_error(&source, "path: /api/v1/things/{thing_id}"),
-        "manifest/demo.yaml:40:7: tool `kg_get_thing`: path parameter `{thing_id}` has no value \
-         when the input omits it. Add `thing_id` to the input's `required` list."
+        only_error(&source, "path: \"/notes/{noteId}\""),
+        "tests/manifests/demo.yaml:57:26: tool `get_note`: path parameter `{noteId}` has no value \
+         when the input omits it. Add `noteId` to the input's `required` list."
     );
 }
 
 #[test]
 fn path_parameter_not_an_input() {
-    let source = edit("/api/v1/things/{thing_id}", "/api/v1/things/{thing}");
+    let source = edit("\"/notes/{noteId}\"", "\"/notes/{note}\"");
     assert_eq!(
-        only_error(&source, "path: /api/v1/things/{thing}"),
-        "manifest/demo.yaml:41:7: tool `kg_get_thing`: path parameter `{thing}` is not an input \
-         field. Add `thing` to the input properties or remove it from the path."
+        only_error(&source, "path: \"/notes/{note}\""),
+        "tests/manifests/demo.yaml:58:26: tool `get_note`: path parameter `{note}` is not an input \
+         field. Add `note` to the input properties or remove it from the path."
     );
 }
 
 #[test]
 fn unknown_scope() {
-    let source = edit("    scope: kg:read\n", "    scope: kg:reed\n");
+    let source = edit(
+        GET_NOTE_SCOPE,
+        &GET_NOTE_SCOPE.replace("notes:read", "notes:reed"),
+    );
     assert_eq!(
-        only_error(&source, "scope: kg:reed"),
-        "manifest/demo.yaml:24:5: tool `kg_get_thing`: unknown scope `kg:reed`. Declare it under \
-         `scopes:` or use one of: kg:read, kg:regenerate."
+        only_error(&source, "scope: notes:reed"),
+        "tests/manifests/demo.yaml:42:5: tool `get_note`: unknown scope `notes:reed`. Declare it \
+         under `scopes:` or use one of: notes:read, notes:local, notes:export."
     );
 }
 
 #[test]
 fn unknown_type() {
-    let source = edit("\"#/types/Repository\"", "\"#/types/Repo\"");
+    let source = edit(
+        "        noteId: {$ref: \"#/types/NoteId\"}\n        local_path",
+        "        noteId: {$ref: \"#/types/Note\"}\n        local_path",
+    );
     assert_eq!(
-        only_error(&source, "$ref: \"#/types/Repo\""),
-        "manifest/demo.yaml:32:22: tool `kg_get_thing`: unknown type `Repo` in \
-         `$ref: #/types/Repo`. Declare it under `types:` or use one of: Repository."
+        only_error(&source, "$ref: \"#/types/Note\""),
+        "tests/manifests/demo.yaml:139:18: tool `compare_note_with_local`: unknown type `Note` in \
+         `$ref: #/types/Note`. Declare it under `types:` or use one of: NoteId."
     );
 }
 
 #[test]
 fn unknown_access() {
-    let source = edit("    access: read\n", "    access: readonly\n");
+    let source = edit(
+        GET_NOTE_SCOPE,
+        &GET_NOTE_SCOPE.replace("access: read", "access: readonly"),
+    );
     assert_eq!(
         only_error(&source, "readonly"),
-        "manifest/demo.yaml:25:13: tool `kg_get_thing`: access: unknown variant `readonly`, expected one \
+        "tests/manifests/demo.yaml:43:13: tool `get_note`: access: unknown variant `readonly`, expected one \
          of `read`, `append`, `write`, `destructive`. See manifest/README.md for the keys a manifest \
          accepts."
     );
@@ -198,35 +224,38 @@ fn unknown_access() {
 
 #[test]
 fn invalid_json_schema() {
-    let source = edit("depth: {type: integer,", "depth: {type: integr,");
+    let source = edit(
+        "limit: {type: integer, minimum: 1, maximum: 50, default: 20}",
+        "limit: {type: integr, minimum: 1, maximum: 50, default: 20}",
+    );
     assert_eq!(
         only_error(&source, "type: integr"),
-        "manifest/demo.yaml:33:17: tool `kg_get_thing`: not a valid JSON Schema 2020-12: \
+        "tests/manifests/demo.yaml:97:17: tool `list_notes`: not a valid JSON Schema 2020-12: \
          \"integr\" is not valid under any of the schemas listed in the 'anyOf' keyword (at \
-         /properties/depth/type)."
+         /properties/limit/type)."
     );
 }
 
 #[test]
 fn missing_key() {
-    let source = edit("    title: Get thing\n", "");
+    let source = edit("    title: Get a note\n", "");
     assert_eq!(
-        only_error(&source, "name: kg_get_thing"),
-        "manifest/demo.yaml:21:5: tool `kg_get_thing`: missing field `title`. See \
+        only_error(&source, "name: get_note"),
+        "tests/manifests/demo.yaml:39:5: tool `get_note`: missing field `title`. See \
          manifest/README.md for the keys a manifest accepts."
     );
 }
 
 #[test]
 fn invalid_shared_type_is_reported_once_at_the_type() {
-    // Both tools embed every type they use; the mistake is still reported once, where it is.
+    // Four tools embed the type; the mistake is still reported once, where it is.
     let source = edit(
-        "    type: string\n    minLength: 1\n",
-        "    type: strng\n    minLength: 1\n",
+        "  NoteId:\n    type: string\n",
+        "  NoteId:\n    type: strng\n",
     );
     assert_eq!(
         only_error(&source, "type: strng"),
-        "manifest/demo.yaml:18:5: type `Repository`: not a valid JSON Schema 2020-12: \
+        "tests/manifests/demo.yaml:33:5: type `NoteId`: not a valid JSON Schema 2020-12: \
          \"strng\" is not valid under any of the schemas listed in the 'anyOf' keyword (at \
          /type)."
     );
@@ -236,29 +265,26 @@ fn invalid_shared_type_is_reported_once_at_the_type() {
 fn schema_declaring_another_draft_is_still_checked_as_2020_12() {
     // Draft 4's boolean exclusiveMaximum is not 2020-12, and clients read schemas as 2020-12.
     let source = edit(
-        "    input:\n      type: object\n      required: [thing_id]\n",
-        "    input:\n      $schema: \"http://json-schema.org/draft-04/schema#\"\n      type: object\n      required: [thing_id]\n",
+        "    input:\n      type: object\n      properties:\n        folder: {type: string, pattern: \"^[a-z0-9-]+$\", maxLength: 40}\n        kind:",
+        "    input:\n      $schema: \"http://json-schema.org/draft-04/schema#\"\n      type: object\n      properties:\n        folder: {type: string, pattern: \"^[a-z0-9-]+$\", maxLength: 40}\n        kind:",
     )
     .replace(
-        "depth: {type: integer, maximum: 5}",
-        "depth: {type: integer, maximum: 5, exclusiveMaximum: true}",
+        "limit: {type: integer, minimum: 1, maximum: 50, default: 20}",
+        "limit: {type: integer, minimum: 1, maximum: 50, default: 20, exclusiveMaximum: true}",
     );
     assert_eq!(
         only_error(&source, "exclusiveMaximum: true"),
-        "manifest/demo.yaml:34:44: tool `kg_get_thing`: not a valid JSON Schema 2020-12: true \
-         is not of type \"number\" (at /properties/depth/exclusiveMaximum)."
+        "tests/manifests/demo.yaml:98:70: tool `list_notes`: not a valid JSON Schema 2020-12: true \
+         is not of type \"number\" (at /properties/limit/exclusiveMaximum)."
     );
 }
 
 #[test]
 fn write_tool_without_mutation() {
-    let source = edit(
-        "    mutation:\n      dry_run: {param: dry_run, default: true}\n",
-        "",
-    );
+    let source = edit(EXPORT_MUTATION, "");
     assert_eq!(
         only_error(&source, "access: write"),
-        "manifest/demo.yaml:49:5: tool `kg_rebuild`: a write tool must declare `mutation:` with \
+        "tests/manifests/demo.yaml:159:5: tool `export_notes`: a write tool must declare `mutation:` with \
          a dry-run switch defaulting to true (`dry_run: {param: dry_run, default: true}`) or a \
          paired dry-run tool plus a confirmation parameter (`paired_dry_run_tool` and \
          `require_true`)."
@@ -267,13 +293,14 @@ fn write_tool_without_mutation() {
 
 #[test]
 fn destructive_tool_without_mutation() {
-    let source = edit("    access: write\n", "    access: destructive\n").replace(
-        "    mutation:\n      dry_run: {param: dry_run, default: true}\n",
-        "",
-    );
+    let source = edit(
+        EXPORT_ACCESS,
+        &EXPORT_ACCESS.replace("access: write", "access: destructive"),
+    )
+    .replacen(EXPORT_MUTATION, "", 1);
     assert_eq!(
         only_error(&source, "access: destructive"),
-        "manifest/demo.yaml:49:5: tool `kg_rebuild`: a destructive tool must declare \
+        "tests/manifests/demo.yaml:159:5: tool `export_notes`: a destructive tool must declare \
          `mutation:` with a dry-run switch defaulting to true (`dry_run: {param: dry_run, \
          default: true}`) or a paired dry-run tool plus a confirmation parameter \
          (`paired_dry_run_tool` and `require_true`)."
@@ -283,12 +310,12 @@ fn destructive_tool_without_mutation() {
 #[test]
 fn dry_run_switch_defaulting_to_false() {
     let source = edit(
-        "dry_run: {param: dry_run, default: true}",
-        "dry_run: {param: dry_run, default: false}",
+        "dry_run: {param: dry_run, default: true}\n      changes: writes",
+        "dry_run: {param: dry_run, default: false}\n      changes: writes",
     );
     assert_eq!(
         only_error(&source, "dry_run: {param"),
-        "manifest/demo.yaml:67:7: tool `kg_rebuild`: the dry-run switch must default to true: a \
+        "tests/manifests/demo.yaml:178:7: tool `export_notes`: the dry-run switch must default to true: a \
          tool never mutates unless asked to. Set `default: true`."
     );
 }
@@ -296,49 +323,47 @@ fn dry_run_switch_defaulting_to_false() {
 #[test]
 fn dry_run_input_without_default_true() {
     let source = edit(
-        "dry_run: {type: boolean, default: true}",
-        "dry_run: {type: boolean}",
+        "dry_run: {type: boolean, default: true}\n      required: [folder]",
+        "dry_run: {type: boolean}\n      required: [folder]",
     );
     assert_eq!(
         only_error(&source, "dry_run: {param"),
-        "manifest/demo.yaml:67:7: tool `kg_rebuild`: input `dry_run` must declare `default: \
+        "tests/manifests/demo.yaml:178:7: tool `export_notes`: input `dry_run` must declare `default: \
          true` so clients see the safe default."
     );
 }
 
-/// A read planning tool `kg_rebuild_plan` plus `kg_rebuild` paired with it instead of a switch.
+/// A read planning tool `archive_note_plan` plus `archive_note` paired with it instead of a
+/// switch.
 fn paired(mutation: &str) -> String {
-    let plan_tool = r#"  - name: kg_rebuild_plan
-    title: Plan rebuild
-    description: What a rebuild would do.
-    scope: kg:regenerate
+    let plan_tool = r#"  - name: archive_note_plan
+    title: Plan archiving
+    description: What archiving would do.
+    scope: notes:export
     access: read
     handler: mapped
     input: {type: object, properties: {}}
     output: {type: object, properties: {}}
-    nexus: {method: GET, path: /api/v1/rebuild/plan}
+    nexus: {method: GET, path: /notes/archive/plan}
+resources:
 "#;
-    let source = edit(
-        "    mutation:\n      dry_run: {param: dry_run, default: true}\n",
-        mutation,
-    );
-    format!("{source}{plan_tool}")
+    edit(ARCHIVE_MUTATION, mutation).replacen("resources:\n", plan_tool, 1)
 }
 
 #[test]
 fn paired_dry_run_tool_with_confirmation_is_valid() {
     let source = paired(
-        "    mutation:\n      paired_dry_run_tool: kg_rebuild_plan\n      require_true: [confirmed]\n      changes: rebuilds the graph\n      approver: a human\n",
+        "    mutation:\n      paired_dry_run_tool: archive_note_plan\n      require_true: [confirmed]\n      changes: archives the note\n      approver: the note's owner\n",
     );
     parse(Path::new(FILE), &source).expect("paired tool plus confirmation is valid");
 }
 
 #[test]
 fn paired_dry_run_tool_without_confirmation() {
-    let source = paired("    mutation:\n      paired_dry_run_tool: kg_rebuild_plan\n");
+    let source = paired("    mutation:\n      paired_dry_run_tool: archive_note_plan\n");
     assert_eq!(
         only_error(&source, "mutation:"),
-        "manifest/demo.yaml:66:5: tool `kg_rebuild`: a tool with a paired dry-run tool also \
+        "tests/manifests/demo.yaml:204:5: tool `archive_note`: a tool with a paired dry-run tool also \
          needs a confirmation parameter: list it in `require_true`."
     );
 }
@@ -346,11 +371,11 @@ fn paired_dry_run_tool_without_confirmation() {
 #[test]
 fn mutation_with_neither_switch_nor_paired_tool() {
     let source = paired(
-        "    mutation:\n      require_true: [confirmed]\n      changes: rebuilds the graph\n      approver: a human\n",
+        "    mutation:\n      require_true: [confirmed]\n      changes: archives the note\n      approver: the note's owner\n",
     );
     assert_eq!(
         only_error(&source, "mutation:"),
-        "manifest/demo.yaml:66:5: tool `kg_rebuild`: declare a dry-run switch defaulting to true \
+        "tests/manifests/demo.yaml:204:5: tool `archive_note`: declare a dry-run switch defaulting to true \
          (`dry_run: {param: dry_run, default: true}`) or a paired dry-run tool \
          (`paired_dry_run_tool`) with a confirmation parameter in `require_true`."
     );
@@ -358,14 +383,25 @@ fn mutation_with_neither_switch_nor_paired_tool() {
 
 #[test]
 fn every_problem_is_reported_at_once() {
-    let source = edit("    scope: kg:read\n", "    scope: kg:reed\n").replace(
-        "    mutation:\n      dry_run: {param: dry_run, default: true}\n",
-        "",
+    let source = edit(
+        GET_NOTE_SCOPE,
+        &GET_NOTE_SCOPE.replace("notes:read", "notes:reed"),
+    )
+    .replacen(EXPORT_MUTATION, "", 1);
+    let errors = errors(&source);
+    assert_eq!(errors.len(), 2, "{errors:#?}");
+    let shown = [
+        at(&source, &errors[0], "scope: notes:reed"),
+        at(&source, &errors[1], "access: write"),
+    ];
+    assert!(
+        shown[0].starts_with("tests/manifests/demo.yaml:42:5: tool `get_note`: unknown scope"),
+        "{shown:#?}"
     );
-    let shown: Vec<String> = errors(&source).iter().map(ToString::to_string).collect();
-    assert_eq!(shown.len(), 2, "{shown:#?}");
-    assert!(shown[0].starts_with("manifest/demo.yaml:24:5: tool `kg_get_thing`: unknown scope"));
-    assert!(shown[1].starts_with("manifest/demo.yaml:49:5: tool `kg_rebuild`: a write tool"));
+    assert!(
+        shown[1].starts_with("tests/manifests/demo.yaml:159:5: tool `export_notes`: a write tool"),
+        "{shown:#?}"
+    );
 }
 
 fn loaded() -> Vec<LoadedManifest> {
@@ -387,8 +423,8 @@ fn generated_code_is_stable_and_parses() {
     assert!(!first.contains("deny(warnings)"), "{first}");
     for needle in [
         "pub mod demo",
-        "pub struct KgGetThingInput",
-        "pub struct KgRebuildOutput",
+        "pub struct GetNoteInput",
+        "pub struct ExportNotesOutput",
         "pub trait CustomHandlers",
         "pub static SURFACE",
         "pub static SURFACES",
@@ -414,96 +450,81 @@ fn real_manifest_generates_stable_code() {
     assert!(first.contains("fn kg_regenerate_submit("));
 }
 
-/// A prompt whose arguments complete from Nexus and from a fixed list, appended to `DEMO`.
-const PROMPT: &str = r##"prompts:
-  - name: triage
-    description: Triage a repository.
-    arguments:
-      - name: repository
-        description: owner/name.
-        required: true
-        complete:
-          nexus:
-            method: GET
-            path: /api/v1/repositories
-            query:
-              owner: "{{ input.owner }}"
-          pick: items.*.name
-          scope: kg:read
-      - name: owner
-        description: Owner.
-      - name: tool
-        description: Analyser.
-        complete:
-          values: [ruff, bandit]
-    template: "Triage {{ args.repository }}."
-"##;
-
-/// `DEMO` plus `PROMPT` with `from` (once in `PROMPT`) replaced by `to`.
-fn edit_prompt(from: &str, to: &str) -> String {
-    assert_eq!(
-        PROMPT.matches(from).count(),
-        1,
-        "`{from}` must occur once in PROMPT"
-    );
-    format!("{DEMO}{}", PROMPT.replacen(from, to, 1))
-}
-
+/// DEMO's `review_folder` prompt completes `folder` from Nexus (reading `owner`) and `kind` from
+/// a fixed list.
 #[test]
 fn completions_from_nexus_and_from_a_list_are_valid() {
-    let source = format!("{DEMO}{PROMPT}");
-    assert!(parse(Path::new(FILE), &source).is_ok());
+    let manifest = parse(Path::new(FILE), DEMO).expect("DEMO parses");
+    let prompt = manifest
+        .prompts
+        .iter()
+        .find(|p| p.name == "review_folder")
+        .expect("review_folder");
+    let completed: Vec<&str> = prompt
+        .arguments
+        .iter()
+        .filter(|a| a.complete.is_some())
+        .map(|a| a.name.as_str())
+        .collect();
+    assert_eq!(completed, ["folder", "kind"]);
 }
 
 #[test]
 fn completion_with_neither_values_nor_nexus() {
-    let source = edit_prompt(
-        "          values: [ruff, bandit]\n",
+    let source = edit(
+        "          values: [idea, plan, minutes, decision]\n",
         "          values: []\n",
     );
     assert_eq!(
         only_error(&source, "complete:"),
-        "manifest/demo.yaml:87:9: prompt `triage`, argument `tool`: a completion needs `values: \
+        "tests/manifests/demo.yaml:256:9: prompt `review_folder`, argument `kind`: a completion needs `values: \
          [...]` (a fixed list) or `nexus:` with `pick:` and `scope:` (values read from Nexus)."
     );
 }
 
 #[test]
 fn completion_from_nexus_without_pick() {
-    let source = edit_prompt("          pick: items.*.name\n", "");
+    let source = edit("          pick: items.*.name\n", "");
     assert_eq!(
         only_error(&source, "complete:"),
-        "manifest/demo.yaml:75:9: prompt `triage`, argument `repository`: a `nexus:` completion \
+        "tests/manifests/demo.yaml:244:9: prompt `review_folder`, argument `folder`: a `nexus:` completion \
          needs `pick:`, the dotted path of the values in the answer, e.g. `items.*.name`."
     );
 }
 
 #[test]
 fn completion_from_nexus_with_an_unknown_scope() {
-    let source = edit_prompt("scope: kg:read", "scope: kg:reed");
+    let source = edit(
+        "          scope: notes:read\n",
+        "          scope: notes:reed\n",
+    );
     assert_eq!(
-        only_error(&source, "scope: kg:reed"),
-        "manifest/demo.yaml:82:11: prompt `triage`, argument `repository`: unknown scope \
-         `kg:reed`. Declare it under `scopes:` or use one of: kg:read, kg:regenerate."
+        only_error(&source, "scope: notes:reed"),
+        "tests/manifests/demo.yaml:251:11: prompt `review_folder`, argument `folder`: unknown scope \
+         `notes:reed`. Declare it under `scopes:` or use one of: notes:read, notes:local, \
+         notes:export."
     );
 }
 
 #[test]
 fn completion_that_posts() {
-    let source = edit_prompt("method: GET", "method: POST");
+    let source = edit(
+        "            method: GET\n            path: /folders\n",
+        "            method: POST\n            path: /folders\n",
+    );
     assert_eq!(
         only_error(&source, "method: POST"),
-        "manifest/demo.yaml:77:13: prompt `triage`, argument `repository`: completion values are \
+        "tests/manifests/demo.yaml:246:13: prompt `review_folder`, argument `folder`: completion values are \
          read with GET: a completion must never change anything. Set `method: GET`."
     );
 }
 
 #[test]
 fn completion_template_reads_an_unknown_argument() {
-    let source = edit_prompt("{{ input.owner }}", "{{ input.team }}");
+    let source = edit("{{ input.owner }}", "{{ input.team }}");
     assert_eq!(
         only_error(&source, "owner: \"{{ input.team }}\""),
-        "manifest/demo.yaml:80:15: prompt `triage`, argument `repository`: template uses \
+        "tests/manifests/demo.yaml:249:15: prompt `review_folder`, argument `folder`: template uses \
          `input.team`, which is not an argument of this prompt. Add `team` to the prompt's \
          arguments or fix the name."
     );
@@ -511,10 +532,10 @@ fn completion_template_reads_an_unknown_argument() {
 
 #[test]
 fn completion_path_parameter() {
-    let source = edit_prompt("path: /api/v1/repositories", "path: /api/v1/owners/{owner}");
+    let source = edit("path: /folders\n", "path: /owners/{owner}/folders\n");
     assert_eq!(
-        only_error(&source, "path: /api/v1/owners/{owner}"),
-        "manifest/demo.yaml:78:13: prompt `triage`, argument `repository`: path parameter \
+        only_error(&source, "path: /owners/{owner}/folders"),
+        "tests/manifests/demo.yaml:247:13: prompt `review_folder`, argument `folder`: path parameter \
          `{owner}` may have no value: a client asks for completions before filling in every \
          argument. Pass `owner` in `query:` instead."
     );
@@ -522,37 +543,38 @@ fn completion_path_parameter() {
 
 #[test]
 fn completion_with_both_values_and_nexus() {
-    let source = edit_prompt(
+    let source = edit(
         "          pick: items.*.name\n",
-        "          pick: items.*.name\n          values: [acme/shop]\n",
+        "          pick: items.*.name\n          values: [team]\n",
     );
     assert_eq!(
-        only_error(&source, "values: [acme/shop]"),
-        "manifest/demo.yaml:82:11: prompt `triage`, argument `repository`: a completion has either \
+        only_error(&source, "values: [team]"),
+        "tests/manifests/demo.yaml:251:11: prompt `review_folder`, argument `folder`: a completion has either \
          `values` or `nexus`, not both. Keep one."
     );
 }
 
 #[test]
 fn completion_list_with_a_scope() {
-    let source = edit_prompt(
-        "          values: [ruff, bandit]\n",
-        "          values: [ruff, bandit]\n          scope: kg:read\n",
+    let source = edit(
+        "          values: [idea, plan, minutes, decision]\n",
+        "          values: [idea, plan, minutes, decision]\n          scope: notes:read\n",
     );
     assert_eq!(
         only_error(&source, "complete:"),
-        "manifest/demo.yaml:87:9: prompt `triage`, argument `tool`: `pick` and `scope` belong to a \
+        "tests/manifests/demo.yaml:256:9: prompt `review_folder`, argument `kind`: `pick` and `scope` belong to a \
          `nexus:` completion; a `values:` list needs neither. Remove them."
     );
 }
 
 #[test]
 fn completion_from_nexus_without_scope() {
-    let source = edit_prompt("          scope: kg:read\n", "");
+    let source = edit("          scope: notes:read\n", "");
     assert_eq!(
         only_error(&source, "complete:"),
-        "manifest/demo.yaml:75:9: prompt `triage`, argument `repository`: a `nexus:` completion \
-         needs `scope:`, the scope a caller must hold to see these values (e.g. kg:read)."
+        "tests/manifests/demo.yaml:244:9: prompt `review_folder`, argument `folder`: a `nexus:` \
+         completion needs `scope:`, the scope a caller must hold to see these values (e.g. \
+         kg:read)."
     );
 }
 
@@ -636,29 +658,28 @@ fn every_published_schema_is_free_of_type_arrays() {
 #[test]
 fn an_append_tool_needs_no_dry_run_and_may_not_declare_one() {
     // A tool that only adds a record (a report, a queued proposal) builds without `mutation:`.
-    let append = edit("    access: write\n", "    access: append\n")
-        .replace(
-            "    mutation:\n      dry_run: {param: dry_run, default: true}\n",
-            "",
-        )
-        .replace(
-            "        dry_run: {type: boolean, default: true}\n        confirmed: {type: boolean}\n",
-            "        confirmed: {type: boolean}\n",
-        )
-        .replace(
-            "{dry_run: \"{{ input.dry_run }}\", confirmed: \"{{ input.confirmed }}\"}",
-            "{confirmed: \"{{ input.confirmed }}\"}",
-        );
-    if let Err(errors) =
-        nexus_mcp_codegen::parse(std::path::Path::new("manifest/demo.yaml"), &append)
-    {
+    let append = edit(
+        EXPORT_ACCESS,
+        &EXPORT_ACCESS.replace("access: write", "access: append"),
+    )
+    .replacen(EXPORT_MUTATION, "", 1)
+    .replacen(
+        "        dry_run: {type: boolean, default: true}\n      required: [folder]\n",
+        "      required: [folder]\n",
+        1,
+    )
+    .replacen(", dry_run: \"{{ input.dry_run }}\"}", "}", 1);
+    if let Err(errors) = parse(Path::new(FILE), &append) {
         panic!("an append tool without mutation was refused: {errors:#?}");
     }
     // ... and one that declares a dry-run switch is told to say `write`.
-    let source = edit("    access: write\n", "    access: append\n");
+    let source = edit(
+        EXPORT_ACCESS,
+        &EXPORT_ACCESS.replace("access: write", "access: append"),
+    );
     assert_eq!(
         only_error(&source, "mutation:"),
-        "manifest/demo.yaml:66:5: tool `kg_rebuild`: an append tool cannot declare `mutation:`. \
+        "tests/manifests/demo.yaml:177:5: tool `export_notes`: an append tool cannot declare `mutation:`. \
          Set `access: write` (or destructive) if it changes anything beyond adding a record."
     );
 }
@@ -667,11 +688,11 @@ fn an_append_tool_needs_no_dry_run_and_may_not_declare_one() {
 fn a_tool_may_not_send_the_repository_binding_itself() {
     let source = edit(
         "  result_budget: 8000\n",
-        "  result_budget: 8000\n  repository_binding: repository\n",
+        "  result_budget: 8000\n  repository_binding: folder\n",
     );
     assert_eq!(
-        only_error(&source, "repository: \"{{ input.repository }}\""),
-        "manifest/demo.yaml:44:9: tool `kg_get_thing`: `repository` is the surface's \
+        only_error(&source, "folder: \"{{ input.folder }}\""),
+        "tests/manifests/demo.yaml:118:9: tool `list_notes`: `folder` is the surface's \
          repository_binding: the engine sets it from the caller's key, so a tool must not send \
          it. Remove it from `query:`."
     );
@@ -681,7 +702,7 @@ fn a_tool_may_not_send_the_repository_binding_itself() {
     );
     assert_eq!(
         only_error(&source, "repository_binding:"),
-        "manifest/demo.yaml:8:3: repository_binding `visible repos` is not a query parameter \
+        "tests/manifests/demo.yaml:17:3: repository_binding `visible repos` is not a query parameter \
          name. Use letters, digits, `_` or `-` (e.g. `visible`)."
     );
 }

@@ -7,99 +7,16 @@ mod common;
 use nexus_mcp_codegen::parse;
 use std::path::Path;
 
-/// Passes every check: a read tool with content blocks, a write tool, a resource template read
-/// from the backend with a completed variable, a static resource and a prompt that calls a tool.
-const BASE: &str = r##"surface: demo
-server:
-  name: demo
-  title: Demo
-  version: 0.1.0
-  instructions: Demo.
-  result_budget: 8000
-scopes:
-  - name: doc:read
-    description: Read.
-    modes: [local_stdio, remote_http]
-    default_stdio: true
-  - name: doc:write
-    description: Write.
-    modes: [local_stdio]
-tools:
-  - name: get_task_context
-    title: Task context
-    description: The context of one task.
-    scope: doc:read
-    access: read
-    handler: mapped
-    input:
-      type: object
-      required: [taskId]
-      properties:
-        taskId: {type: string}
-      additionalProperties: false
-    output: {type: object, properties: {summary: {type: string}, png: {type: string}}}
-    nexus:
-      method: GET
-      path: /tasks/{taskId}
-    content:
-      - {type: text, text: "{{ result.summary }} ({{ input.taskId }})"}
-      - {type: image, data: "{{ result.png }}", mime_type: image/png}
-  - name: set_task
-    title: Set task
-    description: Changes a task.
-    scope: doc:write
-    access: write
-    handler: mapped
-    input:
-      type: object
-      required: [taskId]
-      properties:
-        taskId: {type: string}
-        dry_run: {type: boolean, default: true}
-      additionalProperties: false
-    output: {type: object, properties: {}}
-    nexus:
-      method: POST
-      path: /tasks/{taskId}
-      body: {dry_run: "{{ input.dry_run }}"}
-    mutation:
-      dry_run: {param: dry_run, default: true}
-resources:
-  - uri: docugraph://workspace/node/{id}
-    name: node
-    description: One node as markdown.
-    mime_type: text/markdown
-    scope: doc:read
-    nexus:
-      method: GET
-      path: /nodes/{id}
-    text: node.markdown
-    complete:
-      id: {values: [a, b]}
-  - uri: docugraph://guide
-    name: guide
-    description: The guide.
-    mime_type: text/markdown
-    template: "# {{ server.title }}"
-prompts:
-  - name: prompt_implement_task
-    description: Implement a task.
-    arguments:
-      - name: taskId
-        description: The task.
-        required: true
-    call:
-      tool: get_task_context
-      arguments: {taskId: "{{ args.taskId }}"}
-    messages:
-      - role: user
-        content: {type: text, text: "Implement {{ args.taskId }}: {{ result.summary }}"}
-"##;
+use common::{DEMO, FILE};
 
-const FILE: &str = "manifest/demo.yaml";
+/// summarise_note's messages, one user text around get_note's answer.
+const SUMMARISE_MESSAGES: &str = "    messages:\n      - role: user\n        content: {type: text, text: \"Summarise the note \\\"{{ result.title }}\\\" in two sentences:\\n\\n{{ result.body }}\"}\n";
+
+/// The static resource notes://guide's text.
+const GUIDE_TEMPLATE: &str = "    template: \"# {{ server.title }}\\n\\nlist_notes, then get_note; history and archiving are capabilities.\"\n";
 
 fn edit(from: &str, to: &str) -> String {
-    common::edit_in(BASE, from, to)
+    common::edit_in(DEMO, from, to)
 }
 
 /// The single error of `source`, without its `FILE:LINE:COL: ` prefix (the position is checked
@@ -111,10 +28,14 @@ fn only_error(source: &str, expected_at: &str) -> String {
     message.to_owned()
 }
 
+/// DEMO passes every check: compare_note_with_local has content blocks, archive_note is a write
+/// tool taking a noteId, notes://note/{id} is a resource template read from the backend with a
+/// completed variable, notes://guide a static resource and summarise_note a prompt that calls a
+/// tool and declares `messages:`.
 #[test]
-fn base_is_valid() {
-    let m = parse(Path::new(FILE), BASE).unwrap_or_else(|e| panic!("{e:#?}"));
-    assert_eq!((m.resources.len(), m.prompts.len()), (2, 1));
+fn demo_is_valid() {
+    let m = parse(Path::new(FILE), DEMO).unwrap_or_else(|e| panic!("{e:#?}"));
+    assert_eq!((m.resources.len(), m.prompts.len()), (2, 2));
 }
 
 #[test]
@@ -122,74 +43,71 @@ fn content_block_missing_a_field() {
     let source = edit(", mime_type: image/png}", "}");
     assert_eq!(
         only_error(&source, "{type: image"),
-        "tool `get_task_context`: a `image` block needs `mime_type`."
+        "tool `compare_note_with_local`: a `image` block needs `mime_type`."
     );
 }
 
 #[test]
 fn content_block_with_a_foreign_field() {
     let source = edit(
-        "{type: image, data: \"{{ result.png }}\"",
-        "{type: image, uri: x, data: \"{{ result.png }}\"",
+        "{type: image, data: \"{{ result.diff_png }}\"",
+        "{type: image, uri: x, data: \"{{ result.diff_png }}\"",
     );
     assert_eq!(
         only_error(&source, "uri: x"),
-        "tool `get_task_context`: `uri` has no place in a `image` block; it takes: data, mime_type."
+        "tool `compare_note_with_local`: `uri` has no place in a `image` block; it takes: data, mime_type."
     );
 }
 
 #[test]
 fn embedded_resource_with_text_and_data() {
     let source = edit(
-        "{type: image, data: \"{{ result.png }}\", mime_type: image/png}",
+        "{type: image, data: \"{{ result.diff_png }}\", mime_type: image/png}",
         "{type: resource, uri: \"a://b\", text: t, data: d, mime_type: text/plain}",
     );
     assert_eq!(
         only_error(&source, "data: d"),
-        "tool `get_task_context`: an embedded resource has `text` or `data` (base64), not both. Keep one."
+        "tool `compare_note_with_local`: an embedded resource has `text` or `data` (base64), not both. Keep one."
     );
 }
 
 #[test]
 fn embedded_resource_without_text_or_data() {
     let source = edit(
-        "{type: image, data: \"{{ result.png }}\", mime_type: image/png}",
+        "{type: image, data: \"{{ result.diff_png }}\", mime_type: image/png}",
         "{type: resource, uri: \"a://b\", mime_type: text/plain}",
     );
     assert_eq!(
         only_error(&source, "{type: resource"),
-        "tool `get_task_context`: an embedded resource needs `text` or `data` (base64)."
+        "tool `compare_note_with_local`: an embedded resource needs `text` or `data` (base64)."
     );
 }
 
 #[test]
 fn content_template_that_does_not_parse() {
-    let source = edit("\"{{ result.png }}\"", "\"{{ result.png \"");
-    let message = only_error(&source, "data: \"{{ result.png \"");
+    let source = edit("\"{{ result.diff_png }}\"", "\"{{ result.diff_png \"");
+    let message = only_error(&source, "data: \"{{ result.diff_png \"");
     assert!(
-        message.starts_with("tool `get_task_context`: template does not parse: "),
+        message.starts_with("tool `compare_note_with_local`: template does not parse: "),
         "{message}"
     );
 }
 
 #[test]
 fn content_template_reading_an_unknown_variable() {
-    let source = edit("({{ input.taskId }})", "({{ input.task }})");
+    let source = edit("({{ input.local_path }})", "({{ input.path }})");
     assert_eq!(
-        only_error(&source, "text: \"{{ result.summary }}"),
-        "tool `get_task_context`: template uses `input.task`, which is not defined here: tool content can read `result` (the trimmed answer) and `input.<input field>`."
+        only_error(&source, "text: \"Same: {{ result.same }}"),
+        "tool `compare_note_with_local`: template uses `input.path`, which is not defined here: tool content can read `result` (the trimmed answer) and `input.<input field>`."
     );
 }
 
 #[test]
 fn prompt_with_neither_template_nor_messages() {
-    let source = edit(
-        "    messages:\n      - role: user\n        content: {type: text, text: \"Implement {{ args.taskId }}: {{ result.summary }}\"}\n",
-        "",
-    );
+    let source = edit(SUMMARISE_MESSAGES, "");
     assert_eq!(
-        only_error(&source, "name: prompt_implement_task"),
-        "prompt `prompt_implement_task`: a prompt needs `template:` (one user text message) or `messages:` (messages with content types)."
+        only_error(&source, "name: summarise_note"),
+        "prompt `summarise_note`: a prompt needs `template:` (one user text message) or `messages:` (messages with content types)."
     );
 }
 
@@ -198,180 +116,188 @@ fn prompt_with_template_and_messages() {
     let source = edit("    messages:\n", "    template: Hi.\n    messages:\n");
     assert_eq!(
         only_error(&source, "messages:"),
-        "prompt `prompt_implement_task`: a prompt has `template:` or `messages:`, not both. Keep one."
+        "prompt `summarise_note`: a prompt has `template:` or `messages:`, not both. Keep one."
     );
 }
 
 #[test]
 fn prompt_reading_result_without_a_call() {
     let source = edit(
-        "    call:\n      tool: get_task_context\n      arguments: {taskId: \"{{ args.taskId }}\"}\n",
+        "    call:\n      tool: get_note\n      arguments: {noteId: \"{{ args.noteId }}\"}\n",
         "",
     );
+    let errors = common::errors_in(FILE, &source);
+    let shown: Vec<String> = errors
+        .iter()
+        .map(|e| common::points_at(&source, e, "text: \"Summarise"))
+        .collect();
     assert_eq!(
-        only_error(&source, "text: \"Implement"),
-        "prompt `prompt_implement_task`: template uses `result.summary`, which is not defined here: prompt messages can read `args.<declared argument>`, `server.<key>` and, with `call:`, `result`."
+        shown,
+        [
+            "tests/manifests/demo.yaml:233:31: prompt `summarise_note`: template uses `result.body`, which is not defined here: prompt messages can read `args.<declared argument>`, `server.<key>` and, with `call:`, `result`.",
+            "tests/manifests/demo.yaml:233:31: prompt `summarise_note`: template uses `result.title`, which is not defined here: prompt messages can read `args.<declared argument>`, `server.<key>` and, with `call:`, `result`.",
+        ]
     );
 }
 
 #[test]
 fn prompt_calling_an_unknown_tool() {
-    let source = edit("      tool: get_task_context\n", "      tool: get_task\n");
+    let source = edit("      tool: get_note\n", "      tool: get_notes\n");
     assert_eq!(
-        only_error(&source, "tool: get_task"),
-        "prompt `prompt_implement_task`: the prompt calls tool `get_task`, which this manifest does not declare. Declared tools: get_task_context, set_task."
+        only_error(&source, "tool: get_notes"),
+        "prompt `summarise_note`: the prompt calls tool `get_notes`, which this manifest does not declare. Declared tools: get_note, get_note_history, list_notes, compare_note_with_local, export_notes, archive_note."
     );
 }
 
 #[test]
 fn prompt_calling_a_write_tool() {
-    let source = edit("      tool: get_task_context\n", "      tool: set_task\n");
+    let source = edit("      tool: get_note\n", "      tool: archive_note\n");
     assert_eq!(
-        only_error(&source, "tool: set_task"),
-        "prompt `prompt_implement_task`: a prompt may only call a read tool: `set_task` is `access: write`, and prompts/get runs with no confirmation."
+        only_error(&source, "tool: archive_note"),
+        "prompt `summarise_note`: a prompt may only call a read tool: `archive_note` is `access: write`, and prompts/get runs with no confirmation."
     );
 }
 
 #[test]
 fn prompt_call_argument_that_is_not_an_input() {
     let source = edit(
-        "{taskId: \"{{ args.taskId }}\"}",
-        "{task: \"{{ args.taskId }}\"}",
+        "{noteId: \"{{ args.noteId }}\"}",
+        "{note: \"{{ args.noteId }}\"}",
     );
     assert_eq!(
-        only_error(&source, "task: "),
-        "prompt `prompt_implement_task`: `task` is not an input of tool `get_task_context`; its inputs are: taskId."
+        only_error(&source, "note: "),
+        "prompt `summarise_note`: `note` is not an input of tool `get_note`; its inputs are: noteId."
     );
 }
 
 #[test]
 fn prompt_call_argument_reading_an_undeclared_argument() {
     let source = edit(
-        "{taskId: \"{{ args.taskId }}\"}",
-        "{taskId: \"{{ args.id }}\"}",
+        "{noteId: \"{{ args.noteId }}\"}",
+        "{noteId: \"{{ args.id }}\"}",
     );
     assert_eq!(
-        only_error(&source, "taskId: \"{{ args.id }}"),
-        "prompt `prompt_implement_task`: template uses `args.id`; call arguments can read `args.<declared argument>` only."
+        only_error(&source, "noteId: \"{{ args.id }}"),
+        "prompt `summarise_note`: template uses `args.id`; call arguments can read `args.<declared argument>` only."
     );
 }
 
 #[test]
 fn resource_uri_template_beyond_level_2() {
-    let source = edit(
-        "docugraph://workspace/node/{id}",
-        "docugraph://workspace/node{?id}",
-    );
+    let source = edit("notes://note/{id}", "notes://note{?id}");
     assert_eq!(
-        only_error(&source, "uri: docugraph://workspace/node{?id}"),
-        "resource `docugraph://workspace/node{?id}`: not a URI template this server serves: `{?id}` is not supported: only RFC 6570 level 1-2 expressions are (`{var}`, `{+var}`, `{#var}`)."
+        only_error(&source, "uri: notes://note{?id}"),
+        "resource `notes://note{?id}`: not a URI template this server serves: `{?id}` is not supported: only RFC 6570 level 1-2 expressions are (`{var}`, `{+var}`, `{#var}`)."
     );
 }
 
 #[test]
 fn resource_with_neither_template_nor_nexus() {
-    let source = edit("    template: \"# {{ server.title }}\"\n", "");
+    let source = edit(GUIDE_TEMPLATE, "");
     assert_eq!(
-        only_error(&source, "uri: docugraph://guide"),
-        "resource `docugraph://guide`: a resource needs `template:` (its text) or `nexus:` (a backend read)."
+        only_error(&source, "uri: notes://guide"),
+        "resource `notes://guide`: a resource needs `template:` (its text) or `nexus:` (a backend read)."
     );
 }
 
 #[test]
 fn resource_picking_text_without_nexus() {
     let source = edit(
-        "    template: \"# {{ server.title }}\"\n",
-        "    template: \"# {{ server.title }}\"\n    text: guide.text\n",
+        GUIDE_TEMPLATE,
+        &format!("{GUIDE_TEMPLATE}    text: guide.text\n"),
     );
     assert_eq!(
         only_error(&source, "text: guide.text"),
-        "resource `docugraph://guide`: `text` and `blob` pick the content from the backend answer: they need `nexus:`."
+        "resource `notes://guide`: `text` and `blob` pick the content from the backend answer: they need `nexus:`."
     );
 }
 
 #[test]
 fn resource_read_with_post() {
     let source = edit(
-        "      method: GET\n      path: /nodes/{id}",
-        "      method: POST\n      path: /nodes/{id}",
+        "{method: GET, path: \"/notes/{id}\"}",
+        "{method: POST, path: \"/notes/{id}\"}",
     );
     assert_eq!(
         only_error(&source, "method: POST"),
-        "resource `docugraph://workspace/node/{id}`: a resource is read with GET: reading must never change anything. Set `method: GET`."
+        "resource `notes://note/{id}`: a resource is read with GET: reading must never change anything. Set `method: GET`."
     );
 }
 
 #[test]
 fn resource_path_parameter_that_is_not_a_uri_variable() {
-    let source = edit("      path: /nodes/{id}", "      path: /nodes/{node}");
+    let source = edit("path: \"/notes/{id}\"", "path: \"/notes/{node}\"");
     assert_eq!(
-        only_error(&source, "path: /nodes/{node}"),
-        "resource `docugraph://workspace/node/{id}`: path parameter `{node}` is not a variable of the resource's URI template. Add `node` to the `uri` (as `{name}`) or remove it from the path."
+        only_error(&source, "path: \"/notes/{node}\""),
+        "resource `notes://note/{id}`: path parameter `{node}` is not a variable of the resource's URI template. Add `node` to the `uri` (as `{name}`) or remove it from the path."
     );
 }
 
 #[test]
 fn resource_with_text_and_blob() {
-    let source = edit(
-        "    text: node.markdown\n",
-        "    text: node.markdown\n    blob: node.png\n",
-    );
+    let source = edit("    text: body\n", "    text: body\n    blob: cover_png\n");
     assert_eq!(
-        only_error(&source, "blob: node.png"),
-        "resource `docugraph://workspace/node/{id}`: a resource takes its content from `text` or `blob`, not both. Keep one."
+        only_error(&source, "blob: cover_png"),
+        "resource `notes://note/{id}`: a resource takes its content from `text` or `blob`, not both. Keep one."
     );
 }
 
 #[test]
 fn resource_with_text_and_template() {
     let source = edit(
-        "    text: node.markdown\n",
-        "    text: node.markdown\n    template: \"{{ result }}\"\n",
+        "    text: body\n",
+        "    text: body\n    template: \"{{ result }}\"\n",
     );
     assert_eq!(
         only_error(&source, "template: \"{{ result }}\""),
-        "resource `docugraph://workspace/node/{id}`: `template` renders the answer itself; with `text:` or `blob:` leave it out."
+        "resource `notes://note/{id}`: `template` renders the answer itself; with `text:` or `blob:` leave it out."
     );
 }
 
 #[test]
 fn resource_with_an_unknown_scope() {
     let source = edit(
-        "    scope: doc:read\n    nexus:",
-        "    scope: doc:reed\n    nexus:",
+        "    scope: notes:read\n    nexus:",
+        "    scope: notes:reed\n    nexus:",
     );
     assert_eq!(
-        only_error(&source, "scope: doc:reed"),
-        "resource `docugraph://workspace/node/{id}`: unknown scope `doc:reed`. Declare it under `scopes:` or use one of: doc:read, doc:write."
+        only_error(&source, "scope: notes:reed"),
+        "resource `notes://note/{id}`: unknown scope `notes:reed`. Declare it under `scopes:` or use one of: notes:read, notes:local, notes:export."
     );
 }
 
 #[test]
 fn resource_completing_an_unknown_variable() {
-    let source = edit("      id: {values: [a, b]}", "      node: {values: [a, b]}");
+    let source = edit(
+        "      id: {values: [welcome, roadmap]}",
+        "      node: {values: [welcome, roadmap]}",
+    );
     assert_eq!(
         only_error(&source, "node: {values"),
-        "resource `docugraph://workspace/node/{id}`: `node` is not a variable of this URI template; its variables are: id."
+        "resource `notes://note/{id}`: `node` is not a variable of this URI template; its variables are: id."
     );
 }
 
 #[test]
 fn resource_completion_with_neither_values_nor_nexus() {
-    let source = edit("      id: {values: [a, b]}", "      id: {values: []}");
+    let source = edit(
+        "      id: {values: [welcome, roadmap]}",
+        "      id: {values: []}",
+    );
     assert_eq!(
         only_error(&source, "id: {values: []}"),
-        "resource `docugraph://workspace/node/{id}`: a completion needs `values: [...]` (a fixed list) or `nexus:` with `pick:` and `scope:` (values read from Nexus)."
+        "resource `notes://note/{id}`: a completion needs `values: [...]` (a fixed list) or `nexus:` with `pick:` and `scope:` (values read from Nexus)."
     );
 }
 
 #[test]
 fn schema_ref_to_an_undeclared_local_def() {
     let source = edit(
-        "        taskId: {type: string}\n      additionalProperties: false\n    output: {type: object, properties: {summary",
-        "        taskId: {$ref: \"#/$defs/id\"}\n      additionalProperties: false\n    output: {type: object, properties: {summary",
+        "local_path: {type: string, minLength: 1, maxLength: 4096}",
+        "local_path: {$ref: \"#/$defs/path\"}",
     );
     assert_eq!(
-        only_error(&source, "$ref: \"#/$defs/id\""),
-        "tool `get_task_context`: `$ref: #/$defs/id` is not supported: reference shared types as `#/types/<Name>`, or this schema's own `$defs` as `#/$defs/<name>`."
+        only_error(&source, "$ref: \"#/$defs/path\""),
+        "tool `compare_note_with_local`: `$ref: #/$defs/path` is not supported: reference shared types as `#/types/<Name>`, or this schema's own `$defs` as `#/$defs/<name>`."
     );
 }

@@ -1,7 +1,9 @@
-/// Generated from codegen/tests/manifests/demo.yaml by nexus-mcp-codegen. Do not edit: change the manifest.
+/// Generated from tests/manifests/demo.yaml by nexus-mcp-codegen. Do not edit: change the manifest.
 pub mod demo {
     use ::nexus_mcp_runtime as runtime;
     /// Shared type from the manifest.
+    pub type NoteId = String;
+    /// Arguments of `get_note`.
     #[derive(
         Debug,
         Clone,
@@ -11,17 +13,33 @@ pub mod demo {
         serde::Deserialize,
         schemars::JsonSchema
     )]
-    pub struct Note {
+    #[serde(deny_unknown_fields)]
+    pub struct GetNoteInput {
+        #[serde(rename = "noteId")]
+        pub note_id: NoteId,
+    }
+    /// Result of `get_note` (before the runtime adds its envelope and truncation).
+    #[derive(
+        Debug,
+        Clone,
+        Default,
+        PartialEq,
+        serde::Serialize,
+        serde::Deserialize,
+        schemars::JsonSchema
+    )]
+    pub struct GetNoteOutput {
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub note_id: Option<String>,
+        pub id: Option<String>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub title: Option<String>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub tags: Option<Vec<String>>,
+        pub body: Option<String>,
+        /// Where the note sits in the team's note graph.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub graph: Option<serde_json::Value>,
     }
-    /// Shared type from the manifest.
-    pub type NoteId = String;
-    /// Arguments of `demo_list_notes`.
+    /// Arguments of `get_note_history`.
     #[derive(
         Debug,
         Clone,
@@ -31,30 +49,74 @@ pub mod demo {
         schemars::JsonSchema
     )]
     #[serde(deny_unknown_fields)]
-    pub struct DemoListNotesInput {
-        pub folder: String,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub tag: Option<String>,
-        /// next_cursor from the previous page.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub cursor: Option<String>,
-        #[serde(default = "default_demolistnotesinput_limit")]
+    pub struct GetNoteHistoryInput {
+        #[serde(rename = "noteId")]
+        pub note_id: NoteId,
+        #[serde(default = "default_getnotehistoryinput_limit")]
         pub limit: i64,
     }
-    impl Default for DemoListNotesInput {
+    impl Default for GetNoteHistoryInput {
+        fn default() -> Self {
+            Self {
+                note_id: Default::default(),
+                limit: default_getnotehistoryinput_limit(),
+            }
+        }
+    }
+    fn default_getnotehistoryinput_limit() -> i64 {
+        5i64
+    }
+    /// Result of `get_note_history` (before the runtime adds its envelope and truncation).
+    #[derive(
+        Debug,
+        Clone,
+        Default,
+        PartialEq,
+        serde::Serialize,
+        serde::Deserialize,
+        schemars::JsonSchema
+    )]
+    pub struct GetNoteHistoryOutput {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub edits: Option<Vec<serde_json::Value>>,
+    }
+    /// Arguments of `list_notes`.
+    #[derive(
+        Debug,
+        Clone,
+        PartialEq,
+        serde::Serialize,
+        serde::Deserialize,
+        schemars::JsonSchema
+    )]
+    #[serde(deny_unknown_fields)]
+    pub struct ListNotesInput {
+        pub folder: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub kind: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub tags: Option<String>,
+        /// A previous next_cursor
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub cursor: Option<String>,
+        #[serde(default = "default_listnotesinput_limit")]
+        pub limit: i64,
+    }
+    impl Default for ListNotesInput {
         fn default() -> Self {
             Self {
                 folder: Default::default(),
-                tag: None,
+                kind: None,
+                tags: None,
                 cursor: None,
-                limit: default_demolistnotesinput_limit(),
+                limit: default_listnotesinput_limit(),
             }
         }
     }
-    fn default_demolistnotesinput_limit() -> i64 {
+    fn default_listnotesinput_limit() -> i64 {
         20i64
     }
-    /// Result of `demo_list_notes` (before the runtime adds its envelope and truncation).
+    /// Result of `list_notes` (before the runtime adds its envelope and truncation).
     #[derive(
         Debug,
         Clone,
@@ -64,11 +126,48 @@ pub mod demo {
         serde::Deserialize,
         schemars::JsonSchema
     )]
-    pub struct DemoListNotesOutput {
-        pub items: Vec<Note>,
+    pub struct ListNotesOutput {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub items: Option<Vec<serde_json::Value>>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub total: Option<i64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         pub next_cursor: Option<String>,
     }
-    /// Arguments of `demo_archive_note`.
+    /// Arguments of `compare_note_with_local`.
+    #[derive(
+        Debug,
+        Clone,
+        Default,
+        PartialEq,
+        serde::Serialize,
+        serde::Deserialize,
+        schemars::JsonSchema
+    )]
+    #[serde(deny_unknown_fields)]
+    pub struct CompareNoteWithLocalInput {
+        #[serde(rename = "noteId")]
+        pub note_id: NoteId,
+        pub local_path: String,
+    }
+    /// Result of `compare_note_with_local` (before the runtime adds its envelope and truncation).
+    #[derive(
+        Debug,
+        Clone,
+        Default,
+        PartialEq,
+        serde::Serialize,
+        serde::Deserialize,
+        schemars::JsonSchema
+    )]
+    pub struct CompareNoteWithLocalOutput {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub same: Option<bool>,
+        /// The differences drawn as a PNG
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub diff_png: Option<String>,
+    }
+    /// Arguments of `export_notes`.
     #[derive(
         Debug,
         Clone,
@@ -78,29 +177,23 @@ pub mod demo {
         schemars::JsonSchema
     )]
     #[serde(deny_unknown_fields)]
-    pub struct DemoArchiveNoteInput {
-        pub note_id: NoteId,
-        #[serde(default = "default_demoarchivenoteinput_dry_run")]
+    pub struct ExportNotesInput {
+        pub folder: String,
+        #[serde(default = "default_exportnotesinput_dry_run")]
         pub dry_run: bool,
-        #[serde(default = "default_demoarchivenoteinput_confirmed")]
-        pub confirmed: bool,
     }
-    impl Default for DemoArchiveNoteInput {
+    impl Default for ExportNotesInput {
         fn default() -> Self {
             Self {
-                note_id: Default::default(),
-                dry_run: default_demoarchivenoteinput_dry_run(),
-                confirmed: default_demoarchivenoteinput_confirmed(),
+                folder: Default::default(),
+                dry_run: default_exportnotesinput_dry_run(),
             }
         }
     }
-    fn default_demoarchivenoteinput_dry_run() -> bool {
+    fn default_exportnotesinput_dry_run() -> bool {
         true
     }
-    fn default_demoarchivenoteinput_confirmed() -> bool {
-        false
-    }
-    /// Result of `demo_archive_note` (before the runtime adds its envelope and truncation).
+    /// Result of `export_notes` (before the runtime adds its envelope and truncation).
     #[derive(
         Debug,
         Clone,
@@ -110,11 +203,13 @@ pub mod demo {
         serde::Deserialize,
         schemars::JsonSchema
     )]
-    pub struct DemoArchiveNoteOutput {
+    pub struct ExportNotesOutput {
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub archived: Option<bool>,
+        pub exported: Option<i64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub dry_run: Option<bool>,
     }
-    /// Arguments of `demo_summarise_note`.
+    /// Arguments of `archive_note`.
     #[derive(
         Debug,
         Clone,
@@ -124,23 +219,30 @@ pub mod demo {
         schemars::JsonSchema
     )]
     #[serde(deny_unknown_fields)]
-    pub struct DemoSummariseNoteInput {
+    pub struct ArchiveNoteInput {
+        #[serde(rename = "noteId")]
         pub note_id: NoteId,
-        #[serde(default = "default_demosummarisenoteinput_max_words")]
-        pub max_words: i64,
+        #[serde(default = "default_archivenoteinput_dry_run")]
+        pub dry_run: bool,
+        #[serde(default = "default_archivenoteinput_confirmed")]
+        pub confirmed: bool,
     }
-    impl Default for DemoSummariseNoteInput {
+    impl Default for ArchiveNoteInput {
         fn default() -> Self {
             Self {
                 note_id: Default::default(),
-                max_words: default_demosummarisenoteinput_max_words(),
+                dry_run: default_archivenoteinput_dry_run(),
+                confirmed: default_archivenoteinput_confirmed(),
             }
         }
     }
-    fn default_demosummarisenoteinput_max_words() -> i64 {
-        50i64
+    fn default_archivenoteinput_dry_run() -> bool {
+        true
     }
-    /// Result of `demo_summarise_note` (before the runtime adds its envelope and truncation).
+    fn default_archivenoteinput_confirmed() -> bool {
+        false
+    }
+    /// Result of `archive_note` (before the runtime adds its envelope and truncation).
     #[derive(
         Debug,
         Clone,
@@ -150,23 +252,86 @@ pub mod demo {
         serde::Deserialize,
         schemars::JsonSchema
     )]
-    pub struct DemoSummariseNoteOutput {
+    pub struct ArchiveNoteOutput {
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub note: Option<Note>,
-        pub summary: String,
+        pub archived: Option<bool>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub next_step: Option<String>,
+    }
+    /// Arguments of `use_capability`.
+    #[derive(
+        Debug,
+        Clone,
+        Default,
+        PartialEq,
+        serde::Serialize,
+        serde::Deserialize,
+        schemars::JsonSchema
+    )]
+    #[serde(deny_unknown_fields)]
+    pub struct UseCapabilityInput {
+        /// A name from list_capabilities.
+        pub capability: String,
+        /// The capability's arguments, as its input schema says (list_capabilities with capability=NAME).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub arguments: Option<serde_json::Value>,
+    }
+    /// Result of `use_capability` (before the runtime adds its envelope and truncation).
+    #[derive(
+        Debug,
+        Clone,
+        Default,
+        PartialEq,
+        serde::Serialize,
+        serde::Deserialize,
+        schemars::JsonSchema
+    )]
+    pub struct UseCapabilityOutput {}
+    /// Arguments of `list_capabilities`.
+    #[derive(
+        Debug,
+        Clone,
+        PartialEq,
+        serde::Serialize,
+        serde::Deserialize,
+        schemars::JsonSchema
+    )]
+    #[serde(deny_unknown_fields)]
+    pub struct ListCapabilitiesInput {
+        /// Only this capability, with its input schema.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub capability: Option<String>,
+        /// Add every capability's input schema.
+        #[serde(default = "default_listcapabilitiesinput_include_schemas")]
+        pub include_schemas: bool,
+    }
+    impl Default for ListCapabilitiesInput {
+        fn default() -> Self {
+            Self {
+                capability: None,
+                include_schemas: default_listcapabilitiesinput_include_schemas(),
+            }
+        }
+    }
+    fn default_listcapabilitiesinput_include_schemas() -> bool {
+        false
+    }
+    /// Result of `list_capabilities` (before the runtime adds its envelope and truncation).
+    #[derive(
+        Debug,
+        Clone,
+        Default,
+        PartialEq,
+        serde::Serialize,
+        serde::Deserialize,
+        schemars::JsonSchema
+    )]
+    pub struct ListCapabilitiesOutput {
+        pub capabilities: Vec<serde_json::Value>,
     }
     /// The tools declared `handler: custom`. A tool added to the manifest with a custom
     /// handler does not compile until it is implemented here.
-    pub trait CustomHandlers: Send + Sync + 'static {
-        /// `demo_summarise_note`: Summarise a note
-        fn demo_summarise_note(
-            &self,
-            ctx: runtime::app::ToolContext,
-            input: DemoSummariseNoteInput,
-        ) -> impl std::future::Future<
-            Output = Result<DemoSummariseNoteOutput, runtime::error::ToolError>,
-        > + Send;
-    }
+    pub trait CustomHandlers: Send + Sync + 'static {}
     /// Runs the custom tool `tool`, or answers `None` when it is not a custom tool of this surface.
     pub fn dispatch_custom<H: CustomHandlers>(
         handlers: std::sync::Arc<H>,
@@ -174,39 +339,22 @@ pub mod demo {
         tool: &str,
         arguments: serde_json::Value,
     ) -> Option<runtime::app::ToolFuture> {
-        match tool {
-            "demo_summarise_note" => {
-                Some(
-                    Box::pin(async move {
-                        let input = runtime::app::decode_input(
-                            "demo_summarise_note",
-                            arguments,
-                        )?;
-                        runtime::app::encode_output(
-                            handlers.demo_summarise_note(ctx, input).await?,
-                        )
-                    }),
-                )
-            }
-            _ => {
-                let _ = (handlers, ctx, arguments);
-                None
-            }
-        }
+        let _ = (handlers, ctx, tool, arguments);
+        None
     }
     /// Everything the manifest declares for this surface; the runtime is driven by it.
     pub static SURFACE: runtime::spec::SurfaceSpec = runtime::spec::SurfaceSpec {
         name: "demo",
-        title: "Demo",
+        title: "Demo notes",
         version: "0.1.0",
-        instructions: "Demo surface for the generator's snapshot test.",
+        instructions: "Notes of a team. get_note reads one; note history is a capability (list_capabilities).",
         result_budget: 8000usize,
-        tool_list_budget: None,
+        tool_list_budget: Some(3000usize),
         repository_binding: None,
         envelope: &[],
         scopes: &[
             runtime::spec::ScopeSpec {
-                name: "demo:read",
+                name: "notes:read",
                 description: "Read notes.",
                 modes: &[
                     runtime::spec::Mode::LocalStdio,
@@ -215,38 +363,132 @@ pub mod demo {
                 default_stdio: true,
             },
             runtime::spec::ScopeSpec {
-                name: "demo:write",
-                description: "Archive notes.",
+                name: "notes:local",
+                description: "Compare a note with a local copy of it. Local stdio only.",
                 modes: &[runtime::spec::Mode::LocalStdio],
+                default_stdio: true,
+            },
+            runtime::spec::ScopeSpec {
+                name: "notes:export",
+                description: "Export notes to the team's archive. Never granted by default.",
+                modes: &[
+                    runtime::spec::Mode::LocalStdio,
+                    runtime::spec::Mode::RemoteHttp,
+                ],
                 default_stdio: false,
             },
         ],
         tools: &[
             runtime::spec::ToolSpec {
-                name: "demo_list_notes",
-                title: "List notes",
-                description: "Notes of a folder, newest first, one page at a time.",
-                scope: "demo:read",
+                name: "get_note",
+                title: "Get a note",
+                description: "One note by id, with its title and body.",
+                scope: "notes:read",
                 access: runtime::spec::Access::Read,
                 modes: &[
                     runtime::spec::Mode::LocalStdio,
                     runtime::spec::Mode::RemoteHttp,
                 ],
                 handler: runtime::spec::Handler::Mapped,
-                input_schema: "{\"additionalProperties\":false,\"properties\":{\"cursor\":{\"description\":\"next_cursor from the previous page.\",\"type\":\"string\"},\"folder\":{\"minLength\":1,\"type\":\"string\"},\"limit\":{\"default\":20,\"maximum\":50,\"minimum\":1,\"type\":\"integer\"},\"tag\":{\"enum\":[\"todo\",\"done\",\"idea\"],\"type\":\"string\"}},\"required\":[\"folder\"],\"type\":\"object\"}",
-                output_schema: "{\"$defs\":{\"Note\":{\"properties\":{\"note_id\":{\"type\":\"string\"},\"tags\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"title\":{\"type\":\"string\"}},\"type\":\"object\"}},\"properties\":{\"items\":{\"items\":{\"$ref\":\"#/$defs/Note\"},\"type\":\"array\"},\"next_cursor\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"truncation\":{\"description\":\"Present when the result was cut to fit its budget; nothing is ever cut silently.\",\"properties\":{\"cuts\":{\"items\":{\"properties\":{\"kept\":{\"type\":\"integer\"},\"path\":{\"type\":\"string\"},\"total\":{\"type\":\"integer\"}},\"required\":[\"path\",\"kept\",\"total\"],\"type\":\"object\"},\"type\":\"array\"},\"next_cursor\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"note\":{\"type\":\"string\"},\"strings_shortened\":{\"type\":\"integer\"},\"truncated\":{\"type\":\"boolean\"}},\"required\":[\"truncated\"],\"type\":\"object\"}},\"required\":[\"items\",\"next_cursor\"],\"type\":\"object\"}",
+                input_schema: "{\"additionalProperties\":false,\"properties\":{\"noteId\":{\"maxLength\":40,\"pattern\":\"^[a-z0-9-]+$\",\"type\":\"string\"}},\"required\":[\"noteId\"],\"type\":\"object\"}",
+                output_schema: "{\"properties\":{\"body\":{\"type\":\"string\"},\"graph\":{\"description\":\"Where the note sits in the team's note graph.\",\"type\":\"object\"},\"id\":{\"type\":\"string\"},\"title\":{\"type\":\"string\"},\"truncation\":{\"description\":\"Present when the result was cut to fit its budget; nothing is ever cut silently.\",\"properties\":{\"cuts\":{\"items\":{\"properties\":{\"kept\":{\"type\":\"integer\"},\"path\":{\"type\":\"string\"},\"total\":{\"type\":\"integer\"}},\"required\":[\"path\",\"kept\",\"total\"],\"type\":\"object\"},\"type\":\"array\"},\"next_cursor\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"note\":{\"type\":\"string\"},\"strings_shortened\":{\"type\":\"integer\"},\"truncated\":{\"type\":\"boolean\"}},\"required\":[\"truncated\"],\"type\":\"object\"}},\"type\":\"object\"}",
                 nexus: Some(runtime::spec::NexusSpec {
                     method: runtime::spec::HttpMethod::Get,
-                    path: "/api/v1/folders/{folder}/notes",
-                    query: &[
-                        ("cursor", "{{ input.cursor }}"),
-                        ("limit", "{{ input.limit | default(20) }}"),
-                        ("tag", "{{ input.tag }}"),
-                    ],
+                    path: "/notes/{noteId}",
+                    query: &[],
                     body: &[],
                 }),
                 response: runtime::spec::ResponseSpec {
                     pick: &[],
+                    exclude: &[],
+                    max_items: None,
+                    max_string: None,
+                    budget: 8000usize,
+                },
+                pagination: None,
+                mutation: None,
+                content: &[],
+                listed: true,
+                errors: &[
+                    runtime::spec::ErrorCodeSpec {
+                        when: runtime::spec::BackendFailure::Status(404u16),
+                        code: "NOTE_NOT_FOUND",
+                        message: Some(
+                            "No note `{{ input.noteId }}` ({{ backend.message }}).",
+                        ),
+                    },
+                    runtime::spec::ErrorCodeSpec {
+                        when: runtime::spec::BackendFailure::Code("ambiguous"),
+                        code: "NOTE_AMBIGUOUS",
+                        message: None,
+                    },
+                ],
+            },
+            runtime::spec::ToolSpec {
+                name: "get_note_history",
+                title: "Note history",
+                description: "Every edit of one note, newest first.",
+                scope: "notes:read",
+                access: runtime::spec::Access::Read,
+                modes: &[
+                    runtime::spec::Mode::LocalStdio,
+                    runtime::spec::Mode::RemoteHttp,
+                ],
+                handler: runtime::spec::Handler::Mapped,
+                input_schema: "{\"additionalProperties\":false,\"properties\":{\"limit\":{\"default\":5,\"maximum\":50,\"minimum\":1,\"type\":\"integer\"},\"noteId\":{\"maxLength\":40,\"pattern\":\"^[a-z0-9-]+$\",\"type\":\"string\"}},\"required\":[\"noteId\"],\"type\":\"object\"}",
+                output_schema: "{\"properties\":{\"edits\":{\"items\":{\"properties\":{\"at\":{\"type\":\"string\"},\"by\":{\"type\":\"string\"}},\"type\":\"object\"},\"type\":\"array\"},\"truncation\":{\"description\":\"Present when the result was cut to fit its budget; nothing is ever cut silently.\",\"properties\":{\"cuts\":{\"items\":{\"properties\":{\"kept\":{\"type\":\"integer\"},\"path\":{\"type\":\"string\"},\"total\":{\"type\":\"integer\"}},\"required\":[\"path\",\"kept\",\"total\"],\"type\":\"object\"},\"type\":\"array\"},\"next_cursor\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"note\":{\"type\":\"string\"},\"strings_shortened\":{\"type\":\"integer\"},\"truncated\":{\"type\":\"boolean\"}},\"required\":[\"truncated\"],\"type\":\"object\"}},\"type\":\"object\"}",
+                nexus: Some(runtime::spec::NexusSpec {
+                    method: runtime::spec::HttpMethod::Get,
+                    path: "/notes/{noteId}/history",
+                    query: &[("limit", "{{ input.limit }}")],
+                    body: &[],
+                }),
+                response: runtime::spec::ResponseSpec {
+                    pick: &[],
+                    exclude: &[],
+                    max_items: None,
+                    max_string: None,
+                    budget: 8000usize,
+                },
+                pagination: None,
+                mutation: None,
+                content: &[],
+                listed: false,
+                errors: &[],
+            },
+            runtime::spec::ToolSpec {
+                name: "list_notes",
+                title: "List notes",
+                description: "Notes of one folder, filtered and paged. Next, get_note with an id.",
+                scope: "notes:read",
+                access: runtime::spec::Access::Read,
+                modes: &[
+                    runtime::spec::Mode::LocalStdio,
+                    runtime::spec::Mode::RemoteHttp,
+                ],
+                handler: runtime::spec::Handler::Mapped,
+                input_schema: "{\"additionalProperties\":false,\"properties\":{\"cursor\":{\"description\":\"A previous next_cursor\",\"type\":\"string\"},\"folder\":{\"maxLength\":40,\"pattern\":\"^[a-z0-9-]+$\",\"type\":\"string\"},\"kind\":{\"enum\":[\"idea\",\"plan\",\"minutes\",\"decision\"],\"type\":\"string\"},\"limit\":{\"default\":20,\"maximum\":50,\"minimum\":1,\"type\":\"integer\"},\"tags\":{\"pattern\":\"^[a-z]+(,[a-z]+)*$\",\"type\":\"string\"}},\"required\":[\"folder\"],\"type\":\"object\"}",
+                output_schema: "{\"properties\":{\"items\":{\"items\":{\"properties\":{\"id\":{\"type\":\"string\"},\"summary\":{\"type\":\"string\"},\"title\":{\"type\":\"string\"}},\"type\":\"object\"},\"type\":\"array\"},\"next_cursor\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"total\":{\"type\":\"integer\"},\"truncation\":{\"description\":\"Present when the result was cut to fit its budget; nothing is ever cut silently.\",\"properties\":{\"cuts\":{\"items\":{\"properties\":{\"kept\":{\"type\":\"integer\"},\"path\":{\"type\":\"string\"},\"total\":{\"type\":\"integer\"}},\"required\":[\"path\",\"kept\",\"total\"],\"type\":\"object\"},\"type\":\"array\"},\"next_cursor\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"note\":{\"type\":\"string\"},\"strings_shortened\":{\"type\":\"integer\"},\"truncated\":{\"type\":\"boolean\"}},\"required\":[\"truncated\"],\"type\":\"object\"}},\"type\":\"object\"}",
+                nexus: Some(runtime::spec::NexusSpec {
+                    method: runtime::spec::HttpMethod::Get,
+                    path: "/notes",
+                    query: &[
+                        ("cursor", "{{ input.cursor }}"),
+                        ("folder", "{{ input.folder }}"),
+                        ("kind", "{{ input.kind }}"),
+                        ("limit", "{{ input.limit | default(20) }}"),
+                        ("tags", "{{ input.tags }}"),
+                    ],
+                    body: &[],
+                }),
+                response: runtime::spec::ResponseSpec {
+                    pick: &[
+                        "items.*.id",
+                        "items.*.title",
+                        "items.*.summary",
+                        "total",
+                        "next_cursor",
+                    ],
                     exclude: &[],
                     max_items: Some(50usize),
                     max_string: Some(400usize),
@@ -263,20 +505,114 @@ pub mod demo {
                 errors: &[],
             },
             runtime::spec::ToolSpec {
-                name: "demo_archive_note",
-                title: "Archive a note",
-                description: "Archive one note; previews unless dry_run is false.",
-                scope: "demo:write",
-                access: runtime::spec::Access::Write,
+                name: "compare_note_with_local",
+                title: "Compare a note with a local copy",
+                description: "Does a local copy of a note still match the team's note?",
+                scope: "notes:local",
+                access: runtime::spec::Access::Read,
                 modes: &[runtime::spec::Mode::LocalStdio],
                 handler: runtime::spec::Handler::Mapped,
-                input_schema: "{\"additionalProperties\":false,\"properties\":{\"confirmed\":{\"default\":false,\"type\":\"boolean\"},\"dry_run\":{\"default\":true,\"type\":\"boolean\"},\"note_id\":{\"maxLength\":64,\"minLength\":1,\"type\":\"string\"}},\"required\":[\"note_id\"],\"type\":\"object\"}",
-                output_schema: "{\"properties\":{\"archived\":{\"type\":\"boolean\"},\"truncation\":{\"description\":\"Present when the result was cut to fit its budget; nothing is ever cut silently.\",\"properties\":{\"cuts\":{\"items\":{\"properties\":{\"kept\":{\"type\":\"integer\"},\"path\":{\"type\":\"string\"},\"total\":{\"type\":\"integer\"}},\"required\":[\"path\",\"kept\",\"total\"],\"type\":\"object\"},\"type\":\"array\"},\"next_cursor\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"note\":{\"type\":\"string\"},\"strings_shortened\":{\"type\":\"integer\"},\"truncated\":{\"type\":\"boolean\"}},\"required\":[\"truncated\"],\"type\":\"object\"}},\"type\":\"object\"}",
+                input_schema: "{\"additionalProperties\":false,\"properties\":{\"local_path\":{\"maxLength\":4096,\"minLength\":1,\"type\":\"string\"},\"noteId\":{\"maxLength\":40,\"pattern\":\"^[a-z0-9-]+$\",\"type\":\"string\"}},\"required\":[\"noteId\",\"local_path\"],\"type\":\"object\"}",
+                output_schema: "{\"properties\":{\"diff_png\":{\"base64.\":null,\"description\":\"The differences drawn as a PNG\",\"type\":\"string\"},\"same\":{\"type\":\"boolean\"},\"truncation\":{\"description\":\"Present when the result was cut to fit its budget; nothing is ever cut silently.\",\"properties\":{\"cuts\":{\"items\":{\"properties\":{\"kept\":{\"type\":\"integer\"},\"path\":{\"type\":\"string\"},\"total\":{\"type\":\"integer\"}},\"required\":[\"path\",\"kept\",\"total\"],\"type\":\"object\"},\"type\":\"array\"},\"next_cursor\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"note\":{\"type\":\"string\"},\"strings_shortened\":{\"type\":\"integer\"},\"truncated\":{\"type\":\"boolean\"}},\"required\":[\"truncated\"],\"type\":\"object\"}},\"type\":\"object\"}",
+                nexus: Some(runtime::spec::NexusSpec {
+                    method: runtime::spec::HttpMethod::Get,
+                    path: "/notes/{noteId}/compare",
+                    query: &[("local_path", "{{ input.local_path }}")],
+                    body: &[],
+                }),
+                response: runtime::spec::ResponseSpec {
+                    pick: &[],
+                    exclude: &[],
+                    max_items: None,
+                    max_string: None,
+                    budget: 8000usize,
+                },
+                pagination: None,
+                mutation: None,
+                content: &[
+                    runtime::spec::ContentSpec {
+                        kind: runtime::spec::ContentKind::Text,
+                        text: Some("Same: {{ result.same }} ({{ input.local_path }})"),
+                        data: None,
+                        mime_type: None,
+                        uri: None,
+                    },
+                    runtime::spec::ContentSpec {
+                        kind: runtime::spec::ContentKind::Image,
+                        text: None,
+                        data: Some("{{ result.diff_png }}"),
+                        mime_type: Some("image/png"),
+                        uri: None,
+                    },
+                ],
+                listed: true,
+                errors: &[],
+            },
+            runtime::spec::ToolSpec {
+                name: "export_notes",
+                title: "Export notes",
+                description: "Export the notes of one folder to the team's archive.",
+                scope: "notes:export",
+                access: runtime::spec::Access::Write,
+                modes: &[
+                    runtime::spec::Mode::LocalStdio,
+                    runtime::spec::Mode::RemoteHttp,
+                ],
+                handler: runtime::spec::Handler::Mapped,
+                input_schema: "{\"additionalProperties\":false,\"properties\":{\"dry_run\":{\"default\":true,\"type\":\"boolean\"},\"folder\":{\"maxLength\":40,\"pattern\":\"^[a-z0-9-]+$\",\"type\":\"string\"}},\"required\":[\"folder\"],\"type\":\"object\"}",
+                output_schema: "{\"properties\":{\"dry_run\":{\"type\":\"boolean\"},\"exported\":{\"type\":\"integer\"},\"truncation\":{\"description\":\"Present when the result was cut to fit its budget; nothing is ever cut silently.\",\"properties\":{\"cuts\":{\"items\":{\"properties\":{\"kept\":{\"type\":\"integer\"},\"path\":{\"type\":\"string\"},\"total\":{\"type\":\"integer\"}},\"required\":[\"path\",\"kept\",\"total\"],\"type\":\"object\"},\"type\":\"array\"},\"next_cursor\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"note\":{\"type\":\"string\"},\"strings_shortened\":{\"type\":\"integer\"},\"truncated\":{\"type\":\"boolean\"}},\"required\":[\"truncated\"],\"type\":\"object\"}},\"type\":\"object\"}",
                 nexus: Some(runtime::spec::NexusSpec {
                     method: runtime::spec::HttpMethod::Post,
-                    path: "/api/v1/notes/{note_id}/archive",
+                    path: "/notes/export",
                     query: &[],
-                    body: &[("dry_run", "{{ input.dry_run }}")],
+                    body: &[
+                        ("dry_run", "{{ input.dry_run }}"),
+                        ("folder", "{{ input.folder }}"),
+                    ],
+                }),
+                response: runtime::spec::ResponseSpec {
+                    pick: &[],
+                    exclude: &[],
+                    max_items: None,
+                    max_string: None,
+                    budget: 8000usize,
+                },
+                pagination: None,
+                mutation: Some(runtime::spec::MutationSpec {
+                    dry_run_param: Some("dry_run"),
+                    dry_run_default: true,
+                    paired_dry_run_tool: None,
+                    require_true: &[],
+                    plan_param: None,
+                    follow_up: None,
+                    changes: "writes the team's archive",
+                    approver: "",
+                }),
+                content: &[],
+                listed: true,
+                errors: &[],
+            },
+            runtime::spec::ToolSpec {
+                name: "archive_note",
+                title: "Archive a note",
+                description: "Move one note to the team's archive; previews unless dry_run is false.",
+                scope: "notes:export",
+                access: runtime::spec::Access::Write,
+                modes: &[
+                    runtime::spec::Mode::LocalStdio,
+                    runtime::spec::Mode::RemoteHttp,
+                ],
+                handler: runtime::spec::Handler::Mapped,
+                input_schema: "{\"additionalProperties\":false,\"properties\":{\"confirmed\":{\"default\":false,\"type\":\"boolean\"},\"dry_run\":{\"default\":true,\"type\":\"boolean\"},\"noteId\":{\"maxLength\":40,\"pattern\":\"^[a-z0-9-]+$\",\"type\":\"string\"}},\"required\":[\"noteId\"],\"type\":\"object\"}",
+                output_schema: "{\"properties\":{\"archived\":{\"type\":\"boolean\"},\"next_step\":{\"type\":\"string\"},\"truncation\":{\"description\":\"Present when the result was cut to fit its budget; nothing is ever cut silently.\",\"properties\":{\"cuts\":{\"items\":{\"properties\":{\"kept\":{\"type\":\"integer\"},\"path\":{\"type\":\"string\"},\"total\":{\"type\":\"integer\"}},\"required\":[\"path\",\"kept\",\"total\"],\"type\":\"object\"},\"type\":\"array\"},\"next_cursor\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"note\":{\"type\":\"string\"},\"strings_shortened\":{\"type\":\"integer\"},\"truncated\":{\"type\":\"boolean\"}},\"required\":[\"truncated\"],\"type\":\"object\"}},\"type\":\"object\"}",
+                nexus: Some(runtime::spec::NexusSpec {
+                    method: runtime::spec::HttpMethod::Post,
+                    path: "/notes/{noteId}/archive",
+                    query: &[],
+                    body: &[
+                        ("confirmed", "{{ input.confirmed }}"),
+                        ("dry_run", "{{ input.dry_run }}"),
+                    ],
                 }),
                 response: runtime::spec::ResponseSpec {
                     pick: &[],
@@ -292,27 +628,54 @@ pub mod demo {
                     paired_dry_run_tool: None,
                     require_true: &["confirmed"],
                     plan_param: None,
-                    follow_up: None,
+                    follow_up: Some("get_note_history"),
                     changes: "archives the note",
                     approver: "the note's owner",
                 }),
+                content: &[],
+                listed: false,
+                errors: &[],
+            },
+            runtime::spec::ToolSpec {
+                name: "use_capability",
+                title: "Use a capability",
+                description: "Run a capability, a tool of this server not in tools/list: its name and its arguments. Scopes, validation and safety rules apply as to any tool. list_capabilities names them and gives their input schemas.",
+                scope: "notes:read",
+                access: runtime::spec::Access::Write,
+                modes: &[
+                    runtime::spec::Mode::LocalStdio,
+                    runtime::spec::Mode::RemoteHttp,
+                ],
+                handler: runtime::spec::Handler::Meta(runtime::spec::MetaTool::Use),
+                input_schema: "{\"additionalProperties\":false,\"properties\":{\"arguments\":{\"default\":{},\"description\":\"The capability's arguments, as its input schema says (list_capabilities with capability=NAME).\",\"type\":\"object\"},\"capability\":{\"description\":\"A name from list_capabilities.\",\"maxLength\":64,\"minLength\":1,\"type\":\"string\"}},\"required\":[\"capability\"],\"type\":\"object\"}",
+                output_schema: "{\"description\":\"The capability's own result.\",\"properties\":{\"truncation\":{\"description\":\"Present when the result was cut to fit its budget; nothing is ever cut silently.\",\"properties\":{\"cuts\":{\"items\":{\"properties\":{\"kept\":{\"type\":\"integer\"},\"path\":{\"type\":\"string\"},\"total\":{\"type\":\"integer\"}},\"required\":[\"path\",\"kept\",\"total\"],\"type\":\"object\"},\"type\":\"array\"},\"next_cursor\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"note\":{\"type\":\"string\"},\"strings_shortened\":{\"type\":\"integer\"},\"truncated\":{\"type\":\"boolean\"}},\"required\":[\"truncated\"],\"type\":\"object\"}},\"type\":\"object\"}",
+                nexus: None,
+                response: runtime::spec::ResponseSpec {
+                    pick: &[],
+                    exclude: &[],
+                    max_items: None,
+                    max_string: None,
+                    budget: 8000usize,
+                },
+                pagination: None,
+                mutation: None,
                 content: &[],
                 listed: true,
                 errors: &[],
             },
             runtime::spec::ToolSpec {
-                name: "demo_summarise_note",
-                title: "Summarise a note",
-                description: "A short summary of one note, computed by the surface's own code.",
-                scope: "demo:read",
+                name: "list_capabilities",
+                title: "List capabilities",
+                description: "Name the capabilities use_capability can run for you, one line each. capability=NAME adds its input schema; include_schemas=true adds every one.",
+                scope: "notes:read",
                 access: runtime::spec::Access::Read,
                 modes: &[
                     runtime::spec::Mode::LocalStdio,
                     runtime::spec::Mode::RemoteHttp,
                 ],
-                handler: runtime::spec::Handler::Custom,
-                input_schema: "{\"additionalProperties\":false,\"properties\":{\"max_words\":{\"default\":50,\"maximum\":200,\"minimum\":10,\"type\":\"integer\"},\"note_id\":{\"maxLength\":64,\"minLength\":1,\"type\":\"string\"}},\"required\":[\"note_id\"],\"type\":\"object\"}",
-                output_schema: "{\"$defs\":{\"Note\":{\"properties\":{\"note_id\":{\"type\":\"string\"},\"tags\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"title\":{\"type\":\"string\"}},\"type\":\"object\"}},\"properties\":{\"note\":{\"$ref\":\"#/$defs/Note\"},\"summary\":{\"type\":\"string\"},\"truncation\":{\"description\":\"Present when the result was cut to fit its budget; nothing is ever cut silently.\",\"properties\":{\"cuts\":{\"items\":{\"properties\":{\"kept\":{\"type\":\"integer\"},\"path\":{\"type\":\"string\"},\"total\":{\"type\":\"integer\"}},\"required\":[\"path\",\"kept\",\"total\"],\"type\":\"object\"},\"type\":\"array\"},\"next_cursor\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"note\":{\"type\":\"string\"},\"strings_shortened\":{\"type\":\"integer\"},\"truncated\":{\"type\":\"boolean\"}},\"required\":[\"truncated\"],\"type\":\"object\"}},\"required\":[\"summary\"],\"type\":\"object\"}",
+                handler: runtime::spec::Handler::Meta(runtime::spec::MetaTool::List),
+                input_schema: "{\"additionalProperties\":false,\"properties\":{\"capability\":{\"description\":\"Only this capability, with its input schema.\",\"maxLength\":64,\"minLength\":1,\"type\":\"string\"},\"include_schemas\":{\"default\":false,\"description\":\"Add every capability's input schema.\",\"type\":\"boolean\"}},\"type\":\"object\"}",
+                output_schema: "{\"properties\":{\"capabilities\":{\"items\":{\"properties\":{\"access\":{\"enum\":[\"read\",\"append\",\"write\",\"destructive\"],\"type\":\"string\"},\"inputSchema\":{\"type\":\"object\"},\"name\":{\"type\":\"string\"},\"summary\":{\"type\":\"string\"},\"title\":{\"type\":\"string\"}},\"required\":[\"name\",\"title\",\"summary\",\"access\"],\"type\":\"object\"},\"type\":\"array\"},\"truncation\":{\"description\":\"Present when the result was cut to fit its budget; nothing is ever cut silently.\",\"properties\":{\"cuts\":{\"items\":{\"properties\":{\"kept\":{\"type\":\"integer\"},\"path\":{\"type\":\"string\"},\"total\":{\"type\":\"integer\"}},\"required\":[\"path\",\"kept\",\"total\"],\"type\":\"object\"},\"type\":\"array\"},\"next_cursor\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"note\":{\"type\":\"string\"},\"strings_shortened\":{\"type\":\"integer\"},\"truncated\":{\"type\":\"boolean\"}},\"required\":[\"truncated\"],\"type\":\"object\"}},\"required\":[\"capabilities\"],\"type\":\"object\"}",
                 nexus: None,
                 response: runtime::spec::ResponseSpec {
                     pick: &[],
@@ -330,39 +693,117 @@ pub mod demo {
         ],
         prompts: &[
             runtime::spec::PromptSpec {
+                name: "summarise_note",
+                title: None,
+                description: "Summarise one note; reads it with get_note first.",
+                arguments: &[
+                    runtime::spec::PromptArgSpec {
+                        name: "noteId",
+                        description: "The note to summarise.",
+                        required: true,
+                        complete: None,
+                    },
+                ],
+                template: "",
+                messages: &[
+                    runtime::spec::PromptMessageSpec {
+                        role: runtime::spec::Role::User,
+                        content: runtime::spec::ContentSpec {
+                            kind: runtime::spec::ContentKind::Text,
+                            text: Some(
+                                "Summarise the note \"{{ result.title }}\" in two sentences:\n\n{{ result.body }}",
+                            ),
+                            data: None,
+                            mime_type: None,
+                            uri: None,
+                        },
+                    },
+                ],
+                call: Some(runtime::spec::PromptCallSpec {
+                    tool: "get_note",
+                    arguments: &[("noteId", "{{ args.noteId }}")],
+                }),
+            },
+            runtime::spec::PromptSpec {
                 name: "review_folder",
                 title: Some("Review a folder"),
-                description: "Walk through the open notes of a folder.",
+                description: "Walk through the notes of one folder.",
                 arguments: &[
                     runtime::spec::PromptArgSpec {
                         name: "folder",
-                        description: "Folder name.",
+                        description: "The folder.",
                         required: true,
                         complete: Some(runtime::spec::CompletionSpec::Nexus {
                             nexus: runtime::spec::NexusSpec {
                                 method: runtime::spec::HttpMethod::Get,
-                                path: "/api/v1/folders",
-                                query: &[],
+                                path: "/folders",
+                                query: &[("owner", "{{ input.owner }}")],
                                 body: &[],
                             },
                             pick: "items.*.name",
-                            scope: "demo:read",
+                            scope: "notes:read",
                         }),
                     },
+                    runtime::spec::PromptArgSpec {
+                        name: "owner",
+                        description: "Whose folders complete; everyone's when empty.",
+                        required: false,
+                        complete: None,
+                    },
+                    runtime::spec::PromptArgSpec {
+                        name: "kind",
+                        description: "Which kind of note.",
+                        required: false,
+                        complete: Some(
+                            runtime::spec::CompletionSpec::Values(
+                                &["idea", "plan", "minutes", "decision"],
+                            ),
+                        ),
+                    },
                 ],
-                template: "List the notes of {{ args.folder }} with demo_list_notes (tag todo), then summarise each\nwith demo_summarise_note.\n",
+                template: "List the {{ args.kind }} notes of {{ args.folder }} with list_notes, then read each with get_note.",
                 messages: &[],
                 call: None,
             },
         ],
         resources: &[
             runtime::spec::ResourceSpec {
-                uri: "demo://guide/start",
-                name: "start",
-                title: Some("Getting started"),
-                description: "How the demo tools fit together.",
+                uri: "notes://note/{id}",
+                name: "note",
+                title: None,
+                description: "The body of one note, as Markdown.",
                 mime_type: "text/markdown",
-                template: "# {{ server.title }}\ndemo_list_notes, then demo_summarise_note.\n",
+                template: "",
+                nexus: Some(runtime::spec::NexusSpec {
+                    method: runtime::spec::HttpMethod::Get,
+                    path: "/notes/{id}",
+                    query: &[],
+                    body: &[],
+                }),
+                text: Some("body"),
+                blob: None,
+                scope: Some("notes:read"),
+                response: runtime::spec::ResponseSpec {
+                    pick: &[],
+                    exclude: &[],
+                    max_items: None,
+                    max_string: None,
+                    budget: 8000usize,
+                },
+                complete: &[
+                    (
+                        "id",
+                        runtime::spec::CompletionSpec::Values(&["welcome", "roadmap"]),
+                    ),
+                ],
+            },
+            runtime::spec::ResourceSpec {
+                uri: "notes://guide",
+                name: "guide",
+                title: Some("How the note tools fit together"),
+                description: "Which tool to call first.",
+                mime_type: "text/markdown",
+                template: "# {{ server.title }}\n\nlist_notes, then get_note; history and archiving are capabilities.",
                 nexus: None,
                 text: None,
                 blob: None,
@@ -377,7 +818,10 @@ pub mod demo {
                 complete: &[],
             },
         ],
-        capabilities: None,
+        capabilities: Some(runtime::spec::CapabilitiesSpec {
+            use_tool: "use_capability",
+            list_tool: "list_capabilities",
+        }),
     };
 }
 /// Every surface declared under manifest/, in file-name order.
