@@ -38,6 +38,7 @@ fn every_custom_tool_has_a_binding() {
                 repositories: None,
                 progress: None,
                 log: None,
+                asking: None,
             };
             // The dispatcher answers Some for every tool it implements; the call itself is
             // never awaited.

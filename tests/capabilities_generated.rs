@@ -81,6 +81,7 @@ async fn the_generated_meta_tools_front_the_hidden_tool() {
         repositories: None,
         progress: None,
         log: None,
+        asking: None,
     };
     let list = call(ctx.clone(), "list_capabilities", json!({}))
         .await

@@ -144,52 +144,55 @@ fn python_sdk_default_mode_over_streamable_http() {
     python_http("auto", None, "python_sdk_default_mode_over_streamable_http");
 }
 
-/// `conformance server --suite all` against `url`, passing only when every failure is listed in
-/// `baseline` (relative to the repository) and no listed one passes.
+/// The requirement sets of MCP revisions the conformance suite checks a server against: each
+/// run is scored on exactly the scenarios that revision requires, on its own wire version.
+const REVISIONS: [&str; 2] = ["2025-11-25", "2026-07-28"];
+
+/// Runs the suite's server scenarios required by each revision against `url`. The scenarios
+/// this server is expected to fail are listed, with their reasons, in
+/// `tests/conformance/<name>-<revision>.yml`; the suite fails the run on any other failure and
+/// on a listed scenario that passes. Scenarios a revision runs without scoring (extensions,
+/// pending ones) are reported and never fail the run.
 fn run_conformance(
     conformance: &std::path::Path,
     url: &str,
-    baseline: &str,
+    name: &str,
     server_stderr: impl Fn() -> String,
 ) {
-    let results = tempfile::tempdir().unwrap();
-    let baseline = support::root().join(baseline);
-    let out = support::run_bounded(
-        Command::new(conformance)
-            .args([
-                "server",
-                "--url",
-                url,
-                "--suite",
-                "all",
-                "--expected-failures",
-            ])
-            .arg(&baseline)
-            .arg("-o")
-            .arg(results.path())
-            .env("PATH", support::tool_path()),
-        Duration::from_secs(600),
-        "conformance server --suite all",
-    );
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let summary: Vec<&str> = stdout
-        .lines()
-        .skip_while(|l| !l.contains("=== SUMMARY ==="))
-        .collect();
-    eprintln!("{}", summary.join("\n"));
-    assert!(
-        out.status.success() && stdout.contains("Baseline check passed"),
-        "conformance: a scenario failed that is not in {} (or a listed one now passes):\n{}\n--- server stderr ---\n{}",
-        baseline.display(),
-        show(&out),
-        clip(&server_stderr())
-    );
+    for revision in REVISIONS {
+        let results = tempfile::tempdir().unwrap();
+        let baseline = support::root().join(format!("tests/conformance/{name}-{revision}.yml"));
+        let out = support::run_bounded(
+            Command::new(conformance)
+                .args(["server", "--url", url, "--requirements", revision])
+                .arg("--expected-failures")
+                .arg(&baseline)
+                .arg("-o")
+                .arg(results.path())
+                .env("PATH", support::tool_path()),
+            Duration::from_secs(600),
+            "conformance server --requirements",
+        );
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let summary: Vec<&str> = stdout
+            .lines()
+            .skip_while(|l| !l.contains("=== SUMMARY ==="))
+            .collect();
+        eprintln!("{revision}:\n{}", summary.join("\n"));
+        assert!(
+            out.status.success() && stdout.contains("Baseline check passed"),
+            "conformance {revision}: a scored scenario failed that is not in {} (or a listed one now passes):\n{}\n--- server stderr ---\n{}",
+            baseline.display(),
+            show(&out),
+            clip(&server_stderr())
+        );
+    }
 }
 
-/// Every server scenario of @modelcontextprotocol/conformance (`--suite all`). Scenarios that
-/// call the suite's own fixture tools/resources/prompts are listed, with the reason, in
-/// tests/conformance-expected-failures.yml; any other failure fails this test, and so does a
-/// listed scenario that starts passing (the suite reports it as a stale baseline entry).
+/// The server scenarios of @modelcontextprotocol/conformance that MCP 2025-11-25 and 2026-07-28
+/// require, against the real surface. Scenarios that call the suite's own fixture
+/// tools/resources/prompts are listed, with the reason, in tests/conformance/code-kg-*.yml; any
+/// other failure fails this test, and so does a listed scenario that starts passing.
 ///
 /// The suite cannot send custom headers, so the server runs with `--insecure-no-auth` on
 /// 127.0.0.1; authentication is covered by `http_auth_with_curl`.
@@ -210,19 +213,16 @@ fn conformance_server_scenarios() {
             ..Default::default()
         },
     );
-    run_conformance(
-        &conformance,
-        &server.url("/mcp"),
-        "tests/conformance-expected-failures.yml",
-        || server.stderr(),
-    );
+    run_conformance(&conformance, &server.url("/mcp"), "code-kg", || {
+        server.stderr()
+    });
 }
 
-/// Every server scenario again, against tests/manifests/conformance.yaml served by the same
-/// binary with `--manifest` over a stub backend: the suite's fixture tools, resources, resource
-/// templates and prompts, from a manifest alone. The scenarios this server cannot pass (client
-/// features it deliberately does not use) are listed with their reasons in
-/// tests/conformance-manifest-expected-failures.yml.
+/// The same requirement sets against tests/manifests/conformance.yaml served by the same binary
+/// with `--manifest` over a stub backend: the suite's fixture tools, resources, resource
+/// templates and prompts, from a manifest alone (questions for the client included: `ask:`).
+/// What fails there is listed with its reason in tests/conformance/manifest-*.yml: the
+/// revisions' unscored (extension, pending) scenarios, and resource subscriptions.
 #[test]
 fn conformance_scenarios_from_a_manifest() {
     let Some(conformance) = support::require(
@@ -237,12 +237,9 @@ fn conformance_scenarios_from_a_manifest() {
         &support::root().join("tests/manifests/conformance.yaml"),
         &backend,
     );
-    run_conformance(
-        &conformance,
-        &server.url("/mcp"),
-        "tests/conformance-manifest-expected-failures.yml",
-        || server.stderr(),
-    );
+    run_conformance(&conformance, &server.url("/mcp"), "manifest", || {
+        server.stderr()
+    });
 }
 
 fn inspector(server: &HttpServer, args: &[&str]) -> Output {

@@ -4,10 +4,10 @@
 //! the runtime as `runtime`.
 
 use nexus_mcp_registry::spec::{
-    Access, BackendFailure, CapabilitiesSpec, CompletionSpec, ContentKind, ContentSpec,
-    ErrorCodeSpec, Handler, HttpMethod, MetaTool, Mode, MutationSpec, NexusSpec, PaginationSpec,
-    PromptArgSpec, PromptCallSpec, PromptMessageSpec, PromptSpec, ResourceSpec, ResponseSpec, Role,
-    ScopeSpec, SurfaceSpec, ToolSpec,
+    Access, AskRequest, AskSpec, BackendFailure, CapabilitiesSpec, CompletionSpec, ContentKind,
+    ContentSpec, ErrorCodeSpec, Handler, HttpMethod, MetaTool, Mode, MutationSpec, NexusSpec,
+    PaginationSpec, PromptArgSpec, PromptCallSpec, PromptMessageSpec, PromptSpec, ResourceSpec,
+    ResponseSpec, Role, ScopeSpec, SurfaceSpec, ToolSpec,
 };
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -27,7 +27,7 @@ macro_rules! literal {
         }
     )*};
 }
-literal!(&str, bool, usize, u16);
+literal!(&str, bool, usize, u16, u32);
 
 impl<T: Bake> Bake for Option<T> {
     fn bake(&self) -> TokenStream {
@@ -139,7 +139,8 @@ record!(ToolSpec {
     mutation,
     content,
     listed,
-    errors
+    errors,
+    ask
 });
 record!(ErrorCodeSpec {
     when,
@@ -172,8 +173,28 @@ record!(MutationSpec {
     plan_param,
     follow_up,
     changes,
-    approver
+    approver,
+    confirm
 });
+record!(AskSpec {
+    key,
+    request,
+    optional
+});
+
+impl Bake for AskRequest {
+    fn bake(&self) -> TokenStream {
+        match self {
+            AskRequest::Elicit { message, schema } => {
+                quote!(runtime::spec::AskRequest::Elicit { message: #message, schema: #schema })
+            }
+            AskRequest::Sample { prompt, max_tokens } => {
+                quote!(runtime::spec::AskRequest::Sample { prompt: #prompt, max_tokens: #max_tokens })
+            }
+            AskRequest::Roots => quote!(runtime::spec::AskRequest::Roots),
+        }
+    }
+}
 record!(PromptSpec {
     name,
     title,
@@ -181,7 +202,8 @@ record!(PromptSpec {
     arguments,
     template,
     messages,
-    call
+    call,
+    ask
 });
 record!(PromptCallSpec { tool, arguments });
 record!(PromptMessageSpec { role, content });

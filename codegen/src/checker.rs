@@ -47,6 +47,8 @@ pub(crate) struct Fields<'a> {
     pub(crate) add_to: &'a str,
     /// What is wrong with a path parameter that may be absent, and the fix; `{}` is its name.
     pub(crate) when_missing: &'a str,
+    /// The keys of the tool's `ask:` questions: templates may also read `answers.<key>…`.
+    pub(crate) answers: BTreeSet<&'a str>,
 }
 
 /// Checks a Nexus mapping at `at`.
@@ -107,6 +109,17 @@ pub(crate) fn check_nexus(
                 ),
                 Ok(vars) => {
                     for var in vars {
+                        if let Some(answer) = var.strip_prefix("answers.") {
+                            let key = answer.split('.').next().unwrap_or_default();
+                            if !fields.answers.contains(key) {
+                                c.report(
+                                    &at,
+                                    subject.clone(),
+                                    format!("template uses `answers.{key}`, which no question of this tool's `ask:` is keyed. Declare it under `ask:` or fix the name."),
+                                );
+                            }
+                            continue;
+                        }
                         match var.strip_prefix(&format!("{what}.")) {
                             Some(field) if fields.names.contains(field) => {}
                             Some(field) => c.report(
@@ -182,6 +195,7 @@ pub(crate) fn check_completion(
         a_field: "an argument of this prompt",
         add_to: "the prompt's arguments",
         when_missing: "may have no value: a client asks for completions before filling in every argument. Pass `{}` in `query:` instead.",
+        answers: BTreeSet::new(),
     };
     check_nexus(c, &under(at, path!["nexus"]), subject, nexus, &fields);
 }

@@ -143,7 +143,47 @@ pub struct Tool {
     /// `ambiguous: {code: AMBIGUOUS, message: "..."}`.
     #[serde(default)]
     pub errors: BTreeMap<ErrorKey, ErrorTarget>,
+    /// Questions for the client before the tool runs, round by round: each round maps a key to
+    /// one request (see [`Ask`]).
+    #[serde(default)]
+    pub ask: Vec<BTreeMap<String, Ask>>,
 }
+
+/// One question: exactly one of `elicit`, `sample`, `roots`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ask {
+    #[serde(default)]
+    pub elicit: Option<Elicit>,
+    #[serde(default)]
+    pub sample: Option<Sample>,
+    #[serde(default)]
+    pub roots: Option<Roots>,
+    /// Skipped (answer null) for a client that cannot answer, instead of refusing the call.
+    #[serde(default)]
+    pub optional: bool,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Elicit {
+    /// minijinja over `input`.
+    pub message: String,
+    /// The requested schema: an object of primitive properties (MCP's elicitation forms).
+    pub schema: Value,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Sample {
+    /// The user message to the client's model, minijinja over `input`.
+    pub prompt: String,
+    pub max_tokens: u32,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Roots {}
 
 /// The shared types a tool's schemas include, by schema.
 #[derive(Debug, Clone, Default)]
@@ -289,6 +329,10 @@ pub struct Mutation {
     /// Who approves a real run ("a human or the SR method").
     #[serde(default)]
     pub approver: Option<String>,
+    /// The question put to the human by a client that can ask one (elicitation) before a
+    /// real run; minijinja over `input`.
+    #[serde(default)]
+    pub confirm: Option<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -316,6 +360,9 @@ pub struct Prompt {
     /// A tool called before rendering; its result is `result` in the templates.
     #[serde(default)]
     pub call: Option<PromptCall>,
+    /// Questions for the client before the prompt renders (as a tool's `ask:`).
+    #[serde(default)]
+    pub ask: Vec<BTreeMap<String, Ask>>,
 }
 
 /// `call: {tool, arguments}`: the tool runs through the same dispatch as tools/call.

@@ -181,6 +181,7 @@ fn tool(m: &Manifest, t: &model::Tool) -> spec::ToolSpec {
             follow_up: opt_text(&mu.follow_up),
             changes: text(mu.changes.as_deref().unwrap_or_default()),
             approver: text(mu.approver.as_deref().unwrap_or_default()),
+            confirm: opt_text(&mu.confirm),
         }),
         content: list(t.content.iter().map(content).collect()),
         listed: t.listed,
@@ -197,6 +198,36 @@ fn tool(m: &Manifest, t: &model::Tool) -> spec::ToolSpec {
                 })
                 .collect(),
         ),
+        ask: rounds(&t.ask),
+    }
+}
+
+fn rounds(rounds: &[BTreeMap<String, model::Ask>]) -> &'static [&'static [spec::AskSpec]] {
+    list(
+        rounds
+            .iter()
+            .map(|round| list(round.iter().map(|(key, a)| ask(key, a)).collect()))
+            .collect(),
+    )
+}
+
+/// Validation has refused a question with no request or several.
+fn ask(key: &str, a: &model::Ask) -> spec::AskSpec {
+    let request = match (&a.elicit, &a.sample) {
+        (Some(e), _) => spec::AskRequest::Elicit {
+            message: text(&e.message),
+            schema: text(&canonical_json(&e.schema)),
+        },
+        (None, Some(s)) => spec::AskRequest::Sample {
+            prompt: text(&s.prompt),
+            max_tokens: s.max_tokens,
+        },
+        (None, None) => spec::AskRequest::Roots,
+    };
+    spec::AskSpec {
+        key: text(key),
+        request,
+        optional: a.optional,
     }
 }
 
@@ -245,6 +276,7 @@ fn prompt(p: &model::Prompt) -> spec::PromptSpec {
             tool: text(&c.tool),
             arguments: pairs(&c.arguments),
         }),
+        ask: rounds(&p.ask),
     }
 }
 

@@ -15,6 +15,7 @@ macro_rules! path {
     ($($step:expr),* $(,)?) => { &[$(Step::from($step)),*] };
 }
 
+mod ask;
 mod defaults;
 mod envelope;
 mod mutation_text;
@@ -54,6 +55,7 @@ pub fn check(file: &Path, source: &str, manifest: &Manifest) -> Vec<ManifestErro
     unused::check(&mut c, manifest, &failed);
     paths::check(&mut c, manifest);
     mutation_text::check(&mut c, manifest);
+    ask::check(&mut c, manifest);
     // The tool list is only measured once the tools themselves are sound.
     if c.errors.is_empty()
         && let Some(problem) = crate::budget::over_budget(manifest)
@@ -220,6 +222,11 @@ fn check_mapping(
         a_field: "an input field",
         add_to: "the input properties",
         when_missing: "has no value when the input omits it. Add `{}` to the input's `required` list.",
+        answers: tool
+            .ask
+            .iter()
+            .flat_map(|round| round.keys().map(String::as_str))
+            .collect(),
     };
     let at = [Step::from("tools"), Step::from(i), Step::from("nexus")];
     check_nexus(c, &at, subject, nexus, &fields);
@@ -394,6 +401,7 @@ fn check_prompts_and_resources(c: &mut Checker<'_>, manifest: &Manifest) {
             |v| {
                 v.strip_prefix("args.").is_some_and(|a| args.contains(a))
                     || crate::validate_resources::reads_call_result(prompt, v)
+                    || crate::validate_resources::reads_answer(prompt, v)
             },
         );
     }

@@ -17,6 +17,14 @@ pub(crate) fn reads_call_result(prompt: &Prompt, var: &str) -> bool {
     prompt.call.is_some() && is_result(var)
 }
 
+/// `answers.<key>…` of a question the prompt's `ask:` declares.
+pub(crate) fn reads_answer(prompt: &Prompt, var: &str) -> bool {
+    var.strip_prefix("answers.").is_some_and(|rest| {
+        let key = rest.split('.').next().unwrap_or_default();
+        prompt.ask.iter().any(|round| round.contains_key(key))
+    })
+}
+
 /// Whether a resource's `template` may read `var`: its URI variables as `args.<name>`, and the
 /// backend answer as `result` when it has `nexus:`.
 pub(crate) fn resource_template_reads(resource: &Resource, var: &str) -> bool {
@@ -100,6 +108,7 @@ fn check_prompt(c: &mut Checker<'_>, manifest: &Manifest, i: usize, prompt: &Pro
             || v.starts_with("server.")
             || v.strip_prefix("args.").is_some_and(|a| args.contains(a))
             || reads_call_result(prompt, v)
+            || reads_answer(prompt, v)
     };
     for (j, message) in prompt.messages.iter().enumerate() {
         check_content(
@@ -230,6 +239,7 @@ fn check_resource(c: &mut Checker<'_>, manifest: &Manifest, i: usize, resource: 
                 a_field: "a variable of the resource's URI template",
                 add_to: "the `uri` (as `{name}`)",
                 when_missing: "",
+                answers: BTreeSet::new(),
             };
             check_nexus(
                 c,

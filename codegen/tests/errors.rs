@@ -67,7 +67,7 @@ fn unknown_key() {
         only_error(&source, "titel:"),
         "tests/manifests/demo.yaml:40:5: tool `get_note`: unknown field `titel`, expected one of \
          `name`, `title`, `description`, `scope`, `access`, `modes`, `handler`, `input`, \
-         `output`, `nexus`, `response`, `pagination`, `mutation`, `content`, `listed`, `errors`. See manifest/README.md for \
+         `output`, `nexus`, `response`, `pagination`, `mutation`, `content`, `listed`, `errors`, `ask`. See manifest/README.md for \
          the keys a manifest accepts."
     );
 }
@@ -704,5 +704,65 @@ fn a_tool_may_not_send_the_repository_binding_itself() {
         only_error(&source, "repository_binding:"),
         "tests/manifests/demo.yaml:17:3: repository_binding `visible repos` is not a query parameter \
          name. Use letters, digits, `_` or `-` (e.g. `visible`)."
+    );
+}
+
+/// `ask:` questions (tests/manifests/conformance.yaml declares working ones): each is exactly
+/// one request, its form flat, and a mapping reads only answers a question is keyed.
+fn with_ask(question: &str) -> String {
+    edit(
+        "      ambiguous: NOTE_AMBIGUOUS\n",
+        &format!("      ambiguous: NOTE_AMBIGUOUS\n    ask:\n      - {question}\n"),
+    )
+}
+
+#[test]
+fn a_question_is_exactly_one_request() {
+    let source = with_ask("who: {roots: {}, sample: {prompt: Hi, max_tokens: 5}}");
+    let message = only_error(&source, "who:");
+    assert!(
+        message.ends_with(
+            "tool `get_note`: a question is exactly one of `elicit: {message, schema}`, `sample: {prompt, max_tokens}` or `roots: {}`."
+        ),
+        "{message}"
+    );
+}
+
+#[test]
+fn an_elicitation_form_is_flat() {
+    let source = with_ask(
+        "who: {elicit: {message: Who?, schema: {type: object, properties: {person: {type: object}}}}}",
+    );
+    let message = only_error(&source, "schema:");
+    assert!(
+        message.contains("form field `person` has type `object`"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_mapping_reads_only_declared_answers() {
+    let source = edit(
+        "    nexus: {method: GET, path: \"/notes/{noteId}\"}\n",
+        "    nexus: {method: GET, path: \"/notes/{noteId}\", query: {who: \"{{ answers.who.content.name }}\"}}\n",
+    );
+    let message = only_error(&source, "who: \"{{ answers.who");
+    assert!(
+        message.contains(
+            "template uses `answers.who`, which no question of this tool's `ask:` is keyed"
+        ),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_question_reads_only_the_tools_input() {
+    let source = with_ask(
+        "who: {elicit: {message: \"For {{ input.nobody }}?\", schema: {type: object, properties: {}}}}",
+    );
+    let message = only_error(&source, "elicit:");
+    assert!(
+        message.contains("template uses `input.nobody`; a question can only read `input.<name>`"),
+        "{message}"
     );
 }

@@ -198,6 +198,48 @@ pub struct ToolSpec {
     pub listed: bool,
     /// Backend failures answered under a declared domain code (the manifest's `errors:`).
     pub errors: &'static [ErrorCodeSpec],
+    /// What the tool asks the client before it runs (the manifest's `ask:`), round by round:
+    /// every question of a round goes out at once, the next round after their answers.
+    pub ask: &'static [&'static [AskSpec]],
+}
+
+/// One question for the client, answered under `key` (in the templates: `answers.<key>`).
+#[derive(Debug, PartialEq, Eq)]
+pub struct AskSpec {
+    pub key: &'static str,
+    pub request: AskRequest,
+    /// Left out when the client cannot answer it (lacks the capability): its answer is null.
+    /// Otherwise such a client is refused (MCP -32021, MissingRequiredClientCapability).
+    pub optional: bool,
+}
+
+/// The three requests MCP lets a server put to a client.
+#[derive(Debug, PartialEq, Eq)]
+pub enum AskRequest {
+    /// `elicitation/create`: a form for the human. `message` is a minijinja template over
+    /// `input`; `schema` the requested schema (JSON text).
+    Elicit {
+        message: &'static str,
+        schema: &'static str,
+    },
+    /// `sampling/createMessage`: one user message (a template over `input`) to the client's model.
+    Sample {
+        prompt: &'static str,
+        max_tokens: u32,
+    },
+    /// `roots/list`: the client's roots.
+    Roots,
+}
+
+impl AskRequest {
+    /// The client capability that answers this request.
+    pub fn capability(&self) -> &'static str {
+        match self {
+            AskRequest::Elicit { .. } => "elicitation",
+            AskRequest::Sample { .. } => "sampling",
+            AskRequest::Roots => "roots",
+        }
+    }
 }
 
 /// One entry of a tool's `errors:` map.
@@ -258,6 +300,10 @@ pub struct MutationSpec {
     pub changes: &'static str,
     /// Who approves a real run ("a human or the SR method").
     pub approver: &'static str,
+    /// The question a client that can ask its human (elicitation) puts to them before a real
+    /// run, instead of trusting `require_true` flags set by the agent: a minijinja template
+    /// over `input`. The answer is bound to the call's arguments (the plan).
+    pub confirm: Option<&'static str>,
 }
 
 #[derive(Debug, PartialEq, Eq)]
@@ -272,6 +318,8 @@ pub struct PromptSpec {
     pub messages: &'static [PromptMessageSpec],
     /// A tool the prompt calls first; its result is `result` in the templates.
     pub call: Option<PromptCallSpec>,
+    /// Questions for the client first (as a tool's `ask:`); `answers` in the templates.
+    pub ask: &'static [&'static [AskSpec]],
 }
 
 /// A prompt's tool call: `arguments` are minijinja templates over the prompt's `args`.

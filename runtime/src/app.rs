@@ -6,7 +6,7 @@ use crate::backend::{NexusClient, NexusRequest};
 use crate::error::ToolError;
 use crate::log::{LogSink, ProgressSink};
 use crate::spec::{Mode, SurfaceSpec, ToolSpec};
-use rmcp::model::Tool;
+use rmcp::model::{RequestStateCodec, Tool};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
@@ -71,6 +71,9 @@ impl Default for SurfaceParts {
 pub struct Settings {
     /// NEXUS_MCP_LOCAL_REPO_ROOTS, canonicalized: the only places local paths may point into.
     pub local_repo_roots: Vec<PathBuf>,
+    /// The key input-required states are sealed with (`--state-key-file`, at least 32 bytes,
+    /// the same on every replica behind one load balancer); None: a random key per process.
+    pub request_state_key: Option<Vec<u8>>,
 }
 
 pub struct App {
@@ -84,6 +87,8 @@ pub struct App {
     /// rmcp's form of each tool, in registry order: parsed from the registry's JSON once, not
     /// on every tools/list or stateless call.
     mcp_tools: OnceLock<Vec<Option<Tool>>>,
+    /// Seals and opens the `requestState` of input-required results.
+    pub request_state: RequestStateCodec,
 }
 
 impl App {
@@ -98,6 +103,7 @@ impl App {
             .iter()
             .map(|_| ToolSchemas::default())
             .collect();
+        let request_state = crate::asking::codec(settings.request_state_key.as_deref());
         App {
             surface,
             nexus,
@@ -105,6 +111,7 @@ impl App {
             parts,
             schemas,
             mcp_tools: OnceLock::new(),
+            request_state,
         }
     }
 
@@ -200,6 +207,8 @@ pub struct ToolContext {
     pub repositories: Option<Repositories>,
     pub progress: Option<Arc<dyn ProgressSink>>,
     pub log: Option<Arc<dyn LogSink>>,
+    /// How this call's client can be asked questions (none: the `call` command).
+    pub asking: Option<Arc<crate::asking::Asking>>,
 }
 
 impl ToolContext {

@@ -17,6 +17,7 @@ use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde_json::{Map, Value, json};
 
+pub(crate) mod ask;
 mod defaults;
 pub(crate) mod error_codes;
 mod follow_up;
@@ -31,6 +32,24 @@ pub enum CallError {
     UnknownTool(String),
     #[error(transparent)]
     Tool(#[from] ToolError),
+    /// The tool asks the client first (2026-07-28): not a failure, the answer to send back.
+    #[error("the tool needs input from the client")]
+    InputRequired(Box<rmcp::model::InputRequiredResult>),
+    /// The tool needs a client capability the client did not declare: -32021.
+    #[error("`{tool}` needs a client that supports {}", capabilities.join(" and "))]
+    MissingCapability {
+        tool: &'static str,
+        capabilities: Vec<&'static str>,
+    },
+    /// A `requestState` this server did not seal for this call (tampered, expired, or sealed
+    /// for other arguments): -32602.
+    #[error(
+        "requestState is not one this server issued for this call (changed, expired, or given for other arguments); call the tool again without it"
+    )]
+    BadRequestState,
+    /// An `inputResponses` entry that is not the result of the request it answers: -32602.
+    #[error("{0}")]
+    BadInputResponse(String),
 }
 
 /// Runs `name` with `arguments` for the caller described by `ctx`.
@@ -58,6 +77,11 @@ async fn run(
     if let Some(schema) = ctx.app.input_schema(tool) {
         defaults::apply(schema, &mut arguments);
     }
+    let real_run = tool
+        .mutation
+        .as_ref()
+        .is_some_and(|m| follow_up::real_run(m, &arguments));
+    let answers = ask::gather(&ctx, tool, &mut arguments, real_run).await?;
     enforce_mutation_rules(tool, &arguments)?;
     let started = std::time::Instant::now();
     client_log(&ctx, || format!("`{}` called", tool.name)).await;
@@ -66,7 +90,13 @@ async fn run(
         // tools report their own.
         Handler::Mapped => {
             ctx.progress(0.0, Some(2.0), "asking the backend").await;
-            let raw = probed(&ctx, tool, &arguments, run_mapped(&ctx, tool, &arguments)).await;
+            let raw = probed(
+                &ctx,
+                tool,
+                &arguments,
+                run_mapped(&ctx, tool, &arguments, &answers),
+            )
+            .await;
             ctx.progress(1.0, Some(2.0), "the backend answered").await;
             raw.map_err(|f| error_codes::apply(tool, &arguments, f))?
         }
@@ -260,6 +290,7 @@ async fn run_mapped(
     ctx: &ToolContext,
     tool: &ToolSpec,
     arguments: &Value,
+    answers: &Value,
 ) -> Result<Value, BackendFailure> {
     let spec = tool.nexus.as_ref().ok_or_else(|| {
         ToolError::Internal(format!("mapped tool `{}` has no nexus mapping", tool.name))
@@ -280,7 +311,7 @@ async fn run_mapped(
             };
         }
     }
-    let request = mapping::render(tool.name, spec, &input)?;
+    let request = mapping::render_with(tool.name, spec, &input, answers)?;
     let mut response = ctx
         .app
         .nexus

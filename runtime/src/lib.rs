@@ -4,6 +4,7 @@
 
 pub mod app;
 pub mod arguments;
+pub mod asking;
 pub mod backend;
 pub mod call;
 pub mod caller;

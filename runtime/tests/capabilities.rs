@@ -116,6 +116,7 @@ static SURFACE: SurfaceSpec = SurfaceSpec {
             content: &[],
             listed: true,
             errors: TASK_ERRORS,
+            ask: &[],
         },
         ToolSpec {
             name: "close_task",
@@ -144,10 +145,12 @@ static SURFACE: SurfaceSpec = SurfaceSpec {
                 follow_up: Some("get_task"),
                 changes: "changes the demo state",
                 approver: "a reviewer",
+                confirm: None,
             }),
             content: &[],
             listed: true,
             errors: &[],
+            ask: &[],
         },
         ToolSpec {
             name: "get_gate_result",
@@ -173,6 +176,7 @@ static SURFACE: SurfaceSpec = SurfaceSpec {
             content: &[],
             listed: false,
             errors: &[],
+            ask: &[],
         },
         ToolSpec {
             name: "propose_rule",
@@ -204,10 +208,12 @@ static SURFACE: SurfaceSpec = SurfaceSpec {
                 follow_up: Some("get_gate_result"),
                 changes: "changes the demo state",
                 approver: "a reviewer",
+                confirm: None,
             }),
             content: &[],
             listed: false,
             errors: &[],
+            ask: &[],
         },
         ToolSpec {
             name: "admin_report",
@@ -226,6 +232,7 @@ static SURFACE: SurfaceSpec = SurfaceSpec {
             content: &[],
             listed: false,
             errors: &[],
+            ask: &[],
         },
         ToolSpec {
             name: "use_capability",
@@ -244,6 +251,7 @@ static SURFACE: SurfaceSpec = SurfaceSpec {
             content: &[],
             listed: true,
             errors: &[],
+            ask: &[],
         },
         ToolSpec {
             name: "list_capabilities",
@@ -262,6 +270,7 @@ static SURFACE: SurfaceSpec = SurfaceSpec {
             content: &[],
             listed: true,
             errors: &[],
+            ask: &[],
         },
     ],
     prompts: &[],
@@ -370,6 +379,7 @@ fn ctx(app: &Arc<App>, scopes: &[&str]) -> ToolContext {
         repositories: None,
         progress: None,
         log: None,
+        asking: None,
     }
 }
 

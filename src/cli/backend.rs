@@ -40,6 +40,11 @@ pub struct Backend {
     /// (nexus-code-kg; default 20).
     #[arg(long, env = "NEXUS_MCP_MAX_COMMITS_BEHIND")]
     max_commits_behind: Option<u32>,
+    /// File holding the key that seals the state of input-required results (at least 32 bytes;
+    /// give every replica behind one load balancer the same file). Default: a random key per
+    /// process, so a retry must reach the replica that asked.
+    #[arg(long, env = "NEXUS_MCP_STATE_KEY_FILE")]
+    state_key_file: Option<PathBuf>,
     #[command(flatten)]
     docs_limits: nexus_lite::docs::config::OperatorLimits,
 }
@@ -68,6 +73,14 @@ impl Backend {
         };
         if let Some(roots) = &self.local_repo_roots {
             settings.local_repo_roots = local_paths::parse_roots(roots);
+        }
+        if let Some(file) = &self.state_key_file {
+            let key = std::fs::read(file)
+                .map_err(|e| format!("cannot read the state key file {}: {e}", file.display()))?;
+            let key = key.trim_ascii().to_vec();
+            nexus_mcp_runtime::asking::check_key(&key)
+                .map_err(|e| format!("{}: {e}", file.display()))?;
+            settings.request_state_key = Some(key);
         }
         let timeout = Duration::from_secs(60);
         let client = match remote {

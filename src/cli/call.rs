@@ -33,6 +33,7 @@ pub async fn run(
         repositories: None,
         progress: None,
         log: None,
+        asking: None,
     };
     let tool = &args.tool;
     match call::call(ctx, tool, arguments).await {

@@ -21,6 +21,7 @@ import anyio
 from mcp import Client, MCPError, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
+from mcp import types
 from mcp.types import PromptReference
 
 READ_TOOLS = {
@@ -104,6 +105,40 @@ async def check_bad_arguments(client: Client) -> None:
         raise Failed("calling an unknown tool did not fail")
 
 
+class Human:
+    """The person behind the client: answers the server's confirmation (elicitation) as told."""
+
+    def __init__(self) -> None:
+        self.answer = "decline"
+        self.asked: list[str] = []
+
+    async def __call__(self, context, params: types.ElicitRequestParams) -> types.ElicitResult:
+        self.asked.append(params.message)
+        if self.answer == "accept":
+            return types.ElicitResult(action="accept", content={"approve": True})
+        return types.ElicitResult(action=self.answer)
+
+
+async def check_confirmation(client: Client, human: Human, repository: str) -> None:
+    # The server asks the human itself (elicitation in a 2025 session, an input-required result
+    # the SDK answers with the same callback in 2026-07-28): the agent's flag alone runs nothing.
+    plan = await client.call_tool("kg_regenerate_dry_run", {"repository": repository, "branch": "main"})
+    expect(not plan.is_error, f"dry run failed: {plan.content}")
+    plan_id = plan.structured_content["plan"]["plan_id"]
+    human.answer = "decline"
+    refused = await client.call_tool("kg_regenerate_submit", {"plan_id": plan_id, "confirmed_by_sr": True})
+    text = " ".join(getattr(c, "text", "") for c in refused.content)
+    expect(refused.is_error and '"declined"' in text, f"a declined confirmation ran anyway: {text[:300]}")
+    expect(human.asked and plan_id in human.asked[-1], f"the question does not name the plan: {human.asked}")
+    print(f"  kg_regenerate_submit, human declines -> refused; asked: {human.asked[-1][:90]!r}")
+    human.answer = "accept"
+    done = await client.call_tool("kg_regenerate_submit", {"plan_id": plan_id})
+    text = " ".join(getattr(c, "text", "") for c in done.content)
+    expect(not done.is_error, f"an approved regeneration failed: {text[:300]}")
+    regeneration = done.structured_content["regeneration"]
+    print(f"  kg_regenerate_submit, human approves (no confirmed_by_sr) -> {regeneration.get('status')}")
+
+
 async def check_completion(client: Client, repository: str) -> None:
     # Prompt arguments complete from the manifest: repositories from Nexus, analysers from a list.
     ref = PromptReference(type="ref/prompt", name="triage_graph")
@@ -146,11 +181,13 @@ async def run_stdio(args: argparse.Namespace) -> None:
     params = StdioServerParameters(
         command=args.binary, args=[*base, "--scopes", "kg:read,kg:local,kg:regenerate"], env=env
     )
-    async with Client(params, mode=mode, read_timeout_seconds=120) as client:
+    human = Human()
+    async with Client(params, mode=mode, read_timeout_seconds=120, elicitation_callback=human) as client:
         names = await tool_names(client)
         missing = REGENERATE_TOOLS - names
         expect(not missing, f"with kg:regenerate granted, tools/list lacks {sorted(missing)}")
         print(f"  tools/list: {len(names)} tools including {sorted(REGENERATE_TOOLS)}")
+        await check_confirmation(client, human, repository)
 
 
 async def run_http(args: argparse.Namespace) -> None:
@@ -159,7 +196,10 @@ async def run_http(args: argparse.Namespace) -> None:
     print(f"http ({args.mode}):")
     async with create_mcp_http_client(headers={"X-MCP-API-KEY": key}) as http:
         transport = streamable_http_client(args.url, http_client=http)
-        async with Client(transport, mode=args.mode, read_timeout_seconds=120) as client:
+        human = Human()
+        async with Client(
+            transport, mode=args.mode, read_timeout_seconds=120, elicitation_callback=human
+        ) as client:
             print(f"  connected: protocol {client.protocol_version}")
             names = await tool_names(client)
             missing = (READ_TOOLS | REGENERATE_TOOLS) - names
@@ -172,6 +212,7 @@ async def run_http(args: argparse.Namespace) -> None:
             await check_latest_graph(client, args.repository, args.head)
             await check_bad_arguments(client)
             await check_completion(client, args.repository)
+            await check_confirmation(client, human, args.repository)
 
 
 def main() -> int:

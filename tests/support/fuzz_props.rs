@@ -586,6 +586,7 @@ pub fn app(roots: Vec<PathBuf>) -> Arc<App> {
     .expect("a Nexus client");
     let settings = Settings {
         local_repo_roots: roots,
+        ..Settings::default()
     };
     Arc::new(App::new(surface, nexus, settings, Default::default()))
 }
@@ -1080,6 +1081,7 @@ pub fn path_world() -> PathWorld {
         repositories: None,
         progress: None,
         log: None,
+        asking: None,
     };
     PathWorld {
         _dir: dir,

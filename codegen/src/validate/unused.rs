@@ -45,16 +45,29 @@ pub(super) fn check(c: &mut Checker<'_>, manifest: &Manifest, failed: &BTreeSet<
     }
 }
 
-/// Input names a mapped tool's declaration reads.
+/// Input names a mapped tool's declaration reads (its mapping, its questions, its rules).
 fn used_inputs(tool: &Tool) -> BTreeSet<String> {
     let mut used = BTreeSet::new();
+    let mut templates: Vec<&str> = Vec::new();
     if let Some(nexus) = &tool.nexus {
         used.extend(path_params(&nexus.path));
-        for template in nexus.query.values().chain(nexus.body.values()) {
-            for var in template_variables(template).unwrap_or_default() {
-                if let Some(field) = var.strip_prefix("input.") {
-                    used.insert(field.split('.').next().unwrap_or(field).to_owned());
-                }
+        templates.extend(
+            nexus
+                .query
+                .values()
+                .chain(nexus.body.values())
+                .map(String::as_str),
+        );
+    }
+    // A question's text shows the input to the person or model asked.
+    for ask in tool.ask.iter().flat_map(|round| round.values()) {
+        templates.extend(ask.elicit.as_ref().map(|e| e.message.as_str()));
+        templates.extend(ask.sample.as_ref().map(|s| s.prompt.as_str()));
+    }
+    for template in templates {
+        for var in template_variables(template).unwrap_or_default() {
+            if let Some(field) = var.strip_prefix("input.") {
+                used.insert(field.split('.').next().unwrap_or(field).to_owned());
             }
         }
     }

@@ -423,6 +423,7 @@ pub mod demo {
                         message: None,
                     },
                 ],
+                ask: &[],
             },
             runtime::spec::ToolSpec {
                 name: "get_note_history",
@@ -455,6 +456,7 @@ pub mod demo {
                 content: &[],
                 listed: false,
                 errors: &[],
+                ask: &[],
             },
             runtime::spec::ToolSpec {
                 name: "list_notes",
@@ -503,6 +505,7 @@ pub mod demo {
                 content: &[],
                 listed: true,
                 errors: &[],
+                ask: &[],
             },
             runtime::spec::ToolSpec {
                 name: "compare_note_with_local",
@@ -547,6 +550,7 @@ pub mod demo {
                 ],
                 listed: true,
                 errors: &[],
+                ask: &[],
             },
             runtime::spec::ToolSpec {
                 name: "export_notes",
@@ -587,10 +591,12 @@ pub mod demo {
                     follow_up: None,
                     changes: "writes the team's archive",
                     approver: "",
+                    confirm: None,
                 }),
                 content: &[],
                 listed: true,
                 errors: &[],
+                ask: &[],
             },
             runtime::spec::ToolSpec {
                 name: "archive_note",
@@ -631,10 +637,12 @@ pub mod demo {
                     follow_up: Some("get_note_history"),
                     changes: "archives the note",
                     approver: "the note's owner",
+                    confirm: None,
                 }),
                 content: &[],
                 listed: false,
                 errors: &[],
+                ask: &[],
             },
             runtime::spec::ToolSpec {
                 name: "use_capability",
@@ -662,6 +670,7 @@ pub mod demo {
                 content: &[],
                 listed: true,
                 errors: &[],
+                ask: &[],
             },
             runtime::spec::ToolSpec {
                 name: "list_capabilities",
@@ -689,6 +698,7 @@ pub mod demo {
                 content: &[],
                 listed: true,
                 errors: &[],
+                ask: &[],
             },
         ],
         prompts: &[
@@ -723,6 +733,7 @@ pub mod demo {
                     tool: "get_note",
                     arguments: &[("noteId", "{{ args.noteId }}")],
                 }),
+                ask: &[],
             },
             runtime::spec::PromptSpec {
                 name: "review_folder",
@@ -764,6 +775,7 @@ pub mod demo {
                 template: "List the {{ args.kind }} notes of {{ args.folder }} with list_notes, then read each with get_note.",
                 messages: &[],
                 call: None,
+                ask: &[],
             },
         ],
         resources: &[

@@ -626,6 +626,7 @@ pub mod nexus_doc_kg {
                         message: None,
                     },
                 ],
+                ask: &[],
             },
             runtime::spec::ToolSpec {
                 name: "get_dependency_graph",
@@ -689,6 +690,7 @@ pub mod nexus_doc_kg {
                         message: None,
                     },
                 ],
+                ask: &[],
             },
             runtime::spec::ToolSpec {
                 name: "validate_traceability",
@@ -742,6 +744,7 @@ pub mod nexus_doc_kg {
                         message: None,
                     },
                 ],
+                ask: &[],
             },
             runtime::spec::ToolSpec {
                 name: "list_tasks",
@@ -802,6 +805,7 @@ pub mod nexus_doc_kg {
                         message: None,
                     },
                 ],
+                ask: &[],
             },
             runtime::spec::ToolSpec {
                 name: "get_acceptance_criteria",
@@ -863,6 +867,7 @@ pub mod nexus_doc_kg {
                         message: None,
                     },
                 ],
+                ask: &[],
             },
             runtime::spec::ToolSpec {
                 name: "analyze_impact",
@@ -925,6 +930,7 @@ pub mod nexus_doc_kg {
                         message: None,
                     },
                 ],
+                ask: &[],
             },
             runtime::spec::ToolSpec {
                 name: "get_node",
@@ -983,6 +989,7 @@ pub mod nexus_doc_kg {
                         message: None,
                     },
                 ],
+                ask: &[],
             },
             runtime::spec::ToolSpec {
                 name: "search_nodes",
@@ -1038,6 +1045,7 @@ pub mod nexus_doc_kg {
                         message: None,
                     },
                 ],
+                ask: &[],
             },
         ],
         prompts: &[
@@ -1090,6 +1098,7 @@ pub mod nexus_doc_kg {
                         ("workspace", "{{ args.workspace }}"),
                     ],
                 }),
+                ask: &[],
             },
             runtime::spec::PromptSpec {
                 name: "prompt_audit_traceability",
@@ -1127,6 +1136,7 @@ pub mod nexus_doc_kg {
                         ("workspacePath", "{{ args.workspacePath }}"),
                     ],
                 }),
+                ask: &[],
             },
         ],
         resources: &[

@@ -666,6 +666,7 @@ pub mod nexus_rules {
                         message: None,
                     },
                 ],
+                ask: &[],
             },
             runtime::spec::ToolSpec {
                 name: "report_check",
@@ -719,6 +720,7 @@ pub mod nexus_rules {
                         message: None,
                     },
                 ],
+                ask: &[],
             },
             runtime::spec::ToolSpec {
                 name: "get_rule",
@@ -771,6 +773,7 @@ pub mod nexus_rules {
                         message: None,
                     },
                 ],
+                ask: &[],
             },
             runtime::spec::ToolSpec {
                 name: "get_gate_result",
@@ -815,6 +818,7 @@ pub mod nexus_rules {
                         message: None,
                     },
                 ],
+                ask: &[],
             },
             runtime::spec::ToolSpec {
                 name: "list_skills",
@@ -862,6 +866,7 @@ pub mod nexus_rules {
                         message: None,
                     },
                 ],
+                ask: &[],
             },
             runtime::spec::ToolSpec {
                 name: "get_skill",
@@ -922,6 +927,7 @@ pub mod nexus_rules {
                         message: None,
                     },
                 ],
+                ask: &[],
             },
             runtime::spec::ToolSpec {
                 name: "propose_rule",
@@ -980,6 +986,7 @@ pub mod nexus_rules {
                         message: None,
                     },
                 ],
+                ask: &[],
             },
             runtime::spec::ToolSpec {
                 name: "propose_skill",
@@ -1037,6 +1044,7 @@ pub mod nexus_rules {
                         message: None,
                     },
                 ],
+                ask: &[],
             },
             runtime::spec::ToolSpec {
                 name: "bootstrap_playbook",
@@ -1084,6 +1092,7 @@ pub mod nexus_rules {
                         message: None,
                     },
                 ],
+                ask: &[],
             },
             runtime::spec::ToolSpec {
                 name: "use_capability",
@@ -1111,6 +1120,7 @@ pub mod nexus_rules {
                 content: &[],
                 listed: true,
                 errors: &[],
+                ask: &[],
             },
             runtime::spec::ToolSpec {
                 name: "list_capabilities",
@@ -1138,6 +1148,7 @@ pub mod nexus_rules {
                 content: &[],
                 listed: true,
                 errors: &[],
+                ask: &[],
             },
         ],
         prompts: &[],

@@ -15,10 +15,20 @@ const PATH_SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
     .remove(b'~');
 
 pub fn render(tool: &str, spec: &NexusSpec, input: &Value) -> Result<NexusRequest, ToolError> {
+    render_with(tool, spec, input, &Value::Null)
+}
+
+/// [`render`] for a tool that asked the client first: its templates also read `answers`.
+pub fn render_with(
+    tool: &str,
+    spec: &NexusSpec,
+    input: &Value,
+    answers: &Value,
+) -> Result<NexusRequest, ToolError> {
     let path = render_path(tool, spec.path, input)?;
     let mut query = Vec::new();
     for (name, template) in spec.query {
-        if let Some(value) = render_value(tool, template, input)? {
+        if let Some(value) = render_value(tool, template, input, answers)? {
             query.push(((*name).to_owned(), query_text(&value)));
         }
     }
@@ -27,7 +37,7 @@ pub fn render(tool: &str, spec: &NexusSpec, input: &Value) -> Result<NexusReques
         HttpMethod::Post => {
             let mut body = Map::new();
             for (name, template) in spec.body {
-                if let Some(value) = render_value(tool, template, input)? {
+                if let Some(value) = render_value(tool, template, input, answers)? {
                     body.insert((*name).to_owned(), value);
                 }
             }
@@ -86,14 +96,22 @@ fn render_path(tool: &str, template: &str, input: &Value) -> Result<String, Tool
 
 /// `{{ input.x }}` alone passes x's typed value (absent → omitted); anything else is rendered
 /// as text (empty → omitted).
-fn render_value(tool: &str, template: &str, input: &Value) -> Result<Option<Value>, ToolError> {
+fn render_value(
+    tool: &str,
+    template: &str,
+    input: &Value,
+    answers: &Value,
+) -> Result<Option<Value>, ToolError> {
     if let Some(field) = single_field(template) {
         return Ok(input.get(field).filter(|v| !v.is_null()).cloned());
     }
     let text = crate::templates::env()
         .render_str(
             template,
-            minijinja::context! { input => minijinja::Value::from(minijinja::value::Serde(input)) },
+            minijinja::context! {
+                input => minijinja::Value::from(minijinja::value::Serde(input)),
+                answers => minijinja::Value::from(minijinja::value::Serde(answers)),
+            },
         )
         .map_err(|e| ToolError::Internal(format!("manifest template of `{tool}` failed: {e}")))?;
     Ok((!text.is_empty()).then_some(Value::String(text)))

@@ -185,6 +185,7 @@ mod tests {
         content: &[],
         listed: true,
         errors: ERRORS,
+        ask: &[],
     };
 
     fn code(error: ToolError) -> String {

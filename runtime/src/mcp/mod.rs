@@ -105,6 +105,7 @@ impl McpServer {
             repositories: self.repositories_for(ctx),
             progress,
             log: Some(self.log_level.sink(ctx.peer.clone(), self.app.surface.name)),
+            asking: None,
         }
     }
 }

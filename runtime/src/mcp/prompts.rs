@@ -6,7 +6,7 @@
 
 use super::content::render_block;
 use super::{McpServer, from_json};
-use crate::call::{self, CallError};
+use crate::call::{self, CallError, ask};
 use crate::error::{capped, echo};
 use crate::spec::PromptSpec;
 use rmcp::model::{
@@ -67,12 +67,29 @@ impl McpServer {
             ));
         }
         let args = Value::Object(args);
+        let answers = if prompt.ask.is_empty() {
+            Value::Null
+        } else {
+            let mut asked = self.tool_context(&ctx, None);
+            asked.asking = Some(std::sync::Arc::new(super::tools::asking(
+                &ctx,
+                request.input_responses.clone(),
+                request.request_state.clone(),
+            )));
+            match ask::gather_prompt(&asked, prompt, &args).await {
+                Ok(answers) => answers,
+                Err(CallError::InputRequired(result)) => {
+                    return Ok(GetPromptResponse::InputRequired(*result));
+                }
+                Err(e) => return Err(super::tools::protocol_error(e, self.mode)),
+            }
+        };
         let result = match &prompt.call {
             Some(_) => Some(self.prompt_call(prompt, &args, &ctx).await?),
             None => None,
         };
         let server = json!({"name": surface.name, "title": surface.title, "version": surface.version, "instructions": surface.instructions, "result_budget": surface.result_budget});
-        let vars = json!({"server": server, "args": args, "result": result});
+        let vars = json!({"server": server, "args": args, "result": result, "answers": answers});
         let failed = |e: minijinja::Error| {
             ErrorData::internal_error(
                 format!("prompt `{}` failed to render: {e}", prompt.name),
@@ -176,6 +193,8 @@ impl McpServer {
                     spec.tool
                 ),
                 CallError::Tool(t) => t.to_client_json(self.mode).to_string(),
+                // A prompt's call has no client round trip of its own.
+                other => other.to_string(),
             };
             ErrorData::internal_error(
                 capped(&format!(

@@ -85,7 +85,8 @@ impl McpServer {
                     "unknown resource `{}`; call resources/list and resources/templates/list",
                     echo(&request.uri)
                 ),
-                None,
+                // SEP-2164: the URI asked for, so a client can tell which read failed.
+                Some(serde_json::json!({"uri": echo(&request.uri)})),
             ));
         };
         self.check_variables(resource, &vars)?;

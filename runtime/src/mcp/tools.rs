@@ -2,12 +2,13 @@
 
 use super::McpServer;
 use crate::access;
+use crate::asking::{Asking, Channel};
 use crate::call::{self, CallError};
 use crate::error::{ToolError, capped, echo};
 use crate::log::ProgressSink;
 use crate::spec::{Mode, ToolSpec};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorCode, ErrorData,
     ListToolsResult, ProgressNotificationParam, ProgressToken, Tool,
 };
 use rmcp::service::{Peer, RequestContext, RoleServer};
@@ -51,22 +52,47 @@ impl ProgressSink for PeerProgress {
 pub fn call_result(
     outcome: Result<Value, CallError>,
     mode: Mode,
-) -> Result<CallToolResult, ErrorData> {
+) -> Result<CallToolResponse, ErrorData> {
     match outcome {
-        Ok(value) => Ok(CallToolResult::structured(value)),
-        Err(CallError::UnknownTool(name)) => Err(ErrorData::invalid_params(
+        Ok(value) => Ok(CallToolResult::structured(value).into()),
+        Err(CallError::InputRequired(result)) => Ok(CallToolResponse::InputRequired(*result)),
+        Err(CallError::Tool(e)) => {
+            let body = e.to_client_json(mode);
+            Ok(CallToolResult::error(vec![ContentBlock::text(body.to_string())]).into())
+        }
+        Err(e) => Err(protocol_error(e, mode)),
+    }
+}
+
+/// The JSON-RPC error of a call that failed at the protocol level: an unknown tool, a client
+/// capability it needs (-32021), an input-required exchange gone wrong (-32602).
+pub(super) fn protocol_error(e: CallError, mode: Mode) -> ErrorData {
+    match e {
+        CallError::UnknownTool(name) => ErrorData::invalid_params(
             format!(
                 "unknown tool `{}`: it does not exist, or this connection lacks its scope or runtime mode. Call tools/list.",
                 echo(&name)
             ),
             None,
-        )),
-        Err(CallError::Tool(e)) => {
-            let body = e.to_client_json(mode);
-            Ok(CallToolResult::error(vec![ContentBlock::text(
-                body.to_string(),
-            )]))
+        ),
+        CallError::MissingCapability { tool, capabilities } => {
+            let required: Map<String, Value> = capabilities
+                .iter()
+                .map(|c| ((*c).to_owned(), json!({})))
+                .collect();
+            ErrorData::new(
+                ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY,
+                format!(
+                    "`{tool}` needs a client that supports {}: declare it in the client's capabilities, or use another client",
+                    capabilities.join(" and ")
+                ),
+                Some(json!({"requiredCapabilities": required})),
+            )
         }
+        CallError::Tool(t) => ErrorData::invalid_params(t.to_client_json(mode).to_string(), None),
+        e @ (CallError::InputRequired(_)
+        | CallError::BadRequestState
+        | CallError::BadInputResponse(_)) => ErrorData::invalid_params(e.to_string(), None),
     }
 }
 
@@ -124,7 +150,12 @@ impl McpServer {
                 token,
             }) as Arc<dyn ProgressSink>
         });
-        let tool_ctx = self.tool_context(&ctx, progress);
+        let mut tool_ctx = self.tool_context(&ctx, progress);
+        tool_ctx.asking = Some(Arc::new(asking(
+            &ctx,
+            request.input_responses.clone(),
+            request.request_state.clone(),
+        )));
         let arguments = request
             .arguments
             .map(Value::Object)
@@ -147,10 +178,32 @@ impl McpServer {
         if let (Some(tool), Ok(value)) = (content_tool, &outcome) {
             return Ok(with_content(tool, value.clone(), input.unwrap_or_default()).into());
         }
-        call_result(outcome, self.mode).map(Into::into)
+        call_result(outcome, self.mode)
     }
 }
 
+/// How the client of this request is asked: on its 2025 session, or (a request carrying its
+/// protocol version in `_meta`, 2026-07-28) by an input-required result it retries with
+/// `responses` and `state`.
+pub(super) fn asking(
+    ctx: &RequestContext<RoleServer>,
+    responses: Option<rmcp::model::InputResponses>,
+    state: Option<String>,
+) -> Asking {
+    let capabilities = ctx
+        .client_capabilities()
+        .and_then(|c| serde_json::to_value(c).ok())
+        .unwrap_or(Value::Null);
+    let channel = if ctx.meta.protocol_version().is_some() {
+        Channel::Stateless { responses, state }
+    } else {
+        Channel::Session(ctx.peer.clone())
+    };
+    Asking {
+        capabilities,
+        channel,
+    }
+}
 /// A result whose content blocks come from the manifest's `content:`; the answer stays the
 /// structured content (every tool has an output schema).
 fn with_content(tool: &ToolSpec, value: Value, input: Value) -> CallToolResult {
