@@ -213,3 +213,29 @@ async fn a_legacy_sse_post_that_is_not_json_rpc_gets_the_same_codes() {
         assert_eq!(answer["error"]["code"], code, "{body:?}: {answer}");
     }
 }
+
+/// 2026-07-28 (SEP-2575): a stateless request gets log messages only at the level its own
+/// `_meta` names; without one, none.
+#[tokio::test]
+async fn a_stateless_request_is_logged_only_at_the_level_it_names() {
+    let (_backend, url, _server) = server().await;
+    let mut with_level: Value =
+        serde_json::from_str(&stateless_call(20, "list_notes", json!({"folder": "team"}))).unwrap();
+    with_level["params"]["_meta"]["io.modelcontextprotocol/logLevel"] = json!("debug");
+    let (status, logged) = post(&url, "list_notes", &with_level.to_string()).await;
+    assert_eq!(status, 200, "{logged}");
+    assert!(logged.contains("notifications/message"), "{logged}");
+    assert!(
+        logged.contains("/notes"),
+        "the backend request is logged: {logged}"
+    );
+    let (status, quiet) = post(
+        &url,
+        "list_notes",
+        &stateless_call(21, "list_notes", json!({"folder": "team"})),
+    )
+    .await;
+    assert_eq!(status, 200, "{quiet}");
+    assert!(!quiet.contains("notifications/message"), "{quiet}");
+    assert!(quiet.contains("\"result\""), "{quiet}");
+}

@@ -104,8 +104,24 @@ impl McpServer {
             scopes: self.scopes_for(ctx),
             repositories: self.repositories_for(ctx),
             progress,
-            log: Some(self.log_level.sink(ctx.peer.clone(), self.app.surface.name)),
+            log: Some(self.log_sink(ctx)),
             asking: None,
+        }
+    }
+}
+
+impl McpServer {
+    /// Where a call's log messages go: at the level its request names in `_meta` (2026-07-28,
+    /// SEP-2575: no level, no messages), else at the session's `logging/setLevel` level.
+    fn log_sink(&self, ctx: &RequestContext<RoleServer>) -> Arc<dyn crate::log::LogSink> {
+        let surface = self.app.surface.name;
+        match ctx.meta.log_level() {
+            Some(level) => {
+                let per_request = SessionLogLevel::default();
+                per_request.set(level);
+                per_request.sink(ctx.peer.clone(), surface)
+            }
+            None => self.log_level.sink(ctx.peer.clone(), surface),
         }
     }
 }
