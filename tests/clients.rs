@@ -687,3 +687,37 @@ fn http_without_keys_refuses_to_start() {
         show(&out)
     );
 }
+
+/// A resource subscription as the official Python SDK makes it, over Streamable HTTP against
+/// tests/manifests/conformance.yaml: a 2026-07-28 `subscriptions/listen` stream and a 2025-11-25
+/// `resources/subscribe` both hear that the backend changed `test://watched-resource`
+/// (tests/clients/subscriptions.py).
+#[test]
+fn python_sdk_hears_a_subscribed_resource_change_in_both_revisions() {
+    let test = "python_sdk_hears_a_subscribed_resource_change_in_both_revisions";
+    let Some(py) = support::require(support::python_with_mcp(), PYTHON_WHAT, test) else {
+        return;
+    };
+    let backend = conformance_backend::start_backend();
+    let server = conformance_backend::ManifestServer::start(
+        &support::root().join("tests/manifests/conformance.yaml"),
+        &backend,
+    );
+    let out = support::run_bounded(
+        Command::new(py)
+            .arg(support::root().join("tests/clients/subscriptions.py"))
+            .arg("--url")
+            .arg(server.url("/mcp"))
+            .arg("--backend")
+            .arg(&backend),
+        Duration::from_secs(120),
+        "python subscriptions client",
+    );
+    assert!(
+        out.status.success(),
+        "the Python SDK did not hear the change:\n{}\n--- server stderr ---\n{}",
+        show(&out),
+        clip(&server.stderr())
+    );
+    eprintln!("{}", String::from_utf8_lossy(&out.stdout));
+}

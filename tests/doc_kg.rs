@@ -1319,3 +1319,42 @@ fn a_call_waiting_on_indexing_reports_files_of_how_many() {
     }
     assert!(!said.is_empty(), "no indexing progress in 5 attempts");
 }
+
+/// Issue 28: on a real Backlog.md folder, a client subscribed to a node (2025-11-25
+/// resources/subscribe) hears that the task file changed on disk, and reads the new text.
+#[test]
+fn a_subscriber_hears_a_task_file_change_on_a_real_backlog() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = support::corpora::corpus(tmp.path(), "ariadne-backlog");
+    let data = tempfile::tempdir().expect("data tempdir");
+    let mut cmd = Command::new(support::bin());
+    cmd.args(["--surface", "nexus-doc-kg", "serve", "--workspace"])
+        .arg(&root)
+        .arg("--data-dir")
+        .arg(data.path())
+        .env("PATH", support::tool_path())
+        .env_remove("NEXUS_API_URL")
+        .env_remove("DOCUGRAPH_WORKSPACE");
+    let mut server = support::lines::Lines::spawn(&mut cmd);
+    let initialized = server.initialize();
+    assert_eq!(
+        initialized["result"]["capabilities"]["resources"]["subscribe"], true,
+        "{initialized}"
+    );
+    let uri = "docugraph://workspace/node/TASK-104";
+    let subscribed = server.request("resources/subscribe", serde_json::json!({"uri": uri}));
+    assert_eq!(subscribed["result"], serde_json::json!({}), "{subscribed}");
+
+    let file = support::corpora::task_file(&root, "task-104 ");
+    let mut text = std::fs::read_to_string(&file).expect("read the task");
+    text.push_str("\nA line the subscriber must hear about.\n");
+    std::fs::write(&file, &text).expect("edit the task");
+    let updated = server.next_where(|v| v["method"] == "notifications/resources/updated");
+    assert_eq!(updated["params"]["uri"], uri, "{updated}");
+    let read = server.request("resources/read", serde_json::json!({"uri": uri}));
+    assert_eq!(
+        read["result"]["contents"][0]["text"],
+        text.as_str(),
+        "{read}"
+    );
+}

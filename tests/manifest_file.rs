@@ -9,81 +9,42 @@ mod conformance_backend;
 mod support;
 
 use serde_json::{Value, json};
-use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::Command;
 
 fn manifest() -> PathBuf {
     support::root().join("tests/manifests/conformance.yaml")
 }
 
+/// `nexus-mcp --manifest conformance.yaml serve` over stdio, initialized.
 struct Session {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-    next: u64,
+    lines: support::lines::Lines,
+    /// The answer to `initialize`.
+    initialized: Value,
 }
 
 impl Session {
-    /// `nexus-mcp --manifest conformance.yaml serve` over stdio, initialized.
     fn start(backend: &str, scopes: Option<&str>) -> Session {
         let mut cmd = Command::new(support::bin());
         cmd.arg("--manifest")
             .arg(manifest())
             .args(["--nexus-url", backend, "serve"])
             .env("NEXUS_API_TOKEN", "manifest-file-test")
-            .env_remove("NEXUS_MCP_SCOPES")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit());
+            .env_remove("NEXUS_MCP_SCOPES");
         if let Some(s) = scopes {
             cmd.args(["--scopes", s]);
         }
-        let mut child = cmd.spawn().expect("spawn nexus-mcp --manifest serve");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = BufReader::new(child.stdout.take().unwrap());
-        let mut s = Session {
-            child,
-            stdin,
-            stdout,
-            next: 1,
-        };
-        s.request(
-            "initialize",
-            json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}),
-        );
-        s.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-        s
+        let mut lines = support::lines::Lines::spawn(&mut cmd);
+        let initialized = lines.initialize();
+        Session { lines, initialized }
     }
 
-    fn send(&mut self, msg: Value) {
-        writeln!(self.stdin, "{msg}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    /// The whole JSON-RPC response (`result` or `error`).
     fn request(&mut self, method: &str, params: Value) -> Value {
-        let id = self.next;
-        self.next += 1;
-        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        loop {
-            let mut line = String::new();
-            assert!(
-                self.stdout.read_line(&mut line).unwrap() > 0,
-                "server closed stdout"
-            );
-            let v: Value = serde_json::from_str(&line).unwrap();
-            if v["id"] == id {
-                return v;
-            }
-        }
+        self.lines.request(method, params)
     }
-}
 
-impl Drop for Session {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+    fn next_where(&mut self, matches: impl Fn(&Value) -> bool) -> Value {
+        self.lines.next_where(matches)
     }
 }
 
@@ -104,7 +65,11 @@ fn resources_templates_and_fetching_prompts_are_served_from_a_manifest_file() {
     let listed = s.request("resources/list", json!({}));
     assert_eq!(
         uris(&listed, "resources", "uri"),
-        ["test://static-text", "test://static-binary"],
+        [
+            "test://static-text",
+            "test://watched-resource",
+            "test://static-binary"
+        ],
         "templates and resources out of scope are not listed: {listed}"
     );
     let templates = s.request("resources/templates/list", json!({}));
@@ -198,6 +163,52 @@ fn resources_templates_and_fetching_prompts_are_served_from_a_manifest_file() {
         serde_json::from_str(blocks[2]["resource"]["text"].as_str().unwrap()).unwrap();
     assert_eq!(embedded, json!({"test": "data", "value": 123}));
     assert_eq!(call["result"]["structuredContent"]["data"]["value"], 123);
+}
+
+/// A subscribable resource (`subscribe:`): its subscriber hears of a change the backend makes,
+/// without asking; a resource nothing watches cannot be subscribed.
+#[test]
+fn a_subscriber_is_told_when_a_resource_changes() {
+    let backend = conformance_backend::start_backend();
+    let mut s = Session::start(&backend, None);
+    let initialized = &s.initialized;
+    assert_eq!(
+        initialized["result"]["capabilities"]["resources"]["subscribe"], true,
+        "{initialized}"
+    );
+    let uri = "test://watched-resource";
+    let subscribed = s.request("resources/subscribe", json!({"uri": uri}));
+    assert_eq!(subscribed["result"], json!({}), "{subscribed}");
+
+    let changed = tokio::runtime::Runtime::new().unwrap().block_on(
+        reqwest::Client::new()
+            .post(format!("{backend}/watched-resource"))
+            .json(&json!({"text": "the second version"}))
+            .send(),
+    );
+    assert!(
+        changed.unwrap().status().is_success(),
+        "the backend took the change"
+    );
+    let updated = s.next_where(|v| v["method"] == "notifications/resources/updated");
+    assert_eq!(updated["params"]["uri"], uri, "{updated}");
+    let read = s.request("resources/read", json!({"uri": uri}));
+    assert_eq!(
+        read["result"]["contents"][0]["text"], "the second version",
+        "{read}"
+    );
+
+    let unsubscribed = s.request("resources/unsubscribe", json!({"uri": uri}));
+    assert_eq!(unsubscribed["result"], json!({}), "{unsubscribed}");
+    let fixed = s.request("resources/subscribe", json!({"uri": "test://static-text"}));
+    assert_eq!(fixed["error"]["code"], -32602, "{fixed}");
+    assert!(
+        fixed["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("cannot be subscribed"),
+        "{fixed}"
+    );
 }
 
 #[test]

@@ -232,7 +232,8 @@ record!(ResourceSpec {
     blob,
     scope,
     response,
-    complete
+    complete,
+    poll_seconds
 });
 
 impl Bake for Handler {

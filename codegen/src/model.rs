@@ -485,4 +485,14 @@ pub struct Resource {
     /// URI template variable → where completion/complete finds its values.
     #[serde(default)]
     pub complete: BTreeMap<String, Completion>,
+    /// Subscribable: while a session is subscribed, the resource is read again every
+    /// `poll_seconds` and a change is notified.
+    #[serde(default)]
+    pub subscribe: Option<Subscribe>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Subscribe {
+    pub poll_seconds: u32,
 }

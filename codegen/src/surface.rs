@@ -299,6 +299,7 @@ fn resource(m: &Manifest, r: &model::Resource) -> spec::ResourceSpec {
                 .map(|(var, c)| (text(var), completion(c)))
                 .collect(),
         ),
+        poll_seconds: r.subscribe.as_ref().map(|s| s.poll_seconds),
     }
 }
 

@@ -84,6 +84,28 @@ pub(crate) fn check(c: &mut Checker<'_>, manifest: &Manifest) {
     }
     for (i, resource) in manifest.resources.iter().enumerate() {
         check_resource(c, manifest, i, resource);
+        check_subscribe(c, i, resource);
+    }
+}
+
+/// A subscribable resource changes only if it is read from the backend, and is read again at a
+/// sane pace (every second at most, every hour at least).
+fn check_subscribe(c: &mut Checker<'_>, i: usize, resource: &Resource) {
+    let Some(s) = &resource.subscribe else { return };
+    let subject = Some(format!("resource `{}`", resource.uri));
+    if resource.nexus.is_none() {
+        c.report(
+            path!["resources", i, "subscribe"],
+            subject.clone(),
+            "only a resource read from the backend (`nexus:`) can change; remove `subscribe:` from this static one.".to_owned(),
+        );
+    }
+    if !(1..=3600).contains(&s.poll_seconds) {
+        c.report(
+            path!["resources", i, "subscribe", "poll_seconds"],
+            subject,
+            format!("poll_seconds {} is out of range: read a subscribed resource again every 1 to 3600 seconds.", s.poll_seconds),
+        );
     }
 }
 

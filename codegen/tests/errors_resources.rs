@@ -301,3 +301,16 @@ fn schema_ref_to_an_undeclared_local_def() {
         "tool `compare_note_with_local`: `$ref: #/$defs/path` is not supported: reference shared types as `#/types/<Name>`, or this schema's own `$defs` as `#/$defs/<name>`."
     );
 }
+
+/// Only a resource read from the backend can change, so only it can be subscribed.
+#[test]
+fn a_static_resource_cannot_be_subscribed() {
+    let source = edit(
+        GUIDE_TEMPLATE,
+        &format!("{GUIDE_TEMPLATE}    subscribe: {{poll_seconds: 5}}\n"),
+    );
+    assert_eq!(
+        only_error(&source, "subscribe:"),
+        "resource `notes://guide`: only a resource read from the backend (`nexus:`) can change; remove `subscribe:` from this static one."
+    );
+}

@@ -414,6 +414,9 @@ pub struct ResourceSpec {
     pub response: ResponseSpec,
     /// Completion sources of the URI template's variables.
     pub complete: &'static [(&'static str, CompletionSpec)],
+    /// Subscribable (`subscribe:`): a subscribed session's copy is read again this often and a
+    /// change notified (`notifications/resources/updated`).
+    pub poll_seconds: Option<u32>,
 }
 
 impl ResourceSpec {

@@ -22,6 +22,7 @@ pub const PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42
 pub const WAV: &str = "UklGRiwAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YQgAAACAgICAgICAgA==";
 
 fn router() -> axum::Router {
+    let watched = Arc::new(Mutex::new("the first version".to_owned()));
     let fixed = |value: Value| move || async move { Json(value) };
     axum::Router::new()
         .route(
@@ -64,6 +65,18 @@ fn router() -> axum::Router {
             "/template/{id}",
             get(|Path(id): Path<String>| async move {
                 Json(json!({"id": id, "templateTest": true, "data": format!("Data for ID: {id}")}))
+            }),
+        )
+        // The subscribable resource: a test changes its text with a POST.
+        .route(
+            "/watched-resource",
+            get({
+                let text = watched.clone();
+                move || async move { Json(json!({"text": *text.lock().unwrap()})) }
+            })
+            .post(move |Json(body): Json<Value>| async move {
+                *watched.lock().unwrap() = body["text"].as_str().unwrap_or_default().to_owned();
+                StatusCode::NO_CONTENT
             }),
         )
 }

@@ -13,6 +13,7 @@ pub mod fixtures;
 #[path = "../../nexus-lite/tests/common/generated_backlog.rs"]
 pub mod generated_backlog;
 pub mod inproc;
+pub mod lines;
 pub mod local;
 /// PyPI sdists of real projects, shared with nexus-lite's tests.
 #[path = "../../nexus-lite/tests/common/sdist.rs"]

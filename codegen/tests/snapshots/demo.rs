@@ -808,6 +808,7 @@ pub mod demo {
                         runtime::spec::CompletionSpec::Values(&["welcome", "roadmap"]),
                     ),
                 ],
+                poll_seconds: None,
             },
             runtime::spec::ResourceSpec {
                 uri: "notes://guide",
@@ -828,6 +829,7 @@ pub mod demo {
                     budget: 8000usize,
                 },
                 complete: &[],
+                poll_seconds: None,
             },
         ],
         capabilities: Some(runtime::spec::CapabilitiesSpec {

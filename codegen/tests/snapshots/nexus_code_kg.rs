@@ -2287,6 +2287,7 @@ pub mod nexus_code_kg {
                     budget: 8000usize,
                 },
                 complete: &[],
+                poll_seconds: None,
             },
             runtime::spec::ResourceSpec {
                 uri: "nexus-code-kg://guide/safety",
@@ -2307,6 +2308,7 @@ pub mod nexus_code_kg {
                     budget: 8000usize,
                 },
                 complete: &[],
+                poll_seconds: None,
             },
         ],
         capabilities: None,

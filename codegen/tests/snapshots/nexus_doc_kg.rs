@@ -1164,6 +1164,7 @@ pub mod nexus_doc_kg {
                     budget: 200000usize,
                 },
                 complete: &[],
+                poll_seconds: None,
             },
             runtime::spec::ResourceSpec {
                 uri: "docugraph://workspace/nodes/page/{cursor}",
@@ -1193,6 +1194,7 @@ pub mod nexus_doc_kg {
                     budget: 200000usize,
                 },
                 complete: &[],
+                poll_seconds: None,
             },
             runtime::spec::ResourceSpec {
                 uri: "docugraph://workspace/graph",
@@ -1218,6 +1220,7 @@ pub mod nexus_doc_kg {
                     budget: 400000usize,
                 },
                 complete: &[],
+                poll_seconds: None,
             },
             runtime::spec::ResourceSpec {
                 uri: "docugraph://workspace/node/{id}",
@@ -1257,6 +1260,7 @@ pub mod nexus_doc_kg {
                         },
                     ),
                 ],
+                poll_seconds: None,
             },
             runtime::spec::ResourceSpec {
                 uri: "docugraph://workspace/audit-report",
@@ -1282,6 +1286,7 @@ pub mod nexus_doc_kg {
                     budget: 8000usize,
                 },
                 complete: &[],
+                poll_seconds: None,
             },
             runtime::spec::ResourceSpec {
                 uri: "docugraph://{workspace}/nodes",
@@ -1325,6 +1330,7 @@ pub mod nexus_doc_kg {
                         },
                     ),
                 ],
+                poll_seconds: None,
             },
             runtime::spec::ResourceSpec {
                 uri: "docugraph://{workspace}/nodes/page/{cursor}",
@@ -1369,6 +1375,7 @@ pub mod nexus_doc_kg {
                         },
                     ),
                 ],
+                poll_seconds: None,
             },
             runtime::spec::ResourceSpec {
                 uri: "docugraph://{workspace}/graph",
@@ -1408,6 +1415,7 @@ pub mod nexus_doc_kg {
                         },
                     ),
                 ],
+                poll_seconds: None,
             },
             runtime::spec::ResourceSpec {
                 uri: "docugraph://{workspace}/node/{id}",
@@ -1464,6 +1472,7 @@ pub mod nexus_doc_kg {
                         },
                     ),
                 ],
+                poll_seconds: None,
             },
             runtime::spec::ResourceSpec {
                 uri: "docugraph://{workspace}/audit-report",
@@ -1503,6 +1512,7 @@ pub mod nexus_doc_kg {
                         },
                     ),
                 ],
+                poll_seconds: None,
             },
         ],
         capabilities: None,

@@ -7,6 +7,7 @@ pub mod completion;
 pub mod content;
 mod prompts;
 mod resources;
+mod subscriptions;
 pub mod tools;
 
 use crate::app::{App, Repositories, ToolContext};
@@ -46,6 +47,8 @@ pub struct McpServer {
     repositories: Option<Repositories>,
     /// This session's `logging/setLevel` choice.
     log_level: SessionLogLevel,
+    /// The resources this session subscribed to.
+    subscriptions: subscriptions::Subscriptions,
 }
 
 impl McpServer {
@@ -58,6 +61,7 @@ impl McpServer {
             scopes: Arc::new(scopes),
             repositories: None,
             log_level: SessionLogLevel::default(),
+            subscriptions: Default::default(),
         }
     }
 
@@ -141,6 +145,12 @@ impl ServerHandler for McpServer {
             .enable_resources()
             .enable_logging()
             .build();
+        // Offered when the manifest declares a subscribable resource.
+        if surface.resources.iter().any(|r| r.poll_seconds.is_some())
+            && let Some(resources) = capabilities.resources.as_mut()
+        {
+            resources.subscribe = Some(true);
+        }
         // Offered when the manifest declares a completion source for some prompt argument.
         if surface
             .prompts
@@ -232,6 +242,46 @@ impl ServerHandler for McpServer {
         ctx: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
         self.resource_templates_list(&ctx)
+    }
+
+    async fn subscribe(
+        &self,
+        request: rmcp::model::SubscribeRequestParams,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        // The stateless revision has no session to keep a subscription in (SEP-2575).
+        if ctx.meta.protocol_version().is_some() {
+            return Err(ErrorData::method_not_found::<
+                rmcp::model::SubscribeRequestMethod,
+            >());
+        }
+        self.resources_subscribe(request, ctx).await
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &rmcp::model::SubscriptionFilter,
+    ) -> Option<rmcp::model::SubscriptionFilter> {
+        Some(self.subscription_filter(requested))
+    }
+
+    async fn listen(&self, context: rmcp::service::SubscriptionContext) -> Result<(), ErrorData> {
+        McpServer::listen(self, context).await;
+        Ok(())
+    }
+
+    async fn unsubscribe(
+        &self,
+        request: rmcp::model::UnsubscribeRequestParams,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        if ctx.meta.protocol_version().is_some() {
+            return Err(ErrorData::method_not_found::<
+                rmcp::model::UnsubscribeRequestMethod,
+            >());
+        }
+        self.resources_unsubscribe(request);
+        Ok(())
     }
 
     async fn read_resource(

@@ -55,22 +55,21 @@ impl McpServer {
         Ok(ListResourceTemplatesResult::with_all_items(templates))
     }
 
-    pub(super) async fn resources_read(
+    /// The resource `uri` names for a caller holding `scopes`, with its template's variables:
+    /// an exact URI first, then the templates in manifest order.
+    pub(super) fn find_resource(
         &self,
-        request: ReadResourceRequestParams,
-        ctx: RequestContext<RoleServer>,
-    ) -> Result<ReadResourceResponse, ErrorData> {
-        let scopes = self.scopes_for(&ctx);
-        // An exact URI first, then the templates in manifest order.
-        let found = self
-            .visible_resources(&scopes)
-            .find(|r| !r.is_template() && r.uri == request.uri)
+        scopes: &BTreeSet<String>,
+        uri: &str,
+    ) -> Option<(&'static ResourceSpec, Map<String, Value>)> {
+        self.visible_resources(scopes)
+            .find(|r| !r.is_template() && r.uri == uri)
             .map(|r| (r, Map::new()))
             .or_else(|| {
-                self.visible_resources(&scopes)
+                self.visible_resources(scopes)
                     .filter(|r| r.is_template())
                     .find_map(|r| {
-                        let vars = uri_template::matches(r.uri, &request.uri)?;
+                        let vars = uri_template::matches(r.uri, uri)?;
                         Some((
                             r,
                             vars.into_iter()
@@ -78,8 +77,16 @@ impl McpServer {
                                 .collect(),
                         ))
                     })
-            });
-        let Some((resource, vars)) = found else {
+            })
+    }
+
+    pub(super) async fn resources_read(
+        &self,
+        request: ReadResourceRequestParams,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let scopes = self.scopes_for(&ctx);
+        let Some((resource, vars)) = self.find_resource(&scopes, &request.uri) else {
             return Err(ErrorData::resource_not_found(
                 format!(
                     "unknown resource `{}`; call resources/list and resources/templates/list",
