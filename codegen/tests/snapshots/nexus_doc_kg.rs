@@ -1260,7 +1260,7 @@ pub mod nexus_doc_kg {
                         },
                     ),
                 ],
-                poll_seconds: None,
+                poll_seconds: Some(2u32),
             },
             runtime::spec::ResourceSpec {
                 uri: "docugraph://workspace/audit-report",
@@ -1286,7 +1286,7 @@ pub mod nexus_doc_kg {
                     budget: 8000usize,
                 },
                 complete: &[],
-                poll_seconds: None,
+                poll_seconds: Some(5u32),
             },
             runtime::spec::ResourceSpec {
                 uri: "docugraph://{workspace}/nodes",
@@ -1472,7 +1472,7 @@ pub mod nexus_doc_kg {
                         },
                     ),
                 ],
-                poll_seconds: None,
+                poll_seconds: Some(2u32),
             },
             runtime::spec::ResourceSpec {
                 uri: "docugraph://{workspace}/audit-report",
@@ -1512,7 +1512,7 @@ pub mod nexus_doc_kg {
                         },
                     ),
                 ],
-                poll_seconds: None,
+                poll_seconds: Some(5u32),
             },
         ],
         capabilities: None,
