@@ -24,7 +24,10 @@
 //! the probe's load), the defaults under `cargo bench` (otherwise a smoke run: 20, 50, 2, 10),
 //! NEXUS_MCP_LOAD_KEYS (API keys the clients are spread over, round robin; 8),
 //! NEXUS_MCP_LOAD_ONLY (comma-separated loads), NEXUS_MCP_LOAD_TIMEOUT (seconds per request,
-//! 30), NEXUS_MCP_LOAD_SERVER_ARGS (extra `serve` flags, space-separated, e.g. `--threads 2`).
+//! 30), NEXUS_MCP_LOAD_SERVER_ARGS (extra `serve` flags, space-separated, e.g. `--threads 2`),
+//! NEXUS_MCP_LOAD_REPLICAS (0: one server with its embedded nexus-lite; N: N replicas behind
+//! HAProxy from .ci/setup, configured by deployment/haproxy.cfg, sharing one `nexus-lite serve`;
+//! the server columns then sum the replicas, and nexus-lite and HAProxy count as "others").
 //!
 //! The client is tokio (multi-thread) + reqwest with request bodies serialised up front; its own
 //! CPU is reported next to the server's so a saturated client cannot pass for a slow server.
@@ -66,6 +69,9 @@ struct Config {
     timeout: Duration,
     server_args: Vec<String>,
     keys: Vec<Key>,
+    /// 0: one server with its embedded nexus-lite. N: N replicas behind HAProxy
+    /// (deployment/haproxy.cfg), sharing one nexus-lite serving the Nexus API over HTTP.
+    replicas: usize,
 }
 
 fn env_num<T: std::str::FromStr>(name: &str, default: T) -> T {
@@ -96,6 +102,7 @@ impl Config {
             server_args: std::env::var("NEXUS_MCP_LOAD_SERVER_ARGS")
                 .map(|v| v.split_whitespace().map(str::to_owned).collect())
                 .unwrap_or_default(),
+            replicas: env_num("NEXUS_MCP_LOAD_REPLICAS", 0),
             keys: (0..env_num::<usize>("NEXUS_MCP_LOAD_KEYS", 8).max(1))
                 .map(|i| -> Key { Box::leak(format!("load-bench-key-{i}").into_boxed_str()) })
                 .collect(),
@@ -126,6 +133,9 @@ impl Config {
         }
         if self.keys.len() != 8 {
             env.push_str(&format!(" NEXUS_MCP_LOAD_KEYS={}", self.keys.len()));
+        }
+        if self.replicas > 0 {
+            env.push_str(&format!(" NEXUS_MCP_LOAD_REPLICAS={}", self.replicas));
         }
         if let Some(only) = &self.only {
             env.push_str(&format!(" NEXUS_MCP_LOAD_ONLY={}", only.join(",")));
@@ -160,8 +170,13 @@ fn check_fd_limit(needed: usize) {
 // ---- the server and what /proc says about a process ------------------------------------------
 
 struct Server {
-    child: Child,
+    /// The MCP servers: one, or the replicas behind the load balancer.
+    children: Vec<Child>,
+    /// Where clients connect: the server, or the load balancer.
     addr: SocketAddr,
+    /// The shared nexus-lite and HAProxy of a replicated run, stopped with the server (their CPU
+    /// counts as "others").
+    _helpers: Vec<support::deploy::Killed>,
     _tokens: tempfile::TempDir,
 }
 
@@ -176,9 +191,12 @@ impl Server {
             .map(|k| format!("sha256:{:x} kg:read\n", sha2::Sha256::digest(k.as_bytes())))
             .collect();
         std::fs::write(&tokens_file, lines).unwrap();
+        if cfg.replicas > 0 {
+            return Server::replicated(fixture, data, cfg, tokens, &tokens_file);
+        }
         let port = support::free_port();
-        let mut child = Command::new(support::bin())
-            .args(["serve", "--transport", "http", "--listen"])
+        let mut cmd = Command::new(support::bin());
+        cmd.args(["serve", "--transport", "http", "--listen"])
             .arg(format!("127.0.0.1:{port}"))
             .arg("--repo")
             .arg(fixture.repo_arg())
@@ -187,35 +205,70 @@ impl Server {
             .arg("--tokens")
             .arg(&tokens_file)
             .args(&cfg.server_args)
-            .env("PATH", support::tool_path())
-            .env_remove("NEXUS_MCP_API_KEY")
             .env_remove("NEXUS_API_URL")
-            .env_remove("NEXUS_API_TOKEN")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn nexus-mcp serve --transport http");
-        let log = Arc::new(Mutex::new(String::new()));
-        let rx = support::tee_lines(child.stderr.take().unwrap(), log.clone());
-        support::wait_for_line(
-            &rx,
-            "nexus-mcp listening on",
-            Duration::from_secs(60),
-            &log,
-            "nexus-mcp serve --transport http",
-        );
-        // Keep draining stderr so a chatty server never blocks on a full pipe.
-        std::thread::spawn(move || while rx.recv().is_ok() {});
+            .env_remove("NEXUS_API_TOKEN");
         Server {
-            child,
+            children: vec![spawn_server(&mut cmd)],
             addr: SocketAddr::from(([127, 0, 0, 1], port)),
+            _helpers: Vec::new(),
             _tokens: tokens,
         }
     }
 
-    fn pid(&self) -> u32 {
-        self.child.id()
+    /// `cfg.replicas` servers against one nexus-lite over HTTP, behind HAProxy.
+    fn replicated(
+        fixture: &support::Fixture,
+        data: &Path,
+        cfg: &Config,
+        tokens: tempfile::TempDir,
+        tokens_file: &Path,
+    ) -> Server {
+        const LITE_TOKEN: &str = "load-bench-nexus-token";
+        let lite_bin = support::bin().with_file_name("nexus-lite");
+        let (lite, lite_addr) = support::deploy::nexus_lite(&lite_bin, fixture, data, LITE_TOKEN);
+        let key_file = tokens.path().join("state.key");
+        std::fs::write(&key_file, "the load bench's shared request-state key").unwrap();
+        let nexus = format!("http://{lite_addr}");
+        let mut children = Vec::new();
+        let mut addrs = Vec::new();
+        for _ in 0..cfg.replicas {
+            let port = support::free_port();
+            let mut cmd = Command::new(support::bin());
+            cmd.args([
+                "--nexus-url",
+                &nexus,
+                "serve",
+                "--transport",
+                "http",
+                "--listen",
+            ])
+            .arg(format!("127.0.0.1:{port}"))
+            .arg("--tokens")
+            .arg(tokens_file)
+            .arg("--state-key-file")
+            .arg(&key_file)
+            .args(&cfg.server_args)
+            .env("NEXUS_API_TOKEN", LITE_TOKEN);
+            children.push(spawn_server(&mut cmd));
+            addrs.push(SocketAddr::from(([127, 0, 0, 1], port)));
+        }
+        let front = support::free_port();
+        let haproxy =
+            support::deploy::haproxy_bin().expect("HAProxy from .ci/setup (.ci/cache/haproxy)");
+        let config =
+            support::deploy::haproxy_config(front, &addrs).replace("maxconn 4096", "maxconn 20000");
+        let haproxy = support::deploy::haproxy(&haproxy, &config, tokens.path(), front);
+        Server {
+            children,
+            addr: SocketAddr::from(([127, 0, 0, 1], front)),
+            _helpers: vec![lite, haproxy],
+            _tokens: tokens,
+        }
+    }
+
+    /// The MCP server processes, whose CPU and memory the report shows.
+    fn pids(&self) -> Vec<u32> {
+        self.children.iter().map(Child::id).collect()
     }
 
     fn url(&self, path: &str) -> String {
@@ -223,14 +276,40 @@ impl Server {
     }
 
     fn memory(&self) -> Memory {
-        Memory::of(self.pid())
+        Memory::of_all(&self.pids())
     }
+}
+
+/// A `serve --transport http` started by `cmd`, once it listens.
+fn spawn_server(cmd: &mut Command) -> Child {
+    let mut child = cmd
+        .env("PATH", support::tool_path())
+        .env_remove("NEXUS_MCP_API_KEY")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn nexus-mcp serve --transport http");
+    let log = Arc::new(Mutex::new(String::new()));
+    let rx = support::tee_lines(child.stderr.take().unwrap(), log.clone());
+    support::wait_for_line(
+        &rx,
+        "nexus-mcp listening on",
+        Duration::from_secs(60),
+        &log,
+        "nexus-mcp serve --transport http",
+    );
+    // Keep draining stderr so a chatty server never blocks on a full pipe.
+    std::thread::spawn(move || while rx.recv().is_ok() {});
+    child
 }
 
 impl Drop for Server {
     fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        for child in &mut self.children {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
     }
 }
 
@@ -247,6 +326,11 @@ fn cpu_time(who: &str) -> Duration {
     Duration::from_millis(ticks * 10)
 }
 
+/// The CPU of the server processes, summed.
+fn cpu_of(pids: &[u32]) -> Duration {
+    pids.iter().map(|p| cpu_time(&p.to_string())).sum()
+}
+
 /// The server's memory (from /proc/<pid>/status, in KiB) and descriptors.
 #[derive(Clone, Copy, Default)]
 struct Memory {
@@ -259,6 +343,17 @@ struct Memory {
 }
 
 impl Memory {
+    /// Several processes' memory, summed (the replicas of a replicated run).
+    fn of_all(pids: &[u32]) -> Memory {
+        pids.iter()
+            .map(|p| Memory::of(*p))
+            .fold(Memory::default(), |a, m| Memory {
+                peak: a.peak + m.peak,
+                now: a.now + m.now,
+                fds: a.fds + m.fds,
+            })
+    }
+
     fn of(pid: u32) -> Memory {
         let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
         let field = |name: &str| {
@@ -315,17 +410,17 @@ struct Usage {
 }
 
 impl Window {
-    fn open(server_pid: u32) -> Window {
+    fn open(server_pids: &[u32]) -> Window {
         Window {
             started: Instant::now(),
-            server: cpu_time(&server_pid.to_string()),
+            server: cpu_of(server_pids),
             client: cpu_time("self"),
             machine: machine_busy(),
         }
     }
 
-    fn close(self, server_pid: u32) -> Usage {
-        let server_cpu = cpu_time(&server_pid.to_string()).saturating_sub(self.server);
+    fn close(self, server_pids: &[u32]) -> Usage {
+        let server_cpu = cpu_of(server_pids).saturating_sub(self.server);
         let client_cpu = cpu_time("self").saturating_sub(self.client);
         let machine = machine_busy().saturating_sub(self.machine);
         Usage {
@@ -759,7 +854,7 @@ async fn sessions_load(server: &Server, cfg: &Config, bodies: Arc<Bodies>) -> Ve
     let client = http_client();
     let url: Arc<str> = server.url("/mcp").into();
     let timeout = cfg.timeout;
-    let pid = server.pid();
+    let pid = server.pids();
     let mut rows = Vec::new();
     let row = |load: &str, clients: usize, tally: Tally, usage: Option<Usage>| Row {
         load: format!("{n} sessions (2025-11-25): {load}"),
@@ -769,7 +864,7 @@ async fn sessions_load(server: &Server, cfg: &Config, bodies: Arc<Bodies>) -> Ve
         memory: server.memory(),
     };
 
-    let window = Window::open(pid);
+    let window = Window::open(&pid);
     let opened = all_at_once((0..n).collect(), |i| {
         let (client, url, bodies) = (client.clone(), url.clone(), bodies.clone());
         let key = cfg.key(i);
@@ -780,7 +875,7 @@ async fn sessions_load(server: &Server, cfg: &Config, bodies: Arc<Bodies>) -> Ve
         }
     })
     .await;
-    let usage = window.close(pid);
+    let usage = window.close(&pid);
     let mut tally = Tally::default();
     let mut sessions = Vec::new();
     for (session, t) in opened {
@@ -795,13 +890,13 @@ async fn sessions_load(server: &Server, cfg: &Config, bodies: Arc<Bodies>) -> Ve
         Some(usage),
     ));
 
-    let window = Window::open(pid);
+    let window = Window::open(&pid);
     let called = all_at_once(sessions.clone(), |session| {
         let (client, url, bodies) = (client.clone(), url.clone(), bodies.clone());
         async move { session_calls(&client, &url, &session, &bodies, timeout).await }
     })
     .await;
-    let usage = window.close(pid);
+    let usage = window.close(&pid);
     let mut tally = Tally::default();
     called.into_iter().for_each(|t| tally.merge(t));
     rows.push(row(
@@ -811,13 +906,13 @@ async fn sessions_load(server: &Server, cfg: &Config, bodies: Arc<Bodies>) -> Ve
         Some(usage),
     ));
 
-    let window = Window::open(pid);
+    let window = Window::open(&pid);
     let closed = all_at_once(sessions, |session| {
         let (client, url) = (client.clone(), url.clone());
         async move { close_session(&client, &url, &session, timeout).await }
     })
     .await;
-    let usage = window.close(pid);
+    let usage = window.close(&pid);
     drop(client);
     tokio::time::sleep(SETTLE).await;
     let mut tally = Tally::default();
@@ -863,8 +958,8 @@ async fn stateless_load(server: &Server, cfg: &Config, bodies: Arc<Bodies>) -> V
     let per_call: Vec<HeaderMap> = (0..TOOLS.len() * cfg.keys.len())
         .map(|k| stateless_headers(cfg.key(k / TOOLS.len()), TOOLS[k % TOOLS.len()]))
         .collect();
-    let pid = server.pid();
-    let window = Window::open(pid);
+    let pid = server.pids();
+    let window = Window::open(&pid);
     let start = tokio::time::Instant::now();
     let mut tasks = Vec::with_capacity(usize::try_from(total).unwrap());
     let mut worst_lag = Duration::ZERO;
@@ -888,7 +983,7 @@ async fn stateless_load(server: &Server, cfg: &Config, bodies: Arc<Bodies>) -> V
     for t in tasks {
         tally.record(t.await.expect("a stateless call panicked"));
     }
-    let usage = window.close(pid);
+    let usage = window.close(&pid);
     vec![Row {
         load: format!(
             "stateless (2026-07-28) at {}/s offered for {} s; sender at most {:.1} ms late",
@@ -1083,7 +1178,7 @@ async fn sse_load(server: &Server, cfg: &Config, bodies: Arc<Bodies>) -> Vec<Row
     let client = http_client();
     let base: Arc<str> = server.url("").into();
     let timeout = cfg.timeout;
-    let pid = server.pid();
+    let pid = server.pids();
     let mut rows = Vec::new();
     let row = |load: &str, clients: usize, tally: Tally, usage: Option<Usage>| Row {
         load: format!("{n} legacy SSE sessions: {load}"),
@@ -1093,7 +1188,7 @@ async fn sse_load(server: &Server, cfg: &Config, bodies: Arc<Bodies>) -> Vec<Row
         memory: server.memory(),
     };
 
-    let window = Window::open(pid);
+    let window = Window::open(&pid);
     let opened = all_at_once((0..n).collect(), |i| {
         let (client, base, bodies) = (client.clone(), base.clone(), bodies.clone());
         let key = cfg.key(i);
@@ -1104,7 +1199,7 @@ async fn sse_load(server: &Server, cfg: &Config, bodies: Arc<Bodies>) -> Vec<Row
         }
     })
     .await;
-    let usage = window.close(pid);
+    let usage = window.close(&pid);
     let mut tally = Tally::default();
     let mut sessions = Vec::new();
     for (session, t) in opened {
@@ -1119,7 +1214,7 @@ async fn sse_load(server: &Server, cfg: &Config, bodies: Arc<Bodies>) -> Vec<Row
         Some(usage),
     ));
 
-    let window = Window::open(pid);
+    let window = Window::open(&pid);
     let called = all_at_once(sessions, |mut session| {
         let (client, bodies) = (client.clone(), bodies.clone());
         async move {
@@ -1128,7 +1223,7 @@ async fn sse_load(server: &Server, cfg: &Config, bodies: Arc<Bodies>) -> Vec<Row
         }
     })
     .await;
-    let usage = window.close(pid);
+    let usage = window.close(&pid);
     let mut tally = Tally::default();
     let mut sessions = Vec::new();
     for (session, t) in called {
@@ -1218,13 +1313,13 @@ fn python_load(server: &Server, cfg: &Config) -> Vec<Row> {
         ready.as_deref().is_ok_and(|l| l.contains("ready")),
         "load_python.py did not start: {ready:?}"
     );
-    let pid = server.pid();
-    let window = Window::open(pid);
+    let pid = server.pids();
+    let window = Window::open(&pid);
     let open = next_phase("open");
-    let open_usage = window.close(pid);
-    let window = Window::open(pid);
+    let open_usage = window.close(&pid);
+    let window = Window::open(&pid);
     let calls = next_phase("calls");
-    let calls_usage = window.close(pid);
+    let calls_usage = window.close(&pid);
     let _ = child.wait();
     let n = cfg.python;
     let python = |phase: &PythonPhase, usage: Usage| Usage {

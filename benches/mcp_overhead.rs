@@ -30,12 +30,14 @@ mod stats;
 #[path = "../tests/support/mod.rs"]
 mod support;
 
+use support::deploy::Killed;
+
 use serde_json::{Value, json};
 use stats::{Row, compared, ms, row, timed};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use support::local::{daemon_pid, stop_daemon};
@@ -81,55 +83,8 @@ fn tool_path() -> &'static std::ffi::OsString {
     PATH.get_or_init(support::tool_path)
 }
 
-struct Killed(Child);
-impl Drop for Killed {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 fn start_lite(fixture: &support::Fixture, data: &std::path::Path) -> (Killed, SocketAddr) {
-    let lite = nexus_lite_bin();
-    let out = Command::new(&lite)
-        .args(["index", "--repo", &fixture.repo_arg(), "--data-dir"])
-        .arg(data)
-        .env("PATH", support::tool_path())
-        .output()
-        .expect("run nexus-lite index");
-    assert!(
-        out.status.success(),
-        "nexus-lite index failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let port = support::free_port();
-    let mut child = Command::new(&lite)
-        .args([
-            "serve",
-            "--listen",
-            &format!("127.0.0.1:{port}"),
-            "--repo",
-            &fixture.repo_arg(),
-            "--data-dir",
-        ])
-        .arg(data)
-        .env("NEXUS_API_TOKEN", LITE_TOKEN)
-        .env("PATH", support::tool_path())
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn nexus-lite serve");
-    let log = Arc::new(Mutex::new(String::new()));
-    let rx = support::tee_lines(child.stderr.take().unwrap(), log.clone());
-    support::wait_for_line(
-        &rx,
-        "nexus-lite listening on",
-        Duration::from_secs(60),
-        &log,
-        "nexus-lite serve",
-    );
-    (Killed(child), SocketAddr::from(([127, 0, 0, 1], port)))
+    support::deploy::nexus_lite(&nexus_lite_bin(), fixture, data, LITE_TOKEN)
 }
 
 /// Set in the environment of the bench's own executable to make it the floor proxy instead.

@@ -13,70 +13,18 @@
 mod support;
 
 use serde_json::{Value, json};
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::process::{Command, Stdio};
+use support::deploy::{self, Killed};
 use support::{HttpServer, REPO_NAME};
 
 const KEY: &str = "team-deployment-key";
 const LITE_TOKEN: &str = "team-deployment-nexus-token";
 
-struct Killed(Child);
-
-impl Drop for Killed {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// HAProxy unpacked by .ci/setup: (binary, its library directory).
-fn haproxy() -> Option<(PathBuf, PathBuf)> {
-    let root = support::root().join(".ci/cache/haproxy/root");
-    let bin = root.join("usr/sbin/haproxy");
-    bin.exists()
-        .then(|| (bin, root.join("usr/lib/x86_64-linux-gnu")))
-}
-
-/// The shared Nexus: nexus-lite serving the fixture over HTTP (indexed first).
+/// The shared Nexus: nexus-lite serving the fixture over HTTP.
 fn start_lite(fixture: &support::Fixture, data: &std::path::Path) -> (Killed, String) {
     let lite = support::bin().with_file_name("nexus-lite");
-    assert!(
-        lite.exists(),
-        "{} is missing: `cargo test --workspace` builds it (or `cargo build -p nexus-lite`)",
-        lite.display()
-    );
-    let indexed = Command::new(&lite)
-        .args(["index", "--repo", &fixture.repo_arg(), "--data-dir"])
-        .arg(data)
-        .env("PATH", support::tool_path())
-        .output()
-        .unwrap();
-    assert!(indexed.status.success(), "{indexed:?}");
-    let port = support::free_port();
-    let mut child = Command::new(&lite)
-        .args(["serve", "--listen", &format!("127.0.0.1:{port}"), "--repo"])
-        .arg(fixture.repo_arg())
-        .arg("--data-dir")
-        .arg(data)
-        .env("NEXUS_API_TOKEN", LITE_TOKEN)
-        .env("PATH", support::tool_path())
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let log = Arc::new(Mutex::new(String::new()));
-    let rx = support::tee_lines(child.stderr.take().unwrap(), log.clone());
-    support::wait_for_line(
-        &rx,
-        "nexus-lite listening on",
-        Duration::from_secs(60),
-        &log,
-        "nexus-lite serve",
-    );
-    (Killed(child), format!("http://127.0.0.1:{port}"))
+    let (child, addr) = deploy::nexus_lite(&lite, fixture, data, LITE_TOKEN);
+    (child, format!("http://{addr}"))
 }
 
 /// One replica: `serve --transport http` against the shared Nexus, with the shared state key.
@@ -99,40 +47,16 @@ fn start_replica(nexus: &str, state_key: &std::path::Path) -> HttpServer {
 
 /// HAProxy in front of `replicas`, with deployment/haproxy.cfg: its frontend URL.
 fn start_haproxy(replicas: &[&HttpServer], dir: &std::path::Path) -> Option<(Killed, String)> {
-    let (bin, libs) = support::require(
-        haproxy(),
+    let bin = support::require(
+        deploy::haproxy_bin(),
         "HAProxy (Debian's package, unpacked by .ci/setup into .ci/cache/haproxy)",
         "team_deployment",
     )?;
     let front = support::free_port();
-    let template = std::fs::read_to_string(support::root().join("deployment/haproxy.cfg")).unwrap();
-    let config = template
-        .replace("127.0.0.1:8080", &format!("127.0.0.1:{front}"))
-        .replace("127.0.0.1:9001", &replicas[0].addr.to_string())
-        .replace("127.0.0.1:9002", &replicas[1].addr.to_string());
-    let path = dir.join("haproxy.cfg");
-    std::fs::write(&path, config).unwrap();
-    let child = Command::new(bin)
-        .arg("-f")
-        .arg(&path)
-        .arg("-db")
-        .env("LD_LIBRARY_PATH", libs)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap();
-    // HAProxy says nothing when it listens (its start-up lines go to a buffered stdout): the
-    // frontend is ready when it accepts a connection.
-    let deadline = std::time::Instant::now() + Duration::from_secs(30);
-    while std::net::TcpStream::connect(("127.0.0.1", front)).is_err() {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "HAProxy did not listen within 30 s"
-        );
-        std::thread::yield_now();
-    }
-    Some((Killed(child), format!("http://127.0.0.1:{front}/mcp")))
+    let addrs: Vec<_> = replicas.iter().map(|r| r.addr).collect();
+    let config = deploy::haproxy_config(front, &addrs);
+    let child = deploy::haproxy(&bin, &config, dir, front);
+    Some((child, format!("http://127.0.0.1:{front}/mcp")))
 }
 
 /// What one POST through the load balancer got: status, the replica that answered

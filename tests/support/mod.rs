@@ -8,6 +8,7 @@
 pub mod clients;
 #[path = "../../nexus-lite/tests/common/corpora.rs"]
 pub mod corpora;
+pub mod deploy;
 pub mod fixtures;
 /// The doc-kg benchmark's generated 10,000-task folder, shared with nexus-lite's tests.
 #[path = "../../nexus-lite/tests/common/generated_backlog.rs"]
