@@ -14,6 +14,20 @@ use std::process::Command;
 
 const SDIST: &str = "click==8.1.7";
 
+/// One index run of the sdist at `root` into `data`: its outcome and the database.
+fn index(root: &Path, data: &Path) -> (nexus_lite::RunOutcome, rusqlite::Connection) {
+    let outcome = nexus_lite::index_once(
+        data.to_path_buf(),
+        nexus_lite::RepoSpec {
+            name: Some("pallets/click".into()),
+            path: root.to_path_buf(),
+        },
+    )
+    .unwrap();
+    let conn = rusqlite::Connection::open(data.join("nexus-lite.sqlite3")).unwrap();
+    (outcome, conn)
+}
+
 #[test]
 fn counts_and_bandit_findings_match_independent_tools_on_a_pypi_sdist() {
     if !sdist::wanted(SDIST) {
@@ -47,15 +61,7 @@ fn counts_and_bandit_findings_match_independent_tools_on_a_pypi_sdist() {
     let expected: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
 
     let data = tempfile::tempdir().unwrap();
-    let outcome = nexus_lite::index_once(
-        data.path().to_path_buf(),
-        nexus_lite::RepoSpec {
-            name: Some("pallets/click".into()),
-            path: root.clone(),
-        },
-    )
-    .unwrap();
-    let conn = rusqlite::Connection::open(data.path().join("nexus-lite.sqlite3")).unwrap();
+    let (outcome, conn) = index(&root, data.path());
     let parse_errors: i64 = conn
         .query_row(
             "SELECT COUNT(*) FROM anomalies WHERE kind='parse_error'",
@@ -132,15 +138,7 @@ fn the_code_graph_and_the_gate_rate_a_real_projects_findings_on_one_scale() {
     git(&root, &["commit", "-q", "-m", "the sdist"]);
 
     let data = tempfile::tempdir().unwrap();
-    nexus_lite::index_once(
-        data.path().to_path_buf(),
-        nexus_lite::RepoSpec {
-            name: Some("pallets/click".into()),
-            path: root.clone(),
-        },
-    )
-    .unwrap();
-    let conn = rusqlite::Connection::open(data.path().join("nexus-lite.sqlite3")).unwrap();
+    let (_, conn) = index(&root, data.path());
     let mut graph: BTreeMap<(String, String, i64), Level> = BTreeMap::new();
     let mut st = conn
         .prepare(
