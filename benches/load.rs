@@ -256,7 +256,7 @@ impl Server {
         let haproxy =
             support::deploy::haproxy_bin().expect("HAProxy from .ci/setup (.ci/cache/haproxy)");
         let config =
-            support::deploy::haproxy_config(front, &addrs).replace("maxconn 4096", "maxconn 20000");
+            support::deploy::haproxy_config(front, &addrs).replace("maxconn 4096", "maxconn 9000");
         let haproxy = support::deploy::haproxy(&haproxy, &config, tokens.path(), front);
         Server {
             children,
@@ -1391,8 +1391,14 @@ fn print_report(cfg: &Config, rows: &[Row], baselines: &[(String, Memory)]) {
         "optimised build (bench profile)"
     };
     println!();
+    let setup = match cfg.replicas {
+        0 => "embedded nexus-lite".to_owned(),
+        n => format!(
+            "{n} replica(s) behind HAProxy (deployment/haproxy.cfg) sharing one nexus-lite over HTTP; server columns sum the replicas"
+        ),
+    };
     println!(
-        "nexus-mcp under load: {profile}; loopback, embedded nexus-lite, server {}",
+        "nexus-mcp under load: {profile}; loopback, {setup}, server {}",
         support::bin().display()
     );
     let loadavg = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();

@@ -102,7 +102,7 @@ pub fn haproxy_config(front: u16, replicas: &[SocketAddr]) -> String {
 pub fn haproxy(bin: &(PathBuf, PathBuf), config: &str, dir: &Path, front: u16) -> Killed {
     let path = dir.join("haproxy.cfg");
     std::fs::write(&path, config).expect("write haproxy.cfg");
-    let child = Command::new(&bin.0)
+    let mut child = Command::new(&bin.0)
         .arg("-f")
         .arg(&path)
         .arg("-db")
@@ -116,6 +116,9 @@ pub fn haproxy(bin: &(PathBuf, PathBuf), config: &str, dir: &Path, front: u16) -
     // frontend is ready when it accepts a connection.
     let deadline = Instant::now() + Duration::from_secs(30);
     while std::net::TcpStream::connect(("127.0.0.1", front)).is_err() {
+        if let Ok(Some(status)) = child.try_wait() {
+            panic!("HAProxy exited ({status}) before listening; its alerts are above");
+        }
         assert!(
             Instant::now() < deadline,
             "HAProxy did not listen within 30 s"
