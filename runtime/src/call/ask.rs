@@ -112,12 +112,14 @@ async fn ask(
         return Ok(Value::Null);
     }
     let can = |capability: &str| can(ctx, capability);
-    let missing: Vec<&str> = rounds
+    let mut missing: Vec<&str> = rounds
         .iter()
         .flatten()
         .filter(|q| !q.optional && !can(q.capability))
         .map(|q| q.capability)
         .collect();
+    missing.sort_unstable();
+    missing.dedup();
     if !missing.is_empty() {
         return Err(CallError::MissingCapability {
             tool: name,
