@@ -239,3 +239,27 @@ async fn a_stateless_request_is_logged_only_at_the_level_it_names() {
     assert!(!quiet.contains("notifications/message"), "{quiet}");
     assert!(quiet.contains("\"result\""), "{quiet}");
 }
+
+/// 2026-07-28 (SEP-2549): lists say how long they stay fresh and for whom. They are fixed per
+/// build; tools and resources depend on the caller's scopes (private), prompts do not (public).
+#[tokio::test]
+async fn stateless_lists_say_how_long_and_for_whom_they_may_be_cached() {
+    let (_backend, url, _server) = server().await;
+    let meta = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+    });
+    for (method, scope) in [
+        ("tools/list", "private"),
+        ("resources/list", "private"),
+        ("resources/templates/list", "private"),
+        ("prompts/list", "public"),
+    ] {
+        let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": {"_meta": meta}});
+        let (status, answer) = post_method(&url, method, None, &body.to_string()).await;
+        assert_eq!(status, 200, "{method}: {answer}");
+        let answer: Value = serde_json::from_str(&answer).unwrap();
+        assert_eq!(answer["result"]["ttlMs"], 3_600_000, "{method}: {answer}");
+        assert_eq!(answer["result"]["cacheScope"], scope, "{method}: {answer}");
+    }
+}

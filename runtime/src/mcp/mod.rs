@@ -130,6 +130,12 @@ impl McpServer {
     }
 }
 
+/// How long a 2026-07-28 client may keep a tools, prompts or resources list (SEP-2549): the
+/// lists are fixed per build (a resource's content changes, the list of resources does not).
+/// Tools and resources depend on the caller's scopes, so only that caller may keep them
+/// (`private`); prompts are the same for everyone (`public`).
+pub(crate) const LIST_TTL_MS: u64 = 60 * 60 * 1000;
+
 pub(crate) fn from_json<T: DeserializeOwned>(value: Value) -> Result<T, ErrorData> {
     serde_json::from_value(value)
         .map_err(|e| ErrorData::internal_error(format!("cannot build an MCP value: {e}"), None))

@@ -30,7 +30,10 @@ impl McpServer {
                 from_json(json!({"name": p.name, "title": p.title, "description": p.description, "arguments": args}))
             })
             .collect::<Result<Vec<Prompt>, _>>()?;
-        Ok(ListPromptsResult::with_all_items(prompts))
+        // The same prompts for every caller, fixed per build.
+        Ok(ListPromptsResult::with_all_items(prompts)
+            .with_ttl_ms(super::LIST_TTL_MS)
+            .with_cache_scope(rmcp::model::CacheScope::Public))
     }
 
     pub(super) async fn prompts_get(

@@ -40,7 +40,9 @@ impl McpServer {
             .filter(|r| !r.is_template())
             .map(|r| from_json(json!({"uri": r.uri, "name": r.name, "title": r.title, "description": r.description, "mimeType": r.mime_type})))
             .collect::<Result<Vec<Resource>, _>>()?;
-        Ok(ListResourcesResult::with_all_items(resources))
+        Ok(ListResourcesResult::with_all_items(resources)
+            .with_ttl_ms(super::LIST_TTL_MS)
+            .with_cache_scope(rmcp::model::CacheScope::Private))
     }
 
     pub(super) fn resource_templates_list(
@@ -52,7 +54,9 @@ impl McpServer {
             .filter(|r| r.is_template())
             .map(|r| from_json(json!({"uriTemplate": r.uri, "name": r.name, "title": r.title, "description": r.description, "mimeType": r.mime_type})))
             .collect::<Result<Vec<ResourceTemplate>, _>>()?;
-        Ok(ListResourceTemplatesResult::with_all_items(templates))
+        Ok(ListResourceTemplatesResult::with_all_items(templates)
+            .with_ttl_ms(super::LIST_TTL_MS)
+            .with_cache_scope(rmcp::model::CacheScope::Private))
     }
 
     /// The resource `uri` names for a caller holding `scopes`, with its template's variables:

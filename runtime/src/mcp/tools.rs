@@ -136,7 +136,9 @@ impl McpServer {
                 })
             })
             .collect::<Result<Vec<Tool>, _>>()?;
-        Ok(ListToolsResult::with_all_items(tools))
+        Ok(ListToolsResult::with_all_items(tools)
+            .with_ttl_ms(super::LIST_TTL_MS)
+            .with_cache_scope(rmcp::model::CacheScope::Private))
     }
 
     pub(super) async fn tools_call(
