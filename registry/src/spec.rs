@@ -203,6 +203,10 @@ pub struct ToolSpec {
     pub ask: &'static [&'static [AskSpec]],
 }
 
+/// The key of the engine's own question for a mutation's `confirm:` (a manifest question may
+/// not use it on such a tool).
+pub const CONFIRM_KEY: &str = "approval";
+
 /// One question for the client, answered under `key` (in the templates: `answers.<key>`).
 #[derive(Debug, PartialEq, Eq)]
 pub struct AskSpec {

@@ -1,4 +1,4 @@
-//! Spawning the nexus-mcp binary: over stdio with pipes, or as an HTTP server, and reading
+//! Spawning the nexus-mcp binary as an HTTP server, and reading
 //! its output lines with bounded waits.
 #![allow(dead_code)]
 
@@ -8,7 +8,7 @@ use std::ffi::OsString;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, ChildStdout, Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -182,72 +182,6 @@ impl HttpServer {
 }
 
 impl Drop for HttpServer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// `nexus-mcp serve` over stdio with pipes, for tests that speak JSON-RPC lines themselves.
-pub struct StdioServer {
-    pub child: Child,
-    pub stdin: ChildStdin,
-    pub stdout: BufReader<ChildStdout>,
-    _data: TempDir,
-}
-
-impl StdioServer {
-    pub fn start(fixture: &Fixture, extra: &[&str]) -> StdioServer {
-        let data = tempfile::tempdir().expect("data tempdir");
-        let mut child = Command::new(bin())
-            .arg("serve")
-            .arg("--repo")
-            .arg(fixture.repo_arg())
-            .arg("--data-dir")
-            .arg(data.path())
-            .args(extra)
-            .env("PATH", tool_path())
-            .env_remove("NEXUS_API_URL")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("spawn nexus-mcp serve");
-        let stdin = child.stdin.take().expect("piped stdin");
-        let stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
-        StdioServer {
-            child,
-            stdin,
-            stdout,
-            _data: data,
-        }
-    }
-
-    /// Sends one JSON-RPC message (one line).
-    pub fn send(&mut self, msg: &serde_json::Value) {
-        writeln!(self.stdin, "{msg}").expect("write to server stdin");
-        self.stdin.flush().expect("flush server stdin");
-    }
-
-    /// Reads lines until the response with `id` arrives (notifications are skipped).
-    pub fn response(&mut self, id: u64) -> serde_json::Value {
-        loop {
-            let mut line = String::new();
-            let n = self
-                .stdout
-                .read_line(&mut line)
-                .expect("read server stdout");
-            assert!(n > 0, "server closed stdout before answering request {id}");
-            let v: serde_json::Value = serde_json::from_str(&line)
-                .unwrap_or_else(|e| panic!("stdout line is not JSON ({e}): {line}"));
-            if v.get("id").and_then(serde_json::Value::as_u64) == Some(id) {
-                return v;
-            }
-        }
-    }
-}
-
-impl Drop for StdioServer {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();

@@ -5,6 +5,7 @@ use super::Checker;
 use crate::checker::template_variables;
 use crate::locate::Step;
 use crate::model::{Ask, Manifest};
+use nexus_mcp_registry::spec::CONFIRM_KEY;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::collections::BTreeSet;
@@ -64,9 +65,6 @@ pub(super) fn check(c: &mut Checker<'_>, manifest: &Manifest) {
         );
     }
 }
-
-/// The engine's key for a mutation's confirmation question.
-const CONFIRM_KEY: &str = "approval";
 
 /// What a question's text may read: `<prefix>.<name>`.
 struct Reads<'a> {

@@ -152,14 +152,11 @@ pub fn ruff_category(code: Option<&str>) -> &'static str {
     let Some(code) = code else {
         return "runtime"; // syntax error
     };
-    let starts = |p: &str| code.starts_with(p);
-    if level::ruff_cannot_run(code) {
+    if level::ruff_cannot_run(code) || level::ruff_likely_bug(code) {
         "runtime"
     } else if level::ruff_security_number(code).is_some() {
         "security"
-    } else if starts("B0") || starts("PLE") || code == "F811" || code == "F601" || code == "E722" {
-        "runtime"
-    } else if starts("F") {
+    } else if code.starts_with('F') {
         "maintainability"
     } else {
         "style"

@@ -14,7 +14,7 @@
 use super::CallError;
 use crate::app::ToolContext;
 use crate::asking::Channel;
-use crate::spec::{AskRequest, AskSpec, PromptSpec, ToolSpec};
+use crate::spec::{AskRequest, AskSpec, CONFIRM_KEY, PromptSpec, ToolSpec};
 use rmcp::model::{InputRequests, InputRequiredResult, InputResponses, SealOptions, ServerRequest};
 use rmcp::service::{Peer, RoleServer};
 use serde::{Deserialize, Serialize};
@@ -24,9 +24,6 @@ use std::time::Duration;
 
 /// How long an input-required answer may take before its state expires.
 const STATE_TTL: Duration = Duration::from_secs(600);
-
-/// The key of the engine's own confirmation question (a mutation's `confirm:`).
-pub const CONFIRM_KEY: &str = "approval";
 
 /// The sealed progress of a stateless call: the round to ask next and the answers so far.
 #[derive(Serialize, Deserialize)]
@@ -41,6 +38,9 @@ struct Question {
     request: Value,
     capability: &'static str,
     optional: bool,
+    /// Its answer counts only with the sealed state that binds it to the call's arguments
+    /// (the confirmation of a plan).
+    bound: bool,
 }
 
 /// Asks what `tool` needs before it runs. `Ok` carries the answers by key (null for an
@@ -172,6 +172,7 @@ fn question(a: &'static AskSpec, arguments: &Value) -> Result<Question, CallErro
         request,
         capability: a.request.capability(),
         optional: a.optional,
+        bound: false,
     })
 }
 
@@ -195,6 +196,7 @@ fn confirmation(tool: &ToolSpec, message: &str, arguments: &Value) -> Result<Que
         }),
         capability: "elicitation",
         optional: false,
+        bound: true,
     })
 }
 
@@ -314,10 +316,9 @@ fn ask_stateless(
                 state.answers.insert(q.key.to_owned(), Value::Null);
                 continue;
             }
-            // A confirmation counts only with the state that binds it to these arguments.
             let given = responses
                 .and_then(|r| r.get(q.key))
-                .filter(|_| sealed.is_some() || q.key != CONFIRM_KEY);
+                .filter(|_| sealed.is_some() || !q.bound);
             match given {
                 Some(answer) => {
                     check_answer(q, answer)?;

@@ -16,12 +16,47 @@ use rmcp::service::{RequestContext, RoleServer};
 use serde_json::{Map, Value, json};
 use std::collections::BTreeSet;
 
+/// What a read (or subscription) of a URI no visible resource has gets: -32002.
+pub(super) fn not_found(uri: &str) -> ErrorData {
+    ErrorData::resource_not_found(
+        format!(
+            "unknown resource `{}`; call resources/list and resources/templates/list",
+            echo(uri)
+        ),
+        // SEP-2164: the URI asked for, so a client can tell which read failed.
+        Some(json!({"uri": echo(uri)})),
+    )
+}
+
+/// The resource of `resources` that `uri` names, with its template's variables: an exact URI
+/// first, then the templates in manifest order.
+pub(super) fn resolve(
+    resources: impl Iterator<Item = &'static ResourceSpec> + Clone,
+    uri: &str,
+) -> Option<(&'static ResourceSpec, Map<String, Value>)> {
+    resources
+        .clone()
+        .find(|r| !r.is_template() && r.uri == uri)
+        .map(|r| (r, Map::new()))
+        .or_else(|| {
+            resources.filter(|r| r.is_template()).find_map(|r| {
+                let vars = uri_template::matches(r.uri, uri)?;
+                Some((
+                    r,
+                    vars.into_iter()
+                        .map(|(k, v)| (k, Value::String(v)))
+                        .collect(),
+                ))
+            })
+        })
+}
+
 impl McpServer {
     /// The resources (and templates) this caller may see.
     fn visible_resources(
         &self,
         scopes: &BTreeSet<String>,
-    ) -> impl Iterator<Item = &'static ResourceSpec> + '_ {
+    ) -> impl Iterator<Item = &'static ResourceSpec> + Clone + '_ {
         let surface = self.app.surface;
         let scopes = scopes.clone();
         let mode = self.mode;
@@ -66,22 +101,7 @@ impl McpServer {
         scopes: &BTreeSet<String>,
         uri: &str,
     ) -> Option<(&'static ResourceSpec, Map<String, Value>)> {
-        self.visible_resources(scopes)
-            .find(|r| !r.is_template() && r.uri == uri)
-            .map(|r| (r, Map::new()))
-            .or_else(|| {
-                self.visible_resources(scopes)
-                    .filter(|r| r.is_template())
-                    .find_map(|r| {
-                        let vars = uri_template::matches(r.uri, uri)?;
-                        Some((
-                            r,
-                            vars.into_iter()
-                                .map(|(k, v)| (k, Value::String(v)))
-                                .collect(),
-                        ))
-                    })
-            })
+        resolve(self.visible_resources(scopes), uri)
     }
 
     pub(super) async fn resources_read(
@@ -91,14 +111,7 @@ impl McpServer {
     ) -> Result<ReadResourceResponse, ErrorData> {
         let scopes = self.scopes_for(&ctx);
         let Some((resource, vars)) = self.find_resource(&scopes, &request.uri) else {
-            return Err(ErrorData::resource_not_found(
-                format!(
-                    "unknown resource `{}`; call resources/list and resources/templates/list",
-                    echo(&request.uri)
-                ),
-                // SEP-2164: the URI asked for, so a client can tell which read failed.
-                Some(serde_json::json!({"uri": echo(&request.uri)})),
-            ));
+            return Err(not_found(&request.uri));
         };
         self.check_variables(resource, &vars)?;
         let args = Value::Object(vars);

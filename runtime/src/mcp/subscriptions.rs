@@ -36,20 +36,20 @@ impl McpServer {
     ) -> Result<(), ErrorData> {
         let uri = request.uri;
         let scopes = self.scopes_for(&ctx);
-        // Unknown, out of scope or unreadable: the same error a read gives.
+        let Some((resource, _)) = self.find_resource(&scopes, &uri) else {
+            return Err(super::resources::not_found(&uri));
+        };
+        let Some(every) = resource.poll_seconds else {
+            return Err(ErrorData::invalid_params(
+                format!(
+                    "resource `{}` cannot be subscribed: nothing tells this server when it changes. Read it again when you need it.",
+                    echo(&uri)
+                ),
+                None,
+            ));
+        };
+        // Unreadable now (the backend refuses it): the same error a read gives.
         let first = self.read_text(&uri, &ctx).await?;
-        let every = self
-            .find_resource(&scopes, &uri)
-            .and_then(|(resource, _)| resource.poll_seconds)
-            .ok_or_else(|| {
-                ErrorData::invalid_params(
-                    format!(
-                        "resource `{}` cannot be subscribed: nothing tells this server when it changes. Read it again when you need it.",
-                        echo(&uri)
-                    ),
-                    None,
-                )
-            })?;
         let server = self.clone();
         let watched = uri.clone();
         let task = tokio::spawn(async move {
@@ -164,16 +164,11 @@ impl McpServer {
         }
     }
 
-    /// How often a resource is read again while watched; None: it cannot be subscribed.
+    /// How often a resource is read again while watched (the resource a read of `uri` would
+    /// find); None: it cannot be subscribed. Scopes apply when it is read.
     fn poll_seconds(&self, uri: &str) -> Option<u32> {
-        self.app.surface.resources.iter().find_map(|r| {
-            let fits = if r.is_template() {
-                crate::uri_template::matches(r.uri, uri).is_some()
-            } else {
-                r.uri == uri
-            };
-            if fits { r.poll_seconds } else { None }
-        })
+        super::resources::resolve(self.app.surface.resources.iter(), uri)
+            .and_then(|(r, _)| r.poll_seconds)
     }
 
     /// What a read of `uri` answers this session, as text to compare.

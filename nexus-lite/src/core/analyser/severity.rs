@@ -67,15 +67,20 @@ pub fn ruff(code: Option<&str>) -> Level {
     if ruff_cannot_run(code) {
         return Level::High;
     }
-    let starts = |p: &str| code.starts_with(p);
     if let Some(number) = ruff_security_number(code) {
         return ruff_security(number);
     }
-    if starts("B0") || starts("PLE") || matches!(code, "F811" | "F601" | "E722") {
+    if ruff_likely_bug(code) {
         Level::Medium
     } else {
         Level::Low
     }
+}
+
+/// A ruff code for a likely bug: flake8-bugbear (`B0*`), pylint errors (`PLE*`), a
+/// redefinition (`F811`), a repeated dict key (`F601`), a bare except (`E722`).
+pub fn ruff_likely_bug(code: &str) -> bool {
+    code.starts_with("B0") || code.starts_with("PLE") || matches!(code, "F811" | "F601" | "E722")
 }
 
 /// `nnn` of a ruff `S<nnn>` (flake8-bandit) code; `SIM108` and other `S…` linters are not.
