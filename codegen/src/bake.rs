@@ -4,10 +4,10 @@
 //! the runtime as `runtime`.
 
 use nexus_mcp_registry::spec::{
-    Access, AskRequest, AskSpec, BackendFailure, CapabilitiesSpec, CompletionSpec, ContentKind,
-    ContentSpec, ErrorCodeSpec, Handler, HttpMethod, MetaTool, Mode, MutationSpec, NexusSpec,
-    PaginationSpec, PromptArgSpec, PromptCallSpec, PromptMessageSpec, PromptSpec, ResourceSpec,
-    ResponseSpec, Role, ScopeSpec, SurfaceSpec, ToolSpec,
+    Access, AskRequest, AskSpec, BackendFailure, CapabilitiesSpec, ChooseSpec, CompletionSpec,
+    ContentKind, ContentSpec, ErrorCodeSpec, Handler, HttpMethod, MetaTool, Mode, MutationSpec,
+    NexusSpec, PaginationSpec, PromptArgSpec, PromptCallSpec, PromptMessageSpec, PromptSpec,
+    ResourceSpec, ResponseSpec, Role, ScopeSpec, SurfaceSpec, ToolSpec,
 };
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -140,7 +140,8 @@ record!(ToolSpec {
     content,
     listed,
     errors,
-    ask
+    ask,
+    choose
 });
 record!(ErrorCodeSpec {
     when,
@@ -175,6 +176,12 @@ record!(MutationSpec {
     changes,
     approver,
     confirm
+});
+record!(ChooseSpec {
+    from,
+    by,
+    message,
+    label
 });
 record!(AskSpec {
     key,

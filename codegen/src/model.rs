@@ -147,6 +147,25 @@ pub struct Tool {
     /// one request (see [`Ask`]).
     #[serde(default)]
     pub ask: Vec<BTreeMap<String, Ask>>,
+    /// On a read tool: a result listing several matches lets the human pick one (see [`Choose`]).
+    #[serde(default)]
+    pub choose: Option<Choose>,
+}
+
+/// `choose: {from, by, message, label}`: when the answer lists two or more items under `from`
+/// and the client can ask its human, the human picks one and the tool runs again with input
+/// `by` set to the picked item's `by`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Choose {
+    /// A top-level output property: an array of objects.
+    pub from: String,
+    /// A field of those objects and an input property of the same name.
+    pub by: String,
+    /// minijinja over `input` and `total`.
+    pub message: String,
+    /// minijinja over `item`.
+    pub label: String,
 }
 
 /// One question: exactly one of `elicit`, `sample`, `roots`.

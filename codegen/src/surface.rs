@@ -199,6 +199,12 @@ fn tool(m: &Manifest, t: &model::Tool) -> spec::ToolSpec {
                 .collect(),
         ),
         ask: rounds(&t.ask),
+        choose: t.choose.as_ref().map(|c| spec::ChooseSpec {
+            from: text(&c.from),
+            by: text(&c.by),
+            message: text(&c.message),
+            label: text(&c.label),
+        }),
     }
 }
 

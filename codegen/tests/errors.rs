@@ -67,7 +67,7 @@ fn unknown_key() {
         only_error(&source, "titel:"),
         "tests/manifests/demo.yaml:40:5: tool `get_note`: unknown field `titel`, expected one of \
          `name`, `title`, `description`, `scope`, `access`, `modes`, `handler`, `input`, \
-         `output`, `nexus`, `response`, `pagination`, `mutation`, `content`, `listed`, `errors`, `ask`. See manifest/README.md for \
+         `output`, `nexus`, `response`, `pagination`, `mutation`, `content`, `listed`, `errors`, `ask`, `choose`. See manifest/README.md for \
          the keys a manifest accepts."
     );
 }
@@ -763,6 +763,65 @@ fn a_question_reads_only_the_tools_input() {
     let message = only_error(&source, "elicit:");
     assert!(
         message.contains("template uses `input.nobody`; a question can only read `input.<name>`"),
+        "{message}"
+    );
+}
+
+/// `choose:` on list_notes (its items have `id`, `title`, `summary`).
+fn with_choose(by: &str, label: &str) -> String {
+    edit(
+        "    pagination:\n      items: items\n      cursor: cursor\n",
+        &format!(
+            "    pagination:\n      items: items\n      cursor: cursor\n    choose: {{from: items, by: {by}, message: \"Which of {{{{ total }}}} in {{{{ input.folder }}}}?\", label: \"{label}\"}}\n"
+        ),
+    )
+}
+
+#[test]
+fn a_choice_is_passed_back_as_an_input() {
+    let source = with_choose("id", "{{ item.title }}");
+    let message = only_error(&source, "by: id");
+    assert!(
+        message.ends_with("tool `list_notes`: `by: id` is not an input of the tool: the pick is passed back as that input. Declare it under `input.properties`."),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_choice_is_among_the_items_of_an_output_array() {
+    let source = with_choose("folder", "{{ item.title }}");
+    let message = only_error(&source, "from: items");
+    assert!(
+        message.contains("`from: items` with `by: folder` needs an output array `items` whose items have `folder`: `items.*.folder` is not in the output schema"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_choice_title_reads_only_the_items_fields() {
+    let source = with_choose("folder", "{{ item.nope }}");
+    let all = errors(&source);
+    assert!(
+        all.iter().any(|e| e
+            .to_string()
+            .contains("template uses `item.nope`; a question can only read `item.<name>`")),
+        "{all:?}"
+    );
+}
+
+#[test]
+fn only_a_read_tool_lets_the_human_choose() {
+    let source = edit(
+        "        archived: {type: boolean}\n",
+        "        archived: {type: boolean}\n        notes: {type: array, items: {type: object, properties: {noteId: {type: string}}}}\n",
+    )
+    .replace(
+        "        next_step: {type: string}\n    nexus:",
+        "        next_step: {type: string}\n    choose: {from: notes, by: noteId, message: Which?, label: \"{{ item.noteId }}\"}\n    nexus:",
+    );
+    let message = only_error(&source, "choose:");
+    assert!(
+        message.contains("`choose` re-runs the tool with the human's pick, so it is only for `access: read` tools without `mutation`"),
         "{message}"
     );
 }

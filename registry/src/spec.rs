@@ -95,6 +95,15 @@ pub struct CapabilitiesSpec {
 }
 
 impl ToolSpec {
+    /// Whether a call may put a question to the client: its `ask:`, a mutation's `confirm:`,
+    /// a `choose:` (or the meta-tool that runs a capability, which may be any of these).
+    pub fn may_ask(&self) -> bool {
+        !self.ask.is_empty()
+            || self.mutation.as_ref().is_some_and(|m| m.confirm.is_some())
+            || self.choose.is_some()
+            || self.handler == Handler::Meta(MetaTool::Use)
+    }
+
     /// The MCP tool definition (what tools/list lists and contract/ holds).
     pub fn to_mcp_json(&self) -> Value {
         let parse = |s: &str| serde_json::from_str::<Value>(s).unwrap_or(Value::Null);
@@ -201,7 +210,28 @@ pub struct ToolSpec {
     /// What the tool asks the client before it runs (the manifest's `ask:`), round by round:
     /// every question of a round goes out at once, the next round after their answers.
     pub ask: &'static [&'static [AskSpec]],
+    /// A result listing several matches lets the human pick one (the manifest's `choose:`).
+    pub choose: Option<ChooseSpec>,
 }
+
+/// `choose:` on a read tool: when its answer lists two or more matches under `from` and the
+/// client can ask its human (elicitation), the human picks one and the tool runs again with the
+/// input `by` set to that match's `by`. Otherwise the answer goes back as it is.
+#[derive(Debug, PartialEq, Eq)]
+pub struct ChooseSpec {
+    /// The top-level output array holding the matches.
+    pub from: &'static str,
+    /// The field that tells the matches apart, in an item and in the input alike.
+    pub by: &'static str,
+    /// The question, a minijinja template over `input` and `total` (the matches listed).
+    pub message: &'static str,
+    /// Each choice's title, a minijinja template over `item`.
+    pub label: &'static str,
+}
+
+/// The key of the engine's question for a `choose:` (a manifest question may not use it on
+/// such a tool).
+pub const CHOICE_KEY: &str = "choice";
 
 /// The key of the engine's own question for a mutation's `confirm:` (a manifest question may
 /// not use it on such a tool).

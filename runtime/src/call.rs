@@ -86,36 +86,32 @@ async fn run(
     let started = std::time::Instant::now();
     client_log(&ctx, || format!("`{}` called", tool.name)).await;
     let mut raw = match tool.handler {
-        // Progress around the backend request, for clients that sent a progressToken; custom
-        // tools report their own.
-        Handler::Mapped => {
-            ctx.progress(0.0, Some(2.0), "asking the backend").await;
-            let raw = probed(
-                &ctx,
-                tool,
-                &arguments,
-                run_mapped(&ctx, tool, &arguments, &answers),
-            )
-            .await;
-            ctx.progress(1.0, Some(2.0), "the backend answered").await;
-            raw.map_err(|f| error_codes::apply(tool, &arguments, f))?
-        }
-        Handler::Custom => {
-            let app = ctx.app.clone();
-            let future =
-                (app.parts.custom)(ctx.clone(), tool.name, arguments.clone()).ok_or_else(|| {
-                    ToolError::Internal(format!(
-                        "custom tool `{}` has no implementation",
-                        tool.name
-                    ))
-                })?;
-            probed(&ctx, tool, &arguments, future)
-                .await
-                .map_err(|e| error_codes::apply(tool, &arguments, e.into()))?
-        }
         // The capability's answer is already finished under its own budget and envelope.
         Handler::Meta(MetaTool::Use) => return meta::use_capability(ctx, arguments).await,
         Handler::Meta(MetaTool::List) => meta::list(&ctx, &arguments)?,
+        Handler::Mapped | Handler::Custom => {
+            // Progress around a mapped tool's backend request, for clients that sent a
+            // progressToken; custom tools report their own.
+            let mapped = tool.handler == Handler::Mapped;
+            if mapped {
+                ctx.progress(0.0, Some(2.0), "asking the backend").await;
+            }
+            let raw = execute(&ctx, tool, &arguments, &answers).await;
+            if mapped {
+                ctx.progress(1.0, Some(2.0), "the backend answered").await;
+            }
+            let raw = raw?;
+            // Several matches: the human may pick one, and the tool runs again for it.
+            match ask::choice(&ctx, tool, &arguments, &raw).await? {
+                Some((by, picked)) => {
+                    if let Some(obj) = arguments.as_object_mut() {
+                        obj.insert(by.to_owned(), picked);
+                    }
+                    execute(&ctx, tool, &arguments, &answers).await?
+                }
+                None => raw,
+            }
+        }
     };
     follow_up::add(&ctx, tool, &arguments, &mut raw);
     let result = finish(&ctx, tool, raw).await;
@@ -128,6 +124,41 @@ async fn run(
     })
     .await;
     Ok(result)
+}
+
+/// A mapped or custom tool's run: its backend failures under the tool's declared error codes.
+async fn execute(
+    ctx: &ToolContext,
+    tool: &'static ToolSpec,
+    arguments: &Value,
+    answers: &Value,
+) -> Result<Value, CallError> {
+    match tool.handler {
+        Handler::Mapped => Ok(probed(
+            ctx,
+            tool,
+            arguments,
+            run_mapped(ctx, tool, arguments, answers),
+        )
+        .await
+        .map_err(|f| error_codes::apply(tool, arguments, f))?),
+        Handler::Custom => {
+            let app = ctx.app.clone();
+            let future =
+                (app.parts.custom)(ctx.clone(), tool.name, arguments.clone()).ok_or_else(|| {
+                    ToolError::Internal(format!(
+                        "custom tool `{}` has no implementation",
+                        tool.name
+                    ))
+                })?;
+            Ok(probed(ctx, tool, arguments, future)
+                .await
+                .map_err(|e| error_codes::apply(tool, arguments, e.into()))?)
+        }
+        Handler::Meta(_) => {
+            Err(ToolError::Internal(format!("meta-tool `{}` has no backend run", tool.name)).into())
+        }
+    }
 }
 
 /// An info message to the client's log (sent only when it asked with logging/setLevel).

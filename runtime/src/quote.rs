@@ -21,7 +21,8 @@ pub fn capped(message: &str) -> Cow<'_, str> {
     cut(message, MESSAGE_MAX)
 }
 
-fn cut(text: &str, max: usize) -> Cow<'_, str> {
+/// `text` whole when at most `max` characters, else its first `max`, `…` and its length.
+pub fn cut(text: &str, max: usize) -> Cow<'_, str> {
     match text.char_indices().nth(max) {
         None => Cow::Borrowed(text),
         Some((at, _)) => Cow::Owned(format!(

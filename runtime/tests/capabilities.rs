@@ -117,6 +117,7 @@ static SURFACE: SurfaceSpec = SurfaceSpec {
             listed: true,
             errors: TASK_ERRORS,
             ask: &[],
+            choose: None,
         },
         ToolSpec {
             name: "close_task",
@@ -151,6 +152,7 @@ static SURFACE: SurfaceSpec = SurfaceSpec {
             listed: true,
             errors: &[],
             ask: &[],
+            choose: None,
         },
         ToolSpec {
             name: "get_gate_result",
@@ -177,6 +179,7 @@ static SURFACE: SurfaceSpec = SurfaceSpec {
             listed: false,
             errors: &[],
             ask: &[],
+            choose: None,
         },
         ToolSpec {
             name: "propose_rule",
@@ -214,6 +217,7 @@ static SURFACE: SurfaceSpec = SurfaceSpec {
             listed: false,
             errors: &[],
             ask: &[],
+            choose: None,
         },
         ToolSpec {
             name: "admin_report",
@@ -233,6 +237,7 @@ static SURFACE: SurfaceSpec = SurfaceSpec {
             listed: false,
             errors: &[],
             ask: &[],
+            choose: None,
         },
         ToolSpec {
             name: "use_capability",
@@ -252,6 +257,7 @@ static SURFACE: SurfaceSpec = SurfaceSpec {
             listed: true,
             errors: &[],
             ask: &[],
+            choose: None,
         },
         ToolSpec {
             name: "list_capabilities",
@@ -271,6 +277,7 @@ static SURFACE: SurfaceSpec = SurfaceSpec {
             listed: true,
             errors: &[],
             ask: &[],
+            choose: None,
         },
     ],
     prompts: &[],

@@ -106,17 +106,24 @@ async def check_bad_arguments(client: Client) -> None:
 
 
 class Human:
-    """The person behind the client: answers the server's confirmation (elicitation) as told."""
+    """The person behind the client: answers the server's questions (elicitation) as told: the
+    confirmation of a plan, or which of several matches the agent means (`pick`: an index)."""
 
     def __init__(self) -> None:
         self.answer = "decline"
+        self.pick = 0
         self.asked: list[str] = []
+        self.choices: list[dict] = []
 
     async def __call__(self, context, params: types.ElicitRequestParams) -> types.ElicitResult:
         self.asked.append(params.message)
-        if self.answer == "accept":
-            return types.ElicitResult(action="accept", content={"approve": True})
-        return types.ElicitResult(action=self.answer)
+        if self.answer != "accept":
+            return types.ElicitResult(action=self.answer)
+        choice = params.requested_schema.get("properties", {}).get("choice")
+        if choice is not None:
+            self.choices = choice["oneOf"]
+            return types.ElicitResult(action="accept", content={"choice": self.choices[self.pick]["const"]})
+        return types.ElicitResult(action="accept", content={"approve": True})
 
 
 async def check_confirmation(client: Client, human: Human, repository: str) -> None:
@@ -137,6 +144,34 @@ async def check_confirmation(client: Client, human: Human, repository: str) -> N
     expect(not done.is_error, f"an approved regeneration failed: {text[:300]}")
     regeneration = done.structured_content["regeneration"]
     print(f"  kg_regenerate_submit, human approves (no confirmed_by_sr) -> {regeneration.get('status')}")
+
+
+async def check_choice(client: Client, human: Human, repository: str) -> None:
+    # Two SHA1 uses in shop/crypto.py and a proof without a line: the human picks one, and the
+    # agent gets that finding's packet; a human who declines leaves the answer ambiguous.
+    graph = await client.call_tool("kg_latest_graph", {"repository": repository, "branch": "main"})
+    proof = {
+        "graph_id": graph.structured_content["graph"]["graph_id"],
+        "source_tool": "bandit",
+        "finding_type": "bandit_b324_hashlib",
+        "path": "shop/crypto.py",
+    }
+    human.answer, human.asked = "decline", []
+    declined = await client.call_tool("kg_get_audit_risk", proof)
+    expect(declined.structured_content.get("status") == "ambiguous", f"declined: {declined.structured_content}")
+    expect(len(human.asked) == 1, f"the human was not asked: {human.asked}")
+    candidates = declined.structured_content["candidates"]
+    human.answer, human.pick = "accept", 1
+    picked = await client.call_tool("kg_get_audit_risk", proof)
+    packet = picked.structured_content
+    offered = [c["const"] for c in human.choices]
+    expect(offered == [c["dedupe_key"] for c in candidates], f"offered {offered}, candidates {candidates}")
+    expect(packet.get("status") == "ready", f"after the pick: {packet}")
+    expect(packet["finding"]["dedupe_key"] == offered[1], f"picked {offered[1]}, got {packet['finding']}")
+    print(
+        f"  kg_get_audit_risk without a line: human declines -> ambiguous; picks "
+        f"{human.choices[1]['title']!r} -> ready, line {packet['finding']['line']}"
+    )
 
 
 async def check_completion(client: Client, repository: str) -> None:
@@ -188,6 +223,7 @@ async def run_stdio(args: argparse.Namespace) -> None:
         expect(not missing, f"with kg:regenerate granted, tools/list lacks {sorted(missing)}")
         print(f"  tools/list: {len(names)} tools including {sorted(REGENERATE_TOOLS)}")
         await check_confirmation(client, human, repository)
+        await check_choice(client, human, repository)
 
 
 async def run_http(args: argparse.Namespace) -> None:
@@ -213,6 +249,7 @@ async def run_http(args: argparse.Namespace) -> None:
             await check_bad_arguments(client)
             await check_completion(client, args.repository)
             await check_confirmation(client, human, args.repository)
+            await check_choice(client, human, args.repository)
 
 
 def main() -> int:

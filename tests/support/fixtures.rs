@@ -52,6 +52,13 @@ pub struct Fixture {
 }
 
 impl Fixture {
+    /// A committed git repository at `path` inside `dir` (a project's sdist, say), served as
+    /// [`REPO_NAME`] like the fixture.
+    pub fn from_repo(dir: TempDir, path: PathBuf) -> Fixture {
+        let head = git(&path, &["rev-parse", "HEAD"]);
+        Fixture { dir, path, head }
+    }
+
     /// `acme/shop=PATH`, for `--repo`.
     pub fn repo_arg(&self) -> String {
         format!("{REPO_NAME}={}", self.path.display())
@@ -59,7 +66,8 @@ impl Fixture {
 }
 
 /// A small Python project with known problems, committed on branch `main`:
-/// - `shop/crypto.py`: `hashlib.sha1(...)` (bandit B324) and an unused `import os` (ruff F401)
+/// - `shop/crypto.py`: `hashlib.sha1(...)` twice, lines 6 and 10 (bandit B324: one proof
+///   without a line is ambiguous), and an unused `import os` (ruff F401)
 /// - `shop/orders.py` imports its sibling `shop.crypto`; `shop/api.py` imports `shop.orders`
 /// - `tests/test_orders.py`: a test module importing `shop.orders`
 pub fn fixture_repo() -> Fixture {
@@ -71,7 +79,7 @@ pub fn fixture_repo() -> Fixture {
     write(
         &path,
         "shop/crypto.py",
-        "import hashlib\nimport os\n\n\ndef h(d):\n    return hashlib.sha1(d).hexdigest()\n",
+        "import hashlib\nimport os\n\n\ndef h(d):\n    return hashlib.sha1(d).hexdigest()\n\n\ndef legacy(d):\n    return hashlib.sha1(d).digest()\n",
     );
     write(
         &path,

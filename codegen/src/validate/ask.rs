@@ -2,10 +2,11 @@
 //! question for the human before a real run): well-formed requests a client can answer.
 
 use super::Checker;
+use super::paths::walk;
 use crate::checker::template_variables;
 use crate::locate::Step;
-use crate::model::{Ask, Manifest};
-use nexus_mcp_registry::spec::CONFIRM_KEY;
+use crate::model::{Access, Ask, Choose, Manifest};
+use nexus_mcp_registry::spec::{CHOICE_KEY, CONFIRM_KEY};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::collections::BTreeSet;
@@ -49,6 +50,9 @@ pub(super) fn check(c: &mut Checker<'_>, manifest: &Manifest) {
             }
             check_template(c, &at, subject.clone(), &reads, confirm);
         }
+        if let Some(choose) = &tool.choose {
+            check_choose(c, manifest, i, &subject, &reads, choose);
+        }
     }
     for (i, prompt) in manifest.prompts.iter().enumerate() {
         let subject = Some(format!("prompt `{}`", prompt.name));
@@ -64,6 +68,94 @@ pub(super) fn check(c: &mut Checker<'_>, manifest: &Manifest) {
             &prompt.ask,
         );
     }
+}
+
+/// A `choose:` re-runs a read tool with one more input: the matches are an output array whose
+/// items carry `by`, and `by` is an input.
+fn check_choose(
+    c: &mut Checker<'_>,
+    manifest: &Manifest,
+    i: usize,
+    subject: &Option<String>,
+    reads: &Reads<'_>,
+    choose: &Choose,
+) {
+    let tool = &manifest.tools[i];
+    let at = [Step::from("tools"), Step::from(i), Step::from("choose")];
+    if tool.mutation.is_some() || tool.access != Access::Read {
+        c.report(&at, subject.clone(), "`choose` re-runs the tool with the human's pick, so it is only for `access: read` tools without `mutation`; remove it.".to_owned());
+    }
+    if tool.ask.iter().any(|round| round.contains_key(CHOICE_KEY)) {
+        c.report(
+            &at,
+            subject.clone(),
+            format!("question key `{CHOICE_KEY}` is the choice's own; rename that question."),
+        );
+    }
+    if let Err(miss) = walk(
+        &tool.output,
+        &[choose.from.as_str(), "*", choose.by.as_str()],
+        &manifest.types,
+    ) {
+        c.report(
+            &[&at[..], &[Step::from("from")]].concat(),
+            subject.clone(),
+            format!(
+                "`from: {}` with `by: {}` needs an output array `{}` whose items have `{}`: {}",
+                choose.from,
+                choose.by,
+                choose.from,
+                choose.by,
+                miss.describe()
+            ),
+        );
+    }
+    if !reads.names.contains(choose.by.as_str()) {
+        c.report(&[&at[..], &[Step::from("by")]].concat(), subject.clone(), format!("`by: {}` is not an input of the tool: the pick is passed back as that input. Declare it under `input.properties`.", choose.by));
+    }
+    check_template_with(
+        c,
+        &[&at[..], &[Step::from("message")]].concat(),
+        subject.clone(),
+        reads,
+        &["total"],
+        &choose.message,
+    );
+    let item_fields = item_fields(manifest, i, &choose.from);
+    let label_reads = Reads {
+        prefix: "item",
+        names: item_fields.iter().map(String::as_str).collect(),
+    };
+    check_template_with(
+        c,
+        &[&at[..], &[Step::from("label")]].concat(),
+        subject.clone(),
+        &label_reads,
+        &[],
+        &choose.label,
+    );
+}
+
+/// The field names of the items of output array `from` (empty when it is not one).
+fn item_fields(manifest: &Manifest, i: usize, from: &str) -> Vec<String> {
+    let output = &manifest.tools[i].output;
+    let items = crate::schema::properties(output)
+        .into_iter()
+        .find(|(k, _)| *k == from)
+        .and_then(|(_, p)| p.get("items"));
+    let Some(items) = items else {
+        return Vec::new();
+    };
+    let items = items
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|r| r.strip_prefix(crate::schema::TYPE_REF_PREFIX))
+        .and_then(|name| manifest.types.get(name))
+        .unwrap_or(items);
+    crate::schema::properties(items)
+        .into_iter()
+        .map(|(k, _)| k.to_owned())
+        .collect()
 }
 
 /// What a question's text may read: `<prefix>.<name>`.
@@ -171,6 +263,18 @@ fn check_template(
     reads: &Reads<'_>,
     template: &str,
 ) {
+    check_template_with(c, at, subject, reads, &[], template);
+}
+
+/// A template reads only `<prefix>.<name>` of `reads`, and the plain `names`.
+fn check_template_with(
+    c: &mut Checker<'_>,
+    at: &[Step],
+    subject: Option<String>,
+    reads: &Reads<'_>,
+    names: &[&str],
+    template: &str,
+) {
     match template_variables(template) {
         Err(e) => c.report(
             at,
@@ -183,8 +287,10 @@ fn check_template(
                     .strip_prefix(reads.prefix)
                     .and_then(|rest| rest.strip_prefix('.'))
                     .map(|f| f.split('.').next().unwrap_or_default());
-                if !field.is_some_and(|f| reads.names.contains(f)) {
-                    c.report(at, subject.clone(), format!("template uses `{var}`; a question can only read `{}.<name>` of what it belongs to.", reads.prefix));
+                if !field.is_some_and(|f| reads.names.contains(f)) && !names.contains(&var.as_str())
+                {
+                    let also: String = names.iter().map(|n| format!(" and `{n}`")).collect();
+                    c.report(at, subject.clone(), format!("template uses `{var}`; a question can only read `{}.<name>` of what it belongs to{also}.", reads.prefix));
                 }
             }
         }

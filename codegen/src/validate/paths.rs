@@ -43,7 +43,7 @@ pub(super) fn check(c: &mut Checker<'_>, manifest: &Manifest) {
 }
 
 /// Where a path left the schema.
-struct Miss {
+pub(super) struct Miss {
     /// The path up to and including the missing step.
     at: String,
     /// Names that exist at that level, nearest first.
@@ -52,15 +52,20 @@ struct Miss {
 
 impl Miss {
     fn message(&self, key: &str, path: &str) -> String {
+        format!(
+            "{key} path `{path}`: {}. Fix the path, or declare the field in `output`.",
+            self.describe()
+        )
+    }
+
+    /// Where the path left the schema and what exists there.
+    pub(super) fn describe(&self) -> String {
         let hint = if self.nearest.is_empty() {
             "it has no named fields there".to_owned()
         } else {
             format!("nearest existing: {}", self.nearest.join(", "))
         };
-        format!(
-            "{key} path `{path}`: `{}` is not in the output schema ({hint}). Fix the path, or declare the field in `output`.",
-            self.at
-        )
+        format!("`{}` is not in the output schema ({hint})", self.at)
     }
 }
 
@@ -93,7 +98,11 @@ fn branches<'a>(schema: &'a Value, types: &'a BTreeMap<String, Value>) -> Vec<&'
     }
 }
 
-fn walk(schema: &Value, segments: &[&str], types: &BTreeMap<String, Value>) -> Result<(), Miss> {
+pub(super) fn walk(
+    schema: &Value,
+    segments: &[&str],
+    types: &BTreeMap<String, Value>,
+) -> Result<(), Miss> {
     let Some((step, rest)) = segments.split_first() else {
         return Ok(());
     };

@@ -424,6 +424,7 @@ pub mod demo {
                     },
                 ],
                 ask: &[],
+                choose: None,
             },
             runtime::spec::ToolSpec {
                 name: "get_note_history",
@@ -457,6 +458,7 @@ pub mod demo {
                 listed: false,
                 errors: &[],
                 ask: &[],
+                choose: None,
             },
             runtime::spec::ToolSpec {
                 name: "list_notes",
@@ -506,6 +508,7 @@ pub mod demo {
                 listed: true,
                 errors: &[],
                 ask: &[],
+                choose: None,
             },
             runtime::spec::ToolSpec {
                 name: "compare_note_with_local",
@@ -551,6 +554,7 @@ pub mod demo {
                 listed: true,
                 errors: &[],
                 ask: &[],
+                choose: None,
             },
             runtime::spec::ToolSpec {
                 name: "export_notes",
@@ -597,6 +601,7 @@ pub mod demo {
                 listed: true,
                 errors: &[],
                 ask: &[],
+                choose: None,
             },
             runtime::spec::ToolSpec {
                 name: "archive_note",
@@ -643,6 +648,7 @@ pub mod demo {
                 listed: false,
                 errors: &[],
                 ask: &[],
+                choose: None,
             },
             runtime::spec::ToolSpec {
                 name: "use_capability",
@@ -671,6 +677,7 @@ pub mod demo {
                 listed: true,
                 errors: &[],
                 ask: &[],
+                choose: None,
             },
             runtime::spec::ToolSpec {
                 name: "list_capabilities",
@@ -699,6 +706,7 @@ pub mod demo {
                 listed: true,
                 errors: &[],
                 ask: &[],
+                choose: None,
             },
         ],
         prompts: &[

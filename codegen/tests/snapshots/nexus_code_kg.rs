@@ -1542,6 +1542,7 @@ pub mod nexus_code_kg {
                 listed: true,
                 errors: &[],
                 ask: &[],
+                choose: None,
             },
             runtime::spec::ToolSpec {
                 name: "kg_graph_summary",
@@ -1585,6 +1586,7 @@ pub mod nexus_code_kg {
                 listed: true,
                 errors: &[],
                 ask: &[],
+                choose: None,
             },
             runtime::spec::ToolSpec {
                 name: "kg_list_audit_risks",
@@ -1657,6 +1659,7 @@ pub mod nexus_code_kg {
                 listed: true,
                 errors: &[],
                 ask: &[],
+                choose: None,
             },
             runtime::spec::ToolSpec {
                 name: "kg_list_anomalies",
@@ -1717,6 +1720,7 @@ pub mod nexus_code_kg {
                 listed: true,
                 errors: &[],
                 ask: &[],
+                choose: None,
             },
             runtime::spec::ToolSpec {
                 name: "kg_get_audit_risk",
@@ -1757,6 +1761,12 @@ pub mod nexus_code_kg {
                 listed: true,
                 errors: &[],
                 ask: &[],
+                choose: Some(runtime::spec::ChooseSpec {
+                    from: "candidates",
+                    by: "dedupe_key",
+                    message: "{{ total }} {{ input.source_tool }} findings `{{ input.finding_type }}` in {{ input.path }} match what your agent asked about. Which one does it mean?",
+                    label: "line {{ item.line }} ({{ item.severity }}): {{ item.message }}",
+                }),
             },
             runtime::spec::ToolSpec {
                 name: "kg_get_anomaly",
@@ -1794,6 +1804,12 @@ pub mod nexus_code_kg {
                 listed: true,
                 errors: &[],
                 ask: &[],
+                choose: Some(runtime::spec::ChooseSpec {
+                    from: "candidates",
+                    by: "anomaly_id",
+                    message: "{{ total }} anomalies match what your agent asked about. Which one does it mean?",
+                    label: "{{ item.kind }} at {{ item.path }}:{{ item.line }}: {{ item.message }}",
+                }),
             },
             runtime::spec::ToolSpec {
                 name: "kg_file_context",
@@ -1847,6 +1863,7 @@ pub mod nexus_code_kg {
                 listed: true,
                 errors: &[],
                 ask: &[],
+                choose: None,
             },
             runtime::spec::ToolSpec {
                 name: "kg_impact",
@@ -1899,6 +1916,7 @@ pub mod nexus_code_kg {
                 listed: true,
                 errors: &[],
                 ask: &[],
+                choose: None,
             },
             runtime::spec::ToolSpec {
                 name: "kg_compare_runs",
@@ -1952,6 +1970,7 @@ pub mod nexus_code_kg {
                 listed: true,
                 errors: &[],
                 ask: &[],
+                choose: None,
             },
             runtime::spec::ToolSpec {
                 name: "kg_compare_with_local_git",
@@ -1986,6 +2005,7 @@ pub mod nexus_code_kg {
                 listed: true,
                 errors: &[],
                 ask: &[],
+                choose: None,
             },
             runtime::spec::ToolSpec {
                 name: "kg_regenerate",
@@ -2034,6 +2054,7 @@ pub mod nexus_code_kg {
                 listed: true,
                 errors: &[],
                 ask: &[],
+                choose: None,
             },
             runtime::spec::ToolSpec {
                 name: "kg_regenerate_dry_run",
@@ -2070,6 +2091,7 @@ pub mod nexus_code_kg {
                 listed: true,
                 errors: &[],
                 ask: &[],
+                choose: None,
             },
             runtime::spec::ToolSpec {
                 name: "kg_regenerate_submit",
@@ -2118,6 +2140,7 @@ pub mod nexus_code_kg {
                 listed: true,
                 errors: &[],
                 ask: &[],
+                choose: None,
             },
         ],
         prompts: &[

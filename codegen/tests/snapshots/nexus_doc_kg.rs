@@ -627,6 +627,7 @@ pub mod nexus_doc_kg {
                     },
                 ],
                 ask: &[],
+                choose: None,
             },
             runtime::spec::ToolSpec {
                 name: "get_dependency_graph",
@@ -691,6 +692,7 @@ pub mod nexus_doc_kg {
                     },
                 ],
                 ask: &[],
+                choose: None,
             },
             runtime::spec::ToolSpec {
                 name: "validate_traceability",
@@ -745,6 +747,7 @@ pub mod nexus_doc_kg {
                     },
                 ],
                 ask: &[],
+                choose: None,
             },
             runtime::spec::ToolSpec {
                 name: "list_tasks",
@@ -806,6 +809,7 @@ pub mod nexus_doc_kg {
                     },
                 ],
                 ask: &[],
+                choose: None,
             },
             runtime::spec::ToolSpec {
                 name: "get_acceptance_criteria",
@@ -868,6 +872,7 @@ pub mod nexus_doc_kg {
                     },
                 ],
                 ask: &[],
+                choose: None,
             },
             runtime::spec::ToolSpec {
                 name: "analyze_impact",
@@ -931,6 +936,7 @@ pub mod nexus_doc_kg {
                     },
                 ],
                 ask: &[],
+                choose: None,
             },
             runtime::spec::ToolSpec {
                 name: "get_node",
@@ -990,6 +996,7 @@ pub mod nexus_doc_kg {
                     },
                 ],
                 ask: &[],
+                choose: None,
             },
             runtime::spec::ToolSpec {
                 name: "search_nodes",
@@ -1046,6 +1053,7 @@ pub mod nexus_doc_kg {
                     },
                 ],
                 ask: &[],
+                choose: None,
             },
         ],
         prompts: &[

@@ -667,6 +667,7 @@ pub mod nexus_rules {
                     },
                 ],
                 ask: &[],
+                choose: None,
             },
             runtime::spec::ToolSpec {
                 name: "report_check",
@@ -721,6 +722,7 @@ pub mod nexus_rules {
                     },
                 ],
                 ask: &[],
+                choose: None,
             },
             runtime::spec::ToolSpec {
                 name: "get_rule",
@@ -774,6 +776,7 @@ pub mod nexus_rules {
                     },
                 ],
                 ask: &[],
+                choose: None,
             },
             runtime::spec::ToolSpec {
                 name: "get_gate_result",
@@ -819,6 +822,7 @@ pub mod nexus_rules {
                     },
                 ],
                 ask: &[],
+                choose: None,
             },
             runtime::spec::ToolSpec {
                 name: "list_skills",
@@ -867,6 +871,7 @@ pub mod nexus_rules {
                     },
                 ],
                 ask: &[],
+                choose: None,
             },
             runtime::spec::ToolSpec {
                 name: "get_skill",
@@ -928,6 +933,7 @@ pub mod nexus_rules {
                     },
                 ],
                 ask: &[],
+                choose: None,
             },
             runtime::spec::ToolSpec {
                 name: "propose_rule",
@@ -987,6 +993,7 @@ pub mod nexus_rules {
                     },
                 ],
                 ask: &[],
+                choose: None,
             },
             runtime::spec::ToolSpec {
                 name: "propose_skill",
@@ -1045,6 +1052,7 @@ pub mod nexus_rules {
                     },
                 ],
                 ask: &[],
+                choose: None,
             },
             runtime::spec::ToolSpec {
                 name: "bootstrap_playbook",
@@ -1093,6 +1101,7 @@ pub mod nexus_rules {
                     },
                 ],
                 ask: &[],
+                choose: None,
             },
             runtime::spec::ToolSpec {
                 name: "use_capability",
@@ -1121,6 +1130,7 @@ pub mod nexus_rules {
                 listed: true,
                 errors: &[],
                 ask: &[],
+                choose: None,
             },
             runtime::spec::ToolSpec {
                 name: "list_capabilities",
@@ -1149,6 +1159,7 @@ pub mod nexus_rules {
                 listed: true,
                 errors: &[],
                 ask: &[],
+                choose: None,
             },
         ],
         prompts: &[],

@@ -10,11 +10,14 @@
 //!
 //! A question the client cannot answer (it did not declare the capability) is left out when
 //! the manifest marks it optional, and refuses the call otherwise (-32021).
+//!
+//! A `choose:` tool asks after it ran: when its answer lists several matches, the human picks
+//! one (the same two channels, one round after the tool's own `ask:` rounds).
 
 use super::CallError;
 use crate::app::ToolContext;
 use crate::asking::Channel;
-use crate::spec::{AskRequest, AskSpec, CONFIRM_KEY, PromptSpec, ToolSpec};
+use crate::spec::{AskRequest, AskSpec, CHOICE_KEY, CONFIRM_KEY, ChooseSpec, PromptSpec, ToolSpec};
 use rmcp::model::{InputRequests, InputRequiredResult, InputResponses, SealOptions, ServerRequest};
 use rmcp::service::{Peer, RoleServer};
 use serde::{Deserialize, Serialize};
@@ -68,7 +71,7 @@ pub async fn gather(
             obj.remove(*flag);
         }
     }
-    let answers = ask(ctx, tool.name, rounds, &bound).await?;
+    let answers = ask(ctx, tool.name, rounds, 0, &bound).await?;
     if confirm.is_some() {
         confirmed(tool, answers.get(CONFIRM_KEY), arguments)?;
     }
@@ -82,7 +85,111 @@ pub async fn gather_prompt(
     args: &Value,
 ) -> Result<Value, CallError> {
     let rounds = questions(prompt.ask, args)?;
-    ask(ctx, prompt.name, rounds, args).await
+    ask(ctx, prompt.name, rounds, 0, args).await
+}
+
+/// How long a choice's title may be (a finding's message can run to 2,000 characters).
+const MAX_LABEL: usize = 200;
+
+/// After a `choose:` tool ran: when `raw` lists two or more matches and the client can ask its
+/// human, the human picks one. `Some((by, value))` is the input to run the tool again with.
+/// `None` leaves the answer as it is: fewer than two matches, no elicitation, a declined or
+/// cancelled question, or a pick that is not one of the matches offered.
+pub async fn choice(
+    ctx: &ToolContext,
+    tool: &'static ToolSpec,
+    arguments: &Value,
+    raw: &Value,
+) -> Result<Option<(&'static str, Value)>, CallError> {
+    let Some(choose) = &tool.choose else {
+        return Ok(None);
+    };
+    let Some(matches) = raw.get(choose.from).and_then(Value::as_array) else {
+        return Ok(None);
+    };
+    if matches.len() < 2 || !can(ctx, "elicitation") {
+        return Ok(None);
+    }
+    let offered = options(choose, matches)?;
+    if offered.len() < 2 {
+        return Ok(None);
+    }
+    let message = render_in(
+        choose.message,
+        minijinja::context! {
+            input => minijinja::Value::from(minijinja::value::Serde(arguments)),
+            total => offered.len(),
+        },
+    )?;
+    let one_of: Vec<Value> = offered
+        .iter()
+        .map(|(id, _, title)| json!({"const": id, "title": title}))
+        .collect();
+    let question = Question {
+        key: CHOICE_KEY,
+        request: json!({
+            "method": "elicitation/create",
+            "params": {
+                "message": message,
+                "requestedSchema": {
+                    "type": "object",
+                    "properties": {CHOICE_KEY: {
+                        "type": "string",
+                        "title": "Which one?",
+                        "oneOf": one_of,
+                    }},
+                    "required": [CHOICE_KEY],
+                },
+            },
+        }),
+        capability: "elicitation",
+        optional: true,
+        bound: true,
+    };
+    // The tool's own rounds were answered before it ran; the choice is the round after them.
+    let mut rounds = questions(tool.ask, arguments)?;
+    let first = rounds.len();
+    rounds.push(vec![question]);
+    let answers = ask(ctx, tool.name, rounds, first, arguments).await?;
+    let answer = answers.get(CHOICE_KEY).unwrap_or(&Value::Null);
+    if answer.get("action").and_then(Value::as_str) != Some("accept") {
+        return Ok(None);
+    }
+    let picked = answer.pointer(&format!("/content/{CHOICE_KEY}"));
+    Ok(offered
+        .into_iter()
+        .find(|(id, _, _)| picked.and_then(Value::as_str) == Some(id.as_str()))
+        .map(|(_, value, _)| (choose.by, value)))
+}
+
+/// The matches as choices: (what the form returns, the input value, the title), one per
+/// distinct `by`. Titles show the match redacted as the answer would be.
+fn options(
+    choose: &ChooseSpec,
+    matches: &[Value],
+) -> Result<Vec<(String, Value, String)>, CallError> {
+    let mut offered: Vec<(String, Value, String)> = Vec::new();
+    for item in matches {
+        let Some(value) = item.get(choose.by).filter(|v| !v.is_null()) else {
+            continue;
+        };
+        let id = match value {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        if offered.iter().any(|(seen, _, _)| *seen == id) {
+            continue;
+        }
+        let mut shown = item.clone();
+        crate::redact::redact_value(&mut shown);
+        let title = render_in(
+            choose.label,
+            minijinja::context! { item => minijinja::Value::from(minijinja::value::Serde(&shown)) },
+        )?;
+        let title = crate::quote::cut(title.trim(), MAX_LABEL).into_owned();
+        offered.push((id, value.clone(), title));
+    }
+    Ok(offered)
 }
 
 fn can(ctx: &ToolContext, capability: &str) -> bool {
@@ -101,11 +208,14 @@ fn questions(
         .collect()
 }
 
-/// The rounds of `name` (a tool or a prompt) over this call's channel.
+/// The rounds of `name` (a tool or a prompt) over this call's channel, from round `first` (the
+/// earlier ones were answered already: a session does not ask them again; a stateless call's
+/// sealed state holds their answers).
 async fn ask(
     ctx: &ToolContext,
     name: &'static str,
     rounds: Vec<Vec<Question>>,
+    first: usize,
     arguments: &Value,
 ) -> Result<Value, CallError> {
     if rounds.is_empty() {
@@ -127,7 +237,7 @@ async fn ask(
         });
     }
     let answers = match ctx.asking.as_deref().map(|a| &a.channel) {
-        Some(Channel::Session(peer)) => ask_session(peer, &rounds, &can).await?,
+        Some(Channel::Session(peer)) => ask_session(peer, &rounds[first..], &can).await?,
         Some(Channel::Stateless { responses, state }) => {
             let bound = binding(ctx, name, arguments);
             ask_stateless(
@@ -233,15 +343,19 @@ fn confirmed(
 }
 
 fn render(template: &str, arguments: &Value) -> Result<String, CallError> {
+    // A tool's questions read `input`, a prompt's `args`.
+    render_in(
+        template,
+        minijinja::context! {
+            input => minijinja::Value::from(minijinja::value::Serde(arguments)),
+            args => minijinja::Value::from(minijinja::value::Serde(arguments)),
+        },
+    )
+}
+
+fn render_in(template: &str, context: minijinja::Value) -> Result<String, CallError> {
     crate::templates::env()
-        .render_str(
-            template,
-            // A tool's questions read `input`, a prompt's `args`.
-            minijinja::context! {
-                input => minijinja::Value::from(minijinja::value::Serde(arguments)),
-                args => minijinja::Value::from(minijinja::value::Serde(arguments)),
-            },
-        )
+        .render_str(template, context)
         .map_err(|e| {
             crate::error::ToolError::Internal(format!("a question's template failed: {e}")).into()
         })

@@ -186,6 +186,7 @@ mod tests {
         listed: true,
         errors: ERRORS,
         ask: &[],
+        choose: None,
     };
 
     fn code(error: ToolError) -> String {

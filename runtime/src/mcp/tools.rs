@@ -6,7 +6,7 @@ use crate::asking::{Asking, Channel};
 use crate::call::{self, CallError};
 use crate::error::{ToolError, capped, echo};
 use crate::log::ProgressSink;
-use crate::spec::{Handler, MetaTool, Mode, ToolSpec};
+use crate::spec::{Mode, ToolSpec};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorCode, ErrorData,
     ListToolsResult, ProgressNotificationParam, ProgressToken, Tool,
@@ -155,11 +155,11 @@ impl McpServer {
         let mut tool_ctx = self.tool_context(&ctx, progress);
         // Only a tool that may ask (or the meta-tool that runs one) pays for reading the
         // client's capabilities.
-        let may_ask = self.app.surface.tool(&request.name).is_some_and(|t| {
-            !t.ask.is_empty()
-                || t.mutation.as_ref().is_some_and(|m| m.confirm.is_some())
-                || t.handler == Handler::Meta(MetaTool::Use)
-        });
+        let may_ask = self
+            .app
+            .surface
+            .tool(&request.name)
+            .is_some_and(|t| t.may_ask());
         if may_ask {
             tool_ctx.asking = Some(Arc::new(asking(
                 &ctx,
