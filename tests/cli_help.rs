@@ -74,6 +74,7 @@ fn every_variable_read_is_a_flag_in_help() {
         &["gate"],
         &["rules"],
         &["status"],
+        &["view"],
     ]
     .iter()
     .map(|args| help(args))

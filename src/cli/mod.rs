@@ -11,6 +11,7 @@ mod serve;
 pub mod status;
 pub mod terminal;
 mod tools;
+mod view;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use nexus_mcp_runtime::spec::SurfaceSpec;
@@ -78,6 +79,9 @@ enum Command {
     Daemon(nexus_lite::local::DaemonArgs),
     /// Check or rewrite contract/<surface>/ from the manifest.
     Contract(contract::ContractArgs),
+    /// Serve the read-only web viewer (documentation graph, audit, search) on its own address:
+    /// GET only, loopback or a viewer token, never an MCP key, no tool.
+    View(view::ViewArgs),
 }
 
 /// The surface named by --manifest or --surface.
@@ -113,6 +117,9 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::Contract(args) => contract::run(args, surface),
         Command::Call(args) => call::run(args, surface, cli.remote()).await,
         Command::Serve(args) => serve::run(args, surface, cli.remote()).await,
+        Command::View(args) => view::run(args, cli.remote())
+            .await
+            .map_err(|m| terminal::text(&m).into_owned()),
     }
 }
 

@@ -76,6 +76,30 @@ pub fn npm_tool(name: &str) -> Option<PathBuf> {
     p.exists().then_some(p)
 }
 
+/// What drives a real browser: Node 22, the npm directory holding playwright-core, and Debian's
+/// Chromium (NEXUS_MCP_CHROMIUM, else /usr/bin/chromium), all installed by .ci/setup.
+pub struct Browser {
+    pub node: PathBuf,
+    pub modules: PathBuf,
+    pub chromium: PathBuf,
+}
+
+pub fn browser() -> Option<Browser> {
+    let node = node22_bin_dir()?.join("node");
+    let modules = std::env::var_os("NEXUS_MCP_NODE_TOOLS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join(".ci/cache/tools"))
+        .join("node_modules");
+    let chromium = std::env::var_os("NEXUS_MCP_CHROMIUM")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"));
+    (modules.join("playwright-core").is_dir() && chromium.is_file()).then_some(Browser {
+        node,
+        modules,
+        chromium,
+    })
+}
+
 /// `curl` when it is on PATH.
 pub fn curl() -> Option<PathBuf> {
     let ok = Command::new("curl")

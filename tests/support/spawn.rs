@@ -149,16 +149,22 @@ impl HttpServer {
     /// Spawns `cmd` (a `serve --transport http` listening on 127.0.0.1:`port`, its stderr
     /// piped) and waits until it listens; `data` is its data directory, removed on drop.
     pub fn launch(cmd: &mut Command, port: u16, key: Option<String>, data: TempDir) -> HttpServer {
-        let mut child = cmd.spawn().expect("spawn nexus-mcp serve --transport http");
+        HttpServer::launch_until(cmd, port, key, data, "nexus-mcp listening on")
+    }
+
+    /// [`HttpServer::launch`] for any listener of the binary (`view` says `nexus-mcp viewer
+    /// on`): waits for the line starting with `ready`.
+    pub fn launch_until(
+        cmd: &mut Command,
+        port: u16,
+        key: Option<String>,
+        data: TempDir,
+        ready: &str,
+    ) -> HttpServer {
+        let mut child = cmd.spawn().expect("spawn nexus-mcp");
         let stderr = Arc::new(Mutex::new(String::new()));
         let rx = tee_lines(child.stderr.take().expect("piped stderr"), stderr.clone());
-        let line = wait_for_line(
-            &rx,
-            "nexus-mcp listening on",
-            Duration::from_secs(60),
-            &stderr,
-            "nexus-mcp serve --transport http",
-        );
+        let line = wait_for_line(&rx, ready, Duration::from_secs(60), &stderr, ready);
         assert!(
             line.contains(&format!("127.0.0.1:{port}")),
             "server bound elsewhere than asked: {line}"
@@ -178,6 +184,11 @@ impl HttpServer {
 
     pub fn stderr(&self) -> String {
         self.stderr.lock().map(|s| s.clone()).unwrap_or_default()
+    }
+
+    /// The server's data directory (its local Nexus's).
+    pub fn data_dir(&self) -> &std::path::Path {
+        self._data.path()
     }
 }
 
@@ -200,9 +211,13 @@ pub fn http_request(
     s.set_read_timeout(Some(Duration::from_secs(30)))
         .expect("timeout");
     let mut req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Length: {}\r\n",
+        "{method} {path} HTTP/1.1\r\nConnection: close\r\nContent-Length: {}\r\n",
         body.len()
     );
+    // The address unless the test names its own Host.
+    if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
+        req.push_str(&format!("Host: {addr}\r\n"));
+    }
     for (k, v) in headers {
         req.push_str(&format!("{k}: {v}\r\n"));
     }

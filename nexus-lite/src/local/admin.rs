@@ -88,7 +88,7 @@ struct Named {
     limits: Option<Limits>,
 }
 
-const KINDS: [&str; 4] = ["serve", "gate", "rules", "call"];
+const KINDS: [&str; 5] = ["serve", "gate", "rules", "call", "view"];
 
 /// `POST /api/v1/local/clients`: registers a client and answers the registration stream.
 async fn register(

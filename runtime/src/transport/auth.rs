@@ -25,6 +25,10 @@ pub enum AuthError {
     #[error("{source_name} is set but holds only whitespace; set it to the API key or unset it.")]
     KeyBlank { source_name: &'static str },
     #[error(
+        "{source_name} holds a key starting with `{VIEWER_TOKEN_PREFIX}`, which marks a viewer token: the MCP endpoints never accept one. Use a different key for MCP."
+    )]
+    ViewerToken { source_name: &'static str },
+    #[error(
         "{path}:{line}: {message}. Each line is `sha256:<64 hex chars> scope[,scope...] [repos=owner/name[,owner/name...]]`; `#` starts a comment."
     )]
     Syntax {
@@ -54,6 +58,9 @@ pub fn check_key(source_name: &'static str, key: &str) -> Result<(), AuthError> 
     if key.trim().is_empty() {
         return Err(AuthError::KeyBlank { source_name });
     }
+    if key.trim_start().starts_with(VIEWER_TOKEN_PREFIX) {
+        return Err(AuthError::ViewerToken { source_name });
+    }
     let what = match (
         key.starts_with(char::is_whitespace),
         key.ends_with(char::is_whitespace),
@@ -66,6 +73,10 @@ pub fn check_key(source_name: &'static str, key: &str) -> Result<(), AuthError> 
     };
     Err(AuthError::KeyWhitespace { source_name, what })
 }
+
+/// Every token of the web viewer (`nexus-mcp view`) starts with this, and no MCP key may: a
+/// viewer token is refused here and an MCP key by the viewer, whatever the stores hold.
+pub const VIEWER_TOKEN_PREFIX: &str = "nxv_";
 
 pub fn sha256(key: &str) -> [u8; 32] {
     Sha256::digest(key.as_bytes()).into()
@@ -170,6 +181,9 @@ impl KeyStore {
 
     /// The caller presenting `presented`, or None; same constant-time comparison.
     pub fn identify(&self, presented: &str) -> Option<Caller> {
+        if presented.starts_with(VIEWER_TOKEN_PREFIX) {
+            return None;
+        }
         let digest = sha256(presented);
         let mut found = None;
         for entry in &self.entries {

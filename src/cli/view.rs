@@ -1,0 +1,87 @@
+//! `nexus-mcp view`: the read-only web viewer on its own address, reading the same Nexus API as
+//! the MCP surfaces (remote, or the local nexus-lite with the repositories and workspaces given
+//! here). It never accepts an MCP key and runs no tool.
+
+use super::nexus::{self, Remote};
+use crate::local_nexus;
+use nexus_mcp_viewer::{Access, ROUTES, TOKEN_PREFIX, Viewer};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+#[derive(clap::Args)]
+pub struct ViewArgs {
+    /// Address the viewer listens on. Without --token-file it must be a loopback address: only
+    /// this machine may read the pages.
+    #[arg(long, env = "NEXUS_MCP_VIEW_LISTEN", default_value = "127.0.0.1:7878")]
+    listen: SocketAddr,
+    /// File holding the viewer token (`nxv_` and at least 16 more characters; never an MCP key).
+    /// With it, anyone holding the token may read, from any address.
+    #[arg(long, env = "NEXUS_MCP_VIEW_TOKEN_FILE")]
+    token_file: Option<PathBuf>,
+    /// Repositories this process registers with the local nexus-lite ([NAME=]PATH, repeatable).
+    #[arg(long = "repo")]
+    repos: Vec<String>,
+    /// Documentation workspaces this process registers with the local nexus-lite ([NAME=]PATH, repeatable).
+    #[arg(long = "workspace", env = "DOCUGRAPH_WORKSPACE")]
+    workspaces: Vec<String>,
+    /// Data directory of the local nexus-lite (default: the user data directory); the viewer shares it with every local server.
+    #[arg(long)]
+    data_dir: Option<PathBuf>,
+}
+
+pub async fn run(args: &ViewArgs, remote: Option<Remote<'_>>) -> Result<ExitCode, String> {
+    let access = match &args.token_file {
+        Some(file) => {
+            let token = std::fs::read_to_string(file).map_err(|e| {
+                format!("cannot read the viewer token file {}: {e}", file.display())
+            })?;
+            Access::token(&token).map_err(|e| format!("{}: {e}", file.display()))?
+        }
+        None if !args.listen.ip().is_loopback() => {
+            return Err(format!(
+                "--listen {} is not a loopback address: give the viewer a token (--token-file, a file holding `{TOKEN_PREFIX}` and 16 or more random characters), or listen on 127.0.0.1",
+                args.listen
+            ));
+        }
+        None => Access::Loopback,
+    };
+    let timeout = Duration::from_secs(60);
+    let nexus = match remote {
+        Some(remote) => nexus::remote(remote, timeout)?,
+        None => {
+            local_nexus::start(
+                args.data_dir.clone(),
+                &args.repos,
+                &args.workspaces,
+                Default::default(),
+                local_nexus::Client {
+                    kind: "view",
+                    surface: None,
+                    routes: ROUTES.to_vec(),
+                },
+                timeout,
+            )
+            .await
+            .map_err(|e| e.to_string())?
+            .client
+        }
+    };
+    let listener = tokio::net::TcpListener::bind(args.listen)
+        .await
+        .map_err(|e| format!("cannot listen on {}: {e}", args.listen))?;
+    let addr = listener
+        .local_addr()
+        .map_err(|e| format!("cannot read the listening address: {e}"))?;
+    match args.token_file {
+        Some(_) => eprintln!(
+            "nexus-mcp viewer on http://{addr}/ (open http://{addr}/login?token=<the token in the file> once)"
+        ),
+        None => eprintln!("nexus-mcp viewer on http://{addr}/ (this machine only)"),
+    }
+    nexus_mcp_viewer::serve(listener, Viewer::new(nexus, access))
+        .await
+        .map_err(|e| format!("the viewer stopped: {e}"))?;
+    Ok(ExitCode::SUCCESS)
+}
