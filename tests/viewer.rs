@@ -16,14 +16,18 @@ const VIEWER_TOKEN: &str = "nxv_0123456789abcdef0123";
 
 /// `nexus-mcp view` on `workspace` (NAME=PATH), its local Nexus in a data directory of its own.
 fn viewer(workspace: &str, extra: &[&str]) -> HttpServer {
+    viewer_of(&[&["--workspace", workspace], extra].concat())
+}
+
+/// `nexus-mcp view ARGS`, its local Nexus in a data directory of its own.
+fn viewer_of(args: &[&str]) -> HttpServer {
     let data = tempfile::tempdir().unwrap();
     let port = support::free_port();
     let mut cmd = Command::new(support::bin());
     cmd.args(["view", "--listen", &format!("127.0.0.1:{port}")])
-        .args(["--workspace", workspace])
+        .args(args)
         .arg("--data-dir")
         .arg(data.path())
-        .args(extra)
         .env("PATH", support::tool_path())
         .env_remove("NEXUS_API_URL")
         .stdin(Stdio::null())
@@ -34,18 +38,29 @@ fn viewer(workspace: &str, extra: &[&str]) -> HttpServer {
 
 /// One nexus-doc-kg tool call on the viewer's own local Nexus (same data directory).
 fn mcp_answer(server: &HttpServer, workspace: &str, tool: &str, arguments: Value) -> Value {
-    let data = server.data_dir();
+    surface_answer(
+        server,
+        "nexus-doc-kg",
+        &["--workspace", workspace],
+        tool,
+        arguments,
+    )
+}
+
+/// One tool call of `surface` through local stdio's dispatch (`nexus-mcp call`), registering
+/// `register` with the viewer's local Nexus (same data directory).
+fn surface_answer(
+    server: &HttpServer,
+    surface: &str,
+    register: &[&str],
+    tool: &str,
+    arguments: Value,
+) -> Value {
     let out = Command::new(support::bin())
-        .args([
-            "--surface",
-            "nexus-doc-kg",
-            "call",
-            tool,
-            &arguments.to_string(),
-        ])
-        .args(["--workspace", workspace])
+        .args(["--surface", surface, "call", tool, &arguments.to_string()])
+        .args(register)
         .arg("--data-dir")
-        .arg(data)
+        .arg(server.data_dir())
         .env("PATH", support::tool_path())
         .env_remove("NEXUS_API_URL")
         .output()
@@ -233,6 +248,93 @@ fn hostile_content_runs_no_script_and_reads_as_text() {
         Value::Array(visits),
         None,
         "hostile_content_runs_no_script_and_reads_as_text",
+    );
+}
+
+/// The code graph of a real project (the requests 2.32.3 sdist under NEXUS_LITE_SDIST_TEST=1, as
+/// CI runs it; else the fixture): its summary and an impact view, against nexus-code-kg's own
+/// answers for the same graph.
+#[test]
+fn the_code_graph_shows_what_kg_impact_answers() {
+    let (fixture, target) = if support::sdist::wanted("requests==2.32.3") {
+        let tmp = tempfile::tempdir().unwrap();
+        let python = support::python_with_mcp().unwrap_or_else(|| "python3".into());
+        let repo = support::sdist::fetch(&python, "requests==2.32.3", tmp.path());
+        support::corpora::commit_folder(&repo, "requests 2.32.3 as released");
+        (
+            support::Fixture::from_repo(tmp, repo),
+            "src/requests/utils.py",
+        )
+    } else {
+        (support::fixture_repo(), "shop/crypto.py")
+    };
+    let repo_arg = fixture.repo_arg();
+    let server = viewer_of(&["--repo", &repo_arg]);
+    let register = ["--repo", repo_arg.as_str()];
+    let code = |tool: &str, arguments: Value| {
+        surface_answer(&server, "nexus-code-kg", &register, tool, arguments)
+    };
+    let repository = support::REPO_NAME;
+    let latest = code("kg_latest_graph", json!({"repository": repository}));
+    let graph_id = latest["graph"]["graph_id"].as_str().unwrap().to_owned();
+    let summary = code("kg_graph_summary", json!({"graph_id": graph_id}));
+    let mut expect = vec![json!({"selector": "#verdict", "text": latest["freshness"]["verdict"]})];
+    for (severity, n) in summary["findings_by_severity"].as_object().unwrap() {
+        expect.push(
+            json!({"selector": format!("[data-severity={severity}]"), "text": n.to_string()}),
+        );
+    }
+    // kg_impact, every page, in its order.
+    let mut items = Vec::new();
+    let mut arguments = json!({"graph_id": graph_id, "path": target, "depth": 2});
+    let first = loop {
+        let page = code("kg_impact", arguments.clone());
+        items.extend(page["items"].as_array().unwrap().iter().cloned());
+        match page["next_cursor"].as_str() {
+            Some(cursor) if items.len() < 200 => arguments["cursor"] = json!(cursor),
+            _ => break page,
+        }
+    };
+    assert!(items.len() >= 2, "{first}");
+    let shown = items.len().min(200);
+    let mut rows = vec![
+        json!({"selector": "#impact-total", "text": first["total"].to_string()}),
+        json!({"selector": "#impact-risk", "text": first["risk"]}),
+        json!({"selector": "#impact-completeness", "text": first["completeness"]}),
+    ];
+    let text = |v: &Value| match v {
+        Value::Null => String::new(),
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    for (k, item) in items.iter().take(shown).enumerate() {
+        for (column, field) in ["depth", "path", "symbol", "via", "resolution", "confidence"]
+            .iter()
+            .enumerate()
+        {
+            rows.push(json!({
+                "selector": format!("#impact tbody tr:nth-child({}) td:nth-child({})", k + 1, column + 1),
+                "text": text(&item[*field]),
+            }));
+        }
+    }
+    let impact = format!(
+        "/code/impact?repository={}&graph_id={graph_id}&path={}&depth=2",
+        repository.replace('/', "%2F"),
+        target.replace('/', "%2F")
+    );
+    browse(
+        &server,
+        json!([
+            {"path": "/code", "expect": [{"selector": "#repositories", "contains": repository}]},
+            {"path": format!("/code/repository?name={}", repository.replace('/', "%2F")),
+             "expect": expect, "screenshot": "viewer-code.png"},
+            {"path": impact, "expect": rows,
+             "count": [{"selector": "#impact tbody tr", "n": shown}],
+             "screenshot": "viewer-impact.png"},
+        ]),
+        None,
+        "the_code_graph_shows_what_kg_impact_answers",
     );
 }
 

@@ -4,11 +4,47 @@
 
 use super::nexus::{self, Remote};
 use crate::local_nexus;
-use nexus_mcp_viewer::{Access, ROUTES, TOKEN_PREFIX, Viewer};
+use crate::surfaces::{self, Environment};
+use nexus_mcp_runtime::app::{App, Settings, ToolContext};
+use nexus_mcp_runtime::spec::Mode;
+use nexus_mcp_viewer::{Access, FreshnessHook, ROUTES, TOKEN_PREFIX, Viewer};
+use serde_json::{Value, json};
+use std::future::Future;
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::pin::Pin;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Duration;
+
+/// The code graph's freshness, exactly as nexus-code-kg's answers carry it over local stdio:
+/// its envelope, for the checkouts this process registered.
+struct CodeFreshness {
+    app: Arc<App>,
+}
+
+impl FreshnessHook for CodeFreshness {
+    fn freshness<'a>(
+        &'a self,
+        graph: &'a Value,
+    ) -> Pin<Box<dyn Future<Output = Option<Value>> + Send + 'a>> {
+        Box::pin(async move {
+            let hook = self.app.parts.envelope.as_ref()?;
+            let tool = self.app.surface.tool("kg_latest_graph")?;
+            let ctx = ToolContext {
+                app: self.app.clone(),
+                mode: Mode::LocalStdio,
+                scopes: Arc::new(std::iter::once("kg:read".to_owned()).collect()),
+                repositories: None,
+                progress: None,
+                log: None,
+                asking: None,
+            };
+            let mut fields = hook.fields(&ctx, tool, &json!({"graph": graph})).await;
+            fields.remove("freshness")
+        })
+    }
+}
 
 #[derive(clap::Args)]
 pub struct ViewArgs {
@@ -48,10 +84,10 @@ pub async fn run(args: &ViewArgs, remote: Option<Remote<'_>>) -> Result<ExitCode
         None => Access::Loopback,
     };
     let timeout = Duration::from_secs(60);
-    let nexus = match remote {
-        Some(remote) => nexus::remote(remote, timeout)?,
+    let (nexus, checkouts) = match remote {
+        Some(remote) => (nexus::remote(remote, timeout)?, Default::default()),
         None => {
-            local_nexus::start(
+            let lite = local_nexus::start(
                 args.data_dir.clone(),
                 &args.repos,
                 &args.workspaces,
@@ -64,9 +100,26 @@ pub async fn run(args: &ViewArgs, remote: Option<Remote<'_>>) -> Result<ExitCode
                 timeout,
             )
             .await
-            .map_err(|e| e.to_string())?
-            .client
+            .map_err(|e| e.to_string())?;
+            (lite.client, lite.checkouts)
         }
+    };
+    // A verdict needs a local checkout; without one the page says the freshness is unknown.
+    let freshness = match (checkouts.is_empty(), crate::surface("nexus-code-kg")) {
+        (false, Some(surface)) => {
+            let env = Environment {
+                local_checkouts: checkouts,
+                ..Environment::default()
+            };
+            let app = App::new(
+                surface,
+                nexus.clone(),
+                Settings::default(),
+                surfaces::parts(surface.name, &env),
+            );
+            Some(Arc::new(CodeFreshness { app: Arc::new(app) }) as Arc<dyn FreshnessHook>)
+        }
+        _ => None,
     };
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
@@ -80,7 +133,7 @@ pub async fn run(args: &ViewArgs, remote: Option<Remote<'_>>) -> Result<ExitCode
         ),
         None => eprintln!("nexus-mcp viewer on http://{addr}/ (this machine only)"),
     }
-    nexus_mcp_viewer::serve(listener, Viewer::new(nexus, access))
+    nexus_mcp_viewer::serve(listener, Viewer::new(nexus, access, freshness))
         .await
         .map_err(|e| format!("the viewer stopped: {e}"))?;
     Ok(ExitCode::SUCCESS)

@@ -7,6 +7,7 @@
 //! Content-Security-Policy allows no script at all (the pages have none).
 
 mod access;
+mod code;
 mod docs;
 mod error;
 mod graph;
@@ -35,17 +36,41 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("GET", "/api/v1/docs/nodes/{id}"),
     ("GET", "/api/v1/docs/dependency-graph"),
     ("GET", "/api/v1/docs/acceptance-criteria"),
+    ("GET", "/api/v1/repositories"),
+    ("GET", "/api/v1/graphs/select"),
+    ("GET", "/api/v1/summary"),
+    ("GET", "/api/v1/impact"),
+    // The freshness verdict reads which files carry findings.
+    ("GET", "/api/v1/findings"),
 ];
+
+/// The freshness block of a code graph (what MCP answers carry), when this process can judge
+/// it against a local checkout; the binary provides it. `None`: the page says it is unknown.
+pub trait FreshnessHook: Send + Sync {
+    fn freshness<'a>(
+        &'a self,
+        graph: &'a Value,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = Option<Value>> + Send + 'a>>;
+}
 
 /// What every page handler shares.
 pub struct Viewer {
     nexus: NexusClient,
     access: Access,
+    freshness: Option<Arc<dyn FreshnessHook>>,
 }
 
 impl Viewer {
-    pub fn new(nexus: NexusClient, access: Access) -> Arc<Viewer> {
-        Arc::new(Viewer { nexus, access })
+    pub fn new(
+        nexus: NexusClient,
+        access: Access,
+        freshness: Option<Arc<dyn FreshnessHook>>,
+    ) -> Arc<Viewer> {
+        Arc::new(Viewer {
+            nexus,
+            access,
+            freshness,
+        })
     }
 
     /// One Nexus answer, its secrets redacted before any page sees it.
@@ -68,6 +93,7 @@ pub fn router(viewer: Arc<Viewer>) -> Router {
         .route("/assets/favicon.svg", get(icon))
         .route("/favicon.ico", get(icon))
         .merge(docs::routes())
+        .merge(code::routes())
         .route("/login", get(access::login))
         .fallback(|| async { PageError::NotFound("no such page".to_owned()) })
         .layer(middleware::from_fn_with_state(

@@ -6,13 +6,19 @@ use axum::response::Html;
 use minijinja::Environment;
 use std::sync::OnceLock;
 
-const TEMPLATES: [(&str, &str); 6] = [
+const TEMPLATES: [(&str, &str); 9] = [
     ("base.html", include_str!("templates/base.html")),
     ("error.html", include_str!("templates/error.html")),
     ("workspaces.html", include_str!("templates/workspaces.html")),
     ("workspace.html", include_str!("templates/workspace.html")),
     ("node.html", include_str!("templates/node.html")),
     ("search.html", include_str!("templates/search.html")),
+    (
+        "repositories.html",
+        include_str!("templates/repositories.html"),
+    ),
+    ("repository.html", include_str!("templates/repository.html")),
+    ("impact.html", include_str!("templates/impact.html")),
 ];
 
 fn env() -> &'static Environment<'static> {
