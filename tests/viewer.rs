@@ -338,6 +338,206 @@ fn the_code_graph_shows_what_kg_impact_answers() {
     );
 }
 
+/// `nexus-mcp ARGS` on the viewer's local Nexus, as the fixture repository `acme/shop` at `repo`.
+fn command(server: &HttpServer, repo: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(support::bin())
+        .args(args)
+        .arg("--data-dir")
+        .arg(server.data_dir())
+        .env("PATH", support::tool_path())
+        .env_remove("NEXUS_API_URL")
+        .current_dir(repo)
+        .output()
+        .unwrap()
+}
+
+/// The rules dashboard of a real project's agent rules (the fastmcp-rules corpus: AGENTS.md,
+/// Cursor rules, skills) after two gate runs (one failing on bandit B602, one passing after the
+/// fix), an agent's self-checks (failing, then passing in the same session), a skill fetched
+/// and a rule proposed by an agent: its numbers equal `nexus-mcp rules stats --json`.
+#[test]
+fn the_rules_dashboard_shows_what_rules_stats_answers() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = support::corpora::corpus(tmp.path(), "fastmcp-rules");
+    let name = support::REPO_NAME;
+    let server = viewer_of(&["--repo", &format!("{name}={}", repo.display())]);
+    let ok = |out: std::process::Output, what: &str| -> String {
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(
+            out.status.code().is_some_and(|c| c <= 1),
+            "{what}: {text}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        text
+    };
+    // Skills and proposals are capabilities: reached through `use_capability`, as agents do.
+    let capability =
+        |name: &str, arguments: Value| json!({"capability": name, "arguments": arguments});
+    let rules = |tool: &str, arguments: Value| -> Value {
+        let out = command(
+            &server,
+            &repo,
+            &[
+                "--surface",
+                "nexus-rules",
+                "call",
+                tool,
+                &arguments.to_string(),
+                "--repo",
+                &format!("{name}={}", repo.display()),
+                "--scopes",
+                "rules:read,rules:report,rules:propose",
+            ],
+        );
+        assert!(
+            out.status.success(),
+            "{tool}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let gate = |pr: &str| {
+        ok(
+            command(
+                &server,
+                &repo,
+                &[
+                    "gate",
+                    "--base",
+                    "HEAD~1",
+                    "--head",
+                    "HEAD",
+                    "--pr",
+                    pr,
+                    "--repo",
+                    ".",
+                    "--repository",
+                    name,
+                ],
+            ),
+            "gate",
+        )
+    };
+    std::fs::write(repo.join("app.py"), support::SAFE).unwrap();
+    support::corpora::commit_folder(&repo, "app");
+    std::fs::write(repo.join("app.py"), support::SHELL).unwrap();
+    support::git(&repo, &["commit", "-qam", "run through a shell"]);
+    let check = |pass: bool| {
+        rules(
+            "report_check",
+            json!({"sessionId": "feature-shell", "repository": name, "results": [{"ruleId": "bandit:B602", "pass": pass}]}),
+        )
+    };
+    check(false);
+    assert!(gate("7").contains("FAILED"));
+    std::fs::write(repo.join("app.py"), support::SAFE).unwrap();
+    support::git(&repo, &["commit", "-qam", "no shell"]);
+    check(true);
+    gate("7");
+    let skills = rules(
+        "use_capability",
+        capability("list_skills", json!({"repository": name})),
+    );
+    let skill = skills["skills"][0]["name"].as_str().unwrap().to_owned();
+    rules(
+        "use_capability",
+        capability("get_skill", json!({"repository": name, "name": skill})),
+    );
+    rules(
+        "use_capability",
+        capability(
+            "propose_rule",
+            json!({"repository": name, "title": "Never pass shell=True to subprocess", "body": "Use a list of arguments.", "rationale": "bandit B602 broke the gate on pr 7 <script>alert(1)</script><img src=x onerror=alert(2)>"}),
+        ),
+    );
+
+    let stats: Value = serde_json::from_str(&ok(
+        command(
+            &server,
+            &repo,
+            &[
+                "rules",
+                "stats",
+                "--json",
+                "--repo",
+                ".",
+                "--repository",
+                name,
+            ],
+        ),
+        "rules stats",
+    ))
+    .unwrap();
+    let columns = [
+        "timesBroken",
+        "gateRunsBroken",
+        "gateViolations",
+        "selfCheckFailures",
+        "timesFixed",
+        "fixedBeforeCommit",
+        "fixedInPr",
+        "claimed",
+        "witnessed",
+        "disputed",
+    ];
+    let mut expect = Vec::new();
+    let mut rows = 0;
+    for rule in stats["rules"].as_array().unwrap() {
+        rows += 1;
+        for c in columns {
+            expect.push(json!({
+                "selector": format!("#rule-stats tr[data-rule='{}'] td[data-col={c}]", rule["ruleId"].as_str().unwrap()),
+                "text": rule[c].to_string(),
+            }));
+        }
+    }
+    for c in columns {
+        expect.push(json!({"selector": format!("#rule-totals td[data-col={c}]"), "text": stats["totals"][c].to_string()}));
+    }
+    let b602 = stats["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["ruleId"] == "bandit:B602")
+        .unwrap_or_else(|| panic!("{stats:#}"));
+    assert_eq!(b602["gateRunsBroken"], 1, "{b602}");
+    assert_eq!(b602["selfCheckFailures"], 1, "{b602}");
+    assert!(b602["timesFixed"].as_i64().unwrap() >= 1, "{b602}");
+    expect.push(json!({"selector": format!("[data-fetches='{skill}']"), "text": "1"}));
+    expect.push(json!({"selector": "#proposals li", "contains": "Never pass shell=True"}));
+    expect.push(json!({"selector": "#proposals .badge.ai", "text": "AI-generated"}));
+    // An agent's text is shown as text (the browser fails the visit on any script or request).
+    expect
+        .push(json!({"selector": "#proposals .snippet", "contains": "<script>alert(1)</script>"}));
+    let dashboard = format!("/rules/repository?name={}", name.replace('/', "%2F"));
+    let runs = support::http_request(server.addr, "GET", &dashboard, &[], "").1;
+    let failing = runs
+        .split("/rules/run?")
+        .nth(2)
+        .and_then(|rest| rest.split('"').next())
+        .map(|q| {
+            format!(
+                "/rules/run?{}",
+                q.replace("&amp;", "&").replace("&#x2f;", "%2F")
+            )
+        })
+        .unwrap_or_else(|| panic!("two runs listed: {runs}"));
+    browse(
+        &server,
+        json!([
+            {"path": dashboard, "expect": expect,
+             "count": [{"selector": "#rule-stats tbody tr", "n": rows}, {"selector": "#gate-runs tbody tr", "n": 2}],
+             "screenshot": "viewer-rules.png"},
+            {"path": failing, "expect": [
+                {"selector": "#run-status", "text": "failed"},
+                {"selector": "#violations tbody tr td", "text": "app.py:5"},
+             ], "screenshot": "viewer-run.png"},
+        ]),
+        None,
+        "the_rules_dashboard_shows_what_rules_stats_answers",
+    );
+}
+
 fn get(server: &HttpServer, path: &str, headers: &[(&str, &str)]) -> (u16, String) {
     support::http_request(server.addr, "GET", path, headers, "")
 }

@@ -13,6 +13,7 @@ mod error;
 mod graph;
 mod markdown;
 mod pages;
+mod rules;
 
 pub use access::{Access, TOKEN_PREFIX};
 
@@ -42,6 +43,11 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("GET", "/api/v1/impact"),
     // The freshness verdict reads which files carry findings.
     ("GET", "/api/v1/findings"),
+    ("GET", "/api/v1/rules/stats"),
+    ("GET", "/api/v1/rules/skills"),
+    ("GET", "/api/v1/rules/gate-runs"),
+    ("GET", "/api/v1/rules/gate-results"),
+    ("GET", "/api/v1/rules/proposals"),
 ];
 
 /// The freshness block of a code graph (what MCP answers carry), when this process can judge
@@ -94,6 +100,7 @@ pub fn router(viewer: Arc<Viewer>) -> Router {
         .route("/favicon.ico", get(icon))
         .merge(docs::routes())
         .merge(code::routes())
+        .merge(rules::routes())
         .route("/login", get(access::login))
         .fallback(|| async { PageError::NotFound("no such page".to_owned()) })
         .layer(middleware::from_fn_with_state(

@@ -6,7 +6,7 @@ use axum::response::Html;
 use minijinja::Environment;
 use std::sync::OnceLock;
 
-const TEMPLATES: [(&str, &str); 9] = [
+const TEMPLATES: [(&str, &str); 12] = [
     ("base.html", include_str!("templates/base.html")),
     ("error.html", include_str!("templates/error.html")),
     ("workspaces.html", include_str!("templates/workspaces.html")),
@@ -19,6 +19,12 @@ const TEMPLATES: [(&str, &str); 9] = [
     ),
     ("repository.html", include_str!("templates/repository.html")),
     ("impact.html", include_str!("templates/impact.html")),
+    (
+        "rules_repositories.html",
+        include_str!("templates/rules_repositories.html"),
+    ),
+    ("rules.html", include_str!("templates/rules.html")),
+    ("rules_run.html", include_str!("templates/rules_run.html")),
 ];
 
 fn env() -> &'static Environment<'static> {

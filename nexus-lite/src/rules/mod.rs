@@ -46,5 +46,6 @@ pub const DOMAIN: Domain = Domain {
         // rules::gate routes go below this line.
         ("GET", "/api/v1/rules/gate-results"),
         ("POST", "/api/v1/rules/gate-results"),
+        ("GET", "/api/v1/rules/gate-runs"),
     ],
 };

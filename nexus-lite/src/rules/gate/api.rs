@@ -16,11 +16,58 @@ use serde_json::{Value, json};
 use std::sync::Arc;
 
 pub const PATH: &str = "/api/v1/rules/gate-results";
+/// The stored gate runs of a repository, newest first (the dashboard's list).
+pub const RUNS_PATH: &str = "/api/v1/rules/gate-runs";
+
+/// Runs listed when the caller does not say, and at most.
+const RUNS_DEFAULT: i64 = 50;
+const RUNS_MAX: i64 = 500;
 
 pub fn router(state: Arc<RulesState>) -> Router {
     Router::new()
         .route(PATH, get(get_results).post(post_result))
+        .route(RUNS_PATH, get(get_runs))
         .with_state(state)
+}
+
+/// `GET /api/v1/rules/gate-runs?repository=&limit=`: one line per stored run, its verdict and
+/// counts; a run's violations are `gate-results?sha=`.
+async fn get_runs(State(s): State<Arc<RulesState>>, q: Q) -> ApiResult {
+    let visible = visible(&q);
+    let p = Params::new(q)?;
+    let repository = p.str("repository").map(str::to_string);
+    let limit = p.int("limit", RUNS_DEFAULT, 1, RUNS_MAX)? as usize;
+    blocking_with(s, StatusCode::OK, move |s| {
+        let conn = s.core.reader()?;
+        let filter = record::Filter {
+            repository: repository.as_deref(),
+            pr: None,
+            sha_prefix: None,
+            visible: visible.as_deref(),
+        };
+        // One more than asked: whether the list goes on.
+        let rows = record::find(&conn, &filter, limit + 1)?;
+        let more = rows.len() > limit;
+        let runs: Vec<Value> = rows
+            .iter()
+            .take(limit)
+            .map(|r| {
+                json!({
+                    "recordId": r.record_id, "repository": r.repository, "pr": r.pr,
+                    "sha": r.head_sha, "baseSha": r.base_sha, "status": r.status,
+                    "blocking": r.blocking, "blockingCount": r.blocking_count,
+                    "violationCount": r.violation_count, "waivedCount": r.waived_count,
+                    "detailComplete": r.detail_complete, "analyzedAt": r.analyzed_at,
+                })
+            })
+            .collect();
+        let total = match repository.as_deref() {
+            Some(repo) => Some(record::count_for(&conn, repo)?),
+            None => None,
+        };
+        Ok(json!({"runs": runs, "truncated": more, "total": total}))
+    })
+    .await
 }
 
 /// After a record is stored: the rules domain marks agents' claims on the same tree

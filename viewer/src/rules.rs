@@ -1,0 +1,90 @@
+//! The rules dashboard: per rule, how often it broke and was fixed (before the commit, within
+//! the pull request) and how agents' claims stood against the gate (claimed, witnessed,
+//! disputed), the answer `nexus-mcp rules stats --json` prints; the skills and how often each
+//! was fetched; the gate runs with their verdicts, each opening its violations at file and
+//! line; and the proposal queue, AI-generated ones marked. Read-only: accepting a proposal
+//! stays `nexus-mcp rules review accept`, a person's act at a terminal.
+
+use crate::error::PageError;
+use crate::{Viewer, ViewerState, pages};
+use axum::Router;
+use axum::extract::Query;
+use axum::response::Html;
+use axum::routing::get;
+use nexus_mcp_runtime::backend::NexusRequest;
+use serde::Deserialize;
+use std::sync::Arc;
+
+/// Violations shown for one run (most severe first, as the API orders them).
+const RUN_VIOLATIONS: u32 = 500;
+
+pub fn routes() -> Router<Arc<Viewer>> {
+    Router::new()
+        .route("/rules", get(repositories))
+        .route("/rules/repository", get(dashboard))
+        .route("/rules/run", get(run))
+}
+
+async fn repositories(axum::extract::State(v): ViewerState) -> Result<Html<String>, PageError> {
+    let answer = v.read(NexusRequest::get("/api/v1/repositories")).await?;
+    pages::page(
+        "rules_repositories.html",
+        minijinja::context! { repositories => pages::value(answer.get("items")) },
+    )
+}
+
+#[derive(Deserialize)]
+struct RepositoryQuery {
+    name: String,
+}
+
+async fn dashboard(
+    axum::extract::State(v): ViewerState,
+    Query(q): Query<RepositoryQuery>,
+) -> Result<Html<String>, PageError> {
+    let repo = Some(q.name.as_str());
+    let (stats, skills, runs, proposals) = tokio::join!(
+        v.read(NexusRequest::get("/api/v1/rules/stats").param("repository", repo)),
+        v.read(NexusRequest::get("/api/v1/rules/skills").param("repository", repo)),
+        v.read(NexusRequest::get("/api/v1/rules/gate-runs").param("repository", repo)),
+        v.read(
+            NexusRequest::get("/api/v1/rules/proposals")
+                .param("repository", repo)
+                .param("status", Some("queued")),
+        ),
+    );
+    pages::page(
+        "rules.html",
+        minijinja::context! {
+            name => q.name,
+            stats => pages::value(stats?),
+            skills => pages::value(skills?),
+            runs => pages::value(runs?),
+            proposals => pages::value(proposals?),
+        },
+    )
+}
+
+#[derive(Deserialize)]
+struct RunQuery {
+    repository: String,
+    sha: String,
+}
+
+async fn run(
+    axum::extract::State(v): ViewerState,
+    Query(q): Query<RunQuery>,
+) -> Result<Html<String>, PageError> {
+    let result = v
+        .read(
+            NexusRequest::get("/api/v1/rules/gate-results")
+                .param("repository", Some(&q.repository))
+                .param("sha", Some(&q.sha))
+                .param("limit", Some(RUN_VIOLATIONS)),
+        )
+        .await?;
+    pages::page(
+        "rules_run.html",
+        minijinja::context! { repository => q.repository, result => pages::value(&result) },
+    )
+}
