@@ -185,6 +185,9 @@ fn the_documentation_graph_shows_what_the_tools_answer_on_a_real_folder() {
     );
 }
 
+/// A token the pages must never show (the secret filter shared with MCP answers redacts it).
+const SECRET: &str = "ghp_0123456789abcdefghijklmnopqrstuvwxyzAB";
+
 /// Script in every place a folder can put text: titles, bodies, criteria, links, file names.
 const PAYLOADS: [&str; 6] = [
     "<script>alert(1)</script>",
@@ -203,7 +206,7 @@ fn hostile_folder(dir: &Path) -> std::path::PathBuf {
         let n = i + 1;
         let title = payload.replace('"', "\\\"");
         let body = format!(
-            "---\nid: task-{n}\ntitle: \"{title}\"\nstatus: To Do\ndependencies:\n  - task-{next}\n  - \"{title}\"\n---\n\n## Description\n\n{payload}\n\n[click me](javascript:alert({n})) [data](data:text/html,<script>alert(1)</script>) <javascript:alert(7)>\n\n![pic](https://evil.example/{n}.png)\n\n## Acceptance Criteria\n<!-- AC:BEGIN -->\n- [ ] #1 {payload}\n- [x] #2 done {payload}\n<!-- AC:END -->\n",
+            "---\nid: task-{n}\ntitle: \"{title}\"\nstatus: To Do\ndependencies:\n  - task-{next}\n  - \"{title}\"\n---\n\n## Description\n\n{payload}\n\nAPI_KEY = \"{SECRET}\"\n\n[click me](javascript:alert({n})) [data](data:text/html,<script>alert(1)</script>) <javascript:alert(7)>\n\n![pic](https://evil.example/{n}.png)\n\n## Acceptance Criteria\n<!-- AC:BEGIN -->\n- [ ] #1 {payload}\n- [x] #2 done {payload}\n<!-- AC:END -->\n",
             next = n % PAYLOADS.len() + 1,
         );
         let safe_name: String = payload
@@ -234,7 +237,10 @@ fn hostile_content_runs_no_script_and_reads_as_text() {
     for (i, payload) in PAYLOADS.iter().enumerate() {
         visits.push(json!({
             "path": format!("/docs/hostile/node/task-{}?depth=3", i + 1),
-            "expect": [{"selector": "#node-title", "contains": payload}],
+            "expect": [
+                {"selector": "#node-title", "contains": payload},
+                {"selector": "#body", "contains": "[REDACTED]"},
+            ],
             "count": [
                 {"selector": "#body script, #body img, #body iframe, #body svg", "n": 0},
                 {"selector": "a[href^='javascript:' i], a[href^='data:' i]", "n": 0},
@@ -249,6 +255,9 @@ fn hostile_content_runs_no_script_and_reads_as_text() {
         None,
         "hostile_content_runs_no_script_and_reads_as_text",
     );
+    let (status, page) = get(&server, "/docs/hostile/node/task-1", &[]);
+    assert_eq!(status, 200);
+    assert!(!page.contains(SECRET), "a secret reached the page");
 }
 
 /// The code graph of a real project (the requests 2.32.3 sdist under NEXUS_LITE_SDIST_TEST=1, as
@@ -419,6 +428,10 @@ fn the_rules_dashboard_shows_what_rules_stats_answers() {
         )
     };
     std::fs::write(repo.join("app.py"), support::SAFE).unwrap();
+    // A rule whose heading carries script: its title is shown in the table, as text.
+    let mut claude = std::fs::read_to_string(repo.join("CLAUDE.md")).unwrap();
+    claude.push_str("\n## Hostile `<img src=x onerror=alert(9)>` rule\n\nNever run this.\n");
+    std::fs::write(repo.join("CLAUDE.md"), claude).unwrap();
     support::corpora::commit_folder(&repo, "app");
     std::fs::write(repo.join("app.py"), support::SHELL).unwrap();
     support::git(&repo, &["commit", "-qam", "run through a shell"]);
@@ -509,6 +522,9 @@ fn the_rules_dashboard_shows_what_rules_stats_answers() {
     // An agent's text is shown as text (the browser fails the visit on any script or request).
     expect
         .push(json!({"selector": "#proposals .snippet", "contains": "<script>alert(1)</script>"}));
+    expect.push(
+        json!({"selector": "#rule-stats", "contains": "Hostile <img src=x onerror=alert(9)> rule"}),
+    );
     let dashboard = format!("/rules/repository?name={}", name.replace('/', "%2F"));
     let runs = support::http_request(server.addr, "GET", &dashboard, &[], "").1;
     let failing = runs
