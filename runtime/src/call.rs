@@ -81,7 +81,13 @@ async fn run(
         .mutation
         .as_ref()
         .is_some_and(|m| follow_up::real_run(m, &arguments));
-    let answers = ask::gather(&ctx, tool, &mut arguments, real_run).await?;
+    // Questions live in their own allocation, for the tools that can ask: the common call's
+    // future (copied whole when its task is spawned) does not carry their state.
+    let answers = if tool.may_ask() {
+        Box::pin(ask::gather(&ctx, tool, &mut arguments, real_run)).await?
+    } else {
+        Value::Null
+    };
     enforce_mutation_rules(tool, &arguments)?;
     let started = std::time::Instant::now();
     client_log(&ctx, || format!("`{}` called", tool.name)).await;
@@ -102,7 +108,11 @@ async fn run(
             }
             let raw = raw?;
             // Several matches: the human may pick one, and the tool runs again for it.
-            match ask::choice(&ctx, tool, &arguments, &raw).await? {
+            let choice = match tool.choose {
+                Some(_) => Box::pin(ask::choice(&ctx, tool, &arguments, &raw)).await?,
+                None => None,
+            };
+            match choice {
                 Some((by, picked)) => {
                     if let Some(obj) = arguments.as_object_mut() {
                         obj.insert(by.to_owned(), picked);
@@ -134,24 +144,22 @@ async fn execute(
     answers: &Value,
 ) -> Result<Value, CallError> {
     match tool.handler {
-        Handler::Mapped => Ok(probed(
-            ctx,
-            tool,
-            arguments,
-            run_mapped(ctx, tool, arguments, answers),
-        )
-        .await
-        .map_err(|f| error_codes::apply(tool, arguments, f))?),
+        Handler::Mapped => {
+            let request = std::pin::pin!(run_mapped(ctx, tool, arguments, answers));
+            Ok(probed(ctx, tool, arguments, request)
+                .await
+                .map_err(|f| error_codes::apply(tool, arguments, f))?)
+        }
         Handler::Custom => {
             let app = ctx.app.clone();
-            let future =
+            let mut future =
                 (app.parts.custom)(ctx.clone(), tool.name, arguments.clone()).ok_or_else(|| {
                     ToolError::Internal(format!(
                         "custom tool `{}` has no implementation",
                         tool.name
                     ))
                 })?;
-            Ok(probed(ctx, tool, arguments, future)
+            Ok(probed(ctx, tool, arguments, future.as_mut())
                 .await
                 .map_err(|e| error_codes::apply(tool, arguments, e.into()))?)
         }
@@ -254,26 +262,29 @@ pub const PROBE_EVERY: std::time::Duration = std::time::Duration::from_millis(20
 
 /// Awaits `request`, reporting what the surface's progress probe says meanwhile (only to a
 /// caller that asked for progress), as increasing progress between 0 and 1 of 2.
-async fn probed<T>(
+///
+/// `request` is pinned where the caller holds it: taken by value it would be stored twice more
+/// in this future (the argument, then the awaited or pinned copy), and every call's task is
+/// copied whole when it is spawned.
+async fn probed<F: std::future::Future + ?Sized>(
     ctx: &ToolContext,
     tool: &'static ToolSpec,
     arguments: &Value,
-    request: impl std::future::Future<Output = T>,
-) -> T {
+    mut request: std::pin::Pin<&mut F>,
+) -> F::Output {
     let (Some(probe), Some(_)) = (&ctx.app.parts.progress, &ctx.progress) else {
         return request.await;
     };
-    tokio::pin!(request);
     let mut ticks =
         tokio::time::interval_at(tokio::time::Instant::now() + PROBE_EVERY, PROBE_EVERY);
     let mut last = 0.0;
     loop {
         tokio::select! {
-            out = &mut request => return out,
+            out = request.as_mut() => return out,
             _ = ticks.tick() => {
                 // The answer may come while the probe is asked: it is not kept waiting.
                 let said = tokio::select! {
-                    out = &mut request => return out,
+                    out = request.as_mut() => return out,
                     said = probe.probe(ctx, tool, arguments) => said,
                 };
                 if let Some((done, message)) = said {
