@@ -193,6 +193,17 @@ async fn ok(server: &HttpServer, capabilities: Value, name: &str, arguments: Val
     answer["result"]["structuredContent"].clone()
 }
 
+async fn latest_graph_id(server: &HttpServer) -> String {
+    let graph = ok(
+        server,
+        json!({}),
+        "kg_latest_graph",
+        json!({"repository": REPO_NAME, "branch": "main"}),
+    )
+    .await;
+    graph["graph"]["graph_id"].as_str().unwrap().to_owned()
+}
+
 fn pick(choice: &str) -> Value {
     json!({"choice": {"action": "accept", "content": {"choice": choice}}})
 }
@@ -240,14 +251,7 @@ async fn the_human_picks_one_of_several_findings_for_this_call_only() {
     let fixture = support::fixture_repo();
     let server = key_server(&fixture);
     let human = json!({"elicitation": {}});
-    let graph = ok(
-        &server,
-        json!({}),
-        "kg_latest_graph",
-        json!({"repository": REPO_NAME, "branch": "main"}),
-    )
-    .await;
-    let graph_id = graph["graph"]["graph_id"].as_str().unwrap().to_owned();
+    let graph_id = latest_graph_id(&server).await;
     // Two SHA1 uses in shop/crypto.py (lines 6 and 10) and a proof without a line.
     let proof = json!({"graph_id": graph_id, "source_tool": "bandit", "finding_type": "bandit_b324_hashlib", "path": "shop/crypto.py"});
     let (offered, titles, state) = ask_choice(&server, &proof).await;
@@ -326,19 +330,10 @@ async fn on_a_real_project_the_pick_resolves_the_finding_it_names() {
     let tmp = tempfile::tempdir().unwrap();
     let python = support::python_with_mcp().unwrap_or_else(|| "python3".into());
     let repo = support::sdist::fetch(&python, SDIST, tmp.path());
-    support::git(&repo, &["init", "-q", "-b", "main"]);
-    support::git(&repo, &["add", "-A"]);
-    support::git(&repo, &["commit", "-qm", "requests 2.32.3 as released"]);
+    support::corpora::commit_folder(&repo, "requests 2.32.3 as released");
     let fixture = Fixture::from_repo(tmp, repo);
     let server = key_server(&fixture);
-    let graph = ok(
-        &server,
-        json!({}),
-        "kg_latest_graph",
-        json!({"repository": REPO_NAME, "branch": "main"}),
-    )
-    .await;
-    let graph_id = graph["graph"]["graph_id"].as_str().unwrap().to_owned();
+    let graph_id = latest_graph_id(&server).await;
     let risks = ok(
         &server,
         json!({}),

@@ -152,8 +152,8 @@ async fn execute(
         }
         Handler::Custom => {
             let app = ctx.app.clone();
-            let mut future =
-                (app.parts.custom)(ctx.clone(), tool.name, arguments.clone()).ok_or_else(|| {
+            let mut future = (app.parts.custom)(ctx.clone(), tool.name, arguments.clone())
+                .ok_or_else(|| {
                     ToolError::Internal(format!(
                         "custom tool `{}` has no implementation",
                         tool.name

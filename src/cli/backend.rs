@@ -14,18 +14,26 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+/// What a process registers with the local nexus-lite, and where that nexus-lite lives
+/// (`serve`, `call` and `view` share these flags).
 #[derive(clap::Args)]
-pub struct Backend {
+pub struct Registration {
     /// Repositories this process registers with the local nexus-lite ([NAME=]PATH, repeatable; default: the current directory).
     #[arg(long = "repo")]
-    repos: Vec<String>,
+    pub repos: Vec<String>,
     /// Documentation workspaces this process registers with the local nexus-lite ([NAME=]PATH, repeatable; nexus-doc-kg).
     /// With workspaces and no --repo, no repository is registered.
     #[arg(long = "workspace", env = "DOCUGRAPH_WORKSPACE")]
-    workspaces: Vec<String>,
+    pub workspaces: Vec<String>,
     /// Data directory of the local nexus-lite (default: the user data directory, e.g. ~/.local/share/nexus-lite); every local server, gate and rules command on it shares one nexus-lite.
     #[arg(long)]
-    data_dir: Option<PathBuf>,
+    pub data_dir: Option<PathBuf>,
+}
+
+#[derive(clap::Args)]
+pub struct Backend {
+    #[command(flatten)]
+    registration: Registration,
     /// Scopes granted over stdio and to `call` (default: the manifest's default_stdio scopes).
     #[arg(long, env = "NEXUS_MCP_SCOPES")]
     scopes: Option<String>,
@@ -87,9 +95,9 @@ impl Backend {
             Some(remote) => nexus::remote(remote, timeout)?,
             None => {
                 let lite = local_nexus::start(
-                    self.data_dir.clone(),
-                    &self.repos,
-                    &self.workspaces,
+                    self.registration.data_dir.clone(),
+                    &self.registration.repos,
+                    &self.registration.workspaces,
                     self.docs_limits.clone().into(),
                     local_nexus::Client {
                         kind,

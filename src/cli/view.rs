@@ -2,6 +2,7 @@
 //! the MCP surfaces (remote, or the local nexus-lite with the repositories and workspaces given
 //! here). It never accepts an MCP key and runs no tool.
 
+use super::backend::Registration;
 use super::nexus::{self, Remote};
 use crate::local_nexus;
 use crate::surfaces::{self, Environment};
@@ -56,15 +57,8 @@ pub struct ViewArgs {
     /// With it, anyone holding the token may read, from any address.
     #[arg(long, env = "NEXUS_MCP_VIEW_TOKEN_FILE")]
     token_file: Option<PathBuf>,
-    /// Repositories this process registers with the local nexus-lite ([NAME=]PATH, repeatable).
-    #[arg(long = "repo")]
-    repos: Vec<String>,
-    /// Documentation workspaces this process registers with the local nexus-lite ([NAME=]PATH, repeatable).
-    #[arg(long = "workspace", env = "DOCUGRAPH_WORKSPACE")]
-    workspaces: Vec<String>,
-    /// Data directory of the local nexus-lite (default: the user data directory); the viewer shares it with every local server.
-    #[arg(long)]
-    data_dir: Option<PathBuf>,
+    #[command(flatten)]
+    registration: Registration,
 }
 
 pub async fn run(args: &ViewArgs, remote: Option<Remote<'_>>) -> Result<ExitCode, String> {
@@ -87,10 +81,11 @@ pub async fn run(args: &ViewArgs, remote: Option<Remote<'_>>) -> Result<ExitCode
     let (nexus, checkouts) = match remote {
         Some(remote) => (nexus::remote(remote, timeout)?, Default::default()),
         None => {
+            let registration = &args.registration;
             let lite = local_nexus::start(
-                args.data_dir.clone(),
-                &args.repos,
-                &args.workspaces,
+                registration.data_dir.clone(),
+                &registration.repos,
+                &registration.workspaces,
                 Default::default(),
                 local_nexus::Client {
                     kind: "view",
