@@ -191,7 +191,10 @@ impl ServerHandler for McpServer {
         request: CallToolRequestParams,
         ctx: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        self.tools_call(request, ctx).await
+        // The call's state (arguments, questions, the backend request, the envelope) lives in
+        // one allocation of its own: rmcp moves each request's future several times when it
+        // spawns it, and a pointer is cheaper to move than kilobytes.
+        Box::pin(self.tools_call(request, ctx)).await
     }
 
     #[allow(deprecated)] // logging/setLevel: deprecated for 2026-07-28 (SEP-2577), used by 2025 clients
@@ -223,7 +226,9 @@ impl ServerHandler for McpServer {
         request: GetPromptRequestParams,
         ctx: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
-        self.prompts_get(request, ctx).await
+        // Boxed: a prompt may ask questions and run a tool, and every request's future (one
+        // type for all methods, moved whole when rmcp spawns it) would otherwise be that large.
+        Box::pin(self.prompts_get(request, ctx)).await
     }
 
     async fn complete(
@@ -231,7 +236,8 @@ impl ServerHandler for McpServer {
         request: CompleteRequestParams,
         ctx: RequestContext<RoleServer>,
     ) -> Result<CompleteResult, ErrorData> {
-        self.completion_complete(request, ctx).await
+        // Boxed for the reason get_prompt is.
+        Box::pin(self.completion_complete(request, ctx)).await
     }
 
     async fn list_resources(
@@ -261,7 +267,8 @@ impl ServerHandler for McpServer {
                 rmcp::model::SubscribeRequestMethod,
             >());
         }
-        self.resources_subscribe(request, ctx).await
+        // Boxed for the reason get_prompt is.
+        Box::pin(self.resources_subscribe(request, ctx)).await
     }
 
     fn accepted_subscription_filter(
