@@ -146,8 +146,13 @@ async fn node(
     );
     let node = node?;
     let neighbourhood = neighbourhood?;
-    // Only tasks have criteria: anything else has none to show, not an error page.
-    let criteria = criteria.ok();
+    // Only tasks have criteria: for another node the API answers 404 (or 400), and the page
+    // shows none; any other failure is the page's.
+    let criteria = match criteria {
+        Ok(c) => Some(c),
+        Err(PageError::NotFound(_) | PageError::BadRequest(_)) => None,
+        Err(e) => return Err(e),
+    };
     let body = node
         .pointer("/node/markdown")
         .and_then(Value::as_str)
