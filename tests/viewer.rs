@@ -464,10 +464,8 @@ fn the_rules_dashboard_shows_what_rules_stats_answers() {
         ),
     );
 
-    let stats: Value = serde_json::from_str(&ok(
-        command(
-            &server,
-            &repo,
+    let rules_stats = |window: &[&str]| -> Value {
+        let args = [
             &[
                 "rules",
                 "stats",
@@ -476,11 +474,13 @@ fn the_rules_dashboard_shows_what_rules_stats_answers() {
                 ".",
                 "--repository",
                 name,
-            ],
-        ),
-        "rules stats",
-    ))
-    .unwrap();
+            ][..],
+            window,
+        ]
+        .concat();
+        serde_json::from_str(&ok(command(&server, &repo, &args), "rules stats")).unwrap()
+    };
+    let stats = rules_stats(&[]);
     let columns = [
         "timesBroken",
         "gateRunsBroken",
@@ -525,6 +525,27 @@ fn the_rules_dashboard_shows_what_rules_stats_answers() {
     expect.push(
         json!({"selector": "#rule-stats", "contains": "Hostile <img src=x onerror=alert(9)> rule"}),
     );
+    // Over time: the totals of the last 7 and 30 days beside all time, as `--days` counts them.
+    for (label, window) in [
+        ("last 7 days", &["--days", "7"][..]),
+        ("last 30 days", &["--days", "30"]),
+        ("all time", &[]),
+    ] {
+        let totals = rules_stats(window)["totals"].clone();
+        for c in [
+            "gateRuns",
+            "checks",
+            "timesBroken",
+            "timesFixed",
+            "witnessed",
+            "disputed",
+        ] {
+            expect.push(json!({
+                "selector": format!("#trend tr[data-window='{label}'] td[data-col={c}]"),
+                "text": totals[c].to_string(),
+            }));
+        }
+    }
     let dashboard = format!("/rules/repository?name={}", name.replace('/', "%2F"));
     let runs = support::http_request(server.addr, "GET", &dashboard, &[], "").1;
     let failing = runs
@@ -544,6 +565,10 @@ fn the_rules_dashboard_shows_what_rules_stats_answers() {
             {"path": dashboard, "expect": expect,
              "count": [{"selector": "#rule-stats tbody tr", "n": rows}, {"selector": "#gate-runs tbody tr", "n": 2}],
              "screenshot": "viewer-rules.png"},
+            {"path": format!("{dashboard}&days=30"), "expect": [
+                {"selector": "#window", "text": "the last 30 days"},
+                {"selector": "#rule-totals td[data-col=timesBroken]", "text": rules_stats(&["--days", "30"])["totals"]["timesBroken"].to_string()},
+             ]},
             {"path": failing, "expect": [
                 {"selector": "#run-status", "text": "failed"},
                 {"selector": "#violations tbody tr td", "text": "app.py:5"},

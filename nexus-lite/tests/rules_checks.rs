@@ -414,6 +414,50 @@ fn gate_runs_on_the_same_tree_witness_or_dispute_each_claim_and_stats_count_brea
     assert!(s.body["note"].as_str().unwrap().contains("timesBroken:"));
     // Deterministic.
     assert_eq!(common::get(addr, "/api/v1/rules/stats").body, s.body);
+    assert!(
+        s.body["window"].is_null(),
+        "all time: {:#}",
+        s.body["window"]
+    );
+
+    // Over time: everything happened now, so the last 30 days count it all.
+    let month = common::get(addr, "/api/v1/rules/stats?days=30");
+    assert_eq!(month.body["window"]["days"], 30);
+    assert_eq!(month.body["rules"], s.body["rules"]);
+    // Forty days ago: the first gate run of the PR and session "feature"'s reports. The last
+    // 30 days keep the second run and the other session only; all time is unchanged.
+    let conn = nexus_lite::core::db::open(&data).unwrap();
+    let old = 40 * 86_400;
+    conn.execute(
+        "UPDATE rule_gate_runs SET analyzed_at = analyzed_at - ?1 WHERE seq = (SELECT min(seq) FROM rule_gate_runs)",
+        [old],
+    )
+    .unwrap();
+    conn.execute(
+        "UPDATE rule_checks SET created_at = created_at - ?1 WHERE session_id = 'feature'",
+        [old],
+    )
+    .unwrap();
+    drop(conn);
+    let month = common::get(addr, "/api/v1/rules/stats?days=30");
+    let recent = stats_of(&month.body, "no-shell-true");
+    assert_eq!(
+        month.body["totals"]["gateRuns"], 1,
+        "{:#}",
+        month.body["totals"]
+    );
+    assert_eq!(
+        month.body["totals"]["sessions"], 1,
+        "{:#}",
+        month.body["totals"]
+    );
+    assert_eq!(recent["selfCheckFailures"], 0, "{recent:#}");
+    assert_eq!(recent["gateRunsBroken"], 0, "{recent:#}");
+    // A fix counts when both its sides are in the window.
+    assert_eq!(recent["fixedInPr"], 0, "{recent:#}");
+    assert_eq!(recent["fixedBeforeCommit"], 0, "{recent:#}");
+    let all = common::get(addr, "/api/v1/rules/stats");
+    assert_eq!(all.body["rules"], s.body["rules"], "all time is unchanged");
 }
 
 #[test]

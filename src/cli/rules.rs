@@ -36,7 +36,11 @@ pub struct RulesArgs {
 pub enum RulesCommand {
     /// Per rule: times broken (gate runs, self-checks), times fixed (before commit, in the PR),
     /// and agents' claims against what the gate witnessed.
-    Stats,
+    Stats {
+        /// Count only the last N days (gate runs analysed and self-checks reported since then).
+        #[arg(long)]
+        days: Option<u32>,
+    },
     /// The proposal queue: list it, or accept / reject one proposal.
     Review {
         #[command(subcommand)]
@@ -88,8 +92,10 @@ pub async fn run(args: &RulesArgs, nexus: Option<Remote<'_>>) -> Result<ExitCode
 async fn execute(args: &RulesArgs, conn: &Connection) -> Result<String, String> {
     let repo = Some(conn.repository.as_str());
     let (request, render): (NexusRequest, fn(&Value) -> String) = match &args.command {
-        RulesCommand::Stats => (
-            NexusRequest::get("/api/v1/rules/stats").param("repository", repo),
+        RulesCommand::Stats { days } => (
+            NexusRequest::get("/api/v1/rules/stats")
+                .param("repository", repo)
+                .param("days", *days),
             stats_table,
         ),
         RulesCommand::Review { action: None, all } => (
@@ -160,7 +166,15 @@ fn field(v: &Value, key: &str) -> String {
 pub fn stats_table(answer: &Value) -> String {
     let rules = answer["rules"].as_array().cloned().unwrap_or_default();
     let mut out = String::new();
-    let _ = writeln!(out, "rules stats for {}", field(answer, "repository"));
+    let window = match answer["window"]["days"].as_i64() {
+        Some(days) => format!(", the last {days} days"),
+        None => String::new(),
+    };
+    let _ = writeln!(
+        out,
+        "rules stats for {}{window}",
+        field(answer, "repository")
+    );
     if rules.is_empty() {
         let _ = writeln!(
             out,

@@ -1,6 +1,7 @@
 //! The rules dashboard: per rule, how often it broke and was fixed (before the commit, within
 //! the pull request) and how agents' claims stood against the gate (claimed, witnessed,
-//! disputed), the answer `nexus-mcp rules stats --json` prints; the skills and how often each
+//! disputed), the answer `nexus-mcp rules stats --json [--days N]` prints, with the totals of
+//! the last 7 and 30 days beside all time; the skills and how often each
 //! was fetched; the gate runs with their verdicts, each opening its violations at file and
 //! line; and the proposal queue, AI-generated ones marked. Read-only: accepting a proposal
 //! stays `nexus-mcp rules review accept`, a person's act at a terminal.
@@ -36,15 +37,30 @@ async fn repositories(axum::extract::State(v): ViewerState) -> Result<Html<Strin
 #[derive(Deserialize)]
 struct RepositoryQuery {
     name: String,
+    /// Count only the last N days; absent: all time.
+    days: Option<u32>,
 }
+
+/// The windows the trend compares, in days (and all time).
+const TREND_DAYS: [u32; 2] = [7, 30];
 
 async fn dashboard(
     axum::extract::State(v): ViewerState,
     Query(q): Query<RepositoryQuery>,
 ) -> Result<Html<String>, PageError> {
     let repo = Some(q.name.as_str());
-    let (stats, skills, runs, proposals) = tokio::join!(
-        v.read(NexusRequest::get("/api/v1/rules/stats").param("repository", repo)),
+    let stats_for = |days: Option<u32>| {
+        v.read(
+            NexusRequest::get("/api/v1/rules/stats")
+                .param("repository", repo)
+                .param("days", days),
+        )
+    };
+    let (stats, week, month, all, skills, runs, proposals) = tokio::join!(
+        stats_for(q.days),
+        stats_for(Some(TREND_DAYS[0])),
+        stats_for(Some(TREND_DAYS[1])),
+        stats_for(None),
         v.read(NexusRequest::get("/api/v1/rules/skills").param("repository", repo)),
         v.read(NexusRequest::get("/api/v1/rules/gate-runs").param("repository", repo)),
         v.read(
@@ -57,6 +73,13 @@ async fn dashboard(
         "rules.html",
         minijinja::context! {
             name => q.name,
+            days => q.days,
+            windows => TREND_DAYS,
+            trend => pages::value([
+                ("last 7 days", week?.get("totals").cloned()),
+                ("last 30 days", month?.get("totals").cloned()),
+                ("all time", all?.get("totals").cloned()),
+            ]),
             stats => pages::value(stats?),
             skills => pages::value(skills?),
             runs => pages::value(runs?),

@@ -183,9 +183,10 @@ async fn decide(
 
 async fn get_stats(State(s): State<Arc<RulesState>>, q: Q) -> ApiResult {
     let p = params(q)?;
+    let days = p.opt_int("days", 1, 36_500)?;
     blocking_with(s, StatusCode::OK, move |s| {
         let repo = repo_of(s, &p, None)?;
-        stats::answer(s, repo)
+        stats::answer(s, repo, days)
     })
     .await
 }

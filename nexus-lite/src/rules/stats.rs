@@ -115,11 +115,14 @@ fn db(ctx: &'static str) -> impl FnOnce(rusqlite::Error) -> LiteError {
 }
 
 /// The statistics of `repository`, sorted by timesBroken (desc) then ruleId. `playbook`: the
-/// current rules (id, title), listed even when nothing happened to them.
+/// current rules (id, title), listed even when nothing happened to them. `since` (epoch
+/// seconds): only gate runs analysed and self-checks reported from then on count, a fix only
+/// when both its sides are in the window.
 pub fn compute(
     conn: &Connection,
     repository: &str,
     playbook: &[(String, String)],
+    since: Option<i64>,
 ) -> Result<(Vec<RuleStats>, Totals), LiteError> {
     let mut by_rule: BTreeMap<String, RuleStats> = BTreeMap::new();
     fn stat<'m>(m: &'m mut BTreeMap<String, RuleStats>, id: &str) -> &'m mut RuleStats {
@@ -141,11 +144,11 @@ pub fn compute(
             .prepare(
                 "SELECT o.rule_id, sum(o.violations > 0), sum(o.violations) FROM rule_gate_outcomes o
                  JOIN rule_gate_runs g ON g.record_id = o.record_id
-                 WHERE g.repository = ?1 GROUP BY o.rule_id",
+                 WHERE g.repository = ?1 AND (?2 IS NULL OR g.analyzed_at >= ?2) GROUP BY o.rule_id",
             )
             .map_err(db("counting gate outcomes per rule"))?;
         let rows = st
-            .query_map(params![repository], |r| {
+            .query_map(params![repository, since], |r| {
                 Ok((
                     r.get::<_, String>(0)?,
                     r.get::<_, i64>(1)?,
@@ -165,8 +168,8 @@ pub fn compute(
         }
         totals.gate_runs = conn
             .query_row(
-                "SELECT count(*) FROM rule_gate_runs WHERE repository = ?1",
-                params![repository],
+                "SELECT count(*) FROM rule_gate_runs WHERE repository = ?1 AND (?2 IS NULL OR analyzed_at >= ?2)",
+                params![repository, since],
                 |r| r.get(0),
             )
             .map_err(db("counting gate runs"))?;
@@ -178,11 +181,11 @@ pub fn compute(
             .prepare(
                 "SELECT c.session_id, r.rule_id, r.pass, r.witness FROM rule_check_results r
                  JOIN rule_checks c ON c.check_id = r.check_id
-                 WHERE c.repository = ?1 ORDER BY c.session_id, r.rule_id, c.seq",
+                 WHERE c.repository = ?1 AND (?2 IS NULL OR c.created_at >= ?2) ORDER BY c.session_id, r.rule_id, c.seq",
             )
             .map_err(db("reading self-check results"))?;
         let rows = st
-            .query_map(params![repository], |r| {
+            .query_map(params![repository, since], |r| {
                 Ok((
                     r.get::<_, String>(0)?,
                     r.get::<_, String>(1)?,
@@ -215,8 +218,8 @@ pub fn compute(
         }
         let (checks, sessions): (i64, i64) = conn
             .query_row(
-                "SELECT count(*), count(DISTINCT session_id) FROM rule_checks WHERE repository = ?1",
-                params![repository],
+                "SELECT count(*), count(DISTINCT session_id) FROM rule_checks WHERE repository = ?1 AND (?2 IS NULL OR created_at >= ?2)",
+                params![repository, since],
                 |r| Ok((r.get(0)?, r.get(1)?)),
             )
             .map_err(db("counting self-checks"))?;
@@ -224,7 +227,7 @@ pub fn compute(
         totals.sessions = sessions;
     }
 
-    for (rule, n) in fixed_in_prs(conn, repository)? {
+    for (rule, n) in fixed_in_prs(conn, repository, since)? {
         stat(&mut by_rule, &rule).counts.fixed_in_pr = n;
     }
     titles_from_gate(conn, repository, &mut by_rule)?;
@@ -255,16 +258,17 @@ pub fn compute(
 pub(crate) fn fixed_in_prs(
     conn: &Connection,
     repository: &str,
+    since: Option<i64>,
 ) -> Result<BTreeMap<String, i64>, LiteError> {
     let ctx = "reading pull requests' gate runs";
     let mut st = conn
         .prepare(
             "SELECT record_id, pr, complete FROM rule_gate_runs
-             WHERE repository = ?1 AND pr IS NOT NULL ORDER BY pr, seq",
+             WHERE repository = ?1 AND pr IS NOT NULL AND (?2 IS NULL OR analyzed_at >= ?2) ORDER BY pr, seq",
         )
         .map_err(db(ctx))?;
     let runs = st
-        .query_map(params![repository], |r| {
+        .query_map(params![repository, since], |r| {
             Ok((
                 r.get::<_, String>(0)?,
                 r.get::<_, i64>(1)?,
@@ -278,12 +282,12 @@ pub(crate) fn fixed_in_prs(
         .prepare(
             "SELECT o.record_id, o.rule_id, o.enforced, o.violations FROM rule_gate_outcomes o
              JOIN rule_gate_runs g ON g.record_id = o.record_id
-             WHERE g.repository = ?1 AND g.pr IS NOT NULL",
+             WHERE g.repository = ?1 AND g.pr IS NOT NULL AND (?2 IS NULL OR g.analyzed_at >= ?2)",
         )
         .map_err(db(ctx))?;
     let mut outcomes: HashMap<String, HashMap<String, Outcome>> = HashMap::new();
     let rows = st
-        .query_map(params![repository], |r| {
+        .query_map(params![repository, since], |r| {
             Ok((
                 r.get::<_, String>(0)?,
                 r.get::<_, String>(1)?,
@@ -356,8 +360,8 @@ fn titles_from_gate(
     Ok(())
 }
 
-/// GET /api/v1/rules/stats.
-pub fn answer(s: &RulesState, repo: &ServedRepo) -> Result<Value, ApiError> {
+/// GET /api/v1/rules/stats: all time, or the last `days` days.
+pub fn answer(s: &RulesState, repo: &ServedRepo, days: Option<i64>) -> Result<Value, ApiError> {
     let (current, warning) = match playbook::load_worktree(&repo.root) {
         Ok(pb) => (
             pb.rules()
@@ -373,13 +377,16 @@ pub fn answer(s: &RulesState, repo: &ServedRepo) -> Result<Value, ApiError> {
         ),
     };
     let conn = s.core.reader()?;
-    let (rules, totals) = compute(&conn, &repo.name, &current)?;
+    let since = days.map(|d| crate::core::util::now_epoch() - d * 86_400);
+    let (rules, totals) = compute(&conn, &repo.name, &current, since)?;
     let definitions: serde_json::Map<String, Value> = DEFINITIONS
         .iter()
         .map(|(k, v)| ((*k).to_string(), json!(v)))
         .collect();
     Ok(json!({
         "repository": repo.name,
+        // What the counters cover: null for all time.
+        "window": days.map(|d| json!({"days": d, "since": since})),
         "rules": rules,
         "totals": totals,
         "definitions": definitions,

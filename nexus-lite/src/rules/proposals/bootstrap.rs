@@ -402,7 +402,7 @@ fn finding_candidates(
              GROUP BY v.rule_id ORDER BY count(*) DESC, v.rule_id",
         )
         .map_err(LiteError::db(ctx))?;
-    let fixed = crate::rules::stats::fixed_in_prs(conn, repository)?;
+    let fixed = crate::rules::stats::fixed_in_prs(conn, repository, None)?;
     let rows = st
         .query_map(params![repository], |r| {
             let rule_id: String = r.get(0)?;
