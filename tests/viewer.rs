@@ -432,7 +432,8 @@ fn the_rules_dashboard_shows_what_rules_stats_answers() {
     let mut claude = std::fs::read_to_string(repo.join("CLAUDE.md")).unwrap();
     claude.push_str("\n## Hostile `<img src=x onerror=alert(9)>` rule\n\nNever run this.\n");
     std::fs::write(repo.join("CLAUDE.md"), claude).unwrap();
-    support::corpora::commit_folder(&repo, "app");
+    support::git(&repo, &["add", "-A"]);
+    support::git(&repo, &["commit", "-qm", "app"]);
     std::fs::write(repo.join("app.py"), support::SHELL).unwrap();
     support::git(&repo, &["commit", "-qam", "run through a shell"]);
     let check = |pass: bool| {
@@ -572,7 +573,13 @@ fn the_rules_dashboard_shows_what_rules_stats_answers() {
             {"path": failing, "expect": [
                 {"selector": "#run-status", "text": "failed"},
                 {"selector": "#violations tbody tr td", "text": "app.py:5"},
-             ], "screenshot": "viewer-run.png"},
+             ], "screenshot": "viewer-run.png",
+             // The violation opens its file at its line, as the code graph has it.
+             "click": "#violations tbody tr td a", "arrive": "/code/file"},
+            {"path": format!("/code/file?repository={}&path=app.py&line=5", name.replace('/', "%2F")), "expect": [
+                {"selector": "#file-path", "text": "app.py"},
+                {"selector": "#snippet .line.at", "contains": "subprocess.run([cmd], check=True)"},
+             ], "screenshot": "viewer-file.png"},
         ]),
         None,
         "the_rules_dashboard_shows_what_rules_stats_answers",

@@ -1,7 +1,9 @@
 //! The code graph's pages: the repositories; one repository's latest graph with its freshness
-//! verdict and its findings by severity and by analyser; and the impact of a file or symbol
-//! (its dependents by depth, each with how it was resolved and how sure that is), the answer
-//! kg_impact gives, paged as the API pages it.
+//! verdict and its findings by severity and by analyser; the impact of a file or symbol (its
+//! dependents by depth, each with how it was resolved and how sure that is), the answer
+//! kg_impact gives, paged as the API pages it; and a file at a line, as kg_file_context sees
+//! it (the code around the line, secrets redacted, its findings, what it imports and what
+//! imports it): where a gate violation's `path:line` leads.
 
 use crate::error::PageError;
 use crate::{Viewer, ViewerState, pages};
@@ -16,6 +18,8 @@ use std::sync::Arc;
 
 /// Dependents listed per page.
 const IMPACT_PAGE: u32 = 200;
+/// Lines of code shown on each side of the line a file page is opened at.
+const FILE_RADIUS: u32 = 12;
 const MAX_DEPTH: u32 = 6;
 
 pub fn routes() -> Router<Arc<Viewer>> {
@@ -23,6 +27,55 @@ pub fn routes() -> Router<Arc<Viewer>> {
         .route("/code", get(repositories))
         .route("/code/repository", get(repository))
         .route("/code/impact", get(impact))
+        .route("/code/file", get(file))
+}
+
+#[derive(Deserialize)]
+struct FileQuery {
+    repository: String,
+    path: String,
+    line: Option<u32>,
+    graph_id: Option<String>,
+}
+
+async fn file(
+    axum::extract::State(v): ViewerState,
+    Query(q): Query<FileQuery>,
+) -> Result<Html<String>, PageError> {
+    let answer = v
+        .read(
+            NexusRequest::get("/api/v1/file-context")
+                .param("repository", Some(&q.repository))
+                .param("graph_id", q.graph_id.as_deref())
+                .param("path", Some(&q.path))
+                .param("line", q.line)
+                .param("radius", Some(FILE_RADIUS)),
+        )
+        .await?;
+    // The snippet numbered line by line, the line asked for marked.
+    let start = answer
+        .pointer("/snippet/start_line")
+        .and_then(Value::as_u64)
+        .unwrap_or(1);
+    let lines: Vec<Value> = answer
+        .pointer("/snippet/text")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .lines()
+        .zip(start..)
+        .map(|(text, n)| {
+            serde_json::json!({"n": n, "text": text, "at": q.line.map(u64::from) == Some(n)})
+        })
+        .collect();
+    pages::page(
+        "file.html",
+        minijinja::context! {
+            repository => q.repository,
+            line => q.line,
+            file => pages::value(&answer),
+            lines => pages::value(&lines),
+        },
+    )
 }
 
 async fn repositories(axum::extract::State(v): ViewerState) -> Result<Html<String>, PageError> {

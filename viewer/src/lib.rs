@@ -41,6 +41,7 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("GET", "/api/v1/graphs/select"),
     ("GET", "/api/v1/summary"),
     ("GET", "/api/v1/impact"),
+    ("GET", "/api/v1/file-context"),
     // The freshness verdict reads which files carry findings.
     ("GET", "/api/v1/findings"),
     ("GET", "/api/v1/rules/stats"),

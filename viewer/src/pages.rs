@@ -6,7 +6,7 @@ use axum::response::Html;
 use minijinja::Environment;
 use std::sync::OnceLock;
 
-const TEMPLATES: [(&str, &str); 12] = [
+const TEMPLATES: [(&str, &str); 13] = [
     ("base.html", include_str!("templates/base.html")),
     ("error.html", include_str!("templates/error.html")),
     ("workspaces.html", include_str!("templates/workspaces.html")),
@@ -19,6 +19,7 @@ const TEMPLATES: [(&str, &str); 12] = [
     ),
     ("repository.html", include_str!("templates/repository.html")),
     ("impact.html", include_str!("templates/impact.html")),
+    ("file.html", include_str!("templates/file.html")),
     (
         "rules_repositories.html",
         include_str!("templates/rules_repositories.html"),
