@@ -282,26 +282,12 @@ impl Server {
 
 /// A `serve --transport http` started by `cmd`, once it listens.
 fn spawn_server(cmd: &mut Command) -> Child {
-    let mut child = cmd
-        .env("PATH", support::tool_path())
+    cmd.env("PATH", support::tool_path())
         .env_remove("NEXUS_MCP_API_KEY")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn nexus-mcp serve --transport http");
-    let log = Arc::new(Mutex::new(String::new()));
-    let rx = support::tee_lines(child.stderr.take().unwrap(), log.clone());
-    support::wait_for_line(
-        &rx,
-        "nexus-mcp listening on",
-        Duration::from_secs(60),
-        &log,
-        "nexus-mcp serve --transport http",
-    );
-    // Keep draining stderr so a chatty server never blocks on a full pipe.
-    std::thread::spawn(move || while rx.recv().is_ok() {});
-    child
+        .stderr(Stdio::piped());
+    support::spawn_ready(cmd, "nexus-mcp listening on").0
 }
 
 impl Drop for Server {

@@ -57,6 +57,17 @@ pub fn tee_lines(
     rx
 }
 
+/// Spawns `cmd` (its stderr piped) and waits (bounded) for the stderr line containing `ready`:
+/// the child, that line, and its whole stderr so far, which keeps being collected (the pipe never
+/// fills).
+pub fn spawn_ready(cmd: &mut Command, ready: &str) -> (Child, String, Arc<Mutex<String>>) {
+    let mut child = cmd.spawn().expect("spawn nexus-mcp");
+    let stderr = Arc::new(Mutex::new(String::new()));
+    let rx = tee_lines(child.stderr.take().expect("piped stderr"), stderr.clone());
+    let line = wait_for_line(&rx, ready, Duration::from_secs(60), &stderr, ready);
+    (child, line, stderr)
+}
+
 /// Waits (bounded) for a line containing `needle`; panics with everything read so far otherwise.
 pub fn wait_for_line(
     rx: &mpsc::Receiver<String>,
@@ -161,10 +172,7 @@ impl HttpServer {
         data: TempDir,
         ready: &str,
     ) -> HttpServer {
-        let mut child = cmd.spawn().expect("spawn nexus-mcp");
-        let stderr = Arc::new(Mutex::new(String::new()));
-        let rx = tee_lines(child.stderr.take().expect("piped stderr"), stderr.clone());
-        let line = wait_for_line(&rx, ready, Duration::from_secs(60), &stderr, ready);
+        let (child, line, stderr) = spawn_ready(cmd, ready);
         assert!(
             line.contains(&format!("127.0.0.1:{port}")),
             "server bound elsewhere than asked: {line}"

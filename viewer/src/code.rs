@@ -79,11 +79,7 @@ async fn file(
 }
 
 async fn repositories(axum::extract::State(v): ViewerState) -> Result<Html<String>, PageError> {
-    let answer = v.read(NexusRequest::get("/api/v1/repositories")).await?;
-    pages::page(
-        "repositories.html",
-        minijinja::context! { repositories => pages::value(answer.get("items")) },
-    )
+    v.repositories("repositories.html").await
 }
 
 #[derive(Deserialize)]

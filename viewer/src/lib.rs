@@ -80,6 +80,18 @@ impl Viewer {
         })
     }
 
+    /// The served repositories as `template` lists them (the code and rules sections' index).
+    async fn repositories(
+        &self,
+        template: &str,
+    ) -> Result<axum::response::Html<String>, PageError> {
+        let answer = self.read(NexusRequest::get("/api/v1/repositories")).await?;
+        pages::page(
+            template,
+            minijinja::context! { repositories => pages::value(answer.get("items")) },
+        )
+    }
+
     /// One Nexus answer, its secrets redacted before any page sees it.
     async fn read(&self, request: NexusRequest) -> Result<Value, PageError> {
         let mut answer = self

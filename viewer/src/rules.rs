@@ -27,11 +27,7 @@ pub fn routes() -> Router<Arc<Viewer>> {
 }
 
 async fn repositories(axum::extract::State(v): ViewerState) -> Result<Html<String>, PageError> {
-    let answer = v.read(NexusRequest::get("/api/v1/repositories")).await?;
-    pages::page(
-        "rules_repositories.html",
-        minijinja::context! { repositories => pages::value(answer.get("items")) },
-    )
+    v.repositories("rules_repositories.html").await
 }
 
 #[derive(Deserialize)]
@@ -56,11 +52,18 @@ async fn dashboard(
                 .param("days", days),
         )
     };
-    let (stats, week, month, all, skills, runs, proposals) = tokio::join!(
-        stats_for(q.days),
+    // The trend's three windows; the per-rule table shows one of them unless asked for another.
+    let other = q.days.filter(|d| !TREND_DAYS.contains(d));
+    let (week, month, all, asked, skills, runs, proposals) = tokio::join!(
         stats_for(Some(TREND_DAYS[0])),
         stats_for(Some(TREND_DAYS[1])),
         stats_for(None),
+        async {
+            match other {
+                Some(days) => stats_for(Some(days)).await.map(Some),
+                None => Ok(None),
+            }
+        },
         v.read(NexusRequest::get("/api/v1/rules/skills").param("repository", repo)),
         v.read(NexusRequest::get("/api/v1/rules/gate-runs").param("repository", repo)),
         v.read(
@@ -69,6 +72,13 @@ async fn dashboard(
                 .param("status", Some("queued")),
         ),
     );
+    let (week, month, all) = (week?, month?, all?);
+    let stats = match (asked?, q.days) {
+        (Some(asked), _) => asked,
+        (None, Some(d)) if d == TREND_DAYS[0] => week.clone(),
+        (None, Some(_)) => month.clone(),
+        (None, None) => all.clone(),
+    };
     pages::page(
         "rules.html",
         minijinja::context! {
@@ -76,11 +86,11 @@ async fn dashboard(
             days => q.days,
             windows => TREND_DAYS,
             trend => pages::value([
-                ("last 7 days", week?.get("totals").cloned()),
-                ("last 30 days", month?.get("totals").cloned()),
-                ("all time", all?.get("totals").cloned()),
+                ("last 7 days", week.get("totals")),
+                ("last 30 days", month.get("totals")),
+                ("all time", all.get("totals")),
             ]),
-            stats => pages::value(stats?),
+            stats => pages::value(&stats),
             skills => pages::value(skills?),
             runs => pages::value(runs?),
             proposals => pages::value(proposals?),
