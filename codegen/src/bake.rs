@@ -164,7 +164,8 @@ record!(ResponseSpec {
 record!(PaginationSpec {
     items,
     cursor,
-    next
+    next,
+    also
 });
 record!(MutationSpec {
     dry_run_param,

@@ -323,6 +323,11 @@ pub struct Pagination {
     /// `nextCursor` for a camelCase API.
     #[serde(default = "default_next_cursor")]
     pub next: String,
+    /// Other lists of the answer that the backend sends whole with every page (a file's
+    /// symbols beside its paged importers): a cut one continues on the next page too, so every
+    /// cut is reachable through the one cursor.
+    #[serde(default)]
+    pub also: Vec<String>,
 }
 
 fn default_next_cursor() -> String {

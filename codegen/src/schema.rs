@@ -115,6 +115,16 @@ pub fn truncation_schema() -> Value {
     })
 }
 
+/// The block a page reached with a cursor carries when its tool pages `also` lists
+/// (registry's `CONTINUED_KEY`).
+pub fn continued_schema() -> Value {
+    json!({
+        "type": "object",
+        "description": "On a page reached with a cursor: for each list, how many of its items earlier pages showed. This page's items follow them; an empty list was shown in full before.",
+        "additionalProperties": {"type": "integer", "minimum": 0}
+    })
+}
+
 /// The declared properties of an object schema, in declaration order.
 pub fn properties(schema: &Value) -> Vec<(&str, &Value)> {
     schema

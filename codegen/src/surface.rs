@@ -171,6 +171,7 @@ fn tool(m: &Manifest, t: &model::Tool) -> spec::ToolSpec {
             items: text(&p.items),
             cursor: text(&p.cursor),
             next: text(&p.next),
+            also: texts(&p.also),
         }),
         mutation: t.mutation.as_ref().map(|mu| spec::MutationSpec {
             dry_run_param: mu.dry_run.as_ref().map(|d| text(&d.param)),
@@ -334,7 +335,7 @@ fn tool_derived(manifest: &Manifest, tool: &Tool) -> ToolDerived {
         modes: tool.modes.clone().unwrap_or(scope_modes),
         input_schema: canonical_json(&crate::portable::input(&tool.input, types)),
         output_schema: canonical_json(&crate::portable::output(
-            &crate::envelope::with_envelope(&tool.output, &manifest.envelope),
+            &crate::envelope::with_envelope(tool, &manifest.envelope),
             types,
         )),
         budget: tool

@@ -171,7 +171,7 @@ fn a_capability_must_be_reachable_in_each_of_its_modes() {
         shown,
         [
             "tests/manifests/demo.yaml:71:5: tool `get_note_history`: this capability runs in remote_http but the meta-tools' scope `notes:read` does not, so nothing could reach it there. Add remote_http to that scope's modes, or narrow the tool's `modes:`.",
-            "tests/manifests/demo.yaml:189:5: tool `archive_note`: this capability runs in remote_http but the meta-tools' scope `notes:read` does not, so nothing could reach it there. Add remote_http to that scope's modes, or narrow the tool's `modes:`.",
+            "tests/manifests/demo.yaml:191:5: tool `archive_note`: this capability runs in remote_http but the meta-tools' scope `notes:read` does not, so nothing could reach it there. Add remote_http to that scope's modes, or narrow the tool's `modes:`.",
         ]
     );
 }
@@ -259,7 +259,7 @@ fn a_follow_up_needs_next_step_in_the_output() {
             &edit("        next_step: {type: string}\n", ""),
             "follow_up:"
         ),
-        "tests/manifests/demo.yaml:208:7: tool `archive_note`: follow-up `get_note_history` is named in the answer's `next_step`, which the output does not declare. Add `next_step: {type: string}` to the output properties."
+        "tests/manifests/demo.yaml:210:7: tool `archive_note`: follow-up `get_note_history` is named in the answer's `next_step`, which the output does not declare. Add `next_step: {type: string}` to the output properties."
     );
 }
 

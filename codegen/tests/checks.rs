@@ -281,8 +281,7 @@ fn envelope_fields_are_added_to_every_output() {
     assert_eq!(fields, ["freshness"]);
     let rust = generated(&source);
     assert!(rust.contains("envelope: &[\"freshness\"]"), "{rust}");
-    let out =
-        nexus_mcp_codegen::envelope::with_envelope(&manifest.tools[1].output, &manifest.envelope);
+    let out = nexus_mcp_codegen::envelope::with_envelope(&manifest.tools[1], &manifest.envelope);
     assert_eq!(
         out["properties"]["freshness"]["description"],
         "How old the data is."
@@ -323,7 +322,7 @@ fn envelope_field_declared_by_a_tool() {
     let source = edit(DEMO, "tools:\n", &ENVELOPE.replace("freshness", "exported"));
     assert_eq!(
         only_error(&source, "exported:"),
-        "tests/manifests/demo.yaml:173:9: tool `export_notes`: output property `exported` is the surface's \
+        "tests/manifests/demo.yaml:175:9: tool `export_notes`: output property `exported` is the surface's \
          envelope field: the runtime adds it to every result. Remove it from the output."
     );
 }
@@ -335,14 +334,14 @@ fn confirmation_without_wording() {
     let source = edit(DEMO, "      approver: the note's owner\n", "");
     assert_eq!(
         only_error(&source, "mutation:"),
-        "tests/manifests/demo.yaml:204:5: tool `archive_note`: a tool with `require_true` needs \
+        "tests/manifests/demo.yaml:206:5: tool `archive_note`: a tool with `require_true` needs \
          `mutation.approver` for the refusal message a client reads (e.g. `approver: a human or \
          the SR method`)."
     );
     let source = edit(DEMO, "      changes: archives the note\n", "");
     assert_eq!(
         only_error(&source, "mutation:"),
-        "tests/manifests/demo.yaml:204:5: tool `archive_note`: a tool with `require_true` needs \
+        "tests/manifests/demo.yaml:206:5: tool `archive_note`: a tool with `require_true` needs \
          `mutation.changes` for the refusal message a client reads (e.g. `changes: changes the \
          graph`)."
     );

@@ -80,7 +80,7 @@ fn unknown_key_nested() {
     );
     assert_eq!(
         only_error(&source, "headers:"),
-        "tests/manifests/demo.yaml:175:7: tool `export_notes`: nexus: unknown field `headers`, expected one \
+        "tests/manifests/demo.yaml:177:7: tool `export_notes`: nexus: unknown field `headers`, expected one \
          of `method`, `path`, `query`, `body`. See manifest/README.md for the keys a manifest \
          accepts."
     );
@@ -108,7 +108,7 @@ fn duplicate_tool_name() {
         .expect("a duplicate-name error");
     assert_eq!(
         at(&source, e, "name: get_note"),
-        "tests/manifests/demo.yaml:155:5: tool `get_note`: duplicate tool name. Tool names must be \
+        "tests/manifests/demo.yaml:157:5: tool `get_note`: duplicate tool name. Tool names must be \
          unique within a surface: rename or remove one of them."
     );
     assert_eq!(errors.len(), 1, "{errors:#?}");
@@ -154,7 +154,7 @@ fn template_uses_missing_input_field() {
     );
     assert_eq!(
         only_error(&source, "limit: \"{{ input.limt"),
-        "tests/manifests/demo.yaml:121:9: tool `list_notes`: template uses `input.limt`, which is not \
+        "tests/manifests/demo.yaml:122:9: tool `list_notes`: template uses `input.limt`, which is not \
          an input field. Add `limt` to the input properties or fix the name."
     );
 }
@@ -203,7 +203,7 @@ fn unknown_type() {
     );
     assert_eq!(
         only_error(&source, "$ref: \"#/types/Note\""),
-        "tests/manifests/demo.yaml:139:18: tool `compare_note_with_local`: unknown type `Note` in \
+        "tests/manifests/demo.yaml:141:18: tool `compare_note_with_local`: unknown type `Note` in \
          `$ref: #/types/Note`. Declare it under `types:` or use one of: NoteId."
     );
 }
@@ -284,7 +284,7 @@ fn write_tool_without_mutation() {
     let source = edit(EXPORT_MUTATION, "");
     assert_eq!(
         only_error(&source, "access: write"),
-        "tests/manifests/demo.yaml:159:5: tool `export_notes`: a write tool must declare `mutation:` with \
+        "tests/manifests/demo.yaml:161:5: tool `export_notes`: a write tool must declare `mutation:` with \
          a dry-run switch defaulting to true (`dry_run: {param: dry_run, default: true}`) or a \
          paired dry-run tool plus a confirmation parameter (`paired_dry_run_tool` and \
          `require_true`)."
@@ -300,7 +300,7 @@ fn destructive_tool_without_mutation() {
     .replacen(EXPORT_MUTATION, "", 1);
     assert_eq!(
         only_error(&source, "access: destructive"),
-        "tests/manifests/demo.yaml:159:5: tool `export_notes`: a destructive tool must declare \
+        "tests/manifests/demo.yaml:161:5: tool `export_notes`: a destructive tool must declare \
          `mutation:` with a dry-run switch defaulting to true (`dry_run: {param: dry_run, \
          default: true}`) or a paired dry-run tool plus a confirmation parameter \
          (`paired_dry_run_tool` and `require_true`)."
@@ -315,7 +315,7 @@ fn dry_run_switch_defaulting_to_false() {
     );
     assert_eq!(
         only_error(&source, "dry_run: {param"),
-        "tests/manifests/demo.yaml:178:7: tool `export_notes`: the dry-run switch must default to true: a \
+        "tests/manifests/demo.yaml:180:7: tool `export_notes`: the dry-run switch must default to true: a \
          tool never mutates unless asked to. Set `default: true`."
     );
 }
@@ -328,7 +328,7 @@ fn dry_run_input_without_default_true() {
     );
     assert_eq!(
         only_error(&source, "dry_run: {param"),
-        "tests/manifests/demo.yaml:178:7: tool `export_notes`: input `dry_run` must declare `default: \
+        "tests/manifests/demo.yaml:180:7: tool `export_notes`: input `dry_run` must declare `default: \
          true` so clients see the safe default."
     );
 }
@@ -363,7 +363,7 @@ fn paired_dry_run_tool_without_confirmation() {
     let source = paired("    mutation:\n      paired_dry_run_tool: archive_note_plan\n");
     assert_eq!(
         only_error(&source, "mutation:"),
-        "tests/manifests/demo.yaml:204:5: tool `archive_note`: a tool with a paired dry-run tool also \
+        "tests/manifests/demo.yaml:206:5: tool `archive_note`: a tool with a paired dry-run tool also \
          needs a confirmation parameter: list it in `require_true`."
     );
 }
@@ -375,7 +375,7 @@ fn mutation_with_neither_switch_nor_paired_tool() {
     );
     assert_eq!(
         only_error(&source, "mutation:"),
-        "tests/manifests/demo.yaml:204:5: tool `archive_note`: declare a dry-run switch defaulting to true \
+        "tests/manifests/demo.yaml:206:5: tool `archive_note`: declare a dry-run switch defaulting to true \
          (`dry_run: {param: dry_run, default: true}`) or a paired dry-run tool \
          (`paired_dry_run_tool`) with a confirmation parameter in `require_true`."
     );
@@ -399,7 +399,7 @@ fn every_problem_is_reported_at_once() {
         "{shown:#?}"
     );
     assert!(
-        shown[1].starts_with("tests/manifests/demo.yaml:159:5: tool `export_notes`: a write tool"),
+        shown[1].starts_with("tests/manifests/demo.yaml:161:5: tool `export_notes`: a write tool"),
         "{shown:#?}"
     );
 }
@@ -477,7 +477,7 @@ fn completion_with_neither_values_nor_nexus() {
     );
     assert_eq!(
         only_error(&source, "complete:"),
-        "tests/manifests/demo.yaml:256:9: prompt `review_folder`, argument `kind`: a completion needs `values: \
+        "tests/manifests/demo.yaml:258:9: prompt `review_folder`, argument `kind`: a completion needs `values: \
          [...]` (a fixed list) or `nexus:` with `pick:` and `scope:` (values read from Nexus)."
     );
 }
@@ -487,7 +487,7 @@ fn completion_from_nexus_without_pick() {
     let source = edit("          pick: items.*.name\n", "");
     assert_eq!(
         only_error(&source, "complete:"),
-        "tests/manifests/demo.yaml:244:9: prompt `review_folder`, argument `folder`: a `nexus:` completion \
+        "tests/manifests/demo.yaml:246:9: prompt `review_folder`, argument `folder`: a `nexus:` completion \
          needs `pick:`, the dotted path of the values in the answer, e.g. `items.*.name`."
     );
 }
@@ -500,7 +500,7 @@ fn completion_from_nexus_with_an_unknown_scope() {
     );
     assert_eq!(
         only_error(&source, "scope: notes:reed"),
-        "tests/manifests/demo.yaml:251:11: prompt `review_folder`, argument `folder`: unknown scope \
+        "tests/manifests/demo.yaml:253:11: prompt `review_folder`, argument `folder`: unknown scope \
          `notes:reed`. Declare it under `scopes:` or use one of: notes:read, notes:local, \
          notes:export."
     );
@@ -514,7 +514,7 @@ fn completion_that_posts() {
     );
     assert_eq!(
         only_error(&source, "method: POST"),
-        "tests/manifests/demo.yaml:246:13: prompt `review_folder`, argument `folder`: completion values are \
+        "tests/manifests/demo.yaml:248:13: prompt `review_folder`, argument `folder`: completion values are \
          read with GET: a completion must never change anything. Set `method: GET`."
     );
 }
@@ -524,7 +524,7 @@ fn completion_template_reads_an_unknown_argument() {
     let source = edit("{{ input.owner }}", "{{ input.team }}");
     assert_eq!(
         only_error(&source, "owner: \"{{ input.team }}\""),
-        "tests/manifests/demo.yaml:249:15: prompt `review_folder`, argument `folder`: template uses \
+        "tests/manifests/demo.yaml:251:15: prompt `review_folder`, argument `folder`: template uses \
          `input.team`, which is not an argument of this prompt. Add `team` to the prompt's \
          arguments or fix the name."
     );
@@ -535,7 +535,7 @@ fn completion_path_parameter() {
     let source = edit("path: /folders\n", "path: /owners/{owner}/folders\n");
     assert_eq!(
         only_error(&source, "path: /owners/{owner}/folders"),
-        "tests/manifests/demo.yaml:247:13: prompt `review_folder`, argument `folder`: path parameter \
+        "tests/manifests/demo.yaml:249:13: prompt `review_folder`, argument `folder`: path parameter \
          `{owner}` may have no value: a client asks for completions before filling in every \
          argument. Pass `owner` in `query:` instead."
     );
@@ -549,7 +549,7 @@ fn completion_with_both_values_and_nexus() {
     );
     assert_eq!(
         only_error(&source, "values: [team]"),
-        "tests/manifests/demo.yaml:251:11: prompt `review_folder`, argument `folder`: a completion has either \
+        "tests/manifests/demo.yaml:253:11: prompt `review_folder`, argument `folder`: a completion has either \
          `values` or `nexus`, not both. Keep one."
     );
 }
@@ -562,7 +562,7 @@ fn completion_list_with_a_scope() {
     );
     assert_eq!(
         only_error(&source, "complete:"),
-        "tests/manifests/demo.yaml:256:9: prompt `review_folder`, argument `kind`: `pick` and `scope` belong to a \
+        "tests/manifests/demo.yaml:258:9: prompt `review_folder`, argument `kind`: `pick` and `scope` belong to a \
          `nexus:` completion; a `values:` list needs neither. Remove them."
     );
 }
@@ -572,7 +572,7 @@ fn completion_from_nexus_without_scope() {
     let source = edit("          scope: notes:read\n", "");
     assert_eq!(
         only_error(&source, "complete:"),
-        "tests/manifests/demo.yaml:244:9: prompt `review_folder`, argument `folder`: a `nexus:` \
+        "tests/manifests/demo.yaml:246:9: prompt `review_folder`, argument `folder`: a `nexus:` \
          completion needs `scope:`, the scope a caller must hold to see these values (e.g. \
          kg:read)."
     );
@@ -633,7 +633,7 @@ fn every_published_schema_is_free_of_type_arrays() {
     for loaded in &manifests {
         let m = &loaded.manifest;
         for tool in &m.tools {
-            let output = nexus_mcp_codegen::envelope::with_envelope(&tool.output, &m.envelope);
+            let output = nexus_mcp_codegen::envelope::with_envelope(tool, &m.envelope);
             for (kind, published) in [
                 (
                     "input",
@@ -679,7 +679,7 @@ fn an_append_tool_needs_no_dry_run_and_may_not_declare_one() {
     );
     assert_eq!(
         only_error(&source, "mutation:"),
-        "tests/manifests/demo.yaml:177:5: tool `export_notes`: an append tool cannot declare `mutation:`. \
+        "tests/manifests/demo.yaml:179:5: tool `export_notes`: an append tool cannot declare `mutation:`. \
          Set `access: write` (or destructive) if it changes anything beyond adding a record."
     );
 }
@@ -692,7 +692,7 @@ fn a_tool_may_not_send_the_repository_binding_itself() {
     );
     assert_eq!(
         only_error(&source, "folder: \"{{ input.folder }}\""),
-        "tests/manifests/demo.yaml:118:9: tool `list_notes`: `folder` is the surface's \
+        "tests/manifests/demo.yaml:119:9: tool `list_notes`: `folder` is the surface's \
          repository_binding: the engine sets it from the caller's key, so a tool must not send \
          it. Remove it from `query:`."
     );
@@ -770,9 +770,9 @@ fn a_question_reads_only_the_tools_input() {
 /// `choose:` on list_notes (its items have `id`, `title`, `summary`).
 fn with_choose(by: &str, label: &str) -> String {
     edit(
-        "    pagination:\n      items: items\n      cursor: cursor\n",
+        "    pagination:\n      items: items\n      cursor: cursor\n      also: [folders]\n",
         &format!(
-            "    pagination:\n      items: items\n      cursor: cursor\n    choose: {{from: items, by: {by}, message: \"Which of {{{{ total }}}} in {{{{ input.folder }}}}?\", label: \"{label}\"}}\n"
+            "    pagination:\n      items: items\n      cursor: cursor\n      also: [folders]\n    choose: {{from: items, by: {by}, message: \"Which of {{{{ total }}}} in {{{{ input.folder }}}}?\", label: \"{label}\"}}\n"
         ),
     )
 }
@@ -824,4 +824,23 @@ fn only_a_read_tool_lets_the_human_choose() {
         message.contains("`choose` re-runs the tool with the human's pick, so it is only for `access: read` tools without `mutation`"),
         "{message}"
     );
+}
+
+#[test]
+fn a_paged_list_is_an_array_of_the_output() {
+    let source = edit("      also: [folders]\n", "      also: [folderz]\n");
+    let message = only_error(&source, "folderz]");
+    assert!(
+        message.ends_with("tool `list_notes`: paged list `folderz` must be an array of the output: `folderz` is not in the output schema (nearest existing: folders, items, total). Fix the name, or declare it in `output` as an array."),
+        "{message}"
+    );
+    let source = edit("      also: [folders]\n", "      also: [total]\n");
+    let message = only_error(&source, "total]");
+    assert!(
+        message.ends_with("paged list `total` must be an array of the output: `total` is declared, but not as an array. Fix the name, or declare it in `output` as an array."),
+        "{message}"
+    );
+    let source = edit("      also: [folders]\n", "      also: [folders, items]\n");
+    let message = only_error(&source, "items]");
+    assert!(message.contains("list `items` is paged twice"), "{message}");
 }

@@ -134,8 +134,8 @@ fn prompt_reading_result_without_a_call() {
     assert_eq!(
         shown,
         [
-            "tests/manifests/demo.yaml:233:31: prompt `summarise_note`: template uses `result.body`, which is not defined here: prompt messages can read `args.<declared argument>`, `server.<key>` and, with `call:`, `result`.",
-            "tests/manifests/demo.yaml:233:31: prompt `summarise_note`: template uses `result.title`, which is not defined here: prompt messages can read `args.<declared argument>`, `server.<key>` and, with `call:`, `result`.",
+            "tests/manifests/demo.yaml:235:31: prompt `summarise_note`: template uses `result.body`, which is not defined here: prompt messages can read `args.<declared argument>`, `server.<key>` and, with `call:`, `result`.",
+            "tests/manifests/demo.yaml:235:31: prompt `summarise_note`: template uses `result.title`, which is not defined here: prompt messages can read `args.<declared argument>`, `server.<key>` and, with `call:`, `result`.",
         ]
     );
 }

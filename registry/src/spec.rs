@@ -233,6 +233,10 @@ pub struct ChooseSpec {
 /// such a tool).
 pub const CHOICE_KEY: &str = "choice";
 
+/// The key, on a page reached with a cursor of a tool that pages `also` lists, of how many items
+/// of each list earlier pages showed (an empty list there was shown in full before).
+pub const CONTINUED_KEY: &str = "continued_from";
+
 /// The key of the engine's own question for a mutation's `confirm:` (a manifest question may
 /// not use it on such a tool).
 pub const CONFIRM_KEY: &str = "approval";
@@ -319,6 +323,8 @@ pub struct PaginationSpec {
     pub cursor: &'static str,
     /// The answer's key of the next page's cursor (`next_cursor`, or `nextCursor`).
     pub next: &'static str,
+    /// Lists the backend sends whole with every page; the engine's cursor continues them.
+    pub also: &'static [&'static str],
 }
 
 #[derive(Debug, PartialEq, Eq)]

@@ -11,10 +11,8 @@ use crate::backend::BackendFailure;
 use crate::backend::mapping;
 use crate::error::{ToolError, capped};
 use crate::log::LogLevel;
-use crate::spec::{Handler, MetaTool, PaginationSpec, ToolSpec};
+use crate::spec::{Handler, MetaTool, ToolSpec};
 use crate::trim;
-use base64::Engine;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde_json::{Map, Value, json};
 
 pub(crate) mod ask;
@@ -22,6 +20,7 @@ mod defaults;
 pub(crate) mod error_codes;
 mod follow_up;
 mod meta;
+mod page;
 
 /// A call that failed before or while running.
 #[derive(Debug, thiserror::Error)]
@@ -300,34 +299,6 @@ async fn probed<F: std::future::Future + ?Sized>(
     }
 }
 
-/// An MCP cursor: the backend cursor of a page plus how many of its items were already shown,
-/// so that a page cut by the budget continues exactly where it stopped.
-fn decode_cursor(tool: &ToolSpec, cursor: &str) -> Result<(Option<String>, usize), ToolError> {
-    let field = tool
-        .pagination
-        .as_ref()
-        .map_or_else(|| "/cursor".to_owned(), |p| arguments::child("", p.cursor));
-    let bad = || {
-        ToolError::invalid_field(
-            tool.name,
-            field.clone(),
-            "cursor",
-            "`cursor` is not a cursor this server issued. Pass a next_cursor from a previous answer, or omit it to start over.",
-        )
-    };
-    let bytes = URL_SAFE_NO_PAD.decode(cursor).map_err(|_| bad())?;
-    let value: Value = serde_json::from_slice(&bytes).map_err(|_| bad())?;
-    let skip = value.get("s").and_then(Value::as_u64).ok_or_else(bad)?;
-    Ok((
-        value.get("b").and_then(Value::as_str).map(str::to_owned),
-        usize::try_from(skip).map_err(|_| bad())?,
-    ))
-}
-
-fn encode_cursor(backend: Option<&str>, skip: usize) -> String {
-    URL_SAFE_NO_PAD.encode(json!({"b": backend, "s": skip}).to_string())
-}
-
 async fn run_mapped(
     ctx: &ToolContext,
     tool: &ToolSpec,
@@ -338,20 +309,18 @@ async fn run_mapped(
         ToolError::Internal(format!("mapped tool `{}` has no nexus mapping", tool.name))
     })?;
     let mut input = arguments.clone();
-    let mut skip = 0;
-    let mut page_cursor = None;
+    let mut start = None;
     if let Some(p) = &tool.pagination
         && let Some(cursor) = arguments.get(p.cursor).and_then(Value::as_str)
     {
-        let (backend, s) = decode_cursor(tool, cursor)?;
-        skip = s;
-        page_cursor = backend.clone();
+        let decoded = page::Start::decode(tool, p, cursor)?;
         if let Some(obj) = input.as_object_mut() {
-            match backend {
-                Some(b) => obj.insert(p.cursor.to_owned(), Value::String(b)),
+            match &decoded.backend {
+                Some(b) => obj.insert(p.cursor.to_owned(), Value::String(b.clone())),
                 None => obj.remove(p.cursor),
             };
         }
+        start = Some(decoded);
     }
     let request = mapping::render_with(tool.name, spec, &input, answers)?;
     let mut response = ctx
@@ -360,36 +329,14 @@ async fn run_mapped(
         .send_detailed(&ctx.bound(&request), ctx.log.as_deref())
         .await?;
     if let Some(p) = &tool.pagination {
-        prepare_page(&mut response, p, page_cursor, skip);
+        page::prepare(&mut response, p, start);
     }
     Ok(response)
 }
 
-/// Drops already-shown items and remembers where this page started, for [`finish`].
-fn prepare_page(
-    response: &mut Value,
-    p: &PaginationSpec,
-    page_cursor: Option<String>,
-    skip: usize,
-) {
-    if let Some(Value::Array(items)) = response.pointer_mut(&pointer(p.items)) {
-        items.drain(..skip.min(items.len()));
-    }
-    if let Some(obj) = response.as_object_mut() {
-        obj.insert(
-            "_page".to_owned(),
-            json!({"cursor": page_cursor, "skip": skip}),
-        );
-    }
-}
-
-fn pointer(dotted: &str) -> String {
-    dotted.split('.').map(|s| format!("/{s}")).collect()
-}
-
 /// Shapes, budgets and annotates a raw result.
 async fn finish(ctx: &ToolContext, tool: &'static ToolSpec, mut raw: Value) -> Value {
-    let page = raw.as_object_mut().and_then(|o| o.remove("_page"));
+    let page = raw.as_object_mut().and_then(|o| o.remove(page::PAGE_KEY));
     let envelope = envelope(ctx, tool, &raw).await;
     let binary = take_binary(ctx, tool, &mut raw);
     let (value, mut report) = trim::shape(raw, &tool.response);
@@ -450,7 +397,7 @@ async fn envelope(ctx: &ToolContext, tool: &'static ToolSpec, raw: &Value) -> Ma
 
 /// The keys [`annotate`] always owns on a result, besides the surface's envelope fields and a
 /// paginated tool's next-cursor key.
-const ENGINE_KEYS: [&str; 2] = ["truncation", "next_cursor"];
+const ENGINE_KEYS: [&str; 3] = ["truncation", "next_cursor", crate::spec::CONTINUED_KEY];
 
 /// Cuts `value` to fit `budget` together with the envelope `annotate` adds (the `keys` it sets). A result that fits
 /// is measured once and left whole. Otherwise the body is cut by the real overshoot and annotated
@@ -497,25 +444,16 @@ fn annotate(
     report: &trim::Report,
     envelope: &Map<String, Value>,
 ) {
-    let next_cursor = tool.pagination.as_ref().and_then(|p| {
-        let page = page?;
-        let skip = page
-            .get("skip")
-            .and_then(Value::as_u64)
-            .and_then(|s| usize::try_from(s).ok())
-            .unwrap_or(0);
-        match report.kept_at(p.items) {
-            // The page was cut: continue inside it.
-            Some(kept) => Some(encode_cursor(
-                page.get("cursor").and_then(Value::as_str),
-                skip + kept,
-            )),
-            None => value
-                .get(p.next)
-                .and_then(Value::as_str)
-                .map(|b| encode_cursor(Some(b), 0)),
-        }
-    });
+    let next_cursor = tool
+        .pagination
+        .as_ref()
+        .zip(page)
+        .and_then(|(p, page)| page::next_cursor(value, p, page, report));
+    let continued = tool
+        .pagination
+        .as_ref()
+        .zip(page)
+        .and_then(|(p, page)| page::continued(p, page));
     let Some(obj) = value.as_object_mut() else {
         return;
     };
@@ -523,6 +461,9 @@ fn annotate(
         && obj.contains_key(p.next)
     {
         obj.insert(p.next.to_owned(), json!(next_cursor));
+    }
+    if let Some((key, counts)) = continued {
+        obj.insert(key.to_owned(), counts);
     }
     for (key, field) in envelope {
         obj.insert(key.clone(), field.clone());

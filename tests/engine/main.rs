@@ -43,8 +43,12 @@ fn surface() -> &'static SurfaceSpec {
 /// together, so the engine must cut the page.
 const PAGE_ITEMS: usize = 50;
 
+/// Subfolders of folder `deep`: ~16,000 characters, two budgets' worth on their own.
+const FOLDERS: usize = 300;
+
 /// `GET /notes`: folder `missing` is a 404, `broken` a 500 naming a server path; any other
-/// folder a page of notes, `n0`… on the first page (no cursor), `p2-n0`… after `b2`.
+/// folder a page of notes, `n0`… on the first page (no cursor), `p2-n0`… after `b2`; folder
+/// `deep` also lists its [`FOLDERS`] subfolders whole on every page.
 async fn list_notes(Query(q): Query<HashMap<String, String>>) -> Response {
     match q.get("folder").map(String::as_str) {
         Some("missing") => {
@@ -80,7 +84,18 @@ async fn list_notes(Query(q): Query<HashMap<String, String>>) -> Response {
             })
         })
         .collect();
-    Json(json!({"items": items, "total": 2 * PAGE_ITEMS, "next_cursor": next})).into_response()
+    let mut answer = json!({"items": items, "total": 2 * PAGE_ITEMS, "next_cursor": next});
+    if q.get("folder").map(String::as_str) == Some("deep") {
+        answer["folders"] = json!(deep_folders());
+    }
+    Json(answer).into_response()
+}
+
+/// The subfolders of folder `deep`, sent whole with every page: too many for one answer.
+fn deep_folders() -> Vec<String> {
+    (0..FOLDERS)
+        .map(|i| format!("deep/subfolder-{i:03}-of-the-archived-meeting-minutes"))
+        .collect()
 }
 
 fn routes() -> Router {

@@ -1,22 +1,29 @@
 //! `envelope:` entries are `name: {description, schema}`; names must not collide with what the
-//! runtime adds itself (`truncation`) nor with a tool's own output properties.
+//! runtime adds itself (`truncation`, `continued_from`) nor with a tool's own output properties.
 
 use super::Checker;
 use crate::locate::Step;
 use crate::model::Manifest;
 use crate::schema;
+use nexus_mcp_registry::spec::CONTINUED_KEY;
 use serde_json::Value;
 
 pub(super) fn check(c: &mut Checker<'_>, manifest: &Manifest) {
     for (name, entry) in &manifest.envelope {
         let at = [Step::from("envelope"), Step::from(name.as_str())];
         let subject = Some(format!("envelope field `{name}`"));
-        if name == "truncation" {
+        if name == "truncation" || name == CONTINUED_KEY {
             c.report(
                 &at,
                 subject.clone(),
-                "`truncation` is added to every result by the runtime. Pick another name."
-                    .to_owned(),
+                format!(
+                    "`{name}` is added to {} by the runtime. Pick another name.",
+                    if name == "truncation" {
+                        "every result"
+                    } else {
+                        "paged results"
+                    }
+                ),
             );
         }
         let keys_ok = entry.as_object().is_some_and(|o| {

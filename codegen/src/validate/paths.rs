@@ -1,8 +1,9 @@
 //! `response.pick` and `response.exclude` paths are checked against the tool's output schema, so
 //! a typo (`items.*.finding_idd`) fails the build instead of silently dropping a field. `pick`
 //! paths must exist; an `exclude` path removes its last step, so only its parent must exist
-//! (the output describes the result after exclusion). A schema without `properties`, `items` or
-//! `additionalProperties` is open: paths below it are not checked.
+//! (the output describes the result after exclusion). The lists a cursor pages (`pagination.items`
+//! and `pagination.also`) must be arrays of the output. A schema without `properties`, `items`
+//! or `additionalProperties` is open: paths below it are not checked.
 
 use super::Checker;
 use crate::locate::Step;
@@ -39,7 +40,68 @@ pub(super) fn check(c: &mut Checker<'_>, manifest: &Manifest) {
                 }
             }
         }
+        check_paged_lists(c, manifest, i);
     }
+}
+
+/// `pagination.items` and every `pagination.also` list name distinct arrays of the output: the
+/// engine drops shown items from them and counts what it cut, so a typo would page nothing.
+fn check_paged_lists(c: &mut Checker<'_>, manifest: &Manifest, i: usize) {
+    let tool = &manifest.tools[i];
+    let Some(p) = &tool.pagination else { return };
+    let lists = std::iter::once(("items", None, &p.items))
+        .chain(p.also.iter().enumerate().map(|(k, l)| ("also", Some(k), l)));
+    let mut seen = Vec::new();
+    for (key, k, list) in lists {
+        let mut at = vec![
+            Step::from("tools"),
+            Step::from(i),
+            Step::from("pagination"),
+            Step::from(key),
+        ];
+        at.extend(k.map(Step::from));
+        let subject = Some(format!("tool `{}`", tool.name));
+        let segments: Vec<&str> = list.split('.').collect();
+        let message = if seen.contains(&list) {
+            Some(format!(
+                "list `{list}` is paged twice; name each list once in `items` or `also`."
+            ))
+        } else {
+            let problem = match walk(&tool.output, &segments, &manifest.types) {
+                Err(miss) => Some(miss.describe()),
+                Ok(()) if !is_array(&tool.output, &segments, &manifest.types) => {
+                    Some(format!("`{list}` is declared, but not as an array"))
+                }
+                Ok(()) => None,
+            };
+            problem.map(|problem| format!("paged list `{list}` must be an array of the output: {problem}. Fix the name, or declare it in `output` as an array."))
+        };
+        if let Some(message) = message {
+            c.report(&at, subject, message);
+        }
+        seen.push(list);
+    }
+}
+
+/// Whether the declared property at `segments` (which [`walk`] found) may be an array; an open
+/// schema on the way may.
+fn is_array(schema: &Value, segments: &[&str], types: &BTreeMap<String, Value>) -> bool {
+    branches(schema, types)
+        .into_iter()
+        .any(|branch| match segments.split_first() {
+            None => {
+                let ty = branch.get("type");
+                branch.get("items").is_some()
+                    || ty.and_then(Value::as_str) == Some("array")
+                    || ty
+                        .and_then(Value::as_array)
+                        .is_some_and(|t| t.iter().any(|t| t == "array"))
+            }
+            Some((step, rest)) => match branch.get("properties").and_then(|p| p.get(*step)) {
+                Some(next) => is_array(next, rest, types),
+                None => branch.get("properties").is_none(),
+            },
+        })
 }
 
 /// Where a path left the schema.

@@ -131,6 +131,9 @@ pub mod demo {
         pub items: Option<Vec<serde_json::Value>>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub total: Option<i64>,
+        /// The folder's subfolders, sent whole with every page
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub folders: Option<Vec<String>>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub next_cursor: Option<String>,
     }
@@ -472,7 +475,7 @@ pub mod demo {
                 ],
                 handler: runtime::spec::Handler::Mapped,
                 input_schema: "{\"additionalProperties\":false,\"properties\":{\"cursor\":{\"description\":\"A previous next_cursor\",\"type\":\"string\"},\"folder\":{\"maxLength\":40,\"pattern\":\"^[a-z0-9-]+$\",\"type\":\"string\"},\"kind\":{\"enum\":[\"idea\",\"plan\",\"minutes\",\"decision\"],\"type\":\"string\"},\"limit\":{\"default\":20,\"maximum\":50,\"minimum\":1,\"type\":\"integer\"},\"tags\":{\"pattern\":\"^[a-z]+(,[a-z]+)*$\",\"type\":\"string\"}},\"required\":[\"folder\"],\"type\":\"object\"}",
-                output_schema: "{\"properties\":{\"items\":{\"items\":{\"properties\":{\"id\":{\"type\":\"string\"},\"summary\":{\"type\":\"string\"},\"title\":{\"type\":\"string\"}},\"type\":\"object\"},\"type\":\"array\"},\"next_cursor\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"total\":{\"type\":\"integer\"},\"truncation\":{\"description\":\"Present when the result was cut to fit its budget; nothing is ever cut silently.\",\"properties\":{\"cuts\":{\"items\":{\"properties\":{\"kept\":{\"type\":\"integer\"},\"path\":{\"type\":\"string\"},\"total\":{\"type\":\"integer\"}},\"required\":[\"path\",\"kept\",\"total\"],\"type\":\"object\"},\"type\":\"array\"},\"next_cursor\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"note\":{\"type\":\"string\"},\"strings_shortened\":{\"type\":\"integer\"},\"truncated\":{\"type\":\"boolean\"}},\"required\":[\"truncated\"],\"type\":\"object\"}},\"type\":\"object\"}",
+                output_schema: "{\"properties\":{\"continued_from\":{\"additionalProperties\":{\"minimum\":0,\"type\":\"integer\"},\"description\":\"On a page reached with a cursor: for each list, how many of its items earlier pages showed. This page's items follow them; an empty list was shown in full before.\",\"type\":\"object\"},\"folders\":{\"description\":\"The folder's subfolders, sent whole with every page\",\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"items\":{\"items\":{\"properties\":{\"id\":{\"type\":\"string\"},\"summary\":{\"type\":\"string\"},\"title\":{\"type\":\"string\"}},\"type\":\"object\"},\"type\":\"array\"},\"next_cursor\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"total\":{\"type\":\"integer\"},\"truncation\":{\"description\":\"Present when the result was cut to fit its budget; nothing is ever cut silently.\",\"properties\":{\"cuts\":{\"items\":{\"properties\":{\"kept\":{\"type\":\"integer\"},\"path\":{\"type\":\"string\"},\"total\":{\"type\":\"integer\"}},\"required\":[\"path\",\"kept\",\"total\"],\"type\":\"object\"},\"type\":\"array\"},\"next_cursor\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"note\":{\"type\":\"string\"},\"strings_shortened\":{\"type\":\"integer\"},\"truncated\":{\"type\":\"boolean\"}},\"required\":[\"truncated\"],\"type\":\"object\"}},\"type\":\"object\"}",
                 nexus: Some(runtime::spec::NexusSpec {
                     method: runtime::spec::HttpMethod::Get,
                     path: "/notes",
@@ -491,6 +494,7 @@ pub mod demo {
                         "items.*.title",
                         "items.*.summary",
                         "total",
+                        "folders",
                         "next_cursor",
                     ],
                     exclude: &[],
@@ -502,6 +506,7 @@ pub mod demo {
                     items: "items",
                     cursor: "cursor",
                     next: "next_cursor",
+                    also: &["folders"],
                 }),
                 mutation: None,
                 content: &[],

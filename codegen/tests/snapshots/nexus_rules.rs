@@ -646,6 +646,7 @@ pub mod nexus_rules {
                     items: "rules",
                     cursor: "cursor",
                     next: "nextCursor",
+                    also: &[],
                 }),
                 mutation: None,
                 content: &[],
