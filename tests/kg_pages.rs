@@ -73,7 +73,10 @@ async fn kg_file_context_pages_reach_every_symbol_and_finding_of_a_real_project(
                 }
             }
             let cursor = page["next_cursor"].as_str();
-            let cuts = page["truncation"]["cuts"].as_array().cloned().unwrap_or_default();
+            let cuts = page["truncation"]["cuts"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default();
             match cursor {
                 Some(c) => arguments["cursor"] = json!(c),
                 None => {
@@ -87,13 +90,24 @@ async fn kg_file_context_pages_reach_every_symbol_and_finding_of_a_real_project(
         symbols += seen[0].len();
         findings += seen[3].len();
     }
-    assert_eq!(in_graph as u64, counts["files"].as_u64().unwrap(), "{counts}");
+    assert_eq!(
+        in_graph as u64,
+        counts["files"].as_u64().unwrap(),
+        "{counts}"
+    );
     assert_eq!(
         symbols as u64,
         counts["classes"].as_u64().unwrap() + counts["functions"].as_u64().unwrap(),
         "every class, function and method, through the pages: {counts}"
     );
-    assert_eq!(findings as u64, counts["findings"].as_u64().unwrap(), "{counts}");
-    assert!(paged_files >= 3, "paramiko has files over one answer: {paged_files} paged");
+    assert_eq!(
+        findings as u64,
+        counts["findings"].as_u64().unwrap(),
+        "{counts}"
+    );
+    assert!(
+        paged_files >= 3,
+        "paramiko has files over one answer: {paged_files} paged"
+    );
     client.cancel().await.unwrap();
 }

@@ -187,12 +187,10 @@ impl Server {
     pub fn code_state(&self, repos: &[Arc<ServedRepo>]) -> Result<Arc<AppState>, LiteError> {
         let shared = self.code()?;
         let repos = repos.iter().map(|r| shared.repo(r.clone())).collect();
-        Ok(AppState::view(
-            self.core.clone(),
-            &shared,
-            repos,
-            self.index_on_first_use,
-        ))
+        let state = AppState::view(self.core.clone(), &shared, repos, self.index_on_first_use);
+        // Not joined: the client's first question waits for the graph only if it comes first.
+        let _reading = state.read_ahead();
+        Ok(state)
     }
 
     /// The states of `domains` (names from [`crate::SERVED_DOMAINS`]) over `repos` and

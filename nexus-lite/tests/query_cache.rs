@@ -213,3 +213,34 @@ fn the_snippet_is_the_indexed_commit_even_after_the_work_tree_changed() {
     assert_eq!(after["graph"]["graph_id"], before["graph"]["graph_id"]);
     assert_eq!(after["snippet"], before["snippet"]);
 }
+
+#[test]
+fn a_served_repositorys_newest_graph_is_read_into_memory_ahead_of_its_first_query() {
+    let repo = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    cache_repo(repo.path());
+    let srv = start_server(repo.path(), data.path(), Some(REPO), true);
+    let older = srv
+        .state
+        .index_now(srv.state.repo(REPO).unwrap(), None)
+        .unwrap()
+        .graph_id;
+    let newest = commit_caller(repo.path(), &srv, 1);
+    // A fresh view (a client connecting) over the same data: nothing in memory yet.
+    let view = nexus_lite::AppState::view(
+        srv.state.core.clone(),
+        &Default::default(),
+        srv.state.repos.clone(),
+        false,
+    );
+    assert!(!view.graph_in_memory(&newest).unwrap());
+    view.read_ahead().unwrap().join().unwrap();
+    assert!(
+        view.graph_in_memory(&newest).unwrap(),
+        "the newest graph is read ahead"
+    );
+    assert!(
+        !view.graph_in_memory(&older).unwrap(),
+        "only the newest graph"
+    );
+}

@@ -12,10 +12,6 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
-/// How many graphs are kept: the latest of a repository and the one before it (what a compare
-/// or a client still on the previous graph asks for).
-const KEPT: usize = 2;
-
 /// One graph as the impact traversal reads it.
 pub(crate) struct CachedGraph {
     pub(crate) nodes: Nodes,
@@ -173,6 +169,10 @@ pub struct GraphCache {
 }
 
 impl GraphCache {
+    /// How many graphs are kept: the latest of a repository and the one before it (what a
+    /// compare or a client still on the previous graph asks for).
+    pub(crate) const KEPT: usize = 2;
+
     pub(crate) fn get_or_load(
         &self,
         conn: &Connection,
@@ -188,8 +188,13 @@ impl GraphCache {
         let graph = Arc::new(load(conn, gpk)?);
         let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
         kept.insert(0, (gpk, graph.clone()));
-        kept.truncate(KEPT);
+        kept.truncate(Self::KEPT);
         Ok(graph)
+    }
+
+    pub(crate) fn holds(&self, gpk: i64) -> bool {
+        let kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
+        kept.iter().any(|(k, _)| *k == gpk)
     }
 
     fn lookup(&self, gpk: i64) -> Option<Arc<CachedGraph>> {

@@ -179,24 +179,10 @@ fn run_in_background(state: Arc<AppState>, id: String) {
             running.remove(&n);
         }
         if let Ok(outcome) = &result {
-            warm_graph_cache(&state, &outcome.graph_id);
+            let id = &outcome.graph_id;
+            state.warm(id, |conn| store::graph_by_id(conn, id));
         }
     });
-}
-
-/// Reads a new graph into memory once it is served, so that the first impact query on it is
-/// not the one that waits (~200 ms at a million lines).
-fn warm_graph_cache(state: &AppState, graph_id: &str) {
-    let warmed = state
-        .reader()
-        .map_err(ApiError::from)
-        .and_then(|conn| match store::graph_by_id(&conn, graph_id)? {
-            Some((gpk, _)) => state.graph_cache.get_or_load(&conn, gpk).map(|_| ()),
-            None => Ok(()),
-        });
-    if let Err(e) = warmed {
-        tracing::warn!(graph_id, error = ?e, "could not read the new graph into memory");
-    }
 }
 
 pub(super) fn plan_repo_of(state: &AppState, regen_id: &str) -> Option<String> {

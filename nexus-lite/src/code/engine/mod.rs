@@ -3,13 +3,14 @@
 use crate::code::findings::{self, AnalyserStatus};
 mod run;
 
+use crate::code::graph_cache::GraphCache;
 use crate::code::index::{self, ParseCache};
 use crate::code::{cache, store};
 use crate::core::config::LiteConfig;
 use crate::core::db::Reader;
 use crate::core::error::LiteError;
 use crate::core::git;
-use crate::core::http::Shared;
+use crate::core::http::{ApiError, Shared};
 use crate::core::repos::{Registry, ServedRepo, served_repos};
 use crate::core::state::Core;
 use crate::core::util::{now_epoch, rfc3339};
@@ -135,7 +136,7 @@ pub struct CodeShared {
     pub clock: Arc<Clock>,
     pub regens: Arc<Mutex<HashMap<String, Regen>>>,
     pub running: Arc<Mutex<HashSet<String>>>,
-    pub graph_cache: Arc<crate::code::graph_cache::GraphCache>,
+    pub graph_cache: Arc<GraphCache>,
     /// By name. Weak: a repository no view serves any more is dropped with its caches.
     repos: Arc<Mutex<HashMap<String, Weak<Repo>>>>,
 }
@@ -179,7 +180,7 @@ pub struct AppState {
     pub regens: Arc<Mutex<HashMap<String, Regen>>>,
     pub running: Arc<Mutex<HashSet<String>>>,
     /// Ready graphs in memory for the impact queries.
-    pub graph_cache: Arc<crate::code::graph_cache::GraphCache>,
+    pub graph_cache: Arc<GraphCache>,
 }
 
 impl Shared for AppState {
@@ -305,6 +306,55 @@ impl AppState {
 
     pub fn repo(&self, name: &str) -> Option<&Repo> {
         self.repos.iter().find(|r| r.name == name).map(|r| &**r)
+    }
+
+    /// Reads the graph `find` names into memory unless it is there already, so that the
+    /// first impact query on it is not the one that waits (~360 ms at a million lines). A
+    /// failure is only logged: the query will read the graph then.
+    pub(crate) fn warm(
+        &self,
+        what: &str,
+        find: impl FnOnce(&rusqlite::Connection) -> Result<Option<(i64, Value)>, LiteError>,
+    ) {
+        let warmed = self
+            .reader()
+            .map_err(ApiError::from)
+            .and_then(|conn| match find(&conn)? {
+                Some((gpk, _)) => self.graph_cache.get_or_load(&conn, gpk).map(|_| ()),
+                None => Ok(()),
+            });
+        if let Err(e) = warmed {
+            tracing::warn!(graph = what, error = ?e, "could not read the graph into memory");
+        }
+    }
+
+    /// Reads the newest ready graph of each served repository (its default branch; as many as
+    /// the cache keeps) into memory on a thread of its own: a client that just connected asks
+    /// its first question of a graph already in memory.
+    pub fn read_ahead(self: &Arc<Self>) -> Option<std::thread::JoinHandle<()>> {
+        let state = self.clone();
+        let spawned = std::thread::Builder::new()
+            .name("graph-read-ahead".to_owned())
+            .spawn(move || {
+                for repo in state.repos.iter().take(GraphCache::KEPT) {
+                    let branch = git::default_branch(&repo.root);
+                    state.warm(&repo.name, |conn| {
+                        store::latest_ready(conn, &repo.name, &branch)
+                    });
+                }
+            });
+        spawned
+            .inspect_err(|e| tracing::warn!(error = %e, "could not start reading the graphs ahead"))
+            .ok()
+    }
+
+    /// Whether graph `graph_id` is in memory (what [`AppState::read_ahead`] is for).
+    pub fn graph_in_memory(&self, graph_id: &str) -> Result<bool, LiteError> {
+        let conn = self.reader()?;
+        Ok(
+            store::graph_by_id(&conn, graph_id)?
+                .is_some_and(|(gpk, _)| self.graph_cache.holds(gpk)),
+        )
     }
 
     /// A read connection (WAL lets it read while a run writes).
