@@ -1,8 +1,7 @@
 //! What depends on a file or symbol, up to a depth.
 
 use super::*;
-use crate::code::graph_cache::{Adjacency, DynamicUses, Nodes};
-use rustc_hash::FxHashSet;
+use crate::code::graph_cache::{CachedGraph, DynamicUses, NO_FILE, RELATIONS};
 
 pub(super) async fn impact(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
     let p = P::new(q)?;
@@ -19,10 +18,9 @@ pub(super) async fn impact(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
         let conn = s.reader()?;
         let (gpk, g) = select(s, &conn, &p)?;
         let graph = s.graph_cache.get_or_load(&conn, gpk)?;
-        let nodes = &graph.nodes;
         let starts = graph.starts(path.as_deref(), symbol.as_deref());
         let resolved = !starts.is_empty();
-        let found = dependents(nodes, &graph.adjacency, &starts, depth);
+        let found = dependents(&graph, &starts, depth);
         let blockers = graph.blockers;
         let counts = found.counts();
         let mut causes = Vec::new();
@@ -37,9 +35,7 @@ pub(super) async fn impact(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
             causes.push("calls and value uses are resolved through names, imports and inferred receiver types; a call on a receiver whose type is not inferred is not seen".to_string());
         }
         let dynamic = &graph.dynamic;
-        let file_start = starts
-            .iter()
-            .any(|id| nodes.get(id).is_some_and(|n| n.kind == "file"));
+        let file_start = starts.iter().any(|i| graph.node(*i).kind == "file");
         if file_start && let Some(c) = dynamic.cause("import", "dynamic imports", "can load any module without an import edge") {
             causes.push(c);
         }
@@ -62,10 +58,11 @@ pub(super) async fn impact(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
                 counts.name_match
             ));
         }
-        let conftest = starts.iter().any(|id| {
-            nodes
-                .get(id)
-                .and_then(|n| n.path.as_deref())
+        let conftest = starts.iter().any(|i| {
+            graph
+                .node(*i)
+                .path
+                .as_deref()
                 .is_some_and(|p| p == "conftest.py" || p.ends_with("/conftest.py"))
         });
         if conftest {
@@ -156,7 +153,8 @@ pub(super) struct Dependent<'g> {
     rank: u32,
     path: Option<&'g str>,
     symbol: Option<&'g str>,
-    via: &'static str,
+    /// Index into [`RELATIONS`] (which is in name order).
+    via: u8,
     confidence: f64,
 }
 
@@ -166,7 +164,7 @@ impl Dependent<'_> {
             "depth": self.depth,
             "path": self.path,
             "symbol": self.symbol,
-            "via": self.via,
+            "via": RELATIONS[usize::from(self.via)],
             "resolution": resolution_of(self.confidence),
             "confidence": self.confidence,
         })
@@ -222,46 +220,61 @@ impl Dependents<'_> {
 /// are searched from the next level on; they are listed only on their own merit (an edge of
 /// their own to something already reached), at the depth of that edge.
 pub(super) fn dependents<'g>(
-    nodes: &'g Nodes,
-    adjacency: &Adjacency,
-    starts: &[i64],
+    graph: &'g CachedGraph,
+    starts: &[u32],
     depth: usize,
 ) -> Dependents<'g> {
-    let Adjacency { rev, children } = adjacency;
-    let mut listed: FxHashSet<i64> = starts.iter().copied().collect();
-    let mut searched: FxHashSet<i64> = listed.clone();
-    // (node, confidence of the weakest edge from the target), in id order.
-    let mut frontier: Vec<(i64, f64)> = starts.iter().map(|s| (*s, 1.0)).collect();
+    let adjacency = &graph.adjacency;
+    let count = graph.nodes.len();
+    let mut listed = vec![false; count];
+    let mut searched = vec![false; count];
+    for s in starts {
+        listed[*s as usize] = true;
+        searched[*s as usize] = true;
+    }
+    // (node, confidence of the weakest edge from the target).
+    let mut frontier: Vec<(u32, f64)> = starts.iter().map(|s| (*s, 1.0)).collect();
     let mut items = Vec::new();
     let mut via_calls = false;
+    // A level's hits: (dependent, relation) -> best chain confidence, in arrays indexed by
+    // `relation * count + node`, with the entries set listed in `touched` (and reset after
+    // use). The order of a level's work does not change its outcome (each entry keeps a
+    // maximum); the items are sorted at the end.
+    let mut hit = vec![false; RELATIONS.len() * count];
+    let mut best = vec![0.0f64; RELATIONS.len() * count];
+    let mut touched: Vec<(u32, u8)> = Vec::new();
+    // The next level's frontier, the same way.
+    let mut reached = vec![false; count];
+    let mut reach = vec![0.0f64; count];
+    let mut next: Vec<u32> = Vec::new();
     for d in 1..=depth {
-        // (dependent, relation) -> best chain confidence; a BTreeMap so ties resolve the same way.
-        let mut hits: BTreeMap<(i64, &'static str), f64> = BTreeMap::new();
         for (n, chain) in &frontier {
             // A symbol carried along with its file is no dependent itself: its file-mates
             // calling it are not news (the file is listed already).
-            let carried_from = (!listed.contains(n))
-                .then(|| nodes.get(n).and_then(|i| i.path.as_deref()))
-                .flatten();
-            for (src, rel, conf) in rev.get(n).map(Vec::as_slice).unwrap_or(&[]) {
-                if listed.contains(src)
-                    || carried_from
-                        .is_some_and(|p| nodes.get(src).and_then(|i| i.path.as_deref()) == Some(p))
-                {
+            let carried_from =
+                Some(graph.node(*n).file).filter(|f| !listed[*n as usize] && *f != NO_FILE);
+            for (src, rel, conf) in adjacency.dependents_of(*n) {
+                if listed[*src as usize] || carried_from == Some(graph.node(*src).file) {
                     continue;
                 }
                 let c = conf.min(*chain);
-                let best = hits.entry((*src, rel)).or_insert(c);
-                *best = best.max(c);
+                let at = usize::from(*rel) * count + *src as usize;
+                if hit[at] {
+                    best[at] = best[at].max(c);
+                } else {
+                    hit[at] = true;
+                    best[at] = c;
+                    touched.push((*src, *rel));
+                }
             }
         }
-        let mut next: BTreeMap<i64, f64> = BTreeMap::new();
-        for ((src, rel), c) in hits {
-            let Some(info) = nodes.get(&src) else {
-                continue;
-            };
-            listed.insert(src);
-            via_calls |= matches!(rel, "calls" | "uses");
+        for (src, rel) in touched.drain(..) {
+            let at = usize::from(rel) * count + src as usize;
+            hit[at] = false;
+            let c = best[at];
+            let info = graph.node(src);
+            listed[src as usize] = true;
+            via_calls |= matches!(RELATIONS[usize::from(rel)], "calls" | "uses");
             items.push(Dependent {
                 depth: d,
                 rank: info.rank,
@@ -271,33 +284,49 @@ pub(super) fn dependents<'g>(
                 confidence: c,
             });
             let carried = match info.kind.as_str() {
-                "file" => children.get(&src).map(Vec::as_slice).unwrap_or(&[]),
+                "file" => adjacency.children_of(src),
                 _ => &[],
             };
             for m in std::iter::once(&src).chain(carried) {
-                if !searched.contains(m) {
-                    let best = next.entry(*m).or_insert(c);
-                    *best = best.max(c);
+                let m = *m as usize;
+                if searched[m] {
+                    continue;
+                }
+                if reached[m] {
+                    reach[m] = reach[m].max(c);
+                } else {
+                    reached[m] = true;
+                    reach[m] = c;
+                    next.push(m as u32);
                 }
             }
         }
-        searched.extend(next.keys().copied());
-        frontier = next.into_iter().collect();
+        frontier.clear();
+        for m in next.drain(..) {
+            let i = m as usize;
+            reached[i] = false;
+            searched[i] = true;
+            frontier.push((m, reach[i]));
+        }
         if frontier.is_empty() {
             break;
         }
     }
     let cut_off = frontier.iter().any(|(n, _)| {
-        rev.get(n)
-            .is_some_and(|deps| deps.iter().any(|(src, _, _)| !listed.contains(src)))
+        adjacency
+            .dependents_of(*n)
+            .iter()
+            .any(|(src, _, _)| !listed[*src as usize])
     });
     // Highest confidence first among equals, so that `dedup_by` keeps it: two definitions of
     // one name in one file (`if ...: def f` / `else: def f`) are one item to a reader.
-    // The rank stands for (path, symbol).
-    items.sort_unstable_by(|a, b| {
-        (a.depth, a.rank, a.via)
-            .cmp(&(b.depth, b.rank, b.via))
-            .then(b.confidence.total_cmp(&a.confidence))
+    // The rank stands for (path, symbol); relations are numbered in name order. Confidences
+    // are positive, so their bits order as they do.
+    items.sort_unstable_by_key(|d| {
+        (
+            (d.depth as u64) << 40 | u64::from(d.rank) << 8 | u64::from(d.via),
+            u64::MAX - d.confidence.to_bits(),
+        )
     });
     items.dedup_by(|later, kept| {
         (later.depth, later.rank, later.via) == (kept.depth, kept.rank, kept.via)
