@@ -12,7 +12,8 @@
 #
 # Environment: WORK (scratch dir, default /tmp/nexus-lite-scale), SDISTS (pip specs, default
 # "django==5.1.4 sympy==1.13.3": 1.22M lines of .py), CALLS (default 300), QUERY_PATH (default
-# Django-5.1.4/django/db/models/query.py), SKIP_BUILD=1 to use the binary already in
+# Django-5.1.4/django/db/models/query.py), QUERY_SYMBOL (a qualified name: one more impact row at
+# depth 3, e.g. sympy.core.basic.Basic), SKIP_BUILD=1 to use the binary already in
 # CARGO_TARGET_DIR/release, MCP=1 to also time the kg tools through `nexus-mcp serve` over stdio
 # (embedded nexus-lite on the same data dir; MCP_BIN, default CARGO_TARGET_DIR/release/nexus-mcp), GITNEXUS=1 to also time `gitnexus analyze` once on the same tree,
 # again after a one-file commit, and its `impact`/`context` tools over `gitnexus mcp` (stdio)
@@ -141,6 +142,10 @@ rows = [("summary", f"/api/v1/summary?graph_id={gid}"),
         ("impact (class, depth 1)", f"/api/v1/impact?graph_id={gid}&symbol={q(cls or '')}&depth=1"),
         ("impact (class, depth 3)", f"/api/v1/impact?graph_id={gid}&symbol={q(cls or '')}&depth=3"),
         ("summary by repository (git lookup of the branch)", "/api/v1/summary?repository=bench/scale")]
+import os
+sym = os.environ.get("QUERY_SYMBOL")
+if sym:
+    rows.append((f"impact ({sym}, depth 3)", f"/api/v1/impact?graph_id={gid}&symbol={q(sym)}&depth=3"))
 print(f"graph {gid}; class {cls}", file=sys.stderr)
 for name, url in rows:
     first, ans = get(url)
@@ -163,13 +168,22 @@ mcp, tree, data, calls, path = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.ar
 s = Server([mcp, "serve", "--repo", f"bench/scale={tree}", "--data-dir", data], "2025-11-25",
            env={"PATH": "/usr/local/bin:/usr/bin:/bin"})
 gid = s.call("kg_latest_graph", {"repository": "bench/scale"})["structuredContent"]["graph"]["graph_id"]
-syms = s.call("kg_file_context", {"graph_id": gid, "path": path}).get("structuredContent", {}).get("symbols", [])
-cls = next((x["qualified_name"] for x in syms if x["kind"] == "class"), None)
+# The file's first class, paging its symbols (a long file's do not fit one answer).
+args, cls = {"graph_id": gid, "path": path}, None
+while cls is None:
+    sc = s.call("kg_file_context", args).get("structuredContent", {})
+    cls = next((x["qualified_name"] for x in sc.get("symbols", []) if x["kind"] == "class"), None)
+    if not sc.get("next_cursor"):
+        break
+    args = {**args, "cursor": sc["next_cursor"]}
+import os
+sym = os.environ.get("QUERY_SYMBOL")
 s.time_rows([("kg_graph_summary", "kg_graph_summary", {"graph_id": gid}),
              ("kg_file_context", "kg_file_context", {"graph_id": gid, "path": path, "line": 40}),
              ("kg_impact (path, depth 3)", "kg_impact", {"graph_id": gid, "path": path, "depth": 3}),
              ("kg_impact (class, depth 1)", "kg_impact", {"graph_id": gid, "symbol": cls, "depth": 1}),
-             ("kg_graph_summary by repository", "kg_graph_summary", {"repository": "bench/scale"})],
+             ("kg_graph_summary by repository", "kg_graph_summary", {"repository": "bench/scale"})]
+            + ([(f"kg_impact ({sym}, depth 3)", "kg_impact", {"graph_id": gid, "symbol": sym, "depth": 3})] if sym else []),
             calls, "MCP stdio")
 s.close()
 EOF2

@@ -106,9 +106,7 @@ pub(crate) fn load_edges(
     conn: &Connection,
     gpk: i64,
 ) -> Result<Vec<(String, i64, i64, f64)>, ApiError> {
-    let mut st = conn.prepare(
-        "SELECT kind, src, dst, confidence FROM edges WHERE gpk=?1 ORDER BY src, dst, kind",
-    )?;
+    let mut st = conn.prepare("SELECT kind, src, dst, confidence FROM edges WHERE gpk=?1")?;
     let rows = st
         .query_map([gpk], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
         .collect::<Result<Vec<_>, _>>()?;
@@ -196,25 +194,34 @@ impl<T: Copy> Rows<T> {
 }
 
 impl Adjacency {
-    /// From `edges` in (src, dst, kind) order (as `load_edges` reads them), row ids mapped to
-    /// node indices by `index`; edges with an end outside the graph's nodes are left out.
-    fn new(nodes: usize, index: &FxHashMap<i64, u32>, edges: &[(String, i64, i64, f64)]) -> Self {
+    /// Graph `gpk`'s edges, row ids mapped to node indices by `index`; edges with an end
+    /// outside the graph's nodes are left out. Read in storage order, kinds compared in place:
+    /// no sort and no string per edge (317k edges at a million lines).
+    fn load(
+        conn: &Connection,
+        gpk: i64,
+        nodes: usize,
+        index: &FxHashMap<i64, u32>,
+    ) -> Result<Self, ApiError> {
         let mut rev = Vec::new();
         let mut children = Vec::new();
-        for (kind, src, dst, conf) in edges {
-            let (Some(src), Some(dst)) = (index.get(src), index.get(dst)) else {
+        let mut st = conn.prepare("SELECT kind, src, dst, confidence FROM edges WHERE gpk=?1")?;
+        let mut rows = st.query([gpk])?;
+        while let Some(r) = rows.next()? {
+            let (Some(src), Some(dst)) = (index.get(&r.get(1)?), index.get(&r.get(2)?)) else {
                 continue;
             };
-            if let Some(rel) = RELATIONS.iter().position(|r| *r == kind.as_str()) {
-                rev.push((*dst, (*src, rel as u8, *conf)));
-            } else if matches!(kind.as_str(), "defines" | "contains") {
+            let kind = r.get_ref(0)?.as_str().map_err(rusqlite::Error::from)?;
+            if let Some(rel) = RELATIONS.iter().position(|k| *k == kind) {
+                rev.push((*dst, (*src, rel as u8, r.get::<_, f64>(3)?)));
+            } else if matches!(kind, "defines" | "contains") {
                 children.push((*src, *dst));
             }
         }
-        Adjacency {
+        Ok(Adjacency {
             rev: Rows::new(nodes, &rev),
             children: Rows::new(nodes, &children),
-        }
+        })
     }
 
     /// What depends on `node` directly: (src, relation index, confidence).
@@ -252,7 +259,14 @@ impl GraphCache {
         if let Some(g) = self.lookup(gpk) {
             return Ok(g);
         }
+        let started = std::time::Instant::now();
         let graph = Arc::new(load(conn, gpk)?);
+        tracing::info!(
+            gpk,
+            nodes = graph.nodes.len(),
+            ms = started.elapsed().as_secs_f64() * 1000.0,
+            "graph read into memory"
+        );
         let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
         kept.insert(0, (gpk, graph.clone()));
         kept.truncate(Self::KEPT);
@@ -289,8 +303,7 @@ fn load(conn: &Connection, gpk: i64) -> Result<CachedGraph, ApiError> {
     by_path.sort_unstable_by_key(|i| (nodes[*i as usize].path.as_deref(), *i));
     let mut by_name = by_path.clone();
     by_name.sort_unstable_by_key(|i| (nodes[*i as usize].qn.as_str(), *i));
-    let edges = load_edges(conn, gpk)?;
-    let adjacency = Adjacency::new(nodes.len(), &index, &edges);
+    let adjacency = Adjacency::load(conn, gpk, nodes.len(), &index)?;
     let blockers: i64 = conn.query_row(
         "SELECT COUNT(*) FROM anomalies WHERE gpk=?1 AND kind IN ('parse_error','unresolved_import')",
         [gpk],
