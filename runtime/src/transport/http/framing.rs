@@ -29,9 +29,9 @@ pub struct Peeked {
 
 /// The framing check, run first by `sessions::bind` (in the same layer: a layer of its own
 /// would clone and drop the service stack under it once more per request). `Err` is the
-/// answer to a malformed message; `Ok(None)` a request that is not a buffered POST, or a
-/// message rmcp ignores.
-pub fn check(request: &Request) -> Result<Option<Peeked>, Response> {
+/// JSON-RPC error answering a malformed message (sent by [`reject`]); `Ok(None)` a request
+/// that is not a buffered POST, or a message rmcp ignores.
+pub fn check(request: &Request) -> Result<Option<Peeked>, serde_json::Value> {
     if request.method() != Method::POST {
         return Ok(None);
     }
@@ -39,12 +39,12 @@ pub fn check(request: &Request) -> Result<Option<Peeked>, Response> {
         return Ok(None);
     };
     if body.iter().all(u8::is_ascii_whitespace) {
-        return Err(reject(
+        return Err(
             json!({"jsonrpc": "2.0", "id": null, "error": {"code": framing::PARSE_ERROR, "message": "Parse error: the body is empty; POST one JSON-RPC message"}}),
-        ));
+        );
     }
     match framing::frame(body) {
-        Frame::Reply(reply) => Err(reject(reply)),
+        Frame::Reply(reply) => Err(reply),
         Frame::Message(message) => Ok(Some(match *message {
             JsonRpcMessage::Request(r) => Peeked {
                 request: true,
@@ -61,7 +61,7 @@ pub fn check(request: &Request) -> Result<Option<Peeked>, Response> {
 
 /// 400, except "method not found", which the stateless revision answers with 404 (SEP-2575;
 /// rmcp maps its own -32601 answers the same way).
-fn reject(reply: serde_json::Value) -> Response {
+pub fn reject(reply: serde_json::Value) -> Response {
     let status = if reply.pointer("/error/code") == Some(&json!(framing::METHOD_NOT_FOUND)) {
         StatusCode::NOT_FOUND
     } else {

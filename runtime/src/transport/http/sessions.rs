@@ -197,7 +197,7 @@ fn no_such_session() -> Response {
 pub async fn bind(State(b): State<Binding>, request: Request, next: Next) -> Response {
     let peeked = match super::framing::check(&request) {
         Ok(peeked) => peeked,
-        Err(answer) => return answer,
+        Err(reply) => return super::framing::reject(reply),
     };
     let Some(caller) = request.extensions().get::<Caller>().cloned() else {
         return (StatusCode::INTERNAL_SERVER_ERROR, "no caller").into_response();
