@@ -442,10 +442,30 @@ fn well_formed_error(reply: &Value) -> Result<i64, String> {
     Ok(code)
 }
 
+/// `frame`'s tools/call shortcut classifies the line exactly as the full parse does: the same
+/// variant, and for a message the same value (its JSON, `_meta` included, and its Debug form).
+fn same_as_in_full(line: &[u8]) -> Result<(), String> {
+    let shown = |f: &Frame| match f {
+        Frame::Message(m) => format!("{:?} {}", m, serde_json::to_string(m).unwrap_or_default()),
+        other => format!("{other:?}"),
+    };
+    let (quick, full) = (framing::frame(line), framing::frame_in_full(line));
+    if shown(&quick) == shown(&full) {
+        Ok(())
+    } else {
+        Err(format!(
+            "the shortcut and the full parse differ:\n{}\n{}",
+            shown(&quick),
+            shown(&full)
+        ))
+    }
+}
+
 /// Every line is dispatched, skipped (blank, or a notification that is not MCP), or answered with
 /// a well-formed error: -32700 exactly when the line is not JSON, carrying the line's id when it
 /// has a readable one.
 pub fn frame_property(line: Vec<u8>) -> Result<(), String> {
+    same_as_in_full(&line)?;
     let parsed: Option<Value> = {
         let l = line.strip_suffix(b"\r").unwrap_or(&line);
         let l = l.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(l);

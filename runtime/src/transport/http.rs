@@ -2,8 +2,8 @@
 //!
 //! Layers of every MCP route, outermost first: `guard` (Host, Origin, Content-Type; before
 //! anything else), the key check (401), `body` (read within a time limit, after auth), then for
-//! /mcp `framing` (malformed JSON-RPC: 400 with -32700/-32600/-32602) and `sessions::bind`
-//! (sessions belong to their key; per-key caps). `conn` accepts
+//! /mcp one layer, `sessions::bind`: first `framing` (malformed JSON-RPC: 400 with
+//! -32700/-32600/-32602), then the binding (sessions belong to their key; per-key caps). `conn` accepts
 //! connections under a global cap with header and stall timeouts.
 
 pub mod body;
@@ -164,8 +164,7 @@ pub fn router(app: Arc<App>, auth: Auth, settings: &HttpSettings) -> Result<Rout
     };
     let streamable = Router::new()
         .nest_service("/mcp", mcp)
-        .layer(middleware::from_fn_with_state(binding, sessions::bind))
-        .layer(middleware::from_fn(framing::check));
+        .layer(middleware::from_fn_with_state(binding, sessions::bind));
     let legacy = Router::new()
         .route("/sse", get(sse::open))
         .route("/message", post(sse::post))

@@ -5,19 +5,20 @@
 //! plain-text 415 and the last with 404 and -32601 "method not found". The rules are the stdio
 //! transport's, so both transports answer a bad message alike.
 //! What the session binding needs from the message is kept as [`Peeked`], so the body is parsed
-//! here and by rmcp only (rmcp's service takes bytes; that second parse is the floor).
+//! here and by rmcp only (rmcp's service takes bytes; that second parse is the floor). Here a
+//! tools/call is parsed as rmcp's one `CallToolRequest` type, not its whole union (see
+//! `stdio::framing::frame`).
 
 use super::body::Buffered;
 use crate::transport::stdio::framing::{self, Frame};
 use axum::Json;
 use axum::extract::Request;
 use axum::http::{Method, StatusCode};
-use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use rmcp::model::{ClientRequest, JsonRpcMessage};
 use serde_json::json;
 
-/// What `sessions::bind` needs from a POSTed message (a request extension set by [`check`]).
+/// What `sessions::bind` needs from a POSTed message.
 #[derive(Debug, Clone, Copy)]
 pub struct Peeked {
     /// A request (it has an id and gets an answer), not a notification or a response.
@@ -26,42 +27,41 @@ pub struct Peeked {
     pub initialize: bool,
 }
 
-/// Runs after `body::buffer`, before the session binding and rmcp.
-pub async fn check(mut request: Request, next: Next) -> Response {
+/// The framing check, run first by `sessions::bind` (in the same layer: a layer of its own
+/// would clone and drop the service stack under it once more per request). `Err` is the
+/// JSON-RPC error answering a malformed message (sent by [`reject`]); `Ok(None)` a request
+/// that is not a buffered POST, or a message rmcp ignores.
+pub fn check(request: &Request) -> Result<Option<Peeked>, serde_json::Value> {
     if request.method() != Method::POST {
-        return next.run(request).await;
+        return Ok(None);
     }
     let Some(Buffered(body)) = request.extensions().get::<Buffered>() else {
-        return next.run(request).await;
+        return Ok(None);
     };
     if body.iter().all(u8::is_ascii_whitespace) {
-        return reject(
+        return Err(
             json!({"jsonrpc": "2.0", "id": null, "error": {"code": framing::PARSE_ERROR, "message": "Parse error: the body is empty; POST one JSON-RPC message"}}),
         );
     }
     match framing::frame(body) {
-        Frame::Reply(reply) => reject(reply),
-        Frame::Message(message) => {
-            let peeked = match *message {
-                JsonRpcMessage::Request(r) => Peeked {
-                    request: true,
-                    initialize: matches!(r.request, ClientRequest::InitializeRequest(_)),
-                },
-                _ => Peeked {
-                    request: false,
-                    initialize: false,
-                },
-            };
-            request.extensions_mut().insert(peeked);
-            next.run(request).await
-        }
-        Frame::Skip => next.run(request).await,
+        Frame::Reply(reply) => Err(reply),
+        Frame::Message(message) => Ok(Some(match *message {
+            JsonRpcMessage::Request(r) => Peeked {
+                request: true,
+                initialize: matches!(r.request, ClientRequest::InitializeRequest(_)),
+            },
+            _ => Peeked {
+                request: false,
+                initialize: false,
+            },
+        })),
+        Frame::Skip => Ok(None),
     }
 }
 
 /// 400, except "method not found", which the stateless revision answers with 404 (SEP-2575;
 /// rmcp maps its own -32601 answers the same way).
-fn reject(reply: serde_json::Value) -> Response {
+pub fn reject(reply: serde_json::Value) -> Response {
     let status = if reply.pointer("/error/code") == Some(&json!(framing::METHOD_NOT_FOUND)) {
         StatusCode::NOT_FOUND
     } else {

@@ -191,9 +191,14 @@ fn no_such_session() -> Response {
     (StatusCode::NOT_FOUND, "Not Found: Session not found").into_response()
 }
 
-/// In front of rmcp's /mcp service: binds sessions to keys and applies the per-key caps.
-/// Runs after authentication, the body buffer and `framing::check` (whose [`super::framing::Peeked`] it reads).
+/// In front of rmcp's /mcp service: answers malformed JSON-RPC ([`super::framing::check`],
+/// first), then binds sessions to keys and applies the per-key caps. Runs after
+/// authentication and the body buffer.
 pub async fn bind(State(b): State<Binding>, request: Request, next: Next) -> Response {
+    let peeked = match super::framing::check(&request) {
+        Ok(peeked) => peeked,
+        Err(reply) => return super::framing::reject(reply),
+    };
     let Some(caller) = request.extensions().get::<Caller>().cloned() else {
         return (StatusCode::INTERNAL_SERVER_ERROR, "no caller").into_response();
     };
@@ -205,11 +210,6 @@ pub async fn bind(State(b): State<Binding>, request: Request, next: Next) -> Res
         return no_such_session();
     }
     let method = request.method().clone();
-    // Read by `framing::check` when it parsed the body (POSTs only): not parsed again here.
-    let peeked = request
-        .extensions()
-        .get::<super::framing::Peeked>()
-        .copied();
     let is_request = peeked.is_some_and(|p| p.request);
     let initialize = session.is_none() && peeked.is_some_and(|p| p.initialize);
     let slot = if initialize {

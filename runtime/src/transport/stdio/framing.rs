@@ -5,15 +5,16 @@
 //! at again as a plain JSON value when that parse fails.
 
 use rmcp::model::{
-    CallToolRequestMethod, CancelTaskMethod, ClientJsonRpcMessage, ClientRequest,
+    CallToolRequest, CallToolRequestMethod, CancelTaskMethod, ClientJsonRpcMessage, ClientRequest,
     CompleteRequestMethod, ConstString, DiscoverRequestMethod, GetMeta, GetPromptRequestMethod,
-    GetSkillRequestMethod, GetTaskMethod, InitializeResultMethod, JsonRpcMessage,
+    GetSkillRequestMethod, GetTaskMethod, InitializeResultMethod, JsonRpcMessage, JsonRpcRequest,
     ListPromptsRequestMethod, ListResourceTemplatesRequestMethod, ListResourcesRequestMethod,
     ListSkillsRequestMethod, ListToolsRequestMethod, PingRequestMethod,
     ReadResourceDirectoryRequestMethod, ReadResourceRequestMethod, SetLevelRequestMethod,
     SubscribeRequestMethod, SubscriptionsListenRequestMethod, UnsubscribeRequestMethod,
     UpdateTaskMethod,
 };
+use serde::de::IgnoredAny;
 use serde_json::{Map, Value, json};
 
 pub const PARSE_ERROR: i64 = -32700;
@@ -61,6 +62,44 @@ pub enum Frame {
 
 /// Classifies one line (without its `\n`).
 pub fn frame(line: &[u8]) -> Frame {
+    if let Some(message) = tool_call(line) {
+        return Frame::Message(Box::new(message));
+    }
+    frame_in_full(line)
+}
+
+/// The tools/call request `line` holds, parsed as rmcp's one `CallToolRequest` type, or None
+/// (not a tools/call, or one [`frame_in_full`] must look at).
+///
+/// rmcp's `ClientRequest` is an untagged union: it tries every request type in turn, each
+/// failing on its method with an error message built and dropped, then falls back to a custom
+/// request. For a `"tools/call"` method every type before `CallToolRequest` fails on the method
+/// name, so when `CallToolRequest` alone parses, the whole union parses to that same value:
+/// the shape checks and the `_meta` handling are rmcp's own code, with the one type in place of
+/// the union. Anything else (bad params, a response, not JSON) goes the full way, so every
+/// answer stays [`frame_in_full`]'s (the fuzz tests compare both on every line they make).
+fn tool_call(line: &[u8]) -> Option<ClientJsonRpcMessage> {
+    const METHOD: &[u8] = b"\"tools/call\"";
+    if !line.windows(METHOD.len()).any(|w| w == METHOD) {
+        return None;
+    }
+    type OnlyCall = JsonRpcMessage<CallToolRequest, IgnoredAny, IgnoredAny>;
+    match serde_json::from_slice::<OnlyCall>(line) {
+        Ok(JsonRpcMessage::Request(JsonRpcRequest {
+            jsonrpc,
+            id,
+            request,
+        })) => Some(JsonRpcMessage::Request(JsonRpcRequest {
+            jsonrpc,
+            id,
+            request: ClientRequest::CallToolRequest(request),
+        })),
+        _ => None,
+    }
+}
+
+/// [`frame`] without its tools/call shortcut: the line parsed as rmcp's whole message type.
+pub fn frame_in_full(line: &[u8]) -> Frame {
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     let line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
     if line.iter().all(u8::is_ascii_whitespace) {
@@ -276,6 +315,53 @@ mod tests {
             Frame::Reply(v) => v,
             other => panic!("not a reply: {other:?}"),
         }
+    }
+
+    /// The tools/call shortcut gives what the full parse gives, on the lines it takes and on
+    /// the ones it hands on (tests/fuzz.rs compares both on generated lines too).
+    #[test]
+    fn the_tools_call_shortcut_parses_as_the_whole_union_does() {
+        let meta = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"progressToken":7}"#;
+        let lines = [
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"kg_latest_graph","arguments":{"repository":"a/b"}}}"#.to_owned(),
+            format!(r#"{{"jsonrpc":"2.0","id":"x","method":"tools/call","params":{{"name":"t","arguments":{{}},{meta}}}}}"#),
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}"#.to_owned(),
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":[1]}}"#.to_owned(),
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":5}}"#.to_owned(),
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":[]}"#.to_owned(),
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call"}"#.to_owned(),
+            r#"{"jsonrpc":"2.0","id":1.5,"method":"tools/call","params":{"name":"t"}}"#.to_owned(),
+            r#"{"jsonrpc":"2.0","id":null,"method":"tools/call","params":{"name":"t"}}"#.to_owned(),
+            r#"{"jsonrpc":"1.0","id":1,"method":"tools/call","params":{"name":"t"}}"#.to_owned(),
+            r#"{"jsonrpc":"2.0","method":"tools/call","params":{"name":"t"}}"#.to_owned(),
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"},"result":{}}"#.to_owned(),
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","method":"tools/call","params":{"name":"t"}}"#.to_owned(),
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping","params":{"name":"tools/call"}}"#.to_owned(),
+            r#"{"jsonrpc":"2.0","id":1,"result":{"x":"tools/call"}}"#.to_owned(),
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"t\"}}\r".to_owned(),
+            "\u{feff}{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"t\"}}".to_owned(),
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t""#.to_owned(),
+        ];
+        let shown = |f: Frame| match f {
+            Frame::Message(m) => format!("{m:?} {}", serde_json::to_string(&m).unwrap()),
+            other => format!("{other:?}"),
+        };
+        let mut taken = Vec::new();
+        for (i, line) in lines.iter().enumerate() {
+            if tool_call(line.as_bytes()).is_some() {
+                taken.push(i);
+            }
+            assert_eq!(
+                shown(frame(line.as_bytes())),
+                shown(frame_in_full(line.as_bytes())),
+                "{line}"
+            );
+        }
+        assert_eq!(
+            taken,
+            [0, 1, 2, 15],
+            "the well-formed calls take the shortcut"
+        );
     }
 
     #[test]
