@@ -25,8 +25,8 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
     let mut bound: Vec<types::NameRead> = Vec::new();
     while let Some((node, scope, deferred, named)) = stack.pop() {
         note_error(&mut out, node, src);
-        if !node.has_error() && !node.is_missing() && node.kind() == "string" {
-            continue; // nothing of interest inside string literals
+        if !node.has_error() && !node.is_missing() && node.kind() == "string" && !fstring(node) {
+            continue; // nothing of interest inside string literals but f-string fields
         }
         let mut child_scope = scope;
         match node.kind() {
@@ -53,6 +53,7 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
                 types::assignment(&mut out, node, src, scope);
             }
             "with_item" => types::with_item(&mut out, node, src, scope),
+            "return_statement" => types::return_value(&mut out, node, src, scope),
             // Most names read are locals: their text is copied only if kept (below).
             "identifier" if !named => names.push((scope, node.byte_range(), line_of(node))),
             "attribute" => {
@@ -88,6 +89,13 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
     }
     types::keep_useful_uses(&mut out, &names, &bound, src);
     Ok(out)
+}
+
+/// True when string `node` has `{...}` fields (an f-string): names read there are uses.
+fn fstring(node: Node<'_>) -> bool {
+    let mut c = node.walk();
+    node.named_children(&mut c)
+        .any(|n| n.kind() == "interpolation")
 }
 
 /// Records a value use of `name` (an [`types::expr_key`] or a prefix of one) from `scope`.
