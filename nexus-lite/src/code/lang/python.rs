@@ -508,7 +508,7 @@ class Client:
             ("Client", "self.t", "Transport"),
             ("Client", "self.spare", "Transport()"),
             ("Client.run", "local", "make()"),
-            ("Client.run", "f", "open_it()"),
+            ("Client.run", "f", "open_it().__enter__()"),
         ] {
             assert!(facts.contains(&want), "{want:?} missing: {facts:?}");
         }
@@ -520,6 +520,73 @@ class Client:
         assert_eq!(returns, vec![("Client.run", "Transport")]);
         let callees: Vec<&str> = r.calls.iter().map(|c| c.callee.as_str()).collect();
         assert!(callees.contains(&"Transport().decode"), "{callees:?}");
+    }
+
+    #[test]
+    fn records_unannotated_return_values_in_their_scope() {
+        let src = br#"
+class Pool:
+    @classmethod
+    def make(cls, n):
+        if n:
+            return cls(n)
+        return None
+
+    def me(self):
+        return self
+
+    def conn(self):
+        c = Conn()
+        return c
+
+    def echo(self, x):
+        return x
+
+    def typed(self) -> Conn:
+        return make()
+
+    async def fetch(self):
+        async with Session() as s:
+            return await s.get()
+
+    def label(self):
+        return f"{self.me().name}"
+"#;
+        let mut p = parser().unwrap();
+        let r = parse(&mut p, src).unwrap();
+        let name = |i: usize| r.symbols[i].local_qname.as_str();
+        let returned: Vec<(&str, &str)> = r
+            .returned
+            .iter()
+            .map(|(i, v)| (name(*i), v.as_str()))
+            .collect();
+        assert_eq!(
+            returned,
+            vec![
+                ("Pool.make", "cls()"),
+                ("Pool.me", "self"),
+                ("Pool.conn", "c"),
+                ("Pool.fetch", "s.get()"),
+            ],
+            "a parameter (`x`) is no module name; an annotated function keeps its annotation"
+        );
+        assert!(
+            r.types
+                .iter()
+                .any(|f| f.name == "s" && f.ty == "Session().__aenter__()"),
+            "{:?}",
+            r.types
+        );
+        assert!(
+            r.calls
+                .iter()
+                .any(|c| name(c.caller.unwrap()) == "Pool.label" && c.callee == "self.me"),
+            "f-string fields are read: {:?}",
+            r.calls
+                .iter()
+                .map(|c| (c.caller.map(name), c.callee.as_str()))
+                .collect::<Vec<_>>()
+        );
     }
 
     #[test]

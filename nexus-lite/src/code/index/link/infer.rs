@@ -333,7 +333,10 @@ impl Resolver<'_> {
             return *ty;
         }
         // In progress: a function returning its own call (directly or not) is not typed by it.
-        self.types.returned_memo.borrow_mut().insert(id, Ty::Unknown);
+        self.types
+            .returned_memo
+            .borrow_mut()
+            .insert(id, Ty::Unknown);
         let mut external = true;
         let mut found = Ty::Unknown;
         for value in values {

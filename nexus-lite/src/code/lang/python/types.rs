@@ -250,8 +250,17 @@ pub(super) fn with_item(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: 
             .parent()
             .and_then(|clause| clause.parent())
             .is_some_and(|w| w.child(0).is_some_and(|k| k.kind() == "async"));
-        let enter = if asynchronous { "__aenter__" } else { "__enter__" };
-        push_fact(out, scope, text(name, src).to_string(), format!("{ty}.{enter}()"));
+        let enter = if asynchronous {
+            "__aenter__"
+        } else {
+            "__enter__"
+        };
+        push_fact(
+            out,
+            scope,
+            text(name, src).to_string(),
+            format!("{ty}.{enter}()"),
+        );
     }
 }
 
