@@ -365,3 +365,112 @@ fn names_are_followed_through_a_chain_of_star_imports() {
         "{t}"
     );
 }
+
+const SFTP: &str = r#"class SFTPClient:
+    @classmethod
+    def from_transport(cls, t):
+        return cls(t)
+
+    def listdir(self):
+        return []
+
+
+class LocalDir:
+    def listdir(self):
+        return []
+
+
+class Transport:
+    def open_sftp_client(self):
+        return SFTPClient.from_transport(self)
+
+    def open_raw(self, name):
+        return name
+
+
+class Conn:
+    def __enter__(self):
+        return self
+
+    def send(self):
+        return 1
+
+
+class Pool:
+    def __enter__(self) -> Conn:
+        return Conn()
+
+    def send(self):
+        return 2
+
+    @property
+    def fingerprint(self):
+        return 3
+
+    def describe(self):
+        return f"Pool({self.fingerprint})"
+
+
+class Ruler:
+    def enable(self):
+        return 4
+
+
+class Other:
+    def enable(self):
+        return 5
+"#;
+
+/// Issue 30's recall patterns: a method reached through an unannotated return (`cls(...)` in
+/// a classmethod, `return Cls.factory(self)`), a `with` target typed by `__enter__`, a
+/// generic class instantiated as `Ruler[T]()` and held in `self.x`, a property read in an
+/// f-string. Each edge is `inferred`, and the same-named methods of other classes get none.
+#[test]
+fn returns_with_targets_generics_and_fstrings_type_receivers() {
+    let repo = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    commit(
+        repo.path(),
+        &[
+            ("net/__init__.py", ""),
+            ("net/sftp.py", SFTP),
+            ("app/__init__.py", ""),
+            (
+                "app/use.py",
+                "from net.sftp import Pool, Ruler, Transport\n\n\ndef listing(t: Transport):\n    return t.open_sftp_client().listdir()\n\n\ndef stored():\n    sftp = Transport().open_sftp_client()\n    return sftp.listdir()\n\n\ndef untyped(name):\n    x = Transport().open_raw(name)\n    return x.listdir()\n\n\ndef pooled():\n    with Pool() as c:\n        return c.send()\n\n\nclass Holder:\n    def __init__(self):\n        self.rules = Ruler[int]()\n\n    def on(self):\n        return self.rules.enable()\n",
+            ),
+        ],
+    );
+    let srv = start_server(repo.path(), data.path(), Some(REPO), true);
+    let listdir = impact(srv.addr, "symbol=net.sftp.SFTPClient.listdir&depth=1");
+    for who in ["app.use.listing", "app.use.stored"] {
+        assert!(has(&listdir, who, "calls", "inferred"), "{who}: {listdir}");
+    }
+    // `open_raw` returns its parameter: nothing is known of `x`, and `listdir` has two
+    // definitions, so no guess.
+    let who: Vec<String> = found(&listdir).into_iter().map(|(w, _, _)| w).collect();
+    assert!(!who.contains(&"app.use.untyped".to_string()), "{listdir}");
+    let local = impact(srv.addr, "symbol=net.sftp.LocalDir.listdir&depth=1");
+    assert_eq!(local["total"], 0, "{local}");
+
+    let conn = impact(srv.addr, "symbol=net.sftp.Conn.send&depth=1");
+    assert!(has(&conn, "app.use.pooled", "calls", "inferred"), "{conn}");
+    let pool = impact(srv.addr, "symbol=net.sftp.Pool.send&depth=1");
+    assert_eq!(pool["total"], 0, "with Pool() as c: c is a Conn: {pool}");
+
+    let enable = impact(srv.addr, "symbol=net.sftp.Ruler.enable&depth=1");
+    assert!(
+        has(&enable, "app.use.Holder.on", "calls", "inferred"),
+        "{enable}"
+    );
+    let other = impact(srv.addr, "symbol=net.sftp.Other.enable&depth=1");
+    assert_eq!(other["total"], 0, "{other}");
+
+    let fp = impact(srv.addr, "symbol=net.sftp.Pool.fingerprint&depth=1");
+    assert!(
+        found(&fp)
+            .iter()
+            .any(|(w, _, _)| w == "net.sftp.Pool.describe"),
+        "f-string field: {fp}"
+    );
+}

@@ -68,6 +68,14 @@ PROJECTS = {
         ("src",),
         ("tests/conftest.py",),
     ),
+    # issue 30's held-out projects (not used while the resolution was built)
+    "paramiko": Project(
+        "paramiko", "paramiko==3.5.0", "protocol library (SSH, tests/)", ("paramiko",)
+    ),
+    "rich": Project("rich", "rich==13.9.4", "library (terminal rendering, no tests)", ("rich",)),
+    "markdown-it-py": Project(
+        "markdown-it-py", "markdown-it-py==3.0.0", "parser library (rule chains)", ("markdown_it",)
+    ),
 }
 
 KINDS = ("function", "method", "class")

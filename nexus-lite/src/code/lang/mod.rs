@@ -171,6 +171,11 @@ pub struct FileParse {
     /// Python: the return annotation of a function (symbol index, type text).
     #[serde(default)]
     pub returns: Vec<(usize, String)>,
+    /// Python: what a function without a return annotation returns (symbol index, an
+    /// expression key read in the function's scope: `Cls()`, `cls()`, `self`, `self.x`, a
+    /// typed local); the first few `return` statements.
+    #[serde(default)]
+    pub returned: Vec<(usize, String)>,
     /// Python: constructs that reach code without naming it (line, kind).
     #[serde(default)]
     pub dynamic: Vec<(u32, Dynamic)>,

@@ -25,8 +25,8 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
     let mut bound: Vec<types::NameRead> = Vec::new();
     while let Some((node, scope, deferred, named)) = stack.pop() {
         note_error(&mut out, node, src);
-        if !node.has_error() && !node.is_missing() && node.kind() == "string" {
-            continue; // nothing of interest inside string literals
+        if !node.has_error() && !node.is_missing() && node.kind() == "string" && !fstring(node) {
+            continue; // nothing of interest inside string literals but f-string fields
         }
         let mut child_scope = scope;
         match node.kind() {
@@ -53,6 +53,7 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
                 types::assignment(&mut out, node, src, scope);
             }
             "with_item" => types::with_item(&mut out, node, src, scope),
+            "return_statement" => types::return_value(&mut out, node, src, scope),
             // Most names read are locals: their text is copied only if kept (below).
             "identifier" if !named => names.push((scope, node.byte_range(), line_of(node))),
             "attribute" => {
@@ -88,6 +89,13 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
     }
     types::keep_useful_uses(&mut out, &names, &bound, src);
     Ok(out)
+}
+
+/// True when string `node` has `{...}` fields (an f-string): names read there are uses.
+fn fstring(node: Node<'_>) -> bool {
+    let mut c = node.walk();
+    node.named_children(&mut c)
+        .any(|n| n.kind() == "interpolation")
 }
 
 /// Records a value use of `name` (an [`types::expr_key`] or a prefix of one) from `scope`.
@@ -500,7 +508,7 @@ class Client:
             ("Client", "self.t", "Transport"),
             ("Client", "self.spare", "Transport()"),
             ("Client.run", "local", "make()"),
-            ("Client.run", "f", "open_it()"),
+            ("Client.run", "f", "open_it().__enter__()"),
         ] {
             assert!(facts.contains(&want), "{want:?} missing: {facts:?}");
         }
@@ -512,6 +520,73 @@ class Client:
         assert_eq!(returns, vec![("Client.run", "Transport")]);
         let callees: Vec<&str> = r.calls.iter().map(|c| c.callee.as_str()).collect();
         assert!(callees.contains(&"Transport().decode"), "{callees:?}");
+    }
+
+    #[test]
+    fn records_unannotated_return_values_in_their_scope() {
+        let src = br#"
+class Pool:
+    @classmethod
+    def make(cls, n):
+        if n:
+            return cls(n)
+        return None
+
+    def me(self):
+        return self
+
+    def conn(self):
+        c = Conn()
+        return c
+
+    def echo(self, x):
+        return x
+
+    def typed(self) -> Conn:
+        return make()
+
+    async def fetch(self):
+        async with Session() as s:
+            return await s.get()
+
+    def label(self):
+        return f"{self.me().name}"
+"#;
+        let mut p = parser().unwrap();
+        let r = parse(&mut p, src).unwrap();
+        let name = |i: usize| r.symbols[i].local_qname.as_str();
+        let returned: Vec<(&str, &str)> = r
+            .returned
+            .iter()
+            .map(|(i, v)| (name(*i), v.as_str()))
+            .collect();
+        assert_eq!(
+            returned,
+            vec![
+                ("Pool.make", "cls()"),
+                ("Pool.me", "self"),
+                ("Pool.conn", "c"),
+                ("Pool.fetch", "s.get()"),
+            ],
+            "a parameter (`x`) is no module name; an annotated function keeps its annotation"
+        );
+        assert!(
+            r.types
+                .iter()
+                .any(|f| f.name == "s" && f.ty == "Session().__aenter__()"),
+            "{:?}",
+            r.types
+        );
+        assert!(
+            r.calls
+                .iter()
+                .any(|c| name(c.caller.unwrap()) == "Pool.label" && c.callee == "self.me"),
+            "f-string fields are read: {:?}",
+            r.calls
+                .iter()
+                .map(|c| (c.caller.map(name), c.callee.as_str()))
+                .collect::<Vec<_>>()
+        );
     }
 
     #[test]

@@ -6,6 +6,7 @@ use super::{Resolver, Symbols};
 use crate::code::index::Source;
 use crate::code::index::resolve::Bind;
 use crate::code::lang::SymKind;
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 /// The confidence of an edge reached through an inferred type (impact calls it `inferred`).
@@ -122,6 +123,11 @@ pub(super) struct Types<'a> {
     members: HashMap<(i64, &'a str), i64>,
     /// Function node -> (file, return annotation).
     returns: HashMap<i64, (usize, &'a str)>,
+    /// Function node without a return annotation -> (file, its symbol index, the values it
+    /// returns), typed in its own scope.
+    returned: HashMap<i64, (usize, usize, Vec<&'a str>)>,
+    /// Function node -> what [`Resolver::returned_type`] found (also a cycle guard).
+    returned_memo: RefCell<HashMap<i64, Ty>>,
 }
 
 impl<'a> Types<'a> {
@@ -158,6 +164,13 @@ impl<'a> Types<'a> {
             for (si, ty) in &s.parse.returns {
                 t.returns
                     .insert(symbols.sym_node_of[fi][*si], (fi, ty.as_str()));
+            }
+            for (si, value) in &s.parse.returned {
+                t.returned
+                    .entry(symbols.sym_node_of[fi][*si])
+                    .or_insert_with(|| (fi, *si, Vec::new()))
+                    .2
+                    .push(value.as_str());
             }
         }
         t
@@ -234,16 +247,35 @@ impl Resolver<'_> {
         if depth > MAX_DEPTH {
             return Ty::Unknown;
         }
+        if let Some(value) = expr
+            .strip_suffix(".__enter__()")
+            .or_else(|| expr.strip_suffix(".__aenter__()"))
+        {
+            // `with X() as x`: what X's `__enter__` returns, else (no `__enter__` here, as
+            // with a library base class) the value itself.
+            let enter = &expr[value.len() + 1..expr.len() - 2];
+            return match self.type_of(fi, value, caller, depth + 1) {
+                Ty::Class(c, conf) => match self.member(c, enter, 0) {
+                    Some(id) => lower(self.return_type(id, depth + 1), conf),
+                    None => Ty::Class(c, conf),
+                },
+                other => other,
+            };
+        }
         if let Some(inner) = expr.strip_suffix("()") {
             if inner == "super" {
                 return Ty::Unknown;
             }
+            if inner == "cls" {
+                // `cls(...)` in a classmethod: an instance of the enclosing class.
+                return match self.enclosing_class(fi, caller) {
+                    Some(c) => Ty::Class(c, INFERRED),
+                    None => Ty::Unknown,
+                };
+            }
             return match self.resolve_ref(fi, inner, caller, depth + 1) {
                 Target::Found(id, c) if self.types.is_class(id) => Ty::Class(id, c),
-                Target::Found(id, c) => match self.types.returns.get(&id) {
-                    Some((g, ty)) => lower(self.type_of(*g, ty, None, depth + 1), c),
-                    None => Ty::Unknown,
-                },
+                Target::Found(id, c) => lower(self.return_type(id, depth + 1), c),
                 Target::Known if self.external_head(fi, inner) => Ty::External,
                 _ => Ty::Unknown,
             };
@@ -274,12 +306,7 @@ impl Resolver<'_> {
                     // A nested class, or a property read for its annotated return type.
                     match self.member(c, attr, 0) {
                         Some(id) if self.types.is_class(id) => Ty::Class(id, conf),
-                        Some(id) => match self.types.returns.get(&id) {
-                            Some((g, ty)) => {
-                                lower(self.type_of(*g, ty, None, depth + 1), conf.min(INFERRED))
-                            }
-                            None => Ty::Unknown,
-                        },
+                        Some(id) => lower(self.return_type(id, depth + 1), conf.min(INFERRED)),
                         None => Ty::Unknown,
                     }
                 }
@@ -291,6 +318,42 @@ impl Resolver<'_> {
                 Ty::Unknown => Ty::Unknown,
             },
         }
+    }
+
+    /// What function `id` returns: its annotation, else the first of its `return` values
+    /// whose type is a class here (all of them external: external).
+    fn return_type(&self, id: i64, depth: usize) -> Ty {
+        if let Some((g, ty)) = self.types.returns.get(&id) {
+            return self.type_of(*g, ty, None, depth + 1);
+        }
+        let Some((g, f, values)) = self.types.returned.get(&id) else {
+            return Ty::Unknown;
+        };
+        if let Some(ty) = self.types.returned_memo.borrow().get(&id) {
+            return *ty;
+        }
+        // In progress: a function returning its own call (directly or not) is not typed by it.
+        self.types
+            .returned_memo
+            .borrow_mut()
+            .insert(id, Ty::Unknown);
+        let mut external = true;
+        let mut found = Ty::Unknown;
+        for value in values {
+            match self.type_of(*g, value, Some(*f), depth + 1) {
+                ty @ Ty::Class(..) => {
+                    found = lower(ty, INFERRED);
+                    break;
+                }
+                Ty::External => {}
+                Ty::Unknown => external = false,
+            }
+        }
+        if found == Ty::Unknown && external {
+            found = Ty::External;
+        }
+        self.types.returned_memo.borrow_mut().insert(id, found);
+        found
     }
 
     /// What a call's callee or a used name (`f`, `t.close`, `self.x.m`, `super().m`,

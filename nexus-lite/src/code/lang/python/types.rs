@@ -20,14 +20,30 @@ pub(super) fn expr_key(node: Node<'_>, src: &[u8]) -> Option<String> {
             let attr = text(node.child_by_field_name("attribute")?, src);
             format!("{object}.{attr}")
         }
-        "call" => format!(
-            "{}()",
-            expr_key(node.child_by_field_name("function")?, src)?
-        ),
+        "call" => {
+            let f = node.child_by_field_name("function")?;
+            // `Ruler[T]()`: a generic class instantiated with its parameter.
+            let f = match f.child_by_field_name("value") {
+                Some(generic) if f.kind() == "subscript" && capitalized(generic, src) => generic,
+                _ => f,
+            };
+            format!("{}()", expr_key(f, src)?)
+        }
         "parenthesized_expression" => expr_key(node.named_child(0)?, src)?,
         _ => return None,
     };
     (key.len() < MAX_KEY && !key.contains(['\n', ' '])).then_some(key)
+}
+
+/// True when `node` is a name or attribute chain whose last part starts upper-case (a class
+/// by convention: `Ruler`, `mod.Ruler`).
+fn capitalized(node: Node<'_>, src: &[u8]) -> bool {
+    let last = match node.kind() {
+        "identifier" => Some(node),
+        "attribute" => node.child_by_field_name("attribute"),
+        _ => None,
+    };
+    last.is_some_and(|n| text(n, src).starts_with(|c: char| c.is_ascii_uppercase()))
 }
 
 /// The class an annotation names: `Transport`, `mod.Transport`, `"Transport"`,
@@ -212,7 +228,7 @@ pub(super) fn assignment(out: &mut FileParse, node: Node<'_>, src: &[u8], scope:
     }
 }
 
-/// `with Cls() as c:`.
+/// `with Cls() as c:` (`c` is what `Cls().__enter__()` returns).
 pub(super) fn with_item(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) {
     let Some(value) = node.child_by_field_name("value") else {
         return;
@@ -228,7 +244,55 @@ pub(super) fn with_item(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: 
         value_type(out, expr, src, scope),
         alias.named_child(0).filter(|n| n.kind() == "identifier"),
     ) {
-        push_fact(out, scope, text(name, src).to_string(), ty);
+        // What `__enter__` returns (`async with`: `__aenter__`), the value itself when the
+        // class has none here.
+        let asynchronous = node
+            .parent()
+            .and_then(|clause| clause.parent())
+            .is_some_and(|w| w.child(0).is_some_and(|k| k.kind() == "async"));
+        let enter = if asynchronous {
+            "__aenter__"
+        } else {
+            "__enter__"
+        };
+        push_fact(
+            out,
+            scope,
+            text(name, src).to_string(),
+            format!("{ty}.{enter}()"),
+        );
+    }
+}
+
+/// How many `return` values of one function are kept for typing what it returns.
+const MAX_RETURNED: usize = 4;
+
+/// `return Cls(...)`, `return cls(...)`, `return self`, `return self.x`, `return t` in a
+/// function without a return annotation: kept (the first [`MAX_RETURNED`]) to be typed in
+/// the function's scope when a receiver is its call (`t.open_sftp_client().listdir()`).
+pub(super) fn return_value(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) {
+    let Some(f) = scope.filter(|s| out.symbols[*s].kind != SymKind::Class) else {
+        return;
+    };
+    if out.returns.iter().any(|(i, _)| *i == f)
+        || out.returned.iter().filter(|(i, _)| *i == f).count() >= MAX_RETURNED
+    {
+        return;
+    }
+    let Some(mut value) = node.named_child(0) else {
+        return;
+    };
+    while matches!(value.kind(), "await" | "parenthesized_expression") {
+        let Some(inner) = value.named_child(0) else {
+            return;
+        };
+        value = inner;
+    }
+    if !matches!(value.kind(), "identifier" | "attribute" | "call") {
+        return;
+    }
+    if let Some(key) = expr_key(value, src) {
+        out.returned.push((f, key));
     }
 }
 
@@ -349,6 +413,12 @@ pub(super) fn keep_useful_uses(
     out.calls = calls
         .into_iter()
         .filter(|c| c.callee.contains(['.', '(']) || !local_head(c.caller, &c.callee))
+        .collect();
+    // A returned local without a known type (a parameter, a loop variable) is no module name.
+    let returned = std::mem::take(&mut out.returned);
+    out.returned = returned
+        .into_iter()
+        .filter(|(f, key)| !local_head(Some(*f), key))
         .collect();
     if out.uses.is_empty() && names.is_empty() {
         return;
