@@ -90,12 +90,8 @@ fn is_array(schema: &Value, segments: &[&str], types: &BTreeMap<String, Value>) 
         .into_iter()
         .any(|branch| match segments.split_first() {
             None => {
-                let ty = branch.get("type");
                 branch.get("items").is_some()
-                    || ty.and_then(Value::as_str) == Some("array")
-                    || ty
-                        .and_then(Value::as_array)
-                        .is_some_and(|t| t.iter().any(|t| t == "array"))
+                    || crate::schema::primary_type(branch, types) == Some("array")
             }
             Some((step, rest)) => match branch.get("properties").and_then(|p| p.get(*step)) {
                 Some(next) => is_array(next, rest, types),

@@ -27,9 +27,6 @@ pub(crate) struct CachedGraph {
     pub(crate) dynamic: DynamicUses,
 }
 
-/// A graph's nodes by row id (what a comparison of two graphs reads).
-pub(crate) type Nodes = FxHashMap<i64, NodeInfo>;
-
 pub(crate) struct NodeInfo {
     pub(crate) kind: String,
     pub(crate) qn: String,
@@ -80,8 +77,10 @@ fn rank_nodes(nodes: &mut [NodeInfo]) {
     }
 }
 
-pub(crate) fn load_nodes(conn: &Connection, gpk: i64) -> Result<Nodes, ApiError> {
-    let mut st = conn.prepare("SELECT id, kind, qualified_name, path FROM nodes WHERE gpk=?1")?;
+/// A graph's nodes with their row ids, in row-id order (the primary key's).
+pub(crate) fn load_nodes(conn: &Connection, gpk: i64) -> Result<Vec<(i64, NodeInfo)>, ApiError> {
+    let mut st =
+        conn.prepare("SELECT id, kind, qualified_name, path FROM nodes WHERE gpk=?1 ORDER BY id")?;
     let rows = st.query_map([gpk], |r| {
         Ok((
             r.get::<_, i64>(0)?,
@@ -94,12 +93,7 @@ pub(crate) fn load_nodes(conn: &Connection, gpk: i64) -> Result<Nodes, ApiError>
             },
         ))
     })?;
-    let mut out = Nodes::default();
-    for row in rows {
-        let (id, n) = row?;
-        out.insert(id, n);
-    }
-    Ok(out)
+    Ok(rows.collect::<Result<_, _>>()?)
 }
 
 pub(crate) fn load_edges(
@@ -149,7 +143,8 @@ pub(crate) const RELATIONS: [&str; 4] = ["calls", "imports", "inherits", "uses"]
 /// A graph's edges as the impact traversal walks them, built once per graph: for each node,
 /// its dependents and its children, each a slice of one array (compressed rows).
 pub(crate) struct Adjacency {
-    /// (src, relation index into [`RELATIONS`], confidence) by dst, in (src, dst, kind) order.
+    /// (src, relation index into [`RELATIONS`], confidence) by dst, in storage order (a
+    /// traversal keeps maxima, so the order changes no answer).
     rev: Rows<(u32, u8, f64)>,
     /// `defines` / `contains`: a node's children.
     children: Rows<u32>,
@@ -161,7 +156,7 @@ struct Rows<T> {
     items: Vec<T>,
 }
 
-impl<T: Copy> Rows<T> {
+impl<T: Copy + Default> Rows<T> {
     /// From (node, item) pairs, each node's items kept in the order given.
     fn new(nodes: usize, pairs: &[(u32, T)]) -> Rows<T> {
         let mut starts = vec![0u32; nodes + 1];
@@ -172,16 +167,13 @@ impl<T: Copy> Rows<T> {
             starts[i + 1] += starts[i];
         }
         let mut next = starts.clone();
-        let mut items: Vec<Option<T>> = vec![None; pairs.len()];
+        let mut items = vec![T::default(); pairs.len()];
         for (n, item) in pairs {
             let at = &mut next[*n as usize];
-            items[*at as usize] = Some(*item);
+            items[*at as usize] = *item;
             *at += 1;
         }
-        Rows {
-            starts,
-            items: items.into_iter().flatten().collect(),
-        }
+        Rows { starts, items }
     }
 
     fn of(&self, node: u32) -> &[T] {
@@ -289,8 +281,7 @@ impl GraphCache {
 }
 
 fn load(conn: &Connection, gpk: i64) -> Result<CachedGraph, ApiError> {
-    let mut by_id = load_nodes(conn, gpk)?.into_iter().collect::<Vec<_>>();
-    by_id.sort_unstable_by_key(|(id, _)| *id);
+    let by_id = load_nodes(conn, gpk)?;
     let index: FxHashMap<i64, u32> = by_id
         .iter()
         .enumerate()

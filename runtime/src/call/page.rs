@@ -14,7 +14,8 @@ use serde_json::{Map, Value, json};
 /// The key under which a page's start travels from the request to [`next_cursor`].
 pub(super) const PAGE_KEY: &str = "_page";
 
-/// Where a page starts, from the cursor a caller passed back.
+/// Where a page starts, from the cursor a caller passed back (default: a first page).
+#[derive(Default)]
 pub(super) struct Start {
     /// The backend's cursor of the page (none: its first page).
     pub backend: Option<String>,
@@ -78,11 +79,7 @@ fn drain(response: &mut Value, list: &str, skip: usize) {
 /// (under [`PAGE_KEY`]) for [`next_cursor`]. `start` is none on a first page.
 pub(super) fn prepare(response: &mut Value, p: &PaginationSpec, start: Option<Start>) {
     let resumed = start.is_some();
-    let start = start.unwrap_or(Start {
-        backend: None,
-        skip: 0,
-        also: Map::new(),
-    });
+    let start = start.unwrap_or_default();
     drain(response, p.items, start.skip);
     for list in p.also {
         drain(response, list, shown_before(&start.also, list));

@@ -81,7 +81,8 @@ impl Shape {
             })
             .collect();
         let nodes = nodes
-            .values()
+            .iter()
+            .map(|(_, n)| n)
             .filter(|n| n.kind != "repository")
             .map(|n| n.qn.clone())
             .collect();
