@@ -142,7 +142,7 @@ fn insert_structure(
         "nodes",
         "INSERT INTO nodes(gpk, id, kind, name, qualified_name, path, line, end_line, language, detail)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-        &data.nodes,
+        data.nodes(),
         |st, n| {
             st.execute(params![
                 gpk,
@@ -162,7 +162,7 @@ fn insert_structure(
         tx,
         "edges",
         "INSERT INTO edges VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        &data.edges,
+        data.edges(),
         |st, ed| {
             st.execute(params![
                 gpk,
@@ -178,7 +178,7 @@ fn insert_structure(
         tx,
         "imports",
         "INSERT INTO imports VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        &data.imports,
+        data.imports(),
         |st, i| {
             st.execute(params![
                 gpk,
@@ -272,7 +272,7 @@ fn mark_ready(
     analysers: &[AnalyserStatus],
     stats: &Value,
 ) -> Result<Value, LiteError> {
-    let count = |k: &str| data.nodes.iter().filter(|n| n.kind == k).count();
+    let count = |k: &str| data.nodes().filter(|n| n.kind == k).count();
     let counts = json!({
         "files": count("file"),
         "classes": count("class"),
@@ -318,8 +318,8 @@ fn summary_counts(data: &GraphData, findings: &[Finding]) -> Value {
             .or_insert(0) += 1;
     }
     json!({
-        "nodes_by_kind": tally(data.nodes.iter().map(|n| n.kind)),
-        "edges_by_kind": tally(data.edges.iter().map(|e| e.kind)),
+        "nodes_by_kind": tally(data.nodes().map(|n| n.kind)),
+        "edges_by_kind": tally(data.edges().map(|e| e.kind)),
         "files_by_language": tally(data.files.iter().map(|f| f.language)),
         "findings_by_tool": by_tool,
         "findings_by_severity": tally(findings.iter().map(|f| f.raw.severity.as_str())),

@@ -447,8 +447,9 @@ fn write(
         "files_reused_from_db": data.loaded_files,
         "files_unread": data.unread_files,
         "analyser_results_reused_from_db": loaded,
-        "nodes": data.nodes.len(),
-        "edges": data.edges.len(),
+        "nodes": data.nodes().count(),
+        "edges": data.edges().count(),
+        "parts_linked": data.linked_parts,
     });
     for (phase, ms) in &data.phase_ms {
         stats[*phase] = json!(ms);

@@ -1,30 +1,48 @@
 //! Links one run's parse results into the graph, in phases: file and symbol nodes, imports,
 //! package nodes and import edges, inheritance, calls and value uses (`infer` types receivers),
-//! pytest fixtures, dynamic uses, import cycles. Node ids are given
-//! in that order, so a graph of the same sources always has the same ids.
+//! pytest fixtures, dynamic uses, import cycles. Node ids are made from the nodes' content
+//! (see [`content_id`]), and each file's nodes and edges form its own part of the graph.
 
 mod infer;
 
 use super::resolve::{Bind, Indexed};
-use super::{AnomalyRow, EdgeRow, GraphData, ImportRow, NodeRow, Source};
+use super::{AnomalyRow, EdgeRow, ImportRow, NodeRow, Part, Source};
 use crate::code::lang::{Import, Lang, SymKind, Symbol};
 use crate::core::analyser::severity::Level;
 use crate::core::graph::tarjan;
 use infer::{BUILTIN_NAMES, Target, Types};
 use serde_json::json;
+use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::sync::Arc;
 
-/// Turns parse results into nodes, edges, imports and anomalies.
+/// One run's link: a part per source file (in listing order), then the graph's own part
+/// (the repository and package nodes), and the anomalies.
+pub(super) struct Linked {
+    pub(super) parts: Vec<Arc<Part>>,
+    pub(super) anomalies: Vec<AnomalyRow>,
+}
+
+/// A file offered for reuse did not link the same way again (its imports resolve
+/// differently, or its nodes are not its parse's): the caller links every file instead.
+#[derive(Debug)]
+pub(super) struct Stale;
+
+/// Turns parse results into parts and anomalies. `reuse[fi]` is file `fi`'s part in the
+/// previous graph when nothing it depends on changed (see `incremental`): its nodes, calls
+/// and uses are taken as they are, while its imports are resolved again and must come out
+/// the same.
 pub(super) fn link(
     repository: &str,
     sources: &[Source],
     tracked: &HashSet<String>,
-    data: &mut GraphData,
-) {
+    reuse: &[Option<Arc<Part>>],
+) -> Result<Linked, Stale> {
     let idx = Indexed::new(sources, tracked);
-    let mut g = Builder::default();
-    let symbols = add_files_and_symbols(&mut g, repository, sources, &mut data.anomalies);
-    let imports = link_imports(&idx, sources, &symbols.file_ids, data);
+    let mut g = Builder::new(sources.len());
+    let mut anomalies = Vec::new();
+    let symbols = add_files_and_symbols(&mut g, repository, sources, reuse, &mut anomalies)?;
+    let mut imports = link_imports(&idx, sources, &symbols.file_ids, &mut anomalies);
     add_import_edges(&mut g, &symbols.file_ids, &imports);
     let mut resolver = Resolver {
         sources,
@@ -34,39 +52,147 @@ pub(super) fn link(
         stars: &imports.stars,
         types: Types::new(sources, &symbols),
     };
-    resolver.types.bases = add_bases(&mut g, &resolver);
-    add_calls_and_uses(&mut g, &resolver);
-    add_fixture_uses(&mut g, sources, &symbols);
-    flag_dynamic_uses(sources, &mut data.anomalies);
-    flag_import_cycles(sources, &imports.file_graph, &mut data.anomalies);
-    data.nodes = g.nodes;
-    data.edges = g.edges;
+    resolver.types.bases = add_bases(&mut g, &resolver, reuse);
+    add_calls_and_uses(&mut g, &resolver, reuse);
+    add_fixture_uses(&mut g, sources, &symbols, reuse);
+    flag_dynamic_uses(sources, &mut anomalies);
+    flag_import_cycles(sources, &imports.file_graph, &mut anomalies);
+    let rows = std::mem::take(&mut imports.rows);
+    Ok(Linked {
+        parts: g.finish(sources, reuse, rows)?,
+        anomalies,
+    })
 }
 
-/// The nodes and edges built so far, and the next node id.
+/// A node id made from what the node is, not from when it was made: the same symbol of the
+/// same file keeps its id when another file changes, so unchanged files keep their rows.
+/// `nth` tells apart nodes with the same key (a function defined twice in one file).
+fn content_id(
+    kind: &str,
+    qualified_name: &str,
+    path: Option<&str>,
+    language: Option<&str>,
+    nth: u32,
+) -> i64 {
+    let mut h = Sha256::new();
+    for field in [
+        kind,
+        qualified_name,
+        path.unwrap_or(""),
+        language.unwrap_or(""),
+    ] {
+        h.update(field.as_bytes());
+        h.update([0]);
+    }
+    h.update(nth.to_le_bytes());
+    let digest = h.finalize();
+    let mut first = [0u8; 8];
+    first.copy_from_slice(&digest[..8]);
+    // Positive and non-zero: SQLite integers, and 0 is never a row's id.
+    ((u64::from_le_bytes(first) >> 1) as i64).max(1)
+}
+
+/// One file's nodes and the edges leaving them, as linked in this run.
 #[derive(Default)]
-struct Builder {
-    last_id: i64,
+struct Out {
     nodes: Vec<NodeRow>,
     edges: Vec<EdgeRow>,
 }
 
+/// The nodes and edges built so far, by the file that owns them.
+struct Builder {
+    /// One per source file, then the graph's own (repository and package nodes).
+    out: Vec<Out>,
+    /// Every id given out (reused parts' too): a clash takes the next `nth`.
+    used: HashSet<i64>,
+}
+
 impl Builder {
-    /// Adds the node `row` under the next id (from 1) and returns that id.
-    fn node(&mut self, row: impl FnOnce(i64) -> NodeRow) -> i64 {
-        self.last_id += 1;
-        self.nodes.push(row(self.last_id));
-        self.last_id
+    fn new(files: usize) -> Builder {
+        Builder {
+            out: (0..=files).map(|_| Out::default()).collect(),
+            used: HashSet::new(),
+        }
     }
 
-    fn edge(&mut self, kind: &'static str, src: i64, dst: i64, confidence: f64, line: Option<u32>) {
-        self.edges.push(EdgeRow {
+    /// The index of the graph's own part in `out`.
+    fn graph(&self) -> usize {
+        self.out.len() - 1
+    }
+
+    /// The id `row` gets: its content id, unless another node of this graph has it.
+    fn id_for(&mut self, row: &NodeRow) -> i64 {
+        let mut nth = 0;
+        loop {
+            let id = content_id(
+                row.kind,
+                &row.qualified_name,
+                row.path.as_deref(),
+                row.language,
+                nth,
+            );
+            if self.used.insert(id) {
+                return id;
+            }
+            nth += 1;
+        }
+    }
+
+    /// Adds `row` to `owner`'s part under its content id and returns the id.
+    fn node(&mut self, owner: usize, mut row: NodeRow) -> i64 {
+        row.id = self.id_for(&row);
+        let id = row.id;
+        self.out[owner].nodes.push(row);
+        id
+    }
+
+    fn edge(
+        &mut self,
+        owner: usize,
+        kind: &'static str,
+        src: i64,
+        dst: i64,
+        confidence: f64,
+        line: Option<u32>,
+    ) {
+        self.out[owner].edges.push(EdgeRow {
             kind,
             src,
             dst,
             confidence,
             line,
         });
+    }
+
+    /// The parts of this run: a reused part where its imports linked the same way again
+    /// (a reused file's `out` holds only its import edges by then), else a new one.
+    fn finish(
+        self,
+        sources: &[Source],
+        reuse: &[Option<Arc<Part>>],
+        rows: Vec<Vec<ImportRow>>,
+    ) -> Result<Vec<Arc<Part>>, Stale> {
+        let mut parts = Vec::with_capacity(self.out.len());
+        let mut rows = rows.into_iter();
+        for (fi, out) in self.out.into_iter().enumerate() {
+            let imports = rows.next().unwrap_or_default();
+            match (sources.get(fi), reuse.get(fi).and_then(Option::as_ref)) {
+                (Some(_), Some(old)) => {
+                    let old_edges = old.edges.iter().filter(|e| e.kind == "imports");
+                    if old.imports != imports || !old_edges.eq(out.edges.iter()) {
+                        return Err(Stale);
+                    }
+                    parts.push(old.clone());
+                }
+                (source, _) => parts.push(Arc::new(Part {
+                    path: source.map(|s| s.path.clone()),
+                    nodes: out.nodes,
+                    edges: out.edges,
+                    imports,
+                })),
+            }
+        }
+        Ok(parts)
     }
 }
 
@@ -84,24 +210,30 @@ struct Symbols<'a> {
 }
 
 /// Phase 1: the repository node, a node per file and per symbol with their `contains` and
-/// `defines` edges, and a `parse_error` anomaly per file that did not parse cleanly.
+/// `defines` edges (a reused file's ids are read from its part), and a `parse_error`
+/// anomaly per file that did not parse cleanly.
 fn add_files_and_symbols<'a>(
     g: &mut Builder,
     repository: &str,
     sources: &'a [Source],
+    reuse: &[Option<Arc<Part>>],
     anomalies: &mut Vec<AnomalyRow>,
-) -> Symbols<'a> {
-    let repo_id = g.node(|id| NodeRow {
-        id,
-        kind: "repository",
-        name: repository.to_string(),
-        qualified_name: repository.to_string(),
-        path: None,
-        line: None,
-        end_line: None,
-        language: None,
-        detail: None,
-    });
+) -> Result<Symbols<'a>, Stale> {
+    let graph = g.graph();
+    let repo_id = g.node(
+        graph,
+        NodeRow {
+            id: 0,
+            kind: "repository",
+            name: repository.to_string(),
+            qualified_name: repository.to_string(),
+            path: None,
+            line: None,
+            end_line: None,
+            language: None,
+            detail: None,
+        },
+    );
     let mut out = Symbols {
         file_ids: Vec::with_capacity(sources.len()),
         sym_ids: HashMap::new(),
@@ -109,50 +241,25 @@ fn add_files_and_symbols<'a>(
         by_name: HashMap::new(),
         class_ids: HashSet::new(),
     };
+    // Reused ids first: a new node never takes one of them.
+    for part in reuse.iter().flatten() {
+        g.used.extend(part.nodes.iter().map(|n| n.id));
+    }
     for (fi, s) in sources.iter().enumerate() {
-        let name = s.path.rsplit('/').next().unwrap_or(&s.path).to_string();
-        let fid = g.node(|id| NodeRow {
-            id,
-            kind: "file",
-            name,
-            qualified_name: s.module.clone(),
-            path: Some(s.path.clone()),
-            line: Some(1),
-            end_line: None,
-            language: Some(s.lang.name()),
-            detail: None,
-        });
+        let (fid, ids) = match reuse.get(fi).and_then(Option::as_ref) {
+            Some(part) => reused_ids(part, s)?,
+            None => new_nodes(g, fi, repo_id, s),
+        };
         out.file_ids.push(fid);
-        g.edge("contains", repo_id, fid, 1.0, None);
-        let mut ids = Vec::with_capacity(s.parse.symbols.len());
-        for sym in &s.parse.symbols {
-            let id = g.node(|id| NodeRow {
-                id,
-                kind: sym.kind.as_str(),
-                name: sym.name.clone(),
-                qualified_name: format!("{}.{}", s.module, sym.local_qname),
-                path: Some(s.path.clone()),
-                line: Some(sym.line),
-                end_line: Some(sym.end_line),
-                language: Some(s.lang.name()),
-                detail: sym.detail,
-            });
-            ids.push(id);
-            let parent = sym.parent.map(|p| ids[p]).unwrap_or(fid);
-            let kind = if sym.parent.is_none() {
-                "defines"
-            } else {
-                "contains"
-            };
-            g.edge(kind, parent, id, 1.0, Some(sym.line));
+        for (sym, id) in s.parse.symbols.iter().zip(&ids) {
             out.sym_ids
-                .insert((fi, sym.local_qname.as_str()), (id, sym.kind));
+                .insert((fi, sym.local_qname.as_str()), (*id, sym.kind));
             if sym.kind == SymKind::Class {
-                out.class_ids.insert(id);
+                out.class_ids.insert(*id);
             }
             if sym.kind != SymKind::Class && !sym.name.starts_with("__") {
                 let key = (s.lang, sym.name.as_str());
-                out.by_name.entry(key).or_default().push(id);
+                out.by_name.entry(key).or_default().push(*id);
             }
         }
         out.sym_node_of.push(ids);
@@ -170,7 +277,65 @@ fn add_files_and_symbols<'a>(
             });
         }
     }
-    out
+    Ok(out)
+}
+
+/// The file node and symbol nodes of file `fi`, with their `contains` and `defines` edges:
+/// (file id, symbol ids in parse order).
+fn new_nodes(g: &mut Builder, fi: usize, repo_id: i64, s: &Source) -> (i64, Vec<i64>) {
+    let name = s.path.rsplit('/').next().unwrap_or(&s.path).to_string();
+    let fid = g.node(
+        fi,
+        NodeRow {
+            id: 0,
+            kind: "file",
+            name,
+            qualified_name: s.module.clone(),
+            path: Some(s.path.clone()),
+            line: Some(1),
+            end_line: None,
+            language: Some(s.lang.name()),
+            detail: None,
+        },
+    );
+    g.edge(fi, "contains", repo_id, fid, 1.0, None);
+    let mut ids = Vec::with_capacity(s.parse.symbols.len());
+    for sym in &s.parse.symbols {
+        let id = g.node(
+            fi,
+            NodeRow {
+                id: 0,
+                kind: sym.kind.as_str(),
+                name: sym.name.clone(),
+                qualified_name: format!("{}.{}", s.module, sym.local_qname),
+                path: Some(s.path.clone()),
+                line: Some(sym.line),
+                end_line: Some(sym.end_line),
+                language: Some(s.lang.name()),
+                detail: sym.detail,
+            },
+        );
+        ids.push(id);
+        let parent = sym.parent.map(|p| ids[p]).unwrap_or(fid);
+        let kind = if sym.parent.is_none() {
+            "defines"
+        } else {
+            "contains"
+        };
+        g.edge(fi, kind, parent, id, 1.0, Some(sym.line));
+    }
+    (fid, ids)
+}
+
+/// The file id and symbol ids a reused part holds (its file node, then its symbols in
+/// parse order, as [`new_nodes`] made them).
+fn reused_ids(part: &Part, s: &Source) -> Result<(i64, Vec<i64>), Stale> {
+    match part.nodes.split_first() {
+        Some((file, syms)) if syms.len() == s.parse.symbols.len() && file.kind == "file" => {
+            Ok((file.id, syms.iter().map(|n| n.id).collect()))
+        }
+        _ => Err(Stale),
+    }
 }
 
 /// What the imports of every file resolved to.
@@ -183,8 +348,10 @@ struct ImportLinks<'a> {
     binds: Vec<HashMap<&'a str, Bind>>,
     /// Per file: the files it star-imports (`from .core import *`), in source order.
     stars: Vec<Vec<usize>>,
-    /// (file node, language, package, line) of every external import, in source order.
-    package_imports: Vec<(i64, &'static str, String, u32)>,
+    /// (file, file node, language, package, line) of every external import, in source order.
+    package_imports: Vec<(usize, i64, &'static str, String, u32)>,
+    /// Per file: its import rows.
+    rows: Vec<Vec<ImportRow>>,
 }
 
 /// Phase 2: resolves every import, records its row (and an `unresolved_import` anomaly when
@@ -193,7 +360,7 @@ fn link_imports<'a>(
     idx: &Indexed<'_>,
     sources: &'a [Source],
     file_ids: &[i64],
-    data: &mut GraphData,
+    anomalies: &mut Vec<AnomalyRow>,
 ) -> ImportLinks<'a> {
     let mut out = ImportLinks {
         file_graph: vec![BTreeSet::new(); sources.len()],
@@ -201,8 +368,10 @@ fn link_imports<'a>(
         binds: Vec::with_capacity(sources.len()),
         stars: vec![Vec::new(); sources.len()],
         package_imports: Vec::new(),
+        rows: Vec::with_capacity(sources.len()),
     };
     for (fi, s) in sources.iter().enumerate() {
+        let mut rows = Vec::new();
         let mut b = HashMap::new();
         let mut seen_rows = HashSet::new();
         for imp in &s.parse.imports {
@@ -213,6 +382,7 @@ fn link_imports<'a>(
                 Ok(Bind::External(pkg)) => {
                     if !pkg.is_empty() && imp.module != "__future__" {
                         out.package_imports.push((
+                            fi,
                             file_ids[fi],
                             s.lang.name(),
                             pkg.clone(),
@@ -232,12 +402,10 @@ fn link_imports<'a>(
                         }
                     }
                 }
-                Err(reason) => data
-                    .anomalies
-                    .push(unresolved_import(s, imp, &shown, reason)),
+                Err(reason) => anomalies.push(unresolved_import(s, imp, &shown, reason)),
             }
             if seen_rows.insert((shown.clone(), imp.line)) {
-                data.imports.push(ImportRow {
+                rows.push(ImportRow {
                     path: s.path.clone(),
                     module: shown,
                     resolved_path,
@@ -264,6 +432,7 @@ fn link_imports<'a>(
             }
         }
         out.binds.push(b);
+        out.rows.push(rows);
     }
     out
 }
@@ -332,36 +501,35 @@ fn unresolved_import(s: &Source, imp: &Import, shown: &str, reason: &str) -> Ano
 /// Phase 3: a `package` node per external package (per language) with `imports` edges from
 /// the files importing it, then the `imports` edges between files.
 fn add_import_edges(g: &mut Builder, file_ids: &[i64], imports: &ImportLinks<'_>) {
-    let mut packages: BTreeMap<(&'static str, String), i64> = BTreeMap::new();
+    let mut packages: BTreeMap<(&'static str, &str), i64> = BTreeMap::new();
     let mut seen_pkg_edges = HashSet::new();
-    for (fid, language, top, line) in &imports.package_imports {
-        let key = (*language, top.clone());
-        let pid = match packages.get(&key) {
-            Some(pid) => *pid,
-            None => {
-                let pid = g.node(|id| NodeRow {
-                    id,
-                    kind: "package",
-                    name: top.clone(),
-                    qualified_name: top.clone(),
-                    path: None,
-                    line: None,
-                    end_line: None,
-                    language: Some(language),
-                    detail: None,
-                });
-                packages.insert(key, pid);
-                pid
-            }
-        };
+    for (fi, fid, language, top, line) in &imports.package_imports {
+        let pid = *packages
+            .entry((*language, top.as_str()))
+            .or_insert_with(|| content_id("package", top, None, Some(language), 0));
         if seen_pkg_edges.insert((*fid, pid)) {
-            g.edge("imports", *fid, pid, 1.0, Some(*line));
+            g.edge(*fi, "imports", *fid, pid, 1.0, Some(*line));
         }
     }
     for (fi, targets) in imports.import_targets.iter().enumerate() {
         for t in targets {
-            g.edge("imports", file_ids[fi], file_ids[*t], 1.0, None);
+            g.edge(fi, "imports", file_ids[fi], file_ids[*t], 1.0, None);
         }
+    }
+    let graph = g.graph();
+    for ((language, top), pid) in packages {
+        g.used.insert(pid);
+        g.out[graph].nodes.push(NodeRow {
+            id: pid,
+            kind: "package",
+            name: top.to_string(),
+            qualified_name: top.to_string(),
+            path: None,
+            line: None,
+            end_line: None,
+            language: Some(language),
+            detail: None,
+        });
     }
 }
 
@@ -610,14 +778,21 @@ const STDLIB_METHOD_NAMES: &[&str] = &[
 
 /// Phase 4a: `inherits` edges between classes; the resolved bases of each class, which
 /// receiver typing follows to inherited methods.
-fn add_bases(g: &mut Builder, r: &Resolver<'_>) -> HashMap<i64, Vec<i64>> {
+fn add_bases(
+    g: &mut Builder,
+    r: &Resolver<'_>,
+    reuse: &[Option<Arc<Part>>],
+) -> HashMap<i64, Vec<i64>> {
     let mut bases: HashMap<i64, Vec<i64>> = HashMap::new();
     for (fi, s) in r.sources.iter().enumerate() {
+        let fresh = reuse.get(fi).is_none_or(Option::is_none);
         for base in &s.parse.bases {
             if let Some((dst, conf)) = r.resolve_dotted(fi, &base.base, None) {
                 let src = r.symbols.sym_node_of[fi][base.class];
                 if r.symbols.class_ids.contains(&dst) && dst != src {
-                    g.edge("inherits", src, dst, conf, Some(base.line));
+                    if fresh {
+                        g.edge(fi, "inherits", src, dst, conf, Some(base.line));
+                    }
                     bases.entry(src).or_default().push(dst);
                 }
             }
@@ -629,11 +804,14 @@ fn add_bases(g: &mut Builder, r: &Resolver<'_>) -> HashMap<i64, Vec<i64>> {
 /// Phase 4b: `calls` edges (resolved names and typed receivers, else a unique function of
 /// that name in the repository at [`NAME_MATCH_CONFIDENCE`], except builtin and
 /// standard-library method names and receivers of a known type), then `uses` edges for names
-/// read as values (resolved only, never guessed).
-fn add_calls_and_uses(g: &mut Builder, r: &Resolver<'_>) {
+/// read as values (resolved only, never guessed). Reused files keep their part's.
+fn add_calls_and_uses(g: &mut Builder, r: &Resolver<'_>, reuse: &[Option<Arc<Part>>]) {
     let symbols = r.symbols;
     let mut seen = HashSet::new();
     for (fi, s) in r.sources.iter().enumerate() {
+        if reuse.get(fi).is_some_and(Option::is_some) {
+            continue;
+        }
         let node_of = |caller: Option<usize>| {
             caller
                 .map(|c| symbols.sym_node_of[fi][c])
@@ -650,7 +828,7 @@ fn add_calls_and_uses(g: &mut Builder, r: &Resolver<'_>) {
                 && dst != src
                 && seen.insert((src, dst))
             {
-                g.edge("calls", src, dst, conf, Some(call.line));
+                g.edge(fi, "calls", src, dst, conf, Some(call.line));
             }
         }
         // `from .m import X` binds X: the importing file depends on it even when nothing
@@ -662,7 +840,7 @@ fn add_calls_and_uses(g: &mut Builder, r: &Resolver<'_>) {
             {
                 let src = node_of(enclosing_symbol(&s.parse.symbols, imp.line));
                 if seen.insert((src, dst)) {
-                    g.edge("uses", src, dst, 0.9, Some(imp.line));
+                    g.edge(fi, "uses", src, dst, 0.9, Some(imp.line));
                 }
             }
         }
@@ -672,7 +850,7 @@ fn add_calls_and_uses(g: &mut Builder, r: &Resolver<'_>) {
                 && dst != src
                 && seen.insert((src, dst))
             {
-                g.edge("uses", src, dst, conf, Some(u.line));
+                g.edge(fi, "uses", src, dst, conf, Some(u.line));
             }
         }
     }
@@ -712,7 +890,12 @@ fn dir_of(path: &str) -> &str {
 /// Phase 4c: pytest fixture injection, as `calls` edges (`uses` for `usefixtures` marks)
 /// from each test function or fixture to the fixture its parameter names: one of its own
 /// module, else one of the nearest `conftest.py` in its directory or above (pytest's scoping).
-fn add_fixture_uses(g: &mut Builder, sources: &[Source], symbols: &Symbols<'_>) {
+fn add_fixture_uses(
+    g: &mut Builder,
+    sources: &[Source],
+    symbols: &Symbols<'_>,
+    reuse: &[Option<Arc<Part>>],
+) {
     let mut in_conftest: HashMap<(&str, &str), i64> = HashMap::new();
     let mut in_module: HashMap<(usize, &str), i64> = HashMap::new();
     for (fi, s) in sources.iter().enumerate() {
@@ -730,6 +913,9 @@ fn add_fixture_uses(g: &mut Builder, sources: &[Source], symbols: &Symbols<'_>) 
     }
     let mut seen = HashSet::new();
     for (fi, s) in sources.iter().enumerate() {
+        if reuse.get(fi).is_some_and(Option::is_some) {
+            continue;
+        }
         let params = s.parse.params.iter().map(|p| (p, "calls"));
         let marks = s.parse.fixture_marks.iter().map(|p| (p, "uses"));
         for ((sym, param), kind) in params.chain(marks) {
@@ -758,7 +944,7 @@ fn add_fixture_uses(g: &mut Builder, sources: &[Source], symbols: &Symbols<'_>) 
                 && seen.insert((user, dst))
             {
                 let line = s.parse.symbols[*sym].line;
-                g.edge(kind, user, dst, FIXTURE_CONFIDENCE, Some(line));
+                g.edge(fi, kind, user, dst, FIXTURE_CONFIDENCE, Some(line));
             }
         }
     }

@@ -17,7 +17,7 @@ use std::sync::{Arc, Mutex};
 /// Files larger than this are skipped and recorded as `skipped_file` anomalies.
 pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct NodeRow {
     pub id: i64,
     pub kind: &'static str,
@@ -31,7 +31,7 @@ pub struct NodeRow {
     pub detail: Option<&'static str>,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct EdgeRow {
     pub kind: &'static str,
     pub src: i64,
@@ -40,7 +40,7 @@ pub struct EdgeRow {
     pub line: Option<u32>,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ImportRow {
     pub path: String,
     pub module: String,
@@ -67,12 +67,25 @@ pub struct FileRow {
     pub size: u64,
 }
 
-/// Everything the indexer produces for one run (findings are added later).
-#[derive(Debug, Default)]
-pub struct GraphData {
+/// One file's share of a graph: its file and symbol nodes, the edges leaving them (and the
+/// repository's `contains` edge to it), its import rows. A graph's part of a file nothing
+/// changed for is its previous graph's, shared in memory and in the database. The graph's
+/// own part (`path` None) holds the repository and package nodes.
+#[derive(Debug, Default, PartialEq)]
+pub struct Part {
+    pub path: Option<String>,
     pub nodes: Vec<NodeRow>,
     pub edges: Vec<EdgeRow>,
     pub imports: Vec<ImportRow>,
+}
+
+/// Everything the indexer produces for one run (findings are added later).
+#[derive(Debug, Default)]
+pub struct GraphData {
+    /// A part per source file, in listing order, then the graph's own part.
+    pub parts: Vec<Arc<Part>>,
+    /// How many parts were linked in this run (the others are the previous graph's).
+    pub linked_parts: usize,
     pub anomalies: Vec<AnomalyRow>,
     pub files: Vec<FileRow>,
     /// Source text of every indexed file, for anchors and symbols.
@@ -91,6 +104,18 @@ pub struct GraphData {
     pub unread_files: usize,
     /// Milliseconds of each phase of `build` (read, load, parse, link), for the run's stats.
     pub phase_ms: Vec<(&'static str, f64)>,
+}
+
+impl GraphData {
+    pub fn nodes(&self) -> impl Iterator<Item = &NodeRow> {
+        self.parts.iter().flat_map(|p| &p.nodes)
+    }
+    pub fn edges(&self) -> impl Iterator<Item = &EdgeRow> {
+        self.parts.iter().flat_map(|p| &p.edges)
+    }
+    pub fn imports(&self) -> impl Iterator<Item = &ImportRow> {
+        self.parts.iter().flat_map(|p| &p.imports)
+    }
 }
 
 /// Parse results keyed by `grammar:content hash`, reused by incremental regenerations. The
@@ -452,7 +477,12 @@ pub fn build(
     lap(&mut data, "parse_ms");
     let tracked: HashSet<String> = files.iter().cloned().collect();
     cache.retain_seen(&tracked);
-    link::link(repository, &sources, &tracked, &mut data);
+    let reuse = vec![None; sources.len()];
+    let linked = link::link(repository, &sources, &tracked, &reuse)
+        .map_err(|_| "a new file's part was reused".to_string())?;
+    data.linked_parts = linked.parts.len();
+    data.parts = linked.parts;
+    data.anomalies.extend(linked.anomalies);
     mask_anomaly_messages(&mut data);
     lap(&mut data, "link_ms");
     for s in sources {
