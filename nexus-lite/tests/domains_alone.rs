@@ -32,10 +32,11 @@ fn serve(rt: &tokio::runtime::Runtime, config: LiteConfig, domains: &[&str]) -> 
 }
 
 /// The tables of the database in `data`.
+/// The tables and views of the database.
 fn tables(data: &Path) -> BTreeSet<String> {
     let conn = nexus_lite::core::db::open(data).unwrap();
     let mut st = conn
-        .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
+        .prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")
         .unwrap();
     st.query_map([], |r| r.get(0))
         .unwrap()
@@ -43,7 +44,7 @@ fn tables(data: &Path) -> BTreeSet<String> {
         .unwrap()
 }
 
-const CODE_TABLES: [&str; 4] = ["graphs", "nodes", "edges", "regenerations"];
+const CODE_TABLES: [&str; 5] = ["graphs", "nodes", "edges", "part_edges", "regenerations"];
 
 fn assert_no_code(serving: &Serving, data: &Path) {
     assert!(serving.code().is_none(), "a code state was built");

@@ -122,4 +122,46 @@ CREATE TABLE secret_spans(
 ) WITHOUT ROWID;
 "#,
     },
+    Migration {
+        version: 6,
+        description: "parts: a graph is a set of per-file parts, shared with the graphs whose file is the same (nodes, edges and imports become views)",
+        sql: r#"
+CREATE TABLE parts(part INTEGER PRIMARY KEY AUTOINCREMENT, path TEXT, digest TEXT NOT NULL);
+CREATE UNIQUE INDEX parts_by_digest ON parts(digest);
+CREATE TABLE graph_parts(gpk INTEGER NOT NULL, part INTEGER NOT NULL, PRIMARY KEY(gpk, part))
+  WITHOUT ROWID;
+CREATE TABLE part_nodes(part INTEGER NOT NULL, id INTEGER NOT NULL, kind TEXT NOT NULL,
+  name TEXT NOT NULL, qualified_name TEXT NOT NULL, path TEXT, line INTEGER, end_line INTEGER,
+  language TEXT, detail TEXT, PRIMARY KEY(part, id)) WITHOUT ROWID;
+CREATE TABLE part_edges(part INTEGER NOT NULL, seq INTEGER NOT NULL, kind TEXT NOT NULL,
+  src INTEGER NOT NULL, dst INTEGER NOT NULL, confidence REAL NOT NULL, line INTEGER,
+  PRIMARY KEY(part, seq)) WITHOUT ROWID;
+CREATE TABLE part_imports(part INTEGER NOT NULL, seq INTEGER NOT NULL, path TEXT NOT NULL,
+  module TEXT NOT NULL, resolved_path TEXT, external INTEGER NOT NULL, line INTEGER NOT NULL,
+  PRIMARY KEY(part, seq)) WITHOUT ROWID;
+CREATE INDEX part_imports_by_target ON part_imports(resolved_path, part);
+ALTER TABLE files ADD COLUMN part INTEGER;
+-- A graph written before is one part holding all its rows (never shared).
+INSERT INTO parts(part, path, digest) SELECT gpk, NULL, 'graph:' || graph_id FROM graphs;
+INSERT INTO graph_parts SELECT gpk, gpk FROM graphs;
+INSERT INTO part_nodes SELECT gpk, id, kind, name, qualified_name, path, line, end_line, language,
+  detail FROM nodes;
+INSERT INTO part_edges SELECT gpk, rowid, kind, src, dst, confidence, line FROM edges;
+INSERT INTO part_imports SELECT gpk, rowid, path, module, resolved_path, external, line FROM imports;
+UPDATE files SET part = gpk;
+DROP TABLE nodes;
+DROP TABLE edges;
+DROP TABLE imports;
+CREATE VIEW nodes AS SELECT gp.gpk AS gpk, n.id AS id, n.kind AS kind, n.name AS name,
+  n.qualified_name AS qualified_name, n.path AS path, n.line AS line, n.end_line AS end_line,
+  n.language AS language, n.detail AS detail
+  FROM graph_parts gp JOIN part_nodes n ON n.part = gp.part;
+CREATE VIEW edges AS SELECT gp.gpk AS gpk, e.kind AS kind, e.src AS src, e.dst AS dst,
+  e.confidence AS confidence, e.line AS line
+  FROM graph_parts gp JOIN part_edges e ON e.part = gp.part;
+CREATE VIEW imports AS SELECT gp.gpk AS gpk, i.path AS path, i.module AS module,
+  i.resolved_path AS resolved_path, i.external AS external, i.line AS line
+  FROM graph_parts gp JOIN part_imports i ON i.part = gp.part;
+"#,
+    },
 ];

@@ -7,7 +7,7 @@ use nexus_secrets::spans::{self as secret_spans, SecretSpan, SpanKind};
 use rusqlite::{Connection, OptionalExtension, params};
 use serde_json::{Value, json};
 use std::borrow::Cow;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// Marks runs left `running` by a previous process as failed.
 pub fn recover_interrupted(conn: &Connection) -> Result<usize, LiteError> {
@@ -107,25 +107,112 @@ pub fn write_graph(
             |r| r.get(0),
         )
         .map_err(LiteError::db("finding the running graph"))?;
-    insert_structure(&tx, gpk, data)?;
+    let written = insert_structure(&tx, gpk, data)?;
     insert_results(&tx, gpk, data, findings)?;
-    let counts = mark_ready(&tx, graph_id, data, findings, analysers, stats)?;
+    let mut stats = stats.clone();
+    stats["parts_written"] = json!(written);
+    let counts = mark_ready(&tx, graph_id, data, findings, analysers, &stats)?;
     extra(&tx)?;
     before_commit();
     tx.commit().map_err(LiteError::db("committing the graph"))?;
     Ok(counts)
 }
 
-/// Files, nodes, edges and imports of graph `gpk`.
+/// The parts of graph `gpk` and its file rows. A part already stored (the same rows, by
+/// digest: an unchanged file of an earlier graph) is shared, not written again. Returns how
+/// many parts were written.
 fn insert_structure(
     tx: &rusqlite::Transaction<'_>,
     gpk: i64,
     data: &GraphData,
-) -> Result<(), LiteError> {
+) -> Result<usize, LiteError> {
+    let prepare = |what: &str, sql: &str| {
+        tx.prepare(sql)
+            .map_err(LiteError::db(format!("preparing {what}")))
+    };
+    let mut find = prepare("the part lookup", "SELECT part FROM parts WHERE digest=?1")?;
+    let mut add_part = prepare("parts", "INSERT INTO parts(path, digest) VALUES (?1, ?2)")?;
+    let mut add_to_graph = prepare("graph parts", "INSERT INTO graph_parts VALUES (?1, ?2)")?;
+    let mut node = prepare(
+        "nodes",
+        "INSERT INTO part_nodes(part, id, kind, name, qualified_name, path, line, end_line, language, detail)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+    )?;
+    let mut edge = prepare(
+        "edges",
+        "INSERT INTO part_edges VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    )?;
+    let mut import = prepare(
+        "imports",
+        "INSERT INTO part_imports VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    )?;
+    let mut part_of: HashMap<&str, i64> = HashMap::new();
+    let mut written = 0;
+    for part in &data.parts {
+        let digest = part.digest();
+        let stored: Option<i64> = find
+            .query_row([&digest], |r| r.get(0))
+            .optional()
+            .map_err(LiteError::db("looking up a stored part"))?;
+        let id = match stored {
+            Some(id) => id,
+            None => {
+                written += 1;
+                let mut write = || -> rusqlite::Result<i64> {
+                    add_part.execute(params![part.path, digest])?;
+                    let id = tx.last_insert_rowid();
+                    for n in &part.nodes {
+                        node.execute(params![
+                            id,
+                            n.id,
+                            n.kind,
+                            n.name,
+                            n.qualified_name,
+                            n.path,
+                            n.line,
+                            n.end_line,
+                            n.language,
+                            n.detail
+                        ])?;
+                    }
+                    for (seq, e) in part.edges.iter().enumerate() {
+                        edge.execute(params![
+                            id,
+                            seq as i64,
+                            e.kind,
+                            e.src,
+                            e.dst,
+                            e.confidence,
+                            e.line
+                        ])?;
+                    }
+                    for (seq, i) in part.imports.iter().enumerate() {
+                        import.execute(params![
+                            id,
+                            seq as i64,
+                            i.path,
+                            i.module,
+                            i.resolved_path,
+                            i.external,
+                            i.line
+                        ])?;
+                    }
+                    Ok(id)
+                };
+                write().map_err(LiteError::db("writing a part of the graph"))?
+            }
+        };
+        add_to_graph
+            .execute(params![gpk, id])
+            .map_err(LiteError::db("adding a part to the graph"))?;
+        if let Some(path) = &part.path {
+            part_of.insert(path, id);
+        }
+    }
     insert_each(
         tx,
         "files",
-        "INSERT INTO files VALUES (?1, ?2, ?3, ?4, ?5)",
+        "INSERT INTO files(gpk, path, language, content_hash, size, part) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
         &data.files,
         |st, f| {
             st.execute(params![
@@ -133,64 +220,12 @@ fn insert_structure(
                 f.path,
                 f.language,
                 f.content_hash,
-                f.size as i64
+                f.size as i64,
+                part_of.get(f.path.as_str())
             ])
         },
     )?;
-    insert_each(
-        tx,
-        "nodes",
-        "INSERT INTO nodes(gpk, id, kind, name, qualified_name, path, line, end_line, language, detail)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-        data.nodes(),
-        |st, n| {
-            st.execute(params![
-                gpk,
-                n.id,
-                n.kind,
-                n.name,
-                n.qualified_name,
-                n.path,
-                n.line,
-                n.end_line,
-                n.language,
-                n.detail
-            ])
-        },
-    )?;
-    insert_each(
-        tx,
-        "edges",
-        "INSERT INTO edges VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        data.edges(),
-        |st, ed| {
-            st.execute(params![
-                gpk,
-                ed.kind,
-                ed.src,
-                ed.dst,
-                ed.confidence,
-                ed.line
-            ])
-        },
-    )?;
-    insert_each(
-        tx,
-        "imports",
-        "INSERT INTO imports VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        data.imports(),
-        |st, i| {
-            st.execute(params![
-                gpk,
-                i.path,
-                i.module,
-                i.resolved_path,
-                i.external,
-                i.line
-            ])
-        },
-    )?;
-    Ok(())
+    Ok(written)
 }
 
 /// Anomalies, findings (messages on secret lines withheld) and secret spans of graph `gpk`.

@@ -20,11 +20,13 @@ pub(super) async fn file_context(State(s): State<Arc<AppState>>, q: Q) -> ApiRes
             )
             .optional()?;
         let in_graph = indexed_hash.is_some();
-        // INDEXED BY: without statistics SQLite scans the graph's whole primary-key range for
-        // these (every node, every import of a million-line graph: ~20 ms a call).
+        // Through the file's part: its nodes and imports are together, whatever the graph's
+        // size.
         let mut st = conn.prepare(
-            "SELECT kind, name, qualified_name, line, end_line, detail FROM nodes INDEXED BY nodes_by_path WHERE gpk=?1 AND path=?2
-             AND kind IN ('class','function','method') ORDER BY line, id",
+            "SELECT n.kind, n.name, n.qualified_name, n.line, n.end_line, n.detail
+             FROM files f JOIN part_nodes n ON n.part = f.part
+             WHERE f.gpk=?1 AND f.path=?2 AND n.path=?2 AND n.kind IN ('class','function','method')
+             ORDER BY n.line, n.id",
         )?;
         let symbols: Vec<Value> = st
             .query_map(rusqlite::params![gpk, path], |r| {
@@ -46,7 +48,9 @@ pub(super) async fn file_context(State(s): State<Arc<AppState>>, q: Q) -> ApiRes
                 .cloned()
         });
         let mut st = conn.prepare(
-            "SELECT module, resolved_path, external, line FROM imports WHERE gpk=?1 AND path=?2 ORDER BY line",
+            "SELECT i.module, i.resolved_path, i.external, i.line
+             FROM files f JOIN part_imports i ON i.part = f.part
+             WHERE f.gpk=?1 AND f.path=?2 AND i.path=?2 ORDER BY i.line",
         )?;
         let imports: Vec<Value> = st
             .query_map(rusqlite::params![gpk, path], |r| {
@@ -61,12 +65,12 @@ pub(super) async fn file_context(State(s): State<Arc<AppState>>, q: Q) -> ApiRes
         // Paged (`limit`, `cursor`) in (path, line) order, so every importer is on some page.
         let (limit, offset) = p.page()?;
         let importers_total: i64 = conn.query_row(
-            "SELECT COUNT(*) FROM (SELECT DISTINCT path, line FROM imports INDEXED BY imports_by_target WHERE gpk=?1 AND resolved_path=?2 AND path<>?2)",
+            &format!("SELECT COUNT(*) FROM (SELECT DISTINCT i.path, i.line {IMPORTERS})"),
             rusqlite::params![gpk, path],
             |r| r.get(0),
         )?;
         let mut st = conn.prepare(
-            "SELECT DISTINCT path, line FROM imports INDEXED BY imports_by_target WHERE gpk=?1 AND resolved_path=?2 AND path<>?2 ORDER BY path, line LIMIT ?3 OFFSET ?4",
+            &format!("SELECT DISTINCT i.path, i.line {IMPORTERS} ORDER BY i.path, i.line LIMIT ?3 OFFSET ?4"),
         )?;
         let imported_by: Vec<Value> = st
             .query_map(rusqlite::params![gpk, path, limit as i64, offset as i64], |r| {
@@ -158,3 +162,9 @@ pub(super) fn snippet(
         .collect();
     Some(json!({"start_line": start, "end_line": end, "text": shown.join("\n")}))
 }
+
+/// The import rows of graph ?1 that resolve to path ?2 from another file: found by target
+/// first (every stored version of them), then kept if their part is in the graph.
+const IMPORTERS: &str =
+    "FROM part_imports i INDEXED BY part_imports_by_target CROSS JOIN graph_parts gp
+     WHERE i.resolved_path=?2 AND gp.gpk=?1 AND gp.part=i.part AND i.path<>?2";

@@ -71,7 +71,7 @@ pub struct FileRow {
 /// repository's `contains` edge to it), its import rows. A graph's part of a file nothing
 /// changed for is its previous graph's, shared in memory and in the database. The graph's
 /// own part (`path` None) holds the repository and package nodes.
-#[derive(Debug, Default, PartialEq)]
+#[derive(Debug, Default)]
 pub struct Part {
     pub path: Option<String>,
     pub nodes: Vec<NodeRow>,
@@ -104,6 +104,73 @@ pub struct GraphData {
     pub unread_files: usize,
     /// Milliseconds of each phase of `build` (read, load, parse, link), for the run's stats.
     pub phase_ms: Vec<(&'static str, f64)>,
+}
+
+impl Part {
+    /// A hash of every row of the part: parts with the same digest hold the same rows, and
+    /// the database stores them once.
+    pub fn digest(&self) -> String {
+        use sha2::{Digest, Sha256};
+        fn text(h: &mut Sha256, s: Option<&str>) {
+            match s {
+                Some(s) => {
+                    h.update([1]);
+                    h.update((s.len() as u64).to_le_bytes());
+                    h.update(s.as_bytes());
+                }
+                None => h.update([0]),
+            }
+        }
+        fn num(h: &mut Sha256, n: Option<u32>) {
+            match n {
+                Some(n) => {
+                    h.update([1]);
+                    h.update(n.to_le_bytes());
+                }
+                None => h.update([0]),
+            }
+        }
+        let mut h = Sha256::new();
+        h.update(b"nexus-lite part 1");
+        text(&mut h, self.path.as_deref());
+        h.update((self.nodes.len() as u64).to_le_bytes());
+        for n in &self.nodes {
+            h.update(n.id.to_le_bytes());
+            for t in [
+                Some(n.kind),
+                Some(n.name.as_str()),
+                Some(n.qualified_name.as_str()),
+            ] {
+                text(&mut h, t);
+            }
+            text(&mut h, n.path.as_deref());
+            num(&mut h, n.line);
+            num(&mut h, n.end_line);
+            text(&mut h, n.language);
+            text(&mut h, n.detail);
+        }
+        h.update((self.edges.len() as u64).to_le_bytes());
+        for e in &self.edges {
+            text(&mut h, Some(e.kind));
+            h.update(e.src.to_le_bytes());
+            h.update(e.dst.to_le_bytes());
+            h.update(e.confidence.to_bits().to_le_bytes());
+            num(&mut h, e.line);
+        }
+        h.update((self.imports.len() as u64).to_le_bytes());
+        for i in &self.imports {
+            text(&mut h, Some(i.path.as_str()));
+            text(&mut h, Some(i.module.as_str()));
+            text(&mut h, i.resolved_path.as_deref());
+            h.update([u8::from(i.external)]);
+            h.update(i.line.to_le_bytes());
+        }
+        let mut out = String::with_capacity(64);
+        for b in h.finalize() {
+            out.push_str(&format!("{b:02x}"));
+        }
+        out
+    }
 }
 
 impl GraphData {
