@@ -10,6 +10,7 @@ use serde::Serialize;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 #[derive(Debug, Clone)]
@@ -682,6 +683,51 @@ pub fn rank(f: &RawFinding, cluster: Option<&(String, usize)>) -> (u8, String) {
     )
 }
 
+/// A file's bytes and where its lines start, read once for all the findings in it.
+struct Text {
+    bytes: Arc<Vec<u8>>,
+    starts: Vec<usize>,
+}
+
+impl Text {
+    /// The indexed content of `path`, else the file of the work tree if it is a regular file
+    /// inside it (no `..`, no symlink out, not over the indexer's size limit).
+    fn of(data: &GraphData, root: &Path, path: &str) -> Option<Text> {
+        let bytes = match data.contents.get(path) {
+            Some(b) => b.clone(),
+            None => {
+                let full = root.join(path);
+                let regular = std::fs::symlink_metadata(&full)
+                    .map(|m| m.is_file() && m.len() <= crate::code::index::MAX_FILE_BYTES)
+                    .unwrap_or(false);
+                if path.contains("..") || Path::new(path).is_absolute() || !regular {
+                    return None;
+                }
+                Arc::new(std::fs::read(full).ok()?)
+            }
+        };
+        let starts = std::iter::once(0)
+            .chain(
+                bytes
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, c)| **c == b'\n')
+                    .map(|(i, _)| i + 1),
+            )
+            .collect();
+        Some(Text { bytes, starts })
+    }
+
+    /// Line `line` (from 1), trimmed.
+    fn line(&self, line: u32) -> Option<String> {
+        let i = line.saturating_sub(1) as usize;
+        let start = *self.starts.get(i)?;
+        let end = self.starts.get(i + 1).map_or(self.bytes.len(), |s| s - 1);
+        let text = self.bytes.get(start..end.max(start))?;
+        Some(String::from_utf8_lossy(text).trim().to_string())
+    }
+}
+
 /// Turns raw findings into stored findings: anchors, dedupe keys, symbols, ranks.
 pub fn finalize(mut raw: Vec<RawFinding>, data: &GraphData, root: &Path) -> Vec<Finding> {
     raw.sort_by(|a, b| {
@@ -701,34 +747,16 @@ pub fn finalize(mut raw: Vec<RawFinding>, data: &GraphData, root: &Path) -> Vec<
                 .or_default() += 1;
         }
     }
-    let mut other_files: HashMap<String, Option<Vec<u8>>> = HashMap::new();
+    let mut texts: HashMap<String, Option<Text>> = HashMap::new();
     let mut occurrences: HashMap<String, usize> = HashMap::new();
     let mut out = Vec::with_capacity(raw.len());
     for (i, f) in raw.into_iter().enumerate() {
         let text_line = f.line.and_then(|line| {
-            let bytes: Option<&[u8]> = match data.contents.get(&f.path) {
-                Some(b) => Some(b.as_slice()),
-                None => other_files
-                    .entry(f.path.clone())
-                    .or_insert_with(|| {
-                        let full = root.join(&f.path);
-                        // Only regular files inside the work tree: no `..`, no symlinks out.
-                        let regular = std::fs::symlink_metadata(&full)
-                            .map(|m| m.is_file() && m.len() <= crate::code::index::MAX_FILE_BYTES)
-                            .unwrap_or(false);
-                        if f.path.contains("..") || Path::new(&f.path).is_absolute() || !regular {
-                            None
-                        } else {
-                            std::fs::read(full).ok()
-                        }
-                    })
-                    .as_deref(),
-            };
-            bytes.and_then(|b| {
-                b.split(|c| *c == b'\n')
-                    .nth(line.saturating_sub(1) as usize)
-                    .map(|l| String::from_utf8_lossy(l).trim().to_string())
-            })
+            texts
+                .entry(f.path.clone())
+                .or_insert_with(|| Text::of(data, root, &f.path))
+                .as_ref()?
+                .line(line)
         });
         let anchor = sha256_hex(text_line.unwrap_or_default().as_bytes());
         let occ_key = format!(

@@ -107,10 +107,14 @@ pub fn write_graph(
             |r| r.get(0),
         )
         .map_err(LiteError::db("finding the running graph"))?;
+    let t = std::time::Instant::now();
     let written = insert_structure(&tx, gpk, data)?;
+    let structure_ms = t.elapsed().as_secs_f64() * 1000.0;
     insert_results(&tx, gpk, data, findings)?;
     let mut stats = stats.clone();
     stats["parts_written"] = json!(written);
+    stats["parts_ms"] = json!(structure_ms);
+    stats["results_ms"] = json!(t.elapsed().as_secs_f64() * 1000.0 - structure_ms);
     let counts = mark_ready(&tx, graph_id, data, findings, analysers, &stats)?;
     extra(&tx)?;
     before_commit();

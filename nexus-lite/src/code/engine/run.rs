@@ -65,7 +65,15 @@ pub(super) fn run_index(
     let started = start_graph(&run, &conn)?;
     let result = build_graph(&run, &mut conn, &started);
     match &result {
-        Ok(o) => tracing::info!(repository = %repo.name, graph_id = %o.graph_id, "graph ready"),
+        Ok(o) => tracing::info!(
+            repository = %repo.name,
+            graph_id = %o.graph_id,
+            graph_build_ms = %o.stats["graph_build_ms"],
+            write_ms = %o.stats["write_ms"],
+            caches_ms = %o.stats["caches_ms"],
+            checkpoint_ms = %o.stats["checkpoint_ms"],
+            "graph ready"
+        ),
         Err(e) => {
             tracing::error!(repository = %repo.name, error = %e, "indexing failed");
             let _ = store::mark_failed(&conn, &started.graph_id, &e.to_string());
@@ -436,8 +444,10 @@ fn write(
     statuses.extend(tool_statuses);
     let mut raw = kg;
     raw.extend(tool_findings);
+    let t_final = Instant::now();
     let all = findings::finalize(raw, data, &run.repo.root);
     let mut stats = json!({
+        "findings_ms": ms_since(t_final),
         "listing_ms": measured.listing_ms,
         "graph_build_ms": measured.graph_ms,
         "analysers_ms": measured.analysers_ms,
@@ -456,6 +466,7 @@ fn write(
     }
     let warnings = analyser_warnings(&statuses);
     let pruned = std::cell::Cell::new((0usize, 0usize));
+    let caches_ms = std::cell::Cell::new(0.0);
     let counts = store::write_graph(
         conn,
         &started.graph_id,
@@ -473,7 +484,9 @@ fn write(
             }
             // The caches are written and pruned with the graph: committed together or not
             // at all.
+            let t = Instant::now();
             pruned.set(store_caches(tx, data, &py, &forget, &to_store)?);
+            caches_ms.set(ms_since(t));
             Ok(())
         },
         || pause_before_commit(&started.graph_id),
@@ -489,6 +502,7 @@ fn write(
     stats["parses_stored"] = json!(parse_keys.len());
     stats["analyser_results_stored"] = json!(to_store.len());
     stats["cache_rows_pruned"] = json!(pruned_parses + pruned_results);
+    stats["caches_ms"] = json!(caches_ms.get());
     stats["write_ms"] = json!(ms_since(t3));
     // The graph is committed and served; fold the WAL back outside the measured write.
     let t4 = Instant::now();

@@ -1,5 +1,6 @@
 //! Builds one graph (nodes, edges, imports, anomalies) from a git work tree.
 
+mod incremental;
 mod link;
 mod resolve;
 mod roots;
@@ -193,6 +194,8 @@ pub struct ParseCache {
     map: Mutex<HashMap<String, Cached>>,
     /// What the last read of each tracked file found, by path (see `read_listed`).
     seen: Mutex<HashMap<String, Seen>>,
+    /// What the last run linked: the next run links again only what a change may reach.
+    linked: Mutex<Option<incremental::Previous>>,
 }
 
 /// A file's metadata when it was read and what the read found: while the metadata is the same,
@@ -544,10 +547,34 @@ pub fn build(
     lap(&mut data, "parse_ms");
     let tracked: HashSet<String> = files.iter().cloned().collect();
     cache.retain_seen(&tracked);
-    let reuse = vec![None; sources.len()];
-    let linked = link::link(repository, &sources, &tracked, &reuse)
-        .map_err(|_| "a new file's part was reused".to_string())?;
-    data.linked_parts = linked.parts.len();
+    let keys: Vec<&str> = todo.iter().map(|(_, _, key)| key.as_str()).collect();
+    let layout = incremental::layout(files, &sources);
+    let mut previous = cache.linked.lock().ok().and_then(|mut p| p.take());
+    let reuse = incremental::plan(previous.as_mut(), layout, &sources, &keys);
+    lap(&mut data, "plan_ms");
+    let linked = match link::link(repository, &sources, &tracked, &reuse) {
+        Ok(linked) => linked,
+        Err(link::Stale) => {
+            tracing::warn!(
+                "a file kept from the previous graph links differently now; linking every file"
+            );
+            link::link(repository, &sources, &tracked, &vec![None; sources.len()])
+                .map_err(|_| "linking every file offered a part for reuse".to_string())?
+        }
+    };
+    data.linked_parts = linked
+        .parts
+        .iter()
+        .zip(reuse.iter().map(Some).chain(std::iter::repeat(None)))
+        .filter(|(part, old)| {
+            !old.and_then(Option::as_ref)
+                .is_some_and(|o| Arc::ptr_eq(o, part))
+        })
+        .count();
+    let next = incremental::remember(previous, layout, &sources, &keys, &linked.parts);
+    if let Ok(mut slot) = cache.linked.lock() {
+        *slot = Some(next);
+    }
     data.parts = linked.parts;
     data.anomalies.extend(linked.anomalies);
     mask_anomaly_messages(&mut data);

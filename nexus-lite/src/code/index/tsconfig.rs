@@ -14,7 +14,7 @@ const CONFIG_FILES: [&str; 2] = ["tsconfig.json", "jsconfig.json"];
 const MAX_EXTENDS: usize = 4;
 
 /// The aliases one config file gives its files (directories relative to the repository).
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Hash)]
 pub(super) struct TsPaths {
     /// `baseUrl`, resolved: bare specifiers are also looked up under it.
     base_url: Option<String>,

@@ -1,0 +1,371 @@
+//! Which files a run links again. A file whose content changed is linked again; every other
+//! file keeps its part of the previous run (its nodes, calls and uses), provided nothing it
+//! could have resolved through changed. Other files resolve names into a file through its
+//! *interface* (symbols, imports, `__all__`, what names hold and functions return, base
+//! classes), never through its bodies' calls and uses, and only by a name some file writes.
+//! So a change is linked alone when every changed interface item is new and its name is
+//! written nowhere else (a function added to a module), or when the interface is unchanged
+//! (an edited body). Anything else (an item changed or removed, a new name used elsewhere,
+//! a file added, removed or renamed, a changed source root or tsconfig) links every file.
+
+use super::{Part, Source};
+use crate::code::lang::{FileParse, SymKind};
+use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
+use std::collections::{BTreeMap, HashMap};
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+/// What the previous run of this process linked, by path.
+pub(super) struct Previous {
+    /// The tracked files and every source's module naming, hashed (see [`layout`]).
+    layout: u64,
+    files: HashMap<String, Linked>,
+    /// Who writes which name, computed by the first run that needs it, then kept up to date.
+    mentions: Option<Mentions>,
+}
+
+struct Linked {
+    /// The parse-cache key of the content linked (`grammar:hash`).
+    key: String,
+    parse: Arc<FileParse>,
+    part: Arc<Part>,
+}
+
+/// Per file, the names it writes (hashed, sorted); and per name, how many files write it.
+#[derive(Default)]
+struct Mentions {
+    by_file: HashMap<String, Vec<u64>>,
+    files_writing: FxHashMap<u64, u32>,
+}
+
+impl Mentions {
+    fn add(&mut self, path: &str, names: Vec<u64>) {
+        for n in &names {
+            *self.files_writing.entry(*n).or_default() += 1;
+        }
+        self.by_file.insert(path.to_string(), names);
+    }
+
+    fn remove(&mut self, path: &str) {
+        for n in self.by_file.remove(path).unwrap_or_default() {
+            if let Some(c) = self.files_writing.get_mut(&n) {
+                *c = c.saturating_sub(1);
+            }
+        }
+    }
+}
+
+/// A fingerprint of what decides every file's module name and import resolution besides the
+/// sources' contents: the tracked paths, and each source's language, module, project,
+/// aliases and tsconfig paths.
+pub(super) fn layout(tracked: &[String], sources: &[Source]) -> u64 {
+    let mut h = FxHasher::default();
+    tracked.hash(&mut h);
+    for s in sources {
+        (&s.path, s.lang.name(), &s.module, s.project, &s.aliases).hash(&mut h);
+        s.ts_paths.hash(&mut h);
+    }
+    h.finish()
+}
+
+/// The part of each source to reuse (`None`: link it), given the previous run and the
+/// sources' parse-cache keys. Every file is linked when there is no previous run, when the
+/// layout changed, or when a change may reach beyond its file.
+pub(super) fn plan(
+    previous: Option<&mut Previous>,
+    layout: u64,
+    sources: &[Source],
+    keys: &[&str],
+) -> Vec<Option<Arc<Part>>> {
+    let all = || vec![None; sources.len()];
+    let Some(prev) = previous else {
+        return all();
+    };
+    if prev.layout != layout || prev.files.len() != sources.len() {
+        return all();
+    }
+    let mut changed = Vec::new();
+    for (fi, s) in sources.iter().enumerate() {
+        match prev.files.get(&s.path) {
+            Some(old) if old.key == keys[fi] => {}
+            Some(_) => changed.push(fi),
+            None => return all(),
+        }
+    }
+    if changed.is_empty() {
+        return sources
+            .iter()
+            .map(|s| prev.files.get(&s.path).map(|l| l.part.clone()))
+            .collect();
+    }
+    let mentions = prev.mentions.get_or_insert_with(|| {
+        let mut m = Mentions::default();
+        for (path, l) in &prev.files {
+            m.add(path, written_names(&l.parse, false));
+        }
+        m
+    });
+    let news: Vec<Vec<u64>> = changed
+        .iter()
+        .map(|fi| written_names(&sources[*fi].parse, false))
+        .collect();
+    for (k, fi) in changed.iter().enumerate() {
+        let s = &sources[*fi];
+        let Some(old) = prev.files.get(&s.path) else {
+            return all();
+        };
+        let Some(added) = added_names(&old.parse, &s.parse) else {
+            return all();
+        };
+        let own_interface = written_names(&old.parse, true);
+        for name in added {
+            // Written by a file other than the changed ones, or by another changed file now.
+            let mut writers = mentions.files_writing.get(&name).copied().unwrap_or(0);
+            for (j, other) in changed.iter().enumerate() {
+                let path = &sources[*other].path;
+                let wrote = mentions
+                    .by_file
+                    .get(path)
+                    .is_some_and(|v| v.binary_search(&name).is_ok());
+                writers = writers.saturating_sub(u32::from(wrote));
+                if j != k && news[j].binary_search(&name).is_ok() {
+                    writers += 1;
+                }
+            }
+            if writers > 0 || own_interface.binary_search(&name).is_ok() {
+                return all();
+            }
+        }
+    }
+    sources
+        .iter()
+        .enumerate()
+        .map(|(fi, s)| {
+            if changed.binary_search(&fi).is_ok() {
+                None
+            } else {
+                prev.files.get(&s.path).map(|l| l.part.clone())
+            }
+        })
+        .collect()
+}
+
+/// What this run linked, to plan the next one. Name mentions already computed are kept up
+/// to date for the files whose content changed.
+pub(super) fn remember(
+    previous: Option<Previous>,
+    layout: u64,
+    sources: &[Source],
+    keys: &[&str],
+    parts: &[Arc<Part>],
+) -> Previous {
+    let (mut mentions, mut old_files) = match previous {
+        Some(p) => (p.mentions, p.files),
+        None => (None, HashMap::new()),
+    };
+    let mut files = HashMap::with_capacity(sources.len());
+    for (fi, s) in sources.iter().enumerate() {
+        let Some(part) = parts.get(fi) else { break };
+        let old = old_files.remove(&s.path);
+        if let Some(m) = &mut mentions
+            && old.as_ref().is_none_or(|o| o.key != keys[fi])
+        {
+            m.remove(&s.path);
+            m.add(&s.path, written_names(&s.parse, false));
+        }
+        files.insert(
+            s.path.clone(),
+            Linked {
+                key: keys[fi].to_string(),
+                parse: s.parse.clone(),
+                part: part.clone(),
+            },
+        );
+    }
+    if let Some(m) = &mut mentions {
+        for path in old_files.keys() {
+            m.remove(path);
+        }
+    }
+    Previous {
+        layout,
+        files,
+        mentions,
+    }
+}
+
+/// The names of the interface items `new` adds to `old`, hashed; `None` when an item of
+/// `old` changed or is gone, or when an import binds everything (`*`) or `__all__` is new:
+/// those reach names no item names.
+fn added_names(old: &FileParse, new: &FileParse) -> Option<Vec<u64>> {
+    let before = interface(old);
+    let after = interface(new);
+    for (key, item) in &before {
+        if after.get(key).map(|i| i.hash) != Some(item.hash) {
+            return None;
+        }
+    }
+    let mut names = Vec::new();
+    for (key, item) in &after {
+        if before.contains_key(key) {
+            continue;
+        }
+        if key == "i:*" || key == "a" {
+            return None;
+        }
+        names.extend(item.names.iter().map(|n| name_hash(n)));
+    }
+    Some(names)
+}
+
+/// One interface item: a hash of what other files may read of it, and the names they read
+/// it by.
+struct Item {
+    hash: u64,
+    names: Vec<String>,
+}
+
+/// The interface of a file by item key: `s:` a symbol (its kind, parent, detail, whether it
+/// is a fixture, its bases, its return annotation and returned values, the facts of its
+/// scope that other files may read), `f:` a module-level fact, `i:` an import's bound name,
+/// `a` its `__all__`. Lines are left out: moving code does not change the interface.
+fn interface(p: &FileParse) -> BTreeMap<String, Item> {
+    let mut items: BTreeMap<String, Item> = BTreeMap::new();
+    // A function's local facts matter elsewhere only through what it (or a function nested
+    // in it) returns unannotated.
+    let mut returns_value = vec![false; p.symbols.len()];
+    for (si, _) in &p.returned {
+        let mut cur = Some(*si);
+        while let Some(c) = cur {
+            if let Some(flag) = returns_value.get_mut(c) {
+                *flag = true;
+            }
+            cur = p.symbols.get(c).and_then(|s| s.parent);
+        }
+    }
+    let mut seen: HashMap<&str, u32> = HashMap::new();
+    for (si, sym) in p.symbols.iter().enumerate() {
+        let nth = seen.entry(sym.local_qname.as_str()).or_default();
+        let key = format!("s:{}#{nth}", sym.local_qname);
+        *nth += 1;
+        let mut h = FxHasher::default();
+        let parent = sym.parent.and_then(|q| p.symbols.get(q));
+        (
+            sym.kind.as_str(),
+            &sym.name,
+            parent.map(|q| &q.local_qname),
+            sym.detail,
+        )
+            .hash(&mut h);
+        p.fixtures.contains(&si).hash(&mut h);
+        for b in p.bases.iter().filter(|b| b.class == si) {
+            b.base.hash(&mut h);
+        }
+        for (_, ty) in p.returns.iter().filter(|(s, _)| *s == si) {
+            ("returns", ty).hash(&mut h);
+        }
+        for (_, v) in p.returned.iter().filter(|(s, _)| *s == si) {
+            ("returned", v).hash(&mut h);
+        }
+        let mut names = vec![sym.name.clone()];
+        let private_locals = sym.kind != SymKind::Class && !returns_value[si];
+        for f in p.types.iter().filter(|f| f.scope == Some(si)) {
+            let attr = f.name.strip_prefix("self.").or(f.name.strip_prefix("cls."));
+            if let Some(a) = attr {
+                names.push(a.to_string());
+            } else if private_locals {
+                continue;
+            }
+            ("fact", &f.name, &f.ty).hash(&mut h);
+        }
+        items.insert(
+            key,
+            Item {
+                hash: h.finish(),
+                names,
+            },
+        );
+    }
+    let mut module_facts: BTreeMap<&str, FxHasher> = BTreeMap::new();
+    for f in p.types.iter().filter(|f| f.scope.is_none()) {
+        f.ty.hash(module_facts.entry(f.name.as_str()).or_default());
+    }
+    for (name, h) in module_facts {
+        let names = vec![name.to_string()];
+        items.insert(
+            format!("f:{name}"),
+            Item {
+                hash: h.finish(),
+                names,
+            },
+        );
+    }
+    let mut imports: BTreeMap<&str, FxHasher> = BTreeMap::new();
+    for i in &p.imports {
+        let h = imports.entry(i.alias.as_str()).or_default();
+        (&i.module, i.level, &i.name, i.deferred, i.mod_decl).hash(h);
+    }
+    for (alias, h) in imports {
+        let names = vec![alias.to_string()];
+        items.insert(
+            format!("i:{alias}"),
+            Item {
+                hash: h.finish(),
+                names,
+            },
+        );
+    }
+    if let Some(all) = &p.dunder_all {
+        let mut h = FxHasher::default();
+        all.hash(&mut h);
+        items.insert(
+            "a".into(),
+            Item {
+                hash: h.finish(),
+                names: all.clone(),
+            },
+        );
+    }
+    items
+}
+
+/// Every identifier a file writes where another file's name may be looked up (hashed,
+/// sorted, once each): its imports, bases, facts, return annotations and returned values,
+/// `__all__` and, unless `interface_only`, its calls, uses and fixture parameters.
+fn written_names(p: &FileParse, interface_only: bool) -> Vec<u64> {
+    let mut out: FxHashSet<u64> = FxHashSet::default();
+    let mut add = |text: &str| {
+        for word in text.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$')) {
+            if !word.is_empty() {
+                out.insert(name_hash(word));
+            }
+        }
+    };
+    for i in &p.imports {
+        add(&i.module);
+        add(i.name.as_deref().unwrap_or(""));
+        add(&i.alias);
+    }
+    p.bases.iter().for_each(|b| add(&b.base));
+    for f in &p.types {
+        add(&f.name);
+        add(&f.ty);
+    }
+    p.returns.iter().for_each(|(_, t)| add(t));
+    p.returned.iter().for_each(|(_, v)| add(v));
+    p.dunder_all.iter().flatten().for_each(|n| add(n));
+    if !interface_only {
+        p.calls.iter().chain(&p.uses).for_each(|c| add(&c.callee));
+        p.params.iter().for_each(|(_, n)| add(n));
+        p.fixture_marks.iter().for_each(|(_, n)| add(n));
+    }
+    let mut v: Vec<u64> = out.into_iter().collect();
+    v.sort_unstable();
+    v
+}
+
+fn name_hash(name: &str) -> u64 {
+    let mut h = FxHasher::default();
+    name.hash(&mut h);
+    h.finish()
+}

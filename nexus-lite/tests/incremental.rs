@@ -1,0 +1,212 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+//! Regeneration proportional to the change (issue 30), on this repository's own sources: a
+//! process that linked the previous commit links again only the files a change may reach,
+//! and every graph it writes is, row for row, the graph a full run of a fresh process gives.
+
+mod common;
+
+use common::*;
+use nexus_lite::{AppState, LiteConfig, RepoSpec, RunOutcome};
+use std::path::Path;
+
+const REPO: &str = "acme/self";
+
+fn spec(root: &Path) -> RepoSpec {
+    RepoSpec {
+        name: Some(REPO.into()),
+        path: root.to_path_buf(),
+    }
+}
+
+/// This repository's tracked files, copied into `dir` as one commit.
+fn copy_of_this_repository(dir: &Path) {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let listed = git(&here, &["ls-files", "-z"]);
+    for rel in listed.split('\0').filter(|p| !p.is_empty()) {
+        let from = here.join(rel);
+        // Symlinks and submodules are not copied (the indexer does not follow them either).
+        if !std::fs::symlink_metadata(&from).is_ok_and(|m| m.is_file()) {
+            continue;
+        }
+        let to = dir.join(rel);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(&from, &to).unwrap();
+    }
+    git(dir, &["init", "-q", "-b", "main"]);
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-q", "-m", "this repository"]);
+}
+
+/// Every row of graph `graph_id` but the graph's own, sorted: nodes, edges, imports and
+/// anomalies as text.
+fn rows(data: &Path, graph_id: &str) -> Vec<String> {
+    let conn = nexus_lite::core::db::open(data).unwrap();
+    let gpk: i64 = conn
+        .query_row(
+            "SELECT gpk FROM graphs WHERE graph_id=?1",
+            [graph_id],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let mut out = Vec::new();
+    for (table, cols) in [
+        (
+            "nodes",
+            "id, kind, name, qualified_name, path, line, end_line, language, detail",
+        ),
+        ("edges", "kind, src, dst, confidence, line"),
+        ("imports", "path, module, resolved_path, external, line"),
+        ("anomalies", "kind, path, line, message, severity, details"),
+        ("files", "path, language, content_hash, size"),
+    ] {
+        let mut st = conn
+            .prepare(&format!("SELECT {cols} FROM {table} WHERE gpk=?1"))
+            .unwrap();
+        let n = st.column_count();
+        let mut got = st.query([gpk]).unwrap();
+        while let Some(r) = got.next().unwrap() {
+            let values: Vec<String> = (0..n)
+                .map(|i| format!("{:?}", r.get::<_, rusqlite::types::Value>(i).unwrap()))
+                .collect();
+            out.push(format!("{table}: {}", values.join(" | ")));
+        }
+    }
+    out.sort();
+    out
+}
+
+fn stat(o: &RunOutcome, key: &str) -> u64 {
+    o.stats[key]
+        .as_u64()
+        .unwrap_or_else(|| panic!("{key}: {}", o.stats))
+}
+
+/// Commits `change` in `repo`, runs the long-lived process and a fresh one on the commit,
+/// and checks their graphs are the same; returns how many parts the long-lived one linked.
+fn step(state: &AppState, repo: &Path, data: &Path, what: &str, change: impl FnOnce(&Path)) -> u64 {
+    change(repo);
+    git(repo, &["add", "-A"]);
+    git(repo, &["commit", "-q", "-m", what]);
+    let kept = state.index_now(state.repo(REPO).unwrap(), None).unwrap();
+    let fresh_data = tempfile::tempdir().unwrap();
+    let full = nexus_lite::index_once(fresh_data.path().to_path_buf(), spec(repo)).unwrap();
+    assert_eq!(
+        stat(&full, "parts_linked"),
+        stat(&full, "files_parsed") + stat(&full, "files_reused") + 1,
+        "a fresh process links every file"
+    );
+    let (a, b) = (
+        rows(data, &kept.graph_id),
+        rows(fresh_data.path(), &full.graph_id),
+    );
+    if a != b {
+        let only_a: Vec<_> = a.iter().filter(|r| !b.contains(r)).take(10).collect();
+        let only_b: Vec<_> = b.iter().filter(|r| !a.contains(r)).take(10).collect();
+        panic!("{what}: the graphs differ\nonly incremental: {only_a:#?}\nonly full: {only_b:#?}");
+    }
+    stat(&kept, "parts_linked")
+}
+
+fn append(repo: &Path, rel: &str, text: &str) {
+    let path = repo.join(rel);
+    let mut body = std::fs::read_to_string(&path).unwrap();
+    body.push_str(text);
+    std::fs::write(path, body).unwrap();
+}
+
+fn replace(repo: &Path, rel: &str, from: &str, to: &str) {
+    let path = repo.join(rel);
+    let body = std::fs::read_to_string(&path).unwrap();
+    assert!(body.contains(from), "{rel} has no `{from}`");
+    std::fs::write(path, body.replacen(from, to, 1)).unwrap();
+}
+
+#[test]
+fn a_regeneration_links_what_the_change_reaches_and_gives_the_full_graph() {
+    let repo = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    copy_of_this_repository(repo.path());
+    let state = AppState::new(&LiteConfig {
+        data_dir: data.path().to_path_buf(),
+        repos: vec![spec(repo.path())],
+        token: String::new(),
+        index_on_first_use: false,
+        workspaces: Vec::new(),
+        docs_limits: Default::default(),
+    })
+    .unwrap();
+    let first = state.index_now(state.repo(REPO).unwrap(), None).unwrap();
+    let all = stat(&first, "parts_linked");
+    assert!(all > 300, "{}", first.stats);
+
+    // A new function nobody calls yet: its file alone (and the graph's own part).
+    let linked = step(
+        &state,
+        repo.path(),
+        data.path(),
+        "a new Rust function",
+        |r| {
+            append(
+                r,
+                "nexus-lite/src/core/util.rs",
+                "\npub fn incremental_probe(x: u32) -> u32 {\n    x + 1\n}\n",
+            );
+        },
+    );
+    assert_eq!(linked, 2);
+    // An edited body in Python, calling into another module: still that file alone.
+    let linked = step(
+        &state,
+        repo.path(),
+        data.path(),
+        "an edited Python body",
+        |r| {
+            replace(
+                r,
+                "nexus-lite/bench/mcp_stdio.py",
+                "import ",
+                "import os as _probe_os\nimport ",
+            );
+            append(
+                r,
+                "nexus-lite/bench/mcp_stdio.py",
+                "\n\ndef incremental_probe_py():\n    return _probe_os.getcwd()\n",
+            );
+        },
+    );
+    assert!(linked <= 2, "{linked}");
+    // A call to the new function from another file: the caller alone.
+    let linked = step(&state, repo.path(), data.path(), "a new caller", |r| {
+        append(
+            r,
+            "nexus-lite/src/core/scratch.rs",
+            "\npub fn incremental_probe_caller() -> u32 {\n    crate::core::util::incremental_probe(1)\n}\n",
+        );
+    });
+    assert_eq!(linked, 2);
+    // A function renamed while other files still call it by its old name: every file.
+    let linked = step(
+        &state,
+        repo.path(),
+        data.path(),
+        "a renamed function",
+        |r| {
+            replace(
+                r,
+                "nexus-lite/src/core/util.rs",
+                "pub fn incremental_probe(",
+                "pub fn incremental_probe_renamed(",
+            );
+        },
+    );
+    assert_eq!(linked, all);
+    // A new file: every file (module names may change).
+    let linked = step(&state, repo.path(), data.path(), "a new file", |r| {
+        std::fs::write(
+            r.join("nexus-lite/src/core/probe_new.rs"),
+            "pub fn fresh() {}\n",
+        )
+        .unwrap();
+    });
+    assert_eq!(linked, all + 1);
+}
