@@ -11,9 +11,10 @@ use crate::code::lang::{Import, Lang, SymKind, Symbol};
 use crate::core::analyser::severity::Level;
 use crate::core::graph::tarjan;
 use infer::{BUILTIN_NAMES, Target, Types};
+use rustc_hash::{FxHashMap, FxHashSet};
 use serde_json::json;
 use sha2::{Digest, Sha256};
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::sync::Arc;
 
 /// One run's link: a part per source file (in listing order), then the graph's own part
@@ -104,14 +105,14 @@ struct Builder {
     /// One per source file, then the graph's own (repository and package nodes).
     out: Vec<Out>,
     /// Every id given out (reused parts' too): a clash takes the next `nth`.
-    used: HashSet<i64>,
+    used: FxHashSet<i64>,
 }
 
 impl Builder {
     fn new(files: usize) -> Builder {
         Builder {
             out: (0..=files).map(|_| Out::default()).collect(),
-            used: HashSet::new(),
+            used: FxHashSet::default(),
         }
     }
 
@@ -184,12 +185,12 @@ impl Builder {
                     }
                     parts.push(old.clone());
                 }
-                (source, _) => parts.push(Arc::new(Part {
-                    path: source.map(|s| s.path.clone()),
-                    nodes: out.nodes,
-                    edges: out.edges,
+                (source, _) => parts.push(Arc::new(Part::new(
+                    source.map(|s| s.path.clone()),
+                    out.nodes,
+                    out.edges,
                     imports,
-                })),
+                ))),
             }
         }
         Ok(parts)
@@ -201,12 +202,12 @@ struct Symbols<'a> {
     /// Node id of each source file.
     file_ids: Vec<i64>,
     /// (file, local qualified name) -> (node id, kind).
-    sym_ids: HashMap<(usize, &'a str), (i64, SymKind)>,
+    sym_ids: FxHashMap<(usize, &'a str), (i64, SymKind)>,
     /// Node id of each symbol of each file, by the symbol's index in its parse.
     sym_node_of: Vec<Vec<i64>>,
     /// Functions and methods by (language, name), for best-effort call matching.
-    by_name: HashMap<(Lang, &'a str), Vec<i64>>,
-    class_ids: HashSet<i64>,
+    by_name: FxHashMap<(Lang, &'a str), Vec<i64>>,
+    class_ids: FxHashSet<i64>,
 }
 
 /// Phase 1: the repository node, a node per file and per symbol with their `contains` and
@@ -236,10 +237,10 @@ fn add_files_and_symbols<'a>(
     );
     let mut out = Symbols {
         file_ids: Vec::with_capacity(sources.len()),
-        sym_ids: HashMap::new(),
+        sym_ids: FxHashMap::default(),
         sym_node_of: Vec::with_capacity(sources.len()),
-        by_name: HashMap::new(),
-        class_ids: HashSet::new(),
+        by_name: FxHashMap::default(),
+        class_ids: FxHashSet::default(),
     };
     // Reused ids first: a new node never takes one of them.
     for part in reuse.iter().flatten() {
@@ -345,7 +346,7 @@ struct ImportLinks<'a> {
     /// Every internal import, deferred or not (the `imports` edges between files).
     import_targets: Vec<BTreeSet<usize>>,
     /// Per file: imported name -> what it is bound to.
-    binds: Vec<HashMap<&'a str, Bind>>,
+    binds: Vec<FxHashMap<&'a str, Bind>>,
     /// Per file: the files it star-imports (`from .core import *`), in source order.
     stars: Vec<Vec<usize>>,
     /// (file, file node, language, package, line) of every external import, in source order.
@@ -372,8 +373,8 @@ fn link_imports<'a>(
     };
     for (fi, s) in sources.iter().enumerate() {
         let mut rows = Vec::new();
-        let mut b = HashMap::new();
-        let mut seen_rows = HashSet::new();
+        let mut b = FxHashMap::default();
+        let mut seen_rows = FxHashSet::default();
         for imp in &s.parse.imports {
             let shown = shown_module(s.lang, imp);
             let res = idx.resolve(fi, imp);
@@ -502,7 +503,7 @@ fn unresolved_import(s: &Source, imp: &Import, shown: &str, reason: &str) -> Ano
 /// the files importing it, then the `imports` edges between files.
 fn add_import_edges(g: &mut Builder, file_ids: &[i64], imports: &ImportLinks<'_>) {
     let mut packages: BTreeMap<(&'static str, &str), i64> = BTreeMap::new();
-    let mut seen_pkg_edges = HashSet::new();
+    let mut seen_pkg_edges = FxHashSet::default();
     for (fi, fid, language, top, line) in &imports.package_imports {
         let pid = *packages
             .entry((*language, top.as_str()))
@@ -538,7 +539,7 @@ struct Resolver<'a> {
     sources: &'a [Source],
     idx: &'a Indexed<'a>,
     symbols: &'a Symbols<'a>,
-    binds: &'a [HashMap<&'a str, Bind>],
+    binds: &'a [FxHashMap<&'a str, Bind>],
     stars: &'a [Vec<usize>],
     types: Types<'a>,
 }
@@ -782,8 +783,8 @@ fn add_bases(
     g: &mut Builder,
     r: &Resolver<'_>,
     reuse: &[Option<Arc<Part>>],
-) -> HashMap<i64, Vec<i64>> {
-    let mut bases: HashMap<i64, Vec<i64>> = HashMap::new();
+) -> FxHashMap<i64, Vec<i64>> {
+    let mut bases: FxHashMap<i64, Vec<i64>> = FxHashMap::default();
     for (fi, s) in r.sources.iter().enumerate() {
         let fresh = reuse.get(fi).is_none_or(Option::is_none);
         for base in &s.parse.bases {
@@ -807,7 +808,7 @@ fn add_bases(
 /// read as values (resolved only, never guessed). Reused files keep their part's.
 fn add_calls_and_uses(g: &mut Builder, r: &Resolver<'_>, reuse: &[Option<Arc<Part>>]) {
     let symbols = r.symbols;
-    let mut seen = HashSet::new();
+    let mut seen = FxHashSet::default();
     for (fi, s) in r.sources.iter().enumerate() {
         if reuse.get(fi).is_some_and(Option::is_some) {
             continue;
@@ -896,8 +897,8 @@ fn add_fixture_uses(
     symbols: &Symbols<'_>,
     reuse: &[Option<Arc<Part>>],
 ) {
-    let mut in_conftest: HashMap<(&str, &str), i64> = HashMap::new();
-    let mut in_module: HashMap<(usize, &str), i64> = HashMap::new();
+    let mut in_conftest: FxHashMap<(&str, &str), i64> = FxHashMap::default();
+    let mut in_module: FxHashMap<(usize, &str), i64> = FxHashMap::default();
     for (fi, s) in sources.iter().enumerate() {
         for &sym in &s.parse.fixtures {
             let name = s.parse.symbols[sym].name.as_str();
@@ -911,7 +912,7 @@ fn add_fixture_uses(
     if in_module.is_empty() {
         return;
     }
-    let mut seen = HashSet::new();
+    let mut seen = FxHashSet::default();
     for (fi, s) in sources.iter().enumerate() {
         if reuse.get(fi).is_some_and(Option::is_some) {
             continue;

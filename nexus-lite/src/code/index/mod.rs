@@ -78,6 +78,8 @@ pub struct Part {
     pub nodes: Vec<NodeRow>,
     pub edges: Vec<EdgeRow>,
     pub imports: Vec<ImportRow>,
+    /// [`Part::digest`], computed once: a part kept by the next run is not hashed again.
+    digest: std::sync::OnceLock<String>,
 }
 
 /// Everything the indexer produces for one run (findings are added later).
@@ -108,9 +110,28 @@ pub struct GraphData {
 }
 
 impl Part {
+    pub fn new(
+        path: Option<String>,
+        nodes: Vec<NodeRow>,
+        edges: Vec<EdgeRow>,
+        imports: Vec<ImportRow>,
+    ) -> Part {
+        Part {
+            path,
+            nodes,
+            edges,
+            imports,
+            digest: std::sync::OnceLock::new(),
+        }
+    }
+
     /// A hash of every row of the part: parts with the same digest hold the same rows, and
     /// the database stores them once.
-    pub fn digest(&self) -> String {
+    pub fn digest(&self) -> &str {
+        self.digest.get_or_init(|| self.hash_rows())
+    }
+
+    fn hash_rows(&self) -> String {
         use sha2::{Digest, Sha256};
         fn text(h: &mut Sha256, s: Option<&str>) {
             match s {

@@ -3,7 +3,8 @@
 
 use super::Source;
 use crate::code::lang::{Import, Lang};
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::collections::HashSet;
 
 /// What an imported name is bound to.
 pub(super) enum Bind {
@@ -30,12 +31,12 @@ pub(super) struct Indexed<'a> {
     files: &'a [Source],
     /// Python module name -> the files of that name (several projects of one repository may
     /// each have a `core`), in listing order.
-    modules: HashMap<String, Vec<usize>>,
+    modules: FxHashMap<String, Vec<usize>>,
     /// Other names of Python files (path names, names inside their project, names without a
     /// `src.`/`lib.`/`python.` folder), looked up when no module has the name.
-    aliases: HashMap<String, Vec<usize>>,
-    pub(super) path_map: HashMap<&'a str, usize>,
-    internal_tops: HashSet<String>,
+    aliases: FxHashMap<String, Vec<usize>>,
+    pub(super) path_map: FxHashMap<&'a str, usize>,
+    internal_tops: FxHashSet<String>,
     /// Every tracked path, parsed or not (JS imports of `./data.json` are internal).
     tracked: &'a HashSet<String>,
 }
@@ -83,9 +84,9 @@ impl<'a> Indexed<'a> {
     /// Python modules are also found by their aliases and without a `src.`, `lib.` or
     /// `python.` folder.
     pub(super) fn new(sources: &'a [Source], tracked: &'a HashSet<String>) -> Indexed<'a> {
-        let mut modules: HashMap<String, Vec<usize>> = HashMap::new();
-        let mut aliases: HashMap<String, Vec<usize>> = HashMap::new();
-        let mut path_map = HashMap::new();
+        let mut modules: FxHashMap<String, Vec<usize>> = FxHashMap::default();
+        let mut aliases: FxHashMap<String, Vec<usize>> = FxHashMap::default();
+        let mut path_map = FxHashMap::default();
         for (i, s) in sources.iter().enumerate() {
             path_map.insert(s.path.as_str(), i);
             if s.lang != Lang::Python {
@@ -101,7 +102,7 @@ impl<'a> Indexed<'a> {
                 }
             }
         }
-        let internal_tops: HashSet<String> = modules
+        let internal_tops: FxHashSet<String> = modules
             .keys()
             .filter_map(|m| m.split('.').next())
             .filter(|t| !matches!(*t, "src" | "lib" | "python"))

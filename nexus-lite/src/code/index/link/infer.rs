@@ -6,8 +6,8 @@ use super::{Resolver, Symbols};
 use crate::code::index::Source;
 use crate::code::index::resolve::Bind;
 use crate::code::lang::SymKind;
+use rustc_hash::FxHashMap;
 use std::cell::RefCell;
-use std::collections::HashMap;
 
 /// The confidence of an edge reached through an inferred type (impact calls it `inferred`).
 pub(super) const INFERRED: f64 = 0.8;
@@ -112,22 +112,22 @@ pub(super) enum Target {
 #[derive(Default)]
 pub(super) struct Types<'a> {
     /// Class node -> (file, symbol index).
-    class_at: HashMap<i64, (usize, usize)>,
+    class_at: FxHashMap<i64, (usize, usize)>,
     /// Class node -> its resolved base classes, in source order.
-    pub(super) bases: HashMap<i64, Vec<i64>>,
+    pub(super) bases: FxHashMap<i64, Vec<i64>>,
     /// (file, scope, name) -> type text of a local.
-    facts: HashMap<(usize, Option<usize>, &'a str), &'a str>,
+    facts: FxHashMap<(usize, Option<usize>, &'a str), &'a str>,
     /// (class node, attribute) -> (file, type text), from `self.x = ...` and `x: T` in the body.
-    attrs: HashMap<(i64, &'a str), (usize, &'a str)>,
+    attrs: FxHashMap<(i64, &'a str), (usize, &'a str)>,
     /// (class node, name) -> the method or nested class of that name.
-    members: HashMap<(i64, &'a str), i64>,
+    members: FxHashMap<(i64, &'a str), i64>,
     /// Function node -> (file, return annotation).
-    returns: HashMap<i64, (usize, &'a str)>,
+    returns: FxHashMap<i64, (usize, &'a str)>,
     /// Function node without a return annotation -> (file, its symbol index, the values it
     /// returns), typed in its own scope.
-    returned: HashMap<i64, (usize, usize, Vec<&'a str>)>,
+    returned: FxHashMap<i64, (usize, usize, Vec<&'a str>)>,
     /// Function node -> what [`Resolver::returned_type`] found (also a cycle guard).
-    returned_memo: RefCell<HashMap<i64, Ty>>,
+    returned_memo: RefCell<FxHashMap<i64, Ty>>,
 }
 
 impl<'a> Types<'a> {
