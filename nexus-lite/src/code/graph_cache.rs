@@ -12,8 +12,8 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
-/// One graph as the impact traversal reads it. Nodes are numbered densely in row-id order
-/// (`u32` indices into [`CachedGraph::nodes`]), so the traversal marks and compares plain
+/// One graph as the impact traversal reads it. Nodes are numbered densely in graph order
+/// (see [`load_nodes`]; `u32` indices into [`CachedGraph::nodes`]), so the traversal marks and compares plain
 /// integers in arrays instead of hashing row ids and comparing path strings (a depth-3
 /// impact on a base class reaches ~29k dependents over ~317k edges).
 pub(crate) struct CachedGraph {
@@ -77,10 +77,15 @@ fn rank_nodes(nodes: &mut [NodeInfo]) {
     }
 }
 
-/// A graph's nodes with their row ids, in row-id order (the primary key's).
+/// A graph's nodes with their row ids, in graph order: the repository, then file by file (in
+/// path order) the file and its symbols by line, then the packages. Ids are hashes, so this
+/// order (the order nodes were made in) keeps a file's nodes together and gives ties an
+/// order a reader can follow.
 pub(crate) fn load_nodes(conn: &Connection, gpk: i64) -> Result<Vec<(i64, NodeInfo)>, ApiError> {
-    let mut st =
-        conn.prepare("SELECT id, kind, qualified_name, path FROM nodes WHERE gpk=?1 ORDER BY id")?;
+    let mut st = conn.prepare(
+        "SELECT id, kind, qualified_name, path FROM nodes WHERE gpk=?1
+         ORDER BY kind = 'package', path, kind <> 'file', line, id",
+    )?;
     let rows = st.query_map([gpk], |r| {
         Ok((
             r.get::<_, i64>(0)?,
@@ -289,7 +294,7 @@ fn load(conn: &Connection, gpk: i64) -> Result<CachedGraph, ApiError> {
         .collect();
     let mut nodes: Vec<NodeInfo> = by_id.into_iter().map(|(_, n)| n).collect();
     rank_nodes(&mut nodes);
-    // Indices follow row ids, so (key, index) orders are the (key, id) orders.
+    // Indices follow graph order, so (key, index) orders are (key, graph order) orders.
     let mut by_path: Vec<u32> = (0..nodes.len() as u32).collect();
     by_path.sort_unstable_by_key(|i| (nodes[*i as usize].path.as_deref(), *i));
     let mut by_name = by_path.clone();
@@ -312,7 +317,7 @@ fn load(conn: &Connection, gpk: i64) -> Result<CachedGraph, ApiError> {
 
 impl CachedGraph {
     /// The node indices an impact query starts from: those of `path` (files and symbols), or
-    /// those named `symbol` (optionally in `path`), in row-id order.
+    /// those named `symbol` (optionally in `path`), in graph order.
     pub(crate) fn starts(&self, path: Option<&str>, symbol: Option<&str>) -> Vec<u32> {
         let candidates = match (symbol, path) {
             (Some(sym), _) => self.equal_range(&self.by_name, |n| Some(n.qn.as_str()), sym),

@@ -41,6 +41,9 @@ pub struct AnalyserCache {
     /// Keys of `files` not stored in the database yet (written with the next graph).
     unpersisted: HashSet<AnalyserKey>,
     versions: HashMap<String, Option<String>>,
+    /// Tools whose last run in this process failed: their stored results were forgotten with
+    /// that run's graph, so the next run does not look them up file by file again.
+    forgotten: HashSet<&'static str>,
 }
 
 const ANALYSERS: [&str; 2] = ["ruff", "bandit"];

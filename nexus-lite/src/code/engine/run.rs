@@ -275,6 +275,9 @@ fn uncached(
     };
     // The persistent level: results of another process (or before a restart).
     for tool in ANALYSERS {
+        if c.forgotten.contains(tool) {
+            continue;
+        }
         let missing: Vec<(String, String)> = py
             .iter()
             .filter(|(p, h)| !c.files.contains_key(&keys.key(tool, p, h)))
@@ -358,10 +361,14 @@ fn merge_fresh(
         if st.status != "ok" {
             c.files.retain(|k, _| k.0 != tool);
             c.unpersisted.retain(|k| k.0 != tool);
-            out.forget.push(tool);
+            // Forgotten with the previous graph already: nothing of it is stored.
+            if c.forgotten.insert(tool) {
+                out.forget.push(tool);
+            }
             out.statuses.push(st);
             continue;
         }
+        c.forgotten.remove(tool);
         if st.version.is_some() {
             c.versions.insert(tool.to_string(), st.version.clone());
         } else if let Some(v) = c.versions.get(tool) {
