@@ -32,9 +32,35 @@ fn copy_of_this_repository(dir: &Path) {
         std::fs::create_dir_all(to.parent().unwrap()).unwrap();
         std::fs::copy(&from, &to).unwrap();
     }
+    // A caller that reaches a method through what another module's function returns.
+    write(
+        dir,
+        "probe/a.py",
+        "class A:\n    def ping(self):\n        return 1\n\n\nclass B:\n    def pong(self):\n        return 2\n\n\ndef make():\n    x = A()\n    return x\n",
+    );
+    write(
+        dir,
+        "probe/b.py",
+        "from probe.a import make\n\n\ndef use():\n    return make().ping()\n",
+    );
     git(dir, &["init", "-q", "-b", "main"]);
     git(dir, &["add", "-A"]);
     git(dir, &["commit", "-q", "-m", "this repository"]);
+}
+
+/// Whether graph `graph_id` has a `calls` edge from the symbol `from` to the symbol `to`.
+fn calls(data: &Path, graph_id: &str, from: &str, to: &str) -> bool {
+    let conn = nexus_lite::core::db::open(data).unwrap();
+    conn.query_row(
+        "SELECT COUNT(*) FROM graphs g JOIN edges e ON e.gpk = g.gpk
+           JOIN nodes s ON s.gpk = g.gpk AND s.id = e.src
+           JOIN nodes d ON d.gpk = g.gpk AND d.id = e.dst
+         WHERE g.graph_id=?1 AND e.kind='calls' AND s.qualified_name=?2 AND d.qualified_name=?3",
+        [graph_id, from, to],
+        |r| r.get::<_, i64>(0),
+    )
+    .unwrap()
+        > 0
 }
 
 /// Every row of graph `graph_id` but the graph's own, sorted: nodes, edges, imports and
@@ -83,7 +109,13 @@ fn stat(o: &RunOutcome, key: &str) -> u64 {
 
 /// Commits `change` in `repo`, runs the long-lived process and a fresh one on the commit,
 /// and checks their graphs are the same; returns how many parts the long-lived one linked.
-fn step(state: &AppState, repo: &Path, data: &Path, what: &str, change: impl FnOnce(&Path)) -> u64 {
+fn step(
+    state: &AppState,
+    repo: &Path,
+    data: &Path,
+    what: &str,
+    change: impl FnOnce(&Path),
+) -> (u64, String) {
     change(repo);
     git(repo, &["add", "-A"]);
     git(repo, &["commit", "-q", "-m", what]);
@@ -104,7 +136,7 @@ fn step(state: &AppState, repo: &Path, data: &Path, what: &str, change: impl FnO
         let only_b: Vec<_> = b.iter().filter(|r| !a.contains(r)).take(10).collect();
         panic!("{what}: the graphs differ\nonly incremental: {only_a:#?}\nonly full: {only_b:#?}");
     }
-    stat(&kept, "parts_linked")
+    (stat(&kept, "parts_linked"), kept.graph_id)
 }
 
 fn append(repo: &Path, rel: &str, text: &str) {
@@ -138,9 +170,34 @@ fn a_regeneration_links_what_the_change_reaches_and_gives_the_full_graph() {
     let first = state.index_now(state.repo(REPO).unwrap(), None).unwrap();
     let all = stat(&first, "parts_linked");
     assert!(all > 300, "{}", first.stats);
+    let (use_fn, ping) = ("probe.b.use", "probe.a.A.ping");
+    assert!(calls(data.path(), &first.graph_id, use_fn, ping));
+
+    // A local the function does not return: its file alone.
+    let (linked, _) = step(
+        &state,
+        repo.path(),
+        data.path(),
+        "an unreturned local",
+        |r| {
+            replace(
+                r,
+                "probe/a.py",
+                "    x = A()\n",
+                "    y = B()\n    x = A()\n",
+            );
+        },
+    );
+    assert_eq!(linked, 2);
+    // The local it returns: another file's call resolved through it changes, every file.
+    let (linked, graph) = step(&state, repo.path(), data.path(), "a returned local", |r| {
+        replace(r, "probe/a.py", "    x = A()\n", "    x = B()\n");
+    });
+    assert_eq!(linked, all);
+    assert!(!calls(data.path(), &graph, use_fn, ping));
 
     // A new function nobody calls yet: its file alone (and the graph's own part).
-    let linked = step(
+    let (linked, _) = step(
         &state,
         repo.path(),
         data.path(),
@@ -155,7 +212,7 @@ fn a_regeneration_links_what_the_change_reaches_and_gives_the_full_graph() {
     );
     assert_eq!(linked, 2);
     // An edited body in Python, calling into another module: still that file alone.
-    let linked = step(
+    let (linked, _) = step(
         &state,
         repo.path(),
         data.path(),
@@ -176,7 +233,7 @@ fn a_regeneration_links_what_the_change_reaches_and_gives_the_full_graph() {
     );
     assert!(linked <= 2, "{linked}");
     // A call to the new function from another file: the caller alone.
-    let linked = step(&state, repo.path(), data.path(), "a new caller", |r| {
+    let (linked, _) = step(&state, repo.path(), data.path(), "a new caller", |r| {
         append(
             r,
             "nexus-lite/src/core/scratch.rs",
@@ -185,7 +242,7 @@ fn a_regeneration_links_what_the_change_reaches_and_gives_the_full_graph() {
     });
     assert_eq!(linked, 2);
     // A function renamed while other files still call it by its old name: every file.
-    let linked = step(
+    let (linked, _) = step(
         &state,
         repo.path(),
         data.path(),
@@ -201,7 +258,7 @@ fn a_regeneration_links_what_the_change_reaches_and_gives_the_full_graph() {
     );
     assert_eq!(linked, all);
     // A new file: every file (module names may change).
-    let linked = step(&state, repo.path(), data.path(), "a new file", |r| {
+    let (linked, _) = step(&state, repo.path(), data.path(), "a new file", |r| {
         std::fs::write(
             r.join("nexus-lite/src/core/probe_new.rs"),
             "pub fn fresh() {}\n",

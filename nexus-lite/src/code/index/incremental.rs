@@ -9,7 +9,7 @@
 //! a file added, removed or renamed, a changed source root or tsconfig) links every file.
 
 use super::{Part, Source};
-use crate::code::lang::{FileParse, SymKind};
+use crate::code::lang::{FileParse, SymKind, TypeFact};
 use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{Hash, Hasher};
@@ -232,13 +232,13 @@ struct Item {
 fn interface(p: &FileParse) -> BTreeMap<String, Item> {
     let mut items: BTreeMap<String, Item> = BTreeMap::new();
     // A function's local facts matter elsewhere only through what it (or a function nested
-    // in it) returns unannotated.
-    let mut returns_value = vec![false; p.symbols.len()];
-    for (si, _) in &p.returned {
+    // in it) returns unannotated: the words of those values, then of the facts they name.
+    let mut returned_words: Vec<FxHashSet<&str>> = vec![FxHashSet::default(); p.symbols.len()];
+    for (si, value) in &p.returned {
         let mut cur = Some(*si);
         while let Some(c) = cur {
-            if let Some(flag) = returns_value.get_mut(c) {
-                *flag = true;
+            if let Some(set) = returned_words.get_mut(c) {
+                set.extend(words(value));
             }
             cur = p.symbols.get(c).and_then(|s| s.parent);
         }
@@ -268,12 +268,13 @@ fn interface(p: &FileParse) -> BTreeMap<String, Item> {
             ("returned", v).hash(&mut h);
         }
         let mut names = vec![sym.name.clone()];
-        let private_locals = sym.kind != SymKind::Class && !returns_value[si];
-        for f in p.types.iter().filter(|f| f.scope == Some(si)) {
+        let facts: Vec<&TypeFact> = p.types.iter().filter(|f| f.scope == Some(si)).collect();
+        let read = (sym.kind != SymKind::Class).then(|| read_facts(&facts, &returned_words[si]));
+        for f in facts {
             let attr = f.name.strip_prefix("self.").or(f.name.strip_prefix("cls."));
             if let Some(a) = attr {
                 names.push(a.to_string());
-            } else if private_locals {
+            } else if read.as_ref().is_some_and(|r| !r.contains(head(&f.name))) {
                 continue;
             }
             ("fact", &f.name, &f.ty).hash(&mut h);
@@ -329,17 +330,40 @@ fn interface(p: &FileParse) -> BTreeMap<String, Item> {
     items
 }
 
+/// The words `seeds` name and, in turn, the words of the facts (of one scope) they name.
+fn read_facts<'a>(facts: &[&'a TypeFact], seeds: &FxHashSet<&'a str>) -> FxHashSet<&'a str> {
+    let mut read = seeds.clone();
+    loop {
+        let before = read.len();
+        for f in facts {
+            if read.contains(head(&f.name)) {
+                read.extend(words(&f.ty));
+            }
+        }
+        if read.len() == before {
+            return read;
+        }
+    }
+}
+
+/// The first name of a dotted name (`x` of `x.y`).
+fn head(name: &str) -> &str {
+    name.split('.').next().unwrap_or(name)
+}
+
+/// The identifiers of a name, type or expression text.
+fn words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+        .filter(|w| !w.is_empty())
+}
+
 /// Every identifier a file writes where another file's name may be looked up (hashed,
 /// sorted, once each): its imports, bases, facts, return annotations and returned values,
 /// `__all__` and, unless `interface_only`, its calls, uses and fixture parameters.
 fn written_names(p: &FileParse, interface_only: bool) -> Vec<u64> {
     let mut out: FxHashSet<u64> = FxHashSet::default();
     let mut add = |text: &str| {
-        for word in text.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$')) {
-            if !word.is_empty() {
-                out.insert(name_hash(word));
-            }
-        }
+        out.extend(words(text).map(name_hash));
     };
     for i in &p.imports {
         add(&i.module);
