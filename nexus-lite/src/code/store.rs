@@ -341,12 +341,13 @@ pub const SUMMARY_KEY: &str = "summary_counts";
 /// million-line graph's nodes and edges costs tens of milliseconds per call). Keys in byte
 /// order, as the SQL `ORDER BY` they replace.
 fn summary_counts(data: &GraphData, findings: &[Finding]) -> Value {
+    // Hashed while counting (hundreds of thousands of edges), ordered once at the end.
     fn tally<'a>(keys: impl Iterator<Item = &'a str>) -> BTreeMap<&'a str, i64> {
-        let mut m = BTreeMap::new();
+        let mut m: rustc_hash::FxHashMap<&str, i64> = Default::default();
         for k in keys {
             *m.entry(k).or_insert(0) += 1;
         }
-        m
+        m.into_iter().collect()
     }
     let mut by_tool: BTreeMap<&str, BTreeMap<&str, i64>> = BTreeMap::new();
     for f in findings {

@@ -1,7 +1,7 @@
 //! Regeneration plans, their submission (the run goes on in the background) and status.
 
 use super::*;
-use crate::code::engine::{Plan, Regen};
+use crate::code::engine::{Plan, Regen, WorkTree};
 use crate::core::http::on_blocking;
 
 pub(super) async fn regen_plan(
@@ -35,8 +35,8 @@ pub(super) async fn regen_start(
 ) -> ApiResult {
     let v = body(b)?;
     let state = s.clone();
-    let regen = on_blocking(s, move |s| submit(s, &v)).await?;
-    run_in_background(state, regen.regeneration_id.clone());
+    let (regen, tree) = on_blocking(s, move |s| submit(s, &v)).await?;
+    run_in_background(state, regen.regeneration_id.clone(), tree);
     Ok((StatusCode::ACCEPTED, Json(regen.to_json())).into_response())
 }
 
@@ -68,8 +68,9 @@ impl Refusals<'_> {
     }
 }
 
-/// A submit: the plan is checked against the work tree, then claimed (single use).
-fn submit(s: &AppState, v: &Value) -> Result<Regen, ApiError> {
+/// A submit: the plan is checked against the work tree, then claimed (single use). The work
+/// tree as checked goes to the run.
+fn submit(s: &AppState, v: &Value) -> Result<(Regen, Option<WorkTree>), ApiError> {
     let plan_id = v["plan_id"].as_str().ok_or_else(|| {
         ApiError::bad("`plan_id` is required in the body (from POST /api/v1/regenerations/plan)")
     })?;
@@ -80,8 +81,8 @@ fn submit(s: &AppState, v: &Value) -> Result<Regen, ApiError> {
     };
     let refuse = Refusals { plan_id };
     let plan = s.load_plan(plan_id)?.ok_or_else(|| refuse.unknown())?;
-    check_plan(s, &plan, allow_dirty, &refuse)?;
-    claim(s, &plan, &refuse)
+    let tree = check_plan(s, &plan, allow_dirty, &refuse)?;
+    Ok((claim(s, &plan, &refuse)?, tree))
 }
 
 /// The plan is unused, unexpired, unambiguous and still describes the work tree (HEAD,
@@ -91,7 +92,7 @@ fn check_plan(
     plan: &Plan,
     allow_dirty: bool,
     refuse: &Refusals<'_>,
-) -> Result<(), ApiError> {
+) -> Result<Option<WorkTree>, ApiError> {
     if plan.used {
         return Err(refuse.used());
     }
@@ -130,7 +131,11 @@ fn check_plan(
             ),
         ));
     }
-    Ok(())
+    Ok(head.map(|head| WorkTree {
+        head,
+        branch,
+        dirty,
+    }))
 }
 
 /// Marks the repository's regeneration running (one at a time) and consumes the plan.
@@ -165,11 +170,11 @@ fn claim(s: &AppState, plan: &Plan, refuse: &Refusals<'_>) -> Result<Regen, ApiE
 }
 
 /// Runs the claimed regeneration `id` on a blocking thread and records how it ended.
-fn run_in_background(state: Arc<AppState>, id: String) {
+fn run_in_background(state: Arc<AppState>, id: String, tree: Option<WorkTree>) {
     let plan_repo = plan_repo_of(&state, &id);
     tokio::task::spawn_blocking(move || {
         let result = match plan_repo.as_deref().and_then(|n| state.repo(n)) {
-            Some(repo) => state.index_now(repo, Some(&id)),
+            Some(repo) => state.index_at(repo, Some(&id), tree),
             None => Err(LiteError::Task(
                 "the plan's repository is no longer registered".into(),
             )),

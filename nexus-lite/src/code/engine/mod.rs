@@ -58,6 +58,14 @@ pub struct Repo {
     index_lock: Mutex<()>,
 }
 
+/// A work tree's state as git gave it: HEAD, the current branch (none when detached) and the
+/// files with uncommitted changes.
+pub(crate) struct WorkTree {
+    pub(crate) head: String,
+    pub(crate) branch: Option<String>,
+    pub(crate) dirty: Vec<String>,
+}
+
 /// A regeneration plan (stored in SQLite: plans outlive the process that made them).
 pub type Plan = store::PlanRow;
 
@@ -375,11 +383,22 @@ impl AppState {
 
     /// Indexes the repository's work tree now (blocking) into a new graph.
     pub fn index_now(&self, repo: &Repo, regen_id: Option<&str>) -> Result<RunOutcome, LiteError> {
+        self.index_at(repo, regen_id, None)
+    }
+
+    /// [`AppState::index_now`], recording `tree` as the work tree's state when a submit has
+    /// just read it from git (the run then does not run `git status` again).
+    pub(crate) fn index_at(
+        &self,
+        repo: &Repo,
+        regen_id: Option<&str>,
+        tree: Option<WorkTree>,
+    ) -> Result<RunOutcome, LiteError> {
         let _guard = repo
             .index_lock
             .lock()
             .map_err(|_| LiteError::Task("index lock poisoned".into()))?;
-        run_index(self, repo, regen_id)
+        run_index(self, repo, regen_id, tree)
     }
 
     /// First-use indexing: index `repository` when it has no ready graph on `branch`. True when
@@ -398,7 +417,7 @@ impl AppState {
         if current != branch {
             return Ok(false);
         }
-        run_index(self, repo, None)?;
+        run_index(self, repo, None, None)?;
         Ok(true)
     }
 

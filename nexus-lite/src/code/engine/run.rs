@@ -1,7 +1,7 @@
 //! One indexing run, in the phases a regeneration reports: listing, parsing, analysing,
 //! writing. The graph row is recorded `running` first and marked `failed` if any phase fails.
 
-use super::{ANALYSERS, AnalyserKey, AppState, Regen, Repo, RunOutcome};
+use super::{ANALYSERS, AnalyserKey, AppState, Regen, Repo, RunOutcome, WorkTree};
 use crate::code::findings::{self, AnalyserStatus, RawFinding};
 use crate::code::index::{self, GraphData};
 use crate::code::{cache, store};
@@ -51,6 +51,7 @@ pub(super) fn run_index(
     state: &AppState,
     repo: &Repo,
     regen_id: Option<&str>,
+    tree: Option<WorkTree>,
 ) -> Result<RunOutcome, LiteError> {
     let run = Run {
         state,
@@ -62,7 +63,7 @@ pub(super) fn run_index(
     // (done explicitly right after the graph is committed).
     conn.execute_batch("PRAGMA cache_size=-65536; PRAGMA wal_autocheckpoint=0;")
         .map_err(LiteError::db("tuning the writer connection"))?;
-    let started = start_graph(&run, &conn)?;
+    let started = start_graph(&run, &conn, tree)?;
     let result = build_graph(&run, &mut conn, &started);
     match &result {
         Ok(o) => tracing::info!(
@@ -82,14 +83,33 @@ pub(super) fn run_index(
     result
 }
 
-/// Records the new graph as `running` at the work tree's HEAD.
-fn start_graph(run: &Run<'_>, conn: &Connection) -> Result<Started, LiteError> {
-    let root = &run.repo.root;
-    let head = git::head_sha(root)?.ok_or_else(|| {
-        run.fail("the repository has no commit yet; commit something first".into())
-    })?;
-    let branch = git::current_branch(root)?.unwrap_or_else(|| "HEAD".into());
-    let dirty = git::dirty_files(root)?;
+/// Records the new graph as `running` at the work tree's HEAD: `tree` when a submit has just
+/// read it, else as git gives it now.
+fn start_graph(
+    run: &Run<'_>,
+    conn: &Connection,
+    tree: Option<WorkTree>,
+) -> Result<Started, LiteError> {
+    let tree = match tree {
+        Some(t) => t,
+        None => {
+            let root = &run.repo.root;
+            let head = git::head_sha(root)?.ok_or_else(|| {
+                run.fail("the repository has no commit yet; commit something first".into())
+            })?;
+            WorkTree {
+                head,
+                branch: git::current_branch(root)?,
+                dirty: git::dirty_files(root)?,
+            }
+        }
+    };
+    let WorkTree {
+        head,
+        branch,
+        dirty,
+    } = tree;
+    let branch = branch.unwrap_or_else(|| "HEAD".into());
     let graph_id = uuid::Uuid::new_v4().to_string();
     store::insert_running(
         conn,
