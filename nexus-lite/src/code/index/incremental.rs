@@ -291,30 +291,19 @@ fn interface(p: &FileParse) -> BTreeMap<String, Item> {
     for f in p.types.iter().filter(|f| f.scope.is_none()) {
         f.ty.hash(module_facts.entry(f.name.as_str()).or_default());
     }
-    for (name, h) in module_facts {
-        let names = vec![name.to_string()];
-        items.insert(
-            format!("f:{name}"),
-            Item {
-                hash: h.finish(),
-                names,
-            },
-        );
-    }
     let mut imports: BTreeMap<&str, FxHasher> = BTreeMap::new();
     for i in &p.imports {
         let h = imports.entry(i.alias.as_str()).or_default();
         (&i.module, i.level, &i.name, i.deferred, i.mod_decl).hash(h);
     }
-    for (alias, h) in imports {
-        let names = vec![alias.to_string()];
-        items.insert(
-            format!("i:{alias}"),
-            Item {
+    for (prefix, by_name) in [("f", module_facts), ("i", imports)] {
+        for (name, h) in by_name {
+            let item = Item {
                 hash: h.finish(),
-                names,
-            },
-        );
+                names: vec![name.to_string()],
+            };
+            items.insert(format!("{prefix}:{name}"), item);
+        }
     }
     if let Some(all) = &p.dunder_all {
         let mut h = FxHasher::default();

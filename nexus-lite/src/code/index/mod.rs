@@ -580,7 +580,7 @@ pub fn build(
                 "a file kept from the previous graph links differently now; linking every file"
             );
             link::link(repository, &sources, &tracked, &vec![None; sources.len()])
-                .map_err(|_| "linking every file offered a part for reuse".to_string())?
+                .map_err(|_| "linking every file failed: no part was offered for reuse, yet one was stale; index again".to_string())?
         }
     };
     data.linked_parts = linked
