@@ -8,6 +8,7 @@
 //! (an edited body). Anything else (an item changed or removed, a new name used elsewhere,
 //! a file added, removed or renamed, a changed source root or tsconfig) links every file.
 
+use super::link::FileImports;
 use super::{Part, Source};
 use crate::code::lang::{FileParse, SymKind, TypeFact};
 use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
@@ -29,6 +30,15 @@ struct Linked {
     key: String,
     parse: Arc<FileParse>,
     part: Arc<Part>,
+    imports: Arc<FileImports>,
+}
+
+/// What a run takes from the previous one, per source: its part (`None`: link the file), and
+/// its resolved imports (`None`: resolve them), which only need the file and the layout to
+/// be the same.
+pub(super) struct Plan {
+    pub(super) parts: Vec<Option<Arc<Part>>>,
+    pub(super) imports: Vec<Option<Arc<FileImports>>>,
 }
 
 /// Per file, the names it writes (hashed, sorted); and per name, how many files write it.
@@ -68,19 +78,48 @@ pub(super) fn layout(tracked: &[String], sources: &[Source]) -> u64 {
     h.finish()
 }
 
-/// The part of each source to reuse (`None`: link it), given the previous run and the
-/// sources' parse-cache keys. Every file is linked when there is no previous run, when the
-/// layout changed, or when a change may reach beyond its file.
+/// What to take from the previous run, given the sources' parse-cache keys. Every file is
+/// linked when there is no previous run, when the layout changed, or when a change may reach
+/// beyond its file; unchanged files keep their imports whenever the layout is the same.
 pub(super) fn plan(
     previous: Option<&mut Previous>,
     layout: u64,
     sources: &[Source],
     keys: &[&str],
+) -> Plan {
+    let n = sources.len();
+    let Some(prev) = previous else {
+        return Plan {
+            parts: vec![None; n],
+            imports: vec![None; n],
+        };
+    };
+    let imports = if prev.layout == layout {
+        sources
+            .iter()
+            .zip(keys)
+            .map(|(s, key)| {
+                let l = prev.files.get(&s.path)?;
+                (l.key == *key).then(|| l.imports.clone())
+            })
+            .collect()
+    } else {
+        vec![None; n]
+    };
+    Plan {
+        parts: parts_to_keep(prev, layout, sources, keys),
+        imports,
+    }
+}
+
+/// The part of each source to keep (`None`: link the file again).
+fn parts_to_keep(
+    prev: &mut Previous,
+    layout: u64,
+    sources: &[Source],
+    keys: &[&str],
 ) -> Vec<Option<Arc<Part>>> {
     let all = || vec![None; sources.len()];
-    let Some(prev) = previous else {
-        return all();
-    };
     if prev.layout != layout || prev.files.len() != sources.len() {
         return all();
     }
@@ -158,6 +197,7 @@ pub(super) fn remember(
     sources: &[Source],
     keys: &[&str],
     parts: &[Arc<Part>],
+    imports: &[Arc<FileImports>],
 ) -> Previous {
     let (mut mentions, mut old_files) = match previous {
         Some(p) => (p.mentions, p.files),
@@ -165,7 +205,9 @@ pub(super) fn remember(
     };
     let mut files = HashMap::with_capacity(sources.len());
     for (fi, s) in sources.iter().enumerate() {
-        let Some(part) = parts.get(fi) else { break };
+        let (Some(part), Some(imports)) = (parts.get(fi), imports.get(fi)) else {
+            break;
+        };
         let old = old_files.remove(&s.path);
         if let Some(m) = &mut mentions
             && old.as_ref().is_none_or(|o| o.key != keys[fi])
@@ -179,6 +221,7 @@ pub(super) fn remember(
                 key: keys[fi].to_string(),
                 parse: s.parse.clone(),
                 part: part.clone(),
+                imports: imports.clone(),
             },
         );
     }

@@ -22,6 +22,8 @@ use std::sync::Arc;
 pub(super) struct Linked {
     pub(super) parts: Vec<Arc<Part>>,
     pub(super) anomalies: Vec<AnomalyRow>,
+    /// Each source's resolved imports, for the next run to keep.
+    pub(super) imports: Vec<Arc<FileImports>>,
 }
 
 /// A file offered for reuse did not link the same way again (its imports resolve
@@ -38,30 +40,30 @@ pub(super) fn link(
     sources: &[Source],
     tracked: &HashSet<String>,
     reuse: &[Option<Arc<Part>>],
+    kept_imports: &[Option<Arc<FileImports>>],
 ) -> Result<Linked, Stale> {
     let idx = Indexed::new(sources, tracked);
     let mut g = Builder::new(sources.len());
     let mut anomalies = Vec::new();
     let symbols = add_files_and_symbols(&mut g, repository, sources, reuse, &mut anomalies)?;
-    let mut imports = link_imports(&idx, sources, &symbols.file_ids, &mut anomalies);
+    let imports = link_imports(&idx, sources, kept_imports, &mut anomalies);
     add_import_edges(&mut g, &symbols.file_ids, &imports);
     let mut resolver = Resolver {
         sources,
         idx: &idx,
         symbols: &symbols,
-        binds: &imports.binds,
-        stars: &imports.stars,
+        imports: &imports,
         types: Types::new(sources, &symbols),
     };
     resolver.types.bases = add_bases(&mut g, &resolver, reuse);
     add_calls_and_uses(&mut g, &resolver, reuse);
     add_fixture_uses(&mut g, sources, &symbols, reuse);
     flag_dynamic_uses(sources, &mut anomalies);
-    flag_import_cycles(sources, &imports.file_graph, &mut anomalies);
-    let rows = std::mem::take(&mut imports.rows);
+    flag_import_cycles(sources, &imports, &mut anomalies);
     Ok(Linked {
-        parts: g.finish(sources, reuse, rows)?,
+        parts: g.finish(sources, reuse, &imports)?,
         anomalies,
+        imports,
     })
 }
 
@@ -171,16 +173,15 @@ impl Builder {
         self,
         sources: &[Source],
         reuse: &[Option<Arc<Part>>],
-        rows: Vec<Vec<ImportRow>>,
+        imports: &[Arc<FileImports>],
     ) -> Result<Vec<Arc<Part>>, Stale> {
         let mut parts = Vec::with_capacity(self.out.len());
-        let mut rows = rows.into_iter();
         for (fi, out) in self.out.into_iter().enumerate() {
-            let imports = rows.next().unwrap_or_default();
+            let rows = imports.get(fi).map(|i| i.rows.as_slice()).unwrap_or(&[]);
             match (sources.get(fi), reuse.get(fi).and_then(Option::as_ref)) {
                 (Some(_), Some(old)) => {
                     let old_edges = old.edges.iter().filter(|e| e.kind == "imports");
-                    if old.imports != imports || !old_edges.eq(out.edges.iter()) {
+                    if old.imports != rows || !old_edges.eq(out.edges.iter()) {
                         return Err(Stale);
                     }
                     parts.push(old.clone());
@@ -189,7 +190,7 @@ impl Builder {
                     source.map(|s| s.path.clone()),
                     out.nodes,
                     out.edges,
-                    imports,
+                    rows.to_vec(),
                 ))),
             }
         }
@@ -339,101 +340,103 @@ fn reused_ids(part: &Part, s: &Source) -> Result<(i64, Vec<i64>), Stale> {
     }
 }
 
-/// What the imports of every file resolved to.
-struct ImportLinks<'a> {
+/// What one file's imports resolved to. Resolution reads only the file itself and the work
+/// tree's layout (module names, tracked paths), so a run keeps this for every file whose
+/// content and layout are unchanged (see `incremental`).
+#[derive(Default)]
+pub(super) struct FileImports {
     /// Internal imports executed at module import time (what import cycles are made of).
-    file_graph: Vec<BTreeSet<usize>>,
+    file_graph: BTreeSet<usize>,
     /// Every internal import, deferred or not (the `imports` edges between files).
-    import_targets: Vec<BTreeSet<usize>>,
-    /// Per file: imported name -> what it is bound to.
-    binds: Vec<FxHashMap<&'a str, Bind>>,
-    /// Per file: the files it star-imports (`from .core import *`), in source order.
-    stars: Vec<Vec<usize>>,
-    /// (file, file node, language, package, line) of every external import, in source order.
-    package_imports: Vec<(usize, i64, &'static str, String, u32)>,
-    /// Per file: its import rows.
-    rows: Vec<Vec<ImportRow>>,
+    import_targets: BTreeSet<usize>,
+    /// Imported name -> what it is bound to.
+    binds: FxHashMap<String, Bind>,
+    /// The files it star-imports (`from .core import *`), in source order.
+    stars: Vec<usize>,
+    /// (language, package, line) of every external import, in source order.
+    packages: Vec<(&'static str, String, u32)>,
+    rows: Vec<ImportRow>,
+    /// An `unresolved_import` anomaly per import that resolves to nothing.
+    unresolved: Vec<AnomalyRow>,
 }
 
-/// Phase 2: resolves every import, records its row (and an `unresolved_import` anomaly when
-/// it resolves to nothing), and collects the bindings and file dependencies.
-fn link_imports<'a>(
+/// Phase 2: every file's imports, resolved (`kept[fi]` when the previous run's still holds),
+/// with the `unresolved_import` anomalies in file order.
+fn link_imports(
     idx: &Indexed<'_>,
-    sources: &'a [Source],
-    file_ids: &[i64],
+    sources: &[Source],
+    kept: &[Option<Arc<FileImports>>],
     anomalies: &mut Vec<AnomalyRow>,
-) -> ImportLinks<'a> {
-    let mut out = ImportLinks {
-        file_graph: vec![BTreeSet::new(); sources.len()],
-        import_targets: vec![BTreeSet::new(); sources.len()],
-        binds: Vec::with_capacity(sources.len()),
-        stars: vec![Vec::new(); sources.len()],
-        package_imports: Vec::new(),
-        rows: Vec::with_capacity(sources.len()),
-    };
-    for (fi, s) in sources.iter().enumerate() {
-        let mut rows = Vec::new();
-        let mut b = FxHashMap::default();
-        let mut seen_rows = FxHashSet::default();
-        for imp in &s.parse.imports {
-            let shown = shown_module(s.lang, imp);
-            let res = idx.resolve(fi, imp);
-            let (resolved_path, external) = resolved_path(idx, sources, fi, imp, &res);
-            match &res {
-                Ok(Bind::External(pkg)) => {
-                    if !pkg.is_empty() && imp.module != "__future__" {
-                        out.package_imports.push((
-                            fi,
-                            file_ids[fi],
-                            s.lang.name(),
-                            pkg.clone(),
-                            imp.line,
-                        ));
+) -> Vec<Arc<FileImports>> {
+    let mut out = Vec::with_capacity(sources.len());
+    for fi in 0..sources.len() {
+        let imports = match kept.get(fi).and_then(Option::as_ref) {
+            Some(k) => k.clone(),
+            None => Arc::new(resolve_imports(idx, sources, fi)),
+        };
+        anomalies.extend(imports.unresolved.iter().cloned());
+        out.push(imports);
+    }
+    out
+}
+
+/// Resolves file `fi`'s imports: its rows, bindings and file dependencies.
+fn resolve_imports(idx: &Indexed<'_>, sources: &[Source], fi: usize) -> FileImports {
+    let s = &sources[fi];
+    let mut out = FileImports::default();
+    let mut seen_rows = FxHashSet::default();
+    for imp in &s.parse.imports {
+        let shown = shown_module(s.lang, imp);
+        let res = idx.resolve(fi, imp);
+        let (resolved_path, external) = resolved_path(idx, sources, fi, imp, &res);
+        match &res {
+            Ok(Bind::External(pkg)) => {
+                if !pkg.is_empty() && imp.module != "__future__" {
+                    out.packages.push((s.lang.name(), pkg.clone(), imp.line));
+                }
+            }
+            Ok(_) => {
+                if let Some(rp) = &resolved_path
+                    && let Some(t) = idx.path_map.get(rp.as_str())
+                    && *t != fi
+                {
+                    out.import_targets.insert(*t);
+                    // Cycles only count imports executed at module import time.
+                    if !imp.deferred {
+                        out.file_graph.insert(*t);
                     }
                 }
-                Ok(_) => {
-                    if let Some(rp) = &resolved_path
-                        && let Some(t) = idx.path_map.get(rp.as_str())
-                        && *t != fi
-                    {
-                        out.import_targets[fi].insert(*t);
-                        // Cycles only count imports executed at module import time.
-                        if !imp.deferred {
-                            out.file_graph[fi].insert(*t);
-                        }
-                    }
-                }
-                Err(reason) => anomalies.push(unresolved_import(s, imp, &shown, reason)),
             }
-            if seen_rows.insert((shown.clone(), imp.line)) {
-                rows.push(ImportRow {
-                    path: s.path.clone(),
-                    module: shown,
-                    resolved_path,
-                    external,
-                    line: imp.line,
-                });
-            }
-            // Star imports: Python `from m import *`, TS `export * from`, Rust `use m::*`.
-            let star = match (&res, imp.alias == "*") {
-                (Ok(Bind::Module(m)), true) => idx.module(fi, m),
-                (Ok(Bind::File(t)), true) => Some(*t),
-                _ => None,
-            };
-            if let Some(t) = star
-                && t != fi
-            {
-                out.stars[fi].push(t);
-            }
-            if let Ok(bind) = res
-                && imp.alias != "*"
-                && !imp.alias.is_empty()
-            {
-                b.insert(imp.alias.as_str(), bind);
-            }
+            Err(reason) => out
+                .unresolved
+                .push(unresolved_import(s, imp, &shown, reason)),
         }
-        out.binds.push(b);
-        out.rows.push(rows);
+        if seen_rows.insert((shown.clone(), imp.line)) {
+            out.rows.push(ImportRow {
+                path: s.path.clone(),
+                module: shown,
+                resolved_path,
+                external,
+                line: imp.line,
+            });
+        }
+        // Star imports: Python `from m import *`, TS `export * from`, Rust `use m::*`.
+        let star = match (&res, imp.alias == "*") {
+            (Ok(Bind::Module(m)), true) => idx.module(fi, m),
+            (Ok(Bind::File(t)), true) => Some(*t),
+            _ => None,
+        };
+        if let Some(t) = star
+            && t != fi
+        {
+            out.stars.push(t);
+        }
+        if let Ok(bind) = res
+            && imp.alias != "*"
+            && !imp.alias.is_empty()
+        {
+            out.binds.insert(imp.alias.clone(), bind);
+        }
     }
     out
 }
@@ -501,19 +504,21 @@ fn unresolved_import(s: &Source, imp: &Import, shown: &str, reason: &str) -> Ano
 
 /// Phase 3: a `package` node per external package (per language) with `imports` edges from
 /// the files importing it, then the `imports` edges between files.
-fn add_import_edges(g: &mut Builder, file_ids: &[i64], imports: &ImportLinks<'_>) {
+fn add_import_edges(g: &mut Builder, file_ids: &[i64], imports: &[Arc<FileImports>]) {
     let mut packages: BTreeMap<(&'static str, &str), i64> = BTreeMap::new();
-    let mut seen_pkg_edges = FxHashSet::default();
-    for (fi, fid, language, top, line) in &imports.package_imports {
-        let pid = *packages
-            .entry((*language, top.as_str()))
-            .or_insert_with(|| content_id("package", top, None, Some(language), 0));
-        if seen_pkg_edges.insert((*fid, pid)) {
-            g.edge(*fi, "imports", *fid, pid, 1.0, Some(*line));
+    for (fi, file) in imports.iter().enumerate() {
+        let mut seen_pkg_edges = FxHashSet::default();
+        for (language, top, line) in &file.packages {
+            let pid = *packages
+                .entry((*language, top.as_str()))
+                .or_insert_with(|| content_id("package", top, None, Some(language), 0));
+            if seen_pkg_edges.insert(pid) {
+                g.edge(fi, "imports", file_ids[fi], pid, 1.0, Some(*line));
+            }
         }
     }
-    for (fi, targets) in imports.import_targets.iter().enumerate() {
-        for t in targets {
+    for (fi, file) in imports.iter().enumerate() {
+        for t in &file.import_targets {
             g.edge(fi, "imports", file_ids[fi], file_ids[*t], 1.0, None);
         }
     }
@@ -539,8 +544,7 @@ struct Resolver<'a> {
     sources: &'a [Source],
     idx: &'a Indexed<'a>,
     symbols: &'a Symbols<'a>,
-    binds: &'a [FxHashMap<&'a str, Bind>],
-    stars: &'a [Vec<usize>],
+    imports: &'a [Arc<FileImports>],
     types: Types<'a>,
 }
 
@@ -575,10 +579,10 @@ impl Resolver<'_> {
                 Some((h, r)) => (h, Some(r)),
                 None => (q.as_str(), None),
             };
-            let Some(bind) = self.binds[f].get(head) else {
+            let Some(bind) = self.imports[f].binds.get(head) else {
                 // Not bound by name: the first star-imported module exporting it (listed in
                 // its `__all__`, else any name not starting with `_`).
-                let found = self.stars[f].iter().find_map(|g| {
+                let found = self.imports[f].stars.iter().find_map(|g| {
                     let source = &self.sources[*g];
                     let public = match &source.parse.dunder_all {
                         Some(all) => all.iter().any(|n| n == head),
@@ -629,7 +633,7 @@ impl Resolver<'_> {
         if let Some((_, SymKind::Class)) = self.lookup_in(fi, parts[0]) {
             return self.lookup_in(fi, dotted).map(|(id, _)| (id, 0.8));
         }
-        match self.binds[fi].get(parts[0]) {
+        match self.imports[fi].binds.get(parts[0]) {
             Some(Bind::Module(m)) => {
                 for k in (1..parts.len()).rev() {
                     let mut module = m.clone();
@@ -836,7 +840,7 @@ fn add_calls_and_uses(g: &mut Builder, r: &Resolver<'_>, reuse: &[Option<Arc<Par
         // else in the file names it (re-exports, `TYPE_CHECKING` imports). An import inside a
         // function is that function's dependency, not the module's.
         for imp in &s.parse.imports {
-            if let Some(Bind::Symbol(from, n)) = r.binds[fi].get(imp.alias.as_str())
+            if let Some(Bind::Symbol(from, n)) = r.imports[fi].binds.get(imp.alias.as_str())
                 && let Some((dst, _)) = r.exported(*from, n)
             {
                 let src = node_of(enclosing_symbol(&s.parse.symbols, imp.line));
@@ -985,12 +989,12 @@ fn flag_dynamic_uses(sources: &[Source], anomalies: &mut Vec<AnomalyRow>) {
 /// Phase 5: an `import_cycle` anomaly per cycle of internal module-level imports.
 fn flag_import_cycles(
     sources: &[Source],
-    file_graph: &[BTreeSet<usize>],
+    imports: &[Arc<FileImports>],
     anomalies: &mut Vec<AnomalyRow>,
 ) {
-    let files: Vec<usize> = (0..file_graph.len()).collect();
-    for scc in tarjan(&files, |f| file_graph[*f].iter().copied()) {
-        let self_loop = scc.len() == 1 && file_graph[scc[0]].contains(&scc[0]);
+    let files: Vec<usize> = (0..imports.len()).collect();
+    for scc in tarjan(&files, |f| imports[*f].file_graph.iter().copied()) {
+        let self_loop = scc.len() == 1 && imports[scc[0]].file_graph.contains(&scc[0]);
         if scc.len() < 2 && !self_loop {
             continue;
         }

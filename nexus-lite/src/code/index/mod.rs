@@ -571,15 +571,17 @@ pub fn build(
     let keys: Vec<&str> = todo.iter().map(|(_, _, key)| key.as_str()).collect();
     let layout = incremental::layout(files, &sources);
     let mut previous = cache.linked.lock().ok().and_then(|mut p| p.take());
-    let reuse = incremental::plan(previous.as_mut(), layout, &sources, &keys);
+    let plan = incremental::plan(previous.as_mut(), layout, &sources, &keys);
+    let reuse = plan.parts;
     lap(&mut data, "plan_ms");
-    let linked = match link::link(repository, &sources, &tracked, &reuse) {
+    let linked = match link::link(repository, &sources, &tracked, &reuse, &plan.imports) {
         Ok(linked) => linked,
         Err(link::Stale) => {
             tracing::warn!(
                 "a file kept from the previous graph links differently now; linking every file"
             );
-            link::link(repository, &sources, &tracked, &vec![None; sources.len()])
+            let none = vec![None; sources.len()];
+            link::link(repository, &sources, &tracked, &none, &vec![None; sources.len()])
                 .map_err(|_| "linking every file failed: no part was offered for reuse, yet one was stale; index again".to_string())?
         }
     };
@@ -592,7 +594,14 @@ pub fn build(
                 .is_some_and(|o| Arc::ptr_eq(o, part))
         })
         .count();
-    let next = incremental::remember(previous, layout, &sources, &keys, &linked.parts);
+    let next = incremental::remember(
+        previous,
+        layout,
+        &sources,
+        &keys,
+        &linked.parts,
+        &linked.imports,
+    );
     if let Ok(mut slot) = cache.linked.lock() {
         *slot = Some(next);
     }

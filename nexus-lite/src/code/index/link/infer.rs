@@ -236,10 +236,10 @@ impl Resolver<'_> {
     /// True when the first name of `dotted` is bound to something outside the repository.
     fn external_head(&self, fi: usize, dotted: &str) -> bool {
         let head = dotted.split(['.', '(']).next().unwrap_or("");
-        matches!(self.binds[fi].get(head), Some(Bind::External(_)))
+        matches!(self.imports[fi].binds.get(head), Some(Bind::External(_)))
             || (BUILTIN_NAMES.binary_search(&head).is_ok()
                 && self.lookup_in(fi, head).is_none()
-                && !self.binds[fi].contains_key(head))
+                && !self.imports[fi].binds.contains_key(head))
     }
 
     /// The type of expression key `expr` (`t`, `self.x`, `make()`, `mod.Cls`) in file `fi`.
