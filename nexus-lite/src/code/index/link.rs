@@ -33,8 +33,9 @@ pub(super) struct Stale;
 
 /// Turns parse results into parts and anomalies. `reuse[fi]` is file `fi`'s part in the
 /// previous graph when nothing it depends on changed (see `incremental`): its nodes, calls
-/// and uses are taken as they are, while its imports are resolved again and must come out
-/// the same.
+/// and uses are taken as they are, and its import rows and edges must match its imports
+/// (`kept_imports[fi]`, the previous run's while the file and the layout are the same, else
+/// resolved again).
 pub(super) fn link(
     repository: &str,
     sources: &[Source],
