@@ -13,9 +13,9 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
 /// One graph as the impact traversal reads it. Nodes are numbered densely in graph order
-/// (see [`load_nodes`]; `u32` indices into [`CachedGraph::nodes`]), so the traversal marks and compares plain
-/// integers in arrays instead of hashing row ids and comparing path strings (a depth-3
-/// impact on a base class reaches ~29k dependents over ~317k edges).
+/// (see [`load_nodes`]; `u32` indices into [`CachedGraph::nodes`]), so the traversal marks
+/// and compares plain integers in arrays instead of hashing row ids and comparing path
+/// strings (a depth-3 impact on a base class reaches ~29k dependents over ~317k edges).
 pub(crate) struct CachedGraph {
     pub(crate) nodes: Vec<NodeInfo>,
     /// Node indices in (path, id) and (qualified name, id) order, to find a query's targets.

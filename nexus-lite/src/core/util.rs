@@ -40,9 +40,13 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
 }
 
 pub fn sha256_hex(data: &[u8]) -> String {
-    let digest = Sha256::digest(data);
-    let mut out = String::with_capacity(64);
-    for b in digest {
+    hex(&Sha256::digest(data))
+}
+
+/// Lower-case hex of `bytes` (a digest).
+pub fn hex(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
         out.push_str(&format!("{b:02x}"));
     }
     out

@@ -187,11 +187,7 @@ impl Part {
             h.update([u8::from(i.external)]);
             h.update(i.line.to_le_bytes());
         }
-        let mut out = String::with_capacity(64);
-        for b in h.finalize() {
-            out.push_str(&format!("{b:02x}"));
-        }
-        out
+        crate::core::util::hex(&h.finalize())
     }
 }
 

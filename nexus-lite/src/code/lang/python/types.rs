@@ -409,17 +409,10 @@ pub(super) fn keep_useful_uses(
     };
     // A local called by name is no function of the repository; `local.m()` still is a
     // receiver call (typed, or matched by name).
-    let calls = std::mem::take(&mut out.calls);
-    out.calls = calls
-        .into_iter()
-        .filter(|c| c.callee.contains(['.', '(']) || !local_head(c.caller, &c.callee))
-        .collect();
+    out.calls
+        .retain(|c| c.callee.contains(['.', '(']) || !local_head(c.caller, &c.callee));
     // A returned local without a known type (a parameter, a loop variable) is no module name.
-    let returned = std::mem::take(&mut out.returned);
-    out.returned = returned
-        .into_iter()
-        .filter(|(f, key)| !local_head(Some(*f), key))
-        .collect();
+    out.returned.retain(|(f, key)| !local_head(Some(*f), key));
     if out.uses.is_empty() && names.is_empty() {
         return;
     }
