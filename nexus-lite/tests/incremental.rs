@@ -43,6 +43,17 @@ fn copy_of_this_repository(dir: &Path) {
         "probe/b.py",
         "from probe.a import make\n\n\ndef use():\n    return make().ping()\n",
     );
+    // Two functions returning each other's call, typed from whichever is asked first.
+    write(
+        dir,
+        "probe/c.py",
+        "class C:\n    def go(self):\n        return 3\n\n\ndef a(x):\n    if x:\n        return b(x)\n    return C()\n\n\ndef b(x):\n    return a(x)\n\n\ndef first():\n    return a(1).go()\n",
+    );
+    write(
+        dir,
+        "probe/d.py",
+        "from probe.c import b\n\n\ndef later():\n    return 0\n",
+    );
     git(dir, &["init", "-q", "-b", "main"]);
     git(dir, &["add", "-A"]);
     git(dir, &["commit", "-q", "-m", "this repository"]);
@@ -241,6 +252,24 @@ fn a_regeneration_links_what_the_change_reaches_and_gives_the_full_graph() {
         );
     });
     assert_eq!(linked, 2);
+    // A call typed through a return cycle that a full link met from its other end first:
+    // the caller alone, and the same edge as the full link.
+    let (linked, graph) = step(
+        &state,
+        repo.path(),
+        data.path(),
+        "a call through a cycle",
+        |r| {
+            replace(
+                r,
+                "probe/d.py",
+                "    return 0\n",
+                "    b(0).go()\n    return 0\n",
+            );
+        },
+    );
+    assert_eq!(linked, 2);
+    assert!(calls(data.path(), &graph, "probe.d.later", "probe.c.C.go"));
     // A function renamed while other files still call it by its old name: every file.
     let (linked, _) = step(
         &state,

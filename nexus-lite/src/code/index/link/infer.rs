@@ -7,7 +7,7 @@ use crate::code::index::Source;
 use crate::code::index::resolve::Bind;
 use crate::code::lang::SymKind;
 use rustc_hash::FxHashMap;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 /// The confidence of an edge reached through an inferred type (impact calls it `inferred`).
 pub(super) const INFERRED: f64 = 0.8;
@@ -126,8 +126,14 @@ pub(super) struct Types<'a> {
     /// Function node without a return annotation -> (file, its symbol index, the values it
     /// returns), typed in its own scope.
     returned: FxHashMap<i64, (usize, usize, Vec<&'a str>)>,
-    /// Function node -> what [`Resolver::returned_type`] found (also a cycle guard).
-    returned_memo: RefCell<FxHashMap<i64, Ty>>,
+    /// Function node -> what [`Resolver::return_type`] found, or `None` while it is being
+    /// computed (the cycle guard).
+    returned_memo: RefCell<FxHashMap<i64, Option<Ty>>>,
+    /// Set when an evaluation was cut by [`MAX_DEPTH`] or read a return still being
+    /// computed: its result depends on where it started, so it is not memoized. A memo
+    /// then holds only results every order of questions agrees on, and a link of one file
+    /// types exactly as a link of them all.
+    partial: Cell<bool>,
 }
 
 impl<'a> Types<'a> {
@@ -245,6 +251,7 @@ impl Resolver<'_> {
     /// The type of expression key `expr` (`t`, `self.x`, `make()`, `mod.Cls`) in file `fi`.
     pub(super) fn type_of(&self, fi: usize, expr: &str, caller: Option<usize>, depth: usize) -> Ty {
         if depth > MAX_DEPTH {
+            self.types.partial.set(true);
             return Ty::Unknown;
         }
         if let Some(value) = expr
@@ -329,14 +336,18 @@ impl Resolver<'_> {
         let Some((g, f, values)) = self.types.returned.get(&id) else {
             return Ty::Unknown;
         };
-        if let Some(ty) = self.types.returned_memo.borrow().get(&id) {
-            return *ty;
+        match self.types.returned_memo.borrow().get(&id) {
+            Some(Some(ty)) => return *ty,
+            Some(None) => {
+                // In progress: a function returning its own call (directly or not) is not
+                // typed by it.
+                self.types.partial.set(true);
+                return Ty::Unknown;
+            }
+            None => {}
         }
-        // In progress: a function returning its own call (directly or not) is not typed by it.
-        self.types
-            .returned_memo
-            .borrow_mut()
-            .insert(id, Ty::Unknown);
+        self.types.returned_memo.borrow_mut().insert(id, None);
+        let outer = self.types.partial.replace(false);
         let mut external = true;
         let mut found = Ty::Unknown;
         for value in values {
@@ -352,7 +363,14 @@ impl Resolver<'_> {
         if found == Ty::Unknown && external {
             found = Ty::External;
         }
-        self.types.returned_memo.borrow_mut().insert(id, found);
+        let partial = self.types.partial.get();
+        let mut memo = self.types.returned_memo.borrow_mut();
+        if partial {
+            memo.remove(&id);
+        } else {
+            memo.insert(id, Some(found));
+        }
+        self.types.partial.set(outer || partial);
         found
     }
 
@@ -366,6 +384,7 @@ impl Resolver<'_> {
         depth: usize,
     ) -> Target {
         if depth > MAX_DEPTH {
+            self.types.partial.set(true);
             return Target::Unknown;
         }
         if let Some(name) = key.strip_prefix("super().")
