@@ -244,3 +244,105 @@ fn a_served_repositorys_newest_graph_is_read_into_memory_ahead_of_its_first_quer
         "only the newest graph"
     );
 }
+
+/// This repository's Python and Rust sources under `nexus-lite/bench` and `nexus-lite/src/code`
+/// (real code), plus a package with a syntax error, dynamic uses and an unresolved import (the
+/// rows an impact answer reads besides nodes and edges): the sources' paths.
+fn real_repo(dir: &Path) -> Vec<String> {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let listed = git(here, &["ls-files", "bench", "src/code"]);
+    let mut sources = Vec::new();
+    for rel in listed
+        .lines()
+        .filter(|p| p.ends_with(".py") || p.ends_with(".rs"))
+    {
+        let to = dir.join(rel);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(here.join(rel), &to).unwrap();
+        sources.push(rel.to_string());
+    }
+    for (rel, text) in [
+        ("probe/__init__.py", ""),
+        ("probe/lib.py", "def helper():\n    return 1\n"),
+        (
+            "probe/broken.py",
+            "def ok():\n    return 1\n\ndef broken(:\n",
+        ),
+        (
+            "probe/dynamic.py",
+            "import importlib\nfrom probe.missing import nothing\nfrom probe.lib import helper\n\n\ndef load(name):\n    return getattr(importlib.import_module(name), 'run')()\n",
+        ),
+    ] {
+        write(dir, rel, text);
+        sources.push(rel.to_string());
+    }
+    git(dir, &["init", "-q", "-b", "main"]);
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-q", "-m", "real sources"]);
+    sources
+}
+
+#[test]
+fn a_regenerated_graph_is_held_in_memory_as_its_stored_rows_give_it() {
+    let repo = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let sources = real_repo(repo.path());
+    let srv = start_server(repo.path(), data.path(), Some(REPO), false);
+    srv.state
+        .index_now(srv.state.repo(REPO).unwrap(), None)
+        .unwrap();
+    // A one-file commit, regenerated through the API: the new graph is built in memory from
+    // the run's rows (not read back from SQLite).
+    let mut body = std::fs::read_to_string(repo.path().join("probe/dynamic.py")).unwrap();
+    body.push_str("\n\ndef regenerated():\n    return helper()\n");
+    write(repo.path(), "probe/dynamic.py", &body);
+    git(repo.path(), &["commit", "-qam", "a new caller"]);
+    let plan = post(
+        srv.addr,
+        "/api/v1/regenerations/plan",
+        &format!(r#"{{"repository":"{REPO}"}}"#),
+    );
+    assert_eq!(plan.status, 200, "{}", plan.body);
+    let started = post(
+        srv.addr,
+        "/api/v1/regenerations",
+        &format!(r#"{{"plan_id":{}}}"#, plan.body["plan_id"]),
+    );
+    assert_eq!(started.status, 202, "{}", started.body);
+    let id = started.body["regeneration_id"].as_str().unwrap();
+    let done = loop {
+        let r = ok(srv.addr, &format!("/api/v1/regenerations/{id}"));
+        if r["status"] != "running" {
+            break r;
+        }
+        std::thread::yield_now();
+    };
+    assert_eq!(done["status"], "ready", "{done}");
+    let graph = done["graph_id"].as_str().unwrap();
+    let queries: Vec<String> = sources
+        .iter()
+        .map(|p| {
+            format!(
+                "/api/v1/impact?graph_id={graph}&path={}&depth=3&limit=500",
+                enc(p)
+            )
+        })
+        .chain(
+            ["probe.lib.helper", "probe.broken.ok"]
+                .iter()
+                .map(|s| format!("/api/v1/impact?graph_id={graph}&symbol={}&depth=3", enc(s))),
+        )
+        .collect();
+    let held: Vec<Value> = queries.iter().map(|q| ok(srv.addr, q)).collect();
+    assert!(
+        held.iter()
+            .any(|a| dependents(a).iter().any(|d| d.contains("regenerated"))),
+        "the new caller is missing"
+    );
+    srv.stop();
+    // A new process reads the same graph from SQLite: every answer is the same.
+    let fresh = start_server(repo.path(), data.path(), Some(REPO), false);
+    for (q, held) in queries.iter().zip(&held) {
+        assert_eq!(&ok(fresh.addr, q), held, "{q}");
+    }
+}

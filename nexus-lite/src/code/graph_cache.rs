@@ -5,6 +5,7 @@
 //! graph model it holds (nodes, adjacency, dynamic uses) lives here too: the engine keeps the
 //! cache without importing the HTTP handlers that read it (impact, compare).
 
+use crate::code::index::{AnomalyRow, GraphData, NodeRow};
 use crate::core::http::ApiError;
 use rusqlite::Connection;
 use rustc_hash::FxHashMap;
@@ -126,9 +127,16 @@ impl DynamicUses {
                 Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
             })?
             .collect::<Result<Vec<_>, _>>()?;
+        Ok(Self::from_rows(rows.iter().filter_map(
+            |(path, details)| Some((path.as_str(), serde_json::from_str(details).ok()?)),
+        )))
+    }
+
+    /// From `dynamic_use` anomalies as (path, details) in path order.
+    fn from_rows<'a>(rows: impl Iterator<Item = (&'a str, Value)>) -> DynamicUses {
         let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
         for (path, details) in rows {
-            let Ok(Value::Object(kinds)) = serde_json::from_str::<Value>(&details) else {
+            let Value::Object(kinds) = details else {
                 continue;
             };
             for (kind, lines) in kinds {
@@ -138,7 +146,7 @@ impl DynamicUses {
                 }
             }
         }
-        Ok(DynamicUses(out))
+        DynamicUses(out)
     }
 }
 
@@ -190,18 +198,42 @@ impl<T: Copy + Default> Rows<T> {
     }
 }
 
+/// [`Adjacency`] being filled edge by edge, in storage order.
+#[derive(Default)]
+struct AdjacencyBuilder {
+    rev: Vec<(u32, (u32, u8, f64))>,
+    children: Vec<(u32, u32)>,
+}
+
+impl AdjacencyBuilder {
+    /// An edge between node indices: kinds compared in place, no string kept per edge
+    /// (317k edges at a million lines).
+    fn add(&mut self, kind: &str, src: u32, dst: u32, confidence: f64) {
+        if let Some(rel) = RELATIONS.iter().position(|k| *k == kind) {
+            self.rev.push((dst, (src, rel as u8, confidence)));
+        } else if matches!(kind, "defines" | "contains") {
+            self.children.push((src, dst));
+        }
+    }
+
+    fn finish(self, nodes: usize) -> Adjacency {
+        Adjacency {
+            rev: Rows::new(nodes, &self.rev),
+            children: Rows::new(nodes, &self.children),
+        }
+    }
+}
+
 impl Adjacency {
     /// Graph `gpk`'s edges, row ids mapped to node indices by `index`; edges with an end
-    /// outside the graph's nodes are left out. Read in storage order, kinds compared in place:
-    /// no sort and no string per edge (317k edges at a million lines).
+    /// outside the graph's nodes are left out. Read in storage order: no sort.
     fn load(
         conn: &Connection,
         gpk: i64,
         nodes: usize,
         index: &FxHashMap<i64, u32>,
     ) -> Result<Self, ApiError> {
-        let mut rev = Vec::new();
-        let mut children = Vec::new();
+        let mut built = AdjacencyBuilder::default();
         let mut st = conn.prepare("SELECT kind, src, dst, confidence FROM edges WHERE gpk=?1")?;
         let mut rows = st.query([gpk])?;
         while let Some(r) = rows.next()? {
@@ -209,16 +241,9 @@ impl Adjacency {
                 continue;
             };
             let kind = r.get_ref(0)?.as_str().map_err(rusqlite::Error::from)?;
-            if let Some(rel) = RELATIONS.iter().position(|k| *k == kind) {
-                rev.push((*dst, (*src, rel as u8, r.get::<_, f64>(3)?)));
-            } else if matches!(kind, "defines" | "contains") {
-                children.push((*src, *dst));
-            }
+            built.add(kind, *src, *dst, r.get(3)?);
         }
-        Ok(Adjacency {
-            rev: Rows::new(nodes, &rev),
-            children: Rows::new(nodes, &children),
-        })
+        Ok(built.finish(nodes))
     }
 
     /// What depends on `node` directly: (src, relation index, confidence).
@@ -264,10 +289,17 @@ impl GraphCache {
             ms = started.elapsed().as_secs_f64() * 1000.0,
             "graph read into memory"
         );
-        let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
-        kept.insert(0, (gpk, graph.clone()));
-        kept.truncate(Self::KEPT);
+        self.keep(gpk, graph.clone());
         Ok(graph)
+    }
+
+    /// Keeps `graph` as graph `gpk`, most recently used (built from a run's rows: see
+    /// [`from_data`]).
+    pub(crate) fn keep(&self, gpk: i64, graph: Arc<CachedGraph>) {
+        let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
+        kept.retain(|(k, _)| *k != gpk);
+        kept.insert(0, (gpk, graph));
+        kept.truncate(Self::KEPT);
     }
 
     pub(crate) fn holds(&self, gpk: i64) -> bool {
@@ -286,33 +318,113 @@ impl GraphCache {
 }
 
 fn load(conn: &Connection, gpk: i64) -> Result<CachedGraph, ApiError> {
-    let by_id = load_nodes(conn, gpk)?;
-    let index: FxHashMap<i64, u32> = by_id
-        .iter()
-        .enumerate()
-        .map(|(i, (id, _))| (*id, i as u32))
-        .collect();
-    let mut nodes: Vec<NodeInfo> = by_id.into_iter().map(|(_, n)| n).collect();
-    rank_nodes(&mut nodes);
-    // Indices follow graph order, so (key, index) orders are (key, graph order) orders.
-    let mut by_path: Vec<u32> = (0..nodes.len() as u32).collect();
-    by_path.sort_unstable_by_key(|i| (nodes[*i as usize].path.as_deref(), *i));
-    let mut by_name = by_path.clone();
-    by_name.sort_unstable_by_key(|i| (nodes[*i as usize].qn.as_str(), *i));
+    let (nodes, index) = numbered(load_nodes(conn, gpk)?);
     let adjacency = Adjacency::load(conn, gpk, nodes.len(), &index)?;
     let blockers: i64 = conn.query_row(
         "SELECT COUNT(*) FROM anomalies WHERE gpk=?1 AND kind IN ('parse_error','unresolved_import')",
         [gpk],
         |r| r.get(0),
     )?;
-    Ok(CachedGraph {
+    Ok(assemble(
+        nodes,
+        adjacency,
+        blockers,
+        DynamicUses::load(conn, gpk)?,
+    ))
+}
+
+/// The graph a run has just written, from its rows in memory: what [`load`] reads back,
+/// without SQLite's sort of every node and decoding of every edge (~300 ms at a million
+/// lines, after each regeneration).
+pub(crate) fn from_data(data: &GraphData) -> CachedGraph {
+    // load_nodes's order: SQLite compares text bytewise and puts NULL first, as `Option<&str>`
+    // and `Option<u32>` do.
+    let mut rows: Vec<&NodeRow> = data.nodes().collect();
+    rows.sort_unstable_by_key(|n| {
+        (
+            n.kind == "package",
+            n.path.as_deref(),
+            n.kind != "file",
+            n.line,
+            n.id,
+        )
+    });
+    let (nodes, index) = numbered(
+        rows.into_iter()
+            .map(|n| {
+                (
+                    n.id,
+                    NodeInfo {
+                        kind: n.kind.to_string(),
+                        qn: n.qualified_name.clone(),
+                        path: n.path.clone(),
+                        rank: 0,
+                        file: NO_FILE,
+                    },
+                )
+            })
+            .collect(),
+    );
+    let mut built = AdjacencyBuilder::default();
+    for e in data.edges() {
+        if let (Some(src), Some(dst)) = (index.get(&e.src), index.get(&e.dst)) {
+            built.add(e.kind, *src, *dst, e.confidence);
+        }
+    }
+    let blockers = data
+        .anomalies
+        .iter()
+        .filter(|a| matches!(a.kind, "parse_error" | "unresolved_import"))
+        .count();
+    let mut dynamic: Vec<&AnomalyRow> = data
+        .anomalies
+        .iter()
+        .filter(|a| a.kind == "dynamic_use")
+        .collect();
+    dynamic.sort_by(|a, b| a.path.cmp(&b.path));
+    let adjacency = built.finish(nodes.len());
+    assemble(
+        nodes,
+        adjacency,
+        blockers as i64,
+        DynamicUses::from_rows(
+            dynamic
+                .into_iter()
+                .map(|a| (a.path.as_str(), a.details.clone())),
+        ),
+    )
+}
+
+/// Nodes in graph order, numbered densely, and the map from row id to number.
+fn numbered(by_id: Vec<(i64, NodeInfo)>) -> (Vec<NodeInfo>, FxHashMap<i64, u32>) {
+    let index = by_id
+        .iter()
+        .enumerate()
+        .map(|(i, (id, _))| (*id, i as u32))
+        .collect();
+    (by_id.into_iter().map(|(_, n)| n).collect(), index)
+}
+
+fn assemble(
+    mut nodes: Vec<NodeInfo>,
+    adjacency: Adjacency,
+    blockers: i64,
+    dynamic: DynamicUses,
+) -> CachedGraph {
+    rank_nodes(&mut nodes);
+    // Indices follow graph order, so (key, index) orders are (key, graph order) orders.
+    let mut by_path: Vec<u32> = (0..nodes.len() as u32).collect();
+    by_path.sort_unstable_by_key(|i| (nodes[*i as usize].path.as_deref(), *i));
+    let mut by_name = by_path.clone();
+    by_name.sort_unstable_by_key(|i| (nodes[*i as usize].qn.as_str(), *i));
+    CachedGraph {
         nodes,
         by_path,
         by_name,
         adjacency,
         blockers,
-        dynamic: DynamicUses::load(conn, gpk)?,
-    })
+        dynamic,
+    }
 }
 
 impl CachedGraph {
