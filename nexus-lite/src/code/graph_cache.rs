@@ -5,13 +5,13 @@
 //! graph model it holds (nodes, adjacency, dynamic uses) lives here too: the engine keeps the
 //! cache without importing the HTTP handlers that read it (impact, compare).
 
-use crate::code::index::{AnomalyRow, GraphData, NodeRow};
+use crate::code::index::{GraphData, NodeRow, Part};
 use crate::core::http::ApiError;
 use rusqlite::Connection;
 use rustc_hash::FxHashMap;
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 
 /// One graph as the impact traversal reads it. Nodes are numbered densely in graph order
 /// (see [`load_nodes`]; `u32` indices into [`CachedGraph::nodes`]), so the traversal marks
@@ -127,13 +127,13 @@ impl DynamicUses {
                 Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
             })?
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(Self::from_rows(rows.iter().filter_map(
-            |(path, details)| Some((path.as_str(), serde_json::from_str(details).ok()?)),
+        Ok(Self::from_rows(rows.into_iter().filter_map(
+            |(path, details)| Some((path, serde_json::from_str(&details).ok()?)),
         )))
     }
 
     /// From `dynamic_use` anomalies as (path, details) in path order.
-    fn from_rows<'a>(rows: impl Iterator<Item = (&'a str, Value)>) -> DynamicUses {
+    fn from_rows(rows: impl Iterator<Item = (String, Value)>) -> DynamicUses {
         let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
         for (path, details) in rows {
             let Value::Object(kinds) = details else {
@@ -262,6 +262,10 @@ pub struct GraphCache {
     kept: Mutex<Vec<(i64, Arc<CachedGraph>)>>,
     /// Held while a graph is read, so concurrent first queries read it once.
     loading: Mutex<()>,
+    /// Graphs being built from a run's rows (see [`Building`]): a query for one waits for it
+    /// instead of reading it from SQLite.
+    building: Mutex<Vec<i64>>,
+    built: Condvar,
 }
 
 impl GraphCache {
@@ -274,6 +278,10 @@ impl GraphCache {
         conn: &Connection,
         gpk: i64,
     ) -> Result<Arc<CachedGraph>, ApiError> {
+        if let Some(g) = self.lookup(gpk) {
+            return Ok(g);
+        }
+        self.wait_built(gpk);
         if let Some(g) = self.lookup(gpk) {
             return Ok(g);
         }
@@ -293,9 +301,28 @@ impl GraphCache {
         Ok(graph)
     }
 
-    /// Keeps `graph` as graph `gpk`, most recently used (built from a run's rows: see
-    /// [`from_data`]).
-    pub(crate) fn keep(&self, gpk: i64, graph: Arc<CachedGraph>) {
+    /// Announces graph `gpk`, about to be committed: until the [`Building`] is finished (or
+    /// dropped), a query for it waits.
+    pub(crate) fn expect(self: &Arc<Self>, gpk: i64) -> Building {
+        self.building
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(gpk);
+        Building {
+            cache: self.clone(),
+            gpk,
+        }
+    }
+
+    fn wait_built(&self, gpk: i64) {
+        let mut building = self.building.lock().unwrap_or_else(|e| e.into_inner());
+        while building.contains(&gpk) {
+            building = self.built.wait(building).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    /// Keeps `graph` as graph `gpk`, most recently used.
+    fn keep(&self, gpk: i64, graph: Arc<CachedGraph>) {
         let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
         kept.retain(|(k, _)| *k != gpk);
         kept.insert(0, (gpk, graph));
@@ -317,6 +344,47 @@ impl GraphCache {
     }
 }
 
+/// A graph announced by [`GraphCache::expect`]. Dropped (the commit failed, the build
+/// panicked), queries for it stop waiting and read it from SQLite.
+pub(crate) struct Building {
+    cache: Arc<GraphCache>,
+    gpk: i64,
+}
+
+impl Building {
+    /// Builds the graph from `rows` on a thread of its own, and keeps it.
+    pub(crate) fn finish(self, rows: GraphRows) {
+        let spawned = std::thread::Builder::new()
+            .name("graph-in-memory".to_owned())
+            .spawn(move || {
+                let started = std::time::Instant::now();
+                let graph = Arc::new(rows.graph());
+                tracing::info!(
+                    gpk = self.gpk,
+                    nodes = graph.nodes.len(),
+                    ms = started.elapsed().as_secs_f64() * 1000.0,
+                    "graph built in memory from the run's rows"
+                );
+                self.cache.keep(self.gpk, graph);
+            });
+        if let Err(e) = spawned {
+            tracing::warn!(error = %e, "cannot start a thread; the graph will be read from SQLite");
+        }
+    }
+}
+
+impl Drop for Building {
+    fn drop(&mut self) {
+        let mut building = self
+            .cache
+            .building
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        building.retain(|g| *g != self.gpk);
+        self.cache.built.notify_all();
+    }
+}
+
 fn load(conn: &Connection, gpk: i64) -> Result<CachedGraph, ApiError> {
     let (nodes, index) = numbered(load_nodes(conn, gpk)?);
     let adjacency = Adjacency::load(conn, gpk, nodes.len(), &index)?;
@@ -333,66 +401,78 @@ fn load(conn: &Connection, gpk: i64) -> Result<CachedGraph, ApiError> {
     ))
 }
 
-/// The graph a run has just written, from its rows in memory: what [`load`] reads back,
-/// without SQLite's sort of every node and decoding of every edge (~300 ms at a million
-/// lines, after each regeneration).
-pub(crate) fn from_data(data: &GraphData) -> CachedGraph {
-    // load_nodes's order: SQLite compares text bytewise and puts NULL first, as `Option<&str>`
-    // and `Option<u32>` do.
-    let mut rows: Vec<&NodeRow> = data.nodes().collect();
-    rows.sort_unstable_by_key(|n| {
-        (
-            n.kind == "package",
-            n.path.as_deref(),
-            n.kind != "file",
-            n.line,
-            n.id,
-        )
-    });
-    let (nodes, index) = numbered(
-        rows.into_iter()
-            .map(|n| {
-                (
-                    n.id,
-                    NodeInfo {
-                        kind: n.kind.to_string(),
-                        qn: n.qualified_name.clone(),
-                        path: n.path.clone(),
-                        rank: 0,
-                        file: NO_FILE,
-                    },
-                )
-            })
-            .collect(),
-    );
-    let mut built = AdjacencyBuilder::default();
-    for e in data.edges() {
-        if let (Some(src), Some(dst)) = (index.get(&e.src), index.get(&e.dst)) {
-            built.add(e.kind, *src, *dst, e.confidence);
+/// What a run has just written that its graph in memory is made of: shared with the run, so
+/// the graph is built on a thread of its own (see [`Building`]).
+pub(crate) struct GraphRows {
+    parts: Vec<Arc<Part>>,
+    blockers: i64,
+    /// `dynamic_use` anomalies as (path, details), in path order.
+    dynamic: Vec<(String, Value)>,
+}
+
+impl GraphRows {
+    pub(crate) fn of(data: &GraphData) -> GraphRows {
+        let blockers = data
+            .anomalies
+            .iter()
+            .filter(|a| matches!(a.kind, "parse_error" | "unresolved_import"))
+            .count();
+        let mut dynamic: Vec<(String, Value)> = data
+            .anomalies
+            .iter()
+            .filter(|a| a.kind == "dynamic_use")
+            .map(|a| (a.path.clone(), a.details.clone()))
+            .collect();
+        dynamic.sort_by(|a, b| a.0.cmp(&b.0));
+        GraphRows {
+            parts: data.parts.clone(),
+            blockers: blockers as i64,
+            dynamic,
         }
     }
-    let blockers = data
-        .anomalies
-        .iter()
-        .filter(|a| matches!(a.kind, "parse_error" | "unresolved_import"))
-        .count();
-    let mut dynamic: Vec<&AnomalyRow> = data
-        .anomalies
-        .iter()
-        .filter(|a| a.kind == "dynamic_use")
-        .collect();
-    dynamic.sort_by(|a, b| a.path.cmp(&b.path));
-    let adjacency = built.finish(nodes.len());
-    assemble(
-        nodes,
-        adjacency,
-        blockers as i64,
-        DynamicUses::from_rows(
-            dynamic
-                .into_iter()
-                .map(|a| (a.path.as_str(), a.details.clone())),
-        ),
-    )
+
+    /// The graph these rows make: what [`load`] reads back from SQLite, without SQLite's sort
+    /// of every node and decoding of every edge (~300 ms at a million lines).
+    fn graph(self) -> CachedGraph {
+        // load_nodes's order: SQLite compares text bytewise and puts NULL first, as
+        // `Option<&str>` and `Option<u32>` do. Parts come in path order and a part's nodes
+        // nearly in line order: a stable sort merges those runs.
+        let mut rows: Vec<&NodeRow> = self.parts.iter().flat_map(|p| &p.nodes).collect();
+        rows.sort_by_key(|n| {
+            (
+                n.kind == "package",
+                n.path.as_deref(),
+                n.kind != "file",
+                n.line,
+                n.id,
+            )
+        });
+        let (nodes, index) = numbered(
+            rows.into_iter()
+                .map(|n| {
+                    (
+                        n.id,
+                        NodeInfo {
+                            kind: n.kind.to_string(),
+                            qn: n.qualified_name.clone(),
+                            path: n.path.clone(),
+                            rank: 0,
+                            file: NO_FILE,
+                        },
+                    )
+                })
+                .collect(),
+        );
+        let mut built = AdjacencyBuilder::default();
+        for e in self.parts.iter().flat_map(|p| &p.edges) {
+            if let (Some(src), Some(dst)) = (index.get(&e.src), index.get(&e.dst)) {
+                built.add(e.kind, *src, *dst, e.confidence);
+            }
+        }
+        let adjacency = built.finish(nodes.len());
+        let dynamic = DynamicUses::from_rows(self.dynamic.into_iter());
+        assemble(nodes, adjacency, self.blockers, dynamic)
+    }
 }
 
 /// Nodes in graph order, numbered densely, and the map from row id to number.
@@ -414,7 +494,8 @@ fn assemble(
     rank_nodes(&mut nodes);
     // Indices follow graph order, so (key, index) orders are (key, graph order) orders.
     let mut by_path: Vec<u32> = (0..nodes.len() as u32).collect();
-    by_path.sort_unstable_by_key(|i| (nodes[*i as usize].path.as_deref(), *i));
+    // Nearly sorted already (graph order is path order but for the packages).
+    by_path.sort_by_key(|i| (nodes[*i as usize].path.as_deref(), *i));
     let mut by_name = by_path.clone();
     by_name.sort_unstable_by_key(|i| (nodes[*i as usize].qn.as_str(), *i));
     CachedGraph {

@@ -72,7 +72,6 @@ pub(super) fn run_index(
             graph_build_ms = %o.stats["graph_build_ms"],
             write_ms = %o.stats["write_ms"],
             caches_ms = %o.stats["caches_ms"],
-            graph_cache_ms = %o.stats["graph_cache_ms"],
             checkpoint_ms = %o.stats["checkpoint_ms"],
             "graph ready"
         ),
@@ -495,7 +494,7 @@ fn write(
     let warnings = analyser_warnings(&statuses);
     let pruned = std::cell::Cell::new((0usize, 0usize));
     let caches_ms = std::cell::Cell::new(0.0);
-    let graph_cache_ms = std::cell::Cell::new(0.0);
+    let building = std::cell::RefCell::new(None);
     let counts = store::write_graph(
         conn,
         &started.graph_id,
@@ -517,23 +516,24 @@ fn write(
             pruned.set(store_caches(tx, data, &py, &forget, &to_store)?);
             caches_ms.set(ms_since(t));
             if run.regen_id.is_some() {
-                // A regeneration's graph is asked about next: in memory before it is ready.
-                let t = Instant::now();
-                let gpk: i64 = tx
+                // A regeneration's graph is asked about next: it is built in memory from the
+                // run's rows once committed, and a query for it waits for that.
+                let gpk = tx
                     .query_row(
                         "SELECT gpk FROM graphs WHERE graph_id=?1",
                         [&started.graph_id],
                         |r| r.get(0),
                     )
                     .map_err(LiteError::db("finding the graph being written"))?;
-                let graph = std::sync::Arc::new(graph_cache::from_data(data));
-                run.state.graph_cache.keep(gpk, graph);
-                graph_cache_ms.set(ms_since(t));
+                *building.borrow_mut() = Some(run.state.graph_cache.expect(gpk));
             }
             Ok(())
         },
         || pause_before_commit(&started.graph_id),
     )?;
+    if let Some(building) = building.into_inner() {
+        building.finish(graph_cache::GraphRows::of(data));
+    }
     let parse_keys: Vec<String> = data.new_parses.iter().map(|(k, _, _)| k.clone()).collect();
     run.repo.cache.mark_persisted(&parse_keys);
     if let Ok(mut c) = run.repo.analyser_cache.lock() {
@@ -546,7 +546,6 @@ fn write(
     stats["analyser_results_stored"] = json!(to_store.len());
     stats["cache_rows_pruned"] = json!(pruned_parses + pruned_results);
     stats["caches_ms"] = json!(caches_ms.get());
-    stats["graph_cache_ms"] = json!(graph_cache_ms.get());
     stats["write_ms"] = json!(ms_since(t3));
     // The graph is committed and served; fold the WAL back outside the measured write.
     let t4 = Instant::now();
