@@ -109,9 +109,9 @@ fn check_plan(
         ));
     }
     let repo = known_repo(s, &plan.repository)?;
-    let head = git::head_sha(&repo.root)?;
+    let (dirty, head) = git::dirty_files_while(&repo.root, || git::head_sha(&repo.root));
+    let (head, dirty) = (head?, dirty?);
     let branch = git::current_branch(&repo.root)?;
-    let dirty = git::dirty_files(&repo.root)?;
     if head != plan.head_sha
         || branch != plan.current_branch
         || crate::code::engine::dirty_fingerprint(&dirty) != plan.dirty_fingerprint

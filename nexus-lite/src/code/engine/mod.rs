@@ -426,16 +426,19 @@ impl AppState {
         let branch = branch
             .map(str::to_string)
             .unwrap_or_else(|| git::default_branch(&repo.root));
-        let head_sha = git::head_sha(&repo.root)?;
-        let dirty_files = git::dirty_files(&repo.root)?;
-        let conn = self.reader()?;
-        let previous = store::latest_ready(&conn, &repo.name, &branch)?;
+        let (dirty_files, rest) = git::dirty_files_while(&repo.root, || {
+            let head_sha = git::head_sha(&repo.root)?;
+            let conn = self.reader()?;
+            let previous = store::latest_ready(&conn, &repo.name, &branch)?;
+            Ok::<_, LiteError>((head_sha, conn, previous, git::ls_files(&repo.root)?))
+        });
+        let (head_sha, conn, previous, all_files) = rest?;
+        let dirty_files = dirty_files?;
         let (ambiguous, ambiguity_reason) =
             match ambiguity(current_branch.as_deref(), head_sha.is_some(), &branch) {
                 Some(reason) => (true, Some(reason)),
                 None => (false, None),
             };
-        let all_files = git::ls_files(&repo.root)?;
         let source_count = all_files
             .iter()
             .filter(|p| index::language_of(p).is_some())
