@@ -138,7 +138,22 @@ pub(super) struct Types<'a> {
 
 impl<'a> Types<'a> {
     pub(super) fn new(sources: &'a [Source], symbols: &Symbols<'a>) -> Types<'a> {
-        let mut t = Types::default();
+        let sum = |n: fn(&Source) -> usize| sources.iter().map(n).sum::<usize>();
+        let mut t = Types {
+            facts: FxHashMap::with_capacity_and_hasher(
+                sum(|s| s.parse.types.len()),
+                Default::default(),
+            ),
+            members: FxHashMap::with_capacity_and_hasher(
+                sum(|s| s.parse.symbols.len()),
+                Default::default(),
+            ),
+            returned: FxHashMap::with_capacity_and_hasher(
+                sum(|s| s.parse.returned.len()),
+                Default::default(),
+            ),
+            ..Types::default()
+        };
         for (fi, s) in sources.iter().enumerate() {
             let node_of = &symbols.sym_node_of[fi];
             for (si, sym) in s.parse.symbols.iter().enumerate() {
