@@ -398,7 +398,7 @@ impl AppState {
             .index_lock
             .lock()
             .map_err(|_| LiteError::Task("index lock poisoned".into()))?;
-        run_index(self, repo, regen_id, tree)
+        run_index(self, repo, regen_id, tree, regen_id.is_some())
     }
 
     /// First-use indexing: index `repository` when it has no ready graph on `branch`. True when
@@ -417,7 +417,7 @@ impl AppState {
         if current != branch {
             return Ok(false);
         }
-        run_index(self, repo, None, None)?;
+        run_index(self, repo, None, None, true)?;
         Ok(true)
     }
 

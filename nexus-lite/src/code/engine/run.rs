@@ -19,6 +19,9 @@ struct Run<'a> {
     state: &'a AppState,
     repo: &'a Repo,
     regen_id: Option<&'a str>,
+    /// A query asks about the graph next (a regeneration, a first use): it is built in memory
+    /// from the run's rows once committed, and a query for it waits for that.
+    queried: bool,
 }
 
 impl Run<'_> {
@@ -52,11 +55,13 @@ pub(super) fn run_index(
     repo: &Repo,
     regen_id: Option<&str>,
     tree: Option<WorkTree>,
+    queried: bool,
 ) -> Result<RunOutcome, LiteError> {
     let run = Run {
         state,
         repo,
         regen_id,
+        queried,
     };
     let mut conn = state.core.writer()?;
     // Large write transactions: a bigger page cache, and no automatic checkpoint inside COMMIT
@@ -515,9 +520,7 @@ fn write(
             let t = Instant::now();
             pruned.set(store_caches(tx, data, &py, &forget, &to_store)?);
             caches_ms.set(ms_since(t));
-            if run.regen_id.is_some() {
-                // A regeneration's graph is asked about next: it is built in memory from the
-                // run's rows once committed, and a query for it waits for that.
+            if run.queried {
                 let gpk = tx
                     .query_row(
                         "SELECT gpk FROM graphs WHERE graph_id=?1",
