@@ -1,8 +1,9 @@
 //! Ready graphs' nodes and dependency edges in memory, shared across requests: an impact query
 //! walks only what it reaches instead of reading every node and edge of the graph (~150 ms per
 //! call on a million-line graph). A ready graph never changes, so an entry is valid for as long
-//! as it is kept; the least recently used one is dropped when a new graph is asked for. The
-//! graph model it holds (nodes, adjacency, dynamic uses) lives here too: the engine keeps the
+//! as it is kept; the least recently used one is dropped when a new graph is asked for. A graph
+//! a query is about to ask for (a regeneration's, a first use's) is built from the run's rows
+//! instead of read back from SQLite ([`Building`]). The graph model it holds (nodes, adjacency, dynamic uses) lives here too: the engine keeps the
 //! cache without importing the HTTP handlers that read it (impact, compare).
 
 use crate::code::index::{GraphData, NodeRow, Part};
