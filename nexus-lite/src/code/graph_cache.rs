@@ -353,24 +353,34 @@ pub(crate) struct Building {
 }
 
 impl Building {
-    /// Builds the graph from `rows` on a thread of its own, and keeps it.
-    pub(crate) fn finish(self, rows: GraphRows) {
-        let spawned = std::thread::Builder::new()
-            .name("graph-in-memory".to_owned())
-            .spawn(move || {
-                let started = std::time::Instant::now();
-                let graph = Arc::new(rows.graph());
-                tracing::info!(
-                    gpk = self.gpk,
-                    nodes = graph.nodes.len(),
-                    ms = started.elapsed().as_secs_f64() * 1000.0,
-                    "graph built in memory from the run's rows"
-                );
-                self.cache.keep(self.gpk, graph);
-            });
-        if let Err(e) = spawned {
-            tracing::warn!(error = %e, "cannot start a thread; the graph will be read from SQLite");
+    /// The graph to build once the run that wrote `rows` has reported.
+    pub(crate) fn from(self, rows: GraphRows) -> PendingGraph {
+        PendingGraph {
+            building: self,
+            rows,
         }
+    }
+}
+
+/// A committed graph to build in memory: [`PendingGraph::build`] runs on the thread that
+/// wrote it, after its run is reported ready (the run's memory is reused, and the
+/// regeneration's status does not wait for it).
+pub(crate) struct PendingGraph {
+    building: Building,
+    rows: GraphRows,
+}
+
+impl PendingGraph {
+    pub(crate) fn build(self) {
+        let started = std::time::Instant::now();
+        let graph = Arc::new(self.rows.graph());
+        tracing::info!(
+            gpk = self.building.gpk,
+            nodes = graph.nodes.len(),
+            ms = started.elapsed().as_secs_f64() * 1000.0,
+            "graph built in memory from the run's rows"
+        );
+        self.building.cache.keep(self.building.gpk, graph);
     }
 }
 
@@ -402,8 +412,7 @@ fn load(conn: &Connection, gpk: i64) -> Result<CachedGraph, ApiError> {
     ))
 }
 
-/// What a run has just written that its graph in memory is made of: shared with the run, so
-/// the graph is built on a thread of its own (see [`Building`]).
+/// What a run has just written that its graph in memory is made of (shared with the run).
 pub(crate) struct GraphRows {
     parts: Vec<Arc<Part>>,
     blockers: i64,

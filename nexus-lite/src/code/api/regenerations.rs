@@ -173,19 +173,23 @@ fn claim(s: &AppState, plan: &Plan, refuse: &Refusals<'_>) -> Result<Regen, ApiE
 fn run_in_background(state: Arc<AppState>, id: String, tree: Option<WorkTree>) {
     let plan_repo = plan_repo_of(&state, &id);
     tokio::task::spawn_blocking(move || {
-        let result = match plan_repo.as_deref().and_then(|n| state.repo(n)) {
+        let ran = match plan_repo.as_deref().and_then(|n| state.repo(n)) {
             Some(repo) => state.index_at(repo, Some(&id), tree),
             None => Err(LiteError::Task(
                 "the plan's repository is no longer registered".into(),
             )),
         };
+        let (result, pending) = match ran {
+            Ok((outcome, pending)) => (Ok(outcome), pending),
+            Err(e) => (Err(e), None),
+        };
         state.finish_regen(&id, &result);
         if let (Some(n), Ok(mut running)) = (plan_repo, state.running.lock()) {
             running.remove(&n);
         }
-        if let Ok(outcome) = &result {
-            let id = &outcome.graph_id;
-            state.warm(id, |conn| store::graph_by_id(conn, id));
+        // Reported ready first; a query for the graph meanwhile waits for this build.
+        if let Some(pending) = pending {
+            pending.build();
         }
     });
 }

@@ -3,7 +3,7 @@
 use crate::code::findings::{self, AnalyserStatus};
 mod run;
 
-use crate::code::graph_cache::GraphCache;
+use crate::code::graph_cache::{GraphCache, PendingGraph};
 use crate::code::index::{self, ParseCache};
 use crate::code::{cache, store};
 use crate::core::config::LiteConfig;
@@ -383,17 +383,22 @@ impl AppState {
 
     /// Indexes the repository's work tree now (blocking) into a new graph.
     pub fn index_now(&self, repo: &Repo, regen_id: Option<&str>) -> Result<RunOutcome, LiteError> {
-        self.index_at(repo, regen_id, None)
+        let (outcome, pending) = self.index_at(repo, regen_id, None)?;
+        if let Some(p) = pending {
+            p.build();
+        }
+        Ok(outcome)
     }
 
     /// [`AppState::index_now`], recording `tree` as the work tree's state when a submit has
-    /// just read it from git (the run then does not run `git status` again).
+    /// just read it from git (the run then does not run `git status` again). A regeneration's
+    /// graph comes back to be built in memory once the caller has reported the run.
     pub(crate) fn index_at(
         &self,
         repo: &Repo,
         regen_id: Option<&str>,
         tree: Option<WorkTree>,
-    ) -> Result<RunOutcome, LiteError> {
+    ) -> Result<(RunOutcome, Option<PendingGraph>), LiteError> {
         let _guard = repo
             .index_lock
             .lock()
@@ -417,7 +422,9 @@ impl AppState {
         if current != branch {
             return Ok(false);
         }
-        run_index(self, repo, None, None, true)?;
+        if let (_, Some(pending)) = run_index(self, repo, None, None, true)? {
+            pending.build();
+        }
         Ok(true)
     }
 

@@ -3,8 +3,9 @@
 
 use super::{ANALYSERS, AnalyserKey, AppState, Regen, Repo, RunOutcome, WorkTree};
 use crate::code::findings::{self, AnalyserStatus, RawFinding};
+use crate::code::graph_cache::{self, PendingGraph};
 use crate::code::index::{self, GraphData};
-use crate::code::{cache, graph_cache, store};
+use crate::code::{cache, store};
 use crate::core::error::LiteError;
 use crate::core::git;
 use crate::core::util::{now_epoch, rfc3339};
@@ -19,8 +20,8 @@ struct Run<'a> {
     state: &'a AppState,
     repo: &'a Repo,
     regen_id: Option<&'a str>,
-    /// A query asks about the graph next (a regeneration, a first use): it is built in memory
-    /// from the run's rows once committed, and a query for it waits for that.
+    /// A query asks about the graph next (a regeneration, a first use): the run returns it to
+    /// build in memory from its rows, and a query for it waits for that.
     queried: bool,
 }
 
@@ -56,7 +57,7 @@ pub(super) fn run_index(
     regen_id: Option<&str>,
     tree: Option<WorkTree>,
     queried: bool,
-) -> Result<RunOutcome, LiteError> {
+) -> Result<(RunOutcome, Option<PendingGraph>), LiteError> {
     let run = Run {
         state,
         repo,
@@ -71,7 +72,7 @@ pub(super) fn run_index(
     let started = start_graph(&run, &conn, tree)?;
     let result = build_graph(&run, &mut conn, &started);
     match &result {
-        Ok(o) => tracing::info!(
+        Ok((o, _)) => tracing::info!(
             repository = %repo.name,
             graph_id = %o.graph_id,
             graph_build_ms = %o.stats["graph_build_ms"],
@@ -152,7 +153,7 @@ fn build_graph(
     run: &Run<'_>,
     conn: &mut Connection,
     started: &Started,
-) -> Result<RunOutcome, LiteError> {
+) -> Result<(RunOutcome, Option<PendingGraph>), LiteError> {
     run.phase("listing");
     let t0 = Instant::now();
     let files = git::ls_files(&run.repo.root)?;
@@ -454,7 +455,7 @@ fn write(
     data: &GraphData,
     analysed: Analysed,
     measured: &Measured,
-) -> Result<RunOutcome, LiteError> {
+) -> Result<(RunOutcome, Option<PendingGraph>), LiteError> {
     let t3 = Instant::now();
     let Analysed {
         py,
@@ -534,9 +535,9 @@ fn write(
         },
         || pause_before_commit(&started.graph_id),
     )?;
-    if let Some(building) = building.into_inner() {
-        building.finish(graph_cache::GraphRows::of(data));
-    }
+    let pending = building
+        .into_inner()
+        .map(|b| b.from(graph_cache::GraphRows::of(data)));
     let parse_keys: Vec<String> = data.new_parses.iter().map(|(k, _, _)| k.clone()).collect();
     run.repo.cache.mark_persisted(&parse_keys);
     if let Ok(mut c) = run.repo.analyser_cache.lock() {
@@ -556,7 +557,7 @@ fn write(
         tracing::warn!(error = %e, "WAL checkpoint failed; SQLite will retry later");
     }
     stats["checkpoint_ms"] = json!(ms_since(t4));
-    Ok(RunOutcome {
+    let outcome = RunOutcome {
         graph_id: started.graph_id.clone(),
         repository: run.repo.name.clone(),
         branch: started.branch.clone(),
@@ -564,7 +565,8 @@ fn write(
         counts,
         stats,
         analysers: statuses,
-    })
+    };
+    Ok((outcome, pending))
 }
 
 /// Stores the run's new parses and analyser results, forgets the results of failed tools,
