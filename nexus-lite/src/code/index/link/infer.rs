@@ -5,9 +5,9 @@
 use super::{Resolver, Symbols};
 use crate::code::index::Source;
 use crate::code::index::resolve::Bind;
-use crate::code::lang::SymKind;
+use crate::code::lang::{SymKind, TypeFact};
 use rustc_hash::FxHashMap;
-use std::cell::{Cell, RefCell};
+use std::cell::{Cell, OnceCell, RefCell};
 
 /// The confidence of an edge reached through an inferred type (impact calls it `inferred`).
 pub(super) const INFERRED: f64 = 0.8;
@@ -115,8 +115,9 @@ pub(super) struct Types<'a> {
     class_at: FxHashMap<i64, (usize, usize)>,
     /// Class node -> its resolved base classes, in source order.
     pub(super) bases: FxHashMap<i64, Vec<i64>>,
-    /// (file, scope, name) -> type text of a local.
-    facts: FxHashMap<(usize, Option<usize>, &'a str), &'a str>,
+    /// Per file, made when the file's locals are first read: (scope, name) -> type text of a
+    /// local. A one-file run reads few files' locals.
+    facts: Vec<OnceCell<Facts<'a>>>,
     /// (class node, attribute) -> (file, type text), from `self.x = ...` and `x: T` in the body.
     attrs: FxHashMap<(i64, &'a str), (usize, &'a str)>,
     /// (class node, name) -> the method or nested class of that name.
@@ -136,14 +137,30 @@ pub(super) struct Types<'a> {
     partial: Cell<bool>,
 }
 
+/// One file's locals: (scope, name) -> type text.
+type Facts<'a> = FxHashMap<(Option<usize>, &'a str), &'a str>;
+
+/// `self.x` in a class's body or methods: an attribute of the class, not a local.
+fn attribute(f: &TypeFact) -> Option<(usize, &str)> {
+    Some((f.scope?, f.name.strip_prefix("self.")?))
+}
+
+/// File `s`'s locals, the first fact of each name kept.
+fn facts_of(s: &Source) -> Facts<'_> {
+    let mut facts = Facts::default();
+    for f in s.parse.types.iter().filter(|f| attribute(f).is_none()) {
+        facts
+            .entry((f.scope, f.name.as_str()))
+            .or_insert(f.ty.as_str());
+    }
+    facts
+}
+
 impl<'a> Types<'a> {
     pub(super) fn new(sources: &'a [Source], symbols: &Symbols<'a>) -> Types<'a> {
         let sum = |n: fn(&Source) -> usize| sources.iter().map(n).sum::<usize>();
         let mut t = Types {
-            facts: FxHashMap::with_capacity_and_hasher(
-                sum(|s| s.parse.types.len()),
-                Default::default(),
-            ),
+            facts: sources.iter().map(|_| OnceCell::new()).collect(),
             members: FxHashMap::with_capacity_and_hasher(
                 sum(|s| s.parse.symbols.len()),
                 Default::default(),
@@ -169,17 +186,10 @@ impl<'a> Types<'a> {
                 }
             }
             for f in &s.parse.types {
-                match (f.scope, f.name.strip_prefix("self.")) {
-                    (Some(class), Some(attr)) => {
-                        t.attrs
-                            .entry((node_of[class], attr))
-                            .or_insert((fi, f.ty.as_str()));
-                    }
-                    _ => {
-                        t.facts
-                            .entry((fi, f.scope, f.name.as_str()))
-                            .or_insert(f.ty.as_str());
-                    }
+                if let Some((class, attr)) = attribute(f) {
+                    t.attrs
+                        .entry((node_of[class], attr))
+                        .or_insert((fi, f.ty.as_str()));
                 }
             }
             for (si, ty) in &s.parse.returns {
@@ -244,10 +254,12 @@ impl Resolver<'_> {
 
     /// What local `name` holds as seen from `caller` (its scope, then the enclosing ones).
     fn local_fact(&self, fi: usize, caller: Option<usize>, name: &str) -> Option<&str> {
-        let syms = &self.sources[fi].parse.symbols;
+        let source = &self.sources[fi];
+        let facts = self.types.facts[fi].get_or_init(|| facts_of(source));
+        let syms = &source.parse.symbols;
         let mut cur = caller;
         loop {
-            if let Some(ty) = self.types.facts.get(&(fi, cur, name)) {
+            if let Some(ty) = facts.get(&(cur, name)) {
                 return Some(ty);
             }
             cur = syms[cur?].parent;
