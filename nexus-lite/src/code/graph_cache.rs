@@ -354,7 +354,7 @@ pub(crate) struct Building {
 
 impl Building {
     /// The graph to build once the run that wrote `rows` has reported.
-    pub(crate) fn from(self, rows: GraphRows) -> PendingGraph {
+    pub(crate) fn with_rows(self, rows: GraphRows) -> PendingGraph {
         PendingGraph {
             building: self,
             rows,

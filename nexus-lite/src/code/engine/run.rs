@@ -537,7 +537,7 @@ fn write(
     )?;
     let pending = building
         .into_inner()
-        .map(|b| b.from(graph_cache::GraphRows::of(data)));
+        .map(|b| b.with_rows(graph_cache::GraphRows::of(data)));
     let parse_keys: Vec<String> = data.new_parses.iter().map(|(k, _, _)| k.clone()).collect();
     run.repo.cache.mark_persisted(&parse_keys);
     if let Ok(mut c) = run.repo.analyser_cache.lock() {
