@@ -396,12 +396,16 @@ impl Drop for Building {
     }
 }
 
+/// Anomaly kinds that may hide dependents: an impact answer counts them as blockers.
+const BLOCKERS: [&str; 2] = ["parse_error", "unresolved_import"];
+
 fn load(conn: &Connection, gpk: i64) -> Result<CachedGraph, ApiError> {
     let (nodes, index) = numbered(load_nodes(conn, gpk)?);
     let adjacency = Adjacency::load(conn, gpk, nodes.len(), &index)?;
+    let [a, b] = BLOCKERS;
     let blockers: i64 = conn.query_row(
-        "SELECT COUNT(*) FROM anomalies WHERE gpk=?1 AND kind IN ('parse_error','unresolved_import')",
-        [gpk],
+        "SELECT COUNT(*) FROM anomalies WHERE gpk=?1 AND kind IN (?2, ?3)",
+        rusqlite::params![gpk, a, b],
         |r| r.get(0),
     )?;
     Ok(assemble(
@@ -425,7 +429,7 @@ impl GraphRows {
         let blockers = data
             .anomalies
             .iter()
-            .filter(|a| matches!(a.kind, "parse_error" | "unresolved_import"))
+            .filter(|a| BLOCKERS.contains(&a.kind))
             .count();
         let mut dynamic: Vec<(String, Value)> = data
             .anomalies

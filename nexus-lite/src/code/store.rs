@@ -84,8 +84,9 @@ fn insert_each<T>(
     Ok(())
 }
 
-/// Writes the whole graph and flips it to `ready` in one transaction.
-/// `before_commit` runs inside the transaction just before COMMIT (test hook).
+/// Writes the whole graph and flips it to `ready` in one transaction. `extra` adds to the
+/// same transaction and is given the graph's row key; `before_commit` runs inside the
+/// transaction just before COMMIT (test hook).
 #[allow(clippy::too_many_arguments)]
 pub fn write_graph(
     conn: &mut Connection,
@@ -94,7 +95,7 @@ pub fn write_graph(
     findings: &[Finding],
     analysers: &[AnalyserStatus],
     stats: &Value,
-    extra: impl FnOnce(&rusqlite::Transaction<'_>) -> Result<(), LiteError>,
+    extra: impl FnOnce(&rusqlite::Transaction<'_>, i64) -> Result<(), LiteError>,
     before_commit: impl FnOnce(),
 ) -> Result<Value, LiteError> {
     let tx = conn
@@ -116,7 +117,7 @@ pub fn write_graph(
     stats["parts_ms"] = json!(structure_ms);
     stats["results_ms"] = json!(t.elapsed().as_secs_f64() * 1000.0 - structure_ms);
     let counts = mark_ready(&tx, graph_id, data, findings, analysers, &stats)?;
-    extra(&tx)?;
+    extra(&tx, gpk)?;
     before_commit();
     tx.commit().map_err(LiteError::db("committing the graph"))?;
     Ok(counts)

@@ -508,7 +508,7 @@ fn write(
         &all,
         &statuses,
         &stats,
-        |tx| {
+        |tx, gpk| {
             if let Some(id) = run.regen_id {
                 tx.execute(
                     "UPDATE regenerations SET status='ready', phase='done', graph_id=?2, warnings=?3 WHERE regeneration_id=?1",
@@ -522,13 +522,6 @@ fn write(
             pruned.set(store_caches(tx, data, &py, &forget, &to_store)?);
             caches_ms.set(ms_since(t));
             if run.queried {
-                let gpk = tx
-                    .query_row(
-                        "SELECT gpk FROM graphs WHERE graph_id=?1",
-                        [&started.graph_id],
-                        |r| r.get(0),
-                    )
-                    .map_err(LiteError::db("finding the graph being written"))?;
                 *building.borrow_mut() = Some(run.state.graph_cache.expect(gpk));
             }
             Ok(())

@@ -576,8 +576,8 @@ pub fn build(
             tracing::warn!(
                 "a file kept from the previous graph links differently now; linking every file"
             );
-            let none = vec![None; sources.len()];
-            link::link(repository, &sources, &tracked, &none, &vec![None; sources.len()])
+            let n = sources.len();
+            link::link(repository, &sources, &tracked, &vec![None; n], &vec![None; n])
                 .map_err(|_| "linking every file failed: no part was offered for reuse, yet one was stale; index again".to_string())?
         }
     };
