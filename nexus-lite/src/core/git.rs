@@ -9,6 +9,7 @@
 use crate::core::error::LiteError;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Config forced on every run, as command-line config (`-c`, understood by every git), which
 /// wins over the repository's own config and its includes. Why each one:
@@ -376,10 +377,29 @@ pub fn parse_status(out: &[u8]) -> Vec<String> {
     files
 }
 
-/// Files with uncommitted changes ([`STATUS_ARGS`]), sorted.
+/// Files with uncommitted changes, sorted: what [`STATUS_ARGS`] lists, from two git processes
+/// at once. Listing the untracked files walks every directory, two thirds of `git status`'s
+/// time on a large tree (35 of 53 ms on 8.8k files), and the tracked files' check need not
+/// wait for it.
 pub fn dirty_files(repo: &Path) -> Result<Vec<String>, LiteError> {
-    let out = output(repo, content_command(repo)?, STATUS_ARGS)?;
-    let mut files = parse_status(&out);
+    const TRACKED: &[&str] = &[
+        "status",
+        "--porcelain=v1",
+        "-z",
+        "--untracked-files=no",
+        "--ignore-submodules=all",
+    ];
+    const UNTRACKED: &[&str] = &["ls-files", "-z", "--others", "--exclude-standard"];
+    let (tracked, untracked) = std::thread::scope(|s| {
+        let untracked = s.spawn(|| run(repo, UNTRACKED));
+        let tracked = content_command(repo).and_then(|cmd| output(repo, cmd, TRACKED));
+        let untracked = untracked
+            .join()
+            .unwrap_or_else(|_| Err(LiteError::Task("`git ls-files` failed unexpectedly".into())));
+        (tracked, untracked)
+    });
+    let mut files = parse_status(&tracked?);
+    files.extend(split_z(&untracked?));
     files.sort();
     files.dedup();
     Ok(files)
@@ -387,13 +407,19 @@ pub fn dirty_files(repo: &Path) -> Result<Vec<String>, LiteError> {
 
 /// [`dirty_files`] on a thread of its own while `meanwhile` runs: `git status` is the slow
 /// one of a plan's git questions (~50 ms on 9k files), and the others need not wait for it.
+/// `meanwhile` is told when `git status` has finished (work it may cut short).
 pub fn dirty_files_while<T>(
     repo: &Path,
-    meanwhile: impl FnOnce() -> T,
+    meanwhile: impl FnOnce(&AtomicBool) -> T,
 ) -> (Result<Vec<String>, LiteError>, T) {
+    let done = AtomicBool::new(false);
     std::thread::scope(|s| {
-        let status = s.spawn(|| dirty_files(repo));
-        let other = meanwhile();
+        let status = s.spawn(|| {
+            let dirty = dirty_files(repo);
+            done.store(true, Ordering::Release);
+            dirty
+        });
+        let other = meanwhile(&done);
         let dirty = status
             .join()
             .unwrap_or_else(|_| Err(LiteError::Task("`git status` failed unexpectedly".into())));
@@ -528,6 +554,79 @@ mod tests {
             ["a.py", "new.py", "old.py", "dir/x y.md"]
         );
         assert_eq!(split_z(b"a\0\0b c\0"), ["a", "b c"]);
+    }
+
+    /// Two git processes list what one `git status` lists: modified, staged (both sides of
+    /// a rename), deleted and untracked files, a nested repository once, nothing ignored
+    /// (by `.gitignore` or `info/exclude`) and nothing inside a submodule.
+    #[test]
+    fn dirty_files_lists_what_one_git_status_lists() {
+        let tmp = tempfile::tempdir().unwrap();
+        let repo = &tmp.path().join("r");
+        let write = |path: &str, text: &str| {
+            let full = repo.join(path);
+            std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+            std::fs::write(full, text).unwrap();
+        };
+        git_ok(tmp.path(), &["init", "-q", "-b", "main", "r"]);
+        write("src/a.py", "a = 1\n");
+        write("docs/c.md", "c\n");
+        write("keep.txt", "k\n");
+        write(".gitignore", "*.log\n");
+        git_ok(repo, &["add", "-A"]);
+        git_ok(repo, &["commit", "-qm", "one"]);
+        let nested = repo.join("nested");
+        git_ok(repo, &["init", "-q", "nested"]);
+        write("nested/n.txt", "n\n");
+        git_ok(&nested, &["add", "-A"]);
+        git_ok(&nested, &["commit", "-qm", "n"]);
+        let sub = tmp.path().join("sub");
+        git_ok(tmp.path(), &["init", "-q", "sub"]);
+        std::fs::write(sub.join("s.txt"), "s\n").unwrap();
+        git_ok(&sub, &["add", "-A"]);
+        git_ok(&sub, &["commit", "-qm", "s"]);
+        let sub_url = sub.to_str().unwrap();
+        git_ok(
+            repo,
+            &[
+                "-c",
+                "protocol.file.allow=always",
+                "submodule",
+                "add",
+                "-q",
+                sub_url,
+                "sm",
+            ],
+        );
+        git_ok(repo, &["commit", "-qm", "submodule"]);
+        write("sm/inside.txt", "in a submodule\n");
+        write("src/a.py", "a = 2\n");
+        std::fs::remove_file(repo.join("docs/c.md")).unwrap();
+        git_ok(repo, &["mv", "keep.txt", "kept.txt"]);
+        write("new dir/deep/é u.py", "u\n");
+        write("x.log", "ignored\n");
+        write("excluded.txt", "ignored\n");
+        write(".git/info/exclude", "excluded.txt\n");
+        let status = output(repo, content_command(repo).unwrap(), STATUS_ARGS).unwrap();
+        let mut expected = parse_status(&status);
+        expected.sort();
+        assert_eq!(
+            dirty_files(repo).unwrap(),
+            expected,
+            "git status: {}",
+            String::from_utf8_lossy(&status)
+        );
+        assert_eq!(
+            expected,
+            [
+                "docs/c.md",
+                "keep.txt",
+                "kept.txt",
+                "nested/",
+                "new dir/deep/é u.py",
+                "src/a.py"
+            ]
+        );
     }
 
     #[test]

@@ -109,9 +109,21 @@ fn check_plan(
         ));
     }
     let repo = known_repo(s, &plan.repository)?;
-    let (dirty, head) = git::dirty_files_while(&repo.root, || git::head_sha(&repo.root));
-    let (head, dirty) = (head?, dirty?);
-    let branch = git::current_branch(&repo.root)?;
+    // `git status` takes one core for tens of milliseconds on a large tree; meanwhile the
+    // plan's changed files are parsed for the run on the other.
+    let (dirty, rest) = git::dirty_files_while(&repo.root, |status_done| {
+        let head = git::head_sha(&repo.root)?;
+        let branch = git::current_branch(&repo.root)?;
+        if let Some(changed) = plan.json["changed_files"].as_array() {
+            let paths: Vec<String> = changed
+                .iter()
+                .filter_map(|p| p.as_str().map(str::to_string))
+                .collect();
+            repo.parse_ahead(&paths, status_done);
+        }
+        Ok::<_, LiteError>((head, branch))
+    });
+    let ((head, branch), dirty) = (rest?, dirty?);
     if head != plan.head_sha
         || branch != plan.current_branch
         || crate::code::engine::dirty_fingerprint(&dirty) != plan.dirty_fingerprint

@@ -238,6 +238,12 @@ impl Repo {
             index_lock: Mutex::new(()),
         }
     }
+
+    /// Parses `paths` (a plan's changed files) into this repository's cache ahead of a run,
+    /// until `stop` is set (see [`index::parse_ahead`]).
+    pub fn parse_ahead(&self, paths: &[String], stop: &std::sync::atomic::AtomicBool) {
+        index::parse_ahead(&self.root, paths, &self.cache, stop);
+    }
 }
 
 /// Why a plan for `branch` cannot run on this work tree (no commit, detached HEAD, another
@@ -257,20 +263,14 @@ fn ambiguity(current_branch: Option<&str>, has_commit: bool, branch: &str) -> Op
     }
 }
 
-/// The files a regeneration would see changed since the `previous` graph (at commit `prev`):
-/// committed changes up to `head`, the previous graph's dirty files and today's.
-fn changed_since(
-    root: &std::path::Path,
-    previous: &Value,
-    prev: &str,
-    head: &str,
-    dirty_files: &[String],
-) -> Vec<String> {
+/// The files a regeneration would see changed since the `previous` graph (at commit `prev`),
+/// before today's dirty files: committed changes up to `head` and the previous graph's dirty
+/// files.
+fn changed_since(root: &std::path::Path, previous: &Value, prev: &str, head: &str) -> Vec<String> {
     let mut changed = git::changed_between(root, prev, head).unwrap_or_default();
     if let Some(arr) = previous["dirty_files"].as_array() {
         changed.extend(arr.iter().filter_map(|v| v.as_str().map(str::to_string)));
     }
-    changed.extend(dirty_files.iter().cloned());
     changed
 }
 
@@ -433,13 +433,30 @@ impl AppState {
         let branch = branch
             .map(str::to_string)
             .unwrap_or_else(|| git::default_branch(&repo.root));
-        let (dirty_files, rest) = git::dirty_files_while(&repo.root, || {
+        let (dirty_files, rest) = git::dirty_files_while(&repo.root, |_| {
             let head_sha = git::head_sha(&repo.root)?;
             let conn = self.reader()?;
             let previous = store::latest_ready(&conn, &repo.name, &branch)?;
-            Ok::<_, LiteError>((head_sha, conn, previous, git::ls_files(&repo.root)?))
+            let all_files = git::ls_files(&repo.root)?;
+            let previous_commit = previous
+                .as_ref()
+                .and_then(|(_, g)| g["commit_sha"].as_str().map(str::to_string));
+            let committed = match (&previous, &previous_commit, &head_sha) {
+                (Some((_, g)), Some(prev), Some(head)) => {
+                    Some(changed_since(&repo.root, g, prev, head))
+                }
+                _ => None,
+            };
+            Ok::<_, LiteError>((
+                head_sha,
+                conn,
+                previous,
+                previous_commit,
+                all_files,
+                committed,
+            ))
         });
-        let (head_sha, conn, previous, all_files) = rest?;
+        let (head_sha, conn, previous, previous_commit, all_files, committed) = rest?;
         let dirty_files = dirty_files?;
         let (ambiguous, ambiguity_reason) =
             match ambiguity(current_branch.as_deref(), head_sha.is_some(), &branch) {
@@ -450,14 +467,12 @@ impl AppState {
             .iter()
             .filter(|p| index::language_of(p).is_some())
             .count();
-        let previous_commit = previous
-            .as_ref()
-            .and_then(|(_, g)| g["commit_sha"].as_str().map(str::to_string));
-        let mut changed = match (&previous, &previous_commit, &head_sha) {
-            (Some((_, g)), Some(prev), Some(head)) => {
-                changed_since(&repo.root, g, prev, head, &dirty_files)
+        let mut changed = match committed {
+            Some(mut changed) => {
+                changed.extend(dirty_files.iter().cloned());
+                changed
             }
-            _ => all_files,
+            None => all_files,
         };
         changed.sort();
         changed.dedup();

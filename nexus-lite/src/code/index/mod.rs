@@ -12,7 +12,7 @@ use nexus_secrets::spans::{self as secret_spans, SecretSpan};
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// Files larger than this are skipped and recorded as `skipped_file` anomalies.
@@ -265,14 +265,17 @@ fn now_ns() -> i128 {
 struct Cached {
     parse: Arc<FileParse>,
     persisted: bool,
+    /// Parsed by [`parse_ahead`] and not yet used by a run: the run counts it as parsed.
+    ahead: bool,
 }
 
 impl ParseCache {
-    fn get(&self, key: &str) -> Option<Arc<FileParse>> {
+    /// The parse cached under `key`, and whether it was parsed ahead of the run.
+    fn get(&self, key: &str) -> Option<(Arc<FileParse>, bool)> {
         self.map
             .lock()
             .ok()
-            .and_then(|m| m.get(key).map(|c| c.parse.clone()))
+            .and_then(|m| m.get(key).map(|c| (c.parse.clone(), c.ahead)))
     }
     fn put(&self, key: String, parse: Arc<FileParse>, persisted: bool) {
         if let Ok(mut m) = self.map.lock() {
@@ -282,6 +285,7 @@ impl ParseCache {
                 Cached {
                     parse,
                     persisted: persisted || was,
+                    ahead: false,
                 },
             );
         }
@@ -611,6 +615,38 @@ pub fn build(
     Ok(data)
 }
 
+/// Reads and parses `paths` (a plan's changed files) into `cache` before a run starts, one
+/// file after another until `stop` is set: a submit does it while `git status` checks the work
+/// tree on the other core, and the run then finds those parses in memory. Nothing else
+/// changes: a file edited in between has another content hash, and the run parses it itself.
+pub fn parse_ahead(root: &Path, paths: &[String], cache: &ParseCache, stop: &AtomicBool) {
+    let mut parsers = Parsers::default();
+    for path in paths {
+        if stop.load(Ordering::Acquire) {
+            return;
+        }
+        let listed = read_listed(root, path, cache);
+        let (Some(lang), Some(hash), Some(bytes)) = (listed.lang, &listed.hash, &listed.bytes)
+        else {
+            continue;
+        };
+        let key = parse_key(lang, hash);
+        if cache.contains(&key) {
+            continue;
+        }
+        if let (Ok(parse), Ok(mut m)) = (parsers.parse(lang, bytes), cache.map.lock()) {
+            m.insert(
+                key,
+                Cached {
+                    parse: Arc::new(parse),
+                    persisted: false,
+                    ahead: true,
+                },
+            );
+        }
+    }
+}
+
 /// Reads every tracked file: its secret spans go to `data`, and so does a `skipped_file`
 /// anomaly for each source file that cannot be indexed.
 fn read_all(
@@ -735,8 +771,10 @@ fn parse_parallel(
     let results = parallel_map(todo.len(), Parsers::default, |parsers, k| {
         let (i, _, key) = &todo[k];
         let l = &listed[*i];
-        let res = if let Some(hit) = cache.get(key) {
-            reused.fetch_add(1, Ordering::Relaxed);
+        let res = if let Some((hit, ahead)) = cache.get(key) {
+            if !ahead {
+                reused.fetch_add(1, Ordering::Relaxed);
+            }
             Ok(hit)
         } else {
             match (l.lang, l.bytes.as_deref()) {
