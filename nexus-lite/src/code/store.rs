@@ -1,7 +1,7 @@
 //! The code graph's storage: one-transaction graph writes, graph reads, regeneration plans.
 
 use crate::code::findings::{AnalyserStatus, Finding};
-use crate::code::index::GraphData;
+use crate::code::index::{GraphData, Part};
 use crate::core::error::LiteError;
 use nexus_secrets::spans::{self as secret_spans, SecretSpan, SpanKind};
 use rusqlite::{Connection, OptionalExtension, params};
@@ -109,7 +109,7 @@ pub fn write_graph(
         )
         .map_err(LiteError::db("finding the running graph"))?;
     let t = std::time::Instant::now();
-    let written = insert_structure(&tx, gpk, data)?;
+    let Structure { written, stored } = insert_structure(&tx, gpk, data)?;
     let structure_ms = t.elapsed().as_secs_f64() * 1000.0;
     insert_results(&tx, gpk, data, findings)?;
     let mut stats = stats.clone();
@@ -120,17 +120,19 @@ pub fn write_graph(
     extra(&tx, gpk)?;
     before_commit();
     tx.commit().map_err(LiteError::db("committing the graph"))?;
+    for (part, id) in stored {
+        part.set_stored_as(id);
+    }
     Ok(counts)
 }
 
 /// The parts of graph `gpk` and its file rows. A part already stored (the same rows, by
-/// digest: an unchanged file of an earlier graph) is shared, not written again. Returns how
-/// many parts were written.
-fn insert_structure(
+/// digest: an unchanged file of an earlier graph) is shared, not written again.
+fn insert_structure<'d>(
     tx: &rusqlite::Transaction<'_>,
     gpk: i64,
-    data: &GraphData,
-) -> Result<usize, LiteError> {
+    data: &'d GraphData,
+) -> Result<Structure<'d>, LiteError> {
     let prepare = |what: &str, sql: &str| {
         tx.prepare(sql)
             .map_err(LiteError::db(format!("preparing {what}")))
@@ -153,18 +155,23 @@ fn insert_structure(
     )?;
     let mut part_of: HashMap<&str, i64> = HashMap::new();
     let mut written = 0;
+    let mut stored = Vec::new();
     for part in &data.parts {
-        let digest = part.digest();
-        let stored: Option<i64> = find
-            .query_row([&digest], |r| r.get(0))
-            .optional()
-            .map_err(LiteError::db("looking up a stored part"))?;
-        let id = match stored {
+        // A part kept from a committed graph knows its row; any other is looked up by digest.
+        let known = part.stored_as();
+        let found: Option<i64> = match known {
+            Some(id) => Some(id),
+            None => find
+                .query_row([part.digest()], |r| r.get(0))
+                .optional()
+                .map_err(LiteError::db("looking up a stored part"))?,
+        };
+        let id = match found {
             Some(id) => id,
             None => {
                 written += 1;
                 let mut write = || -> rusqlite::Result<i64> {
-                    add_part.execute(params![part.path, digest])?;
+                    add_part.execute(params![part.path, part.digest()])?;
                     let id = tx.last_insert_rowid();
                     for n in &part.nodes {
                         node.execute(params![
@@ -207,6 +214,9 @@ fn insert_structure(
                 write().map_err(LiteError::db("writing a part of the graph"))?
             }
         };
+        if known.is_none() {
+            stored.push((&**part, id));
+        }
         add_to_graph
             .execute(params![gpk, id])
             .map_err(LiteError::db("adding a part to the graph"))?;
@@ -230,7 +240,14 @@ fn insert_structure(
             ])
         },
     )?;
-    Ok(written)
+    Ok(Structure { written, stored })
+}
+
+/// What [`insert_structure`] did: how many parts it wrote, and the parts whose row ids were not
+/// known before (recorded in them once the transaction commits).
+struct Structure<'d> {
+    written: usize,
+    stored: Vec<(&'d Part, i64)>,
 }
 
 /// Anomalies, findings (messages on secret lines withheld) and secret spans of graph `gpk`.
@@ -312,7 +329,8 @@ fn mark_ready(
     analysers: &[AnalyserStatus],
     stats: &Value,
 ) -> Result<Value, LiteError> {
-    let count = |k: &str| data.nodes().filter(|n| n.kind == k).count();
+    let (nodes_by_kind, edges_by_kind) = data.kinds();
+    let count = |k: &str| nodes_by_kind.get(k).copied().unwrap_or(0);
     let counts = json!({
         "files": count("file"),
         "classes": count("class"),
@@ -321,7 +339,7 @@ fn mark_ready(
         "anomalies": data.anomalies.len(),
     });
     let mut stored_stats = stats.clone();
-    stored_stats[SUMMARY_KEY] = summary_counts(data, findings);
+    stored_stats[SUMMARY_KEY] = summary_counts(data, findings, nodes_by_kind, edges_by_kind);
     tx.execute(
         "UPDATE graphs SET status='ready', error=NULL, counts=?2, analysers=?3, stats=?4 WHERE graph_id=?1",
         params![
@@ -341,7 +359,12 @@ pub const SUMMARY_KEY: &str = "summary_counts";
 /// The counts GET /summary answers, computed once when the graph is written (a GROUP BY over a
 /// million-line graph's nodes and edges costs tens of milliseconds per call). Keys in byte
 /// order, as the SQL `ORDER BY` they replace.
-fn summary_counts(data: &GraphData, findings: &[Finding]) -> Value {
+fn summary_counts(
+    data: &GraphData,
+    findings: &[Finding],
+    nodes_by_kind: BTreeMap<&str, usize>,
+    edges_by_kind: BTreeMap<&str, usize>,
+) -> Value {
     // Hashed while counting (hundreds of thousands of edges), ordered once at the end.
     fn tally<'a>(keys: impl Iterator<Item = &'a str>) -> BTreeMap<&'a str, i64> {
         let mut m: rustc_hash::FxHashMap<&str, i64> = Default::default();
@@ -359,8 +382,8 @@ fn summary_counts(data: &GraphData, findings: &[Finding]) -> Value {
             .or_insert(0) += 1;
     }
     json!({
-        "nodes_by_kind": tally(data.nodes().map(|n| n.kind)),
-        "edges_by_kind": tally(data.edges().map(|e| e.kind)),
+        "nodes_by_kind": nodes_by_kind,
+        "edges_by_kind": edges_by_kind,
         "files_by_language": tally(data.files.iter().map(|f| f.language)),
         "findings_by_tool": by_tool,
         "findings_by_severity": tally(findings.iter().map(|f| f.raw.severity.as_str())),

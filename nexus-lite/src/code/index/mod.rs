@@ -80,6 +80,18 @@ pub struct Part {
     pub imports: Vec<ImportRow>,
     /// [`Part::digest`], computed once: a part kept by the next run is not hashed again.
     digest: std::sync::OnceLock<String>,
+    /// [`Part::kinds`], counted once.
+    kinds: std::sync::OnceLock<Kinds>,
+    /// The row id of this part in the database, once a committed graph holds it: a part kept
+    /// by the next run is not looked up again.
+    stored_as: std::sync::OnceLock<i64>,
+}
+
+/// How many nodes and edges of each kind a part holds.
+#[derive(Debug, Default)]
+pub struct Kinds {
+    pub nodes: Vec<(&'static str, usize)>,
+    pub edges: Vec<(&'static str, usize)>,
 }
 
 /// Everything the indexer produces for one run (findings are added later).
@@ -122,7 +134,38 @@ impl Part {
             edges,
             imports,
             digest: std::sync::OnceLock::new(),
+            kinds: std::sync::OnceLock::new(),
+            stored_as: std::sync::OnceLock::new(),
         }
+    }
+
+    /// Its nodes and edges counted by kind (summed over the parts for a graph's summary, so
+    /// a kept part is not counted again).
+    pub fn kinds(&self) -> &Kinds {
+        fn count(kinds: impl Iterator<Item = &'static str>) -> Vec<(&'static str, usize)> {
+            let mut out: Vec<(&'static str, usize)> = Vec::new();
+            for k in kinds {
+                match out.iter_mut().find(|(seen, _)| *seen == k) {
+                    Some((_, n)) => *n += 1,
+                    None => out.push((k, 1)),
+                }
+            }
+            out
+        }
+        self.kinds.get_or_init(|| Kinds {
+            nodes: count(self.nodes.iter().map(|n| n.kind)),
+            edges: count(self.edges.iter().map(|e| e.kind)),
+        })
+    }
+
+    /// The part's row id in the database, if a committed graph is known to hold it.
+    pub fn stored_as(&self) -> Option<i64> {
+        self.stored_as.get().copied()
+    }
+
+    /// Records the part's row id, once the transaction that holds it has committed.
+    pub fn set_stored_as(&self, id: i64) {
+        let _ = self.stored_as.set(id);
     }
 
     /// A hash of every row of the part: parts with the same digest hold the same rows, and
@@ -194,6 +237,19 @@ impl Part {
 impl GraphData {
     pub fn nodes(&self) -> impl Iterator<Item = &NodeRow> {
         self.parts.iter().flat_map(|p| &p.nodes)
+    }
+    /// The graph's nodes and edges counted by kind: (nodes, edges).
+    pub fn kinds(&self) -> (BTreeMap<&'static str, usize>, BTreeMap<&'static str, usize>) {
+        let (mut nodes, mut edges) = (BTreeMap::new(), BTreeMap::new());
+        for k in self.parts.iter().map(|p| p.kinds()) {
+            for (kind, n) in &k.nodes {
+                *nodes.entry(*kind).or_insert(0) += n;
+            }
+            for (kind, n) in &k.edges {
+                *edges.entry(*kind).or_insert(0) += n;
+            }
+        }
+        (nodes, edges)
     }
     pub fn edges(&self) -> impl Iterator<Item = &EdgeRow> {
         self.parts.iter().flat_map(|p| &p.edges)
