@@ -203,6 +203,7 @@ fn run_in_background(state: Arc<AppState>, id: String, tree: Option<WorkTree>) {
         if let Some(pending) = pending {
             pending.build();
         }
+        state.checkpoint();
     });
 }
 

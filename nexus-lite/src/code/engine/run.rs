@@ -66,7 +66,7 @@ pub(super) fn run_index(
     };
     let mut conn = state.core.writer()?;
     // Large write transactions: a bigger page cache, and no automatic checkpoint inside COMMIT
-    // (done explicitly right after the graph is committed).
+    // (`AppState::checkpoint`, once the run is reported).
     conn.execute_batch("PRAGMA cache_size=-65536; PRAGMA wal_autocheckpoint=0;")
         .map_err(LiteError::db("tuning the writer connection"))?;
     let started = start_graph(&run, &conn, tree)?;
@@ -76,9 +76,11 @@ pub(super) fn run_index(
             repository = %repo.name,
             graph_id = %o.graph_id,
             graph_build_ms = %o.stats["graph_build_ms"],
+            read_ms = %o.stats["read_ms"],
+            parse_ms = %o.stats["parse_ms"],
+            link_ms = %o.stats["link_ms"],
             write_ms = %o.stats["write_ms"],
             caches_ms = %o.stats["caches_ms"],
-            checkpoint_ms = %o.stats["checkpoint_ms"],
             "graph ready"
         ),
         Err(e) => {
@@ -544,12 +546,6 @@ fn write(
     stats["cache_rows_pruned"] = json!(pruned_parses + pruned_results);
     stats["caches_ms"] = json!(caches_ms.get());
     stats["write_ms"] = json!(ms_since(t3));
-    // The graph is committed and served; fold the WAL back outside the measured write.
-    let t4 = Instant::now();
-    if let Err(e) = conn.execute_batch("PRAGMA wal_checkpoint(PASSIVE);") {
-        tracing::warn!(error = %e, "WAL checkpoint failed; SQLite will retry later");
-    }
-    stats["checkpoint_ms"] = json!(ms_since(t4));
     let outcome = RunOutcome {
         graph_id: started.graph_id.clone(),
         repository: run.repo.name.clone(),
