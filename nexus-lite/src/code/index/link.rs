@@ -14,6 +14,7 @@ use infer::{BUILTIN_NAMES, Target, Types};
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde_json::json;
 use sha2::{Digest, Sha256};
+use std::cell::OnceCell;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::sync::Arc;
 
@@ -203,13 +204,13 @@ impl Builder {
 struct Symbols<'a> {
     /// Node id of each source file.
     file_ids: Vec<i64>,
-    /// (file, local qualified name) -> (node id, kind).
-    sym_ids: FxHashMap<(usize, &'a str), (i64, SymKind)>,
+    /// Per file, made when first looked up: local qualified name -> (node id, kind). A
+    /// one-file run looks up few files' symbols.
+    sym_ids: Vec<OnceCell<FxHashMap<&'a str, (i64, SymKind)>>>,
     /// Node id of each symbol of each file, by the symbol's index in its parse.
     sym_node_of: Vec<Vec<i64>>,
     /// Functions and methods by (language, name), for best-effort call matching.
     by_name: FxHashMap<(Lang, &'a str), Vec<i64>>,
-    class_ids: FxHashSet<i64>,
 }
 
 /// Phase 1: the repository node, a node per file and per symbol with their `contains` and
@@ -241,10 +242,9 @@ fn add_files_and_symbols<'a>(
     let symbols: usize = sources.iter().map(|s| s.parse.symbols.len()).sum();
     let mut out = Symbols {
         file_ids: Vec::with_capacity(sources.len()),
-        sym_ids: FxHashMap::with_capacity_and_hasher(symbols, Default::default()),
+        sym_ids: sources.iter().map(|_| OnceCell::new()).collect(),
         sym_node_of: Vec::with_capacity(sources.len()),
         by_name: FxHashMap::with_capacity_and_hasher(symbols, Default::default()),
-        class_ids: FxHashSet::default(),
     };
     // Reused ids first: a new node never takes one of them.
     for part in reuse.iter().flatten() {
@@ -257,11 +257,6 @@ fn add_files_and_symbols<'a>(
         };
         out.file_ids.push(fid);
         for (sym, id) in s.parse.symbols.iter().zip(&ids) {
-            out.sym_ids
-                .insert((fi, sym.local_qname.as_str()), (*id, sym.kind));
-            if sym.kind == SymKind::Class {
-                out.class_ids.insert(*id);
-            }
             if sym.kind != SymKind::Class && !sym.name.starts_with("__") {
                 let key = (s.lang, sym.name.as_str());
                 out.by_name.entry(key).or_default().push(*id);
@@ -555,9 +550,17 @@ struct Resolver<'a> {
 /// through before giving up (a cycle of re-exports ends here too).
 const MAX_REEXPORT_HOPS: usize = 8;
 
-impl Resolver<'_> {
+impl<'a> Resolver<'a> {
     fn lookup_in(&self, f: usize, q: &str) -> Option<(i64, SymKind)> {
-        self.symbols.sym_ids.get(&(f, q)).copied()
+        let table = self.symbols.sym_ids[f].get_or_init(|| {
+            let syms = &self.sources[f].parse.symbols;
+            // A name defined twice in one file is its last definition.
+            syms.iter()
+                .zip(&self.symbols.sym_node_of[f])
+                .map(|(sym, id)| (sym.local_qname.as_str(), (*id, sym.kind)))
+                .collect()
+        });
+        table.get(q).copied()
     }
 
     /// The symbol `q` (a local qualified name) of file `f`, or what `f` re-exports under that
@@ -575,8 +578,8 @@ impl Resolver<'_> {
         }
         let (mut f, mut q) = (f, q.to_string());
         for hop in 0..hops {
-            if let Some(found) = self.symbols.sym_ids.get(&(f, q.as_str())) {
-                return Some(*found);
+            if let Some(found) = self.lookup_in(f, &q) {
+                return Some(found);
             }
             let (head, rest) = match q.split_once('.') {
                 Some((h, r)) => (h, Some(r)),
@@ -793,14 +796,19 @@ fn add_bases(
 ) -> FxHashMap<i64, Vec<i64>> {
     let mut bases: FxHashMap<i64, Vec<i64>> = FxHashMap::default();
     for (fi, s) in r.sources.iter().enumerate() {
-        let fresh = reuse.get(fi).is_none_or(Option::is_none);
+        // A kept part's `inherits` edges are its bases as resolved when it was linked, in
+        // source order, and nothing they resolve through has changed since.
+        if let Some(part) = reuse.get(fi).and_then(Option::as_ref) {
+            for e in part.edges.iter().filter(|e| e.kind == "inherits") {
+                bases.entry(e.src).or_default().push(e.dst);
+            }
+            continue;
+        }
         for base in &s.parse.bases {
             if let Some((dst, conf)) = r.resolve_dotted(fi, &base.base, None) {
                 let src = r.symbols.sym_node_of[fi][base.class];
-                if r.symbols.class_ids.contains(&dst) && dst != src {
-                    if fresh {
-                        g.edge(fi, "inherits", src, dst, conf, Some(base.line));
-                    }
+                if r.types.is_class(dst) && dst != src {
+                    g.edge(fi, "inherits", src, dst, conf, Some(base.line));
                     bases.entry(src).or_default().push(dst);
                 }
             }
