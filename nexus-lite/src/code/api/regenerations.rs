@@ -185,7 +185,8 @@ fn claim(s: &AppState, plan: &Plan, refuse: &Refusals<'_>) -> Result<Regen, ApiE
 fn run_in_background(state: Arc<AppState>, id: String, tree: Option<WorkTree>) {
     let plan_repo = plan_repo_of(&state, &id);
     tokio::task::spawn_blocking(move || {
-        let ran = match plan_repo.as_deref().and_then(|n| state.repo(n)) {
+        let repo = plan_repo.as_deref().and_then(|n| state.repo(n));
+        let ran = match repo {
             Some(repo) => state.index_at(repo, Some(&id), tree),
             None => Err(LiteError::Task(
                 "the plan's repository is no longer registered".into(),
@@ -196,12 +197,15 @@ fn run_in_background(state: Arc<AppState>, id: String, tree: Option<WorkTree>) {
             Err(e) => (Err(e), None),
         };
         state.finish_regen(&id, &result);
-        if let (Some(n), Ok(mut running)) = (plan_repo, state.running.lock()) {
-            running.remove(&n);
+        if let (Some(n), Ok(mut running)) = (&plan_repo, state.running.lock()) {
+            running.remove(n);
         }
         // Reported ready first; a query for the graph meanwhile waits for this build.
         if let Some(pending) = pending {
             pending.build();
+        }
+        if let Some(repo) = repo {
+            repo.prepare_next_run();
         }
         state.checkpoint();
     });

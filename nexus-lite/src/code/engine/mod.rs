@@ -239,6 +239,11 @@ impl Repo {
         }
     }
 
+    /// Readies what the next regeneration's plan needs (see [`ParseCache::prepare_next_run`]).
+    pub fn prepare_next_run(&self) {
+        self.cache.prepare_next_run();
+    }
+
     /// Parses `paths` (a plan's changed files) into this repository's cache ahead of a run,
     /// until `stop` is set (see [`index::parse_ahead`]).
     pub fn parse_ahead(&self, paths: &[String], stop: &std::sync::atomic::AtomicBool) {
@@ -426,6 +431,7 @@ impl AppState {
         if let (_, Some(pending)) = run_index(self, repo, None, None, true)? {
             pending.build();
         }
+        repo.prepare_next_run();
         self.checkpoint();
         Ok(true)
     }

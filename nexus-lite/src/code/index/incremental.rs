@@ -65,6 +65,28 @@ impl Mentions {
     }
 }
 
+/// Who writes which name in `files`: computed once into `mentions` (by [`prepare`], or the
+/// first plan that needs it), then kept up to date by [`remember`].
+fn mentions<'m>(
+    mentions: &'m mut Option<Mentions>,
+    files: &HashMap<String, Linked>,
+) -> &'m mut Mentions {
+    mentions.get_or_insert_with(|| {
+        let mut m = Mentions::default();
+        for (path, l) in files {
+            m.add(path, written_names(&l.parse, false));
+        }
+        m
+    })
+}
+
+/// Computes what the next plan needs and this run did not: who writes which name (~70 ms at
+/// 4.4k files). A server calls it once a run is reported, so the second regeneration after a
+/// start does not pay it.
+pub(super) fn prepare(prev: &mut Previous) {
+    mentions(&mut prev.mentions, &prev.files);
+}
+
 /// A fingerprint of what decides every file's module name and import resolution besides the
 /// sources' contents: the tracked paths, and each source's language, module, project,
 /// aliases and tsconfig paths.
@@ -137,13 +159,7 @@ fn parts_to_keep(
             .map(|s| prev.files.get(&s.path).map(|l| l.part.clone()))
             .collect();
     }
-    let mentions = prev.mentions.get_or_insert_with(|| {
-        let mut m = Mentions::default();
-        for (path, l) in &prev.files {
-            m.add(path, written_names(&l.parse, false));
-        }
-        m
-    });
+    let mentions = mentions(&mut prev.mentions, &prev.files);
     let news: Vec<Vec<u64>> = changed
         .iter()
         .map(|fi| written_names(&sources[*fi].parse, false))

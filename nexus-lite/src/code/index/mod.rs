@@ -380,6 +380,16 @@ impl ParseCache {
             .lock()
             .is_ok_and(|m| m.get(key).is_some_and(|c| c.persisted))
     }
+    /// Readies what the next run's plan needs (see [`incremental::prepare`]), off the
+    /// critical path of a regeneration.
+    pub fn prepare_next_run(&self) {
+        if let Ok(mut linked) = self.linked.lock()
+            && let Some(prev) = linked.as_mut()
+        {
+            incremental::prepare(prev);
+        }
+    }
+
     /// Records that `keys` were written to the database (after the graph's COMMIT).
     pub fn mark_persisted(&self, keys: &[String]) {
         if let Ok(mut m) = self.map.lock() {
