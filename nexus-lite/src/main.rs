@@ -90,7 +90,12 @@ fn load_config(path: &PathBuf) -> Result<serde_json::Value, String> {
         .map_err(|e| format!("config file {} is not valid JSON: {e}", path.display()))
 }
 
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
+    // SAFETY: first thing in main, before any tree-sitter object exists.
+    unsafe { nexus_lite::code::lang::parsers_use_mimalloc() };
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         // Colour codes only for a person's terminal: a log file or a client's pipe gets text.

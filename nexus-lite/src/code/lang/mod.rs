@@ -432,3 +432,21 @@ pub(crate) fn note_error(out: &mut FileParse, node: Node<'_>, src: &[u8]) {
 pub(crate) fn plain_callee(callee: &str) -> bool {
     !callee.is_empty() && callee.len() < 200 && !callee.contains(['(', '[', '\n', ' ', '<'])
 }
+
+/// Routes tree-sitter's C allocations to mimalloc, the binaries' global allocator.
+///
+/// # Safety
+/// Call it first in `main`, before any parser or tree exists: a block allocated by one
+/// allocator must not be freed by the other.
+pub unsafe fn parsers_use_mimalloc() {
+    use libmimalloc_sys::{mi_calloc, mi_free, mi_malloc, mi_realloc};
+    let alloc = tree_sitter::Allocator {
+        malloc: mi_malloc,
+        calloc: mi_calloc,
+        realloc: mi_realloc,
+        free: mi_free,
+    };
+    // SAFETY: one allocator family, null only when out of memory (as libc's), called before
+    // any tree-sitter object exists (the caller's contract).
+    unsafe { tree_sitter::set_allocator(Some(alloc)) };
+}
