@@ -200,14 +200,10 @@ fn run_in_background(state: Arc<AppState>, id: String, tree: Option<WorkTree>) {
         if let (Some(n), Ok(mut running)) = (&plan_repo, state.running.lock()) {
             running.remove(n);
         }
-        // Reported ready first; a query for the graph meanwhile waits for this build.
-        if let Some(pending) = pending {
-            pending.build();
-        }
+        // Reported ready first.
         if let Some(repo) = repo {
-            repo.prepare_next_run();
+            state.after_reported(repo, pending);
         }
-        state.checkpoint();
     });
 }
 

@@ -428,12 +428,20 @@ impl AppState {
         if current != branch {
             return Ok(false);
         }
-        if let (_, Some(pending)) = run_index(self, repo, None, None, true)? {
+        let (_, pending) = run_index(self, repo, None, None, true)?;
+        self.after_reported(repo, pending);
+        Ok(true)
+    }
+
+    /// What a serving process does once a run is reported, outside the time to an answer:
+    /// builds its graph in memory (a query meanwhile waits for it), readies the next plan's
+    /// tables, folds the WAL back.
+    pub(crate) fn after_reported(&self, repo: &Repo, pending: Option<PendingGraph>) {
+        if let Some(pending) = pending {
             pending.build();
         }
         repo.prepare_next_run();
         self.checkpoint();
-        Ok(true)
     }
 
     pub fn make_plan(&self, repo: &Repo, branch: Option<&str>) -> Result<Plan, LiteError> {
