@@ -57,6 +57,7 @@ fn two_servers_on_one_data_directory_both_answer_and_a_standalone_nexus_lite_is_
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let standalone = runtime.block_on(nexus_lite::spawn(
         nexus_lite::LiteConfig {
+            keep_graphs: nexus_lite::DEFAULT_KEEP_GRAPHS,
             data_dir: dir.clone(),
             repos: Vec::new(),
             token: "unused-token".into(),

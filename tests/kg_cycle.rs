@@ -69,6 +69,11 @@ fn fixture() -> Fixture {
 type Client = support::McpClient;
 
 async fn connect(f: &Fixture, path: &str, scopes: &str) -> Client {
+    connect_with(f, path, scopes, &[]).await
+}
+
+/// [`connect`] with more environment (the local nexus-lite it starts inherits it).
+async fn connect_with(f: &Fixture, path: &str, scopes: &str, env: &[(&str, &str)]) -> Client {
     let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_nexus-mcp"));
     cmd.arg("serve")
         .arg("--repo")
@@ -80,7 +85,8 @@ async fn connect(f: &Fixture, path: &str, scopes: &str) -> Client {
         .env("PATH", path)
         .env("NEXUS_MCP_LOCAL_REPO_ROOTS", &f.root)
         .env("NEXUS_MCP_MAX_COMMITS_BEHIND", "3")
-        .env_remove("NEXUS_API_URL");
+        .env_remove("NEXUS_API_URL")
+        .envs(env.iter().copied());
     ().serve(TokioChildProcess::new(cmd).unwrap())
         .await
         .unwrap()
@@ -627,5 +633,72 @@ async fn long_lists_are_cut_to_budget_and_continue_with_a_cursor() {
     .await
     .unwrap_err();
     assert!(bad.contains("not a cursor this server issued"), "{bad}");
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pruned_graph_says_so_and_names_the_newest() {
+    let Some(path) = analyser_path() else { return };
+    let f = fixture();
+    let client = connect_with(
+        &f,
+        &path,
+        "kg:read,kg:regenerate",
+        &[("NEXUS_LITE_KEEP_GRAPHS", "2")],
+    )
+    .await;
+    let first = ok(&client, "kg_latest_graph", json!({"repository": REPO})).await;
+    let first = first["graph"]["graph_id"].as_str().unwrap().to_owned();
+    // Two regenerations: the second one's answer still compares with the graph before it.
+    let mut newest = String::new();
+    for body in ["return b + a", "return a + b"] {
+        std::fs::write(
+            f.repo.join("shop/util.py"),
+            format!("def add(a, b):\n    {body}\n"),
+        )
+        .unwrap();
+        git(&f.repo, &["commit", "-qam", body]);
+        let plan = ok(
+            &client,
+            "kg_regenerate_dry_run",
+            json!({"repository": REPO, "branch": "main"}),
+        )
+        .await;
+        let done = ok(
+            &client,
+            "kg_regenerate_submit",
+            json!({"plan_id": plan["plan"]["plan_id"], "confirmed_by_sr": true}),
+        )
+        .await;
+        newest = done["regeneration"]["graph_id"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+    }
+    // The rule runs once the run is reported; until then the first graph still answers.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let pruned = loop {
+        let asked = json!({"graph_id": first, "source_tool": "bandit", "finding_type": "bandit_b324_hashlib", "path": "shop/hashing.py", "line": 5});
+        if let Err(e) = support::call_tool(&client, "kg_get_audit_risk", asked).await {
+            break e;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{first} was never pruned"
+        );
+        tokio::task::yield_now().await;
+    };
+    assert!(
+        pruned.contains("graph_pruned") && pruned.contains(&newest),
+        "{pruned}"
+    );
+    // The same proof resolves against the graph the error names.
+    let packet = ok(
+        &client,
+        "kg_get_audit_risk",
+        json!({"graph_id": newest, "source_tool": "bandit", "finding_type": "bandit_b324_hashlib", "path": "shop/hashing.py", "line": 5}),
+    )
+    .await;
+    assert_eq!(packet["status"], "ready", "{packet}");
     client.cancel().await.unwrap();
 }

@@ -27,7 +27,9 @@ pub mod server;
 pub use crate::core::{error, git};
 
 pub use crate::code::engine::{AppState, RunOutcome};
-pub use crate::core::config::{GENERATOR, LiteConfig, RepoSpec, WorkspaceSpec};
+pub use crate::core::config::{
+    DEFAULT_KEEP_GRAPHS, GENERATOR, LiteConfig, RepoSpec, WorkspaceSpec,
+};
 pub use crate::core::error::LiteError;
 pub use crate::server::{Server, domains_of};
 
@@ -220,9 +222,15 @@ pub async fn spawn_domains(
     })
 }
 
-/// One-shot indexing of one repository into `data_dir` (what `nexus-lite index` runs).
-pub fn index_once(data_dir: PathBuf, repo: RepoSpec) -> Result<RunOutcome, LiteError> {
+/// One-shot indexing of one repository into `data_dir` (what `nexus-lite index` runs), keeping
+/// `keep_graphs` ready graphs per branch.
+pub fn index_once(
+    data_dir: PathBuf,
+    repo: RepoSpec,
+    keep_graphs: usize,
+) -> Result<RunOutcome, LiteError> {
     let state = AppState::new(&LiteConfig {
+        keep_graphs,
         data_dir,
         repos: vec![repo],
         token: String::new(),

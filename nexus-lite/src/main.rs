@@ -42,6 +42,8 @@ enum Cmd {
         index_on_first_use: bool,
         #[command(flatten)]
         docs_limits: nexus_lite::docs::config::OperatorLimits,
+        #[command(flatten)]
+        retention: nexus_lite::core::config::Retention,
         /// A domain to serve (repeatable; default: all). A domain not served is never opened:
         /// no tables, no state, and its routes answer 404 saying so.
         #[arg(long = "domain", value_parser = ["code", "docs", "rules"])]
@@ -57,6 +59,8 @@ enum Cmd {
         repo: String,
         #[arg(long)]
         data_dir: Option<PathBuf>,
+        #[command(flatten)]
+        retention: nexus_lite::core::config::Retention,
     },
 }
 
@@ -123,10 +127,15 @@ fn run(cli: Cli) -> Result<(), String> {
     match cli.cmd {
         #[cfg(target_os = "linux")]
         Cmd::Daemon(_) => Err("the daemon runs from main".into()),
-        Cmd::Index { repo, data_dir } => {
+        Cmd::Index {
+            repo,
+            data_dir,
+            retention,
+        } => {
             let spec = parse_repo(&repo);
             let data_dir = data_dir.unwrap_or_else(nexus_lite::default_data_dir);
-            let outcome = nexus_lite::index_once(data_dir, spec).map_err(|e| e.to_string())?;
+            let outcome = nexus_lite::index_once(data_dir, spec, retention.keep_graphs())
+                .map_err(|e| e.to_string())?;
             let mut out = std::io::stdout().lock();
             let text =
                 serde_json::to_string_pretty(&outcome.to_json()).map_err(|e| e.to_string())?;
@@ -141,6 +150,7 @@ fn run(cli: Cli) -> Result<(), String> {
             config,
             index_on_first_use,
             docs_limits,
+            retention,
             domains,
         } => {
             let token = std::env::var("NEXUS_API_TOKEN").unwrap_or_default();
@@ -199,6 +209,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 index_on_first_use: first_use,
                 workspaces: docs,
                 docs_limits: docs_limits.into(),
+                keep_graphs: retention.keep_graphs(),
             };
             let rt = tokio::runtime::Runtime::new()
                 .map_err(|e| format!("cannot start the async runtime: {e}"))?;

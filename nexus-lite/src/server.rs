@@ -24,6 +24,8 @@ use std::sync::{Arc, Mutex, Weak};
 pub struct Server {
     pub core: Arc<Core>,
     pub index_on_first_use: bool,
+    /// Ready code graphs kept per (repository, branch) (see `crate::code::retention`).
+    pub keep_graphs: usize,
     /// The registered repositories (code and rules read the same names).
     pub repos: Registry,
     /// The code domain, opened by the first view that serves it.
@@ -101,11 +103,13 @@ impl Server {
         data_dir: &Path,
         token: &str,
         index_on_first_use: bool,
+        keep_graphs: usize,
     ) -> Result<Arc<Server>, LiteError> {
         let core = Core::open(data_dir, token)?;
         Ok(Arc::new(Server {
             core,
             index_on_first_use,
+            keep_graphs,
             repos: Registry::default(),
             code: Mutex::new(None),
             workspaces: Mutex::new(Vec::new()),
@@ -118,7 +122,12 @@ impl Server {
         config: &LiteConfig,
     ) -> Result<(Arc<Server>, Vec<Arc<ServedRepo>>), LiteError> {
         let served = served_repos(config)?;
-        let server = Server::open(&config.data_dir, &config.token, config.index_on_first_use)?;
+        let server = Server::open(
+            &config.data_dir,
+            &config.token,
+            config.index_on_first_use,
+            config.keep_graphs,
+        )?;
         let repos = served
             .into_iter()
             .map(|r| server.repos.served(r))
@@ -161,7 +170,7 @@ impl Server {
         if let Some(shared) = code.as_ref() {
             return Ok(shared.clone());
         }
-        let shared = CodeShared::open(&self.core)?;
+        let shared = CodeShared::open(&self.core, self.keep_graphs)?;
         *code = Some(shared.clone());
         Ok(shared)
     }

@@ -79,7 +79,12 @@ fn a_restart_then_a_one_file_change_reparses_one_file() {
     let python = 7;
 
     // Process 1: full run.
-    let full = nexus_lite::index_once(data.to_path_buf(), spec(repo)).unwrap();
+    let full = nexus_lite::index_once(
+        data.to_path_buf(),
+        spec(repo),
+        nexus_lite::DEFAULT_KEEP_GRAPHS,
+    )
+    .unwrap();
     assert_eq!(stat(&full, "files_parsed"), sources);
     assert_eq!(stat(&full, "files_reused"), 0);
     assert_eq!(stat(&full, "parses_stored"), sources);
@@ -98,6 +103,7 @@ fn a_restart_then_a_one_file_change_reparses_one_file() {
     git(repo, &["commit", "-qam", "md5"]);
     {
         let state = AppState::new(&LiteConfig {
+            keep_graphs: nexus_lite::DEFAULT_KEEP_GRAPHS,
             data_dir: data.to_path_buf(),
             repos: vec![spec(repo)],
             token: String::new(),
@@ -114,7 +120,12 @@ fn a_restart_then_a_one_file_change_reparses_one_file() {
         );
         assert_eq!(plan.json["would_reindex"]["files"], 1, "{}", plan.json);
     }
-    let inc = nexus_lite::index_once(data.to_path_buf(), spec(repo)).unwrap();
+    let inc = nexus_lite::index_once(
+        data.to_path_buf(),
+        spec(repo),
+        nexus_lite::DEFAULT_KEEP_GRAPHS,
+    )
+    .unwrap();
     assert_eq!(stat(&inc, "files_parsed"), 1, "{}", inc.stats);
     assert_eq!(stat(&inc, "files_reused"), sources - 1);
     assert_eq!(stat(&inc, "files_reused_from_db"), sources - 1);
@@ -152,7 +163,12 @@ fn a_restart_then_a_one_file_change_reparses_one_file() {
 
     // The graph built from the stored caches equals a from-scratch one.
     let fresh_dir = tempfile::tempdir().unwrap();
-    let fresh = nexus_lite::index_once(fresh_dir.path().to_path_buf(), spec(repo)).unwrap();
+    let fresh = nexus_lite::index_once(
+        fresh_dir.path().to_path_buf(),
+        spec(repo),
+        nexus_lite::DEFAULT_KEEP_GRAPHS,
+    )
+    .unwrap();
     assert_eq!(stat(&fresh, "files_parsed"), sources);
     assert_eq!(inc.counts, fresh.counts);
     for k in ["nodes", "edges"] {
@@ -193,7 +209,12 @@ fn a_restart_then_a_one_file_change_reparses_one_file() {
     );
 
     // A third process with nothing changed parses nothing.
-    let same = nexus_lite::index_once(data.to_path_buf(), spec(repo)).unwrap();
+    let same = nexus_lite::index_once(
+        data.to_path_buf(),
+        spec(repo),
+        nexus_lite::DEFAULT_KEEP_GRAPHS,
+    )
+    .unwrap();
     assert_eq!(stat(&same, "files_parsed"), 0);
     assert_eq!(stat(&same, "parses_stored"), 0);
 }

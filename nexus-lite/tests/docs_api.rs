@@ -31,6 +31,7 @@ impl Drop for DocsServer {
 
 fn serve(data: &Path, workspaces: Vec<WorkspaceSpec>) -> DocsServer {
     let config = LiteConfig {
+        keep_graphs: nexus_lite::DEFAULT_KEEP_GRAPHS,
         data_dir: data.to_path_buf(),
         repos: Vec::new(),
         token: TOKEN.into(),
@@ -1105,6 +1106,7 @@ fn an_operator_cap_bounds_what_a_workspace_sets() {
         ],
     );
     let config = LiteConfig {
+        keep_graphs: nexus_lite::DEFAULT_KEEP_GRAPHS,
         data_dir: t.join("data"),
         repos: Vec::new(),
         token: TOKEN.into(),

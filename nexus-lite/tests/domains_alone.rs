@@ -12,6 +12,7 @@ use std::path::Path;
 
 fn config(data: &Path, repos: Vec<RepoSpec>, workspaces: Vec<WorkspaceSpec>) -> LiteConfig {
     LiteConfig {
+        keep_graphs: nexus_lite::DEFAULT_KEEP_GRAPHS,
         data_dir: data.to_path_buf(),
         repos,
         token: TOKEN.into(),

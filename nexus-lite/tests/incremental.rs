@@ -1,7 +1,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 //! Regeneration proportional to the change (issue 30), on this repository's own sources: a
 //! process that linked the previous commit links again only the files a change may reach,
-//! and every graph it writes is, row for row, the graph a full run of a fresh process gives.
+//! and every graph it writes is, row for row, the graph a full run of a fresh process gives,
+//! while each run prunes the graph before it.
 
 mod common;
 
@@ -132,7 +133,12 @@ fn step(
     git(repo, &["commit", "-q", "-m", what]);
     let kept = state.index_now(state.repo(REPO).unwrap(), None).unwrap();
     let fresh_data = tempfile::tempdir().unwrap();
-    let full = nexus_lite::index_once(fresh_data.path().to_path_buf(), spec(repo)).unwrap();
+    let full = nexus_lite::index_once(
+        fresh_data.path().to_path_buf(),
+        spec(repo),
+        nexus_lite::DEFAULT_KEEP_GRAPHS,
+    )
+    .unwrap();
     assert_eq!(
         stat(&full, "parts_linked"),
         stat(&full, "files_parsed") + stat(&full, "files_reused") + 1,
@@ -169,7 +175,10 @@ fn a_regeneration_links_what_the_change_reaches_and_gives_the_full_graph() {
     let repo = tempfile::tempdir().unwrap();
     let data = tempfile::tempdir().unwrap();
     copy_of_this_repository(repo.path());
+    // The fewest graphs kept: every run prunes the one before the previous, so each step also
+    // checks that what the process remembers of earlier runs never names a pruned part.
     let state = AppState::new(&LiteConfig {
+        keep_graphs: nexus_lite::core::config::MIN_KEEP_GRAPHS,
         data_dir: data.path().to_path_buf(),
         repos: vec![spec(repo.path())],
         token: String::new(),
@@ -295,4 +304,11 @@ fn a_regeneration_links_what_the_change_reaches_and_gives_the_full_graph() {
         .unwrap();
     });
     assert_eq!(linked, all + 1);
+    let conn = nexus_lite::core::db::open(data.path()).unwrap();
+    let count = |sql: &str| conn.query_row(sql, [], |r| r.get::<_, i64>(0)).unwrap();
+    assert_eq!(count("SELECT COUNT(*) FROM graphs"), 2);
+    assert_eq!(
+        count("SELECT COUNT(*) FROM parts WHERE part NOT IN (SELECT part FROM graph_parts)"),
+        0
+    );
 }

@@ -188,6 +188,7 @@ fn a_file_rewritten_with_the_same_size_and_time_is_read_again() {
             name: Some(REPO.into()),
             path: repo.path().to_path_buf(),
         },
+        nexus_lite::DEFAULT_KEEP_GRAPHS,
     )
     .unwrap();
     assert_eq!(third.counts, fresh.counts);

@@ -22,6 +22,7 @@ fn index(root: &Path, data: &Path) -> (nexus_lite::RunOutcome, rusqlite::Connect
             name: Some("pallets/click".into()),
             path: root.to_path_buf(),
         },
+        nexus_lite::DEFAULT_KEEP_GRAPHS,
     )
     .unwrap();
     let conn = rusqlite::Connection::open(data.join("nexus-lite.sqlite3")).unwrap();

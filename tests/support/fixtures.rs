@@ -115,6 +115,7 @@ pub struct Lite {
 pub async fn embedded_nexus(name: &str, repo: &Path, data: &Path) -> Lite {
     let token = format!("lite-{}", uuid::Uuid::new_v4().simple());
     let config = nexus_lite::LiteConfig {
+        keep_graphs: nexus_lite::DEFAULT_KEEP_GRAPHS,
         data_dir: data.to_path_buf(),
         repos: vec![nexus_lite::RepoSpec {
             name: Some(name.to_owned()),

@@ -1413,6 +1413,7 @@ pub fn docs_world() -> DocsWorld {
     let lite = rt
         .block_on(nexus_lite::spawn(
             nexus_lite::LiteConfig {
+                keep_graphs: nexus_lite::DEFAULT_KEEP_GRAPHS,
                 data_dir: root.join("data"),
                 repos: Vec::new(),
                 token: "fuzz-token".into(),
@@ -1587,7 +1588,8 @@ pub struct ViewWorld {
 
 pub fn view_world() -> ViewWorld {
     let dir = tempfile::tempdir().unwrap();
-    let server = nexus_lite::Server::open(dir.path(), "", false).unwrap();
+    let server =
+        nexus_lite::Server::open(dir.path(), "", false, nexus_lite::DEFAULT_KEEP_GRAPHS).unwrap();
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

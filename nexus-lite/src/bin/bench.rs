@@ -254,6 +254,7 @@ fn run_all(data_dir: &Path, root: &Path) -> Result<Runs, String> {
     // A new state on the bench data directory (each call is a restart: fresh in-memory caches).
     let open_state = || {
         AppState::new(&LiteConfig {
+            keep_graphs: nexus_lite::DEFAULT_KEEP_GRAPHS,
             data_dir: data_dir.to_path_buf(),
             repos: vec![RepoSpec {
                 name: Some("bench/tree".into()),

@@ -330,6 +330,12 @@ impl GraphCache {
         kept.truncate(Self::KEPT);
     }
 
+    /// Drops graph `gpk` (pruned from the database) if it is kept.
+    pub(crate) fn forget(&self, gpk: i64) {
+        let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
+        kept.retain(|(k, _)| *k != gpk);
+    }
+
     pub(crate) fn holds(&self, gpk: i64) -> bool {
         let kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
         kept.iter().any(|(k, _)| *k == gpk)

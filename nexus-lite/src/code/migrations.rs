@@ -164,4 +164,13 @@ CREATE VIEW imports AS SELECT gp.gpk AS gpk, i.path AS path, i.module AS module,
   FROM graph_parts gp JOIN part_imports i ON i.part = gp.part;
 "#,
     },
+    Migration {
+        version: 7,
+        description: "pruned_graphs: what is left of a graph the retention rule removed, so asking for it says so",
+        sql: r#"
+CREATE TABLE pruned_graphs(graph_id TEXT PRIMARY KEY, repository TEXT NOT NULL,
+  branch TEXT NOT NULL, commit_sha TEXT NOT NULL, generated_at TEXT NOT NULL,
+  pruned_at TEXT NOT NULL) WITHOUT ROWID;
+"#,
+    },
 ];

@@ -10,6 +10,7 @@ pub mod graph_cache;
 pub mod index;
 pub mod lang;
 pub mod migrations;
+pub mod retention;
 pub mod store;
 
 use crate::core::Domain;

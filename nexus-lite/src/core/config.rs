@@ -19,6 +19,32 @@ pub struct LiteConfig {
     pub workspaces: Vec<WorkspaceSpec>,
     /// The operator's maxima of the `limits` a workspace's `.nexus/docgraph.yaml` may set.
     pub docs_limits: Limits,
+    /// Ready code graphs kept per (repository, branch); older ones are pruned after a run.
+    pub keep_graphs: usize,
+}
+
+/// Ready code graphs kept per (repository, branch) unless configured otherwise: the newest,
+/// and enough before it for comparisons and for clients still reading an older one.
+pub const DEFAULT_KEEP_GRAPHS: usize = 20;
+
+/// The fewest ready graphs kept per (repository, branch): a regeneration's answer compares the
+/// graph before it with the new one, after the run (and so after its pruning).
+pub const MIN_KEEP_GRAPHS: usize = 2;
+
+/// How many graphs a data directory keeps (flag or environment of `nexus-lite serve`, `index`
+/// and `daemon`, and of `nexus-mcp daemon`).
+#[derive(Debug, Clone, Copy, clap::Args)]
+pub struct Retention {
+    /// Ready code graphs kept per repository branch (at least 2); after each run older ones are
+    /// pruned, and asking for a pruned graph answers `graph_pruned` naming the branch's newest.
+    #[arg(long = "keep-graphs", env = "NEXUS_LITE_KEEP_GRAPHS", default_value_t = DEFAULT_KEEP_GRAPHS as u32, value_parser = clap::value_parser!(u32).range(MIN_KEEP_GRAPHS as i64..))]
+    pub keep_graphs: u32,
+}
+
+impl Retention {
+    pub fn keep_graphs(&self) -> usize {
+        self.keep_graphs as usize
+    }
 }
 
 /// One registered repository.

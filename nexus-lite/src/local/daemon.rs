@@ -35,6 +35,8 @@ pub const EXIT_IN_USE: u8 = 3;
 pub struct DaemonConfig {
     pub data_dir: PathBuf,
     pub idle_timeout: Duration,
+    /// Ready code graphs kept per (repository, branch).
+    pub keep_graphs: usize,
 }
 
 impl DaemonConfig {
@@ -53,6 +55,7 @@ impl DaemonConfig {
         };
         DaemonConfig {
             data_dir,
+            keep_graphs: crate::core::config::DEFAULT_KEEP_GRAPHS,
             idle_timeout: idle_timeout_secs
                 .or_else(from_env)
                 .map(Duration::from_secs)
@@ -79,6 +82,8 @@ pub struct DaemonArgs {
     /// Exit after this many seconds without a client (default: NEXUS_LITE_IDLE_TIMEOUT, else 300).
     #[arg(long)]
     pub idle_timeout: Option<u64>,
+    #[command(flatten)]
+    pub retention: crate::core::config::Retention,
 }
 
 /// Runs the daemon of `args` (blocking) and says how it ended as an exit code.
@@ -87,7 +92,11 @@ pub fn main(args: &DaemonArgs) -> std::process::ExitCode {
         .data_dir
         .clone()
         .unwrap_or_else(crate::default_data_dir);
-    match run(DaemonConfig::new(data_dir, args.idle_timeout)) {
+    let config = DaemonConfig {
+        keep_graphs: args.retention.keep_graphs(),
+        ..DaemonConfig::new(data_dir, args.idle_timeout)
+    };
+    match run(config) {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("nexus-lite daemon: {e}");
@@ -170,7 +179,7 @@ fn in_use_by(dir: &Path, e: &LiteError) -> Value {
 type Started = (Arc<Daemon>, SameUid, Option<(u64, u64)>);
 
 async fn start(config: &DaemonConfig) -> Result<Started, LiteError> {
-    let dir = config.data_dir.clone();
+    let (dir, keep_graphs) = (config.data_dir.clone(), config.keep_graphs);
     let opened = tokio::task::spawn_blocking(move || {
         files::prepare_data_dir(&dir)?;
         let dir = dir.canonicalize().map_err(|source| LiteError::DataDir {
@@ -180,7 +189,7 @@ async fn start(config: &DaemonConfig) -> Result<Started, LiteError> {
         let deadline = Instant::now() + HANDOVER;
         let mut waiting = false;
         loop {
-            match Server::open(&dir, "", true) {
+            match Server::open(&dir, "", true, keep_graphs) {
                 Ok(server) => return Ok((dir, server)),
                 Err(LiteError::DataDirInUse { path, holder }) => {
                     if let Some(e) = other_host(&dir, holder) {

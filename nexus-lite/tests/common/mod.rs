@@ -51,7 +51,25 @@ pub fn start_server(
     name: Option<&str>,
     index_on_first_use: bool,
 ) -> Server {
+    start_server_keeping(
+        repo,
+        data,
+        name,
+        index_on_first_use,
+        nexus_lite::DEFAULT_KEEP_GRAPHS,
+    )
+}
+
+/// [`start_server`], keeping `keep_graphs` ready graphs per branch.
+pub fn start_server_keeping(
+    repo: &Path,
+    data: &Path,
+    name: Option<&str>,
+    index_on_first_use: bool,
+    keep_graphs: usize,
+) -> Server {
     let config = LiteConfig {
+        keep_graphs,
         data_dir: data.to_path_buf(),
         repos: vec![RepoSpec {
             name: name.map(str::to_string),

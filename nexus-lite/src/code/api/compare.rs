@@ -29,11 +29,7 @@ pub(super) async fn compare(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
             let id = p
                 .str(k)
                 .ok_or_else(|| ApiError::bad(format!("`{k}` is required")))?;
-            served_graph(s, &conn, id)?.ok_or_else(|| {
-                ApiError::not_found(format!(
-                    "unknown {k} `{id}`; list graphs with GET /api/v1/graphs"
-                ))
-            })
+            named_graph(s, &conn, k, id)
         };
         let (bpk, base) = get("base_graph_id")?;
         let (hpk, head) = get("head_graph_id")?;

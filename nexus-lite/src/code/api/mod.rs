@@ -3,6 +3,7 @@
 
 use crate::code::engine::{AppState, Repo, Submitted};
 use crate::code::index;
+use crate::code::retention;
 use crate::code::store::{self, GRAPH_COLS};
 use crate::core::error::LiteError;
 use crate::core::git;
@@ -63,11 +64,7 @@ fn served_graph(
 /// Resolves the graph selector (graph_id, else repository + branch).
 fn select(state: &AppState, conn: &Connection, p: &P) -> Result<(i64, Value), ApiError> {
     if let Some(id) = p.str("graph_id") {
-        let found = served_graph(state, conn, id)?.ok_or_else(|| {
-            ApiError::not_found(format!(
-                "unknown graph_id `{id}`; list graphs with GET /api/v1/graphs?repository=owner/name"
-            ))
-        })?;
+        let found = named_graph(state, conn, "graph_id", id)?;
         if let Some(repo) = p.str("repository")
             && found.1["repository"] != repo
         {
@@ -105,11 +102,53 @@ fn require_graph(state: &AppState, conn: &Connection, p: &P) -> Result<(i64, Val
     let id = p
         .str("graph_id")
         .ok_or_else(|| ApiError::bad("`graph_id` is required for this endpoint"))?;
-    served_graph(state, conn, id)?.ok_or_else(|| {
-        ApiError::not_found(format!(
-            "unknown graph_id `{id}`; list graphs with GET /api/v1/graphs?repository=owner/name"
-        ))
-    })
+    named_graph(state, conn, "graph_id", id)
+}
+
+/// The served graph `id` (given as parameter `param`). One no longer stored answers 410
+/// `graph_pruned` with its tombstone and its branch's newest graph; any other, 404.
+fn named_graph(
+    state: &AppState,
+    conn: &Connection,
+    param: &str,
+    id: &str,
+) -> Result<(i64, Value), ApiError> {
+    if let Some(found) = served_graph(state, conn, id)? {
+        return Ok(found);
+    }
+    let pruned = retention::tombstone(conn, id)?.filter(|t| {
+        t["repository"]
+            .as_str()
+            .is_some_and(|r| state.repo(r).is_some())
+    });
+    let Some(pruned) = pruned else {
+        return Err(ApiError::not_found(format!(
+            "unknown {param} `{id}`; list graphs with GET /api/v1/graphs?repository=owner/name"
+        )));
+    };
+    let (repository, branch) = (
+        pruned["repository"].as_str().unwrap_or_default(),
+        pruned["branch"].as_str().unwrap_or_default(),
+    );
+    let latest = store::latest_ready(conn, repository, branch)?.map(|(_, g)| g["graph_id"].clone());
+    let instead = match latest.as_ref().and_then(Value::as_str) {
+        Some(latest) => format!(
+            "read {branch}'s newest graph `{latest}` instead (or select it by repository and branch); a finding's proof (source_tool, finding_type, path, line) resolves against it"
+        ),
+        None => format!("{repository} has no ready graph on {branch} now; run a regeneration"),
+    };
+    Err(ApiError::new(
+        StatusCode::GONE,
+        "graph_pruned",
+        format!(
+            "{param} `{id}` ({repository}@{branch}, generated {}) was pruned at {}: only the newest {} ready graphs of a branch are kept; {instead}",
+            pruned["generated_at"].as_str().unwrap_or_default(),
+            pruned["pruned_at"].as_str().unwrap_or_default(),
+            state.keep_graphs,
+        ),
+    )
+    .with("pruned", pruned.clone())
+    .with("latest_graph_id", latest.unwrap_or(Value::Null)))
 }
 
 /// The code domain's routes (under the bearer-token check `crate::router` adds).

@@ -5,7 +5,7 @@ mod run;
 
 use crate::code::graph_cache::{GraphCache, PendingGraph};
 use crate::code::index::{self, ParseCache};
-use crate::code::{cache, store};
+use crate::code::{cache, retention, store};
 use crate::core::config::LiteConfig;
 use crate::core::db::Reader;
 use crate::core::error::LiteError;
@@ -150,18 +150,23 @@ pub struct CodeShared {
     pub graph_cache: Arc<GraphCache>,
     /// By name. Weak: a repository no view serves any more is dropped with its caches.
     repos: Arc<Mutex<HashMap<String, Weak<Repo>>>>,
+    /// Ready graphs kept per (repository, branch) (see `crate::code::retention`).
+    pub keep_graphs: usize,
 }
 
 impl CodeShared {
     /// Opens the code domain on `core`: its migrations, then the runs a previous process left
     /// `running` marked failed (the data directory is locked: no other process runs them).
-    pub fn open(core: &Core) -> Result<CodeShared, LiteError> {
+    pub fn open(core: &Core, keep_graphs: usize) -> Result<CodeShared, LiteError> {
         core.open_domain(&crate::code::DOMAIN)?;
         let recovered = store::recover_interrupted(&core.writer()?)?;
         if recovered > 0 {
             tracing::warn!(recovered, "marked interrupted graph runs as failed");
         }
-        Ok(CodeShared::default())
+        Ok(CodeShared {
+            keep_graphs,
+            ..CodeShared::default()
+        })
     }
 
     /// The code domain's repository for the registration `served` (its parse and analyser
@@ -192,6 +197,8 @@ pub struct AppState {
     pub running: Arc<Mutex<HashSet<String>>>,
     /// Ready graphs in memory for the impact queries.
     pub graph_cache: Arc<GraphCache>,
+    /// Ready graphs kept per (repository, branch) (see `crate::code::retention`).
+    pub keep_graphs: usize,
 }
 
 impl Shared for AppState {
@@ -288,7 +295,7 @@ impl AppState {
     pub fn new(config: &LiteConfig) -> Result<Arc<AppState>, LiteError> {
         let served = served_repos(config)?;
         let core = Core::open(&config.data_dir, &config.token)?;
-        let shared = CodeShared::open(&core)?;
+        let shared = CodeShared::open(&core, config.keep_graphs)?;
         let registry = Registry::default();
         let repos = served
             .into_iter()
@@ -317,6 +324,7 @@ impl AppState {
             regens: shared.regens.clone(),
             running: shared.running.clone(),
             graph_cache: shared.graph_cache.clone(),
+            keep_graphs: shared.keep_graphs,
         })
     }
 
@@ -392,6 +400,9 @@ impl AppState {
         if let Some(p) = pending {
             p.build();
         }
+        let pruned = self.prune(repo);
+        outcome.stats["pruned_graphs"] = json!(pruned.graphs.len());
+        outcome.stats["pruned_parts"] = json!(pruned.parts);
         outcome.stats["checkpoint_ms"] = json!(self.checkpoint());
         Ok(outcome)
     }
@@ -435,13 +446,38 @@ impl AppState {
 
     /// What a serving process does once a run is reported, outside the time to an answer:
     /// builds its graph in memory (a query meanwhile waits for it), readies the next plan's
-    /// tables, folds the WAL back.
+    /// tables, prunes the graphs the retention rule no longer keeps, folds the WAL back.
     pub(crate) fn after_reported(&self, repo: &Repo, pending: Option<PendingGraph>) {
         if let Some(pending) = pending {
             pending.build();
         }
         repo.prepare_next_run();
+        self.prune(repo);
         self.checkpoint();
+    }
+
+    /// Applies the retention rule to `repo`'s graphs (see [`retention`]) and forgets the
+    /// removed ones in memory. A failure is only logged: the graphs stay until the next run.
+    fn prune(&self, repo: &Repo) -> retention::Pruned {
+        let pruned = self
+            .core
+            .writer()
+            .and_then(|mut conn| retention::prune(&mut conn, &repo.name, self.keep_graphs));
+        match pruned {
+            Ok(pruned) => {
+                for &gpk in &pruned.graphs {
+                    self.graph_cache.forget(gpk);
+                }
+                if !pruned.graphs.is_empty() {
+                    tracing::info!(repository = %repo.name, graphs = pruned.graphs.len(), parts = pruned.parts, keep = self.keep_graphs, "pruned graphs beyond the newest kept per branch");
+                }
+                pruned
+            }
+            Err(e) => {
+                tracing::warn!(repository = %repo.name, error = %e, "could not prune old graphs; they stay until the next run");
+                retention::Pruned::default()
+            }
+        }
     }
 
     pub fn make_plan(&self, repo: &Repo, branch: Option<&str>) -> Result<Plan, LiteError> {
