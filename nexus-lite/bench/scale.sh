@@ -41,15 +41,8 @@ fi
 LITE=$CARGO_TARGET_DIR/release/nexus-lite
 
 # --- the tree: sdists unpacked side by side, one commit ---------------------------------------
-TREE=$WORK/tree
-if [ ! -d "$TREE/.git" ]; then
-  rm -rf "$TREE" "$WORK/sdists"; mkdir -p "$TREE" "$WORK/sdists"
-  # shellcheck disable=SC2086
-  pip download -q --no-binary :all: --no-deps -d "$WORK/sdists" $SDISTS || { log "pip download failed"; exit 1; }
-  for a in "$WORK"/sdists/*.tar.gz; do tar xzf "$a" -C "$TREE"; done
-  git -C "$TREE" init -q && git -C "$TREE" add -A \
-    && git -C "$TREE" -c user.email=bench@example.com -c user.name=bench commit -qm sdists
-fi
+# shellcheck source=nexus-lite/bench/scale-tree.sh
+. "$HERE/nexus-lite/bench/scale-tree.sh"
 LINES=$(git -C "$TREE" ls-files -z '*.py' | (cd "$TREE" && xargs -0 cat) | wc -l)
 NFILES=$(git -C "$TREE" ls-files '*.py' | wc -l)
 log "tree: $TREE ($NFILES .py files, $LINES lines; $SDISTS)"

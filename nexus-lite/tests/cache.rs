@@ -75,8 +75,11 @@ fn a_restart_then_a_one_file_change_reparses_one_file() {
     let data = data_dir.path();
     fixture_repo(repo);
     add_other_languages(repo);
+    // Old enough for their reads to be kept (and stored), as a real checkout's files are.
+    age_files(repo);
     let sources = 7 + 5;
     let python = 7;
+    let tracked = git(repo, &["ls-files"]).lines().count() as u64;
 
     // Process 1: full run.
     let full = nexus_lite::index_once(
@@ -127,6 +130,8 @@ fn a_restart_then_a_one_file_change_reparses_one_file() {
     )
     .unwrap();
     assert_eq!(stat(&inc, "files_parsed"), 1, "{}", inc.stats);
+    // Every other file is taken from the reads process 1 stored: not read, hashed or scanned.
+    assert_eq!(stat(&inc, "files_unread"), tracked - 1, "{}", inc.stats);
     assert_eq!(stat(&inc, "files_reused"), sources - 1);
     assert_eq!(stat(&inc, "files_reused_from_db"), sources - 1);
     assert_eq!(stat(&inc, "parses_stored"), 1);
@@ -217,4 +222,29 @@ fn a_restart_then_a_one_file_change_reparses_one_file() {
     .unwrap();
     assert_eq!(stat(&same, "files_parsed"), 0);
     assert_eq!(stat(&same, "parses_stored"), 0);
+    // app/crypto.py was written just before process 2 read it: that read was not kept.
+    assert_eq!(stat(&same, "files_unread"), tracked - 1, "{}", same.stats);
+
+    // Reads stored, parses gone (another parser version would drop them the same way): the
+    // unread files are read after all, and the graph is the same.
+    nexus_lite::core::db::open(data)
+        .unwrap()
+        .execute("DELETE FROM parse_cache", [])
+        .unwrap();
+    let reparsed = nexus_lite::index_once(
+        data.to_path_buf(),
+        spec(repo),
+        nexus_lite::DEFAULT_KEEP_GRAPHS,
+    )
+    .unwrap();
+    assert_eq!(
+        stat(&reparsed, "files_parsed"),
+        sources,
+        "{}",
+        reparsed.stats
+    );
+    assert_eq!(reparsed.counts, fresh.counts);
+    for k in ["nodes", "edges"] {
+        assert_eq!(reparsed.stats[k], fresh.stats[k], "{k}");
+    }
 }

@@ -125,20 +125,6 @@ fn the_summary_stored_with_a_graph_is_the_one_its_rows_count() {
     assert_eq!(counted.body.to_string(), stored.body.to_string());
 }
 
-/// Sets every tracked file's modification time to 2020 (files just written are always read
-/// again: see the racy-clean rule in `index::Seen`).
-fn age_files(repo: &Path) {
-    let files = git(repo, &["ls-files"]);
-    for f in files.lines() {
-        let st = std::process::Command::new("touch")
-            .args(["-m", "-d", "2020-01-01 00:00:00"])
-            .arg(repo.join(f))
-            .status()
-            .unwrap();
-        assert!(st.success());
-    }
-}
-
 fn symbols(v: &Value) -> Vec<String> {
     v["symbols"]
         .as_array()

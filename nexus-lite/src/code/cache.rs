@@ -7,12 +7,16 @@
 //! - `analyser_cache`: ruff/bandit findings per (tool, path, content sha256, fingerprint), the
 //!   fingerprint covering the analyser configuration files, the normalizer code and the tool
 //!   executable found on `PATH` (its path, size and mtime: an upgrade invalidates).
+//! - `file_reads`: what the last read of each tracked file found, by repository and path (see
+//!   `index::FileRead`), so a new process reads again only the files whose metadata changed.
+//!   Written in the graph's transaction too; a file no longer tracked loses its row.
 //!
-//! Both are written in the graph's transaction and pruned there: entries not referenced by the
-//! latest ready graph of some (repository, branch) are deleted, so the size stays bounded by
-//! the files of the graphs being served.
+//! Parses and results are written in the graph's transaction and pruned there: entries not
+//! referenced by the latest ready graph of some (repository, branch) are deleted, so the size
+//! stays bounded by the files of the graphs being served.
 
 use crate::code::findings::RawFinding;
+use crate::code::index::FileRead;
 use crate::code::lang::FileParse;
 use crate::core::analyser::severity::Level;
 use crate::core::error::LiteError;
@@ -353,6 +357,58 @@ pub fn prune(tx: &Transaction<'_>) -> Result<(usize, usize), LiteError> {
         )
         .map_err(LiteError::db("pruning the analyser cache"))?;
     Ok((parses, findings))
+}
+
+/// The stored reads of `repository`'s files (see `index::FileRead`).
+pub fn load_reads(conn: &Connection, repository: &str) -> Result<Vec<FileRead>, LiteError> {
+    let mut st = conn
+        .prepare_cached(
+            "SELECT path, size, mtime_ns, ctime_ns, ino, hash, spans, skipped FROM file_reads
+             WHERE repository=?1",
+        )
+        .map_err(LiteError::db("preparing the file reads lookup"))?;
+    st.query_map([repository], |r| {
+        Ok(FileRead {
+            path: r.get(0)?,
+            size: r.get(1)?,
+            mtime_ns: r.get(2)?,
+            ctime_ns: r.get(3)?,
+            ino: r.get(4)?,
+            hash: r.get(5)?,
+            spans: r.get(6)?,
+            skipped: r.get(7)?,
+        })
+    })
+    .and_then(Iterator::collect)
+    .map_err(LiteError::db("reading the file reads"))
+}
+
+/// Writes `write` and deletes the reads of `delete` inside the graph transaction.
+pub fn store_reads(
+    tx: &Transaction<'_>,
+    repository: &str,
+    write: &[FileRead],
+    delete: &[String],
+) -> Result<(), LiteError> {
+    let mut put = tx
+        .prepare_cached(
+            "INSERT OR REPLACE INTO file_reads VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        )
+        .map_err(LiteError::db("preparing the file reads write"))?;
+    for r in write {
+        put.execute(params![
+            repository, r.path, r.size, r.mtime_ns, r.ctime_ns, r.ino, r.hash, r.spans, r.skipped
+        ])
+        .map_err(LiteError::db("writing the file reads"))?;
+    }
+    let mut del = tx
+        .prepare_cached("DELETE FROM file_reads WHERE repository=?1 AND path=?2")
+        .map_err(LiteError::db("preparing the file reads delete"))?;
+    for path in delete {
+        del.execute(params![repository, path])
+            .map_err(LiteError::db("deleting the file reads"))?;
+    }
+    Ok(())
 }
 
 /// Row counts of the two caches (tests, bench).

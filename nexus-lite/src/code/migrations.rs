@@ -173,4 +173,13 @@ CREATE TABLE pruned_graphs(graph_id TEXT PRIMARY KEY, repository TEXT NOT NULL,
   pruned_at TEXT NOT NULL) WITHOUT ROWID;
 "#,
     },
+    Migration {
+        version: 8,
+        description: "file_reads: what the last read of each tracked file found, so a new process reads only what changed",
+        sql: r#"
+CREATE TABLE file_reads(repository TEXT NOT NULL, path TEXT NOT NULL, size INTEGER NOT NULL,
+  mtime_ns INTEGER NOT NULL, ctime_ns INTEGER NOT NULL, ino INTEGER NOT NULL, hash TEXT,
+  spans TEXT NOT NULL, skipped TEXT, PRIMARY KEY(repository, path)) WITHOUT ROWID;
+"#,
+    },
 ];

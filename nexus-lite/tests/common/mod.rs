@@ -181,6 +181,20 @@ pub fn fixture_repo(dir: &Path) {
     );
 }
 
+/// Sets every tracked file's modification time to 2020 (files just written are always read
+/// again: see the racy-clean rule in `code::index::reads`).
+pub fn age_files(repo: &Path) {
+    let files = git(repo, &["ls-files"]);
+    for f in files.lines() {
+        let st = std::process::Command::new("touch")
+            .args(["-m", "-d", "2020-01-01 00:00:00"])
+            .arg(repo.join(f))
+            .status()
+            .unwrap();
+        assert!(st.success());
+    }
+}
+
 pub fn on_path(program: &str) -> bool {
     Command::new(program)
         .arg("--version")

@@ -185,6 +185,13 @@ fn parse(run: &Run<'_>, conn: &Connection, files: &[String]) -> Result<GraphData
             r.total = total;
         });
     };
+    if !run.repo.cache.reads_loaded() {
+        let rows = cache::load_reads(conn, &run.repo.name).unwrap_or_else(|e| {
+            tracing::warn!(error = %e, "cannot read the stored file reads; reading every file");
+            Vec::new()
+        });
+        run.repo.cache.load_reads(rows);
+    }
     let load = |keys: &[String]| match cache::load_parses(conn, keys) {
         Ok(found) => found,
         Err(e) => {
@@ -500,6 +507,7 @@ fn write(
         stats[*phase] = json!(ms);
     }
     let warnings = analyser_warnings(&statuses);
+    let (reads, unread) = run.repo.cache.unstored_reads();
     let pruned = std::cell::Cell::new((0usize, 0usize));
     let caches_ms = std::cell::Cell::new(0.0);
     let building = std::cell::RefCell::new(None);
@@ -522,6 +530,7 @@ fn write(
             // at all.
             let t = Instant::now();
             pruned.set(store_caches(tx, data, &py, &forget, &to_store)?);
+            cache::store_reads(tx, &run.repo.name, &reads, &unread)?;
             caches_ms.set(ms_since(t));
             if run.queried {
                 *building.borrow_mut() = Some(run.state.graph_cache.expect(gpk));
@@ -535,6 +544,8 @@ fn write(
         .map(|b| b.with_rows(graph_cache::GraphRows::of(data)));
     let parse_keys: Vec<String> = data.new_parses.iter().map(|(k, _, _)| k.clone()).collect();
     run.repo.cache.mark_persisted(&parse_keys);
+    let stored: Vec<String> = reads.iter().map(|r| r.path.clone()).chain(unread).collect();
+    run.repo.cache.reads_stored(&stored);
     if let Ok(mut c) = run.repo.analyser_cache.lock() {
         for (k, _, _) in &to_store {
             c.unpersisted.remove(k);
@@ -543,6 +554,7 @@ fn write(
     let (pruned_parses, pruned_results) = pruned.get();
     stats["parses_stored"] = json!(parse_keys.len());
     stats["analyser_results_stored"] = json!(to_store.len());
+    stats["file_reads_stored"] = json!(stored.len());
     stats["cache_rows_pruned"] = json!(pruned_parses + pruned_results);
     stats["caches_ms"] = json!(caches_ms.get());
     stats["write_ms"] = json!(ms_since(t3));

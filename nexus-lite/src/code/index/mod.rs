@@ -2,9 +2,13 @@
 
 mod incremental;
 mod link;
+mod reads;
 mod resolve;
 mod roots;
 mod tsconfig;
+
+pub use reads::FileRead;
+use reads::{Seen, Stamp, now_ns, stamp_of};
 
 use crate::code::lang::{FileParse, Lang, Parsers};
 use crate::core::analyser::severity::Level;
@@ -115,7 +119,8 @@ pub struct GraphData {
     pub new_parses: Vec<(String, &'static str, Arc<FileParse>)>,
     /// Secret spans of every tracked text file that has some (see `nexus_secrets::spans`).
     pub secret_spans: BTreeMap<String, Vec<SecretSpan>>,
-    /// Tracked files not read again: unchanged since an earlier run of this process read them.
+    /// Tracked files not read again: unchanged since an earlier run read them (this process's,
+    /// or one whose reads are stored).
     pub unread_files: usize,
     /// Milliseconds of each phase of `build` (read, load, parse, link), for the run's stats.
     pub phase_ms: Vec<(&'static str, f64)>,
@@ -265,57 +270,10 @@ impl GraphData {
 #[derive(Default)]
 pub struct ParseCache {
     map: Mutex<HashMap<String, Cached>>,
-    /// What the last read of each tracked file found, by path (see `read_listed`).
-    seen: Mutex<HashMap<String, Seen>>,
+    /// What the last read of each tracked file found (see [`reads`]).
+    seen: Mutex<reads::Reads>,
     /// What the last run linked: the next run links again only what a change may reach.
     linked: Mutex<Option<incremental::Previous>>,
-}
-
-/// A file's metadata when it was read and what the read found: while the metadata is the same,
-/// the next run takes the hash and secret spans from here instead of reading the file again
-/// (reading, hashing and scanning every tracked file is most of a one-file incremental run on
-/// a large repository). Only files last modified well before they were read are kept, so a
-/// write in the same clock tick as the read is never missed (git's "racily clean" rule).
-#[derive(Clone)]
-struct Seen {
-    stamp: Stamp,
-    hash: Option<String>,
-    spans: Vec<SecretSpan>,
-    skipped: Option<String>,
-}
-
-#[derive(Clone, PartialEq, Eq)]
-struct Stamp {
-    size: u64,
-    mtime_ns: i128,
-    ctime_ns: i128,
-    ino: u64,
-}
-
-/// How much older than its read a file's last change must be for the read to be reused.
-const RACY_NS: i128 = 2_000_000_000;
-
-#[cfg(unix)]
-fn stamp_of(meta: &std::fs::Metadata) -> Option<Stamp> {
-    use std::os::unix::fs::MetadataExt;
-    Some(Stamp {
-        size: meta.len(),
-        mtime_ns: i128::from(meta.mtime()) * 1_000_000_000 + i128::from(meta.mtime_nsec()),
-        ctime_ns: i128::from(meta.ctime()) * 1_000_000_000 + i128::from(meta.ctime_nsec()),
-        ino: meta.ino(),
-    })
-}
-
-#[cfg(not(unix))]
-fn stamp_of(_meta: &std::fs::Metadata) -> Option<Stamp> {
-    None
-}
-
-fn now_ns() -> i128 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos() as i128)
-        .unwrap_or(0)
 }
 
 struct Cached {
@@ -346,30 +304,40 @@ impl ParseCache {
             );
         }
     }
-    /// The last read of `path`, if its metadata is still `stamp` and, for a source file, its
-    /// parse is at hand.
-    fn seen(&self, path: &str, stamp: &Stamp, lang: Option<Lang>) -> Option<Seen> {
-        let seen = self
-            .seen
-            .lock()
-            .ok()?
-            .get(path)
-            .filter(|s| s.stamp == *stamp)
-            .cloned()?;
-        match (lang, &seen.hash) {
-            (Some(l), Some(h)) if !self.contains(&parse_key(l, h)) => None,
-            _ => Some(seen),
-        }
+    /// The last read of `path`, if its metadata is still `stamp`. A source file's parse may
+    /// be neither in memory nor stored: the run then reads it after all (`parse_parallel`).
+    fn seen(&self, path: &str, stamp: &Stamp) -> Option<Seen> {
+        self.seen.lock().ok()?.get(path, stamp)
     }
     fn remember(&self, path: &str, seen: Seen) {
         if let Ok(mut m) = self.seen.lock() {
-            m.insert(path.to_string(), seen);
+            m.remember(path, seen);
         }
     }
     /// Forgets the reads of files no longer tracked.
     fn retain_seen(&self, tracked: &HashSet<String>) {
         if let Ok(mut m) = self.seen.lock() {
-            m.retain(|p, _| tracked.contains(p));
+            m.retain(tracked);
+        }
+    }
+    /// Whether the stored reads were taken in by this process.
+    pub fn reads_loaded(&self) -> bool {
+        self.seen.lock().is_ok_and(|m| m.loaded())
+    }
+    /// Takes in the stored reads (the first run of a process).
+    pub fn load_reads(&self, rows: Vec<FileRead>) {
+        if let Ok(mut m) = self.seen.lock() {
+            m.load(rows);
+        }
+    }
+    /// Reads the database lacks: rows to write, and paths whose row to delete.
+    pub fn unstored_reads(&self) -> (Vec<FileRead>, Vec<String>) {
+        self.seen.lock().map(|m| m.unstored()).unwrap_or_default()
+    }
+    /// Records that the database holds the reads of `paths` (after the graph's COMMIT).
+    pub fn reads_stored(&self, paths: &[String]) {
+        if let Ok(mut m) = self.seen.lock() {
+            m.stored(paths);
         }
     }
     fn contains(&self, key: &str) -> bool {
@@ -491,7 +459,7 @@ fn read_listed(root: &Path, path: &str, cache: &ParseCache) -> Listed {
     let read_at = now_ns();
     let mut listed = read_file(root, path, cache);
     if let Some(stamp) = listed.stamp.take()
-        && stamp.mtime_ns + RACY_NS < read_at
+        && stamp.settled_before(read_at)
     {
         cache.remember(
             path,
@@ -536,7 +504,7 @@ fn read_file(root: &Path, path: &str, cache: &ParseCache) -> Listed {
     }
     listed.size = meta.len();
     let stamp = stamp_of(&meta);
-    if let Some(seen) = stamp.as_ref().and_then(|st| cache.seen(path, st, lang)) {
+    if let Some(seen) = stamp.as_ref().and_then(|st| cache.seen(path, st)) {
         listed.hash = seen.hash;
         listed.spans = seen.spans;
         listed.skipped = seen.skipped;
@@ -623,7 +591,7 @@ pub fn build(
     lap(&mut data, "read_ms");
     let todo = parse_todo(&listed, cache, load, &mut data);
     lap(&mut data, "load_ms");
-    let (results, reused) = parse_parallel(&listed, &todo, cache, files.len(), progress);
+    let (results, reused) = parse_parallel(root, &listed, &todo, cache, files.len(), progress);
     data.reused_files = reused;
     let layout = Layout {
         roots: roots::Roots::detect(root, files),
@@ -826,6 +794,7 @@ fn parse_todo(
 /// Parses `todo` on up to four threads, reusing cached parses; reports progress every 64
 /// files. Returns one result slot per entry of `todo` and how many came from the cache.
 fn parse_parallel(
+    root: &Path,
     listed: &[Listed],
     todo: &[Todo],
     cache: &ParseCache,
@@ -835,7 +804,7 @@ fn parse_parallel(
     let done = AtomicUsize::new(total - todo.len());
     let reused = AtomicUsize::new(0);
     let results = parallel_map(todo.len(), Parsers::default, |parsers, k| {
-        let (i, _, key) = &todo[k];
+        let (i, hash, key) = &todo[k];
         let l = &listed[*i];
         let res = if let Some((hit, ahead)) = cache.get(key) {
             if !ahead {
@@ -846,10 +815,11 @@ fn parse_parallel(
             match (l.lang, l.bytes.as_deref()) {
                 (Some(lang), Some(bytes)) => parsers.parse(lang, bytes).map(Arc::new),
                 (None, _) => Err(format!("{} has no parsed language", l.path)),
-                (Some(_), None) => Err(format!(
-                    "{} was not read and its parse is not cached",
-                    l.path
-                )),
+                // Unchanged since its stored read, but its parse is neither in memory nor
+                // stored (another parser version, a pruned cache): read it after all.
+                (Some(lang), None) => read_again(root, &l.path, hash)
+                    .and_then(|bytes| parsers.parse(lang, &bytes))
+                    .map(Arc::new),
             }
         };
         let d = done.fetch_add(1, Ordering::Relaxed) + 1;
@@ -860,6 +830,18 @@ fn parse_parallel(
     });
     progress(total, total);
     (results, reused.load(Ordering::Relaxed))
+}
+
+/// The content of `path` when its hash is still `hash` (what its stored read says).
+fn read_again(root: &Path, path: &str, hash: &str) -> Result<Vec<u8>, String> {
+    let bytes =
+        std::fs::read(root.join(path)).map_err(|e| format!("{path} cannot be read: {e}"))?;
+    if format!("sha256:{}", crate::core::util::sha256_hex(&bytes)) != hash {
+        return Err(format!(
+            "{path} changed while it was indexed; run the regeneration again"
+        ));
+    }
+    Ok(bytes)
 }
 
 /// The parsed sources in listing order, with their file rows and contents in `data`; parses

@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# Graph retention on the scale tree, side by side: two nexus-lite binaries serve the same tree
+# from two data directories, and after each one-file commit both regenerate it (plan + submit,
+# polled until ready), alternating which goes first. Reports per binary the regeneration's
+# median / p99 / max (ms) and the database size (main file and WAL, MB) and graph count after
+# the full index and every STEP regenerations.
+#
+#   OLD=path/to/nexus-lite NEW=path/to/nexus-lite nexus-lite/bench/retention.sh [REGENS]
+#
+# Environment: KEEP (NEW's --keep-graphs, default 3; OLD gets no flag, so a binary without
+# retention works), REGENS (default 30), STEP (default 10), WORK, SDISTS and QUERY_PATH as in
+# scale.sh (the tree is shared with it). Graph only: no ruff/bandit on PATH.
+set -u
+REGENS=${1:-${REGENS:-30}}
+KEEP=${KEEP:-3}
+STEP=${STEP:-10}
+WORK=${WORK:-/tmp/nexus-lite-scale}
+SDISTS=${SDISTS:-"django==5.1.4 sympy==1.13.3"}
+QUERY_PATH=${QUERY_PATH:-Django-5.1.4/django/db/models/query.py}
+HERE=$(cd "$(dirname "$0")/../.." && pwd)
+BASE_PATH=/usr/local/bin:/usr/bin:/bin
+log() { echo "[retention] $*" >&2; }
+: "${OLD:?OLD=an nexus-lite binary}" "${NEW:?NEW=an nexus-lite binary}"
+mkdir -p "$WORK"
+# shellcheck source=nexus-lite/bench/scale-tree.sh
+. "$HERE/nexus-lite/bench/scale-tree.sh"
+git -C "$TREE" reset -q --hard "$(git -C "$TREE" rev-list --max-parents=0 HEAD)"
+
+export NEXUS_API_TOKEN=retention-bench-token
+PIDS=()
+trap 'kill "${PIDS[@]}" 2>/dev/null' EXIT
+serve() { # NAME BIN PORT ARGS...
+  local name=$1 bin=$2 port=$3; shift 3
+  rm -rf "$WORK/ret-$name"
+  env PATH="$BASE_PATH" "$bin" index --repo "bench/scale=$TREE" --data-dir "$WORK/ret-$name" >/dev/null \
+    || { log "$name: index failed"; exit 1; }
+  env PATH="$BASE_PATH" "$bin" serve --listen "127.0.0.1:$port" --repo "bench/scale=$TREE" \
+    --data-dir "$WORK/ret-$name" "$@" >"$WORK/ret-$name.out" 2>"$WORK/ret-$name.err" &
+  PIDS+=($!)
+}
+log "full index and serve: old, new (--keep-graphs $KEEP)"
+serve old "$OLD" 18801
+serve new "$NEW" 18802 --keep-graphs "$KEEP"
+
+python3 - "$TREE" "$QUERY_PATH" "$REGENS" "$STEP" "$WORK" "$KEEP" <<'EOF'
+import http.client, json, os, sqlite3, statistics, subprocess, sys, time
+tree, path, regens, step, work, keep = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5], int(sys.argv[6])
+H = {"Authorization": "Bearer retention-bench-token"}
+servers = {"old": 18801, "new": 18802}
+conns = {}
+for name, port in servers.items():
+    for _ in range(400):
+        try:
+            c = http.client.HTTPConnection("127.0.0.1", port); c.connect(); conns[name] = c; break
+        except OSError:
+            time.sleep(0.05)
+def call(name, method, url, body=None):
+    c = conns[name]
+    headers = dict(H)
+    if body is not None:
+        headers["Content-Type"] = "application/json"
+    c.request(method, url, body=None if body is None else json.dumps(body), headers=headers)
+    r = c.getresponse(); b = json.loads(r.read())
+    if r.status >= 300: raise SystemExit(f"{name} {url}: {r.status} {b}")
+    return b
+def regenerate(name):
+    t = time.perf_counter()
+    plan = call(name, "POST", "/api/v1/regenerations/plan", {"repository": "bench/scale"})
+    run = call(name, "POST", "/api/v1/regenerations", {"plan_id": plan["plan_id"]})
+    while True:
+        st = call(name, "GET", f"/api/v1/regenerations/{run['regeneration_id']}")
+        if st["status"] != "running": break
+        time.sleep(0.005)
+    if st["status"] != "ready": raise SystemExit(f"{name}: {st}")
+    return (time.perf_counter() - t) * 1000
+def graphs(name):
+    db = sqlite3.connect(f"file:{work}/ret-{name}/nexus-lite.sqlite3?mode=ro", uri=True)
+    n = db.execute("SELECT COUNT(*) FROM graphs").fetchone()[0]
+    db.close()
+    return n
+def size(name):
+    d = f"{work}/ret-{name}"
+    mb = lambda f: os.path.getsize(f"{d}/{f}") / 1e6 if os.path.exists(f"{d}/{f}") else 0.0
+    return f"{mb('nexus-lite.sqlite3'):.1f} + {mb('nexus-lite.sqlite3-wal'):.1f} ({graphs(name)})"
+ms = {n: [] for n in servers}
+sizes = [("after the full index", {n: size(n) for n in servers})]
+for i in range(regens):
+    with open(f"{tree}/{path}", "a") as f:
+        f.write(f"\n\ndef retention_bench_{i}(x):\n    return x * {i}\n")
+    subprocess.run(["git", "-C", tree, "-c", "user.email=bench@example.com", "-c", "user.name=bench",
+                    "commit", "-qam", f"retention change {i}"], check=True)
+    for name in (["old", "new"] if i % 2 == 0 else ["new", "old"]):
+        ms[name].append(regenerate(name))
+    if (i + 1) % step == 0:
+        # The last run's pruning happens after it is reported: wait until it has.
+        deadline = time.time() + 60
+        while graphs("new") > keep and time.time() < deadline:
+            time.sleep(0.05)
+        sizes.append((f"after {i + 1} regenerations", {n: size(n) for n in servers}))
+def p99(v):
+    v = sorted(v); return v[min(len(v) - 1, int(round(0.99 * (len(v) - 1))))]
+print("| regeneration after a one-file commit (ms) | old | new |")
+print("|---|---|---|")
+for label, f in [("median", statistics.median), ("p99", p99), ("max", max)]:
+    print(f"| {label} of {regens} | {f(ms['old']):.0f} | {f(ms['new']):.0f} |")
+ratio = statistics.median([n / o for o, n in zip(ms["old"], ms["new"])])
+print(f"| new / old, median of per-commit ratios | | {ratio:.2f} |")
+print()
+print("| database: main file + WAL, MB (graphs) | old | new |")
+print("|---|---|---|")
+for label, s in sizes:
+    print(f"| {label} | {s['old']} | {s['new']} |")
+EOF
