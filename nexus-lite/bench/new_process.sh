@@ -3,14 +3,16 @@
 # scale tree, each on a data directory of its own that already holds the previous commit's
 # graph (what the local daemon starting again after its idle exit, or a CI `index`, faces).
 # Each round commits one change, then runs both binaries in alternating order. Reports per
-# binary the median and max wall time and the median of each phase the run reports.
+# binary the median and max wall time and the median of each phase the run reports; the full
+# indexes that make the two data directories (FULL of each, alternating) are reported too.
 #
 #   OLD=path/to/nexus-lite NEW=path/to/nexus-lite nexus-lite/bench/new_process.sh [ROUNDS]
 #
-# Environment: ROUNDS (default 6), WORK, SDISTS and QUERY_PATH as in scale.sh (the tree is
+# Environment: ROUNDS (default 6), FULL (default 3), WORK, SDISTS and QUERY_PATH as in scale.sh (the tree is
 # shared with it). Graph only: no ruff/bandit on PATH.
 set -u
 ROUNDS=${1:-${ROUNDS:-6}}
+FULL=${FULL:-3}
 WORK=${WORK:-/tmp/nexus-lite-scale}
 SDISTS=${SDISTS:-"django==5.1.4 sympy==1.13.3"}
 QUERY_PATH=${QUERY_PATH:-Django-5.1.4/django/db/models/query.py}
@@ -34,10 +36,16 @@ index() { # NAME BIN -> one JSON line: wall ms and the run's stats
   python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(json.dumps({"name": sys.argv[2], "wall_ms": int(sys.argv[3]) / 1e6, **d["timings"]}))' \
     "$WORK/np-$name.json" "$name" "$((t1 - t0))"
 }
-log "full index: old, new"
-rm -rf "$WORK/np-old" "$WORK/np-new"
-index old "$OLD" >/dev/null
-index new "$NEW" >/dev/null
+: >"$WORK/np-full.jsonl"
+for i in $(seq 1 "$FULL"); do
+  if [ $((i % 2)) = 1 ]; then order="old new"; else order="new old"; fi
+  for name in $order; do
+    if [ "$name" = old ]; then bin=$OLD; else bin=$NEW; fi
+    rm -rf "$WORK/np-$name"
+    index "$name" "$bin" >>"$WORK/np-full.jsonl"
+  done
+  log "full index $i/$FULL"
+done
 : >"$WORK/np-rounds.jsonl"
 for i in $(seq 1 "$ROUNDS"); do
   printf '\n\ndef new_process_bench_%s(x):\n    return x + %s\n' "$i" "$i" >>"$TREE/$QUERY_PATH"
@@ -49,15 +57,17 @@ for i in $(seq 1 "$ROUNDS"); do
   done
   log "round $i/$ROUNDS"
 done
-python3 - "$WORK/np-rounds.jsonl" <<'EOF'
+python3 - "$WORK/np-full.jsonl" "$WORK/np-rounds.jsonl" <<'EOF'
 import json, statistics, sys
-rows = [json.loads(l) for l in open(sys.argv[1])]
-by = {n: [r for r in rows if r["name"] == n] for n in ("old", "new")}
-keys = ["wall_ms", "read_ms", "load_ms", "parse_ms", "plan_ms", "link_ms", "write_ms", "checkpoint_ms", "files_unread"]
-print(f"| `index` after a one-file commit, new process, {len(by['old'])} rounds (median) | old | new |")
-print("|---|---|---|")
-for k in keys:
-    cell = lambda n: f"{statistics.median(r[k] for r in by[n] if k in r):.0f}" if any(k in r for r in by[n]) else "n/a"
-    print(f"| {k} | {cell('old')} | {cell('new')} |")
-print(f"| wall_ms, max | {max(r['wall_ms'] for r in by['old']):.0f} | {max(r['wall_ms'] for r in by['new']):.0f} |")
+keys = ["wall_ms", "read_ms", "load_ms", "parse_ms", "plan_ms", "link_ms", "write_ms", "caches_ms", "checkpoint_ms", "files_unread"]
+for title, path in [("full index, fresh data directory", sys.argv[1]), ("`index` after a one-file commit, new process", sys.argv[2])]:
+    rows = [json.loads(l) for l in open(path)]
+    by = {n: [r for r in rows if r["name"] == n] for n in ("old", "new")}
+    print(f"| {title}, {len(by['old'])} runs each (median) | old | new |")
+    print("|---|---|---|")
+    for k in keys:
+        cell = lambda n: f"{statistics.median(r[k] for r in by[n] if k in r):.0f}" if any(k in r for r in by[n]) else "n/a"
+        print(f"| {k} | {cell('old')} | {cell('new')} |")
+    print(f"| wall_ms, max | {max(r['wall_ms'] for r in by['old']):.0f} | {max(r['wall_ms'] for r in by['new']):.0f} |")
+    print()
 EOF
