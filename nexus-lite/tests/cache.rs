@@ -95,6 +95,11 @@ fn a_restart_then_a_one_file_change_reparses_one_file() {
     assert_eq!(parses, sources as i64);
     if analysers {
         assert_eq!(results, 2 * python as i64, "ruff + bandit per Python file");
+        let bandit = full.analysers.iter().find(|a| a.tool == "bandit").unwrap();
+        assert_eq!(
+            bandit.reason.as_deref(),
+            Some("bandit could not scan 1 file(s) (app/broken.py): their findings are unknown")
+        );
     }
 
     // Process 2 (a restart): the same tree is one file away.
@@ -146,11 +151,12 @@ fn a_restart_then_a_one_file_change_reparses_one_file() {
             .filter(|a| a.tool == "ruff" || a.tool == "bandit")
         {
             assert_eq!(a.status, "ok", "{a:?}");
-            assert!(
-                a.reason
-                    .as_deref()
-                    .unwrap_or("")
-                    .starts_with("ran on 1 changed file(s)"),
+            let reason = a.reason.as_deref().unwrap_or("");
+            assert!(reason.contains("ran on 1 changed file(s)"), "{a:?}");
+            // bandit cannot scan app/broken.py: still said when its results are reused.
+            assert_eq!(
+                reason.contains("could not scan 1 file(s) (app/broken.py)"),
+                a.tool == "bandit",
                 "{a:?}"
             );
             assert!(

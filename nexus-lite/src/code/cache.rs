@@ -15,7 +15,7 @@
 //! referenced by the latest ready graph of some (repository, branch) are deleted, so the size
 //! stays bounded by the files of the graphs being served.
 
-use crate::code::findings::RawFinding;
+use crate::code::findings::{FileResults, RawFinding};
 use crate::code::index::FileRead;
 use crate::code::lang::FileParse;
 use crate::core::analyser::severity::Level;
@@ -238,7 +238,7 @@ impl StoredFinding {
 
 /// Stored findings of `tool` for (path, content hash) pairs under `fingerprint`, and the tool
 /// version recorded with them.
-pub type LoadedFindings = (HashMap<(String, String), Vec<RawFinding>>, Option<String>);
+pub type LoadedFindings = (HashMap<(String, String), FileResults>, Option<String>);
 
 pub fn load_findings(
     conn: &Connection,
@@ -265,10 +265,11 @@ pub fn load_findings(
             .optional()
             .map_err(LiteError::db("reading the analyser cache"))?;
         let Some((v, text)) = row else { continue };
-        let Ok(stored) = serde_json::from_str::<Vec<StoredFinding>>(&text) else {
+        let Ok(stored) = serde_json::from_str::<StoredResults>(&text) else {
             continue;
         };
-        let Some(raw) = stored
+        let Some(findings) = stored
+            .findings
             .into_iter()
             .map(StoredFinding::into_raw)
             .collect::<Option<Vec<_>>>()
@@ -278,7 +279,11 @@ pub fn load_findings(
         if version.is_none() {
             version = v;
         }
-        out.insert((path.clone(), hash.clone()), raw);
+        let results = FileResults {
+            findings,
+            unscanned: stored.unscanned,
+        };
+        out.insert((path.clone(), hash.clone()), results);
     }
     Ok((out, version))
 }
@@ -290,7 +295,14 @@ pub struct FindingsEntry<'a> {
     pub content_hash: &'a str,
     pub fingerprint: &'a str,
     pub version: Option<&'a str>,
-    pub findings: &'a [RawFinding],
+    pub results: &'a FileResults,
+}
+
+/// One file's stored results: its findings, or why the tool could not scan it.
+#[derive(Serialize, Deserialize)]
+struct StoredResults {
+    findings: Vec<StoredFinding>,
+    unscanned: Option<String>,
 }
 
 pub fn store_findings(
@@ -304,8 +316,18 @@ pub fn store_findings(
         )
         .map_err(LiteError::db("preparing the analyser cache write"))?;
     for e in entries {
-        let stored: Vec<StoredFinding> = e.findings.iter().map(StoredFinding::from_raw).collect();
-        let text = serde_json::to_string(&stored).unwrap_or_else(|_| "[]".into());
+        let stored = StoredResults {
+            findings: e
+                .results
+                .findings
+                .iter()
+                .map(StoredFinding::from_raw)
+                .collect(),
+            unscanned: e.results.unscanned.clone(),
+        };
+        let Ok(text) = serde_json::to_string(&stored) else {
+            continue;
+        };
         st.execute(params![
             e.tool,
             e.path,

@@ -28,6 +28,62 @@ pub struct RawFinding {
     pub false_positive: Option<String>,
 }
 
+/// One analyser's results for one file: its findings, or why it could not scan the file (its
+/// findings are then unknown, not none).
+#[derive(Debug, Clone, Default)]
+pub struct FileResults {
+    pub findings: Vec<RawFinding>,
+    pub unscanned: Option<String>,
+}
+
+/// What one analyser run over some files gave: its findings, its status, and the files it
+/// could not scan (path, why).
+pub struct AnalyserRun {
+    pub findings: Vec<RawFinding>,
+    pub status: AnalyserStatus,
+    pub unscanned: Vec<(String, String)>,
+}
+
+impl AnalyserRun {
+    /// A run that gave nothing but its status (failed, missing, nothing to scan).
+    pub fn only(status: AnalyserStatus) -> AnalyserRun {
+        AnalyserRun {
+            findings: Vec::new(),
+            status,
+            unscanned: Vec::new(),
+        }
+    }
+}
+
+/// What an analyser's status says beyond "ok": the files it could not scan (this run's and
+/// those whose results were reused), and how much of the run reused stored results.
+pub fn status_reason(
+    tool: &str,
+    unscanned: &[&str],
+    ran_on: usize,
+    reused: usize,
+) -> Option<String> {
+    let mut parts = Vec::new();
+    if !unscanned.is_empty() {
+        let shown: Vec<&str> = unscanned.iter().take(3).copied().collect();
+        let more = match unscanned.len() - shown.len() {
+            0 => String::new(),
+            n => format!(" and {n} more"),
+        };
+        parts.push(format!(
+            "{tool} could not scan {} file(s) ({}{more}): their findings are unknown",
+            unscanned.len(),
+            shown.join(", ")
+        ));
+    }
+    if reused > 0 {
+        parts.push(format!(
+            "ran on {ran_on} changed file(s); results for {reused} unchanged file(s) reused by content hash"
+        ));
+    }
+    (!parts.is_empty()).then(|| parts.join("; "))
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct AnalyserStatus {
     pub tool: String,
@@ -165,7 +221,7 @@ pub fn ruff_category(code: Option<&str>) -> &'static str {
 }
 
 /// Runs `ruff check --output-format json` on the given files.
-pub fn run_ruff(root: &Path, files: &[String]) -> (Vec<RawFinding>, AnalyserStatus) {
+pub fn run_ruff(root: &Path, files: &[String]) -> AnalyserRun {
     let started = Instant::now();
     let timeout = analyser::timeout_from_env();
     let args = [
@@ -180,14 +236,14 @@ pub fn run_ruff(root: &Path, files: &[String]) -> (Vec<RawFinding>, AnalyserStat
     ];
     let out = match spawn("ruff", root, &args, files, timeout, started) {
         Ok(o) => o,
-        Err(status) => return (Vec::new(), status),
+        Err(status) => return AnalyserRun::only(status),
     };
     let version = tool_version("ruff", timeout);
     let parsed: Value = match out.json() {
         Ok(v) => v,
         Err(e) => {
             let reason = not_json("ruff", &out, &e);
-            return (Vec::new(), failed("ruff", version, reason, started));
+            return AnalyserRun::only(failed("ruff", version, reason, started));
         }
     };
     let mut found = Vec::new();
@@ -235,7 +291,11 @@ pub fn run_ruff(root: &Path, files: &[String]) -> (Vec<RawFinding>, AnalyserStat
         findings: found.len(),
         seconds: started.elapsed().as_secs_f64(),
     };
-    (found, status)
+    AnalyserRun {
+        findings: found,
+        status,
+        unscanned: Vec::new(),
+    }
 }
 
 fn is_test_path(path: &str) -> bool {
@@ -257,21 +317,18 @@ fn level3(s: &str) -> Option<&'static str> {
 }
 
 /// Runs `bandit -f json` on the given files.
-pub fn run_bandit(root: &Path, files: &[String]) -> (Vec<RawFinding>, AnalyserStatus) {
+pub fn run_bandit(root: &Path, files: &[String]) -> AnalyserRun {
     let started = Instant::now();
     let timeout = analyser::timeout_from_env();
     if files.is_empty() {
-        return (
-            Vec::new(),
-            AnalyserStatus {
-                tool: "bandit".into(),
-                status: "ok",
-                version: tool_version("bandit", timeout),
-                reason: Some("no Python files to scan".into()),
-                findings: 0,
-                seconds: 0.0,
-            },
-        );
+        return AnalyserRun::only(AnalyserStatus {
+            tool: "bandit".into(),
+            status: "ok",
+            version: tool_version("bandit", timeout),
+            reason: Some("no Python files to scan".into()),
+            findings: 0,
+            seconds: 0.0,
+        });
     }
     // `--`: file names are never options (a tracked `--output=app.py` would overwrite app.py).
     let out = match spawn(
@@ -283,14 +340,14 @@ pub fn run_bandit(root: &Path, files: &[String]) -> (Vec<RawFinding>, AnalyserSt
         started,
     ) {
         Ok(o) => o,
-        Err(status) => return (Vec::new(), status),
+        Err(status) => return AnalyserRun::only(status),
     };
     let version = tool_version("bandit", timeout);
     let parsed: Value = match out.json() {
         Ok(v) => v,
         Err(e) => {
             let reason = not_json("bandit", &out, &e);
-            return (Vec::new(), failed("bandit", version, reason, started));
+            return AnalyserRun::only(failed("bandit", version, reason, started));
         }
     };
     let mut found = Vec::new();
@@ -336,20 +393,31 @@ pub fn run_bandit(root: &Path, files: &[String]) -> (Vec<RawFinding>, AnalyserSt
             false_positive: fp,
         });
     }
-    let errors = parsed
+    // Files bandit could not scan (a syntax error, an encoding): their findings are unknown.
+    let unscanned: Vec<(String, String)> = parsed
         .get("errors")
         .and_then(Value::as_array)
-        .map(Vec::len)
-        .unwrap_or(0);
+        .map(Vec::as_slice)
+        .unwrap_or(&[])
+        .iter()
+        .map(|e| {
+            let s = |k: &str| e.get(k).and_then(Value::as_str).unwrap_or("");
+            (rel_path(root, s("filename")), s("reason").to_string())
+        })
+        .collect();
     let status = AnalyserStatus {
         tool: "bandit".into(),
         status: "ok",
         version,
-        reason: (errors > 0).then(|| format!("bandit could not scan {errors} file(s)")),
+        reason: None,
         findings: found.len(),
         seconds: started.elapsed().as_secs_f64(),
     };
-    (found, status)
+    AnalyserRun {
+        findings: found,
+        status,
+        unscanned,
+    }
 }
 
 /// Parses one SARIF 2.1.0 document.

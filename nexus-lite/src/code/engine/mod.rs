@@ -37,7 +37,7 @@ type AnalyserKey = (String, String, String, String);
 /// Per-file analyser results, the in-memory level in front of the SQLite `analyser_cache`.
 #[derive(Default)]
 pub struct AnalyserCache {
-    files: HashMap<AnalyserKey, Vec<findings::RawFinding>>,
+    files: HashMap<AnalyserKey, findings::FileResults>,
     /// Keys of `files` not stored in the database yet (written with the next graph).
     unpersisted: HashSet<AnalyserKey>,
     versions: HashMap<String, Option<String>>,

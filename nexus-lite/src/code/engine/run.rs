@@ -2,7 +2,7 @@
 //! writing. The graph row is recorded `running` first and marked `failed` if any phase fails.
 
 use super::{ANALYSERS, AnalyserKey, AppState, Regen, Repo, RunOutcome, WorkTree};
-use crate::code::findings::{self, AnalyserStatus, RawFinding};
+use crate::code::findings::{self, AnalyserRun, AnalyserStatus, FileResults, RawFinding};
 use crate::code::graph_cache::{self, PendingGraph};
 use crate::code::index::{self, GraphData};
 use crate::code::{cache, store};
@@ -342,10 +342,8 @@ fn uncached(
     (todo("ruff"), todo("bandit"), loaded)
 }
 
-/// An analyser result to store: (key, findings, tool version).
-type StoredResult = (AnalyserKey, Vec<RawFinding>, Option<String>);
-
-type AnalyserRun = (Vec<RawFinding>, AnalyserStatus);
+/// An analyser result to store: (key, the file's results, tool version).
+type StoredResult = (AnalyserKey, FileResults, Option<String>);
 
 /// Runs ruff (on its own thread) and bandit at the same time.
 fn run_analysers(
@@ -359,17 +357,14 @@ fn run_analysers(
             findings::run_bandit(root, todo_bandit)
         });
         let r = r.join().unwrap_or_else(|_| {
-            (
-                Vec::new(),
-                AnalyserStatus {
-                    tool: "ruff".into(),
-                    status: "failed",
-                    version: None,
-                    reason: Some("the ruff runner thread panicked".into()),
-                    findings: 0,
-                    seconds: 0.0,
-                },
-            )
+            AnalyserRun::only(AnalyserStatus {
+                tool: "ruff".into(),
+                status: "failed",
+                version: None,
+                reason: Some("the ruff runner thread panicked".into()),
+                findings: 0,
+                seconds: 0.0,
+            })
         });
         (r, b)
     })
@@ -386,13 +381,18 @@ fn merge_fresh(
 ) {
     let Ok(mut c) = repo.analyser_cache.lock() else {
         out.statuses
-            .extend(runs.into_iter().map(|(_, (_, st), _)| st));
+            .extend(runs.into_iter().map(|(_, run, _)| run.status));
         return;
     };
     let py = &out.py;
     let hash_of: HashMap<&str, &str> = py.iter().map(|(p, h)| (p.as_str(), h.as_str())).collect();
     let live: HashSet<(String, String)> = py.iter().cloned().collect();
-    for (tool, (fresh, mut st), todo) in runs {
+    for (tool, run, todo) in runs {
+        let AnalyserRun {
+            findings: fresh,
+            status: mut st,
+            unscanned,
+        } = run;
         if st.status != "ok" {
             c.files.retain(|k, _| k.0 != tool);
             c.unpersisted.retain(|k| k.0 != tool);
@@ -413,17 +413,25 @@ fn merge_fresh(
         for f in fresh {
             by_path.entry(f.path.clone()).or_default().push(f);
         }
+        let mut why: HashMap<String, String> = unscanned.into_iter().collect();
         for p in todo {
             let h = hash_of.get(p.as_str()).copied().unwrap_or("");
             let key = keys.key(tool, p, h);
-            c.files
-                .insert(key.clone(), by_path.remove(p).unwrap_or_default());
+            let results = FileResults {
+                findings: by_path.remove(p).unwrap_or_default(),
+                unscanned: why.remove(p),
+            };
+            c.files.insert(key.clone(), results);
             c.unpersisted.insert(key);
         }
         let mut found = Vec::new();
+        let mut not_scanned = Vec::new();
         for (p, h) in py {
             if let Some(v) = c.files.get(&keys.key(tool, p, h)) {
-                found.extend(v.iter().cloned());
+                found.extend(v.findings.iter().cloned());
+                if v.unscanned.is_some() {
+                    not_scanned.push(p.as_str());
+                }
             }
         }
         let fp = keys.fingerprint(tool);
@@ -433,12 +441,10 @@ fn merge_fresh(
         c.files.retain(|k, _| keep(k));
         c.unpersisted.retain(|k| keep(k));
         st.findings = found.len();
-        if todo.len() < py.len() {
-            st.reason = Some(format!(
-                "ran on {} changed file(s); results for {} unchanged file(s) reused by content hash",
-                todo.len(),
-                py.len() - todo.len()
-            ));
+        if let Some(reason) =
+            findings::status_reason(tool, &not_scanned, todo.len(), py.len() - todo.len())
+        {
+            st.reason = Some(reason);
         }
         out.findings.extend(found);
         out.statuses.push(st);
@@ -588,7 +594,7 @@ fn store_caches(
             content_hash: &k.2,
             fingerprint: &k.3,
             version: v.as_deref(),
-            findings: f,
+            results: f,
         })
         .collect();
     cache::store_findings(tx, &entries)?;
@@ -639,17 +645,14 @@ fn config_fingerprint(root: &Path) -> String {
 /// Runs an analyser only when there is something to analyse.
 fn cached_run(tool: &str, todo: &[String], run: impl FnOnce() -> AnalyserRun) -> AnalyserRun {
     if todo.is_empty() {
-        return (
-            Vec::new(),
-            AnalyserStatus {
-                tool: tool.into(),
-                status: "ok",
-                version: None,
-                reason: None,
-                findings: 0,
-                seconds: 0.0,
-            },
-        );
+        return AnalyserRun::only(AnalyserStatus {
+            tool: tool.into(),
+            status: "ok",
+            version: None,
+            reason: None,
+            findings: 0,
+            seconds: 0.0,
+        });
     }
     run()
 }
