@@ -14,14 +14,9 @@ set -u
 REGENS=${1:-${REGENS:-30}}
 KEEP=${KEEP:-3}
 STEP=${STEP:-10}
-WORK=${WORK:-/tmp/nexus-lite-scale}
-SDISTS=${SDISTS:-"django==5.1.4 sympy==1.13.3"}
-QUERY_PATH=${QUERY_PATH:-Django-5.1.4/django/db/models/query.py}
 HERE=$(cd "$(dirname "$0")/../.." && pwd)
-BASE_PATH=/usr/local/bin:/usr/bin:/bin
 log() { echo "[retention] $*" >&2; }
 : "${OLD:?OLD=an nexus-lite binary}" "${NEW:?NEW=an nexus-lite binary}"
-mkdir -p "$WORK"
 # shellcheck source=nexus-lite/bench/scale-tree.sh
 . "$HERE/nexus-lite/bench/scale-tree.sh"
 git -C "$TREE" reset -q --hard "$(git -C "$TREE" rev-list --max-parents=0 HEAD)"

@@ -24,14 +24,9 @@
 # are used.
 set -u
 RUNS=${1:-3}
-WORK=${WORK:-/tmp/nexus-lite-scale}
-SDISTS=${SDISTS:-"django==5.1.4 sympy==1.13.3"}
 CALLS=${CALLS:-300}
-QUERY_PATH=${QUERY_PATH:-Django-5.1.4/django/db/models/query.py}
 HERE=$(cd "$(dirname "$0")/../.." && pwd)
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HERE/target}
-BASE_PATH=/usr/local/bin:/usr/bin:/bin
-mkdir -p "$WORK"
 log() { echo "[scale] $*" >&2; }
 median() { python3 -c 'import sys,statistics; v=[float(x) for x in sys.argv[1:]]; print(f"{statistics.median(v):.2f}" if v else "n/a")' "$@"; }
 
