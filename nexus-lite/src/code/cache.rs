@@ -115,6 +115,7 @@ pub fn load_parses(
             "SELECT parse FROM parse_cache WHERE content_hash=?1 AND grammar=?2 AND format=?3",
         )
         .map_err(LiteError::db("preparing the parse cache lookup"))?;
+    let mut texts: Vec<(&String, String)> = Vec::new();
     for key in keys {
         let Some((grammar, hash)) = split_key(key) else {
             continue;
@@ -123,8 +124,19 @@ pub fn load_parses(
             .query_row(params![hash, grammar, parse_format()], |r| r.get(0))
             .optional()
             .map_err(LiteError::db("reading the parse cache"))?;
-        if let Some(parse) = text.and_then(|t| serde_json::from_str::<FileParse>(&t).ok()) {
-            out.insert(key.clone(), parse);
+        if let Some(text) = text {
+            texts.push((key, text));
+        }
+    }
+    // Decoding is most of the load (tens of MB of JSON for a million lines): on every core.
+    let parses = crate::code::index::parallel_map(
+        texts.len(),
+        || (),
+        |_, i| serde_json::from_str::<FileParse>(&texts[i].1).ok(),
+    );
+    for ((key, _), parse) in texts.iter().zip(parses) {
+        if let Some(Some(parse)) = parse {
+            out.insert((*key).clone(), parse);
         }
     }
     Ok(out)

@@ -722,7 +722,7 @@ fn read_all(
 
 /// `f(state, i)` for every `i < n` on up to four threads, in index order; `init` makes each
 /// thread's own state (a parser). `None` only where a thread panicked, which `scope` re-raises.
-fn parallel_map<S, T: Send>(
+pub(crate) fn parallel_map<S, T: Send>(
     n: usize,
     init: impl Fn() -> S + Sync,
     f: impl Fn(&mut S, usize) -> T + Sync,
