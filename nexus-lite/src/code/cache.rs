@@ -1,7 +1,7 @@
 //! Persistent parse and analyser caches (SQLite), so the first incremental run after a restart
 //! reuses the work of the previous process instead of re-parsing and re-analysing everything.
 //!
-//! - `parse_cache`: one [`FileParse`] per (grammar, content sha256), valid for one
+//! - `parse_cache`: one [`FileParse`] (postcard-encoded) per (grammar, content sha256), valid for one
 //!   [`parse_format`] (a fingerprint of the parser code and grammars: an upgraded nexus-lite
 //!   never reuses parses made by another version).
 //! - `analyser_cache`: ruff/bandit findings per (tool, path, content sha256, fingerprint), the
@@ -115,26 +115,26 @@ pub fn load_parses(
             "SELECT parse FROM parse_cache WHERE content_hash=?1 AND grammar=?2 AND format=?3",
         )
         .map_err(LiteError::db("preparing the parse cache lookup"))?;
-    let mut texts: Vec<(&String, String)> = Vec::new();
+    let mut stored: Vec<(&String, Vec<u8>)> = Vec::new();
     for key in keys {
         let Some((grammar, hash)) = split_key(key) else {
             continue;
         };
-        let text: Option<String> = st
+        let bytes: Option<Vec<u8>> = st
             .query_row(params![hash, grammar, parse_format()], |r| r.get(0))
             .optional()
             .map_err(LiteError::db("reading the parse cache"))?;
-        if let Some(text) = text {
-            texts.push((key, text));
+        if let Some(bytes) = bytes {
+            stored.push((key, bytes));
         }
     }
-    // Decoding is most of the load (tens of MB of JSON for a million lines): on every core.
+    // Decoding is most of the load at a million lines: on every core.
     let parses = crate::code::index::parallel_map(
-        texts.len(),
+        stored.len(),
         || (),
-        |_, i| serde_json::from_str::<FileParse>(&texts[i].1).ok(),
+        |_, i| postcard::from_bytes::<FileParse>(&stored[i].1).ok(),
     );
-    for ((key, _), parse) in texts.iter().zip(parses) {
+    for ((key, _), parse) in stored.iter().zip(parses) {
         if let Some(Some(parse)) = parse {
             out.insert((*key).clone(), parse);
         }
@@ -158,10 +158,10 @@ pub fn store_parses(
         let Some((grammar, hash)) = split_key(key) else {
             continue;
         };
-        let Ok(text) = serde_json::to_string(parse.as_ref()) else {
+        let Ok(bytes) = postcard::to_allocvec(parse.as_ref()) else {
             continue;
         };
-        st.execute(params![hash, grammar, language, parse_format(), text])
+        st.execute(params![hash, grammar, language, parse_format(), bytes])
             .map_err(LiteError::db("writing the parse cache"))?;
         n += 1;
     }
