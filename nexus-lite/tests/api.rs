@@ -120,6 +120,28 @@ fn every_endpoint_answers_on_an_indexed_repository() {
         "/api/v1/anomalies?repository=acme/fixture&kind=parse_error",
     );
     assert_eq!(items(&pe.body)[0]["path"], "app/broken.py");
+    // bandit cannot scan it either: its bandit findings are unknown, and the file says so.
+    let skipped = get(
+        a,
+        "/api/v1/anomalies?repository=acme/fixture&kind=skipped_file",
+    );
+    if analysers {
+        assert_eq!(skipped.body["total"], 1, "{}", skipped.body);
+        let s = &items(&skipped.body)[0];
+        assert_eq!(s["path"], "app/broken.py");
+        assert_eq!(s["details"]["tool"], "bandit", "{s}");
+        let ctx = get(
+            a,
+            &format!("/api/v1/file-context?graph_id={gid}&path=app/broken.py"),
+        );
+        assert!(
+            ctx.body.to_string().contains("was not scanned by bandit"),
+            "{}",
+            ctx.body
+        );
+    } else {
+        assert_eq!(skipped.body["total"], 0, "{}", skipped.body);
+    }
     let one = get(
         a,
         &format!(

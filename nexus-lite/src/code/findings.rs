@@ -55,6 +55,21 @@ impl AnalyserRun {
     }
 }
 
+/// The `skipped_file` anomaly of a file `tool` could not scan: its findings by that tool are
+/// unknown, not none (also when the result is reused by content hash).
+pub fn unscanned_anomaly(tool: &str, path: &str, reason: &str) -> AnomalyRow {
+    AnomalyRow {
+        kind: "skipped_file",
+        path: path.to_string(),
+        line: None,
+        message: format!(
+            "{path} was not scanned by {tool} ({reason}): its {tool} findings are unknown"
+        ),
+        severity: Level::Info,
+        details: serde_json::json!({"tool": tool, "reason": reason}),
+    }
+}
+
 /// What an analyser's status says beyond "ok": the files it could not scan (this run's and
 /// those whose results were reused), and how much of the run reused stored results.
 pub fn status_reason(

@@ -162,11 +162,12 @@ fn build_graph(
     let listing_ms = ms_since(t0);
     run.phase("parsing");
     let t1 = Instant::now();
-    let data = parse(run, conn, &files)?;
+    let mut data = parse(run, conn, &files)?;
     let graph_ms = ms_since(t1);
     run.phase("analysing");
     let t2 = Instant::now();
-    let analysed = analyse(run, conn, &data);
+    let mut analysed = analyse(run, conn, &data);
+    data.anomalies.append(&mut analysed.unscanned);
     let measured = Measured {
         listing_ms,
         graph_ms,
@@ -257,6 +258,8 @@ struct Analysed {
     forget: Vec<&'static str>,
     /// Results to store with the graph.
     to_store: Vec<StoredResult>,
+    /// A `skipped_file` anomaly per file an analyser could not scan (its findings unknown).
+    unscanned: Vec<index::AnomalyRow>,
 }
 
 /// Analysing: ruff and bandit on the Python files whose results are not cached, then the
@@ -279,6 +282,7 @@ fn analyse(run: &Run<'_>, conn: &Connection, data: &GraphData) -> Analysed {
         loaded,
         forget: Vec::new(),
         to_store: Vec::new(),
+        unscanned: Vec::new(),
     };
     merge_fresh(
         run.repo,
@@ -429,8 +433,10 @@ fn merge_fresh(
         for (p, h) in py {
             if let Some(v) = c.files.get(&keys.key(tool, p, h)) {
                 found.extend(v.findings.iter().cloned());
-                if v.unscanned.is_some() {
+                if let Some(reason) = &v.unscanned {
                     not_scanned.push(p.as_str());
+                    out.unscanned
+                        .push(findings::unscanned_anomaly(tool, p, reason));
                 }
             }
         }
@@ -479,6 +485,7 @@ fn write(
         loaded,
         forget,
         to_store,
+        unscanned: _,
     } = analysed;
     let kg = findings::from_anomalies(&data.anomalies);
     let mut statuses = vec![AnalyserStatus {
