@@ -1,14 +1,14 @@
-//! Which graphs a data directory keeps (`--keep-graphs`, see `crate::core::config::Retention`). A graph shares its unchanged files' parts with its
-//! parent, but its file list, findings, anomalies and secret spans are its own (~2.2 MB per
-//! regeneration of a 1.2M-line tree), so keeping every graph grows the database without bound.
+//! Which graphs a data directory keeps (`--keep-graphs`, see `crate::core::config::Retention`).
+//! A graph shares its unchanged files' parts with its parent, but its file list, findings,
+//! anomalies and secret spans are its own (about 2 MB per regeneration of a 1.2M-line tree), so
+//! keeping every graph grows the database without bound.
 //!
 //! The rule, per (repository, branch): the newest `keep` ready graphs stay, at least two (the
 //! newest is what a query without `graph_id` reads; the one before it is what a regeneration's
 //! answer compares the new graph with; older ones are what a client still holding their id
-//! asks for). An older ready graph goes, and so does a failed run
-//! older than the oldest kept one. A part no remaining graph holds goes with it. What a removed
-//! graph leaves is a tombstone: asking for it answers that it was pruned and which graph is the
-//! branch's newest, not "unknown".
+//! asks for). An older ready graph goes, and so does a failed run older than the oldest kept
+//! one, and every part no remaining graph holds. A removed graph leaves a tombstone: asking for
+//! it answers that it was pruned and which graph is its branch's newest, not "unknown".
 //!
 //! Parts a serving process remembers (`Part::stored_as`) are always parts of the newest graph
 //! of some branch: the last run's, which the rule keeps.

@@ -144,7 +144,7 @@ fn named_graph(
             "{param} `{id}` ({repository}@{branch}, generated {}) was pruned at {}: only the newest {} ready graphs of a branch are kept; {instead}",
             pruned["generated_at"].as_str().unwrap_or_default(),
             pruned["pruned_at"].as_str().unwrap_or_default(),
-            state.keep_graphs,
+            state.keep_graphs.max(crate::core::config::MIN_KEEP_GRAPHS),
         ),
     )
     .with("pruned", pruned.clone())

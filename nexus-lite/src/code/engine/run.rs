@@ -520,7 +520,8 @@ fn write(
         stats[*phase] = json!(ms);
     }
     let warnings = analyser_warnings(&statuses);
-    let (reads, unread) = run.repo.cache.unstored_reads();
+    // Reads the database lacks, and paths no longer tracked whose read it still holds.
+    let (reads, untracked) = run.repo.cache.unstored_reads();
     let pruned = std::cell::Cell::new((0usize, 0usize));
     let caches_ms = std::cell::Cell::new(0.0);
     let building = std::cell::RefCell::new(None);
@@ -543,7 +544,7 @@ fn write(
             // at all.
             let t = Instant::now();
             pruned.set(store_caches(tx, data, &py, &forget, &to_store)?);
-            cache::store_reads(tx, &run.repo.name, &reads, &unread)?;
+            cache::store_reads(tx, &run.repo.name, &reads, &untracked)?;
             caches_ms.set(ms_since(t));
             if run.queried {
                 *building.borrow_mut() = Some(run.state.graph_cache.expect(gpk));
@@ -557,7 +558,11 @@ fn write(
         .map(|b| b.with_rows(graph_cache::GraphRows::of(data)));
     let parse_keys: Vec<String> = data.new_parses.iter().map(|(k, _, _)| k.clone()).collect();
     run.repo.cache.mark_persisted(&parse_keys);
-    let stored: Vec<String> = reads.iter().map(|r| r.path.clone()).chain(unread).collect();
+    let stored: Vec<String> = reads
+        .iter()
+        .map(|r| r.path.clone())
+        .chain(untracked)
+        .collect();
     run.repo.cache.reads_stored(&stored);
     if let Ok(mut c) = run.repo.analyser_cache.lock() {
         for (k, _, _) in &to_store {
