@@ -2,7 +2,8 @@
 //! Graph retention, through the HTTP API of a real server on a real git repository: only the
 //! newest `keep_graphs` ready graphs of a branch stay, another branch's are its own, asking for
 //! a pruned graph answers 410 `graph_pruned` naming the branch's newest, no part is left that
-//! no graph holds, and a file brought back to a pruned graph's content is written again.
+//! no graph holds, a file brought back to a pruned graph's content is written again, and a
+//! month later the tombstones and finished regenerations are forgotten.
 
 mod common;
 
@@ -202,4 +203,18 @@ fn only_the_newest_graphs_of_a_branch_stay_and_a_pruned_one_says_so() {
         body.clone()
     };
     assert_eq!(sum(srv.addr, &back), sum(fresh.addr, &full));
+
+    // A month on, the tombstones and the finished regenerations' rows are forgotten too: a
+    // pruned id is then as unknown as any other.
+    srv.state
+        .clock
+        .advance(nexus_lite::code::retention::FORGET_AFTER_SECS + 86_400);
+    commit(repo, "app/later.py", "def later():\n    return 2\n");
+    regenerate(srv.addr, "main");
+    let forgotten = until(|| {
+        let r = summary(srv.addr, &main[0]);
+        (r.status != 410).then_some(r)
+    });
+    assert_eq!(forgotten.status, 404, "{}", forgotten.body);
+    assert_eq!(count(data, "SELECT COUNT(*) FROM regenerations"), 0);
 }

@@ -10,15 +10,21 @@
 //! one, and every part no remaining graph holds. A removed graph leaves a tombstone: asking for
 //! it answers that it was pruned and which graph is its branch's newest, not "unknown".
 //!
+//! Tombstones and finished regenerations are forgotten after [`FORGET_AFTER_SECS`] (a pruned
+//! graph's id then answers as unknown), so no table grows with every regeneration for ever.
+//!
 //! Parts a serving process remembers (`Part::stored_as`) are always parts of the newest graph
 //! of some branch: the last run's, which the rule keeps.
 
 use crate::core::config::MIN_KEEP_GRAPHS;
 use crate::core::error::LiteError;
-use crate::core::util::{now_epoch, rfc3339};
+use crate::core::util::rfc3339;
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use serde_json::{Value, json};
 use std::collections::HashSet;
+
+/// How long a tombstone and a finished regeneration's row are kept: 30 days.
+pub const FORGET_AFTER_SECS: i64 = 30 * 24 * 3600;
 
 /// What one [`prune`] removed.
 #[derive(Debug, Default)]
@@ -27,7 +33,13 @@ pub struct Pruned {
     pub graphs: Vec<i64>,
     /// Parts no remaining graph held.
     pub parts: usize,
+    /// Tombstones and regeneration rows older than [`FORGET_AFTER_SECS`].
+    pub forgotten: usize,
 }
+
+/// Whether `repository` has tombstones or finished regenerations older than `?2`.
+const STALE: &str = "SELECT EXISTS(SELECT 1 FROM pruned_graphs WHERE repository=?1 AND pruned_at<?2)
+   OR EXISTS(SELECT 1 FROM regenerations WHERE repository=?1 AND status<>'running' AND created_at<?2)";
 
 /// The graphs of `repository` the rule removes with `keep` kept per branch.
 const DOOMED: &str =
@@ -37,8 +49,13 @@ const DOOMED: &str =
    ORDER BY gpk";
 
 /// Applies the rule to `repository`'s graphs in one transaction, keeping `keep` (at least
-/// [`MIN_KEEP_GRAPHS`]) per branch.
-pub fn prune(conn: &mut Connection, repository: &str, keep: usize) -> Result<Pruned, LiteError> {
+/// [`MIN_KEEP_GRAPHS`]) per branch; `now` (epoch seconds) dates the tombstones and the cutoff.
+pub fn prune(
+    conn: &mut Connection,
+    repository: &str,
+    keep: usize,
+    now: i64,
+) -> Result<Pruned, LiteError> {
     let keep = keep.max(MIN_KEEP_GRAPHS) as i64;
     let doomed = |conn: &Connection| -> Result<Vec<i64>, LiteError> {
         let mut st = conn
@@ -48,8 +65,13 @@ pub fn prune(conn: &mut Connection, repository: &str, keep: usize) -> Result<Pru
             .and_then(Iterator::collect)
             .map_err(LiteError::db("selecting the graphs to prune"))
     };
+    let cutoff = rfc3339(now - FORGET_AFTER_SECS);
+    let stale = |conn: &Connection| -> Result<bool, LiteError> {
+        conn.query_row(STALE, params![repository, cutoff], |r| r.get(0))
+            .map_err(LiteError::db("looking for rows to forget"))
+    };
     // Most runs remove nothing: find that out without taking the write lock.
-    if doomed(conn)?.is_empty() {
+    if doomed(conn)?.is_empty() && !stale(conn)? {
         return Ok(Pruned::default());
     }
     let tx = conn
@@ -57,7 +79,7 @@ pub fn prune(conn: &mut Connection, repository: &str, keep: usize) -> Result<Pru
         .map_err(LiteError::db("starting the retention transaction"))?;
     let graphs = doomed(&tx)?;
     let mut candidates: HashSet<i64> = HashSet::new();
-    let pruned_at = rfc3339(now_epoch());
+    let pruned_at = rfc3339(now);
     let run = |sql: &str, gpk: i64| -> Result<(), LiteError> {
         tx.prepare_cached(sql)
             .and_then(|mut st| st.execute([gpk]))
@@ -119,11 +141,21 @@ pub fn prune(conn: &mut Connection, repository: &str, keep: usize) -> Result<Pru
             run(&format!("DELETE FROM {table} WHERE part=?1"), part)?;
         }
     }
+    let mut forgotten = 0;
+    for sql in [
+        "DELETE FROM pruned_graphs WHERE repository=?1 AND pruned_at<?2",
+        "DELETE FROM regenerations WHERE repository=?1 AND status<>'running' AND created_at<?2",
+    ] {
+        forgotten += tx
+            .execute(sql, params![repository, cutoff])
+            .map_err(LiteError::db("forgetting old tombstones and regenerations"))?;
+    }
     tx.commit()
         .map_err(LiteError::db("committing the retention transaction"))?;
     Ok(Pruned {
         graphs,
         parts: orphans.len(),
+        forgotten,
     })
 }
 

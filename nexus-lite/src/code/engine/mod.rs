@@ -459,17 +459,16 @@ impl AppState {
     /// Applies the retention rule to `repo`'s graphs (see [`retention`]) and forgets the
     /// removed ones in memory. A failure is only logged: the graphs stay until the next run.
     fn prune(&self, repo: &Repo) -> retention::Pruned {
-        let pruned = self
-            .core
-            .writer()
-            .and_then(|mut conn| retention::prune(&mut conn, &repo.name, self.keep_graphs));
+        let pruned = self.core.writer().and_then(|mut conn| {
+            retention::prune(&mut conn, &repo.name, self.keep_graphs, self.clock.now())
+        });
         match pruned {
             Ok(pruned) => {
                 for &gpk in &pruned.graphs {
                     self.graph_cache.forget(gpk);
                 }
-                if !pruned.graphs.is_empty() {
-                    tracing::info!(repository = %repo.name, graphs = pruned.graphs.len(), parts = pruned.parts, keep = self.keep_graphs, "pruned graphs beyond the newest kept per branch");
+                if !pruned.graphs.is_empty() || pruned.forgotten > 0 {
+                    tracing::info!(repository = %repo.name, graphs = pruned.graphs.len(), parts = pruned.parts, forgotten = pruned.forgotten, keep = self.keep_graphs, "pruned graphs beyond the newest kept per branch");
                 }
                 pruned
             }
