@@ -9,6 +9,9 @@ use nexus_mcp_runtime::backend::BackendFailure;
 pub enum PageError {
     #[error("not found: {0}")]
     NotFound(String),
+    /// What was asked existed but was removed (a code graph the retention rule pruned).
+    #[error("gone: {0}")]
+    Gone(String),
     #[error("bad request: {0}")]
     BadRequest(String),
     #[error("{0}")]
@@ -25,11 +28,12 @@ pub enum PageError {
 }
 
 impl PageError {
-    /// A failed Nexus request: its 404 and 400 are the page's own.
+    /// A failed Nexus request: its 404, 410 and 400 are the page's own.
     pub fn from_backend(failure: BackendFailure) -> PageError {
         let message = failure.error.to_string();
         match failure.status {
             Some(404) => PageError::NotFound(message),
+            Some(410) => PageError::Gone(message),
             Some(400 | 409) => PageError::BadRequest(message),
             _ => PageError::Backend(message),
         }
@@ -38,6 +42,7 @@ impl PageError {
     fn status(&self) -> StatusCode {
         match self {
             PageError::NotFound(_) => StatusCode::NOT_FOUND,
+            PageError::Gone(_) => StatusCode::GONE,
             PageError::BadRequest(_) => StatusCode::BAD_REQUEST,
             PageError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             PageError::Forbidden(_) => StatusCode::FORBIDDEN,
@@ -70,5 +75,27 @@ impl IntoResponse for PageError {
                 .insert(header::ALLOW, header::HeaderValue::from_static("GET, HEAD"));
         }
         response
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nexus_mcp_runtime::error::ToolError;
+
+    #[test]
+    fn a_pruned_graph_is_a_gone_page_that_names_the_newest_not_a_bad_gateway() {
+        let failure = BackendFailure {
+            error: ToolError::Backend {
+                code: "graph_pruned".into(),
+                message: "graph_id `g1` was pruned; read main's newest graph `g9` instead".into(),
+                retryable: false,
+            },
+            status: Some(410),
+            body: None,
+        };
+        let page = PageError::from_backend(failure);
+        assert_eq!(page.status(), StatusCode::GONE);
+        assert!(page.to_string().contains("`g9`"), "{page}");
     }
 }
