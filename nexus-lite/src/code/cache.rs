@@ -18,6 +18,7 @@
 use crate::code::findings::{FileResults, RawFinding};
 use crate::code::index::FileRead;
 use crate::code::lang::FileParse;
+use crate::code::store::insert_each;
 use crate::core::analyser::severity::Level;
 use crate::core::error::LiteError;
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
@@ -424,25 +425,25 @@ pub fn store_reads(
     write: &[FileRead],
     delete: &[String],
 ) -> Result<(), LiteError> {
-    let mut put = tx
-        .prepare_cached(
-            "INSERT OR REPLACE INTO file_reads VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-        )
-        .map_err(LiteError::db("preparing the file reads write"))?;
-    for r in write {
-        put.execute(params![
-            repository, r.path, r.size, r.mtime_ns, r.ctime_ns, r.ino, r.hash, r.spans, r.skipped
-        ])
-        .map_err(LiteError::db("writing the file reads"))?;
-    }
-    let mut del = tx
-        .prepare_cached("DELETE FROM file_reads WHERE repository=?1 AND path=?2")
-        .map_err(LiteError::db("preparing the file reads delete"))?;
-    for path in delete {
-        del.execute(params![repository, path])
-            .map_err(LiteError::db("deleting the file reads"))?;
-    }
-    Ok(())
+    insert_each(
+        tx,
+        "the file reads",
+        "INSERT OR REPLACE INTO file_reads VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        write,
+        |st, r| {
+            st.execute(params![
+                repository, r.path, r.size, r.mtime_ns, r.ctime_ns, r.ino, r.hash, r.spans,
+                r.skipped
+            ])
+        },
+    )?;
+    insert_each(
+        tx,
+        "the deletion of untracked files' reads",
+        "DELETE FROM file_reads WHERE repository=?1 AND path=?2",
+        delete,
+        |st, path| st.execute(params![repository, path]),
+    )
 }
 
 /// Row counts of the two caches (tests, bench).

@@ -90,9 +90,9 @@ pub fn prune(
         let mut st = tx
             .prepare_cached("SELECT part FROM graph_parts WHERE gpk=?1")
             .map_err(LiteError::db("reading a pruned graph's parts"))?;
-        let parts = st
-            .query_map([gpk], |r| r.get::<_, i64>(0))
-            .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
+        let parts: Vec<i64> = st
+            .query_map([gpk], |r| r.get(0))
+            .and_then(Iterator::collect)
             .map_err(LiteError::db("reading a pruned graph's parts"))?;
         candidates.extend(parts);
         tx.prepare_cached(
@@ -114,27 +114,11 @@ pub fn prune(
         }
     }
     // graph_parts has no index by part (it would cost every write): one scan finds the
-    // candidates some remaining graph still holds.
-    let mut held = HashSet::new();
-    {
-        let mut st = tx
-            .prepare("SELECT part FROM graph_parts")
-            .map_err(LiteError::db("reading the parts still held"))?;
-        let mut rows = st
-            .query([])
-            .map_err(LiteError::db("reading the parts still held"))?;
-        while let Some(row) = rows
-            .next()
-            .map_err(LiteError::db("reading the parts still held"))?
-        {
-            let part: i64 = row
-                .get(0)
-                .map_err(LiteError::db("reading the parts still held"))?;
-            if candidates.contains(&part) {
-                held.insert(part);
-            }
-        }
-    }
+    // parts the remaining graphs hold.
+    let held: HashSet<i64> = tx
+        .prepare("SELECT part FROM graph_parts")
+        .and_then(|mut st| st.query_map([], |r| r.get(0))?.collect())
+        .map_err(LiteError::db("reading the parts still held"))?;
     let orphans: Vec<i64> = candidates.difference(&held).copied().collect();
     for &part in &orphans {
         for table in ["part_nodes", "part_edges", "part_imports", "parts"] {

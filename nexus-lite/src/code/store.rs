@@ -68,7 +68,7 @@ pub fn mark_failed(conn: &Connection, graph_id: &str, error: &str) -> Result<(),
 }
 
 /// Prepares `sql` once and runs `insert` for each row; errors say "preparing {what}" / "writing {what}".
-fn insert_each<T>(
+pub(crate) fn insert_each<T>(
     tx: &rusqlite::Transaction<'_>,
     what: &str,
     sql: &str,
