@@ -204,6 +204,15 @@ fn only_the_newest_graphs_of_a_branch_stay_and_a_pruned_one_says_so() {
     };
     assert_eq!(sum(srv.addr, &back), sum(fresh.addr, &full));
 
+    // The next process on the same data keeps 20 graphs, but states the rule that pruned them.
+    drop(srv);
+    let srv = start_server_keeping(repo, data, None, false, 20);
+    let told = summary(srv.addr, &main[1]);
+    assert_eq!(told.status, 410, "{}", told.body);
+    assert_eq!(told.body["error"]["pruned"]["kept"], 2, "{}", told.body);
+    let message = told.body["error"]["message"].as_str().unwrap();
+    assert!(message.contains("the newest 2 ready graphs"), "{message}");
+
     // A month on, the tombstones and the finished regenerations' rows are forgotten too: a
     // pruned id is then as unknown as any other.
     srv.state

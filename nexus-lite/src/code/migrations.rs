@@ -182,4 +182,11 @@ CREATE TABLE file_reads(repository TEXT NOT NULL, path TEXT NOT NULL, size INTEG
   spans TEXT NOT NULL, skipped TEXT, PRIMARY KEY(repository, path)) WITHOUT ROWID;
 "#,
     },
+    Migration {
+        version: 9,
+        description: "pruned_graphs.kept: how many graphs the pruning process kept, which its message states (the serving process's setting may differ)",
+        sql: r#"
+ALTER TABLE pruned_graphs ADD COLUMN kept INTEGER;
+"#,
+    },
 ];

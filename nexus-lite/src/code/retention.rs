@@ -97,10 +97,10 @@ pub fn prune(
         candidates.extend(parts);
         tx.prepare_cached(
             "INSERT OR REPLACE INTO pruned_graphs
-               SELECT graph_id, repository, branch, commit_sha, generated_at, ?2
+               SELECT graph_id, repository, branch, commit_sha, generated_at, ?2, ?3
                FROM graphs WHERE gpk=?1",
         )
-        .and_then(|mut st| st.execute(params![gpk, pruned_at]))
+        .and_then(|mut st| st.execute(params![gpk, pruned_at, keep]))
         .map_err(LiteError::db("recording a pruned graph"))?;
         for table in [
             "files",
@@ -147,7 +147,7 @@ pub fn prune(
 /// `generated_at`, `pruned_at`.
 pub fn tombstone(conn: &Connection, graph_id: &str) -> Result<Option<Value>, LiteError> {
     conn.query_row(
-        "SELECT graph_id, repository, branch, commit_sha, generated_at, pruned_at
+        "SELECT graph_id, repository, branch, commit_sha, generated_at, pruned_at, kept
          FROM pruned_graphs WHERE graph_id=?1",
         [graph_id],
         |r| {
@@ -158,6 +158,7 @@ pub fn tombstone(conn: &Connection, graph_id: &str) -> Result<Option<Value>, Lit
                 "commit_sha": r.get::<_, String>(3)?,
                 "generated_at": r.get::<_, String>(4)?,
                 "pruned_at": r.get::<_, String>(5)?,
+                "kept": r.get::<_, Option<i64>>(6)?,
             }))
         },
     )

@@ -137,14 +137,19 @@ fn named_graph(
         ),
         None => format!("{repository} has no ready graph on {branch} now; run a regeneration"),
     };
+    // The rule as the pruning process applied it (a tombstone from before migration 9 has no
+    // count, and this process's setting may not be the one that pruned it).
+    let rule = match pruned["kept"].as_i64() {
+        Some(kept) => format!("the newest {kept} ready graphs of its branch were kept"),
+        None => "it was older than the ready graphs its branch keeps".to_owned(),
+    };
     Err(ApiError::new(
         StatusCode::GONE,
         "graph_pruned",
         format!(
-            "{param} `{id}` ({repository}@{branch}, generated {}) was pruned at {}: only the newest {} ready graphs of a branch are kept; {instead}",
+            "{param} `{id}` ({repository}@{branch}, generated {}) was pruned at {}: {rule}; {instead}",
             pruned["generated_at"].as_str().unwrap_or_default(),
             pruned["pruned_at"].as_str().unwrap_or_default(),
-            state.keep_graphs.max(crate::core::config::MIN_KEEP_GRAPHS),
         ),
     )
     .with("pruned", pruned.clone())
