@@ -55,6 +55,15 @@ fn copy_of_this_repository(dir: &Path) {
         "probe/d.py",
         "from probe.c import b\n\n\ndef later():\n    return 0\n",
     );
+    // A package binding a submodule's name to the function inside it (markdown-it-py's
+    // `rules_core`): `from probe.pkg import rule` is the function, not the module.
+    write(dir, "probe/pkg/__init__.py", "from .rule import rule\n");
+    write(dir, "probe/pkg/rule.py", "def rule():\n    return 1\n");
+    write(
+        dir,
+        "probe/e.py",
+        "from probe.pkg import rule\n\n\ndef apply():\n    return rule()\n",
+    );
     git(dir, &["init", "-q", "-b", "main"]);
     git(dir, &["add", "-A"]);
     git(dir, &["commit", "-q", "-m", "this repository"]);
@@ -62,13 +71,19 @@ fn copy_of_this_repository(dir: &Path) {
 
 /// Whether graph `graph_id` has a `calls` edge from the symbol `from` to the symbol `to`.
 fn calls(data: &Path, graph_id: &str, from: &str, to: &str) -> bool {
+    calls_with(data, graph_id, from, to, 0.0)
+}
+
+/// Whether graph `graph_id` has a `calls` edge from `from` to `to` of at least `confidence`.
+fn calls_with(data: &Path, graph_id: &str, from: &str, to: &str, confidence: f64) -> bool {
     let conn = nexus_lite::core::db::open(data).unwrap();
     conn.query_row(
         "SELECT COUNT(*) FROM graphs g JOIN edges e ON e.gpk = g.gpk
            JOIN nodes s ON s.gpk = g.gpk AND s.id = e.src
            JOIN nodes d ON d.gpk = g.gpk AND d.id = e.dst
-         WHERE g.graph_id=?1 AND e.kind='calls' AND s.qualified_name=?2 AND d.qualified_name=?3",
-        [graph_id, from, to],
+         WHERE g.graph_id=?1 AND e.kind='calls' AND s.qualified_name=?2 AND d.qualified_name=?3
+           AND e.confidence >= ?4",
+        rusqlite::params![graph_id, from, to, confidence],
         |r| r.get::<_, i64>(0),
     )
     .unwrap()
@@ -192,6 +207,9 @@ fn a_regeneration_links_what_the_change_reaches_and_gives_the_full_graph() {
     assert!(all > 300, "{}", first.stats);
     let (use_fn, ping) = ("probe.b.use", "probe.a.A.ping");
     assert!(calls(data.path(), &first.graph_id, use_fn, ping));
+    let (apply, rule) = ("probe.e.apply", "probe.pkg.rule.rule");
+    // `exact`, not a guess by name: a guess stays once the import is the submodule.
+    assert!(calls_with(data.path(), &first.graph_id, apply, rule, 0.9));
 
     // A local the function does not return: its file alone.
     let (linked, _) = step(
@@ -295,6 +313,18 @@ fn a_regeneration_links_what_the_change_reaches_and_gives_the_full_graph() {
         },
     );
     assert_eq!(linked, all);
+    // The package stops binding the name: `rule` in probe/e.py (unchanged) is the submodule
+    // now, so every file is linked and its import resolved again.
+    let (linked, graph) = step(&state, repo.path(), data.path(), "a package binding", |r| {
+        replace(
+            r,
+            "probe/pkg/__init__.py",
+            "from .rule import rule\n",
+            "X = 1\n",
+        );
+    });
+    assert_eq!(linked, all);
+    assert!(!calls_with(data.path(), &graph, apply, rule, 0.9));
     // A new file: every file (module names may change).
     let (linked, _) = step(&state, repo.path(), data.path(), "a new file", |r| {
         std::fs::write(

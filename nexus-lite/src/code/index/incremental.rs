@@ -9,6 +9,7 @@
 //! a file added, removed or renamed, a changed source root or tsconfig) links every file.
 
 use super::link::FileImports;
+use super::resolve::package_bindings;
 use super::{Part, Source};
 use crate::code::lang::{FileParse, SymKind, TypeFact};
 use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
@@ -96,6 +97,28 @@ pub(super) fn layout(tracked: &[String], sources: &[Source]) -> u64 {
     for s in sources {
         (&s.path, s.lang.name(), &s.module, s.project, &s.aliases).hash(&mut h);
         s.ts_paths.hash(&mut h);
+    }
+    // A package binding a submodule's name decides what `from pkg import name` resolves to in
+    // files that did not change, whose resolved imports are kept while the layout is the same.
+    let paths: FxHashSet<&str> = sources.iter().map(|s| s.path.as_str()).collect();
+    for s in sources {
+        let dir = super::resolve::parent_dir(&s.path);
+        let mut shadowing: Vec<&str> = package_bindings(s)
+            .filter(|name| {
+                let sub = if dir.is_empty() {
+                    (*name).to_string()
+                } else {
+                    format!("{dir}/{name}")
+                };
+                paths.contains(format!("{sub}.py").as_str())
+                    || paths.contains(format!("{sub}/__init__.py").as_str())
+            })
+            .collect();
+        if !shadowing.is_empty() {
+            shadowing.sort_unstable();
+            shadowing.dedup();
+            (&s.path, shadowing).hash(&mut h);
+        }
     }
     h.finish()
 }

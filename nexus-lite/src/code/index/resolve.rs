@@ -80,6 +80,35 @@ fn npm_package(spec: &str) -> String {
     }
 }
 
+/// The names a package's `__init__.py` binds itself: its top-level definitions, and another
+/// object it imports under a name (`from .block import block` in `rules_core/__init__.py`).
+/// `from pkg import name` gets that object, not the submodule `pkg/name.py`: Python reads the
+/// package's attribute, which the `from` import rebinds after loading the submodule. Empty for
+/// a file that is not a package.
+pub(super) fn package_bindings(source: &Source) -> impl Iterator<Item = &str> {
+    let parse = source
+        .path
+        .ends_with("__init__.py")
+        .then_some(&*source.parse);
+    let defined = parse
+        .into_iter()
+        .flat_map(|p| &p.symbols)
+        .filter(|s| s.parent.is_none())
+        .map(|s| s.name.as_str());
+    let imported = parse
+        .into_iter()
+        .flat_map(|p| &p.imports)
+        .filter(|i| {
+            !i.deferred
+                && i.name.as_deref().is_some_and(|n| n != "*")
+                // `from . import name` and `from pkg import name` bind the submodule itself
+                && !(i.level == 1 && i.module.is_empty())
+                && !(i.level == 0 && i.module == source.module)
+        })
+        .map(|i| i.alias.as_str());
+    defined.chain(imported)
+}
+
 impl<'a> Indexed<'a> {
     /// Python modules are also found by their aliases and without a `src.`, `lib.` or
     /// `python.` folder.
@@ -352,6 +381,11 @@ impl<'a> Indexed<'a> {
         Ok(bind.unwrap_or(Bind::Nothing(None)))
     }
 
+    /// Whether package file `pkg` binds `name` itself (see [`package_bindings`]).
+    fn package_binds(&self, pkg: usize, name: &str) -> bool {
+        package_bindings(&self.files[pkg]).any(|n| n == name)
+    }
+
     /// Resolves `from <level dots><module> import <name>` or `import <module>`.
     fn resolve_python(&self, file: usize, imp: &Import) -> Result<Bind, String> {
         if imp.level > 0 {
@@ -367,21 +401,23 @@ impl<'a> Indexed<'a> {
             let mut base: Vec<&str> = dir.clone();
             base.extend(imp.module.split('.').filter(|s| !s.is_empty()));
             let base_path = base.join("/");
+            let target = if base_path.is_empty() {
+                self.path_map.get("__init__.py").copied()
+            } else {
+                self.by_path(&base_path)
+            };
             if let Some(name) = imp.name.as_deref().filter(|n| *n != "*") {
                 let sub = if base_path.is_empty() {
                     name.to_string()
                 } else {
                     format!("{base_path}/{name}")
                 };
-                if let Some(f) = self.by_path(&sub) {
+                if let Some(f) = self.by_path(&sub)
+                    && !target.is_some_and(|pkg| self.package_binds(pkg, name))
+                {
                     return Ok(Bind::Module(self.files[f].module.clone()));
                 }
             }
-            let target = if base_path.is_empty() {
-                self.path_map.get("__init__.py").copied()
-            } else {
-                self.by_path(&base_path)
-            };
             return match target {
                 Some(f) => Ok(match imp.name.as_deref() {
                     Some(n) if n != "*" => Bind::Symbol(f, n.to_string()),
@@ -396,6 +432,9 @@ impl<'a> Indexed<'a> {
         if let Some(name) = imp.name.as_deref() {
             if name != "*"
                 && let Some(f) = self.module(file, &format!("{module}.{name}"))
+                && !self
+                    .module(file, module)
+                    .is_some_and(|pkg| self.package_binds(pkg, name))
             {
                 return Ok(Bind::Module(self.files[f].module.clone()));
             }
