@@ -474,3 +474,139 @@ fn returns_with_targets_generics_and_fstrings_type_receivers() {
         "f-string field: {fp}"
     );
 }
+
+/// Issue 30's second round: the element type of an annotated container (`for r in
+/// self.rulers`, `self.by_name[name]`, a `list[Ruler]` parameter), a local or parameter
+/// holding a class (`factory = Transport`, `pool_class=Pool`, `c = (cls or Conn)()`), a chained
+/// assignment, a module-level variable imported (directly or through a package), a class
+/// defined inside the function using it, and a `with` target whose `__enter__` returns a
+/// `TypeVar` (`self: T -> T`). Each reaches its method `inferred`, and the
+/// same-named methods of other classes get nothing.
+#[test]
+fn containers_classes_held_imported_variables_and_local_classes_type_receivers() {
+    let repo = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    commit(
+        repo.path(),
+        &[
+            ("net/__init__.py", "from .globals import current\n"),
+            ("net/sftp.py", SFTP),
+            (
+                "net/globals.py",
+                "from net.sftp import Ruler\n\ncurrent: Ruler = None\n",
+            ),
+            ("app/__init__.py", ""),
+            (
+                "app/more.py",
+                r#"from typing import TypeVar
+
+from net import current
+from net.sftp import Conn, Pool, Ruler, Transport
+
+
+class Registry:
+    def __init__(self):
+        self.rulers: list[Ruler] = []
+        self.by_name: dict[str, Ruler] = {}
+
+    def all_on(self):
+        for r in self.rulers:
+            r.enable()
+
+    def one_on(self, name):
+        return self.by_name[name].enable()
+
+
+def each(items: list[Ruler]):
+    for it in items:
+        it.enable()
+
+
+def connect(factory=None):
+    if factory is None:
+        factory = Transport
+    t = conn = factory()
+    return t.open_sftp_client().listdir()
+
+
+def with_default(pool_class=Pool):
+    with pool_class() as c:
+        return c.send()
+
+
+def either(cls=None):
+    c = (cls or Conn)()
+    return c.send()
+
+
+def via_global():
+    return current.enable()
+
+
+def local_class():
+    class Mine(Ruler):
+        pass
+
+    m = Mine()
+    return m.enable()
+
+
+T = TypeVar("T")
+
+
+class Session:
+    def __enter__(self: T) -> T:
+        return self
+
+    def send(self):
+        return 6
+
+
+def session_send():
+    with Session() as s:
+        return s.send()
+"#,
+            ),
+        ],
+    );
+    let srv = start_server(repo.path(), data.path(), Some(REPO), true);
+    let enable = impact(srv.addr, "symbol=net.sftp.Ruler.enable&depth=1");
+    for who in [
+        "app.more.Registry.all_on",
+        "app.more.Registry.one_on",
+        "app.more.each",
+        "app.more.via_global",
+        "app.more.local_class",
+    ] {
+        assert!(has(&enable, who, "calls", "inferred"), "{who}: {enable}");
+    }
+    let other = impact(srv.addr, "symbol=net.sftp.Other.enable&depth=1");
+    assert_eq!(other["total"], 0, "{other}");
+
+    let listdir = impact(srv.addr, "symbol=net.sftp.SFTPClient.listdir&depth=1");
+    assert!(
+        has(&listdir, "app.more.connect", "calls", "inferred"),
+        "{listdir}"
+    );
+    let local = impact(srv.addr, "symbol=net.sftp.LocalDir.listdir&depth=1");
+    assert_eq!(local["total"], 0, "{local}");
+
+    let conn = impact(srv.addr, "symbol=net.sftp.Conn.send&depth=1");
+    for who in ["app.more.with_default", "app.more.either"] {
+        assert!(has(&conn, who, "calls", "inferred"), "{who}: {conn}");
+    }
+    assert!(
+        !found(&conn)
+            .iter()
+            .any(|(w, _, _)| w == "app.more.session_send"),
+        "{conn}"
+    );
+    let pool = impact(srv.addr, "symbol=net.sftp.Pool.send&depth=1");
+    assert_eq!(pool["total"], 0, "{pool}");
+    // `__enter__(self: T) -> T` returns what it is called on.
+    let session = impact(srv.addr, "symbol=app.more.Session.send&depth=1");
+    assert!(
+        has(&session, "app.more.session_send", "calls", "inferred"),
+        "{session}"
+    );
+}

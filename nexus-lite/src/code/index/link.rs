@@ -611,6 +611,23 @@ impl<'a> Resolver<'a> {
         None
     }
 
+    /// A class or function `name` defined in `caller` or a function enclosing it (a test's own
+    /// `class MySchema(Schema)`); class bodies are no enclosing scope, as in Python.
+    fn in_enclosing_functions(&self, fi: usize, name: &str, caller: Option<usize>) -> Option<i64> {
+        let syms = &self.sources[fi].parse.symbols;
+        let mut cur = caller;
+        while let Some(c) = cur {
+            let sym = &syms[c];
+            if sym.kind != SymKind::Class
+                && let Some((id, _)) = self.lookup_in(fi, &format!("{}.{name}", sym.local_qname))
+            {
+                return Some(id);
+            }
+            cur = sym.parent;
+        }
+        None
+    }
+
     /// The node `dotted` names in file `fi` (inside symbol `caller`), with the confidence of
     /// the match.
     fn resolve_dotted(&self, fi: usize, dotted: &str, caller: Option<usize>) -> Option<(i64, f64)> {
@@ -618,6 +635,9 @@ impl<'a> Resolver<'a> {
         let s = &self.sources[fi];
         if parts.len() == 1 {
             if let Some((id, _)) = self.lookup_in(fi, parts[0]) {
+                return Some((id, 1.0));
+            }
+            if let Some(id) = self.in_enclosing_functions(fi, parts[0], caller) {
                 return Some((id, 1.0));
             }
             return self.exported(fi, parts[0]).map(|(id, _)| (id, 0.9));

@@ -53,6 +53,7 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
                 types::assignment(&mut out, node, src, scope);
             }
             "with_item" => types::with_item(&mut out, node, src, scope),
+            "for_statement" | "for_in_clause" => types::for_target(&mut out, node, src, scope),
             "return_statement" => types::return_value(&mut out, node, src, scope),
             // Most names read are locals: their text is copied only if kept (below).
             "identifier" if !named => names.push((scope, node.byte_range(), line_of(node))),
@@ -61,7 +62,7 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
                 if !named && let Some(k) = &key {
                     use_of(&mut out, scope, k, node);
                 }
-                if key.as_deref().is_some_and(|k| !k.contains('(')) {
+                if key.as_deref().is_some_and(|k| !k.contains(['(', '['])) {
                     continue; // a plain chain holds no calls
                 }
             }

@@ -266,6 +266,28 @@ impl Resolver<'_> {
         }
     }
 
+    /// What a module-level variable imported as `name` holds, in the file defining it:
+    /// `current_app: Flask = LocalProxy(...)` in `globals.py`, imported from there or through
+    /// a package re-exporting it.
+    fn imported_fact(&self, fi: usize, name: &str) -> Option<(usize, &str)> {
+        let (mut file, mut name) = (fi, name);
+        for _ in 0..MAX_DEPTH {
+            let Some(Bind::Symbol(g, symbol)) = self.imports[file].binds.get(name) else {
+                return None;
+            };
+            if symbol.contains('.') {
+                return None;
+            }
+            let source = &self.sources[*g];
+            let facts = self.types.facts[*g].get_or_init(|| facts_of(source));
+            if let Some(ty) = facts.get(&(None, symbol.as_str())) {
+                return Some((*g, ty));
+            }
+            (file, name) = (*g, symbol.as_str());
+        }
+        None
+    }
+
     /// True when the first name of `dotted` is bound to something outside the repository.
     fn external_head(&self, fi: usize, dotted: &str) -> bool {
         let head = dotted.split(['.', '(']).next().unwrap_or("");
@@ -285,12 +307,16 @@ impl Resolver<'_> {
             .strip_suffix(".__enter__()")
             .or_else(|| expr.strip_suffix(".__aenter__()"))
         {
-            // `with X() as x`: what X's `__enter__` returns, else (no `__enter__` here, as
-            // with a library base class) the value itself.
+            // `with X() as x`: what X's `__enter__` returns, else the value itself: when X
+            // has no `__enter__` here (a library base class), or when what it returns is not
+            // known (`def __enter__(self: T) -> T`, httpx's `Client`: by convention `self`).
             let enter = &expr[value.len() + 1..expr.len() - 2];
             return match self.type_of(fi, value, caller, depth + 1) {
                 Ty::Class(c, conf) => match self.member(c, enter, 0) {
-                    Some(id) => lower(self.return_type(id, depth + 1), conf),
+                    Some(id) => match self.return_type(id, depth + 1) {
+                        Ty::Unknown => Ty::Class(c, conf.min(INFERRED)),
+                        known => lower(known, conf),
+                    },
                     None => Ty::Class(c, conf),
                 },
                 other => other,
@@ -328,8 +354,11 @@ impl Resolver<'_> {
                 match self.resolve_dotted(fi, expr, caller) {
                     Some((id, c)) if self.types.is_class(id) => Ty::Class(id, c),
                     Some(_) => Ty::Unknown,
-                    None if self.external_head(fi, expr) => Ty::External,
-                    None => Ty::Unknown,
+                    None => match self.imported_fact(fi, expr) {
+                        Some((g, ty)) => lower(self.type_of(g, ty, None, depth + 1), INFERRED),
+                        None if self.external_head(fi, expr) => Ty::External,
+                        None => Ty::Unknown,
+                    },
                 }
             }
             Some((recv, attr)) => match self.type_of(fi, recv, caller, depth + 1) {

@@ -10,6 +10,11 @@ use crate::code::lang::{Call, Dynamic, FileParse, SymKind, TypeFact, line_of, te
 /// The longest key [`expr_key`] builds.
 const MAX_KEY: usize = 200;
 
+/// Suffix of the fact naming what indexing a container gives (`self.tags[key]`).
+pub(crate) const INDEXED: &str = "[]";
+/// Suffix of the fact naming what iterating a container gives (`for tag in self.order`).
+pub(crate) const ITERATED: &str = "[*]";
+
 /// A name chain with call results marked `()`: `a.b`, `make().close`, `Cls().decode`,
 /// `super().run`; `None` for anything else (subscripts, literals, operators).
 pub(super) fn expr_key(node: Node<'_>, src: &[u8]) -> Option<String> {
@@ -24,26 +29,21 @@ pub(super) fn expr_key(node: Node<'_>, src: &[u8]) -> Option<String> {
             let f = node.child_by_field_name("function")?;
             // `Ruler[T]()`: a generic class instantiated with its parameter.
             let f = match f.child_by_field_name("value") {
-                Some(generic) if f.kind() == "subscript" && capitalized(generic, src) => generic,
+                Some(generic) if f.kind() == "subscript" && names_class(generic, src) => generic,
                 _ => f,
             };
             format!("{}()", expr_key(f, src)?)
         }
         "parenthesized_expression" => expr_key(node.named_child(0)?, src)?,
+        // `self.tags[key]`: an element of a container, typed by its annotation (see
+        // [`container_elements`]).
+        "subscript" => format!(
+            "{}{INDEXED}",
+            expr_key(node.child_by_field_name("value")?, src)?
+        ),
         _ => return None,
     };
     (key.len() < MAX_KEY && !key.contains(['\n', ' '])).then_some(key)
-}
-
-/// True when `node` is a name or attribute chain whose last part starts upper-case (a class
-/// by convention: `Ruler`, `mod.Ruler`).
-fn capitalized(node: Node<'_>, src: &[u8]) -> bool {
-    let last = match node.kind() {
-        "identifier" => Some(node),
-        "attribute" => node.child_by_field_name("attribute"),
-        _ => None,
-    };
-    last.is_some_and(|n| text(n, src).starts_with(|c: char| c.is_ascii_uppercase()))
 }
 
 /// The class an annotation names: `Transport`, `mod.Transport`, `"Transport"`,
@@ -102,6 +102,57 @@ pub(super) fn annotation(node: Node<'_>, src: &[u8]) -> Option<String> {
             }
         }
         _ => None,
+    }
+}
+
+/// What indexing and iterating a container annotation give: `list[T]`, `Sequence[T]`,
+/// `set[T]`, `tuple[T, ...]` (both `T`); `dict[K, V]`, `Mapping[K, V]` (indexing `V`,
+/// iterating `K`). `None` for anything else.
+pub(super) fn container_elements(
+    node: Node<'_>,
+    src: &[u8],
+) -> Option<(Option<String>, Option<String>)> {
+    let node = if node.kind() == "type" {
+        node.named_child(0)?
+    } else {
+        node
+    };
+    if !matches!(node.kind(), "generic_type" | "subscript") {
+        return None;
+    }
+    let head = text(node.named_child(0)?, src);
+    let head = head.rsplit('.').next().unwrap_or(head);
+    let args = node.named_child(1)?;
+    let mut c = args.walk();
+    let args: Vec<Node<'_>> = if matches!(args.kind(), "type_parameter" | "expression_list") {
+        args.named_children(&mut c).collect()
+    } else {
+        vec![args]
+    };
+    let arg = |i: usize| args.get(i).and_then(|a| annotation(*a, src));
+    match head {
+        "list" | "List" | "Sequence" | "MutableSequence" | "Iterable" | "Iterator"
+        | "Collection" | "set" | "Set" | "frozenset" | "FrozenSet" | "AbstractSet"
+        | "MutableSet" | "deque" | "Deque" => Some((arg(0), arg(0))),
+        "tuple" | "Tuple" if args.len() == 2 && text(args[1], src) == "..." => {
+            Some((arg(0), arg(0)))
+        }
+        "dict" | "Dict" | "Mapping" | "MutableMapping" | "OrderedDict" | "defaultdict"
+        | "DefaultDict" => Some((arg(1), arg(0))),
+        _ => None,
+    }
+}
+
+/// Facts for a name annotated `ann`: its class, or its elements' (`name[]`, `name[*]`).
+fn annotated(out: &mut FileParse, scope: Option<usize>, name: &str, ann: Node<'_>, src: &[u8]) {
+    if let Some(ty) = annotation(ann, src) {
+        push_fact(out, scope, name.to_string(), ty);
+    } else if let Some((indexed, iterated)) = container_elements(ann, src) {
+        for (suffix, ty) in [(INDEXED, indexed), (ITERATED, iterated)] {
+            if let Some(ty) = ty {
+                push_fact(out, scope, format!("{name}{suffix}"), ty);
+            }
+        }
     }
 }
 
@@ -169,11 +220,66 @@ fn class_of_method(out: &FileParse, scope: Option<usize>) -> Option<usize> {
     (m.kind == SymKind::Method).then_some(m.parent).flatten()
 }
 
-/// The type a right-hand side gives its target: a call's result (`Cls()`, `make()`), or
-/// what a local it copies holds (`self.t = t`).
+/// True when `node` names a class by convention: a name or attribute chain whose last part is
+/// CamelCase (`Transport`, `mod.Packetizer`; not a constant such as `DEFAULT_PORT`).
+fn names_class(node: Node<'_>, src: &[u8]) -> bool {
+    let last = match node.kind() {
+        "identifier" => Some(node),
+        "attribute" => node.child_by_field_name("attribute"),
+        _ => None,
+    };
+    last.is_some_and(|n| {
+        let t = text(n, src);
+        t.starts_with(|c: char| c.is_ascii_uppercase()) && t.chars().any(|c| c.is_ascii_lowercase())
+    })
+}
+
+/// The class a callee holds when that is not its own name: a local or parameter set to a class
+/// (`factory = Transport`, `sftp_si=SFTPServerInterface`), or the class after `or`
+/// (`(packetizer_class or Packetizer)(sock)`). Only for what a call assigns (its fact is then
+/// `inferred`): a key naming the class would read as certain. An annotated parameter's fact
+/// is its class too (`t: Transport`), so calling an instance reads as constructing one: rare.
+fn class_held(out: &FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) -> Option<String> {
+    match node.kind() {
+        "identifier" => {
+            let name = text(node, src);
+            let ty = &out
+                .types
+                .iter()
+                .rev()
+                .find(|f| f.scope == scope && f.name == name)?
+                .ty;
+            (!ty.contains('(')).then(|| ty.clone())
+        }
+        "parenthesized_expression" => class_held(out, node.named_child(0)?, src, scope),
+        "boolean_operator" => {
+            let right = node.child_by_field_name("right")?;
+            (text(node.child_by_field_name("operator")?, src) == "or" && names_class(right, src))
+                .then(|| expr_key(right, src))
+                .flatten()
+        }
+        _ => None,
+    }
+}
+
+/// The type a right-hand side gives its target: a call's result (`Cls()`, `make()`, a class
+/// the callee holds), what a local it copies holds (`self.t = t`), a class itself
+/// (`factory = Transport`), or the value of a chained assignment (`t = self.t = Cls()`).
 fn value_type(out: &FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) -> Option<String> {
     match node.kind() {
-        "call" => expr_key(node, src),
+        // `T = TypeVar("T")` names a type parameter, not a `TypeVar` value to type receivers by.
+        "call"
+            if node
+                .child_by_field_name("function")
+                .is_some_and(|f| matches!(text(f, src), "TypeVar" | "typing.TypeVar")) =>
+        {
+            None
+        }
+        "call" => node
+            .child_by_field_name("function")
+            .and_then(|f| class_held(out, f, src, scope))
+            .map(|class| format!("{class}()"))
+            .or_else(|| expr_key(node, src)),
         "identifier" => {
             let name = text(node, src);
             out.types
@@ -181,7 +287,13 @@ fn value_type(out: &FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>)
                 .rev()
                 .find(|f| f.scope == scope && f.name == name)
                 .map(|f| f.ty.clone())
+                .or_else(|| names_class(node, src).then(|| name.to_string()))
         }
+        "attribute" => names_class(node, src)
+            .then(|| expr_key(node, src))
+            .flatten(),
+        "assignment" => value_type(out, node.child_by_field_name("right")?, src, scope),
+        "subscript" => expr_key(node, src),
         "await" => value_type(out, node.named_child(0)?, src, scope),
         _ => None,
     }
@@ -197,34 +309,57 @@ pub(super) fn assignment(out: &mut FileParse, node: Node<'_>, src: &[u8], scope:
     let Some(left) = node.child_by_field_name("left") else {
         return;
     };
-    let ty = match node.child_by_field_name("type") {
-        Some(t) => annotation(t, src),
-        None => node
-            .child_by_field_name("right")
-            .and_then(|r| value_type(out, r, src, scope)),
-    };
-    let Some(ty) = ty else {
-        return;
-    };
-    match left.kind() {
+    // Who the fact is about: a local, or an attribute of the class (`self.x`, `x` in its body).
+    let (fact_scope, name) = match left.kind() {
         "identifier" => {
             let name = text(left, src);
             if scope.is_some_and(|s| out.symbols[s].kind == SymKind::Class) {
-                push_fact(out, scope, format!("self.{name}"), ty);
+                (scope, format!("self.{name}"))
             } else {
-                push_fact(out, scope, name.to_string(), ty);
+                (scope, name.to_string())
             }
         }
         "attribute" => {
             let obj = left.child_by_field_name("object").map(|o| text(o, src));
             let attr = left.child_by_field_name("attribute").map(|a| text(a, src));
-            if let (Some("self"), Some(attr), Some(class)) =
-                (obj, attr, class_of_method(out, scope))
-            {
-                push_fact(out, Some(class), format!("self.{attr}"), ty);
+            match (obj, attr, class_of_method(out, scope)) {
+                (Some("self"), Some(attr), Some(class)) => (Some(class), format!("self.{attr}")),
+                _ => return,
             }
         }
-        _ => {}
+        _ => return,
+    };
+    match node.child_by_field_name("type") {
+        Some(t) => annotated(out, fact_scope, &name, t, src),
+        None => {
+            if let Some(ty) = node
+                .child_by_field_name("right")
+                .and_then(|r| value_type(out, r, src, scope))
+            {
+                push_fact(out, fact_scope, name, ty);
+            }
+        }
+    }
+}
+
+/// `for tag in self.order:` (`tag` is what iterating `self.order` gives: see
+/// [`container_elements`]).
+pub(super) fn for_target(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) {
+    let (Some(left), Some(right)) = (
+        node.child_by_field_name("left"),
+        node.child_by_field_name("right"),
+    ) else {
+        return;
+    };
+    if left.kind() == "identifier"
+        && let Some(iterable) = expr_key(right, src)
+    {
+        push_fact(
+            out,
+            scope,
+            text(left, src).to_string(),
+            format!("{iterable}{ITERATED}"),
+        );
     }
 }
 
@@ -309,17 +444,26 @@ pub(super) fn signature(out: &mut FileParse, idx: usize, def: Node<'_>, src: &[u
     };
     let mut c = params.walk();
     for p in params.named_children(&mut c) {
+        // `sftp_si=SFTPServerInterface`: the parameter holds that class unless a caller says
+        // otherwise.
+        if p.kind() == "default_parameter"
+            && let (Some(name), Some(value)) = (
+                p.child_by_field_name("name"),
+                p.child_by_field_name("value"),
+            )
+            && names_class(value, src)
+            && let Some(class) = expr_key(value, src)
+        {
+            push_fact(out, Some(idx), text(name, src).to_string(), class);
+            continue;
+        }
         let name = match p.kind() {
             "typed_parameter" => p.named_child(0).filter(|n| n.kind() == "identifier"),
             "typed_default_parameter" => p.child_by_field_name("name"),
             _ => None,
         };
-        if let (Some(name), Some(ty)) = (
-            name,
-            p.child_by_field_name("type")
-                .and_then(|t| annotation(t, src)),
-        ) {
-            push_fact(out, Some(idx), text(name, src).to_string(), ty);
+        if let (Some(name), Some(ty)) = (name, p.child_by_field_name("type")) {
+            annotated(out, Some(idx), text(name, src), ty, src);
         }
     }
 }
