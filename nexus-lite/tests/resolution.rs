@@ -480,7 +480,8 @@ fn returns_with_targets_generics_and_fstrings_type_receivers() {
 /// holding a class (`factory = Transport`, `pool_class=Pool`, `c = (cls or Conn)()`), a chained
 /// assignment, a module-level variable imported (directly or through a package), a class
 /// defined inside the function using it, and a `with` target whose `__enter__` returns a
-/// `TypeVar` (`self: T -> T`). Each reaches its method `inferred`, and the
+/// `TypeVar` (`self: T -> T`), and one of several classes (a function returning either, a
+/// table of classes, a loop over classes). Each reaches its method `inferred`, and the
 /// same-named methods of other classes get nothing.
 #[test]
 fn containers_classes_held_imported_variables_and_local_classes_type_receivers() {
@@ -565,6 +566,28 @@ class Session:
 def session_send():
     with Session() as s:
         return s.send()
+
+
+def pick(raw):
+    if raw:
+        return Pool()
+    return Conn()
+
+
+def either_of_two(raw):
+    return pick(raw).send()
+
+
+SENDERS = {"pool": Pool, "conn": Conn}
+
+
+def by_table(kind):
+    return SENDERS[kind]().send()
+
+
+def each_class():
+    for cls in (Pool, Conn):
+        cls().send()
 "#,
             ),
         ],
@@ -601,8 +624,15 @@ def session_send():
             .any(|(w, _, _)| w == "app.more.session_send"),
         "{conn}"
     );
+    // One of several classes (a function returning either, a table of classes, a loop over
+    // classes): each class's method.
     let pool = impact(srv.addr, "symbol=net.sftp.Pool.send&depth=1");
-    assert_eq!(pool["total"], 0, "{pool}");
+    for who in ["either_of_two", "by_table", "each_class"] {
+        let who = format!("app.more.{who}");
+        assert!(has(&pool, &who, "calls", "inferred"), "{who}: {pool}");
+        assert!(has(&conn, &who, "calls", "inferred"), "{who}: {conn}");
+    }
+    assert_eq!(pool["total"], 3, "{pool}");
     // `__enter__(self: T) -> T` returns what it is called on.
     let session = impact(srv.addr, "symbol=app.more.Session.send&depth=1");
     assert!(

@@ -855,16 +855,17 @@ fn add_calls_and_uses(g: &mut Builder, r: &Resolver<'_>, reuse: &[Option<Arc<Par
         };
         for call in &s.parse.calls {
             let src = node_of(call.caller);
-            let target = match r.resolve_ref(fi, &call.callee, call.caller, 0) {
-                Target::Found(id, conf) => Some((id, conf)),
-                Target::Known => None,
-                Target::Unknown => name_match(r, s.lang, &call.callee),
+            let targets: Vec<(i64, f64)> = match r.resolve_ref(fi, &call.callee, call.caller, 0) {
+                Target::Found(id, conf) => vec![(id, conf)],
+                // A receiver that may be one of several classes: each one's method.
+                Target::Many(u, conf) => r.types.list(u).iter().map(|id| (*id, conf)).collect(),
+                Target::Known => Vec::new(),
+                Target::Unknown => name_match(r, s.lang, &call.callee).into_iter().collect(),
             };
-            if let Some((dst, conf)) = target
-                && dst != src
-                && seen.insert((src, dst))
-            {
-                g.edge(fi, "calls", src, dst, conf, Some(call.line));
+            for (dst, conf) in targets {
+                if dst != src && seen.insert((src, dst)) {
+                    g.edge(fi, "calls", src, dst, conf, Some(call.line));
+                }
             }
         }
         // `from .m import X` binds X: the importing file depends on it even when nothing

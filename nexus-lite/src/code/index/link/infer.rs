@@ -93,6 +93,9 @@ pub(super) const BUILTIN_NAMES: &[&str] = &[
 pub(super) enum Ty {
     /// An instance of (or the class itself) the class node, with the confidence of the way.
     Class(i64, f64),
+    /// One of several classes (`Types::lists`): a function returning either, a table of
+    /// classes (`{"dsa": DSSKey, "rsa": RSAKey}[k]`).
+    Union(u32, f64),
     /// Something outside the repository (a builtin, an external package's object).
     External,
     Unknown,
@@ -102,6 +105,8 @@ pub(super) enum Ty {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(super) enum Target {
     Found(i64, f64),
+    /// A member of each class a receiver may be (`Types::lists`).
+    Many(u32, f64),
     /// The receiver's type is known (in the repository or outside it) and has no such
     /// member here: no name-only guess.
     Known,
@@ -130,6 +135,8 @@ pub(super) struct Types<'a> {
     /// Function node -> what [`Resolver::return_type`] found, or `None` while it is being
     /// computed (the cycle guard).
     returned_memo: RefCell<FxHashMap<i64, Option<Ty>>>,
+    /// The nodes of each [`Ty::Union`] and [`Target::Many`], by index.
+    lists: RefCell<Vec<Box<[i64]>>>,
     /// Set when an evaluation was cut by [`MAX_DEPTH`] or read a return still being
     /// computed: its result depends on where it started, so it is not memoized. A memo
     /// then holds only results every order of questions agrees on, and a link of one file
@@ -209,6 +216,63 @@ impl<'a> Types<'a> {
 
     pub(super) fn is_class(&self, id: i64) -> bool {
         self.class_at.contains_key(&id)
+    }
+
+    /// The nodes of union or target list `u`.
+    pub(super) fn list(&self, u: u32) -> Box<[i64]> {
+        self.lists
+            .borrow()
+            .get(u as usize)
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    /// `ids` (distinct, in order) as one node, several, or none.
+    fn gather(&self, ids: Vec<i64>, conf: f64) -> Option<Result<(i64, f64), (u32, f64)>> {
+        match ids.as_slice() {
+            [] => None,
+            [one] => Some(Ok((*one, conf))),
+            _ => {
+                let mut lists = self.lists.borrow_mut();
+                lists.push(ids.into_boxed_slice());
+                Some(Err(((lists.len() - 1) as u32, conf)))
+            }
+        }
+    }
+
+    /// One type for several: the classes among them (distinct, in order; the lowest
+    /// confidence), else external when every one is, else unknown.
+    fn union(&self, tys: impl IntoIterator<Item = Ty>) -> Ty {
+        let (mut ids, mut conf, mut external, mut any) = (Vec::new(), 1.0_f64, true, false);
+        for ty in tys {
+            any = true;
+            match ty {
+                Ty::Class(c, k) => {
+                    external = false;
+                    conf = conf.min(k);
+                    if !ids.contains(&c) {
+                        ids.push(c);
+                    }
+                }
+                Ty::Union(u, k) => {
+                    external = false;
+                    conf = conf.min(k);
+                    for c in self.list(u) {
+                        if !ids.contains(&c) {
+                            ids.push(c);
+                        }
+                    }
+                }
+                Ty::External => {}
+                Ty::Unknown => external = false,
+            }
+        }
+        match self.gather(ids, conf) {
+            Some(Ok((c, k))) => Ty::Class(c, k),
+            Some(Err((u, k))) => Ty::Union(u, k),
+            None if any && external => Ty::External,
+            None => Ty::Unknown,
+        }
     }
 }
 
@@ -303,6 +367,14 @@ impl Resolver<'_> {
             self.types.partial.set(true);
             return Ty::Unknown;
         }
+        if expr.contains('|') {
+            // A fact naming several classes (`DSSKey|RSAKey`, see the Python facts).
+            return self.types.union(
+                expr.split('|')
+                    .map(|one| self.type_of(fi, one, caller, depth + 1))
+                    .collect::<Vec<_>>(),
+            );
+        }
         if let Some(value) = expr
             .strip_suffix(".__enter__()")
             .or_else(|| expr.strip_suffix(".__aenter__()"))
@@ -326,6 +398,14 @@ impl Resolver<'_> {
             if inner == "super" {
                 return Ty::Unknown;
             }
+            // A name holding a class (`factory = Transport`, `for cls in (A, B)`,
+            // `TABLE[kind]`): calling it makes one. A name holding an instance (`Cls()`) is
+            // left to the call's resolution.
+            if let Some(held) = self.local_fact(fi, caller, inner)
+                && !held.contains('(')
+            {
+                return lower(self.type_of(fi, inner, caller, depth + 1), INFERRED);
+            }
             if inner == "cls" {
                 // `cls(...)` in a classmethod: an instance of the enclosing class.
                 return match self.enclosing_class(fi, caller) {
@@ -333,23 +413,41 @@ impl Resolver<'_> {
                     None => Ty::Unknown,
                 };
             }
+            let called = |id: i64, c: f64| {
+                if self.types.is_class(id) {
+                    Ty::Class(id, c)
+                } else {
+                    lower(self.return_type(id, depth + 1), c)
+                }
+            };
             return match self.resolve_ref(fi, inner, caller, depth + 1) {
-                Target::Found(id, c) if self.types.is_class(id) => Ty::Class(id, c),
-                Target::Found(id, c) => lower(self.return_type(id, depth + 1), c),
+                Target::Found(id, c) => called(id, c),
+                Target::Many(u, c) => self.types.union(
+                    self.types
+                        .list(u)
+                        .iter()
+                        .map(|id| called(*id, c))
+                        .collect::<Vec<_>>(),
+                ),
                 Target::Known if self.external_head(fi, inner) => Ty::External,
                 _ => Ty::Unknown,
             };
         }
         match expr.rsplit_once('.') {
             None => {
+                // A local first (`for cls in (A, B)` outside a class), unless it says nothing
+                // of `self` / `cls` (`self: T` annotates with a type variable).
+                if let Some(ty) = self.local_fact(fi, caller, expr) {
+                    let ty = lower(self.type_of(fi, ty, caller, depth + 1), INFERRED);
+                    if ty != Ty::Unknown || !matches!(expr, "self" | "cls") {
+                        return ty;
+                    }
+                }
                 if matches!(expr, "self" | "cls") {
                     return match self.enclosing_class(fi, caller) {
                         Some(c) => Ty::Class(c, INFERRED),
                         None => Ty::Unknown,
                     };
-                }
-                if let Some(ty) = self.local_fact(fi, caller, expr) {
-                    return lower(self.type_of(fi, ty, caller, depth + 1), INFERRED);
                 }
                 match self.resolve_dotted(fi, expr, caller) {
                     Some((id, c)) if self.types.is_class(id) => Ty::Class(id, c),
@@ -362,17 +460,14 @@ impl Resolver<'_> {
                 }
             }
             Some((recv, attr)) => match self.type_of(fi, recv, caller, depth + 1) {
-                Ty::Class(c, conf) => {
-                    if let Some((g, ty)) = self.attr_fact(c, attr, 0) {
-                        return lower(self.type_of(g, ty, None, depth + 1), conf.min(INFERRED));
-                    }
-                    // A nested class, or a property read for its annotated return type.
-                    match self.member(c, attr, 0) {
-                        Some(id) if self.types.is_class(id) => Ty::Class(id, conf),
-                        Some(id) => lower(self.return_type(id, depth + 1), conf.min(INFERRED)),
-                        None => Ty::Unknown,
-                    }
-                }
+                Ty::Class(c, conf) => self.attr_type(c, conf, attr, depth),
+                Ty::Union(u, conf) => self.types.union(
+                    self.types
+                        .list(u)
+                        .iter()
+                        .map(|c| self.attr_type(*c, conf, attr, depth))
+                        .collect::<Vec<_>>(),
+                ),
                 Ty::External => Ty::External,
                 Ty::Unknown if !recv.contains('(') => match self.resolve_dotted(fi, expr, caller) {
                     Some((id, c)) if self.types.is_class(id) => Ty::Class(id, c),
@@ -383,8 +478,21 @@ impl Resolver<'_> {
         }
     }
 
-    /// What function `id` returns: its annotation, else the first of its `return` values
-    /// whose type is a class here (all of them external: external).
+    /// The type of attribute `attr` of an instance of class `c`.
+    fn attr_type(&self, c: i64, conf: f64, attr: &str, depth: usize) -> Ty {
+        if let Some((g, ty)) = self.attr_fact(c, attr, 0) {
+            return lower(self.type_of(g, ty, None, depth + 1), conf.min(INFERRED));
+        }
+        // A nested class, or a property read for its annotated return type.
+        match self.member(c, attr, 0) {
+            Some(id) if self.types.is_class(id) => Ty::Class(id, conf),
+            Some(id) => lower(self.return_type(id, depth + 1), conf.min(INFERRED)),
+            None => Ty::Unknown,
+        }
+    }
+
+    /// What function `id` returns: its annotation, else the classes its `return` values are
+    /// (one of several classes: a union; all of them external: external).
     fn return_type(&self, id: i64, depth: usize) -> Ty {
         if let Some((g, ty)) = self.types.returns.get(&id) {
             return self.type_of(*g, ty, None, depth + 1);
@@ -404,21 +512,12 @@ impl Resolver<'_> {
         }
         self.types.returned_memo.borrow_mut().insert(id, None);
         let outer = self.types.partial.replace(false);
-        let mut external = true;
-        let mut found = Ty::Unknown;
-        for value in values {
-            match self.type_of(*g, value, Some(*f), depth + 1) {
-                ty @ Ty::Class(..) => {
-                    found = lower(ty, INFERRED);
-                    break;
-                }
-                Ty::External => {}
-                Ty::Unknown => external = false,
-            }
-        }
-        if found == Ty::Unknown && external {
-            found = Ty::External;
-        }
+        // A value of unknown type does not hide the classes the others are.
+        let tys: Vec<Ty> = values
+            .iter()
+            .map(|value| self.type_of(*g, value, Some(*f), depth + 1))
+            .collect();
+        let found = lower(self.types.union(tys), INFERRED);
         let partial = self.types.partial.get();
         let mut memo = self.types.returned_memo.borrow_mut();
         if partial {
@@ -474,6 +573,21 @@ impl Resolver<'_> {
                 Some(id) => Target::Found(id, conf),
                 None => Target::Known,
             },
+            Ty::Union(u, conf) => {
+                let mut ids = Vec::new();
+                for c in self.types.list(u) {
+                    if let Some(id) = self.member(c, name, 0)
+                        && !ids.contains(&id)
+                    {
+                        ids.push(id);
+                    }
+                }
+                match self.types.gather(ids, conf) {
+                    Some(Ok((id, c))) => Target::Found(id, c),
+                    Some(Err((u, c))) => Target::Many(u, c),
+                    None => Target::Known,
+                }
+            }
             Ty::External => Target::Known,
             Ty::Unknown if key.contains('(') => Target::Unknown,
             Ty::Unknown => self.named(fi, key, caller),
@@ -500,8 +614,12 @@ impl Resolver<'_> {
     ) -> Option<(i64, f64)> {
         let mut k = key;
         loop {
-            if let Target::Found(id, c) = self.resolve_ref(fi, k, caller, 0) {
-                return Some((id, c));
+            match self.resolve_ref(fi, k, caller, 0) {
+                Target::Found(id, c) => return Some((id, c)),
+                // A use of one of several: the first (a use edge says "depends on", and a
+                // call's edges are where every one matters).
+                Target::Many(u, c) => return self.types.list(u).first().map(|id| (*id, c)),
+                _ => {}
             }
             let (prefix, _) = k.rsplit_once('.')?;
             if prefix.ends_with(')') || matches!(prefix, "self" | "cls") {
@@ -516,6 +634,7 @@ impl Resolver<'_> {
 fn lower(ty: Ty, conf: f64) -> Ty {
     match ty {
         Ty::Class(id, c) => Ty::Class(id, c.min(conf)),
+        Ty::Union(u, c) => Ty::Union(u, c.min(conf)),
         other => other,
     }
 }

@@ -143,16 +143,59 @@ pub(super) fn container_elements(
     }
 }
 
+/// A literal table of classes: `{"dsa": DSSKey, "rsa": RSAKey}` (indexing gives one of the
+/// values), `[A, B]` / `(A, B)` (indexing and iterating give one of them); the classes as a
+/// union fact (`DSSKey|RSAKey`).
+fn class_table(node: Node<'_>, src: &[u8]) -> Option<(Option<String>, Option<String>)> {
+    let mut c = node.walk();
+    let items: Vec<Node<'_>> = match node.kind() {
+        "dictionary" => node
+            .named_children(&mut c)
+            .map(|pair| pair.child_by_field_name("value"))
+            .collect::<Option<_>>()?,
+        "list" | "tuple" | "set" => node.named_children(&mut c).collect(),
+        _ => return None,
+    };
+    let mut classes: Vec<String> = Vec::new();
+    for item in items {
+        let class = names_class(item, src)
+            .then(|| expr_key(item, src))
+            .flatten()?;
+        if !classes.contains(&class) {
+            classes.push(class);
+        }
+    }
+    if classes.is_empty() {
+        return None;
+    }
+    let union = classes.join("|");
+    Some(if node.kind() == "dictionary" {
+        (Some(union), None)
+    } else {
+        (Some(union.clone()), Some(union))
+    })
+}
+
+/// The facts of what indexing (`name[]`) and iterating (`name[*]`) `name` give.
+fn element_facts(
+    out: &mut FileParse,
+    scope: Option<usize>,
+    name: &str,
+    (indexed, iterated): (Option<String>, Option<String>),
+) {
+    for (suffix, ty) in [(INDEXED, indexed), (ITERATED, iterated)] {
+        if let Some(ty) = ty {
+            push_fact(out, scope, format!("{name}{suffix}"), ty);
+        }
+    }
+}
+
 /// Facts for a name annotated `ann`: its class, or its elements' (`name[]`, `name[*]`).
 fn annotated(out: &mut FileParse, scope: Option<usize>, name: &str, ann: Node<'_>, src: &[u8]) {
     if let Some(ty) = annotation(ann, src) {
         push_fact(out, scope, name.to_string(), ty);
-    } else if let Some((indexed, iterated)) = container_elements(ann, src) {
-        for (suffix, ty) in [(INDEXED, indexed), (ITERATED, iterated)] {
-            if let Some(ty) = ty {
-                push_fact(out, scope, format!("{name}{suffix}"), ty);
-            }
-        }
+    } else if let Some(elements) = container_elements(ann, src) {
+        element_facts(out, scope, name, elements);
     }
 }
 
@@ -332,18 +375,20 @@ pub(super) fn assignment(out: &mut FileParse, node: Node<'_>, src: &[u8], scope:
     match node.child_by_field_name("type") {
         Some(t) => annotated(out, fact_scope, &name, t, src),
         None => {
-            if let Some(ty) = node
-                .child_by_field_name("right")
-                .and_then(|r| value_type(out, r, src, scope))
-            {
+            let Some(right) = node.child_by_field_name("right") else {
+                return;
+            };
+            if let Some(ty) = value_type(out, right, src, scope) {
                 push_fact(out, fact_scope, name, ty);
+            } else if let Some(elements) = class_table(right, src) {
+                element_facts(out, fact_scope, &name, elements);
             }
         }
     }
 }
 
 /// `for tag in self.order:` (`tag` is what iterating `self.order` gives: see
-/// [`container_elements`]).
+/// [`container_elements`] and [`class_table`]).
 pub(super) fn for_target(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) {
     let (Some(left), Some(right)) = (
         node.child_by_field_name("left"),
@@ -351,16 +396,18 @@ pub(super) fn for_target(out: &mut FileParse, node: Node<'_>, src: &[u8], scope:
     ) else {
         return;
     };
-    if left.kind() == "identifier"
-        && let Some(iterable) = expr_key(right, src)
-    {
-        push_fact(
-            out,
-            scope,
-            text(left, src).to_string(),
-            format!("{iterable}{ITERATED}"),
-        );
+    if left.kind() != "identifier" {
+        return;
     }
+    // `for key_class in (RSAKey, ECDSAKey):` iterates a literal table of classes.
+    let ty = match expr_key(right, src) {
+        Some(iterable) => format!("{iterable}{ITERATED}"),
+        None => match class_table(right, src) {
+            Some((_, Some(classes))) => classes,
+            _ => return,
+        },
+    };
+    push_fact(out, scope, text(left, src).to_string(), ty);
 }
 
 /// `with Cls() as c:` (`c` is what `Cls().__enter__()` returns).
