@@ -99,11 +99,11 @@ pub(super) fn package_bindings(source: &Source) -> impl Iterator<Item = &str> {
         .into_iter()
         .flat_map(|p| &p.imports)
         .filter(|i| {
-            !i.deferred
-                && i.name.as_deref().is_some_and(|n| n != "*")
-                // `from . import name` and `from pkg import name` bind the submodule itself
-                && !(i.level == 1 && i.module.is_empty())
-                && !(i.level == 0 && i.module == source.module)
+            // `from . import name` and `from pkg import name` bind the submodule itself.
+            let submodule = (i.level == 1 && i.module.is_empty())
+                || (i.level == 0 && i.module == source.module);
+            let named = i.name.as_deref().is_some_and(|n| n != "*");
+            named && !i.deferred && !submodule
         })
         .map(|i| i.alias.as_str());
     defined.chain(imported)
