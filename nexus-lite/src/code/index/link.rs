@@ -618,10 +618,20 @@ impl<'a> Resolver<'a> {
         let mut cur = caller;
         while let Some(c) = cur {
             let sym = &syms[c];
-            if sym.kind != SymKind::Class
-                && let Some((id, _)) = self.lookup_in(fi, &format!("{}.{name}", sym.local_qname))
-            {
-                return Some(id);
+            if sym.kind != SymKind::Class {
+                // Symbols are in source order: a function's own definitions follow it, inside
+                // its lines (most functions have none, and the scan stops at once). A name
+                // defined twice is its last definition, as in `lookup_in`.
+                let inside = syms[c + 1..]
+                    .iter()
+                    .take_while(|d| d.line <= sym.end_line)
+                    .count();
+                let found = syms[c + 1..c + 1 + inside]
+                    .iter()
+                    .rposition(|d| d.parent == Some(c) && d.name == name);
+                if let Some(i) = found {
+                    return Some(self.symbols.sym_node_of[fi][c + 1 + i]);
+                }
             }
             cur = sym.parent;
         }

@@ -401,7 +401,8 @@ impl Resolver<'_> {
             // A name holding a class (`factory = Transport`, `for cls in (A, B)`,
             // `TABLE[kind]`): calling it makes one. A name holding an instance (`Cls()`) is
             // left to the call's resolution.
-            if let Some(held) = self.local_fact(fi, caller, inner)
+            if !inner.contains('.')
+                && let Some(held) = self.local_fact(fi, caller, inner)
                 && !held.contains('(')
             {
                 return lower(self.type_of(fi, inner, caller, depth + 1), INFERRED);
@@ -435,19 +436,18 @@ impl Resolver<'_> {
         }
         match expr.rsplit_once('.') {
             None => {
-                // A local first (`for cls in (A, B)` outside a class), unless it says nothing
-                // of `self` / `cls` (`self: T` annotates with a type variable).
+                // `self` / `cls` in a class are its instance and itself (whatever `self: T`
+                // annotates); outside one, a local of that name (`for cls in (A, B)`).
+                if matches!(expr, "self" | "cls")
+                    && let Some(c) = self.enclosing_class(fi, caller)
+                {
+                    return Ty::Class(c, INFERRED);
+                }
                 if let Some(ty) = self.local_fact(fi, caller, expr) {
-                    let ty = lower(self.type_of(fi, ty, caller, depth + 1), INFERRED);
-                    if ty != Ty::Unknown || !matches!(expr, "self" | "cls") {
-                        return ty;
-                    }
+                    return lower(self.type_of(fi, ty, caller, depth + 1), INFERRED);
                 }
                 if matches!(expr, "self" | "cls") {
-                    return match self.enclosing_class(fi, caller) {
-                        Some(c) => Ty::Class(c, INFERRED),
-                        None => Ty::Unknown,
-                    };
+                    return Ty::Unknown;
                 }
                 match self.resolve_dotted(fi, expr, caller) {
                     Some((id, c)) if self.types.is_class(id) => Ty::Class(id, c),
