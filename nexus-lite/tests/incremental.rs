@@ -55,6 +55,23 @@ fn copy_of_this_repository(dir: &Path) {
         "probe/d.py",
         "from probe.c import b\n\n\ndef later():\n    return 0\n",
     );
+    // A long chain of returns, typed in a full link from its middle first (probe/chain.py's
+    // own call), then from its top by another file alone.
+    let chain: String = (1..=7)
+        .map(|i| format!("def f{i}():\n    return f{}()\n\n\n", i + 1))
+        .collect();
+    write(
+        dir,
+        "probe/chain.py",
+        &format!(
+            "class End:\n    def ping(self):\n        return 1\n\n\n{chain}def f8():\n    return End()\n\n\ndef middle():\n    return f7().ping()\n"
+        ),
+    );
+    write(
+        dir,
+        "probe/z_chain.py",
+        "from probe.chain import f5\n\n\ndef top():\n    return 0\n\n\ndef other():\n    return f5().ping()\n",
+    );
     // A package binding a submodule's name to the function inside it (markdown-it-py's
     // `rules_core`): `from probe.pkg import rule` is the function, not the module.
     write(dir, "probe/pkg/__init__.py", "from .rule import rule\n");
@@ -297,6 +314,23 @@ fn a_regeneration_links_what_the_change_reaches_and_gives_the_full_graph() {
     );
     assert_eq!(linked, 2);
     assert!(calls(data.path(), &graph, "probe.d.later", "probe.c.C.go"));
+    // A call at the top of a long chain of returns: its file alone, and the edge a full link
+    // finds (where the chain's middle was typed first).
+    let (linked, graph) = step(&state, repo.path(), data.path(), "a long chain", |r| {
+        replace(
+            r,
+            "probe/z_chain.py",
+            "    return 0\n",
+            "    f5().ping()\n    return 0\n",
+        );
+    });
+    assert_eq!(linked, 2);
+    assert!(calls(
+        data.path(),
+        &graph,
+        "probe.z_chain.top",
+        "probe.chain.End.ping"
+    ));
     // A function renamed while other files still call it by its old name: every file.
     let (linked, _) = step(
         &state,

@@ -15,6 +15,10 @@ pub(super) const INFERRED: f64 = 0.8;
 /// How deep a type is followed (`a().b.c().d` and facts naming facts) before giving up.
 const MAX_DEPTH: usize = 8;
 
+/// How many functions' returns are typed inside one another (`a()` returning `b()` returning
+/// ...) before giving up: each gets a fresh [`MAX_DEPTH`], and this bounds the stack.
+const MAX_RETURN_NESTING: usize = 24;
+
 /// Builtin names: a call or receiver of one of these is Python's, never a repository guess.
 /// Sorted (binary search).
 pub(super) const BUILTIN_NAMES: &[&str] = &[
@@ -137,7 +141,9 @@ pub(super) struct Types<'a> {
     returned_memo: RefCell<FxHashMap<i64, Option<Ty>>>,
     /// The nodes of each [`Ty::Union`] and [`Target::Many`], by index.
     lists: RefCell<Vec<Box<[i64]>>>,
-    /// Set when an evaluation was cut by [`MAX_DEPTH`] or read a return still being
+    /// How many [`Resolver::return_type`] calls are in progress (see [`MAX_RETURN_NESTING`]).
+    nesting: Cell<usize>,
+    /// Set when an evaluation was cut by [`MAX_DEPTH`] or [`MAX_RETURN_NESTING`] or read a return still being
     /// computed: its result depends on where it started, so it is not memoized. A memo
     /// then holds only results every order of questions agrees on, and a link of one file
     /// types exactly as a link of them all.
@@ -385,7 +391,7 @@ impl Resolver<'_> {
             let enter = &expr[value.len() + 1..expr.len() - 2];
             return match self.type_of(fi, value, caller, depth + 1) {
                 Ty::Class(c, conf) => match self.member(c, enter, 0) {
-                    Some(id) => match self.return_type(id, depth + 1) {
+                    Some(id) => match self.return_type(id) {
                         Ty::Unknown => Ty::Class(c, conf.min(INFERRED)),
                         known => lower(known, conf),
                     },
@@ -418,7 +424,7 @@ impl Resolver<'_> {
                 if self.types.is_class(id) {
                     Ty::Class(id, c)
                 } else {
-                    lower(self.return_type(id, depth + 1), c)
+                    lower(self.return_type(id), c)
                 }
             };
             return match self.resolve_ref(fi, inner, caller, depth + 1) {
@@ -486,16 +492,34 @@ impl Resolver<'_> {
         // A nested class, or a property read for its annotated return type.
         match self.member(c, attr, 0) {
             Some(id) if self.types.is_class(id) => Ty::Class(id, conf),
-            Some(id) => lower(self.return_type(id, depth + 1), conf.min(INFERRED)),
+            Some(id) => lower(self.return_type(id), conf.min(INFERRED)),
             None => Ty::Unknown,
         }
     }
 
     /// What function `id` returns: its annotation, else the classes its `return` values are
     /// (one of several classes: a union; all of them external: external).
-    fn return_type(&self, id: i64, depth: usize) -> Ty {
+    ///
+    /// A function's own values are typed with a fresh [`MAX_DEPTH`], whatever the depth of the
+    /// question that asked: a memoized return type is then the same whoever computed it first,
+    /// and a question reaching a memoized function gets what it would compute. (Sharing the
+    /// depth made a full link, which typed a chain's middle first, find what a one-file link
+    /// could not.) Returns nested deeper than [`MAX_RETURN_NESTING`] give up, partially.
+    fn return_type(&self, id: i64) -> Ty {
+        let nesting = self.types.nesting.get();
+        if nesting >= MAX_RETURN_NESTING {
+            self.types.partial.set(true);
+            return Ty::Unknown;
+        }
+        self.types.nesting.set(nesting + 1);
+        let ty = self.return_type_within(id);
+        self.types.nesting.set(nesting);
+        ty
+    }
+
+    fn return_type_within(&self, id: i64) -> Ty {
         if let Some((g, ty)) = self.types.returns.get(&id) {
-            return self.type_of(*g, ty, None, depth + 1);
+            return self.type_of(*g, ty, None, 0);
         }
         let Some((g, f, values)) = self.types.returned.get(&id) else {
             return Ty::Unknown;
@@ -515,7 +539,7 @@ impl Resolver<'_> {
         // A value of unknown type does not hide the classes the others are.
         let tys: Vec<Ty> = values
             .iter()
-            .map(|value| self.type_of(*g, value, Some(*f), depth + 1))
+            .map(|value| self.type_of(*g, value, Some(*f), 0))
             .collect();
         let found = lower(self.types.union(tys), INFERRED);
         let partial = self.types.partial.get();
