@@ -59,10 +59,48 @@ pub struct Readers {
     kept: Vec<Mutex<Connection>>,
 }
 
-/// A read connection: one of the kept ones, or, when all are busy, one of its own.
+/// A read connection: one of the kept ones, or, when all are busy, one of its own. Its reads
+/// are one snapshot (a deferred transaction, ended when it is dropped): a request reading a
+/// graph in several queries never sees it half pruned or half written.
 pub enum Reader<'a> {
     Kept(MutexGuard<'a, Connection>),
     Own(Connection),
+}
+
+impl Drop for Reader<'_> {
+    fn drop(&mut self) {
+        if !self.is_autocommit() {
+            // A read-only transaction: nothing to keep. A failure leaves the connection in its
+            // transaction, and the next `begin` says so.
+            if let Err(e) = self.execute_batch("ROLLBACK") {
+                tracing::warn!(error = %e, "ending a read snapshot");
+            }
+        }
+    }
+}
+
+/// Ends `conn`'s read snapshot and begins another, to see what was committed since (after
+/// waiting for a run another connection wrote). A connection in no transaction is left as is.
+pub fn renew_snapshot(conn: &Connection) -> Result<(), LiteError> {
+    if conn.is_autocommit() {
+        return Ok(());
+    }
+    conn.execute_batch("ROLLBACK; BEGIN DEFERRED")
+        .map_err(LiteError::db("renewing a read snapshot"))
+}
+
+/// `reader` with its snapshot begun.
+fn begin(reader: Reader<'_>) -> Result<Reader<'_>, LiteError> {
+    if !reader.is_autocommit() {
+        // Left in a transaction by an earlier failure: start afresh.
+        reader
+            .execute_batch("ROLLBACK")
+            .map_err(LiteError::db("ending a stale read snapshot"))?;
+    }
+    reader
+        .execute_batch("BEGIN DEFERRED")
+        .map_err(LiteError::db("beginning a read snapshot"))?;
+    Ok(reader)
 }
 
 impl Deref for Reader<'_> {
@@ -88,19 +126,20 @@ impl Readers {
         })
     }
 
-    /// A free kept connection, else a new one (a burst of parallel requests).
+    /// A free kept connection, else a new one (a burst of parallel requests), its snapshot
+    /// begun.
     pub fn get(&self) -> Result<Reader<'_>, LiteError> {
         for slot in &self.kept {
             match slot.try_lock() {
-                Ok(conn) => return Ok(Reader::Kept(conn)),
+                Ok(conn) => return begin(Reader::Kept(conn)),
                 // Only a panic poisons a slot; the connection itself is still sound.
                 Err(TryLockError::Poisoned(poisoned)) => {
-                    return Ok(Reader::Kept(poisoned.into_inner()));
+                    return begin(Reader::Kept(poisoned.into_inner()));
                 }
                 Err(TryLockError::WouldBlock) => {}
             }
         }
-        open_reader(&self.data_dir).map(Reader::Own)
+        begin(Reader::Own(open_reader(&self.data_dir)?))
     }
 }
 
@@ -202,6 +241,19 @@ mod tests {
             seen, 1,
             "a kept reader sees what was committed after it opened"
         );
+        drop(again);
+        // While held, a reader's reads are one snapshot: a request never sees a graph half
+        // pruned (the pruning commits between two of its queries).
+        let held = readers.get().unwrap();
+        let before = count(&held);
+        conn.execute(
+            "INSERT INTO schema_migrations(version, description, applied_at) VALUES (9998, 't', 'now')",
+            [],
+        )
+        .unwrap();
+        assert_eq!(count(&held), before, "one snapshot while held");
+        drop(held);
+        assert_eq!(count(&readers.get().unwrap()), before + 1);
     }
 
     const FIRST: &[Migration] = &[

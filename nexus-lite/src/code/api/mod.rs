@@ -86,11 +86,12 @@ fn select(state: &AppState, conn: &Connection, p: &P) -> Result<(i64, Value), Ap
     if let Some(g) = store::latest_ready(conn, name, &branch)? {
         return Ok(g);
     }
-    if state.index_on_first_use
-        && state.ensure_indexed(repo, &branch)?
-        && let Some(g) = store::latest_ready(conn, name, &branch)?
-    {
-        return Ok(g);
+    if state.index_on_first_use && state.ensure_indexed(repo, &branch)? {
+        // The first index was written by another connection after this request's snapshot.
+        crate::core::db::renew_snapshot(conn)?;
+        if let Some(g) = store::latest_ready(conn, name, &branch)? {
+            return Ok(g);
+        }
     }
     Err(ApiError::not_found(format!(
         "no ready graph for {name} on branch {branch} yet; run a regeneration first \

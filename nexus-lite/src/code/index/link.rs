@@ -865,16 +865,20 @@ fn add_calls_and_uses(g: &mut Builder, r: &Resolver<'_>, reuse: &[Option<Arc<Par
         };
         for call in &s.parse.calls {
             let src = node_of(call.caller);
-            let targets: Vec<(i64, f64)> = match r.resolve_ref(fi, &call.callee, call.caller, 0) {
-                Target::Found(id, conf) => vec![(id, conf)],
-                // A receiver that may be one of several classes: each one's method.
-                Target::Many(u, conf) => r.types.list(u).iter().map(|id| (*id, conf)).collect(),
-                Target::Known => Vec::new(),
-                Target::Unknown => name_match(r, s.lang, &call.callee).into_iter().collect(),
-            };
-            for (dst, conf) in targets {
+            let mut edge = |dst: i64, conf: f64| {
                 if dst != src && seen.insert((src, dst)) {
                     g.edge(fi, "calls", src, dst, conf, Some(call.line));
+                }
+            };
+            match r.resolve_ref(fi, &call.callee, call.caller, 0) {
+                Target::Found(id, conf) => edge(id, conf),
+                // A receiver that may be one of several classes: each one's method.
+                Target::Many(u, conf) => r.types.list(u).iter().for_each(|id| edge(*id, conf)),
+                Target::Known => {}
+                Target::Unknown => {
+                    if let Some((id, conf)) = name_match(r, s.lang, &call.callee) {
+                        edge(id, conf);
+                    }
                 }
             }
         }
