@@ -144,7 +144,7 @@ pub fn prune(
 }
 
 /// The tombstone of a pruned graph: `graph_id`, `repository`, `branch`, `commit_sha`,
-/// `generated_at`, `pruned_at`.
+/// `generated_at`, `pruned_at`, `kept` (null before migration 9).
 pub fn tombstone(conn: &Connection, graph_id: &str) -> Result<Option<Value>, LiteError> {
     conn.query_row(
         "SELECT graph_id, repository, branch, commit_sha, generated_at, pruned_at, kept

@@ -89,17 +89,15 @@ pub fn renew_snapshot(conn: &Connection) -> Result<(), LiteError> {
         .map_err(LiteError::db("renewing a read snapshot"))
 }
 
-/// `reader` with its snapshot begun.
+/// `reader` with its snapshot begun (afresh when an earlier failure left it in one).
 fn begin(reader: Reader<'_>) -> Result<Reader<'_>, LiteError> {
-    if !reader.is_autocommit() {
-        // Left in a transaction by an earlier failure: start afresh.
+    if reader.is_autocommit() {
         reader
-            .execute_batch("ROLLBACK")
-            .map_err(LiteError::db("ending a stale read snapshot"))?;
+            .execute_batch("BEGIN DEFERRED")
+            .map_err(LiteError::db("beginning a read snapshot"))?;
+    } else {
+        renew_snapshot(&reader)?;
     }
-    reader
-        .execute_batch("BEGIN DEFERRED")
-        .map_err(LiteError::db("beginning a read snapshot"))?;
     Ok(reader)
 }
 

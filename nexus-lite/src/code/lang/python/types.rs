@@ -277,6 +277,15 @@ fn names_class(node: Node<'_>, src: &[u8]) -> bool {
     })
 }
 
+/// What `name` holds in `scope` by the latest fact so far (the walk is in source order).
+fn latest_fact<'o>(out: &'o FileParse, scope: Option<usize>, name: &str) -> Option<&'o str> {
+    out.types
+        .iter()
+        .rev()
+        .find(|f| f.scope == scope && f.name == name)
+        .map(|f| f.ty.as_str())
+}
+
 /// The class a callee holds when that is not its own name: a local or parameter set to a class
 /// (`factory = Transport`, `sftp_si=SFTPServerInterface`), or the class after `or`
 /// (`(packetizer_class or Packetizer)(sock)`). Only for what a call assigns (its fact is then
@@ -285,14 +294,8 @@ fn names_class(node: Node<'_>, src: &[u8]) -> bool {
 fn class_held(out: &FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) -> Option<String> {
     match node.kind() {
         "identifier" => {
-            let name = text(node, src);
-            let ty = &out
-                .types
-                .iter()
-                .rev()
-                .find(|f| f.scope == scope && f.name == name)?
-                .ty;
-            (!ty.contains('(')).then(|| ty.clone())
+            let ty = latest_fact(out, scope, text(node, src))?;
+            (!ty.contains('(')).then(|| ty.to_string())
         }
         "parenthesized_expression" => class_held(out, node.named_child(0)?, src, scope),
         "boolean_operator" => {
@@ -325,11 +328,8 @@ fn value_type(out: &FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>)
             .or_else(|| expr_key(node, src)),
         "identifier" => {
             let name = text(node, src);
-            out.types
-                .iter()
-                .rev()
-                .find(|f| f.scope == scope && f.name == name)
-                .map(|f| f.ty.clone())
+            latest_fact(out, scope, name)
+                .map(str::to_string)
                 .or_else(|| names_class(node, src).then(|| name.to_string()))
         }
         "attribute" => names_class(node, src)
