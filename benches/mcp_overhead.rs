@@ -8,7 +8,7 @@
 //!   cargo bench --bench mcp_overhead            # N=200 calls per row
 //!   NEXUS_MCP_BENCH_CALLS=1000 NEXUS_MCP_BENCH_STARTS=30 cargo bench --bench mcp_overhead
 //!   NEXUS_MCP_BENCH_BIN=/other/build/nexus-mcp cargo bench --bench mcp_overhead   # another build
-//!   NEXUS_MCP_BENCH_BEFORE_BIN=/old/nexus-mcp cargo bench --bench mcp_overhead    # its cold starts beside the local daemon's
+//!   NEXUS_MCP_BENCH_BEFORE_BIN=/old/nexus-mcp cargo bench --bench mcp_overhead    # another build in the same run
 //!
 //! Rows: (a) cold start, spawn → first tools/list answer over stdio, with a remote backend and
 //! with the embedded nexus-lite over an already-indexed data dir, then (issue 25) spawn → first
@@ -22,7 +22,11 @@
 //! every server is cache-cold at its call as between an agent's calls; then back to back, a few
 //! calls each, so every server is warm as in a criterion loop. Medians; overhead = the median of
 //! the per-sample differences route − direct (paired within a round, which cancels drift), next
-//! to median(route) − median(direct).
+//! to median(route) − median(direct). With $NEXUS_MCP_BENCH_BEFORE_BIN, that build's cold starts
+//! alternate with this one's and its three MCP routes join every round of (c), so each call of
+//! this build is paired with one of the build before in the same round, and the difference
+//! between the builds is measured call by call rather than between runs, where whichever ran
+//! second looked slower.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 #[path = "common/stats.rs"]
@@ -409,10 +413,185 @@ fn cold_start(envs: &[(&str, &str)], args: &[String]) -> Duration {
     d
 }
 
+// ---- one nexus-mcp build serving the calls -------------------------------------------------------
+
+#[derive(Clone, Copy)]
+enum Way {
+    Stdio,
+    Session,
+    Stateless,
+}
+
+/// One build of nexus-mcp against the standalone nexus-lite: a stdio session, and an HTTP
+/// server with a 2025-11-25 session and a 2026-07-28 stateless connection.
+struct Mcp {
+    stdio: StdioSession,
+    http_pid: u32,
+    _http_server: Killed,
+    session: Http,
+    session_headers: Vec<(&'static str, String)>,
+    stateless: Http,
+}
+
+const ACCEPT: (&str, &str) = ("Accept", "application/json, text/event-stream");
+const CTYPE: (&str, &str) = ("Content-Type", "application/json");
+const KEY: (&str, &str) = ("X-MCP-API-KEY", MCP_KEY);
+
+impl Mcp {
+    fn start(bin: &std::path::Path, remote_env: &[(&str, &str)]) -> Mcp {
+        let port = support::free_port();
+        let mut server = Command::new(bin);
+        server
+            .args([
+                "serve",
+                "--transport",
+                "http",
+                "--listen",
+                &format!("127.0.0.1:{port}"),
+            ])
+            .envs(remote_env.iter().copied())
+            .env("NEXUS_MCP_API_KEY", MCP_KEY)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
+        let mut child = server.spawn().expect("spawn nexus-mcp http");
+        let log = Arc::new(Mutex::new(String::new()));
+        let rx = support::tee_lines(child.stderr.take().unwrap(), log.clone());
+        let http_pid = child.id();
+        let http_server = Killed(child);
+        support::wait_for_line(
+            &rx,
+            "nexus-mcp listening on",
+            Duration::from_secs(60),
+            &log,
+            "nexus-mcp serve --transport http",
+        );
+        let addr = SocketAddr::from(([127, 0, 0, 1], port));
+
+        let mut stdio = StdioSession::spawn_bin(bin, remote_env, &[]);
+        stdio.send(&initialize());
+        stdio.send(&initialized());
+        stdio.answer(1);
+
+        let mut session = Http::connect(addr);
+        let init = session.request(
+            "POST",
+            "/mcp",
+            &[ACCEPT, CTYPE, KEY],
+            &initialize().to_string(),
+        );
+        assert_eq!(init.status, 200, "initialize over HTTP: {}", init.body);
+        let version = rpc_answer(&init, 1)["result"]["protocolVersion"]
+            .as_str()
+            .unwrap_or("2025-11-25")
+            .to_owned();
+        let mut session_headers: Vec<(&str, String)> = [ACCEPT, CTYPE, KEY]
+            .into_iter()
+            .map(|(k, v)| (k, v.to_owned()))
+            .collect();
+        session_headers.push(("MCP-Protocol-Version", version));
+        if let Some(s) = init.header("mcp-session-id") {
+            session_headers.push(("Mcp-Session-Id", s.to_owned()));
+        }
+        let mut mcp = Mcp {
+            stdio,
+            http_pid,
+            _http_server: http_server,
+            session,
+            session_headers,
+            stateless: Http::connect(addr),
+        };
+        let headers = mcp.headers(Way::Session, "");
+        let ack = mcp.session.request(
+            "POST",
+            "/mcp",
+            &borrowed(&headers),
+            &initialized().to_string(),
+        );
+        assert!(
+            ack.status < 300,
+            "notifications/initialized over HTTP: {} {}",
+            ack.status,
+            ack.body
+        );
+        mcp
+    }
+
+    /// The headers of one request over `way`; a 2026-07-28 client sends no session and the
+    /// SEP-2243 headers on every request.
+    fn headers(&self, way: Way, tool: &'static str) -> Vec<(&'static str, String)> {
+        match way {
+            Way::Stdio => Vec::new(),
+            Way::Session => self.session_headers.clone(),
+            Way::Stateless => [ACCEPT, CTYPE, KEY]
+                .into_iter()
+                .chain([
+                    ("MCP-Protocol-Version", STATELESS_VERSION),
+                    ("Mcp-Method", "tools/call"),
+                    ("Mcp-Name", tool),
+                ])
+                .map(|(k, v)| (k, v.to_owned()))
+                .collect(),
+        }
+    }
+
+    /// One `ping` over stdio or the session: its time and the serving process's CPU.
+    fn ping(&mut self, way: Way, id: u64) -> (Duration, Duration) {
+        let ping = json!({"jsonrpc": "2.0", "id": id, "method": "ping"});
+        let headers = self.headers(way, "");
+        let headers = borrowed(&headers);
+        let (answer, took, cpu) = match way {
+            Way::Stdio => timed(self.stdio.child.0.id(), || {
+                self.stdio.send(&ping);
+                self.stdio.answer(id)
+            }),
+            Way::Session | Way::Stateless => timed(self.http_pid, || {
+                let r = self
+                    .session
+                    .request("POST", "/mcp", &headers, &ping.to_string());
+                rpc_answer(&r, id)
+            }),
+        };
+        assert!(answer["result"].is_object(), "ping: {answer}");
+        (took, cpu)
+    }
+
+    /// One tools/call of `tool` over `way`, checked: its time and the serving process's CPU.
+    fn call(&mut self, way: Way, id: u64, tool: &'static str) -> (Duration, Option<Duration>) {
+        let headers = self.headers(way, tool);
+        let headers = borrowed(&headers);
+        match way {
+            Way::Stdio => {
+                let (answer, took, cpu) = timed(self.stdio.child.0.id(), || {
+                    self.stdio.send(&call(id, tool));
+                    self.stdio.answer(id)
+                });
+                check_call(&answer, tool);
+                (took, Some(cpu))
+            }
+            Way::Session => post_call(&mut self.session, self.http_pid, &headers, id, tool, || {
+                call(id, tool)
+            }),
+            Way::Stateless => post_call(
+                &mut self.stateless,
+                self.http_pid,
+                &headers,
+                id,
+                tool,
+                || stateless_call(id, tool),
+            ),
+        }
+    }
+}
+
+fn borrowed<'a>(headers: &'a [(&'static str, String)]) -> Vec<(&'a str, &'a str)> {
+    headers.iter().map(|(k, v)| (*k, v.as_str())).collect()
+}
+
 // ---- routes and their order ----------------------------------------------------------------------
 
 /// The ways one tool's data can reach the caller, timed side by side.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq)]
 enum Route {
     Direct,
     Reqwest,
@@ -420,6 +599,9 @@ enum Route {
     Stdio,
     Http,
     HttpStateless,
+    StdioBefore,
+    HttpBefore,
+    HttpStatelessBefore,
 }
 
 const ROUTES: [Route; 6] = [
@@ -431,6 +613,13 @@ const ROUTES: [Route; 6] = [
     Route::HttpStateless,
 ];
 
+/// The MCP routes again, served by $NEXUS_MCP_BENCH_BEFORE_BIN.
+const BEFORE_ROUTES: [Route; 3] = [
+    Route::StdioBefore,
+    Route::HttpBefore,
+    Route::HttpStatelessBefore,
+];
+
 impl Route {
     fn describe(self) -> &'static str {
         match self {
@@ -440,6 +629,36 @@ impl Route {
             Route::Stdio => "MCP tools/call over stdio",
             Route::Http => "MCP tools/call over Streamable HTTP (2025-11-25 session)",
             Route::HttpStateless => "MCP tools/call over Streamable HTTP (2026-07-28, stateless)",
+            Route::StdioBefore => "the build before: MCP tools/call over stdio",
+            Route::HttpBefore => {
+                "the build before: MCP tools/call over Streamable HTTP (2025-11-25 session)"
+            }
+            Route::HttpStatelessBefore => {
+                "the build before: MCP tools/call over Streamable HTTP (2026-07-28, stateless)"
+            }
+        }
+    }
+
+    /// How an MCP route reaches its server, and whether that is the build before.
+    fn mcp(self) -> Option<(Way, bool)> {
+        match self {
+            Route::Direct | Route::Reqwest | Route::Floor => None,
+            Route::Stdio => Some((Way::Stdio, false)),
+            Route::Http => Some((Way::Session, false)),
+            Route::HttpStateless => Some((Way::Stateless, false)),
+            Route::StdioBefore => Some((Way::Stdio, true)),
+            Route::HttpBefore => Some((Way::Session, true)),
+            Route::HttpStatelessBefore => Some((Way::Stateless, true)),
+        }
+    }
+
+    /// The same way on the build before.
+    fn before(self) -> Option<Route> {
+        match self {
+            Route::Stdio => Some(Route::StdioBefore),
+            Route::Http => Some(Route::HttpBefore),
+            Route::HttpStateless => Some(Route::HttpStatelessBefore),
+            _ => None,
         }
     }
 }
@@ -480,9 +699,12 @@ impl Order {
     }
 
     /// `calls` kept samples per route, after `warmup` rounds; sample i of every route comes
-    /// from the same round and block position, so the paired differences line up.
+    /// from the same round and block position, so the paired differences line up. The order is
+    /// the same in every round: reversing it every other round made the last route follow
+    /// itself, warm, at each turn, which measured as 0.2 ms faster.
     fn run(
         self,
+        routes: &[Route],
         calls: usize,
         warmup: usize,
         call: &mut impl FnMut(Route) -> (Duration, Option<Duration>),
@@ -492,9 +714,11 @@ impl Order {
             Order::BackToBack => (BLOCK, 1),
         };
         let rounds = warmup + calls.div_ceil(block - dropped);
-        let mut samples: Vec<Samples> = ROUTES.iter().map(|_| Samples::default()).collect();
+        let mut samples: Vec<Samples> = (0..=Route::HttpStatelessBefore as usize)
+            .map(|_| Samples::default())
+            .collect();
         for round in 0..rounds {
-            for route in ROUTES {
+            for &route in routes {
                 for k in 0..block {
                     let (took, cpu) = call(route);
                     let s = &mut samples[route as usize];
@@ -630,113 +854,57 @@ fn main() {
     let bearer = format!("Bearer {LITE_TOKEN}");
     let mut rows = Vec::new();
 
-    // (a) cold start
-    let samples: Vec<Duration> = (0..starts).map(|_| cold_start(&remote_env, &[])).collect();
-    rows.push(row(
-        "cold start → tools/list (stdio, NEXUS_API_URL → nexus-lite)",
-        samples,
-        None,
-    ));
+    // (a) cold start (NEXUS_MCP_BENCH_STARTS=0 skips it)
+    if starts > 0 {
+        let samples: Vec<Duration> = (0..starts).map(|_| cold_start(&remote_env, &[])).collect();
+        rows.push(row(
+            "cold start → tools/list (stdio, NEXUS_API_URL → nexus-lite)",
+            samples,
+            None,
+        ));
 
-    let embedded_data = tempfile::tempdir().unwrap();
-    let embedded_args = vec![
-        "--repo".to_owned(),
-        fixture.repo_arg(),
-        "--data-dir".to_owned(),
-        embedded_data.path().display().to_string(),
-    ];
-    {
-        // Index once so that the embedded runs below start over an indexed data dir.
-        let mut s = StdioSession::spawn(&[], &embedded_args);
-        s.send(&initialize());
-        s.send(&initialized());
-        s.answer(1);
-        s.send(&call(2, "kg_latest_graph"));
-        check_call(&s.answer(2), "kg_latest_graph (embedded, indexing)");
+        let embedded_data = tempfile::tempdir().unwrap();
+        let embedded_args = vec![
+            "--repo".to_owned(),
+            fixture.repo_arg(),
+            "--data-dir".to_owned(),
+            embedded_data.path().display().to_string(),
+        ];
+        {
+            // Index once so that the embedded runs below start over an indexed data dir.
+            let mut s = StdioSession::spawn(&[], &embedded_args);
+            s.send(&initialize());
+            s.send(&initialized());
+            s.answer(1);
+            s.send(&call(2, "kg_latest_graph"));
+            check_call(&s.answer(2), "kg_latest_graph (embedded, indexing)");
+        }
+        let samples: Vec<Duration> = (0..starts)
+            .map(|_| cold_start(&[], &embedded_args))
+            .collect();
+        rows.push(row(
+            "cold start → tools/list (stdio, embedded nexus-lite, indexed)",
+            samples,
+            None,
+        ));
+        local_daemon_rows(&embedded_args, embedded_data.path(), starts, &mut rows);
     }
-    let samples: Vec<Duration> = (0..starts)
-        .map(|_| cold_start(&[], &embedded_args))
+
+    // (b) one mapped call, three ways, per tool; with $NEXUS_MCP_BENCH_BEFORE_BIN, the same three
+    // ways on the build before too, in the same rounds.
+    let mut mcp = Mcp::start(&mcp_bin(), &remote_env);
+    let mut before_mcp = std::env::var_os("NEXUS_MCP_BENCH_BEFORE_BIN")
+        .map(|bin| Mcp::start(std::path::Path::new(&bin), &remote_env));
+    let routes: Vec<Route> = ROUTES
+        .into_iter()
+        .chain(
+            before_mcp
+                .is_some()
+                .then_some(BEFORE_ROUTES)
+                .into_iter()
+                .flatten(),
+        )
         .collect();
-    rows.push(row(
-        "cold start → tools/list (stdio, embedded nexus-lite, indexed)",
-        samples,
-        None,
-    ));
-    local_daemon_rows(&embedded_args, embedded_data.path(), starts, &mut rows);
-
-    // (b) one mapped call, three ways, per tool
-    let mcp_port = support::free_port();
-    let mut http_server = Command::new(mcp_bin());
-    http_server
-        .args([
-            "serve",
-            "--transport",
-            "http",
-            "--listen",
-            &format!("127.0.0.1:{mcp_port}"),
-        ])
-        .envs(remote_env)
-        .env("NEXUS_MCP_API_KEY", MCP_KEY)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped());
-    let mut child = http_server.spawn().expect("spawn nexus-mcp http");
-    let log = Arc::new(Mutex::new(String::new()));
-    let rx = support::tee_lines(child.stderr.take().unwrap(), log.clone());
-    let http_pid = child.id();
-    let _http_server = Killed(child);
-    support::wait_for_line(
-        &rx,
-        "nexus-mcp listening on",
-        Duration::from_secs(60),
-        &log,
-        "nexus-mcp serve --transport http",
-    );
-    let mcp_addr = SocketAddr::from(([127, 0, 0, 1], mcp_port));
-
-    let mut stdio = StdioSession::spawn(&remote_env, &[]);
-    stdio.send(&initialize());
-    stdio.send(&initialized());
-    stdio.answer(1);
-
-    let mut mcp_http = Http::connect(mcp_addr);
-    let accept = ("Accept", "application/json, text/event-stream");
-    let ctype = ("Content-Type", "application/json");
-    let key = ("X-MCP-API-KEY", MCP_KEY);
-    let init = mcp_http.request(
-        "POST",
-        "/mcp",
-        &[accept, ctype, key],
-        &initialize().to_string(),
-    );
-    assert_eq!(init.status, 200, "initialize over HTTP: {}", init.body);
-    let session = init.header("mcp-session-id").map(str::to_owned);
-    let version = rpc_answer(&init, 1)["result"]["protocolVersion"]
-        .as_str()
-        .unwrap_or("2025-11-25")
-        .to_owned();
-    let mut mcp_headers: Vec<(&str, &str)> =
-        vec![accept, ctype, key, ("MCP-Protocol-Version", &version)];
-    if let Some(s) = &session {
-        mcp_headers.push(("Mcp-Session-Id", s));
-    }
-    let ack = mcp_http.request("POST", "/mcp", &mcp_headers, &initialized().to_string());
-    assert!(
-        ack.status < 300,
-        "notifications/initialized over HTTP: {} {}",
-        ack.status,
-        ack.body
-    );
-
-    // A 2026-07-28 client: no initialize, no session; SEP-2243 headers on every request.
-    let mut stateless_http = Http::connect(mcp_addr);
-    let stateless_headers: Vec<(&str, &str)> = vec![
-        accept,
-        ctype,
-        key,
-        ("MCP-Protocol-Version", STATELESS_VERSION),
-        ("Mcp-Method", "tools/call"),
-    ];
 
     let mut direct = Http::connect(lite_addr);
     let (floor_proxy, floor_addr) = start_floor_proxy(&lite_url);
@@ -746,21 +914,10 @@ fn main() {
     {
         let (mut s, mut h) = (Vec::new(), Vec::new());
         let (mut stdio_cpu, mut http_cpu) = (Duration::ZERO, Duration::ZERO);
-        let stdio_pid = stdio.child.0.id();
-        let ping = |id: u64| json!({"jsonrpc": "2.0", "id": id, "method": "ping"});
         for i in 0..warmup + calls {
             let id = 1_000_000 + 2 * i as u64;
-            let (answer, stdio_time, stdio_cpu_call) = timed(stdio_pid, || {
-                stdio.send(&ping(id));
-                stdio.answer(id)
-            });
-            assert!(answer["result"].is_object(), "ping over stdio: {answer}");
-
-            let (answer, http_time, http_cpu_call) = timed(http_pid, || {
-                let r = mcp_http.request("POST", "/mcp", &mcp_headers, &ping(id + 1).to_string());
-                rpc_answer(&r, id + 1)
-            });
-            assert!(answer["result"].is_object(), "ping over HTTP: {answer}");
+            let (stdio_time, stdio_cpu_call) = mcp.ping(Way::Stdio, id);
+            let (http_time, http_cpu_call) = mcp.ping(Way::Session, id + 1);
             if i >= warmup {
                 s.push(stdio_time);
                 h.push(http_time);
@@ -784,7 +941,6 @@ fn main() {
         .build()
         .unwrap();
     let reqwest_client = reqwest::Client::new();
-    let stdio_pid = stdio.child.0.id();
     let mut id = 10;
     for order in [Order::Interleaved, Order::BackToBack] {
         for (tool, path) in [
@@ -846,32 +1002,19 @@ fn main() {
                         );
                         (took, Some(cpu))
                     }
-                    Route::Stdio => {
+                    mcp_route => {
+                        let (way, before) = mcp_route.mcp().expect("an MCP route");
+                        let server = if before {
+                            before_mcp.as_mut().expect("a build before")
+                        } else {
+                            &mut mcp
+                        };
                         id += 1;
-                        let (answer, took, cpu) = timed(stdio_pid, || {
-                            stdio.send(&call(id, tool));
-                            stdio.answer(id)
-                        });
-                        check_call(&answer, tool);
-                        (took, Some(cpu))
-                    }
-                    Route::Http => {
-                        id += 1;
-                        post_call(&mut mcp_http, http_pid, &mcp_headers, id, tool, || {
-                            call(id, tool)
-                        })
-                    }
-                    Route::HttpStateless => {
-                        id += 1;
-                        let mut headers = stateless_headers.clone();
-                        headers.push(("Mcp-Name", tool));
-                        post_call(&mut stateless_http, http_pid, &headers, id, tool, || {
-                            stateless_call(id, tool)
-                        })
+                        server.call(way, id, tool)
                     }
                 }
             };
-            let samples = order.run(calls, warmup, &mut call_route);
+            let samples = order.run(&routes, calls, warmup, &mut call_route);
             let label = |what: &str| format!("{tool}, {}: {what}", order.label());
             let d = &samples[Route::Direct as usize].times;
             let direct_row = row(
@@ -881,18 +1024,27 @@ fn main() {
             );
             let base = direct_row.median;
             rows.push(direct_row);
-            for route in [
-                Route::Reqwest,
-                Route::Floor,
-                Route::Stdio,
-                Route::Http,
-                Route::HttpStateless,
-            ] {
+            for &route in &routes[1..] {
                 let s = &samples[route as usize];
                 rows.push(Row {
                     cpu_per_call: s.cpu_per_call(),
                     ..compared(label(route.describe()), s.times.clone(), d, base)
                 });
+            }
+            // This build against the build before, call by call: the "direct" columns of
+            // these rows are the build before's.
+            for route in [Route::Stdio, Route::Http, Route::HttpStateless] {
+                let Some(before) = route.before().filter(|b| routes.contains(b)) else {
+                    continue;
+                };
+                let (now, then) = (&samples[route as usize], &samples[before as usize]);
+                let then_median = row("", then.times.clone(), None).median;
+                rows.push(compared(
+                    label(&format!("{} − the build before", route.describe())),
+                    now.times.clone(),
+                    &then.times,
+                    then_median,
+                ));
             }
         }
     }
