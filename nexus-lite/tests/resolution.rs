@@ -640,3 +640,177 @@ def each_class():
         "{session}"
     );
 }
+
+/// Types given in docstrings' Sphinx fields (requests, paramiko): `:rtype:` with an absolute
+/// path the module does not import (`net.sftp.Conn` inside `net`), `:rtype:` through the
+/// package's re-export, `:type name:`, `:param .Class name:`, a role (`:class:`), and an
+/// annotation winning over its docstring. Each reaches its method `inferred`; prose, builtins
+/// and several classes type nothing.
+#[test]
+fn docstring_types_type_receivers() {
+    let repo = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    commit(
+        repo.path(),
+        &[
+            ("net/__init__.py", "from .sftp import Conn, Pool\n"),
+            ("net/sftp.py", SFTP),
+            (
+                "net/session.py",
+                r#"from . import sftp
+
+
+class Session:
+    def get_conn(self, url):
+        """Returns the connection for url.
+
+        :rtype: net.sftp.Conn
+        """
+        return self.table[url]
+
+    def get_pool(self):
+        """:rtype: net.Pool"""
+        return self.pools[0]
+
+    def either(self):
+        """:rtype: net.sftp.Conn or net.sftp.Pool"""
+        return self.pools[0]
+
+    def annotated(self) -> sftp.Pool:
+        """:rtype: net.sftp.Conn"""
+        return self.pools[0]
+
+    def send(self, url):
+        return self.get_conn(url).send()
+
+    def pooled(self):
+        p = self.get_pool()
+        return p.send()
+
+    def several(self):
+        return self.either().send()
+
+    def wins(self):
+        return self.annotated().send()
+
+
+def typed(conn, pool, other):
+    """Sends on both.
+
+    :param conn: the connection
+    :type conn: :class:`Conn <net.sftp.Conn>`
+    :param .Pool pool: a pool
+    :param other: anything
+    :type other: dict or None
+    """
+    conn.send()
+    pool.fingerprint()
+    other.send()
+"#,
+            ),
+        ],
+    );
+    let srv = start_server(repo.path(), data.path(), Some(REPO), true);
+    let conn = impact(srv.addr, "symbol=net.sftp.Conn.send&depth=1");
+    for who in ["net.session.Session.send", "net.session.typed"] {
+        assert!(has(&conn, who, "calls", "inferred"), "{who}: {conn}");
+    }
+    let pool = impact(srv.addr, "symbol=net.sftp.Pool.send&depth=1");
+    for who in ["net.session.Session.pooled", "net.session.Session.wins"] {
+        assert!(has(&pool, who, "calls", "inferred"), "{who}: {pool}");
+    }
+    let fingerprint = impact(srv.addr, "symbol=net.sftp.Pool.fingerprint&depth=1");
+    assert!(
+        has(&fingerprint, "net.session.typed", "calls", "inferred"),
+        "{fingerprint}"
+    );
+    // Several classes in a docstring, or a builtin, type nothing; the annotation wins.
+    for body in [&conn, &pool] {
+        let who: Vec<String> = found(body).into_iter().map(|(w, _, _)| w).collect();
+        assert!(
+            !who.contains(&"net.session.Session.several".to_string()),
+            "{body}"
+        );
+    }
+    assert!(
+        !found(&conn)
+            .iter()
+            .any(|(w, _, _)| w == "net.session.Session.wins"),
+        "{conn}"
+    );
+    assert_eq!(
+        found(&conn)
+            .iter()
+            .filter(|(w, _, _)| w == "net.session.typed")
+            .count(),
+        1,
+        "{conn}"
+    );
+}
+
+/// A pytest fixture parameter holds what its fixture returns or yields (flask's `app`
+/// fixture): a test's `app.route()` reaches `App.route` `inferred` although another class has
+/// a `route` too, through the nearest conftest's fixture, a module's own fixture overriding
+/// it, and a fixture using another. A local assignment of the same name wins.
+#[test]
+fn fixture_parameters_hold_what_their_fixtures_return_or_yield() {
+    let repo = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    commit(
+        repo.path(),
+        &[
+            ("web/__init__.py", ""),
+            (
+                "web/app.py",
+                "class App:\n    def route(self, path):\n        return path\n\n    def test_client(self) -> 'Client':\n        return Client()\n\n\nclass Client:\n    def get(self, path):\n        return path\n\n\nclass Router:\n    def route(self, path):\n        return path\n\n\nclass Other:\n    def route(self, path):\n        return path\n",
+            ),
+            (
+                "tests/conftest.py",
+                "import pytest\nfrom web.app import App\n\n\n@pytest.fixture\ndef app():\n    app = App()\n    return app\n\n\n@pytest.fixture\ndef client(app):\n    return app.test_client()\n\n\n@pytest.fixture\ndef router():\n    from web.app import Router\n    r = Router()\n    yield r\n",
+            ),
+            (
+                "tests/test_views.py",
+                "def test_route(app):\n    app.route('/')\n\n\ndef test_nested(app):\n    def inner():\n        return app.route('/x')\n    inner()\n\n\ndef test_client_get(client):\n    client.get('/')\n\n\ndef test_router(router):\n    router.route('/')\n\n\ndef test_local(app):\n    from web.app import Other\n    app = Other()\n    app.route('/')\n",
+            ),
+            (
+                "tests/sub/test_own.py",
+                "import pytest\nfrom web.app import Router\n\n\n@pytest.fixture\ndef app():\n    return Router()\n\n\ndef test_own(app):\n    app.route('/')\n",
+            ),
+        ],
+    );
+    let srv = start_server(repo.path(), data.path(), Some(REPO), true);
+    let route = impact(srv.addr, "symbol=web.app.App.route&depth=1");
+    for who in [
+        "tests.test_views.test_route",
+        "tests.test_views.test_nested.inner",
+    ] {
+        assert!(has(&route, who, "calls", "inferred"), "{who}: {route}");
+    }
+    let get = impact(srv.addr, "symbol=web.app.Client.get&depth=1");
+    assert!(
+        has(
+            &get,
+            "tests.test_views.test_client_get",
+            "calls",
+            "inferred"
+        ),
+        "{get}"
+    );
+    let router = impact(srv.addr, "symbol=web.app.Router.route&depth=1");
+    for who in [
+        "tests.test_views.test_router",
+        "tests.sub.test_own.test_own",
+    ] {
+        assert!(has(&router, who, "calls", "inferred"), "{who}: {router}");
+    }
+    let other = impact(srv.addr, "symbol=web.app.Other.route&depth=1");
+    assert!(
+        has(&other, "tests.test_views.test_local", "calls", "inferred"),
+        "{other}"
+    );
+    // Each call reaches its own class's method only.
+    let users: Vec<String> = found(&route).into_iter().map(|(w, _, _)| w).collect();
+    for who in ["tests.test_views.test_local", "tests.sub.test_own.test_own"] {
+        assert!(!users.contains(&who.to_string()), "{who}: {route}");
+    }
+}

@@ -50,16 +50,18 @@ pub(super) fn link(
     let symbols = add_files_and_symbols(&mut g, repository, sources, reuse, &mut anomalies)?;
     let imports = link_imports(&idx, sources, kept_imports, &mut anomalies);
     add_import_edges(&mut g, &symbols.file_ids, &imports);
+    let fixtures = Fixtures::new(sources, &symbols);
     let mut resolver = Resolver {
         sources,
         idx: &idx,
         symbols: &symbols,
         imports: &imports,
+        fixtures: &fixtures,
         types: Types::new(sources, &symbols),
     };
     resolver.types.bases = add_bases(&mut g, &resolver, reuse);
     add_calls_and_uses(&mut g, &resolver, reuse);
-    add_fixture_uses(&mut g, sources, &symbols, reuse);
+    add_fixture_uses(&mut g, &resolver, reuse);
     flag_dynamic_uses(sources, &mut anomalies);
     flag_import_cycles(sources, &imports, &mut anomalies);
     Ok(Linked {
@@ -211,6 +213,8 @@ struct Symbols<'a> {
     sym_node_of: Vec<Vec<i64>>,
     /// Functions and methods by (language, name), for best-effort call matching.
     by_name: FxHashMap<(Lang, &'a str), Vec<i64>>,
+    /// Classes by (language, name), for a docstring naming a class Sphinx-style (`.Message`).
+    classes_by_name: FxHashMap<(Lang, &'a str), Vec<i64>>,
 }
 
 /// Phase 1: the repository node, a node per file and per symbol with their `contains` and
@@ -245,6 +249,7 @@ fn add_files_and_symbols<'a>(
         sym_ids: sources.iter().map(|_| OnceCell::new()).collect(),
         sym_node_of: Vec::with_capacity(sources.len()),
         by_name: FxHashMap::with_capacity_and_hasher(symbols, Default::default()),
+        classes_by_name: FxHashMap::default(),
     };
     // Reused ids first: a new node never takes one of them.
     for part in reuse.iter().flatten() {
@@ -257,8 +262,10 @@ fn add_files_and_symbols<'a>(
         };
         out.file_ids.push(fid);
         for (sym, id) in s.parse.symbols.iter().zip(&ids) {
-            if sym.kind != SymKind::Class && !sym.name.starts_with("__") {
-                let key = (s.lang, sym.name.as_str());
+            let key = (s.lang, sym.name.as_str());
+            if sym.kind == SymKind::Class {
+                out.classes_by_name.entry(key).or_default().push(*id);
+            } else if !sym.name.starts_with("__") {
                 out.by_name.entry(key).or_default().push(*id);
             }
         }
@@ -543,6 +550,7 @@ struct Resolver<'a> {
     idx: &'a Indexed<'a>,
     symbols: &'a Symbols<'a>,
     imports: &'a [Arc<FileImports>],
+    fixtures: &'a Fixtures<'a>,
     types: Types<'a>,
 }
 
@@ -938,60 +946,86 @@ fn dir_of(path: &str) -> &str {
     path.rsplit_once('/').map_or("", |(d, _)| d)
 }
 
-/// Phase 4c: pytest fixture injection, as `calls` edges (`uses` for `usefixtures` marks)
-/// from each test function or fixture to the fixture its parameter names: one of its own
-/// module, else one of the nearest `conftest.py` in its directory or above (pytest's scoping).
-fn add_fixture_uses(
-    g: &mut Builder,
-    sources: &[Source],
-    symbols: &Symbols<'_>,
-    reuse: &[Option<Arc<Part>>],
-) {
-    let mut in_conftest: FxHashMap<(&str, &str), i64> = FxHashMap::default();
-    let mut in_module: FxHashMap<(usize, &str), i64> = FxHashMap::default();
-    for (fi, s) in sources.iter().enumerate() {
-        for &sym in &s.parse.fixtures {
-            let name = s.parse.symbols[sym].name.as_str();
-            let id = symbols.sym_node_of[fi][sym];
-            in_module.entry((fi, name)).or_insert(id);
-            if s.path == "conftest.py" || s.path.ends_with("/conftest.py") {
-                in_conftest.entry((dir_of(&s.path), name)).or_insert(id);
+/// pytest's fixtures: which fixture each parameter of a test function or fixture (and each
+/// `usefixtures` mark) names: one of its own module, else one of the nearest `conftest.py` in
+/// its directory or above (pytest's scoping). A fixture overriding one of the same name (its
+/// parameter) uses the outer one.
+struct Fixtures<'a> {
+    /// (file, function symbol, parameter) -> the fixture's node.
+    params: FxHashMap<(usize, usize, &'a str), i64>,
+}
+
+impl<'a> Fixtures<'a> {
+    fn new(sources: &'a [Source], symbols: &Symbols<'_>) -> Fixtures<'a> {
+        let mut in_conftest: FxHashMap<(&str, &str), i64> = FxHashMap::default();
+        let mut in_module: FxHashMap<(usize, &str), i64> = FxHashMap::default();
+        for (fi, s) in sources.iter().enumerate() {
+            for &sym in &s.parse.fixtures {
+                let name = s.parse.symbols[sym].name.as_str();
+                let id = symbols.sym_node_of[fi][sym];
+                in_module.entry((fi, name)).or_insert(id);
+                if s.path == "conftest.py" || s.path.ends_with("/conftest.py") {
+                    in_conftest.entry((dir_of(&s.path), name)).or_insert(id);
+                }
             }
         }
+        let mut params = FxHashMap::default();
+        if in_module.is_empty() {
+            return Fixtures { params };
+        }
+        for (fi, s) in sources.iter().enumerate() {
+            for (sym, param) in s.parse.params.iter().chain(&s.parse.fixture_marks) {
+                let user = symbols.sym_node_of[fi][*sym];
+                let param = param.as_str();
+                let own = in_module
+                    .get(&(fi, param))
+                    .copied()
+                    .filter(|id| *id != user);
+                let fixture = own.or_else(|| {
+                    let mut dir = dir_of(&s.path);
+                    loop {
+                        if let Some(id) = in_conftest.get(&(dir, param))
+                            && *id != user
+                            && in_module.get(&(fi, param)) != Some(id)
+                        {
+                            return Some(*id);
+                        }
+                        if dir.is_empty() {
+                            return None;
+                        }
+                        dir = dir_of(dir);
+                    }
+                });
+                if let Some(id) = fixture {
+                    params.insert((fi, *sym, param), id);
+                }
+            }
+        }
+        Fixtures { params }
     }
-    if in_module.is_empty() {
+
+    /// The fixture parameter `param` of function `sym` in file `fi` names.
+    fn of(&self, fi: usize, sym: usize, param: &str) -> Option<i64> {
+        self.params.get(&(fi, sym, param)).copied()
+    }
+}
+
+/// Phase 4c: pytest fixture injection, as `calls` edges (`uses` for `usefixtures` marks)
+/// from each test function or fixture to the fixture its parameter names.
+fn add_fixture_uses(g: &mut Builder, r: &Resolver<'_>, reuse: &[Option<Arc<Part>>]) {
+    if r.fixtures.params.is_empty() {
         return;
     }
     let mut seen = FxHashSet::default();
-    for (fi, s) in sources.iter().enumerate() {
+    for (fi, s) in r.sources.iter().enumerate() {
         if reuse.get(fi).is_some_and(Option::is_some) {
             continue;
         }
         let params = s.parse.params.iter().map(|p| (p, "calls"));
         let marks = s.parse.fixture_marks.iter().map(|p| (p, "uses"));
         for ((sym, param), kind) in params.chain(marks) {
-            let user = symbols.sym_node_of[fi][*sym];
-            // A fixture overriding one of the same name (its parameter) uses the outer one.
-            let own = in_module
-                .get(&(fi, param.as_str()))
-                .copied()
-                .filter(|id| *id != user);
-            let fixture = own.or_else(|| {
-                let mut dir = dir_of(&s.path);
-                loop {
-                    if let Some(id) = in_conftest.get(&(dir, param.as_str()))
-                        && *id != user
-                        && in_module.get(&(fi, param.as_str())) != Some(id)
-                    {
-                        return Some(*id);
-                    }
-                    if dir.is_empty() {
-                        return None;
-                    }
-                    dir = dir_of(dir);
-                }
-            });
-            if let Some(dst) = fixture
+            let user = r.symbols.sym_node_of[fi][*sym];
+            if let Some(dst) = r.fixtures.of(fi, *sym, param)
                 && seen.insert((user, dst))
             {
                 let line = s.parse.symbols[*sym].line;

@@ -198,6 +198,11 @@ pub struct TypeFact {
     pub ty: String,
 }
 
+/// Prefix of a type read from a docstring (`doc:requests.Response`, Python): resolved as a name
+/// in the file, else as an absolute module path, else as the one class of that name, and never
+/// as more than `inferred`.
+pub const DOC_TYPE: &str = "doc:";
+
 impl From<(Option<usize>, String, String)> for TypeFact {
     fn from((scope, name, ty): (Option<usize>, String, String)) -> TypeFact {
         TypeFact { scope, name, ty }

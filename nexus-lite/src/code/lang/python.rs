@@ -2,6 +2,7 @@
 
 use tree_sitter::{Node, Parser};
 
+mod docstring;
 mod types;
 
 pub use crate::code::lang::{Base, Call, FileParse, Import, SymKind, Symbol};
@@ -55,6 +56,13 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
             "with_item" => types::with_item(&mut out, node, src, scope),
             "for_statement" | "for_in_clause" => types::for_target(&mut out, node, src, scope),
             "return_statement" => types::return_value(&mut out, node, src, scope),
+            // A fixture's value is what it yields (`yield app`), not a generator.
+            "yield"
+                if scope.is_some_and(|f| out.fixtures.contains(&f))
+                    && node.child(1).is_none_or(|c| c.kind() != "from") =>
+            {
+                types::return_value(&mut out, node, src, scope)
+            }
             // Most names read are locals: their text is copied only if kept (below).
             "identifier" if !named => names.push((scope, node.byte_range(), line_of(node))),
             "attribute" => {
@@ -134,6 +142,7 @@ fn definition(
     types::usefixtures(out, idx, node, src);
     if kind != SymKind::Class {
         types::signature(out, idx, node, src);
+        docstring::facts(out, idx, node, src);
         let fixture = is_fixture(node, src);
         if fixture {
             out.fixtures.push(idx);

@@ -5,7 +5,7 @@
 use super::{Resolver, Symbols};
 use crate::code::index::Source;
 use crate::code::index::resolve::Bind;
-use crate::code::lang::{SymKind, TypeFact};
+use crate::code::lang::{DOC_TYPE, SymKind, TypeFact};
 use rustc_hash::FxHashMap;
 use std::cell::{Cell, OnceCell, RefCell};
 
@@ -373,6 +373,9 @@ impl Resolver<'_> {
             self.types.partial.set(true);
             return Ty::Unknown;
         }
+        if let Some(named) = expr.strip_prefix(DOC_TYPE) {
+            return lower(self.doc_type(fi, named, caller, depth + 1), INFERRED);
+        }
         if expr.contains('|') {
             // A fact naming several classes (`DSSKey|RSAKey`, see the Python facts).
             return self.types.union(
@@ -455,6 +458,9 @@ impl Resolver<'_> {
                 if matches!(expr, "self" | "cls") {
                     return Ty::Unknown;
                 }
+                if let Some(fixture) = self.fixture_param(fi, caller, expr) {
+                    return lower(self.return_type(fixture), INFERRED);
+                }
                 match self.resolve_dotted(fi, expr, caller) {
                     Some((id, c)) if self.types.is_class(id) => Ty::Class(id, c),
                     Some(_) => Ty::Unknown,
@@ -481,6 +487,46 @@ impl Resolver<'_> {
                 },
                 Ty::Unknown => Ty::Unknown,
             },
+        }
+    }
+
+    /// The fixture that `name`, a parameter of the test or fixture `caller` is in (or of a
+    /// function enclosing it), names: its value is what the fixture returns or yields.
+    fn fixture_param(&self, fi: usize, caller: Option<usize>, name: &str) -> Option<i64> {
+        let syms = &self.sources[fi].parse.symbols;
+        let mut cur = caller;
+        while let Some(c) = cur.filter(|c| syms[*c].kind != SymKind::Class) {
+            if let Some(id) = self.fixtures.of(fi, c, name) {
+                return Some(id);
+            }
+            cur = syms[c].parent;
+        }
+        None
+    }
+
+    /// The class a docstring names: as a name in file `fi` (`Response`, `models.Response`),
+    /// else as an absolute module path (`requests.adapters.BaseAdapter` in requests' own
+    /// modules, which do not import `requests`), else, for a bare name (Sphinx's `.Message`),
+    /// the one class of that name in the repository.
+    fn doc_type(&self, fi: usize, named: &str, caller: Option<usize>, depth: usize) -> Ty {
+        let ty = self.type_of(fi, named, caller, depth);
+        if !matches!(ty, Ty::Unknown) {
+            return ty;
+        }
+        let parts: Vec<&str> = named.split('.').collect();
+        let in_module = (1..parts.len()).rev().find_map(|k| {
+            let f = self.idx.module(fi, &parts[..k].join("."))?;
+            let (id, _) = self.exported(f, &parts[k..].join("."))?;
+            self.types.is_class(id).then_some(id)
+        });
+        let lang = self.sources[fi].lang;
+        let only = || match self.symbols.classes_by_name.get(&(lang, named)) {
+            Some(ids) if parts.len() == 1 && ids.len() == 1 => Some(ids[0]),
+            _ => None,
+        };
+        match in_module.or_else(only) {
+            Some(id) => Ty::Class(id, INFERRED),
+            None => Ty::Unknown,
         }
     }
 

@@ -602,8 +602,13 @@ pub(super) fn keep_useful_uses(
     // receiver call (typed, or matched by name).
     out.calls
         .retain(|c| c.callee.contains(['.', '(']) || !local_head(c.caller, &c.callee));
-    // A returned local without a known type (a parameter, a loop variable) is no module name.
-    out.returned.retain(|(f, key)| !local_head(Some(*f), key));
+    // A returned local without a known type (a parameter, a loop variable) is no module name;
+    // a fixture's parameter holds another fixture's value (`return app.test_client()`).
+    let params = &out.params;
+    out.returned.retain(|(f, key)| {
+        let head = key.split(['.', '(']).next().unwrap_or("");
+        !local_head(Some(*f), key) || params.iter().any(|(s, p)| s == f && p == head)
+    });
     if out.uses.is_empty() && names.is_empty() {
         return;
     }
