@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Quality benchmark (issue 13): nexus-lite `impact` at depth 1 vs jedi's references (and GitNexus).
 
-Usage (from the workspace root; Python 3.11, stdlib + jedi 0.20.1, which it installs in its own
+Usage (from the workspace root; Python 3.11, stdlib + jedi 0.20.1 and pytest 9.2.0, which it installs in its own
 venv under the cache dir and re-executes itself in):
   python3 nexus-lite/bench/quality/quality.py [--nexus-bin target/release/nexus-lite] \
       [--only nexus|all] [--projects httpx,httpie,jinja2] [--cache /tmp/nexus-quality-cache] \
@@ -43,6 +43,11 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 WORKSPACE = HERE.parents[2]
 JEDI_VERSION = "0.20.1"
+# jedi's pytest plugin types a test's fixture parameter (`def test_x(app)` -> what the `app`
+# fixture returns) only when pytest is importable where jedi runs: `@pytest.fixture` must
+# resolve. Without it every call on a fixture parameter was invisible to the reference.
+PYTEST_VERSION = "9.2.0"
+JUDGE = f"jedi{JEDI_VERSION}-pytest{PYTEST_VERSION}"
 
 
 @dataclass(frozen=True)
@@ -132,16 +137,17 @@ def log(msg: str) -> None:
 
 
 def ensure_jedi(cache: Path) -> None:
-    """Re-executes this script in <cache>/venv-jedi-VERSION (pinned jedi, nothing else: the
+    """Re-executes this script in <cache>/venv-JUDGE (pinned jedi and pytest, nothing else: the
     reference must not depend on what the machine's Python happens to have installed)."""
-    venv = cache / f"venv-jedi-{JEDI_VERSION}"
+    venv = cache / f"venv-{JUDGE}"
     py = venv / "bin" / "python"
     if Path(sys.prefix).resolve() == venv.resolve():
         return
     if not py.exists():
-        log(f"creating {venv} with jedi=={JEDI_VERSION}")
+        log(f"creating {venv} with jedi=={JEDI_VERSION} and pytest=={PYTEST_VERSION}")
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-        subprocess.run([str(py), "-m", "pip", "install", "-q", f"jedi=={JEDI_VERSION}"], check=True)
+        pins = [f"jedi=={JEDI_VERSION}", f"pytest=={PYTEST_VERSION}"]
+        subprocess.run([str(py), "-m", "pip", "install", "-q", *pins], check=True)
     os.execv(str(py), [str(py), str(Path(__file__).resolve()), *sys.argv[1:]])
 
 
@@ -471,7 +477,7 @@ def jedi_refs(p: Project, root: Path, sample: list[Def], cache: Path) -> dict[st
         for name in names:
             assert hasattr(mod, name), f"jedi changed: check {mod.__name__}.{name}"
             setattr(mod, name, 10**9)
-    cfile = cache / "jedi" / f"{p.pin}-jedi{JEDI_VERSION}-unlimited.json"
+    cfile = cache / "jedi" / f"{p.pin}-{JUDGE}-unlimited.json"
     cfile.parent.mkdir(parents=True, exist_ok=True)
     done: dict[str, list] = json.loads(cfile.read_text()) if cfile.exists() else {}
     todo = [d for d in sample if d.key not in done]
@@ -595,7 +601,7 @@ def jedi_goto(p: Project, root: Path, sites: set[tuple[str, int, int]], cache: P
     as [[path, line, col], ...] inside the tree (cached beside the references)."""
     import jedi
 
-    cfile = cache / "jedi" / f"{p.pin}-jedi{JEDI_VERSION}-goto.json"
+    cfile = cache / "jedi" / f"{p.pin}-{JUDGE}-goto.json"
     done: dict[str, list] = json.loads(cfile.read_text()) if cfile.exists() else {}
     todo = sorted(s for s in sites if f"{s[0]}:{s[1]}:{s[2]}" not in done)
     if todo:
@@ -1284,6 +1290,7 @@ def main() -> int:
         "seed": args.seed,
         "sample": args.sample,
         "jedi": JEDI_VERSION,
+        "pytest": PYTEST_VERSION,
         "projects": {},
     }
     details: dict = {}
