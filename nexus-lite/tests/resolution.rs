@@ -814,3 +814,29 @@ fn fixture_parameters_hold_what_their_fixtures_return_or_yield() {
         assert!(!users.contains(&who.to_string()), "{who}: {route}");
     }
 }
+
+/// `with X() as x` where `__enter__` is a base class's `return self` (paramiko's
+/// `ClosingContextManager`): `x` is an `X`, so its own and inherited methods are reached.
+#[test]
+fn a_with_target_entered_through_a_base_class_is_the_subclass() {
+    let repo = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    commit(
+        repo.path(),
+        &[
+            (
+                "io/util.py",
+                "class Closing:\n    def __enter__(self):\n        return self\n\n    def __exit__(self, *a):\n        self.close()\n",
+            ),
+            (
+                "io/files.py",
+                "from io.util import Closing\n\n\nclass Buffered(Closing):\n    def readline(self):\n        return ''\n\n\nclass Remote(Buffered):\n    def stat(self):\n        return 0\n\n\ndef use():\n    with Remote() as f:\n        f.stat()\n        f.readline()\n",
+            ),
+        ],
+    );
+    let srv = start_server(repo.path(), data.path(), Some(REPO), true);
+    for symbol in ["io.files.Remote.stat", "io.files.Buffered.readline"] {
+        let body = impact(srv.addr, &format!("symbol={symbol}&depth=1"));
+        assert!(has(&body, "io.files.use", "calls", "inferred"), "{symbol}: {body}");
+    }
+}

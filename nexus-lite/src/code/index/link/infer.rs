@@ -322,6 +322,12 @@ impl Resolver<'_> {
         })
     }
 
+    /// Whether class `class` has `base` among its bases, at any depth.
+    fn inherits(&self, class: i64, base: i64) -> bool {
+        self.in_bases(class, 0, &|c| (c == base).then_some(()))
+            .is_some()
+    }
+
     /// What local `name` holds as seen from `caller` (its scope, then the enclosing ones).
     fn local_fact(&self, fi: usize, caller: Option<usize>, name: &str) -> Option<&str> {
         let source = &self.sources[fi];
@@ -396,6 +402,11 @@ impl Resolver<'_> {
                 Ty::Class(c, conf) => match self.member(c, enter, 0) {
                     Some(id) => match self.return_type(id) {
                         Ty::Unknown => Ty::Class(c, conf.min(INFERRED)),
+                        // `return self` in a base class (paramiko's `ClosingContextManager`):
+                        // the instance, of its own class.
+                        Ty::Class(base, _) if base != c && self.inherits(c, base) => {
+                            Ty::Class(c, conf.min(INFERRED))
+                        }
                         known => lower(known, conf),
                     },
                     None => Ty::Class(c, conf),
