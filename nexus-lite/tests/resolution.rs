@@ -837,6 +837,9 @@ fn a_with_target_entered_through_a_base_class_is_the_subclass() {
     let srv = start_server(repo.path(), data.path(), Some(REPO), true);
     for symbol in ["io.files.Remote.stat", "io.files.Buffered.readline"] {
         let body = impact(srv.addr, &format!("symbol={symbol}&depth=1"));
-        assert!(has(&body, "io.files.use", "calls", "inferred"), "{symbol}: {body}");
+        assert!(
+            has(&body, "io.files.use", "calls", "inferred"),
+            "{symbol}: {body}"
+        );
     }
 }
