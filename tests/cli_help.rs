@@ -115,3 +115,23 @@ fn the_generic_description_names_no_surface() {
         assert!(!about.contains(word), "`{word}` in the about line: {about}");
     }
 }
+
+/// A service token so short that cutting its value out of every answer would cut ordinary
+/// text (`test` out of `tests/test_x.py`) is refused at start, saying why, and not echoed.
+#[test]
+fn a_service_token_too_short_to_scrub_is_refused() {
+    let out = Command::new(env!("CARGO_BIN_EXE_nexus-mcp"))
+        .arg("serve")
+        .env("NEXUS_API_URL", "http://127.0.0.1:9")
+        .env("NEXUS_API_TOKEN", "tst")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("NEXUS_API_TOKEN (or --nexus-token) is 3 characters long")
+            && stderr.contains("at least 8 characters"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("tst"), "the token is echoed: {stderr}");
+}

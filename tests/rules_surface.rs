@@ -220,7 +220,7 @@ fn a_key_bound_to_repositories_is_refused_where_the_surface_cannot_restrict() {
         .args(["--listen", "127.0.0.1:0", "--tokens"])
         .arg(&tokens)
         .env("NEXUS_API_URL", "http://127.0.0.1:9")
-        .env("NEXUS_API_TOKEN", "unused")
+        .env("NEXUS_API_TOKEN", "unused-token")
         .env_remove("NEXUS_MCP_API_KEY")
         .output()
         .unwrap();

@@ -14,12 +14,22 @@ pub struct Remote<'a> {
     pub token: Option<&'a str>,
 }
 
+/// The shortest service token accepted. Its value is cut out of every Nexus answer before an
+/// agent sees it, so a shorter one (`t`, `test`) would cut ordinary text: paths, names.
+const MIN_TOKEN_CHARS: usize = 8;
+
 /// A client of the remote Nexus, with its service token.
 pub fn remote(remote: Remote<'_>, timeout: Duration) -> Result<NexusClient, String> {
     // An empty variable is unset (see `cli::main`); an empty flag is refused the same way.
     let token = remote.token.filter(|t| !t.is_empty()).ok_or_else(|| {
         "NEXUS_API_URL is set but NEXUS_API_TOKEN is not (or is empty): set the Nexus service token (or pass --nexus-token)".to_owned()
     })?;
+    let chars = token.chars().count();
+    if chars < MIN_TOKEN_CHARS {
+        return Err(format!(
+            "NEXUS_API_TOKEN (or --nexus-token) is {chars} characters long: nexus-mcp removes the token's value from every Nexus answer so that no agent sees it, and a value this short would be cut out of ordinary text (paths, names). Set the Nexus service token itself (at least {MIN_TOKEN_CHARS} characters)"
+        ));
+    }
     NexusClient::new(remote.url, Secret::new(token.to_owned()), timeout).map_err(|e| e.to_string())
 }
 
