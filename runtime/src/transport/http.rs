@@ -1,10 +1,12 @@
 //! The HTTP server: Streamable HTTP at /mcp, legacy SSE at /sse + /message, /healthz.
 //!
-//! Layers of every MCP route, outermost first: `guard` (Host, Origin, Content-Type; before
-//! anything else), the key check (401), `body` (read within a time limit, after auth), then for
-//! /mcp one layer, `sessions::bind`: first `framing` (malformed JSON-RPC: 400 with
-//! -32700/-32600/-32602), then the binding (sessions belong to their key; per-key caps). `conn` accepts
-//! connections under a global cap with header and stall timeouts.
+//! In front of every MCP route, one layer ([`front`]) runs in order: `guard` (Host, Origin,
+//! Content-Type; before anything else), the key check (401), `body` (read within a time limit,
+//! after auth); then for /mcp one more layer, `sessions::bind`: first `framing` (malformed
+//! JSON-RPC: 400 with -32700/-32600/-32602), then the binding (sessions belong to their key;
+//! per-key caps). Each `from_fn` layer clones and drops the service stack under it per request,
+//! so the checks share one. `conn` accepts connections under a global cap with header and
+//! stall timeouts.
 
 pub mod body;
 pub mod conn;
@@ -92,29 +94,43 @@ pub enum HttpError {
     Origin(#[from] guard::BadOrigin),
 }
 
-async fn require_key(State(auth): State<Auth>, mut request: Request, next: Next) -> Response {
-    let caller = match &auth {
+/// What [`front`] checks, in its order.
+#[derive(Clone)]
+struct Front {
+    allow: Arc<guard::Allowlist>,
+    auth: Auth,
+    body_timeout: Duration,
+}
+
+/// The guard, then the key, then the body: the first refusal answers.
+async fn front(State(front): State<Front>, mut request: Request, next: Next) -> Response {
+    if let Err(refused) = front.allow.check(request.method(), request.headers()) {
+        return refused.into_response();
+    }
+    let Some(caller) = caller(&front.auth, request.headers()) else {
+        return (
+            StatusCode::UNAUTHORIZED,
+            [("www-authenticate", "Bearer")],
+            Json(json!({"error": "missing or invalid API key: send X-MCP-API-KEY or Authorization: Bearer"})),
+        )
+            .into_response();
+    };
+    request
+        .extensions_mut()
+        .insert(GrantedScopes(caller.scopes.clone()));
+    request.extensions_mut().insert(caller);
+    body::buffer(front.body_timeout, request, next).await
+}
+
+/// Who presents these headers: the key's holder, or anyone under `--insecure-no-auth`.
+fn caller(auth: &Auth, headers: &axum::http::HeaderMap) -> Option<Caller> {
+    match auth {
         Auth::Open(scopes) => Some(Caller {
             id: KeyId::OPEN,
             scopes: scopes.clone(),
             repositories: None,
         }),
-        Auth::Keys(store) => presented_key(request.headers()).and_then(|k| store.identify(k)),
-    };
-    match caller {
-        Some(caller) => {
-            request
-                .extensions_mut()
-                .insert(GrantedScopes(caller.scopes.clone()));
-            request.extensions_mut().insert(caller);
-            next.run(request).await
-        }
-        None => (
-            StatusCode::UNAUTHORIZED,
-            [("www-authenticate", "Bearer")],
-            Json(json!({"error": "missing or invalid API key: send X-MCP-API-KEY or Authorization: Bearer"})),
-        )
-            .into_response(),
+        Auth::Keys(store) => presented_key(headers).and_then(|k| store.identify(k)),
     }
 }
 
@@ -172,11 +188,13 @@ pub fn router(app: Arc<App>, auth: Auth, settings: &HttpSettings) -> Result<Rout
     Ok(streamable
         .merge(legacy)
         .layer(middleware::from_fn_with_state(
-            settings.body_timeout,
-            body::buffer,
+            Front {
+                allow,
+                auth,
+                body_timeout: settings.body_timeout,
+            },
+            front,
         ))
-        .layer(middleware::from_fn_with_state(auth, require_key))
-        .layer(middleware::from_fn_with_state(allow, guard::layer))
         // Health has no data and no effect: no key, and any Host (load balancers probe by IP).
         .route("/healthz", get(move || async move { Json(json!({"status": "ok", "surface": app.surface.name, "version": env!("CARGO_PKG_VERSION")})) })))
 }

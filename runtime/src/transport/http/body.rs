@@ -3,7 +3,7 @@
 
 use axum::Json;
 use axum::body::{Body, Bytes};
-use axum::extract::{Request, State};
+use axum::extract::Request;
 use axum::http::StatusCode;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -17,7 +17,8 @@ pub const MAX_BODY_BYTES: usize = 4 * 1024 * 1024;
 #[derive(Clone)]
 pub struct Buffered(pub Bytes);
 
-pub async fn buffer(State(timeout): State<Duration>, request: Request, next: Next) -> Response {
+/// Reads a POST's body within `timeout`, then runs `next` with it (kept as [`Buffered`] too).
+pub async fn buffer(timeout: Duration, request: Request, next: Next) -> Response {
     if request.method() != axum::http::Method::POST {
         return next.run(request).await;
     }

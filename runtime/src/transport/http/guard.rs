@@ -1,15 +1,12 @@
-//! The first layer of every MCP route, before authentication: DNS-rebinding and cross-origin
+//! The first check in front of every MCP route, before authentication: DNS-rebinding and cross-origin
 //! protection. A browser page can make a victim's browser send requests to a loopback server
 //! (rebinding its own name to 127.0.0.1, or posting `text/plain` forms cross-origin); Host,
 //! Origin and Content-Type are what tell such requests apart.
 
 use axum::Json;
-use axum::extract::{Request, State};
 use axum::http::{HeaderMap, Method, StatusCode, header};
-use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
-use std::sync::Arc;
 
 /// Host names always accepted: the loopback names.
 const LOOPBACK_HOSTS: [&str; 3] = ["localhost", "127.0.0.1", "::1"];
@@ -150,13 +147,6 @@ fn parse_origin(value: &str) -> Option<Origin> {
         port: port.unwrap_or(default_port),
         default_port,
     })
-}
-
-pub async fn layer(State(allow): State<Arc<Allowlist>>, request: Request, next: Next) -> Response {
-    match allow.check(request.method(), request.headers()) {
-        Ok(()) => next.run(request).await,
-        Err(refused) => refused.into_response(),
-    }
 }
 
 #[cfg(test)]
