@@ -1,7 +1,7 @@
-//! The first check in front of every MCP route, before authentication: DNS-rebinding and cross-origin
-//! protection. A browser page can make a victim's browser send requests to a loopback server
-//! (rebinding its own name to 127.0.0.1, or posting `text/plain` forms cross-origin); Host,
-//! Origin and Content-Type are what tell such requests apart.
+//! The first check in front of every MCP route, before authentication: DNS-rebinding and
+//! cross-origin protection. A browser page can make a victim's browser send requests to a
+//! loopback server (rebinding its own name to 127.0.0.1, or posting `text/plain` forms
+//! cross-origin); Host, Origin and Content-Type are what tell such requests apart.
 
 use axum::Json;
 use axum::http::{HeaderMap, Method, StatusCode, header};
