@@ -953,6 +953,8 @@ fn dir_of(path: &str) -> &str {
 struct Fixtures<'a> {
     /// (file, function symbol, parameter) -> the fixture's node.
     params: FxHashMap<(usize, usize, &'a str), i64>,
+    /// The same for `usefixtures` marks, which bind no name in the function.
+    marks: FxHashMap<(usize, usize, &'a str), i64>,
 }
 
 impl<'a> Fixtures<'a> {
@@ -969,12 +971,14 @@ impl<'a> Fixtures<'a> {
                 }
             }
         }
-        let mut params = FxHashMap::default();
+        let (mut params, mut marks) = (FxHashMap::default(), FxHashMap::default());
         if in_module.is_empty() {
-            return Fixtures { params };
+            return Fixtures { params, marks };
         }
         for (fi, s) in sources.iter().enumerate() {
-            for (sym, param) in s.parse.params.iter().chain(&s.parse.fixture_marks) {
+            let named = s.parse.params.iter().map(|p| (p, false));
+            for ((sym, param), mark) in named.chain(s.parse.fixture_marks.iter().map(|p| (p, true)))
+            {
                 let user = symbols.sym_node_of[fi][*sym];
                 let param = param.as_str();
                 let own = in_module
@@ -997,11 +1001,12 @@ impl<'a> Fixtures<'a> {
                     }
                 });
                 if let Some(id) = fixture {
-                    params.insert((fi, *sym, param), id);
+                    let table = if mark { &mut marks } else { &mut params };
+                    table.insert((fi, *sym, param), id);
                 }
             }
         }
-        Fixtures { params }
+        Fixtures { params, marks }
     }
 
     /// The fixture parameter `param` of function `sym` in file `fi` names.
@@ -1013,7 +1018,7 @@ impl<'a> Fixtures<'a> {
 /// Phase 4c: pytest fixture injection, as `calls` edges (`uses` for `usefixtures` marks)
 /// from each test function or fixture to the fixture its parameter names.
 fn add_fixture_uses(g: &mut Builder, r: &Resolver<'_>, reuse: &[Option<Arc<Part>>]) {
-    if r.fixtures.params.is_empty() {
+    if r.fixtures.params.is_empty() && r.fixtures.marks.is_empty() {
         return;
     }
     let mut seen = FxHashSet::default();
@@ -1021,11 +1026,19 @@ fn add_fixture_uses(g: &mut Builder, r: &Resolver<'_>, reuse: &[Option<Arc<Part>
         if reuse.get(fi).is_some_and(Option::is_some) {
             continue;
         }
-        let params = s.parse.params.iter().map(|p| (p, "calls"));
-        let marks = s.parse.fixture_marks.iter().map(|p| (p, "uses"));
-        for ((sym, param), kind) in params.chain(marks) {
+        let params = s
+            .parse
+            .params
+            .iter()
+            .map(|p| (p, "calls", &r.fixtures.params));
+        let marks = s
+            .parse
+            .fixture_marks
+            .iter()
+            .map(|p| (p, "uses", &r.fixtures.marks));
+        for ((sym, param), kind, table) in params.chain(marks) {
             let user = r.symbols.sym_node_of[fi][*sym];
-            if let Some(dst) = r.fixtures.of(fi, *sym, param)
+            if let Some(dst) = table.get(&(fi, *sym, param.as_str())).copied()
                 && seen.insert((user, dst))
             {
                 let line = s.parse.symbols[*sym].line;

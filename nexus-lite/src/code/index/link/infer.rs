@@ -143,10 +143,10 @@ pub(super) struct Types<'a> {
     lists: RefCell<Vec<Box<[i64]>>>,
     /// How many [`Resolver::return_type`] calls are in progress (see [`MAX_RETURN_NESTING`]).
     nesting: Cell<usize>,
-    /// Set when an evaluation was cut by [`MAX_DEPTH`] or [`MAX_RETURN_NESTING`] or read a return still being
-    /// computed: its result depends on where it started, so it is not memoized. A memo
-    /// then holds only results every order of questions agrees on, and a link of one file
-    /// types exactly as a link of them all.
+    /// Set when an evaluation was cut by [`MAX_DEPTH`] or [`MAX_RETURN_NESTING`] or read a
+    /// return still being computed: its result depends on where it started, so it is not
+    /// memoized. A memo then holds only results every order of questions agrees on, and a
+    /// link of one file types exactly as a link of them all.
     partial: Cell<bool>,
 }
 
@@ -521,7 +521,7 @@ impl Resolver<'_> {
     /// the one class of that name in the repository.
     fn doc_type(&self, fi: usize, named: &str, caller: Option<usize>, depth: usize) -> Ty {
         let ty = self.type_of(fi, named, caller, depth);
-        if !matches!(ty, Ty::Unknown) {
+        if ty != Ty::Unknown {
             return ty;
         }
         let parts: Vec<&str> = named.split('.').collect();
