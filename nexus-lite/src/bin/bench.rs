@@ -141,6 +141,7 @@ struct Args {
     repo: Option<PathBuf>,
     keep: bool,
     generate_only: Option<PathBuf>,
+    parse_floor: Option<PathBuf>,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -150,6 +151,7 @@ fn parse_args() -> Result<Args, String> {
         repo: None,
         keep: false,
         generate_only: None,
+        parse_floor: None,
     };
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -167,9 +169,14 @@ fn parse_args() -> Result<Args, String> {
                     it.next().ok_or("--generate-only needs a directory")?,
                 ))
             }
+            "--parse-floor" => {
+                out.parse_floor = Some(PathBuf::from(
+                    it.next().ok_or("--parse-floor needs a git repository")?,
+                ))
+            }
             other => {
                 return Err(format!(
-                    "unknown argument {other}; usage: nexus-lite-bench [--lines N] [--repo PATH] [--keep] [--generate-only DIR]"
+                    "unknown argument {other}; usage: nexus-lite-bench [--lines N] [--repo PATH] [--keep] [--generate-only DIR] [--parse-floor REPO]"
                 ));
             }
         }
@@ -223,8 +230,57 @@ struct Runs {
     restart: (RunOutcome, f64),
 }
 
+/// One thread over every tracked `.py` file of `repo`, three passes alternating: tree-sitter's
+/// parse alone (the tree dropped), then the indexer's parse (the same parse plus our walk).
+/// The difference is what our extraction costs; the first is the floor no walker can go under.
+fn parse_floor(repo: &Path) -> Result<Value, String> {
+    use nexus_lite::code::lang::{Lang, Parsers, parser};
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(repo)
+        .args(["ls-files", "-z", "*.py"])
+        .output()
+        .map_err(|e| format!("cannot run git: {e}"))?;
+    let sources: Vec<Vec<u8>> = out
+        .stdout
+        .split(|b| *b == 0)
+        .filter(|p| !p.is_empty())
+        .filter_map(|p| std::fs::read(repo.join(String::from_utf8_lossy(p).as_ref())).ok())
+        .collect();
+    let bytes: usize = sources.iter().map(Vec::len).sum();
+    let mut raw = parser(Lang::Python)?;
+    let mut ours = Parsers::default();
+    let (mut tree_ms, mut walk_ms) = (Vec::new(), Vec::new());
+    for _ in 0..3 {
+        let t = Instant::now();
+        for src in &sources {
+            drop(raw.parse(src, None));
+        }
+        tree_ms.push(t.elapsed().as_secs_f64() * 1000.0);
+        let t = Instant::now();
+        for src in &sources {
+            drop(ours.parse(Lang::Python, src));
+        }
+        walk_ms.push(t.elapsed().as_secs_f64() * 1000.0);
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let (tree, full) = (median(&mut tree_ms), median(&mut walk_ms));
+    Ok(json!({
+        "files": sources.len(),
+        "bytes": bytes,
+        "one_thread_ms": {"tree_sitter_parse": tree, "parse_and_walk": full, "walk": full - tree},
+        "tree_sitter_mb_per_s": bytes as f64 / 1e6 / (tree / 1000.0),
+    }))
+}
+
 fn run() -> Result<Value, String> {
     let args = parse_args()?;
+    if let Some(repo) = args.parse_floor {
+        return parse_floor(&repo);
+    }
     if let Some(root) = args.generate_only {
         // Only write the synthetic tree (a committed git repository) for other tools to index.
         if root.exists() {
@@ -340,7 +396,13 @@ fn report(generated: Option<usize>, runs: &Runs) -> Value {
     })
 }
 
+// The binaries' allocator, for tree-sitter's C allocations too, so the bench measures theirs.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
+    // SAFETY: first thing in main, before any tree-sitter object exists.
+    unsafe { nexus_lite::code::lang::parsers_use_mimalloc() };
     match run() {
         Ok(report) => {
             let text = serde_json::to_string_pretty(&report).unwrap_or_default();

@@ -1,12 +1,30 @@
 //! Python extraction with tree-sitter: symbols, imports, calls and base classes.
 
-use tree_sitter::{Node, Parser};
+use std::sync::LazyLock;
+use tree_sitter::{Node, Parser, TreeCursor};
 
 mod docstring;
 mod types;
 
 pub use crate::code::lang::{Base, Call, FileParse, Import, SymKind, Symbol};
-use crate::code::lang::{in_function, line_of, note_error, parse_tree, push_symbol, text};
+use crate::code::lang::{
+    Lang, Names, in_function, line_of, note_error, parse_tree, push_symbol, text,
+};
+
+/// The Python grammar's names, read once (see [`Names`]).
+static NAMES: LazyLock<Names> = LazyLock::new(|| Names::new(Lang::Python));
+
+fn kind(node: Node<'_>) -> &'static str {
+    NAMES.kind(node)
+}
+
+fn field<'t>(node: Node<'t>, name: &str) -> Option<Node<'t>> {
+    NAMES.field(node, name)
+}
+
+fn field_name(cursor: &TreeCursor<'_>) -> Option<&'static str> {
+    NAMES.field_name(cursor)
+}
 
 /// Creates a parser for Python.
 pub fn parser() -> Result<Parser, String> {
@@ -24,13 +42,16 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
     let mut stack: Vec<(Node<'_>, Option<usize>, bool, bool)> = vec![(root, None, false, false)];
     let mut names: Vec<types::NameRead> = Vec::new();
     let mut bound: Vec<types::NameRead> = Vec::new();
+    // One cursor for the whole walk: `reset` keeps its allocation, `walk()` makes one per node.
+    let mut c = root.walk();
     while let Some((node, scope, deferred, named)) = stack.pop() {
         note_error(&mut out, node, src);
-        if !node.has_error() && !node.is_missing() && node.kind() == "string" && !fstring(node) {
+        let node_kind = kind(node);
+        if !node.has_error() && !node.is_missing() && node_kind == "string" && !fstring(node) {
             continue; // nothing of interest inside string literals but f-string fields
         }
         let mut child_scope = scope;
-        match node.kind() {
+        match node_kind {
             "class_definition" | "function_definition" => {
                 if let Some(idx) = definition(&mut out, node, src, scope) {
                     child_scope = Some(idx);
@@ -59,7 +80,7 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
             // A fixture's value is what it yields (`yield app`), not a generator.
             "yield"
                 if scope.is_some_and(|f| out.fixtures.contains(&f))
-                    && node.child(1).is_none_or(|c| c.kind() != "from") =>
+                    && node.child(1).is_none_or(|c| kind(c) != "from") =>
             {
                 types::return_value(&mut out, node, src, scope)
             }
@@ -76,15 +97,17 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
             }
             _ => {}
         }
-        let type_checking = type_checking_body(node, src);
-        let mut c = node.walk();
+        let type_checking = (node_kind == "if_statement")
+            .then(|| type_checking_body(node, src))
+            .flatten();
+        c.reset(node);
         let first = stack.len();
         if c.goto_first_child() {
             loop {
                 let child = c.node();
-                let named = types::names_not_reads(node, named, c.field_name(), child);
-                if named && child.kind() == "identifier" && types::binds_local(node, c.field_name())
-                {
+                let field = field_name(&c);
+                let named = types::names_not_reads(node_kind, named, field, child);
+                if named && kind(child) == "identifier" && types::binds_local(node_kind, field) {
                     bound.push((child_scope, child.byte_range(), 0));
                 }
                 let d = deferred || type_checking.is_some_and(|b| b.id() == child.id());
@@ -104,7 +127,7 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
 fn fstring(node: Node<'_>) -> bool {
     let mut c = node.walk();
     node.named_children(&mut c)
-        .any(|n| n.kind() == "interpolation")
+        .any(|n| kind(n) == "interpolation")
 }
 
 /// Records a value use of `name` (an [`types::expr_key`] or a prefix of one) from `scope`.
@@ -128,19 +151,19 @@ fn definition(
     src: &[u8],
     scope: Option<usize>,
 ) -> Option<usize> {
-    let name_node = node.child_by_field_name("name")?;
+    let name_node = field(node, "name")?;
     let name = text(name_node, src).to_string();
     let parent_kind = scope.map(|i| out.symbols[i].kind);
-    let kind = if node.kind() == "class_definition" {
+    let sym = if kind(node) == "class_definition" {
         SymKind::Class
     } else if parent_kind == Some(SymKind::Class) {
         SymKind::Method
     } else {
         SymKind::Function
     };
-    let idx = push_symbol(out, node, &name, kind, scope);
+    let idx = push_symbol(out, node, &name, sym, scope);
     types::usefixtures(out, idx, node, src);
-    if kind != SymKind::Class {
+    if sym != SymKind::Class {
         types::signature(out, idx, node, src);
         docstring::facts(out, idx, node, src);
         let fixture = is_fixture(node, src);
@@ -151,12 +174,12 @@ fn definition(
             parameters(out, idx, node, src);
         }
     }
-    if kind == SymKind::Class
-        && let Some(supers) = node.child_by_field_name("superclasses")
+    if sym == SymKind::Class
+        && let Some(supers) = field(node, "superclasses")
     {
         let mut c = supers.walk();
         for arg in supers.named_children(&mut c) {
-            if matches!(arg.kind(), "identifier" | "attribute") {
+            if matches!(kind(arg), "identifier" | "attribute") {
                 out.bases.push(Base {
                     class: idx,
                     base: text(arg, src).to_string(),
@@ -170,26 +193,23 @@ fn definition(
 
 /// `__all__ = ["a", "b"]` (list or tuple of string literals), or `__all__ += [...]`.
 fn dunder_all(out: &mut FileParse, node: Node<'_>, src: &[u8]) {
-    let (Some(left), Some(right)) = (
-        node.child_by_field_name("left"),
-        node.child_by_field_name("right"),
-    ) else {
+    let (Some(left), Some(right)) = (field(node, "left"), field(node, "right")) else {
         return;
     };
-    if text(left, src) != "__all__" || !matches!(right.kind(), "list" | "tuple") {
+    if text(left, src) != "__all__" || !matches!(kind(right), "list" | "tuple") {
         return;
     }
     let mut c = right.walk();
     let names = right
         .named_children(&mut c)
-        .filter(|n| n.kind() == "string")
+        .filter(|n| kind(*n) == "string")
         .map(|n| {
             text(n, src)
                 .trim_matches(|ch| ch == '"' || ch == '\'')
                 .to_string()
         });
     let all = out.dunder_all.get_or_insert_with(Vec::new);
-    if node.kind() == "assignment" {
+    if kind(node) == "assignment" {
         all.clear();
     }
     all.extend(names);
@@ -197,13 +217,13 @@ fn dunder_all(out: &mut FileParse, node: Node<'_>, src: &[u8]) {
 
 /// Decorated `@pytest.fixture`, `@pytest.fixture(...)`, `@fixture` or `@fixture(...)`.
 fn is_fixture(def: Node<'_>, src: &[u8]) -> bool {
-    let Some(decorated) = def.parent().filter(|p| p.kind() == "decorated_definition") else {
+    let Some(decorated) = def.parent().filter(|p| kind(*p) == "decorated_definition") else {
         return false;
     };
     let mut c = decorated.walk();
     decorated
         .named_children(&mut c)
-        .filter(|d| d.kind() == "decorator")
+        .filter(|d| kind(*d) == "decorator")
         .any(|d| {
             let t = text(d, src).trim_start_matches('@').trim();
             let callee = t.split('(').next().unwrap_or(t).trim();
@@ -213,15 +233,15 @@ fn is_fixture(def: Node<'_>, src: &[u8]) -> bool {
 
 /// The parameter names of function `idx` (not `self`/`cls`, not `*args`/`**kwargs`).
 fn parameters(out: &mut FileParse, idx: usize, def: Node<'_>, src: &[u8]) {
-    let Some(params) = def.child_by_field_name("parameters") else {
+    let Some(params) = field(def, "parameters") else {
         return;
     };
     let mut c = params.walk();
     for p in params.named_children(&mut c) {
-        let name = match p.kind() {
+        let name = match kind(p) {
             "identifier" => Some(p),
-            "typed_parameter" => p.named_child(0).filter(|n| n.kind() == "identifier"),
-            "default_parameter" | "typed_default_parameter" => p.child_by_field_name("name"),
+            "typed_parameter" => p.named_child(0).filter(|n| kind(*n) == "identifier"),
+            "default_parameter" | "typed_default_parameter" => field(p, "name"),
             _ => None,
         };
         if let Some(n) = name.map(|n| text(n, src))
@@ -236,7 +256,7 @@ fn parameters(out: &mut FileParse, idx: usize, def: Node<'_>, src: &[u8]) {
 fn import_statement(out: &mut FileParse, node: Node<'_>, src: &[u8], deferred: bool) {
     let mut c = node.walk();
     for child in node.children_by_field_name("name", &mut c) {
-        let (module, alias) = match child.kind() {
+        let (module, alias) = match kind(child) {
             "aliased_import" => aliased(child, src),
             _ => {
                 let m = text(child, src).to_string();
@@ -260,15 +280,15 @@ fn import_statement(out: &mut FileParse, node: Node<'_>, src: &[u8], deferred: b
 
 /// `from .m import a, b as c, *`: one import per name.
 fn import_from_statement(out: &mut FileParse, node: Node<'_>, src: &[u8], deferred: bool) {
-    let (module, level) = match node.child_by_field_name("module_name") {
-        Some(m) if m.kind() == "relative_import" => relative_module(m, src),
+    let (module, level) = match field(node, "module_name") {
+        Some(m) if kind(m) == "relative_import" => relative_module(m, src),
         Some(m) => (text(m, src).to_string(), 0),
         None => (String::new(), 0),
     };
     let mut names = Vec::new();
     let mut c = node.walk();
     for child in node.children_by_field_name("name", &mut c) {
-        match child.kind() {
+        match kind(child) {
             "aliased_import" => names.push(aliased(child, src)),
             _ => {
                 let n = text(child, src).to_string();
@@ -279,7 +299,7 @@ fn import_from_statement(out: &mut FileParse, node: Node<'_>, src: &[u8], deferr
     let mut c = node.walk();
     if node
         .children(&mut c)
-        .any(|ch| ch.kind() == "wildcard_import")
+        .any(|ch| kind(ch) == "wildcard_import")
     {
         names.push(("*".to_string(), "*".to_string()));
     }
@@ -298,12 +318,10 @@ fn import_from_statement(out: &mut FileParse, node: Node<'_>, src: &[u8], deferr
 
 /// `name as alias` (the alias defaults to the name).
 fn aliased(node: Node<'_>, src: &[u8]) -> (String, String) {
-    let name = node
-        .child_by_field_name("name")
+    let name = field(node, "name")
         .map(|n| text(n, src).to_string())
         .unwrap_or_default();
-    let alias = node
-        .child_by_field_name("alias")
+    let alias = field(node, "alias")
         .map(|n| text(n, src).to_string())
         .unwrap_or_else(|| name.clone());
     (name, alias)
@@ -315,7 +333,7 @@ fn relative_module(node: Node<'_>, src: &[u8]) -> (String, u32) {
     let mut module = String::new();
     let mut c = node.walk();
     for part in node.children(&mut c) {
-        match part.kind() {
+        match kind(part) {
             "import_prefix" => level = text(part, src).chars().filter(|c| *c == '.').count() as u32,
             "dotted_name" => module = text(part, src).to_string(),
             _ => {}
@@ -327,7 +345,7 @@ fn relative_module(node: Node<'_>, src: &[u8]) -> (String, u32) {
 /// A call of a name or attribute chain (`f(...)`, `a.b.c(...)`, `Cls(x).decode()` as
 /// `Cls().decode`), the class or module its receiver names (a value use), and dynamic uses.
 fn call(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) {
-    let Some(f) = node.child_by_field_name("function") else {
+    let Some(f) = field(node, "function") else {
         return;
     };
     let Some(callee) = types::expr_key(f, src) else {
@@ -347,13 +365,12 @@ fn call(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) {
     out.push_call(scope, callee, node);
 }
 
-/// The body of `if TYPE_CHECKING:`: its imports never run, so they are deferred.
+/// The body of `if TYPE_CHECKING:` (`node` is an `if_statement`): its imports never run, so
+/// they are deferred.
 fn type_checking_body<'t>(node: Node<'t>, src: &[u8]) -> Option<Node<'t>> {
-    (node.kind() == "if_statement")
-        .then(|| node.child_by_field_name("condition"))
-        .flatten()
+    field(node, "condition")
         .is_some_and(|c| matches!(text(c, src), "TYPE_CHECKING" | "typing.TYPE_CHECKING"))
-        .then(|| node.child_by_field_name("consequence"))
+        .then(|| field(node, "consequence"))
         .flatten()
 }
 

@@ -5,6 +5,7 @@
 
 use tree_sitter::Node;
 
+use super::{field, kind};
 use crate::code::lang::{DOC_TYPE, FileParse, TypeFact, text};
 
 /// Builtin and standard names a docstring often gives, which name no class of the repository.
@@ -62,11 +63,11 @@ fn param(out: &mut FileParse, idx: usize, name: &str, ty: &str) {
 
 /// The text of the string that opens `def`'s body, without its prefix and quotes.
 fn docstring<'a>(def: Node<'_>, src: &'a [u8]) -> Option<&'a str> {
-    let first = def.child_by_field_name("body")?.named_child(0)?;
+    let first = field(def, "body")?.named_child(0)?;
     let string = first
         .named_child(0)
-        .filter(|_| first.kind() == "expression_statement")?;
-    (string.kind() == "string").then(|| {
+        .filter(|_| kind(first) == "expression_statement")?;
+    (kind(string) == "string").then(|| {
         text(string, src)
             .trim_start_matches(['r', 'R', 'u', 'U'])
             .trim_matches(['"', '\''])

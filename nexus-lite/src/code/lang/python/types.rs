@@ -5,6 +5,7 @@
 use std::collections::HashSet;
 use tree_sitter::Node;
 
+use super::{field, kind};
 use crate::code::lang::{Call, Dynamic, FileParse, SymKind, TypeFact, line_of, text};
 
 /// The longest key [`expr_key`] builds.
@@ -18,18 +19,18 @@ pub(crate) const ITERATED: &str = "[*]";
 /// A name chain with call results marked `()`: `a.b`, `make().close`, `Cls().decode`,
 /// `super().run`; `None` for anything else (subscripts, literals, operators).
 pub(super) fn expr_key(node: Node<'_>, src: &[u8]) -> Option<String> {
-    let key = match node.kind() {
+    let key = match kind(node) {
         "identifier" => text(node, src).to_string(),
         "attribute" => {
-            let object = expr_key(node.child_by_field_name("object")?, src)?;
-            let attr = text(node.child_by_field_name("attribute")?, src);
+            let object = expr_key(field(node, "object")?, src)?;
+            let attr = text(field(node, "attribute")?, src);
             format!("{object}.{attr}")
         }
         "call" => {
-            let f = node.child_by_field_name("function")?;
+            let f = field(node, "function")?;
             // `Ruler[T]()`: a generic class instantiated with its parameter.
-            let f = match f.child_by_field_name("value") {
-                Some(generic) if f.kind() == "subscript" && names_class(generic, src) => generic,
+            let f = match field(f, "value") {
+                Some(generic) if kind(f) == "subscript" && names_class(generic, src) => generic,
                 _ => f,
             };
             format!("{}()", expr_key(f, src)?)
@@ -37,10 +38,7 @@ pub(super) fn expr_key(node: Node<'_>, src: &[u8]) -> Option<String> {
         "parenthesized_expression" => expr_key(node.named_child(0)?, src)?,
         // `self.tags[key]`: an element of a container, typed by its annotation (see
         // [`container_elements`]).
-        "subscript" => format!(
-            "{}{INDEXED}",
-            expr_key(node.child_by_field_name("value")?, src)?
-        ),
+        "subscript" => format!("{}{INDEXED}", expr_key(field(node, "value")?, src)?),
         _ => return None,
     };
     (key.len() < MAX_KEY && !key.contains(['\n', ' '])).then_some(key)
@@ -49,12 +47,12 @@ pub(super) fn expr_key(node: Node<'_>, src: &[u8]) -> Option<String> {
 /// The class an annotation names: `Transport`, `mod.Transport`, `"Transport"`,
 /// `Optional[T]`, `T | None`, `Union[T, None]`; `None` for containers and anything else.
 pub(super) fn annotation(node: Node<'_>, src: &[u8]) -> Option<String> {
-    let node = if node.kind() == "type" {
+    let node = if kind(node) == "type" {
         node.named_child(0)?
     } else {
         node
     };
-    match node.kind() {
+    match kind(node) {
         "identifier" | "attribute" => {
             let k = expr_key(node, src)?;
             (!k.contains('(') && k != "None").then_some(k)
@@ -68,10 +66,7 @@ pub(super) fn annotation(node: Node<'_>, src: &[u8]) -> Option<String> {
         }
         "binary_operator" => {
             // `T | None` / `None | T`
-            let (l, r) = (
-                node.child_by_field_name("left")?,
-                node.child_by_field_name("right")?,
-            );
+            let (l, r) = (field(node, "left")?, field(node, "right")?);
             match (text(l, src), text(r, src)) {
                 (_, "None") => annotation(l, src),
                 ("None", _) => annotation(r, src),
@@ -93,7 +88,7 @@ pub(super) fn annotation(node: Node<'_>, src: &[u8]) -> Option<String> {
                 .named_children(&mut c)
                 .filter(|a| text(*a, src) != "None")
                 .collect();
-            if args.kind() != "type_parameter" && args.kind() != "expression_list" {
+            if kind(args) != "type_parameter" && kind(args) != "expression_list" {
                 named = vec![args];
             }
             match named.as_slice() {
@@ -112,19 +107,19 @@ pub(super) fn container_elements(
     node: Node<'_>,
     src: &[u8],
 ) -> Option<(Option<String>, Option<String>)> {
-    let node = if node.kind() == "type" {
+    let node = if kind(node) == "type" {
         node.named_child(0)?
     } else {
         node
     };
-    if !matches!(node.kind(), "generic_type" | "subscript") {
+    if !matches!(kind(node), "generic_type" | "subscript") {
         return None;
     }
     let head = text(node.named_child(0)?, src);
     let head = head.rsplit('.').next().unwrap_or(head);
     let args = node.named_child(1)?;
     let mut c = args.walk();
-    let args: Vec<Node<'_>> = if matches!(args.kind(), "type_parameter" | "expression_list") {
+    let args: Vec<Node<'_>> = if matches!(kind(args), "type_parameter" | "expression_list") {
         args.named_children(&mut c).collect()
     } else {
         vec![args]
@@ -148,10 +143,10 @@ pub(super) fn container_elements(
 /// union fact (`DSSKey|RSAKey`).
 fn class_table(node: Node<'_>, src: &[u8]) -> Option<(Option<String>, Option<String>)> {
     let mut c = node.walk();
-    let items: Vec<Node<'_>> = match node.kind() {
+    let items: Vec<Node<'_>> = match kind(node) {
         "dictionary" => node
             .named_children(&mut c)
-            .map(|pair| pair.child_by_field_name("value"))
+            .map(|pair| field(pair, "value"))
             .collect::<Option<_>>()?,
         "list" | "tuple" | "set" => node.named_children(&mut c).collect(),
         _ => return None,
@@ -169,7 +164,7 @@ fn class_table(node: Node<'_>, src: &[u8]) -> Option<(Option<String>, Option<Str
         return None;
     }
     let union = classes.join("|");
-    Some(if node.kind() == "dictionary" {
+    Some(if kind(node) == "dictionary" {
         (Some(union), None)
     } else {
         (Some(union.clone()), Some(union))
@@ -209,17 +204,17 @@ fn plain_dotted(t: &str) -> bool {
         })
 }
 
-/// True when `child` (under `parent`, in field `field`) names what is bound, defined or called
+/// True when `child` (under a node of kind `parent`, in field `field`) names what is bound, defined or called
 /// rather than reading a value: assignment targets, parameters, definitions' names, keyword
 /// argument names, a call's function, a class's bases (those are `inherits` edges).
 /// `parent_named`: `parent` itself is in such a position (a class's `superclasses` list).
 pub(super) fn names_not_reads(
-    parent: Node<'_>,
+    parent: &str,
     parent_named: bool,
     field: Option<&str>,
     child: Node<'_>,
 ) -> bool {
-    match parent.kind() {
+    match parent {
         "assignment" | "augmented_assignment" | "for_statement" | "for_in_clause" => {
             field == Some("left")
         }
@@ -236,15 +231,15 @@ pub(super) fn names_not_reads(
         | "as_pattern_target" | "dotted_name" | "aliased_import" | "pattern_list" => true,
         "as_pattern" => field == Some("alias"),
         // A class's bases: `class C(Base, mod.Mixin)` (not `metaclass=M`).
-        "argument_list" => parent_named && matches!(child.kind(), "identifier" | "attribute"),
+        "argument_list" => parent_named && matches!(kind(child), "identifier" | "attribute"),
         k => k.ends_with("pattern"),
     }
 }
 
-/// True when an identifier at `child`'s position binds a local name (an assignment or loop
+/// True when an identifier in field `field` of a node of kind `parent` binds a local name (an assignment or loop
 /// target, a parameter, `as x`, `x :=`): inside a function, reads of it are the local's.
-pub(super) fn binds_local(parent: Node<'_>, field: Option<&str>) -> bool {
-    match parent.kind() {
+pub(super) fn binds_local(parent: &str, field: Option<&str>) -> bool {
+    match parent {
         "assignment" | "augmented_assignment" | "for_statement" | "for_in_clause" => {
             field == Some("left")
         }
@@ -266,9 +261,9 @@ fn class_of_method(out: &FileParse, scope: Option<usize>) -> Option<usize> {
 /// True when `node` names a class by convention: a name or attribute chain whose last part is
 /// CamelCase (`Transport`, `mod.Packetizer`; not a constant such as `DEFAULT_PORT`).
 fn names_class(node: Node<'_>, src: &[u8]) -> bool {
-    let last = match node.kind() {
+    let last = match kind(node) {
         "identifier" => Some(node),
-        "attribute" => node.child_by_field_name("attribute"),
+        "attribute" => field(node, "attribute"),
         _ => None,
     };
     last.is_some_and(|n| {
@@ -292,15 +287,15 @@ fn latest_fact<'o>(out: &'o FileParse, scope: Option<usize>, name: &str) -> Opti
 /// `inferred`): a key naming the class would read as certain. An annotated parameter's fact
 /// is its class too (`t: Transport`), so calling an instance reads as constructing one: rare.
 fn class_held(out: &FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) -> Option<String> {
-    match node.kind() {
+    match kind(node) {
         "identifier" => {
             let ty = latest_fact(out, scope, text(node, src))?;
             (!ty.contains('(')).then(|| ty.to_string())
         }
         "parenthesized_expression" => class_held(out, node.named_child(0)?, src, scope),
         "boolean_operator" => {
-            let right = node.child_by_field_name("right")?;
-            (text(node.child_by_field_name("operator")?, src) == "or" && names_class(right, src))
+            let right = field(node, "right")?;
+            (text(field(node, "operator")?, src) == "or" && names_class(right, src))
                 .then(|| expr_key(right, src))
                 .flatten()
         }
@@ -312,17 +307,15 @@ fn class_held(out: &FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>)
 /// the callee holds), what a local it copies holds (`self.t = t`), a class itself
 /// (`factory = Transport`), or the value of a chained assignment (`t = self.t = Cls()`).
 fn value_type(out: &FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) -> Option<String> {
-    match node.kind() {
+    match kind(node) {
         // `T = TypeVar("T")` names a type parameter, not a `TypeVar` value to type receivers by.
         "call"
-            if node
-                .child_by_field_name("function")
+            if field(node, "function")
                 .is_some_and(|f| matches!(text(f, src), "TypeVar" | "typing.TypeVar")) =>
         {
             None
         }
-        "call" => node
-            .child_by_field_name("function")
+        "call" => field(node, "function")
             .and_then(|f| class_held(out, f, src, scope))
             .map(|class| format!("{class}()"))
             .or_else(|| expr_key(node, src)),
@@ -335,7 +328,7 @@ fn value_type(out: &FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>)
         "attribute" => names_class(node, src)
             .then(|| expr_key(node, src))
             .flatten(),
-        "assignment" => value_type(out, node.child_by_field_name("right")?, src, scope),
+        "assignment" => value_type(out, field(node, "right")?, src, scope),
         "subscript" => expr_key(node, src),
         "await" => value_type(out, node.named_child(0)?, src, scope),
         _ => None,
@@ -349,11 +342,11 @@ fn push_fact(out: &mut FileParse, scope: Option<usize>, name: String, ty: String
 /// `t = Transport(...)`, `t: Transport = ...`, `self.x = Cls()`, `self.x: Cls`, `self.x = t`
 /// (an annotated parameter), and `x: Cls` in a class body.
 pub(super) fn assignment(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) {
-    let Some(left) = node.child_by_field_name("left") else {
+    let Some(left) = field(node, "left") else {
         return;
     };
     // Who the fact is about: a local, or an attribute of the class (`self.x`, `x` in its body).
-    let (fact_scope, name) = match left.kind() {
+    let (fact_scope, name) = match kind(left) {
         "identifier" => {
             let name = text(left, src);
             if scope.is_some_and(|s| out.symbols[s].kind == SymKind::Class) {
@@ -363,8 +356,8 @@ pub(super) fn assignment(out: &mut FileParse, node: Node<'_>, src: &[u8], scope:
             }
         }
         "attribute" => {
-            let obj = left.child_by_field_name("object").map(|o| text(o, src));
-            let attr = left.child_by_field_name("attribute").map(|a| text(a, src));
+            let obj = field(left, "object").map(|o| text(o, src));
+            let attr = field(left, "attribute").map(|a| text(a, src));
             match (obj, attr, class_of_method(out, scope)) {
                 (Some("self"), Some(attr), Some(class)) => (Some(class), format!("self.{attr}")),
                 _ => return,
@@ -372,10 +365,10 @@ pub(super) fn assignment(out: &mut FileParse, node: Node<'_>, src: &[u8], scope:
         }
         _ => return,
     };
-    match node.child_by_field_name("type") {
+    match field(node, "type") {
         Some(t) => annotated(out, fact_scope, &name, t, src),
         None => {
-            let Some(right) = node.child_by_field_name("right") else {
+            let Some(right) = field(node, "right") else {
                 return;
             };
             if let Some(ty) = value_type(out, right, src, scope) {
@@ -390,13 +383,10 @@ pub(super) fn assignment(out: &mut FileParse, node: Node<'_>, src: &[u8], scope:
 /// `for tag in self.order:` (`tag` is what iterating `self.order` gives: see
 /// [`container_elements`] and [`class_table`]).
 pub(super) fn for_target(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) {
-    let (Some(left), Some(right)) = (
-        node.child_by_field_name("left"),
-        node.child_by_field_name("right"),
-    ) else {
+    let (Some(left), Some(right)) = (field(node, "left"), field(node, "right")) else {
         return;
     };
-    if left.kind() != "identifier" {
+    if kind(left) != "identifier" {
         return;
     }
     // `for key_class in (RSAKey, ECDSAKey):` iterates a literal table of classes.
@@ -412,26 +402,25 @@ pub(super) fn for_target(out: &mut FileParse, node: Node<'_>, src: &[u8], scope:
 
 /// `with Cls() as c:` (`c` is what `Cls().__enter__()` returns).
 pub(super) fn with_item(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) {
-    let Some(value) = node.child_by_field_name("value") else {
+    let Some(value) = field(node, "value") else {
         return;
     };
-    if value.kind() != "as_pattern" {
+    if kind(value) != "as_pattern" {
         return;
     }
-    let (Some(expr), Some(alias)) = (value.named_child(0), value.child_by_field_name("alias"))
-    else {
+    let (Some(expr), Some(alias)) = (value.named_child(0), field(value, "alias")) else {
         return;
     };
     if let (Some(ty), Some(name)) = (
         value_type(out, expr, src, scope),
-        alias.named_child(0).filter(|n| n.kind() == "identifier"),
+        alias.named_child(0).filter(|n| kind(*n) == "identifier"),
     ) {
         // What `__enter__` returns (`async with`: `__aenter__`), the value itself when the
         // class has none here.
         let asynchronous = node
             .parent()
             .and_then(|clause| clause.parent())
-            .is_some_and(|w| w.child(0).is_some_and(|k| k.kind() == "async"));
+            .is_some_and(|w| w.child(0).is_some_and(|k| kind(k) == "async"));
         let enter = if asynchronous {
             "__aenter__"
         } else {
@@ -464,13 +453,13 @@ pub(super) fn return_value(out: &mut FileParse, node: Node<'_>, src: &[u8], scop
     let Some(mut value) = node.named_child(0) else {
         return;
     };
-    while matches!(value.kind(), "await" | "parenthesized_expression") {
+    while matches!(kind(value), "await" | "parenthesized_expression") {
         let Some(inner) = value.named_child(0) else {
             return;
         };
         value = inner;
     }
-    if !matches!(value.kind(), "identifier" | "attribute" | "call") {
+    if !matches!(kind(value), "identifier" | "attribute" | "call") {
         return;
     }
     if let Some(key) = expr_key(value, src) {
@@ -481,35 +470,32 @@ pub(super) fn return_value(out: &mut FileParse, node: Node<'_>, src: &[u8], scop
 /// The annotated parameters (`t: Transport`, `t: Optional[Transport] = None`) and the return
 /// annotation of function `idx`.
 pub(super) fn signature(out: &mut FileParse, idx: usize, def: Node<'_>, src: &[u8]) {
-    if let Some(ret) = def.child_by_field_name("return_type")
+    if let Some(ret) = field(def, "return_type")
         && let Some(ty) = annotation(ret, src)
     {
         out.returns.push((idx, ty));
     }
-    let Some(params) = def.child_by_field_name("parameters") else {
+    let Some(params) = field(def, "parameters") else {
         return;
     };
     let mut c = params.walk();
     for p in params.named_children(&mut c) {
         // `sftp_si=SFTPServerInterface`: the parameter holds that class unless a caller says
         // otherwise.
-        if p.kind() == "default_parameter"
-            && let (Some(name), Some(value)) = (
-                p.child_by_field_name("name"),
-                p.child_by_field_name("value"),
-            )
+        if kind(p) == "default_parameter"
+            && let (Some(name), Some(value)) = (field(p, "name"), field(p, "value"))
             && names_class(value, src)
             && let Some(class) = expr_key(value, src)
         {
             push_fact(out, Some(idx), text(name, src).to_string(), class);
             continue;
         }
-        let name = match p.kind() {
-            "typed_parameter" => p.named_child(0).filter(|n| n.kind() == "identifier"),
-            "typed_default_parameter" => p.child_by_field_name("name"),
+        let name = match kind(p) {
+            "typed_parameter" => p.named_child(0).filter(|n| kind(*n) == "identifier"),
+            "typed_default_parameter" => field(p, "name"),
             _ => None,
         };
-        if let (Some(name), Some(ty)) = (name, p.child_by_field_name("type")) {
+        if let (Some(name), Some(ty)) = (name, field(p, "type")) {
             annotated(out, Some(idx), text(name, src), ty, src);
         }
     }
@@ -517,28 +503,25 @@ pub(super) fn signature(out: &mut FileParse, idx: usize, def: Node<'_>, src: &[u
 
 /// `@pytest.mark.usefixtures("a", "b")` on function or class `idx`.
 pub(super) fn usefixtures(out: &mut FileParse, idx: usize, def: Node<'_>, src: &[u8]) {
-    let Some(decorated) = def.parent().filter(|p| p.kind() == "decorated_definition") else {
+    let Some(decorated) = def.parent().filter(|p| kind(*p) == "decorated_definition") else {
         return;
     };
     let mut c = decorated.walk();
     for d in decorated.named_children(&mut c) {
-        let Some(call) = d.named_child(0).filter(|n| n.kind() == "call") else {
+        let Some(call) = d.named_child(0).filter(|n| kind(*n) == "call") else {
             continue;
         };
-        let callee = call
-            .child_by_field_name("function")
-            .map(|f| text(f, src))
-            .unwrap_or("");
+        let callee = field(call, "function").map(|f| text(f, src)).unwrap_or("");
         if !matches!(callee, "pytest.mark.usefixtures" | "mark.usefixtures") {
             continue;
         }
-        let Some(args) = call.child_by_field_name("arguments") else {
+        let Some(args) = field(call, "arguments") else {
             continue;
         };
         let mut ac = args.walk();
         for a in args
             .named_children(&mut ac)
-            .filter(|a| a.kind() == "string")
+            .filter(|a| kind(*a) == "string")
         {
             let name = text(a, src).trim_matches(|c| c == '"' || c == '\'');
             if plain_dotted(name) {
@@ -553,10 +536,9 @@ pub(super) fn usefixtures(out: &mut FileParse, idx: usize, def: Node<'_>, src: &
 pub(super) fn dynamic_call(out: &mut FileParse, node: Node<'_>, callee: &str, src: &[u8]) {
     let kind = match callee {
         "getattr" | "setattr" => {
-            let literal = node
-                .child_by_field_name("arguments")
+            let literal = field(node, "arguments")
                 .and_then(|a| a.named_child(1))
-                .is_some_and(|n| n.kind() == "string" && !text(n, src).starts_with('f'));
+                .is_some_and(|n| kind(n) == "string" && !text(n, src).starts_with('f'));
             if literal {
                 return;
             }
