@@ -7,7 +7,9 @@
 //! Pure functions over text; the indexer stores the spans with the graph and the API detects
 //! them again on text it reads at request time.
 
+use aho_corasick::AhoCorasick;
 use std::borrow::Cow;
+use std::sync::LazyLock;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SpanKind {
@@ -91,15 +93,30 @@ const MIN_ENTROPY_BASE64: f64 = 4.5;
 /// Random hex reaches about 3.7 on 40 characters (at most 4).
 const MIN_ENTROPY_HEX: f64 = 3.2;
 
+const PUTTY: &str = "PuTTY-User-Key-File-";
+
+/// `private_key` in any case (what [`is_private_key_value`] looks for).
+static PRIVATE_KEY: LazyLock<Option<AhoCorasick>> = LazyLock::new(|| {
+    AhoCorasick::builder()
+        .ascii_case_insensitive(true)
+        .build(["private_key"])
+        .ok()
+});
+
 /// The secret spans of `text`, sorted by start line, overlapping ones merged.
 pub fn detect(text: &str) -> Vec<SecretSpan> {
     let lines: Vec<&str> = text.lines().collect();
     let mut spans = Vec::new();
     let mut covered = vec![false; lines.len()];
+    // Each line test below needs a word the whole text is asked for once: most files have
+    // none of them, and looking for a word line by line costs more than the rest of the scan.
+    let (markers, putty) = (text.contains("BEGIN "), text.contains(PUTTY));
+    let key_values = PRIVATE_KEY.as_ref().is_none_or(|ac| ac.is_match(text));
     let mut i = 0;
-    while i < lines.len() {
+    while (markers || putty || key_values) && i < lines.len() {
         let line = lines[i];
-        let found = if let Some((at, label)) = begin_label(line) {
+        let begin = if markers { begin_label(line) } else { None };
+        let found = if let Some((at, label)) = begin {
             let kind = if label.contains("PRIVATE") || label.contains("SECRET") {
                 SpanKind::PrivateKey
             } else {
@@ -111,9 +128,9 @@ pub fn detect(text: &str) -> Vec<SecretSpan> {
                 block_end(&lines, i, has_end_marker)
             };
             Some((end, kind))
-        } else if line.trim_start().starts_with("PuTTY-User-Key-File-") {
+        } else if putty && line.trim_start().starts_with(PUTTY) {
             Some((block_end(&lines, i, putty_end), SpanKind::PrivateKey))
-        } else if is_private_key_value(line) {
+        } else if key_values && is_private_key_value(line) {
             Some((i, SpanKind::PrivateKey))
         } else {
             None
@@ -302,6 +319,9 @@ fn longest_run(line: &str) -> (&str, usize) {
 
 /// A line that is mostly one long random-looking base64 or hex run.
 fn high_entropy(line: &str) -> bool {
+    if line.len() < MIN_RUN {
+        return false;
+    }
     let (run, non_blank) = longest_run(line);
     if run.len() < MIN_RUN || run.len() * 100 < non_blank * MIN_SHARE_PERCENT {
         return false;
