@@ -105,6 +105,14 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
         if c.goto_first_child() {
             loop {
                 let child = c.node();
+                // Punctuation and keywords hold nothing to extract (half the nodes of a file);
+                // a MISSING one is still visited, in order, for its parse error.
+                if !child.is_named() && child.child_count() == 0 && !child.is_missing() {
+                    if !c.goto_next_sibling() {
+                        break;
+                    }
+                    continue;
+                }
                 let field = field_name(&c);
                 let named = types::names_not_reads(node_kind, named, field, child);
                 if named && kind(child) == "identifier" && types::binds_local(node_kind, field) {
