@@ -644,8 +644,9 @@ def each_class():
 /// Types given in docstrings' Sphinx fields (requests, paramiko): `:rtype:` with an absolute
 /// path the module does not import (`net.sftp.Conn` inside `net`), `:rtype:` through the
 /// package's re-export, `:type name:`, `:param .Class name:`, a role (`:class:`), and an
-/// annotation winning over its docstring. Each reaches its method `inferred`; prose, builtins
-/// and several classes type nothing.
+/// annotation winning over its docstring, and a docstring type naming no class giving way to
+/// the returned value. Each reaches its method `inferred`; prose, builtins and several
+/// classes type nothing.
 #[test]
 fn docstring_types_type_receivers() {
     let repo = tempfile::tempdir().unwrap();
@@ -680,6 +681,10 @@ class Session:
         """:rtype: net.sftp.Conn"""
         return self.pools[0]
 
+    def misdocumented(self):
+        """:rtype: ConnectionThatMoved"""
+        return sftp.Conn()
+
     def send(self, url):
         return self.get_conn(url).send()
 
@@ -692,6 +697,9 @@ class Session:
 
     def wins(self):
         return self.annotated().send()
+
+    def moved(self):
+        return self.misdocumented().send()
 
 
 def typed(conn, pool, other):
@@ -712,7 +720,12 @@ def typed(conn, pool, other):
     );
     let srv = start_server(repo.path(), data.path(), Some(REPO), true);
     let conn = impact(srv.addr, "symbol=net.sftp.Conn.send&depth=1");
-    for who in ["net.session.Session.send", "net.session.typed"] {
+    // `moved`: a docstring type naming no class gives way to what the function returns.
+    for who in [
+        "net.session.Session.send",
+        "net.session.typed",
+        "net.session.Session.moved",
+    ] {
         assert!(has(&conn, who, "calls", "inferred"), "{who}: {conn}");
     }
     let pool = impact(srv.addr, "symbol=net.sftp.Pool.send&depth=1");

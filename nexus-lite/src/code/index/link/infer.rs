@@ -555,7 +555,8 @@ impl Resolver<'_> {
     }
 
     /// What function `id` returns: its annotation, else the classes its `return` values are
-    /// (one of several classes: a union; all of them external: external).
+    /// (one of several classes: a union; all of them external: external). A docstring's
+    /// `:rtype:` naming nothing found gives way to the values.
     ///
     /// A function's own values are typed with a fresh [`MAX_DEPTH`], whatever the depth of the
     /// question that asked: a memoized return type is then the same whoever computed it first,
@@ -576,7 +577,10 @@ impl Resolver<'_> {
 
     fn return_type_within(&self, id: i64) -> Ty {
         if let Some((g, ty)) = self.types.returns.get(&id) {
-            return self.type_of(*g, ty, None, 0);
+            let found = self.type_of(*g, ty, None, 0);
+            if !(matches!(found, Ty::Unknown) && ty.starts_with(DOC_TYPE)) {
+                return found;
+            }
         }
         let Some((g, f, values)) = self.types.returned.get(&id) else {
             return Ty::Unknown;

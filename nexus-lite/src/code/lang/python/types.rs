@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use tree_sitter::Node;
 
 use super::{field, kind};
-use crate::code::lang::{Call, Dynamic, FileParse, SymKind, TypeFact, line_of, text};
+use crate::code::lang::{Call, DOC_TYPE, Dynamic, FileParse, SymKind, TypeFact, line_of, text};
 
 /// The longest key [`expr_key`] builds.
 const MAX_KEY: usize = 200;
@@ -439,13 +439,16 @@ pub(super) fn with_item(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: 
 const MAX_RETURNED: usize = 4;
 
 /// `return Cls(...)`, `return cls(...)`, `return self`, `return self.x`, `return t` in a
-/// function without a return annotation: kept (the first [`MAX_RETURNED`]) to be typed in
+/// function without a return annotation (a docstring's `:rtype:` may name nothing found): kept (the first [`MAX_RETURNED`]) to be typed in
 /// the function's scope when a receiver is its call (`t.open_sftp_client().listdir()`).
 pub(super) fn return_value(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) {
     let Some(f) = scope.filter(|s| out.symbols[*s].kind != SymKind::Class) else {
         return;
     };
-    if out.returns.iter().any(|(i, _)| *i == f)
+    if out
+        .returns
+        .iter()
+        .any(|(i, t)| *i == f && !t.starts_with(DOC_TYPE))
         || out.returned.iter().filter(|(i, _)| *i == f).count() >= MAX_RETURNED
     {
         return;
