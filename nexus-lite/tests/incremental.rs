@@ -81,6 +81,18 @@ fn copy_of_this_repository(dir: &Path) {
         "probe/e.py",
         "from probe.pkg import rule\n\n\ndef apply():\n    return rule()\n",
     );
+    // A method reached through a base class: a full link (its files shared among threads)
+    // and a one-file link (on one thread) must both know the bases.
+    write(
+        dir,
+        "probe/inherit.py",
+        "class Base:\n    def hello(self):\n        return 1\n\n\nclass Sub(Base):\n    pass\n",
+    );
+    write(
+        dir,
+        "probe/greet.py",
+        "from probe.inherit import Sub\n\n\ndef first():\n    return Sub().hello()\n\n\ndef later():\n    return 0\n",
+    );
     git(dir, &["init", "-q", "-b", "main"]);
     git(dir, &["add", "-A"]);
     git(dir, &["commit", "-q", "-m", "this repository"]);
@@ -227,6 +239,15 @@ fn a_regeneration_links_what_the_change_reaches_and_gives_the_full_graph() {
     let (apply, rule) = ("probe.e.apply", "probe.pkg.rule.rule");
     // `exact`, not a guess by name: a guess stays once the import is the submodule.
     assert!(calls_with(data.path(), &first.graph_id, apply, rule, 0.9));
+    let hello = "probe.inherit.Base.hello";
+    // `inferred` through `Sub`'s base, not a guess by name.
+    assert!(calls_with(
+        data.path(),
+        &first.graph_id,
+        "probe.greet.first",
+        hello,
+        0.8
+    ));
 
     // A local the function does not return: its file alone.
     let (linked, _) = step(
@@ -330,6 +351,24 @@ fn a_regeneration_links_what_the_change_reaches_and_gives_the_full_graph() {
         &graph,
         "probe.z_chain.top",
         "probe.chain.End.ping"
+    ));
+    // A call through a base class: its file alone, linked on one thread, and the graph of a
+    // full link.
+    let (linked, graph) = step(&state, repo.path(), data.path(), "a base class", |r| {
+        replace(
+            r,
+            "probe/greet.py",
+            "    return 0\n",
+            "    Sub().hello()\n    return 0\n",
+        );
+    });
+    assert_eq!(linked, 2);
+    assert!(calls_with(
+        data.path(),
+        &graph,
+        "probe.greet.later",
+        hello,
+        0.8
     ));
     // A function renamed while other files still call it by its old name: every file.
     let (linked, _) = step(

@@ -14,9 +14,8 @@ use infer::{BUILTIN_NAMES, Target, Types};
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde_json::json;
 use sha2::{Digest, Sha256};
-use std::cell::OnceCell;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// One run's link: a part per source file (in listing order), then the graph's own part
 /// (the repository and package nodes), and the anomalies.
@@ -208,7 +207,7 @@ struct Symbols<'a> {
     file_ids: Vec<i64>,
     /// Per file, made when first looked up: local qualified name -> (node id, kind). A
     /// one-file run looks up few files' symbols.
-    sym_ids: Vec<OnceCell<FxHashMap<&'a str, (i64, SymKind)>>>,
+    sym_ids: Vec<OnceLock<FxHashMap<&'a str, (i64, SymKind)>>>,
     /// Node id of each symbol of each file, by the symbol's index in its parse.
     sym_node_of: Vec<Vec<i64>>,
     /// Functions and methods by (language, name), for best-effort call matching.
@@ -246,7 +245,7 @@ fn add_files_and_symbols<'a>(
     let symbols: usize = sources.iter().map(|s| s.parse.symbols.len()).sum();
     let mut out = Symbols {
         file_ids: Vec::with_capacity(sources.len()),
-        sym_ids: sources.iter().map(|_| OnceCell::new()).collect(),
+        sym_ids: sources.iter().map(|_| OnceLock::new()).collect(),
         sym_node_of: Vec::with_capacity(sources.len()),
         by_name: FxHashMap::with_capacity_and_hasher(symbols, Default::default()),
         classes_by_name: FxHashMap::default(),
@@ -860,59 +859,105 @@ fn add_bases(
 /// standard-library method names and receivers of a known type), then `uses` edges for names
 /// read as values (resolved only, never guessed). Reused files keep their part's.
 fn add_calls_and_uses(g: &mut Builder, r: &Resolver<'_>, reuse: &[Option<Arc<Part>>]) {
-    let symbols = r.symbols;
-    let mut seen = FxHashSet::default();
-    for (fi, s) in r.sources.iter().enumerate() {
-        if reuse.get(fi).is_some_and(Option::is_some) {
-            continue;
-        }
-        let node_of = |caller: Option<usize>| {
-            caller
-                .map(|c| symbols.sym_node_of[fi][c])
-                .unwrap_or(symbols.file_ids[fi])
+    let todo: Vec<usize> = (0..r.sources.len())
+        .filter(|fi| !reuse.get(*fi).is_some_and(Option::is_some))
+        .collect();
+    // Each edge leaves its own file's nodes and typing is order-free (see `Types::partial`),
+    // so many files are shared among threads, each typing with memos of its own; a few (a
+    // regeneration's usual case) are linked here, without a second set of type tables.
+    let edges: Vec<Vec<EdgeRow>> = if todo.len() < PARALLEL_LINK_FILES {
+        todo.iter().map(|&fi| calls_and_uses(r, fi)).collect()
+    } else {
+        // The read-only tables are shared; `r` itself is not (its memos are cells).
+        let (sources, idx, symbols) = (r.sources, r.idx, r.symbols);
+        let (imports, fixtures, bases) = (r.imports, r.fixtures, &r.types.bases);
+        let own = || {
+            let mut types = Types::new(sources, symbols);
+            types.bases = bases.clone();
+            Resolver {
+                sources,
+                idx,
+                symbols,
+                imports,
+                fixtures,
+                types,
+            }
         };
-        for call in &s.parse.calls {
-            let src = node_of(call.caller);
-            let mut edge = |dst: i64, conf: f64| {
-                if dst != src && seen.insert((src, dst)) {
-                    g.edge(fi, "calls", src, dst, conf, Some(call.line));
-                }
-            };
-            match r.resolve_ref(fi, &call.callee, call.caller, 0) {
-                Target::Found(id, conf) => edge(id, conf),
-                // A receiver that may be one of several classes: each one's method.
-                Target::Many(u, conf) => r.types.list(u).iter().for_each(|id| edge(*id, conf)),
-                Target::Known => {}
-                Target::Unknown => {
-                    if let Some((id, conf)) = name_match(r, s.lang, &call.callee) {
-                        edge(id, conf);
-                    }
-                }
-            }
+        super::parallel_map(todo.len(), own, |own, k| calls_and_uses(own, todo[k]))
+            .into_iter()
+            .map(Option::unwrap_or_default)
+            .collect()
+    };
+    for (fi, edges) in todo.into_iter().zip(edges) {
+        for e in edges {
+            g.edge(fi, e.kind, e.src, e.dst, e.confidence, e.line);
         }
-        // `from .m import X` binds X: the importing file depends on it even when nothing
-        // else in the file names it (re-exports, `TYPE_CHECKING` imports). An import inside a
-        // function is that function's dependency, not the module's.
-        for imp in &s.parse.imports {
-            if let Some(Bind::Symbol(from, n)) = r.imports[fi].binds.get(imp.alias.as_str())
-                && let Some((dst, _)) = r.exported(*from, n)
-            {
-                let src = node_of(enclosing_symbol(&s.parse.symbols, imp.line));
-                if seen.insert((src, dst)) {
-                    g.edge(fi, "uses", src, dst, 0.9, Some(imp.line));
-                }
-            }
+    }
+}
+
+/// Below this many files to link, calls and uses are resolved on one thread.
+const PARALLEL_LINK_FILES: usize = 64;
+
+/// File `fi`'s `calls` and `uses` edges (see [`add_calls_and_uses`]), each pair once.
+fn calls_and_uses(r: &Resolver<'_>, fi: usize) -> Vec<EdgeRow> {
+    let (s, symbols) = (&r.sources[fi], r.symbols);
+    let mut out = Vec::new();
+    let mut seen = FxHashSet::default();
+    let mut edge = |kind: &'static str, src: i64, dst: i64, confidence: f64, line: u32| {
+        if seen.insert((src, dst)) {
+            out.push(EdgeRow {
+                kind,
+                src,
+                dst,
+                confidence,
+                line: Some(line),
+            });
         }
-        for u in &s.parse.uses {
-            let src = node_of(u.caller);
-            if let Some((dst, conf)) = r.resolve_use(fi, &u.callee, u.caller)
-                && dst != src
-                && seen.insert((src, dst))
-            {
-                g.edge(fi, "uses", src, dst, conf, Some(u.line));
+    };
+    let node_of = |caller: Option<usize>| {
+        caller
+            .map(|c| symbols.sym_node_of[fi][c])
+            .unwrap_or(symbols.file_ids[fi])
+    };
+    for call in &s.parse.calls {
+        let src = node_of(call.caller);
+        let mut call_edge = |dst: i64, conf: f64| {
+            if dst != src {
+                edge("calls", src, dst, conf, call.line);
+            }
+        };
+        match r.resolve_ref(fi, &call.callee, call.caller, 0) {
+            Target::Found(id, conf) => call_edge(id, conf),
+            // A receiver that may be one of several classes: each one's method.
+            Target::Many(u, conf) => r.types.list(u).iter().for_each(|id| call_edge(*id, conf)),
+            Target::Known => {}
+            Target::Unknown => {
+                if let Some((id, conf)) = name_match(r, s.lang, &call.callee) {
+                    call_edge(id, conf);
+                }
             }
         }
     }
+    // `from .m import X` binds X: the importing file depends on it even when nothing
+    // else in the file names it (re-exports, `TYPE_CHECKING` imports). An import inside a
+    // function is that function's dependency, not the module's.
+    for imp in &s.parse.imports {
+        if let Some(Bind::Symbol(from, n)) = r.imports[fi].binds.get(imp.alias.as_str())
+            && let Some((dst, _)) = r.exported(*from, n)
+        {
+            let src = node_of(enclosing_symbol(&s.parse.symbols, imp.line));
+            edge("uses", src, dst, 0.9, imp.line);
+        }
+    }
+    for u in &s.parse.uses {
+        let src = node_of(u.caller);
+        if let Some((dst, conf)) = r.resolve_use(fi, &u.callee, u.caller)
+            && dst != src
+        {
+            edge("uses", src, dst, conf, u.line);
+        }
+    }
+    out
 }
 
 /// The innermost symbol whose lines hold `line` (symbols come parents first).
