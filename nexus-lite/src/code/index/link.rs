@@ -863,17 +863,20 @@ fn add_calls_and_uses(g: &mut Builder, r: &Resolver<'_>, reuse: &[Option<Arc<Par
         .filter(|fi| !reuse.get(*fi).is_some_and(Option::is_some))
         .collect();
     // Each edge leaves its own file's nodes and typing is order-free (see `Types::partial`),
-    // so many files are shared among threads, each typing with memos of its own; a few (a
-    // regeneration's usual case) are linked here, without a second set of type tables.
+    // so many files are shared among threads, each typing with memos of its own (the files'
+    // locals are shared); a few (a regeneration's usual case) are linked here, without a
+    // second set of type tables.
     let edges: Vec<Vec<EdgeRow>> = if todo.len() < PARALLEL_LINK_FILES {
         todo.iter().map(|&fi| calls_and_uses(r, fi)).collect()
     } else {
         // The read-only tables are shared; `r` itself is not (its memos are cells).
         let (sources, idx, symbols) = (r.sources, r.idx, r.symbols);
         let (imports, fixtures, bases) = (r.imports, r.fixtures, &r.types.bases);
+        let facts = &r.types.facts;
         let own = || {
             let mut types = Types::new(sources, symbols);
             types.bases = bases.clone();
+            types.facts = Arc::clone(facts);
             Resolver {
                 sources,
                 idx,

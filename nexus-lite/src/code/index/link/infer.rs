@@ -7,7 +7,8 @@ use crate::code::index::Source;
 use crate::code::index::resolve::Bind;
 use crate::code::lang::{DOC_TYPE, SymKind, TypeFact};
 use rustc_hash::FxHashMap;
-use std::cell::{Cell, OnceCell, RefCell};
+use std::cell::{Cell, RefCell};
+use std::sync::{Arc, OnceLock};
 
 /// The confidence of an edge reached through an inferred type (impact calls it `inferred`).
 pub(super) const INFERRED: f64 = 0.8;
@@ -125,8 +126,8 @@ pub(super) struct Types<'a> {
     /// Class node -> its resolved base classes, in source order.
     pub(super) bases: FxHashMap<i64, Vec<i64>>,
     /// Per file, made when the file's locals are first read: (scope, name) -> type text of a
-    /// local. A one-file run reads few files' locals.
-    facts: Vec<OnceCell<Facts<'a>>>,
+    /// local. A one-file run reads few files' locals. Shared by the threads of a link.
+    pub(super) facts: Arc<[OnceLock<Facts<'a>>]>,
     /// (class node, attribute) -> (file, type text), from `self.x = ...` and `x: T` in the body.
     attrs: FxHashMap<(i64, &'a str), (usize, &'a str)>,
     /// (class node, name) -> the method or nested class of that name.
@@ -173,7 +174,7 @@ impl<'a> Types<'a> {
     pub(super) fn new(sources: &'a [Source], symbols: &Symbols<'a>) -> Types<'a> {
         let sum = |n: fn(&Source) -> usize| sources.iter().map(n).sum::<usize>();
         let mut t = Types {
-            facts: sources.iter().map(|_| OnceCell::new()).collect(),
+            facts: sources.iter().map(|_| OnceLock::new()).collect(),
             members: FxHashMap::with_capacity_and_hasher(
                 sum(|s| s.parse.symbols.len()),
                 Default::default(),
