@@ -230,50 +230,82 @@ struct Runs {
     restart: (RunOutcome, f64),
 }
 
-/// One thread over every tracked `.py` file of `repo`, three passes alternating: tree-sitter's
-/// parse alone (the tree dropped), then the indexer's parse (the same parse plus our walk).
-/// The difference is what our extraction costs; the first is the floor no walker can go under.
+/// One thread over every tracked source file of `repo`, three passes alternating:
+/// tree-sitter's parse alone (the tree dropped), then the indexer's parse (the same parse plus
+/// our walk). The difference is what our extraction costs; the first is the floor no walker
+/// can go under. Per language, and in total.
 fn parse_floor(repo: &Path) -> Result<Value, String> {
     use nexus_lite::code::lang::{Lang, Parsers, parser};
     let out = Command::new("git")
         .arg("-C")
         .arg(repo)
-        .args(["ls-files", "-z", "*.py"])
+        .args(["ls-files", "-z"])
         .output()
         .map_err(|e| format!("cannot run git: {e}"))?;
-    let sources: Vec<Vec<u8>> = out
+    let sources: Vec<(Lang, Vec<u8>)> = out
         .stdout
         .split(|b| *b == 0)
-        .filter(|p| !p.is_empty())
-        .filter_map(|p| std::fs::read(repo.join(String::from_utf8_lossy(p).as_ref())).ok())
+        .map(String::from_utf8_lossy)
+        .filter_map(|p| {
+            Some((
+                Lang::from_path(&p)?,
+                std::fs::read(repo.join(p.as_ref())).ok()?,
+            ))
+        })
         .collect();
-    let bytes: usize = sources.iter().map(Vec::len).sum();
-    let mut raw = parser(Lang::Python)?;
-    let mut ours = Parsers::default();
-    let (mut tree_ms, mut walk_ms) = (Vec::new(), Vec::new());
-    for _ in 0..3 {
-        let t = Instant::now();
-        for src in &sources {
-            drop(raw.parse(src, None));
-        }
-        tree_ms.push(t.elapsed().as_secs_f64() * 1000.0);
-        let t = Instant::now();
-        for src in &sources {
-            drop(ours.parse(Lang::Python, src));
-        }
-        walk_ms.push(t.elapsed().as_secs_f64() * 1000.0);
+    let mut raw: Vec<(Lang, tree_sitter::Parser)> = Vec::new();
+    for lang in Lang::ALL {
+        raw.push((lang, parser(lang)?));
     }
-    let median = |v: &mut Vec<f64>| {
-        v.sort_by(f64::total_cmp);
-        v[v.len() / 2]
-    };
-    let (tree, full) = (median(&mut tree_ms), median(&mut walk_ms));
-    Ok(json!({
-        "files": sources.len(),
-        "bytes": bytes,
-        "one_thread_ms": {"tree_sitter_parse": tree, "parse_and_walk": full, "walk": full - tree},
-        "tree_sitter_mb_per_s": bytes as f64 / 1e6 / (tree / 1000.0),
-    }))
+    let mut ours = Parsers::default();
+    let mut report = serde_json::Map::new();
+    let mut total = (0usize, 0.0, 0.0);
+    for lang in Lang::ALL {
+        let files: Vec<&Vec<u8>> = sources
+            .iter()
+            .filter(|(l, _)| *l == lang)
+            .map(|(_, s)| s)
+            .collect();
+        if files.is_empty() {
+            continue;
+        }
+        let bytes: usize = files.iter().map(|s| s.len()).sum();
+        let p = &mut raw
+            .iter_mut()
+            .find(|(l, _)| *l == lang)
+            .ok_or("no parser")?
+            .1;
+        let (mut tree_ms, mut walk_ms) = (Vec::new(), Vec::new());
+        for _ in 0..3 {
+            let t = Instant::now();
+            for src in &files {
+                drop(p.parse(src, None));
+            }
+            tree_ms.push(t.elapsed().as_secs_f64() * 1000.0);
+            let t = Instant::now();
+            for src in &files {
+                drop(ours.parse(lang, src));
+            }
+            walk_ms.push(t.elapsed().as_secs_f64() * 1000.0);
+        }
+        let (tree, full) = (median(&mut tree_ms), median(&mut walk_ms));
+        total = (total.0 + bytes, total.1 + tree, total.2 + full);
+        report.insert(
+            lang.name().to_string(),
+            json!({"files": files.len(), "bytes": bytes, "one_thread_ms": {"tree_sitter_parse": tree, "parse_and_walk": full, "walk": full - tree}}),
+        );
+    }
+    report.insert(
+        "total".into(),
+        json!({"bytes": total.0, "one_thread_ms": {"tree_sitter_parse": total.1, "parse_and_walk": total.2, "walk": total.2 - total.1},
+               "tree_sitter_mb_per_s": total.0 as f64 / 1e6 / (total.1 / 1000.0)}),
+    );
+    Ok(Value::Object(report))
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
 }
 
 fn run() -> Result<Value, String> {

@@ -4,14 +4,14 @@
 //! `import`/`export ... from`/`require()`/`import()`, calls and `extends`.
 
 use crate::code::lang::{
-    Base, FileParse, Import, SymKind, children_rev, in_function, line_of, note_error, parse_tree,
-    plain_callee, push_symbol, text,
+    Base, FileParse, Import, SymKind, children_rev, field, in_function, kind, line_of, note_error,
+    parse_tree, plain_callee, push_symbol, text,
 };
 use tree_sitter::{Node, Parser};
 
 /// The text of a string literal without its quotes.
 fn string_value(node: Node<'_>, src: &[u8]) -> Option<String> {
-    if !matches!(node.kind(), "string" | "template_string") {
+    if !matches!(kind(node), "string" | "template_string") {
         return None;
     }
     let t = text(node, src);
@@ -22,7 +22,7 @@ fn string_value(node: Node<'_>, src: &[u8]) -> Option<String> {
 }
 
 fn callee_text(node: Node<'_>, src: &[u8]) -> Option<String> {
-    if !matches!(node.kind(), "identifier" | "member_expression") {
+    if !matches!(kind(node), "identifier" | "member_expression") {
         return None;
     }
     let t = text(node, src);
@@ -37,27 +37,25 @@ fn callee_text(node: Node<'_>, src: &[u8]) -> Option<String> {
 
 /// `const x = require('m')` / `const {a, b: c} = require('m')`: (name, alias) bindings.
 fn require_bindings(call: Node<'_>, src: &[u8]) -> Vec<(Option<String>, String)> {
-    let Some(decl) = call.parent().filter(|p| p.kind() == "variable_declarator") else {
+    let Some(decl) = call.parent().filter(|p| kind(*p) == "variable_declarator") else {
         return vec![(None, String::new())];
     };
-    let Some(name) = decl.child_by_field_name("name") else {
+    let Some(name) = field(decl, "name") else {
         return vec![(None, String::new())];
     };
-    match name.kind() {
+    match kind(name) {
         "identifier" => vec![(None, text(name, src).to_string())],
         "object_pattern" => {
             let mut v = Vec::new();
             let mut c = name.walk();
             for p in name.named_children(&mut c) {
-                match p.kind() {
+                match kind(p) {
                     "shorthand_property_identifier_pattern" => {
                         let n = text(p, src).to_string();
                         v.push((Some(n.clone()), n));
                     }
                     "pair_pattern" => {
-                        if let (Some(k), Some(val)) =
-                            (p.child_by_field_name("key"), p.child_by_field_name("value"))
-                        {
+                        if let (Some(k), Some(val)) = (field(p, "key"), field(p, "value")) {
                             v.push((Some(text(k, src).to_string()), text(val, src).to_string()));
                         }
                     }
@@ -75,7 +73,7 @@ fn require_bindings(call: Node<'_>, src: &[u8]) -> Vec<(Option<String>, String)>
 fn identifier_binding(node: Node<'_>, src: &[u8]) -> Option<(Option<String>, String)> {
     let mut c = node.walk();
     node.named_children(&mut c)
-        .find(|n| n.kind() == "identifier")
+        .find(|n| kind(*n) == "identifier")
         .map(|id| (None, text(id, src).to_string()))
 }
 
@@ -84,7 +82,7 @@ fn clause_bindings(clause: Node<'_>, src: &[u8]) -> Vec<(Option<String>, String)
     let mut v = Vec::new();
     let mut c = clause.walk();
     for child in clause.named_children(&mut c) {
-        match child.kind() {
+        match kind(child) {
             "identifier" => v.push((Some("default".to_string()), text(child, src).to_string())),
             "namespace_import" => v.extend(identifier_binding(child, src)),
             "named_imports" => v.extend(specifiers(child, "import_specifier", src)),
@@ -94,19 +92,18 @@ fn clause_bindings(clause: Node<'_>, src: &[u8]) -> Vec<(Option<String>, String)
     v
 }
 
-/// (name, alias) of each `kind` specifier in `{ a, b as c }` (an import's, or an
+/// (name, alias) of each `wanted` specifier in `{ a, b as c }` (an import's, or an
 /// `export { … } from 'm'` clause's); no alias binds the name itself.
-fn specifiers(list: Node<'_>, kind: &str, src: &[u8]) -> Vec<(Option<String>, String)> {
+fn specifiers(list: Node<'_>, wanted: &str, src: &[u8]) -> Vec<(Option<String>, String)> {
     let mut v = Vec::new();
     let mut c = list.walk();
     for spec in list.named_children(&mut c) {
-        if spec.kind() != kind {
+        if kind(spec) != wanted {
             continue;
         }
-        if let Some(n) = spec.child_by_field_name("name") {
+        if let Some(n) = field(spec, "name") {
             let name = text(n, src).to_string();
-            let alias = spec
-                .child_by_field_name("alias")
+            let alias = field(spec, "alias")
                 .map(|a| text(a, src).to_string())
                 .unwrap_or_else(|| name.clone());
             v.push((Some(name), alias));
@@ -115,9 +112,9 @@ fn specifiers(list: Node<'_>, kind: &str, src: &[u8]) -> Vec<(Option<String>, St
     v
 }
 
-fn has_child_kind(node: Node<'_>, kind: &str) -> bool {
+fn has_child_kind(node: Node<'_>, wanted: &str) -> bool {
     let mut c = node.walk();
-    node.children(&mut c).any(|ch| ch.kind() == kind)
+    node.children(&mut c).any(|ch| kind(ch) == wanted)
 }
 
 /// Parses one TypeScript or JavaScript file (the parser decides which grammar): a walk over
@@ -129,12 +126,12 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
     while let Some((node, scope)) = stack.pop() {
         note_error(&mut out, node, src);
         // Template strings are walked: `${f(x)}` holds calls.
-        if !node.has_error() && matches!(node.kind(), "string" | "comment") {
+        if !node.has_error() && matches!(kind(node), "string" | "comment") {
             continue;
         }
         let mut child_scope = scope;
         let mut imported = false;
-        match node.kind() {
+        match kind(node) {
             "class_declaration" | "abstract_class_declaration" | "class" => {
                 if let Some(idx) = class(&mut out, node, src, scope) {
                     child_scope = Some(idx);
@@ -146,7 +143,7 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
                 }
             }
             "function_declaration" | "generator_function_declaration" => {
-                if let Some(name) = node.child_by_field_name("name") {
+                if let Some(name) = field(node, "name") {
                     child_scope = Some(push_symbol(
                         &mut out,
                         node,
@@ -171,10 +168,7 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
             }
             "call_expression" => call_expression(&mut out, node, src, scope),
             "new_expression" => {
-                if let Some(callee) = node
-                    .child_by_field_name("constructor")
-                    .and_then(|f| callee_text(f, src))
-                {
+                if let Some(callee) = field(node, "constructor").and_then(|f| callee_text(f, src)) {
                     out.push_call(scope, callee, node);
                 }
             }
@@ -192,25 +186,25 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
 
 /// A named class and the classes it extends; its symbol index.
 fn class(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) -> Option<usize> {
-    let name = node.child_by_field_name("name")?;
+    let name = field(node, "name")?;
     let idx = push_symbol(out, node, text(name, src), SymKind::Class, scope);
     let mut c = node.walk();
     for heritage in node.children(&mut c) {
-        if heritage.kind() != "class_heritage" {
+        if kind(heritage) != "class_heritage" {
             continue;
         }
         // JS: `extends <expr>`; TS: extends_clause(value: expr) [implements_clause].
         let mut c2 = heritage.walk();
         for part in heritage.named_children(&mut c2) {
-            let value = if part.kind() == "extends_clause" {
-                part.child_by_field_name("value")
-            } else if part.kind() == "implements_clause" {
+            let value = if kind(part) == "extends_clause" {
+                field(part, "value")
+            } else if kind(part) == "implements_clause" {
                 None
             } else {
                 Some(part)
             };
             if let Some(v) = value
-                && matches!(v.kind(), "identifier" | "member_expression")
+                && matches!(kind(v), "identifier" | "member_expression")
             {
                 out.bases.push(Base {
                     class: idx,
@@ -225,14 +219,14 @@ fn class(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) 
 
 /// A method (a function when not directly in a class); its symbol index.
 fn method(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) -> Option<usize> {
-    let name = node.child_by_field_name("name")?;
+    let name = field(node, "name")?;
     let parent_kind = scope.map(|i| out.symbols[i].kind);
-    let kind = if parent_kind == Some(SymKind::Class) {
+    let sym = if parent_kind == Some(SymKind::Class) {
         SymKind::Method
     } else {
         SymKind::Function
     };
-    Some(push_symbol(out, node, text(name, src), kind, scope))
+    Some(push_symbol(out, node, text(name, src), sym, scope))
 }
 
 /// `const f = () => ...` or a class field holding a function: the function's value node and
@@ -243,35 +237,33 @@ fn function_value<'t>(
     src: &[u8],
     scope: Option<usize>,
 ) -> Option<(Node<'t>, usize)> {
-    let name = node
-        .child_by_field_name("name")
-        .or_else(|| node.child_by_field_name("property"))?;
-    let value = node.child_by_field_name("value")?;
+    let name = field(node, "name").or_else(|| field(node, "property"))?;
+    let value = field(node, "value")?;
     if !matches!(
-        value.kind(),
+        kind(value),
         "arrow_function" | "function_expression" | "function"
-    ) || !matches!(name.kind(), "identifier" | "property_identifier")
+    ) || !matches!(kind(name), "identifier" | "property_identifier")
     {
         return None;
     }
     let in_class = scope.map(|i| out.symbols[i].kind) == Some(SymKind::Class);
-    let kind = if in_class && node.kind() != "variable_declarator" {
+    let sym = if in_class && kind(node) != "variable_declarator" {
         SymKind::Method
     } else {
         SymKind::Function
     };
-    Some((value, push_symbol(out, node, text(name, src), kind, scope)))
+    Some((value, push_symbol(out, node, text(name, src), sym, scope)))
 }
 
 /// `import ... from 'm'`, `export ... from 'm'`, TS `import x = require('m')`: one import per
 /// binding. False when the statement names no module.
 fn module_import(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) -> bool {
-    let source = node.child_by_field_name("source").or_else(|| {
+    let source = field(node, "source").or_else(|| {
         // TS `import x = require('m')`.
         let mut c = node.walk();
         node.named_children(&mut c)
-            .find(|n| n.kind() == "import_require_clause")
-            .and_then(|n| n.child_by_field_name("source"))
+            .find(|n| kind(*n) == "import_require_clause")
+            .and_then(|n| field(n, "source"))
     });
     let Some(spec) = source.and_then(|s| string_value(s, src)) else {
         return false;
@@ -281,7 +273,7 @@ fn module_import(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<
     let mut binds = Vec::new();
     let mut c = node.walk();
     for child in node.named_children(&mut c) {
-        match child.kind() {
+        match kind(child) {
             "import_clause" => binds.extend(clause_bindings(child, src)),
             "import_require_clause" => binds.extend(identifier_binding(child, src)),
             // Re-exports bind in this module what importers of it may name.
@@ -290,7 +282,7 @@ fn module_import(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<
             _ => {}
         }
     }
-    if node.kind() == "export_statement" && binds.is_empty() && has_child_kind(node, "*") {
+    if kind(node) == "export_statement" && binds.is_empty() && has_child_kind(node, "*") {
         // `export * from 'm'`: a star re-export, followed like Python's star import.
         binds.push((Some("*".to_string()), "*".to_string()));
     }
@@ -314,16 +306,16 @@ fn module_import(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<
 /// `require('m')` and `import('m')` are imports (`import()` is always deferred); any other
 /// call of a plain name is a call.
 fn call_expression(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) {
-    let Some(f) = node.child_by_field_name("function") else {
+    let Some(f) = field(node, "function") else {
         return;
     };
-    let first_arg = node.child_by_field_name("arguments").and_then(|a| {
+    let first_arg = field(node, "arguments").and_then(|a| {
         let mut c = a.walk();
         a.named_children(&mut c).next()
     });
     let spec = first_arg.and_then(|a| string_value(a, src));
-    let is_require = f.kind() == "identifier" && text(f, src) == "require";
-    if (is_require || f.kind() == "import")
+    let is_require = kind(f) == "identifier" && text(f, src) == "require";
+    if (is_require || kind(f) == "import")
         && let Some(spec) = spec
     {
         let binds = if is_require {

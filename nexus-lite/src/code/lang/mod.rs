@@ -8,6 +8,7 @@ pub mod python;
 pub mod rust_lang;
 
 use serde::{Deserialize, Deserializer, Serialize};
+use std::sync::LazyLock;
 use tree_sitter::{Node, Parser, Tree, TreeCursor};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -322,46 +323,58 @@ pub fn parser(lang: Lang) -> Result<Parser, String> {
 /// A grammar's node kind and field names by id, read once. tree-sitter's `Node::kind` and
 /// `TreeCursor::field_name` measure and UTF-8-check a C string on every call, and
 /// `child_by_field_name` compares the name with each field's by `strncmp`: together about a
-/// quarter of the Python walker's time on a million lines.
-pub(crate) struct Names {
+/// quarter of the Python walker's time on a million lines. The walkers ask through [`kind`],
+/// [`field`] and [`field_name`].
+struct Names {
+    grammar: tree_sitter::Language,
     kinds: Vec<String>,
     /// By field id; id 0 is "no field", so its name is empty and never asked for.
     fields: Vec<String>,
 }
 
 impl Names {
-    pub(crate) fn new(lang: Lang) -> Self {
-        let g = lang.grammar();
+    fn new(lang: Lang) -> Self {
+        let grammar = lang.grammar();
         let name = |n: Option<&str>| n.unwrap_or_default().to_string();
         let ids = |n: usize| (0..=n).map_while(|id| u16::try_from(id).ok());
         Names {
-            kinds: ids(g.node_kind_count())
-                .map(|id| name(g.node_kind_for_id(id)))
+            kinds: ids(grammar.node_kind_count())
+                .map(|id| name(grammar.node_kind_for_id(id)))
                 .collect(),
-            fields: ids(g.field_count())
-                .map(|id| name(g.field_name_for_id(id)))
+            fields: ids(grammar.field_count())
+                .map(|id| name(grammar.field_name_for_id(id)))
                 .collect(),
+            grammar,
         }
     }
 
-    /// `node.kind()`.
-    pub(crate) fn kind(&self, node: Node<'_>) -> &str {
-        self.kinds
-            .get(usize::from(node.kind_id()))
-            .map_or("", String::as_str)
+    /// The names of `node`'s grammar (one of [`Lang::ALL`]'s).
+    fn of(node: Node<'_>) -> Option<&'static Names> {
+        static ALL: LazyLock<Vec<Names>> = LazyLock::new(|| Lang::ALL.map(Names::new).into());
+        let grammar = node.language();
+        ALL.iter().find(|n| n.grammar == *grammar)
     }
+}
 
-    /// `node.child_by_field_name(name)`.
-    pub(crate) fn field<'t>(&self, node: Node<'t>, name: &str) -> Option<Node<'t>> {
-        let id = self.fields.iter().skip(1).position(|f| f == name)? + 1;
-        node.child_by_field_id(u16::try_from(id).ok()?)
-    }
+/// `node.kind()` (empty for a node of a grammar not in [`Lang::ALL`], which none is).
+pub(crate) fn kind(node: Node<'_>) -> &'static str {
+    Names::of(node)
+        .and_then(|n| n.kinds.get(usize::from(node.kind_id())))
+        .map_or("", String::as_str)
+}
 
-    /// `cursor.field_name()`.
-    pub(crate) fn field_name(&self, cursor: &TreeCursor<'_>) -> Option<&str> {
-        let id = cursor.field_id()?;
-        self.fields.get(usize::from(id.get())).map(String::as_str)
-    }
+/// `node.child_by_field_name(name)`.
+pub(crate) fn field<'t>(node: Node<'t>, name: &str) -> Option<Node<'t>> {
+    let fields = &Names::of(node)?.fields;
+    let id = fields.iter().skip(1).position(|f| f == name)? + 1;
+    node.child_by_field_id(u16::try_from(id).ok()?)
+}
+
+/// `cursor.field_name()`.
+pub(crate) fn field_name(cursor: &TreeCursor<'_>) -> Option<&'static str> {
+    let id = cursor.field_id()?;
+    let fields = &Names::of(cursor.node())?.fields;
+    fields.get(usize::from(id.get())).map(String::as_str)
 }
 
 /// One lazily created parser per language (a parser is not shareable between threads).

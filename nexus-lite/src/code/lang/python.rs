@@ -1,30 +1,14 @@
 //! Python extraction with tree-sitter: symbols, imports, calls and base classes.
 
-use std::sync::LazyLock;
-use tree_sitter::{Node, Parser, TreeCursor};
+use tree_sitter::{Node, Parser};
 
 mod docstring;
 mod types;
 
 pub use crate::code::lang::{Base, Call, FileParse, Import, SymKind, Symbol};
 use crate::code::lang::{
-    Lang, Names, in_function, line_of, note_error, parse_tree, push_symbol, text,
+    field, field_name, in_function, kind, line_of, note_error, parse_tree, push_symbol, text,
 };
-
-/// The Python grammar's names, read once (see [`Names`]).
-static NAMES: LazyLock<Names> = LazyLock::new(|| Names::new(Lang::Python));
-
-fn kind(node: Node<'_>) -> &'static str {
-    NAMES.kind(node)
-}
-
-fn field<'t>(node: Node<'t>, name: &str) -> Option<Node<'t>> {
-    NAMES.field(node, name)
-}
-
-fn field_name(cursor: &TreeCursor<'_>) -> Option<&'static str> {
-    NAMES.field_name(cursor)
-}
 
 /// Creates a parser for Python.
 pub fn parser() -> Result<Parser, String> {

@@ -3,8 +3,8 @@
 //! `mod x;` declarations, calls and `impl Trait for Type` (inherits).
 
 use crate::code::lang::{
-    Base, FileParse, Import, SymKind, Symbol, children_rev, end_line_of, line_of, note_error,
-    parse_tree, plain_callee, text,
+    Base, FileParse, Import, SymKind, Symbol, children_rev, end_line_of, field, kind, line_of,
+    note_error, parse_tree, plain_callee, text,
 };
 use tree_sitter::{Node, Parser};
 
@@ -30,17 +30,11 @@ fn join(base: &str, name: &str) -> String {
 
 /// The bare name of a type: `Foo<T>` -> `Foo`, `a::Foo` -> `Foo`, `&Foo` -> `Foo`.
 fn type_name(node: Node<'_>, src: &[u8]) -> Option<String> {
-    match node.kind() {
+    match kind(node) {
         "type_identifier" | "identifier" => Some(text(node, src).to_string()),
-        "generic_type" => node
-            .child_by_field_name("type")
-            .and_then(|t| type_name(t, src)),
-        "scoped_type_identifier" => node
-            .child_by_field_name("name")
-            .and_then(|t| type_name(t, src)),
-        "reference_type" => node
-            .child_by_field_name("type")
-            .and_then(|t| type_name(t, src)),
+        "generic_type" => field(node, "type").and_then(|t| type_name(t, src)),
+        "scoped_type_identifier" => field(node, "name").and_then(|t| type_name(t, src)),
+        "reference_type" => field(node, "type").and_then(|t| type_name(t, src)),
         _ => None,
     }
 }
@@ -59,7 +53,7 @@ fn prefixed(prefix: &str, rest: &str) -> String {
 
 /// Flattens a `use` tree into (full path, local alias) pairs.
 fn flatten_use(node: Node<'_>, prefix: &str, src: &[u8], out: &mut Vec<(String, String)>) {
-    match node.kind() {
+    match kind(node) {
         "scoped_identifier" | "identifier" | "crate" | "self" | "super" | "metavariable" => {
             let mut full = prefixed(prefix, &squash(text(node, src)));
             if let Some(stripped) = full.strip_suffix("::self") {
@@ -69,10 +63,7 @@ fn flatten_use(node: Node<'_>, prefix: &str, src: &[u8], out: &mut Vec<(String, 
             out.push((full, alias));
         }
         "use_as_clause" => {
-            if let (Some(p), Some(a)) = (
-                node.child_by_field_name("path"),
-                node.child_by_field_name("alias"),
-            ) {
+            if let (Some(p), Some(a)) = (field(node, "path"), field(node, "alias")) {
                 let full = prefixed(prefix, &squash(text(p, src)));
                 out.push((full, text(a, src).to_string()));
             }
@@ -87,11 +78,10 @@ fn flatten_use(node: Node<'_>, prefix: &str, src: &[u8], out: &mut Vec<(String, 
             }
         }
         "scoped_use_list" => {
-            let p = node
-                .child_by_field_name("path")
+            let p = field(node, "path")
                 .map(|p| prefixed(prefix, &squash(text(p, src))))
                 .unwrap_or_else(|| prefix.to_string());
-            if let Some(list) = node.child_by_field_name("list") {
+            if let Some(list) = field(node, "list") {
                 flatten_use(list, &p, src, out);
             }
         }
@@ -100,13 +90,13 @@ fn flatten_use(node: Node<'_>, prefix: &str, src: &[u8], out: &mut Vec<(String, 
 }
 
 fn callee_text(node: Node<'_>, src: &[u8], owner: Option<&str>) -> Option<String> {
-    let node = if node.kind() == "generic_function" {
-        node.child_by_field_name("function")?
+    let node = if kind(node) == "generic_function" {
+        field(node, "function")?
     } else {
         node
     };
     if !matches!(
-        node.kind(),
+        kind(node),
         "identifier" | "scoped_identifier" | "field_expression"
     ) {
         return None;
@@ -131,7 +121,7 @@ fn callee_text(node: Node<'_>, src: &[u8], owner: Option<&str>) -> Option<String
 fn has_path_attribute(node: Node<'_>, src: &[u8]) -> bool {
     let mut prev = node.prev_sibling();
     while let Some(p) = prev {
-        if p.kind() != "attribute_item" {
+        if kind(p) != "attribute_item" {
             break;
         }
         if text(p, src).contains("path") {
@@ -178,14 +168,14 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
         note_error(&mut out, node, src);
         if !node.has_error()
             && matches!(
-                node.kind(),
+                kind(node),
                 "string_literal" | "raw_string_literal" | "line_comment" | "block_comment"
             )
         {
             continue;
         }
         let ctx = ctxs[ci].clone();
-        let opened = match node.kind() {
+        let opened = match kind(node) {
             "struct_item" | "enum_item" | "union_item" | "trait_item" => {
                 type_item(&mut out, node, src, &ctx)
             }
@@ -197,9 +187,8 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
                 continue;
             }
             "call_expression" => {
-                if let Some(callee) = node
-                    .child_by_field_name("function")
-                    .and_then(|f| callee_text(f, src, ctx.owner.as_deref()))
+                if let Some(callee) =
+                    field(node, "function").and_then(|f| callee_text(f, src, ctx.owner.as_deref()))
                 {
                     out.push_call(ctx.parent, callee, node);
                 }
@@ -224,8 +213,8 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
 /// A struct, enum, union or trait (a class with its Rust kind as detail); a trait opens the
 /// context of its methods.
 fn type_item(out: &mut FileParse, node: Node<'_>, src: &[u8], ctx: &Ctx) -> Option<Ctx> {
-    let name = text(node.child_by_field_name("name")?, src).to_string();
-    let detail = match node.kind() {
+    let name = text(field(node, "name")?, src).to_string();
+    let detail = match kind(node) {
         "struct_item" => "struct",
         "enum_item" => "enum",
         "union_item" => "union",
@@ -243,18 +232,16 @@ fn type_item(out: &mut FileParse, node: Node<'_>, src: &[u8], ctx: &Ctx) -> Opti
 /// `impl [Trait for] Type`: the trait becomes a base of the type (when the type is declared
 /// earlier in this file), and the block opens the context of the type's methods.
 fn impl_item(out: &mut FileParse, node: Node<'_>, src: &[u8], ctx: &Ctx) -> Option<Ctx> {
-    let ty = node
-        .child_by_field_name("type")
-        .and_then(|t| type_name(t, src))?;
+    let ty = field(node, "type").and_then(|t| type_name(t, src))?;
     let qname = join(&ctx.qbase, &ty);
     // The type's own symbol when it is declared earlier in this file.
     let class = out
         .symbols
         .iter()
         .rposition(|s| s.kind == SymKind::Class && s.local_qname == qname);
-    if let (Some(class), Some(tr)) = (class, node.child_by_field_name("trait")) {
-        let base = match tr.kind() {
-            "generic_type" => tr.child_by_field_name("type").unwrap_or(tr),
+    if let (Some(class), Some(tr)) = (class, field(node, "trait")) {
+        let base = match kind(tr) {
+            "generic_type" => field(tr, "type").unwrap_or(tr),
             _ => tr,
         };
         out.bases.push(Base {
@@ -274,7 +261,7 @@ fn impl_item(out: &mut FileParse, node: Node<'_>, src: &[u8], ctx: &Ctx) -> Opti
 /// A function or method (a method when directly in an `impl` or trait); it opens the
 /// context of its nested items.
 fn function(out: &mut FileParse, node: Node<'_>, src: &[u8], ctx: &Ctx) -> Option<Ctx> {
-    let name = text(node.child_by_field_name("name")?, src).to_string();
+    let name = text(field(node, "name")?, src).to_string();
     let kind = if ctx.owner.is_some() && !ctx.in_fn {
         SymKind::Method
     } else {
@@ -292,8 +279,8 @@ fn function(out: &mut FileParse, node: Node<'_>, src: &[u8], ctx: &Ctx) -> Optio
 /// `mod x { ... }` opens a naming context; a top-level `mod x;` (without `#[path]`) is an
 /// import of its file.
 fn mod_item(out: &mut FileParse, node: Node<'_>, src: &[u8], ctx: &Ctx) -> Option<Ctx> {
-    let name = text(node.child_by_field_name("name")?, src).to_string();
-    if node.child_by_field_name("body").is_some() {
+    let name = text(field(node, "name")?, src).to_string();
+    if field(node, "body").is_some() {
         return Some(Ctx {
             parent: ctx.parent,
             qbase: join(&ctx.qbase, &name),
@@ -317,7 +304,7 @@ fn mod_item(out: &mut FileParse, node: Node<'_>, src: &[u8], ctx: &Ctx) -> Optio
 
 /// `use a::{b, c as d, e::*}`: one import per path.
 fn use_declaration(out: &mut FileParse, node: Node<'_>, src: &[u8]) {
-    let Some(arg) = node.child_by_field_name("argument") else {
+    let Some(arg) = field(node, "argument") else {
         return;
     };
     let mut paths = Vec::new();

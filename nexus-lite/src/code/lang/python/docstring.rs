@@ -5,8 +5,7 @@
 
 use tree_sitter::Node;
 
-use super::{field, kind};
-use crate::code::lang::{DOC_TYPE, FileParse, TypeFact, text};
+use crate::code::lang::{DOC_TYPE, FileParse, TypeFact, field, kind, text};
 
 /// Builtin and standard names a docstring often gives, which name no class of the repository.
 const NOT_CLASSES: &[&str] = &[

@@ -5,8 +5,9 @@
 use std::collections::HashSet;
 use tree_sitter::Node;
 
-use super::{field, kind};
-use crate::code::lang::{Call, DOC_TYPE, Dynamic, FileParse, SymKind, TypeFact, line_of, text};
+use crate::code::lang::{
+    Call, DOC_TYPE, Dynamic, FileParse, SymKind, TypeFact, field, kind, line_of, text,
+};
 
 /// The longest key [`expr_key`] builds.
 const MAX_KEY: usize = 200;
