@@ -253,10 +253,6 @@ fn parse_floor(repo: &Path) -> Result<Value, String> {
             ))
         })
         .collect();
-    let mut raw: Vec<(Lang, tree_sitter::Parser)> = Vec::new();
-    for lang in Lang::ALL {
-        raw.push((lang, parser(lang)?));
-    }
     let mut ours = Parsers::default();
     let mut report = serde_json::Map::new();
     let mut total = (0usize, 0.0, 0.0);
@@ -270,16 +266,12 @@ fn parse_floor(repo: &Path) -> Result<Value, String> {
             continue;
         }
         let bytes: usize = files.iter().map(|s| s.len()).sum();
-        let p = &mut raw
-            .iter_mut()
-            .find(|(l, _)| *l == lang)
-            .ok_or("no parser")?
-            .1;
+        let mut raw = parser(lang)?;
         let (mut tree_ms, mut walk_ms) = (Vec::new(), Vec::new());
         for _ in 0..3 {
             let t = Instant::now();
             for src in &files {
-                drop(p.parse(src, None));
+                drop(raw.parse(src, None));
             }
             tree_ms.push(t.elapsed().as_secs_f64() * 1000.0);
             let t = Instant::now();
