@@ -205,9 +205,10 @@ fn plain_dotted(t: &str) -> bool {
         })
 }
 
-/// True when `child` (under a node of kind `parent`, in field `field`) names what is bound, defined or called
-/// rather than reading a value: assignment targets, parameters, definitions' names, keyword
-/// argument names, a call's function, a class's bases (those are `inherits` edges).
+/// True when `child` (under a node of kind `parent`, in field `field`) names what is bound,
+/// defined or called rather than reading a value: assignment targets, parameters, definitions'
+/// names, keyword argument names, a call's function, a class's bases (those are `inherits`
+/// edges).
 /// `parent_named`: `parent` itself is in such a position (a class's `superclasses` list).
 pub(super) fn names_not_reads(
     parent: &str,
@@ -237,8 +238,9 @@ pub(super) fn names_not_reads(
     }
 }
 
-/// True when an identifier in field `field` of a node of kind `parent` binds a local name (an assignment or loop
-/// target, a parameter, `as x`, `x :=`): inside a function, reads of it are the local's.
+/// True when an identifier in field `field` of a node of kind `parent` binds a local name (an
+/// assignment or loop target, a parameter, `as x`, `x :=`): inside a function, reads of it are
+/// the local's.
 pub(super) fn binds_local(parent: &str, field: Option<&str>) -> bool {
     match parent {
         "assignment" | "augmented_assignment" | "for_statement" | "for_in_clause" => {
@@ -440,8 +442,9 @@ pub(super) fn with_item(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: 
 const MAX_RETURNED: usize = 4;
 
 /// `return Cls(...)`, `return cls(...)`, `return self`, `return self.x`, `return t` in a
-/// function without a return annotation (a docstring's `:rtype:` may name nothing found): kept (the first [`MAX_RETURNED`]) to be typed in
-/// the function's scope when a receiver is its call (`t.open_sftp_client().listdir()`).
+/// function without a return annotation (a docstring's `:rtype:` may name nothing found): kept
+/// (the first [`MAX_RETURNED`]) to be typed in the function's scope when a receiver is its call
+/// (`t.open_sftp_client().listdir()`).
 pub(super) fn return_value(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) {
     let Some(f) = scope.filter(|s| out.symbols[*s].kind != SymKind::Class) else {
         return;
