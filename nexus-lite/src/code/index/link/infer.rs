@@ -579,7 +579,7 @@ impl Resolver<'_> {
     fn return_type_within(&self, id: i64) -> Ty {
         if let Some((g, ty)) = self.types.returns.get(&id) {
             let found = self.type_of(*g, ty, None, 0);
-            if !(matches!(found, Ty::Unknown) && ty.starts_with(DOC_TYPE)) {
+            if found != Ty::Unknown || !ty.starts_with(DOC_TYPE) {
                 return found;
             }
         }
