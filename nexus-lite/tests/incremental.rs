@@ -93,6 +93,17 @@ fn copy_of_this_repository(dir: &Path) {
         "probe/greet.py",
         "from probe.inherit import Sub\n\n\ndef first():\n    return Sub().hello()\n\n\ndef later():\n    return 0\n",
     );
+    // An `__init__` parameter typed by what another file's construction passes.
+    write(
+        dir,
+        "probe/ctor_auth.py",
+        "class Left:\n    def ping(self):\n        return 1\n\n\nclass Right:\n    def ping(self):\n        return 2\n\n\nclass Handler:\n    def __init__(self, peer):\n        self.peer = peer\n\n    def abort(self):\n        return self.peer.ping()\n",
+    );
+    write(
+        dir,
+        "probe/ctor_make.py",
+        "from probe import ctor_auth\nfrom probe.ctor_auth import Handler\n\n\ndef build():\n    return Handler(ctor_auth.Left())\n\n\ndef later():\n    return 0\n",
+    );
     git(dir, &["init", "-q", "-b", "main"]);
     git(dir, &["add", "-A"]);
     git(dir, &["commit", "-q", "-m", "this repository"]);
@@ -249,6 +260,15 @@ fn a_regeneration_links_what_the_change_reaches_and_gives_the_full_graph() {
         0.8
     ));
 
+    // What a construction in another file passes.
+    let (abort, left, right) = (
+        "probe.ctor_auth.Handler.abort",
+        "probe.ctor_auth.Left.ping",
+        "probe.ctor_auth.Right.ping",
+    );
+    assert!(calls_with(data.path(), &first.graph_id, abort, left, 0.8));
+    assert!(!calls(data.path(), &first.graph_id, abort, right));
+
     // A local the function does not return: its file alone.
     let (linked, _) = step(
         &state,
@@ -370,6 +390,29 @@ fn a_regeneration_links_what_the_change_reaches_and_gives_the_full_graph() {
         hello,
         0.8
     ));
+    // A construction passing another class, in a body: the class's file reads it, so every
+    // file.
+    let (linked, graph) = step(&state, repo.path(), data.path(), "a construction", |r| {
+        replace(
+            r,
+            "probe/ctor_make.py",
+            "    return 0\n",
+            "    Handler(ctor_auth.Right())\n    return 0\n",
+        );
+    });
+    assert_eq!(linked, all);
+    assert!(calls_with(data.path(), &graph, abort, right, 0.8));
+    // The same body edited again without touching a construction: its file alone.
+    let (linked, _) = step(
+        &state,
+        repo.path(),
+        data.path(),
+        "beside a construction",
+        |r| {
+            replace(r, "probe/ctor_make.py", "    return 0\n", "    return 1\n");
+        },
+    );
+    assert_eq!(linked, 2);
     // A function renamed while other files still call it by its old name: every file.
     let (linked, _) = step(
         &state,

@@ -856,3 +856,101 @@ fn a_with_target_entered_through_a_base_class_is_the_subclass() {
         );
     }
 }
+
+/// An `__init__` parameter nothing annotates holds what the class's constructions pass
+/// (paramiko's `AuthHandler(self)` keeping `self.transport`): by position, by keyword, through
+/// `weakref.proxy`, from several callers (both classes), and a body's assignment winning.
+/// A class nobody constructs with arguments types nothing.
+#[test]
+fn init_parameters_hold_what_constructions_pass() {
+    let repo = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    commit(
+        repo.path(),
+        &[
+            ("net/__init__.py", ""),
+            (
+                "net/auth.py",
+                r#"import weakref
+
+
+class Logger:
+    def write(self, msg):
+        return msg
+
+
+class Default:
+    def check(self):
+        return 0
+
+
+class Handler:
+    def __init__(self, transport, log=None, server=None):
+        self.transport = weakref.proxy(transport)
+        self.log = log
+        if server is None:
+            server = Default()
+        self.server = server
+
+    def abort(self):
+        self.transport.close()
+
+    def report(self):
+        self.log.write("x")
+        self.server.check()
+
+
+class Unbuilt:
+    def __init__(self, sock):
+        self.sock = sock
+
+    def stop(self):
+        self.sock.shutdown()
+"#,
+            ),
+            (
+                "net/transport.py",
+                r#"from net.auth import Handler, Logger
+
+
+class Transport:
+    def close(self):
+        return 1
+
+    def shutdown(self):
+        return 2
+
+    def start(self):
+        self.auth = Handler(self, log=Logger())
+
+
+class Socket:
+    def close(self):
+        return 3
+
+
+def over_socket():
+    s = Socket()
+    return Handler(s)
+"#,
+            ),
+        ],
+    );
+    let srv = start_server(repo.path(), data.path(), Some(REPO), true);
+    for (symbol, who) in [
+        ("net.transport.Transport.close", "net.auth.Handler.abort"),
+        ("net.transport.Socket.close", "net.auth.Handler.abort"),
+        ("net.auth.Logger.write", "net.auth.Handler.report"),
+        ("net.auth.Default.check", "net.auth.Handler.report"),
+    ] {
+        let body = impact(srv.addr, &format!("symbol={symbol}&depth=1"));
+        assert!(has(&body, who, "calls", "inferred"), "{symbol}: {body}");
+    }
+    let shutdown = impact(srv.addr, "symbol=net.transport.Transport.shutdown&depth=1");
+    assert!(
+        !found(&shutdown)
+            .iter()
+            .any(|(w, _, r)| w == "net.auth.Unbuilt.stop" && r == "inferred"),
+        "{shutdown}"
+    );
+}

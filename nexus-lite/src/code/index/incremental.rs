@@ -11,7 +11,7 @@
 use super::link::FileImports;
 use super::resolve::package_bindings;
 use super::{Part, Source};
-use crate::code::lang::{FileParse, SymKind, TypeFact};
+use crate::code::lang::{ARG_TYPE, ArgSlot, FileParse, SymKind, TypeFact};
 use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{Hash, Hasher};
@@ -182,6 +182,9 @@ fn parts_to_keep(
             .map(|s| prev.files.get(&s.path).map(|l| l.part.clone()))
             .collect();
     }
+    if constructions_changed(prev, sources, &changed) {
+        return all();
+    }
     let mentions = mentions(&mut prev.mentions, &prev.files);
     let news: Vec<Vec<u64>> = changed
         .iter()
@@ -226,6 +229,81 @@ fn parts_to_keep(
             }
         })
         .collect()
+}
+
+/// Whether a changed file changed a construction that types an `__init__` parameter (see
+/// [`ARG_TYPE`]). What a construction passes reaches the class's file through the caller's
+/// body, not through an interface, so such a change links every file. Constructions are
+/// compared with their caller's name and the facts of the caller's scopes, which an argument
+/// may name; the classes with such parameters are only looked for when one differs.
+fn constructions_changed(prev: &Previous, sources: &[Source], changed: &[usize]) -> bool {
+    let pairs: Vec<(&FileParse, &FileParse)> = changed
+        .iter()
+        .filter_map(|fi| {
+            let new = &*sources[*fi].parse;
+            let old = &*prev.files.get(&sources[*fi].path)?.parse;
+            (constructions(old, None) != constructions(new, None)).then_some((old, new))
+        })
+        .collect();
+    if pairs.is_empty() {
+        return false;
+    }
+    let typed = typed_classes(sources);
+    pairs
+        .iter()
+        .any(|(old, new)| constructions(old, Some(&typed)) != constructions(new, Some(&typed)))
+}
+
+/// A construction as another file reads it: (caller, callee, arguments, the facts of the
+/// caller's scopes as (scope, name, type)).
+type Read<'p> = (
+    Option<&'p str>,
+    &'p str,
+    &'p [(ArgSlot, String)],
+    Vec<(Option<&'p str>, &'p str, &'p str)>,
+);
+
+/// `p`'s constructions of the classes named in `of` (all, without `of`).
+fn constructions<'p>(p: &'p FileParse, of: Option<&FxHashSet<&str>>) -> Vec<Read<'p>> {
+    let qname = |s: Option<usize>| {
+        s.and_then(|s| p.symbols.get(s))
+            .map(|s| s.local_qname.as_str())
+    };
+    p.constructions
+        .iter()
+        .filter(|c| of.is_none_or(|of| of.contains(last_part(&c.callee))))
+        .map(|c| {
+            let mut chain = vec![c.caller];
+            while let Some(Some(s)) = chain.last() {
+                chain.push(p.symbols.get(*s).and_then(|s| s.parent));
+            }
+            let facts = p
+                .types
+                .iter()
+                .filter(|f| chain.contains(&f.scope))
+                .map(|f| (qname(f.scope), f.name.as_str(), f.ty.as_str()))
+                .collect();
+            (qname(c.caller), c.callee.as_str(), c.args.as_slice(), facts)
+        })
+        .collect()
+}
+
+/// The classes whose `__init__` has a parameter typed by its constructions, by name.
+fn typed_classes(sources: &[Source]) -> FxHashSet<&str> {
+    let mut out = FxHashSet::default();
+    for s in sources {
+        let syms = &s.parse.symbols;
+        for f in s.parse.types.iter().filter(|f| f.ty.starts_with(ARG_TYPE)) {
+            if let Some(class) = f.scope.and_then(|m| syms.get(m)?.parent) {
+                out.insert(syms[class].name.as_str());
+            }
+        }
+    }
+    out
+}
+
+fn last_part(dotted: &str) -> &str {
+    dotted.rsplit('.').next().unwrap_or(dotted)
 }
 
 /// What this run linked, to plan the next one. Name mentions already computed are kept up

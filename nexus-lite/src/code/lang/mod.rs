@@ -183,7 +183,33 @@ pub struct FileParse {
     /// Python: fixtures named by `@pytest.mark.usefixtures("name")` (symbol index, name).
     #[serde(default)]
     pub fixture_marks: Vec<(usize, String)>,
+    /// Python: classes constructed with arguments whose values can be typed, sorted, once
+    /// each: what callers pass types an `__init__`'s parameters ([`ARG_TYPE`]).
+    #[serde(default)]
+    pub constructions: Vec<Construction>,
 }
+
+/// `AuthHandler(self)`: a call of a class-like name (CamelCase) with the arguments whose value
+/// can be typed, each as an expression key or fact text read in the caller's scope.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Construction {
+    pub caller: Option<usize>,
+    /// The callee as written (`AuthHandler`, `auth_handler.AuthHandler`).
+    pub callee: String,
+    pub args: Vec<(ArgSlot, String)>,
+}
+
+/// Where an argument goes: the n-th positional argument, or a keyword.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum ArgSlot {
+    Position(u32),
+    Keyword(String),
+}
+
+/// Prefix of the fact of an unannotated `__init__` parameter (Python): `arg:INIT:N:NAME` is
+/// what callers pass as positional argument `N` or keyword `NAME` to the class whose
+/// `__init__` is symbol `INIT` of the same file, read from every [`Construction`] of it.
+pub const ARG_TYPE: &str = "arg:";
 
 /// What a name holds: `name` is a local (`t`) in `scope`, or an attribute (`self.x`) of the
 /// class `scope`; `ty` is a type (`pkg.Transport`) or a call's result (`make()`). Stored as

@@ -112,6 +112,8 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
         stack[first..].reverse(); // popped in source order
     }
     types::keep_useful_uses(&mut out, &names, &bound, src);
+    out.constructions.sort_unstable();
+    out.constructions.dedup();
     Ok(out)
 }
 
@@ -158,6 +160,9 @@ fn definition(
     if sym != SymKind::Class {
         types::signature(out, idx, node, src);
         docstring::facts(out, idx, node, src);
+        if sym == SymKind::Method && name == "__init__" {
+            types::init_params(out, idx, node, src);
+        }
         let fixture = is_fixture(node, src);
         if fixture {
             out.fixtures.push(idx);
@@ -354,6 +359,7 @@ fn call(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) {
     {
         use_of(out, scope, receiver, node);
     }
+    types::construction(out, node, &callee, src, scope);
     out.push_call(scope, callee, node);
 }
 

@@ -5,9 +5,10 @@
 use super::{Resolver, Symbols};
 use crate::code::index::Source;
 use crate::code::index::resolve::Bind;
-use crate::code::lang::{DOC_TYPE, SymKind, TypeFact};
+use crate::code::lang::{ARG_TYPE, ArgSlot, DOC_TYPE, SymKind, TypeFact};
 use rustc_hash::FxHashMap;
 use std::cell::{Cell, RefCell};
+use std::collections::hash_map::Entry;
 use std::sync::{Arc, OnceLock};
 
 /// The confidence of an edge reached through an inferred type (impact calls it `inferred`).
@@ -140,6 +141,11 @@ pub(super) struct Types<'a> {
     /// Function node -> what [`Resolver::return_type`] found, or `None` while it is being
     /// computed (the cycle guard).
     returned_memo: RefCell<FxHashMap<i64, Option<Ty>>>,
+    /// A constructed name's last part (`AuthHandler`) -> (file, construction index).
+    constructed: FxHashMap<&'a str, Vec<(usize, usize)>>,
+    /// (`__init__` node, position) -> what [`Resolver::arg_type`] found, `None` while it is
+    /// being computed.
+    arg_memo: RefCell<FxHashMap<(i64, u32), Option<Ty>>>,
     /// The nodes of each [`Ty::Union`] and [`Target::Many`], by index.
     lists: RefCell<Vec<Box<[i64]>>>,
     /// How many [`Resolver::return_type`] calls are in progress (see [`MAX_RETURN_NESTING`]).
@@ -159,15 +165,32 @@ fn attribute(f: &TypeFact) -> Option<(usize, &str)> {
     Some((f.scope?, f.name.strip_prefix("self.")?))
 }
 
-/// File `s`'s locals, the first fact of each name kept.
+/// File `s`'s locals, the first fact of each name kept (a parameter's callers give way to
+/// what the body assigns: `if server is None: server = ServerInterface()`).
 fn facts_of(s: &Source) -> Facts<'_> {
     let mut facts = Facts::default();
     for f in s.parse.types.iter().filter(|f| attribute(f).is_none()) {
-        facts
-            .entry((f.scope, f.name.as_str()))
-            .or_insert(f.ty.as_str());
+        keep_first(
+            facts.entry((f.scope, f.name.as_str())),
+            f.ty.as_str(),
+            |t| t,
+        );
     }
     facts
+}
+
+/// Keeps the first fact of a name, unless that is an [`ARG_TYPE`] fact and `value` is not.
+fn keep_first<K, V>(entry: Entry<'_, K, V>, value: V, text: impl Fn(&V) -> &str) {
+    match entry {
+        Entry::Vacant(v) => {
+            v.insert(value);
+        }
+        Entry::Occupied(mut o) => {
+            if text(o.get()).starts_with(ARG_TYPE) && !text(&value).starts_with(ARG_TYPE) {
+                o.insert(value);
+            }
+        }
+    }
 }
 
 impl<'a> Types<'a> {
@@ -201,10 +224,13 @@ impl<'a> Types<'a> {
             }
             for f in &s.parse.types {
                 if let Some((class, attr)) = attribute(f) {
-                    t.attrs
-                        .entry((node_of[class], attr))
-                        .or_insert((fi, f.ty.as_str()));
+                    let entry = t.attrs.entry((node_of[class], attr));
+                    keep_first(entry, (fi, f.ty.as_str()), |(_, t)| t);
                 }
+            }
+            for (k, c) in s.parse.constructions.iter().enumerate() {
+                let name = c.callee.rsplit('.').next().unwrap_or(&c.callee);
+                t.constructed.entry(name).or_default().push((fi, k));
             }
             for (si, ty) in &s.parse.returns {
                 t.returns
@@ -382,6 +408,9 @@ impl Resolver<'_> {
         }
         if let Some(named) = expr.strip_prefix(DOC_TYPE) {
             return lower(self.doc_type(fi, named, caller, depth + 1), INFERRED);
+        }
+        if let Some(arg) = expr.strip_prefix(ARG_TYPE) {
+            return self.arg_type(fi, arg);
         }
         if expr.contains('|') {
             // A fact naming several classes (`DSSKey|RSAKey`, see the Python facts).
@@ -565,15 +594,52 @@ impl Resolver<'_> {
     /// depth made a full link, which typed a chain's middle first, find what a one-file link
     /// could not.) Returns nested deeper than [`MAX_RETURN_NESTING`] give up, partially.
     fn return_type(&self, id: i64) -> Ty {
+        self.nested(|| self.return_type_within(id))
+    }
+
+    /// `compute()`, unless [`MAX_RETURN_NESTING`] types are already being computed inside one
+    /// another (then unknown, partially).
+    fn nested(&self, compute: impl FnOnce() -> Ty) -> Ty {
         let nesting = self.types.nesting.get();
         if nesting >= MAX_RETURN_NESTING {
             self.types.partial.set(true);
             return Ty::Unknown;
         }
         self.types.nesting.set(nesting + 1);
-        let ty = self.return_type_within(id);
+        let ty = compute();
         self.types.nesting.set(nesting);
         ty
+    }
+
+    /// `compute()` for `key`, memoized in `memo` unless partial. A question reaching a key still
+    /// being computed (a function returning its own call, directly or not) gets unknown,
+    /// partially.
+    fn memoized<K: std::hash::Hash + Eq + Copy>(
+        &self,
+        memo: &RefCell<FxHashMap<K, Option<Ty>>>,
+        key: K,
+        compute: impl FnOnce() -> Ty,
+    ) -> Ty {
+        match memo.borrow().get(&key) {
+            Some(Some(ty)) => return *ty,
+            Some(None) => {
+                self.types.partial.set(true);
+                return Ty::Unknown;
+            }
+            None => {}
+        }
+        memo.borrow_mut().insert(key, None);
+        let outer = self.types.partial.replace(false);
+        let found = compute();
+        let partial = self.types.partial.get();
+        let mut memo = memo.borrow_mut();
+        if partial {
+            memo.remove(&key);
+        } else {
+            memo.insert(key, Some(found));
+        }
+        self.types.partial.set(outer || partial);
+        found
     }
 
     fn return_type_within(&self, id: i64) -> Ty {
@@ -586,33 +652,63 @@ impl Resolver<'_> {
         let Some((g, f, values)) = self.types.returned.get(&id) else {
             return Ty::Unknown;
         };
-        match self.types.returned_memo.borrow().get(&id) {
-            Some(Some(ty)) => return *ty,
-            Some(None) => {
-                // In progress: a function returning its own call (directly or not) is not
-                // typed by it.
-                self.types.partial.set(true);
-                return Ty::Unknown;
-            }
-            None => {}
-        }
-        self.types.returned_memo.borrow_mut().insert(id, None);
-        let outer = self.types.partial.replace(false);
-        // A value of unknown type does not hide the classes the others are.
-        let tys: Vec<Ty> = values
-            .iter()
-            .map(|value| self.type_of(*g, value, Some(*f), 0))
-            .collect();
-        let found = lower(self.types.union(tys), INFERRED);
-        let partial = self.types.partial.get();
-        let mut memo = self.types.returned_memo.borrow_mut();
-        if partial {
-            memo.remove(&id);
-        } else {
-            memo.insert(id, Some(found));
-        }
-        self.types.partial.set(outer || partial);
-        found
+        self.memoized(&self.types.returned_memo, id, || {
+            // A value of unknown type does not hide the classes the others are.
+            let tys: Vec<Ty> = values
+                .iter()
+                .map(|value| self.type_of(*g, value, Some(*f), 0))
+                .collect();
+            lower(self.types.union(tys), INFERRED)
+        })
+    }
+
+    /// What the constructions of a class pass as one parameter of its `__init__`: `arg` is an
+    /// [`ARG_TYPE`] fact of file `fi` without its prefix (`INIT:N:NAME`). The classes the
+    /// argument is at every `Cls(...)` that resolves to the class, each typed in its caller's
+    /// scope. Subclasses' constructions are not read.
+    fn arg_type(&self, fi: usize, arg: &str) -> Ty {
+        let mut parts = arg.splitn(3, ':');
+        let (Some(Ok(init)), Some(Ok(position)), Some(name)) = (
+            parts.next().map(str::parse::<usize>),
+            parts.next().map(str::parse::<u32>),
+            parts.next(),
+        ) else {
+            return Ty::Unknown;
+        };
+        let syms = &self.sources[fi].parse.symbols;
+        let Some(class) = syms
+            .get(init)
+            .and_then(|s| s.parent)
+            .filter(|c| syms[*c].kind == SymKind::Class)
+        else {
+            return Ty::Unknown;
+        };
+        let Some(sites) = self.types.constructed.get(syms[class].name.as_str()) else {
+            return Ty::Unknown;
+        };
+        let node_of = &self.symbols.sym_node_of[fi];
+        let (class, init) = (node_of[class], node_of[init]);
+        let passed = |slot: &ArgSlot| match slot {
+            ArgSlot::Position(p) => *p == position,
+            ArgSlot::Keyword(k) => k == name,
+        };
+        self.nested(|| {
+            self.memoized(&self.types.arg_memo, (init, position), || {
+                let mut tys = Vec::new();
+                for &(cf, k) in sites {
+                    let c = &self.sources[cf].parse.constructions[k];
+                    let Some((_, value)) = c.args.iter().find(|(slot, _)| passed(slot)) else {
+                        continue;
+                    };
+                    match self.resolve_ref(cf, &c.callee, c.caller, 0) {
+                        Target::Found(id, _) if id == class => {}
+                        _ => continue,
+                    }
+                    tys.push(self.type_of(cf, value, c.caller, 0));
+                }
+                lower(self.types.union(tys), INFERRED)
+            })
+        })
     }
 
     /// What a call's callee or a used name (`f`, `t.close`, `self.x.m`, `super().m`,

@@ -6,7 +6,8 @@ use std::collections::HashSet;
 use tree_sitter::Node;
 
 use crate::code::lang::{
-    Call, DOC_TYPE, Dynamic, FileParse, SymKind, TypeFact, field, kind, line_of, text,
+    ARG_TYPE, ArgSlot, Call, Construction, DOC_TYPE, Dynamic, FileParse, SymKind, TypeFact, field,
+    kind, line_of, text,
 };
 
 /// The longest key [`expr_key`] builds.
@@ -269,10 +270,13 @@ fn names_class(node: Node<'_>, src: &[u8]) -> bool {
         "attribute" => field(node, "attribute"),
         _ => None,
     };
-    last.is_some_and(|n| {
-        let t = text(n, src);
-        t.starts_with(|c: char| c.is_ascii_uppercase()) && t.chars().any(|c| c.is_ascii_lowercase())
-    })
+    last.is_some_and(|n| class_like(text(n, src)))
+}
+
+/// CamelCase: how a class is named (`Transport`; not `DEFAULT_PORT`, not `make`).
+fn class_like(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_ascii_uppercase())
+        && name.chars().any(|c| c.is_ascii_lowercase())
 }
 
 /// What `name` holds in `scope` by the latest fact so far (the walk is in source order).
@@ -317,6 +321,11 @@ fn value_type(out: &FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>)
                 .is_some_and(|f| matches!(text(f, src), "TypeVar" | "typing.TypeVar")) =>
         {
             None
+        }
+        // `weakref.proxy(t)` stands for `t`.
+        "call" if field(node, "function").is_some_and(|f| text(f, src) == "weakref.proxy") => {
+            let arg = field(node, "arguments")?.named_child(0)?;
+            value_type(out, arg, src, scope)
         }
         "call" => field(node, "function")
             .and_then(|f| class_held(out, f, src, scope))
@@ -505,6 +514,92 @@ pub(super) fn signature(out: &mut FileParse, idx: usize, def: Node<'_>, src: &[u
         if let (Some(name), Some(ty)) = (name, field(p, "type")) {
             annotated(out, Some(idx), text(name, src), ty, src);
         }
+    }
+}
+
+/// The unannotated parameters of `__init__` method `idx` that nothing typed (after `self`,
+/// before `*args` or `*`) as [`ARG_TYPE`] facts: what the class's constructions pass.
+pub(super) fn init_params(out: &mut FileParse, idx: usize, def: Node<'_>, src: &[u8]) {
+    let Some(params) = field(def, "parameters") else {
+        return;
+    };
+    let mut c = params.walk();
+    let mut slots = 0_u32; // positional parameters so far, `self` included
+    for p in params.named_children(&mut c) {
+        let name = match kind(p) {
+            "identifier" => Some(p),
+            "default_parameter" => field(p, "name"),
+            // `*args: T` is typed too, and ends the positions.
+            "typed_parameter" if p.named_child(0).is_some_and(|n| kind(n) != "identifier") => {
+                return;
+            }
+            "typed_parameter" | "typed_default_parameter" => None,
+            "positional_separator" | "comment" => continue,
+            _ => return,
+        };
+        slots += 1;
+        let (Some(name), Some(position)) = (name, slots.checked_sub(2)) else {
+            continue;
+        };
+        let name = text(name, src);
+        if !out
+            .types
+            .iter()
+            .any(|f| f.scope == Some(idx) && f.name == name)
+        {
+            let ty = format!("{ARG_TYPE}{idx}:{position}:{name}");
+            push_fact(out, Some(idx), name.to_string(), ty);
+        }
+    }
+}
+
+/// `Cls(a, key=b)`: a [`Construction`] with the arguments whose value can be typed. After
+/// `*args` positions are unknown, so only keywords are kept.
+pub(super) fn construction(
+    out: &mut FileParse,
+    node: Node<'_>,
+    callee: &str,
+    src: &[u8],
+    scope: Option<usize>,
+) {
+    if !class_like(callee.rsplit('.').next().unwrap_or(callee)) {
+        return;
+    }
+    let Some(list) = field(node, "arguments").filter(|a| kind(*a) == "argument_list") else {
+        return;
+    };
+    let mut args = Vec::new();
+    let mut position = Some(0_u32);
+    let mut c = list.walk();
+    for a in list.named_children(&mut c) {
+        let (slot, value) = match kind(a) {
+            "keyword_argument" => match (field(a, "name"), field(a, "value")) {
+                (Some(n), Some(v)) => (ArgSlot::Keyword(text(n, src).to_string()), v),
+                _ => continue,
+            },
+            "list_splat" | "dictionary_splat" => {
+                position = None;
+                continue;
+            }
+            "comment" => continue,
+            _ => match position {
+                Some(p) => {
+                    position = Some(p + 1);
+                    (ArgSlot::Position(p), a)
+                }
+                None => continue,
+            },
+        };
+        if let Some(v) = value_type(out, value, src, scope).or_else(|| expr_key(value, src)) {
+            args.push((slot, v));
+        }
+    }
+    if !args.is_empty() {
+        out.constructions.push(Construction {
+            caller: scope,
+            callee: callee.to_string(),
+            args,
+        });
     }
 }
 
