@@ -481,7 +481,7 @@ fn returns_with_targets_generics_and_fstrings_type_receivers() {
 /// assignment, a module-level variable imported (directly or through a package), a class
 /// defined inside the function using it, and a `with` target whose `__enter__` returns a
 /// `TypeVar` (`self: T -> T`), and one of several classes (a function returning either, a
-/// table of classes, a loop over classes). Each reaches its method `inferred`, and the
+/// table of classes, a loop over classes, an imported list of classes). Each reaches its method `inferred`, and the
 /// same-named methods of other classes get nothing.
 #[test]
 fn containers_classes_held_imported_variables_and_local_classes_type_receivers() {
@@ -490,7 +490,10 @@ fn containers_classes_held_imported_variables_and_local_classes_type_receivers()
     commit(
         repo.path(),
         &[
-            ("net/__init__.py", "from .globals import current\n"),
+            (
+                "net/__init__.py",
+                "from .globals import current\nfrom .sftp import Conn, Pool\n\nSENDERS = [Pool, Conn]\n",
+            ),
             ("net/sftp.py", SFTP),
             (
                 "net/globals.py",
@@ -588,6 +591,13 @@ def by_table(kind):
 def each_class():
     for cls in (Pool, Conn):
         cls().send()
+
+
+def each_imported():
+    from net import SENDERS
+
+    for cls in SENDERS:
+        cls().send()
 "#,
             ),
         ],
@@ -625,14 +635,14 @@ def each_class():
         "{conn}"
     );
     // One of several classes (a function returning either, a table of classes, a loop over
-    // classes): each class's method.
+    // classes, here or in an imported list): each class's method.
     let pool = impact(srv.addr, "symbol=net.sftp.Pool.send&depth=1");
-    for who in ["either_of_two", "by_table", "each_class"] {
+    for who in ["either_of_two", "by_table", "each_class", "each_imported"] {
         let who = format!("app.more.{who}");
         assert!(has(&pool, &who, "calls", "inferred"), "{who}: {pool}");
         assert!(has(&conn, &who, "calls", "inferred"), "{who}: {conn}");
     }
-    assert_eq!(pool["total"], 3, "{pool}");
+    assert_eq!(pool["total"], 4, "{pool}");
     // `__enter__(self: T) -> T` returns what it is called on.
     let session = impact(srv.addr, "symbol=app.more.Session.send&depth=1");
     assert!(

@@ -254,38 +254,39 @@ fn constructions_changed(prev: &Previous, sources: &[Source], changed: &[usize])
         .any(|(old, new)| constructions(old, Some(&typed)) != constructions(new, Some(&typed)))
 }
 
-/// A construction as another file reads it: (caller, callee, arguments, the facts of the
-/// caller's scopes as (scope, name, type)).
+/// A file's constructions as another file reads them: (caller, callee, arguments) each, and the
+/// facts of the callers' scopes, (scope, name, type), which an argument may name.
 type Read<'p> = (
-    Option<&'p str>,
-    &'p str,
-    &'p [(ArgSlot, String)],
+    Vec<(Option<&'p str>, &'p str, &'p [(ArgSlot, String)])>,
     Vec<(Option<&'p str>, &'p str, &'p str)>,
 );
 
 /// `p`'s constructions of the classes named in `of` (all, without `of`).
-fn constructions<'p>(p: &'p FileParse, of: Option<&FxHashSet<&str>>) -> Vec<Read<'p>> {
+fn constructions<'p>(p: &'p FileParse, of: Option<&FxHashSet<&str>>) -> Read<'p> {
     let qname = |s: Option<usize>| {
         s.and_then(|s| p.symbols.get(s))
             .map(|s| s.local_qname.as_str())
     };
-    p.constructions
+    let mut scopes: FxHashSet<Option<usize>> = FxHashSet::default();
+    let mut calls = Vec::new();
+    for c in &p.constructions {
+        if of.is_some_and(|of| !of.contains(last_part(&c.callee))) {
+            continue;
+        }
+        calls.push((qname(c.caller), c.callee.as_str(), c.args.as_slice()));
+        let mut scope = c.caller;
+        while scopes.insert(scope) {
+            let Some(s) = scope else { break };
+            scope = p.symbols.get(s).and_then(|s| s.parent);
+        }
+    }
+    let facts = p
+        .types
         .iter()
-        .filter(|c| of.is_none_or(|of| of.contains(last_part(&c.callee))))
-        .map(|c| {
-            let mut chain = vec![c.caller];
-            while let Some(Some(s)) = chain.last() {
-                chain.push(p.symbols.get(*s).and_then(|s| s.parent));
-            }
-            let facts = p
-                .types
-                .iter()
-                .filter(|f| chain.contains(&f.scope))
-                .map(|f| (qname(f.scope), f.name.as_str(), f.ty.as_str()))
-                .collect();
-            (qname(c.caller), c.callee.as_str(), c.args.as_slice(), facts)
-        })
-        .collect()
+        .filter(|f| scopes.contains(&f.scope))
+        .map(|f| (qname(f.scope), f.name.as_str(), f.ty.as_str()))
+        .collect();
+    (calls, facts)
 }
 
 /// The classes whose `__init__` has a parameter typed by its constructions, by name.

@@ -7,6 +7,7 @@ use crate::code::index::Source;
 use crate::code::index::resolve::Bind;
 use crate::code::lang::{ARG_TYPE, ArgSlot, DOC_TYPE, SymKind, TypeFact};
 use rustc_hash::FxHashMap;
+use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 use std::collections::hash_map::Entry;
 use std::sync::{Arc, OnceLock};
@@ -371,9 +372,10 @@ impl Resolver<'_> {
 
     /// What a module-level variable imported as `name` holds, in the file defining it:
     /// `current_app: Flask = LocalProxy(...)` in `globals.py`, imported from there or through
-    /// a package re-exporting it.
+    /// a package re-exporting it; also its elements (`key_classes[*]`, a list of classes).
     fn imported_fact(&self, fi: usize, name: &str) -> Option<(usize, &str)> {
-        let (mut file, mut name) = (fi, name);
+        let (head, elements) = name.split_at(name.find('[').unwrap_or(name.len()));
+        let (mut file, mut name) = (fi, head);
         for _ in 0..MAX_DEPTH {
             let Some(Bind::Symbol(g, symbol)) = self.imports[file].binds.get(name) else {
                 return None;
@@ -383,7 +385,11 @@ impl Resolver<'_> {
             }
             let source = &self.sources[*g];
             let facts = self.types.facts[*g].get_or_init(|| facts_of(source));
-            if let Some(ty) = facts.get(&(None, symbol.as_str())) {
+            let key = match elements {
+                "" => Cow::Borrowed(symbol.as_str()),
+                _ => Cow::Owned(format!("{symbol}{elements}")),
+            };
+            if let Some(ty) = facts.get(&(None, &*key)) {
                 return Some((*g, ty));
             }
             (file, name) = (*g, symbol.as_str());
