@@ -147,6 +147,43 @@ fn a_receiver_of_known_type_gets_no_name_only_guess() {
     assert_eq!(render["total"], 0, "{render}");
 }
 
+/// A class answering any attribute (`__getattr__`, Django's `ConnectionProxy`) says nothing
+/// about a method it lacks: `connection.cursor()` keeps its guess by name.
+#[test]
+fn a_receiver_answering_any_attribute_keeps_the_name_only_guess() {
+    let repo = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    commit(
+        repo.path(),
+        &[
+            (
+                "db/__init__.py",
+                "from db.proxy import Proxy\n\nconnection = Proxy()\n",
+            ),
+            (
+                "db/proxy.py",
+                "class Proxy:\n    def close(self):\n        return 0\n\n    def __getattr__(self, name):\n        return name\n\n\nclass Plain:\n    pass\n",
+            ),
+            (
+                "db/wrapper.py",
+                "class Wrapper:\n    def cursor(self):\n        return 1\n",
+            ),
+            (
+                "app.py",
+                "from db import connection\nfrom db.proxy import Plain\n\n\ndef run():\n    return connection.cursor()\n\n\ndef plain():\n    return Plain().cursor()\n",
+            ),
+        ],
+    );
+    let srv = start_server(repo.path(), data.path(), Some(REPO), true);
+    let cursor = impact(srv.addr, "symbol=db.wrapper.Wrapper.cursor&depth=1");
+    assert!(has(&cursor, "app.run", "calls", "name_match"), "{cursor}");
+    // A class without `__getattr__` lacking the method: no guess.
+    assert!(
+        !found(&cursor).iter().any(|(w, _, _)| w == "app.plain"),
+        "{cursor}"
+    );
+}
+
 fn uses_repo(dir: &Path) {
     commit(
         dir,
@@ -870,7 +907,8 @@ fn a_with_target_entered_through_a_base_class_is_the_subclass() {
 /// An `__init__` parameter nothing annotates holds what the class's constructions pass
 /// (paramiko's `AuthHandler(self)` keeping `self.transport`): by position, by keyword, through
 /// `weakref.proxy`, from several callers (both classes), and a body's assignment winning.
-/// A class nobody constructs with arguments types nothing.
+/// A property of the same name stays what the attribute reads; a class nobody constructs with
+/// arguments types nothing.
 #[test]
 fn init_parameters_hold_what_constructions_pass() {
     let repo = tempfile::tempdir().unwrap();
@@ -916,6 +954,31 @@ class Unbuilt:
 
     def stop(self):
         self.sock.shutdown()
+
+
+class Path:
+    def length(self):
+        return 1
+
+
+class Spring:
+    def __init__(self, pathway):
+        self.pathway = pathway
+
+    @property
+    def pathway(self):
+        return self._pathway
+
+    @pathway.setter
+    def pathway(self, value):
+        self._pathway = value
+
+    def force(self):
+        return self.pathway.length
+
+
+def spring():
+    return Spring(Path())
 "#,
             ),
             (
@@ -956,6 +1019,12 @@ def over_socket():
         let body = impact(srv.addr, &format!("symbol={symbol}&depth=1"));
         assert!(has(&body, who, "calls", "inferred"), "{symbol}: {body}");
     }
+    // A property of the parameter's name is what `self.pathway` reads, through its setter.
+    let pathway = impact(srv.addr, "symbol=net.auth.Spring.pathway&depth=1");
+    assert!(
+        has(&pathway, "net.auth.Spring.force", "uses", "inferred"),
+        "{pathway}"
+    );
     let shutdown = impact(srv.addr, "symbol=net.transport.Transport.shutdown&depth=1");
     assert!(
         !found(&shutdown)

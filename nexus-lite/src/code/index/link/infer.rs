@@ -579,7 +579,11 @@ impl Resolver<'_> {
 
     /// The type of attribute `attr` of an instance of class `c`.
     fn attr_type(&self, c: i64, conf: f64, attr: &str, depth: usize) -> Ty {
-        if let Some((g, ty)) = self.attr_fact(c, attr, 0) {
+        // What a constructor's caller passes does not hide a property of that name
+        // (`self.pathway = pathway` through its setter): reading it is the property's use.
+        if let Some((g, ty)) = self.attr_fact(c, attr, 0)
+            && !(ty.starts_with(ARG_TYPE) && self.member(c, attr, 0).is_some())
+        {
             return lower(self.type_of(g, ty, None, depth + 1), conf.min(INFERRED));
         }
         // A nested class, or a property read for its annotated return type.
@@ -759,6 +763,11 @@ impl Resolver<'_> {
         match self.type_of(fi, recv, caller, depth + 1) {
             Ty::Class(c, conf) => match self.member(c, name, 0) {
                 Some(id) => Target::Found(id, conf),
+                // A class answering any attribute (`__getattr__`, Django's `ConnectionProxy`)
+                // says nothing about this one.
+                None if self.member(c, "__getattr__", 0).is_some() => {
+                    self.untyped_ref(fi, key, caller)
+                }
                 None => Target::Known,
             },
             Ty::Union(u, conf) => {
@@ -770,15 +779,27 @@ impl Resolver<'_> {
                         ids.push(id);
                     }
                 }
+                let dynamic = || {
+                    (self.types.list(u).iter()).any(|c| self.member(*c, "__getattr__", 0).is_some())
+                };
                 match self.types.gather(ids, conf) {
                     Some(Ok((id, c))) => Target::Found(id, c),
                     Some(Err((u, c))) => Target::Many(u, c),
+                    None if dynamic() => self.untyped_ref(fi, key, caller),
                     None => Target::Known,
                 }
             }
             Ty::External => Target::Known,
-            Ty::Unknown if key.contains('(') => Target::Unknown,
-            Ty::Unknown => self.named(fi, key, caller),
+            Ty::Unknown => self.untyped_ref(fi, key, caller),
+        }
+    }
+
+    /// `key` whose receiver's type says nothing: a name, unless a call's result is in it.
+    fn untyped_ref(&self, fi: usize, key: &str, caller: Option<usize>) -> Target {
+        if key.contains('(') {
+            Target::Unknown
+        } else {
+            self.named(fi, key, caller)
         }
     }
 
