@@ -907,8 +907,8 @@ fn a_with_target_entered_through_a_base_class_is_the_subclass() {
 /// An `__init__` parameter nothing annotates holds what the class's constructions pass
 /// (paramiko's `AuthHandler(self)` keeping `self.transport`): by position, by keyword, through
 /// `weakref.proxy`, from several callers (both classes), and a body's assignment winning.
-/// A property of the same name stays what the attribute reads; a class nobody constructs with
-/// arguments types nothing.
+/// A property of the same name stays what the attribute reads, a parameter shadowing a module
+/// function is no use of it, and a class nobody constructs with arguments types nothing.
 #[test]
 fn init_parameters_hold_what_constructions_pass() {
     let repo = tempfile::tempdir().unwrap();
@@ -920,6 +920,10 @@ fn init_parameters_hold_what_constructions_pass() {
             (
                 "net/auth.py",
                 r#"import weakref
+
+
+def log(message):
+    return message
 
 
 class Logger:
@@ -1019,6 +1023,9 @@ def over_socket():
         let body = impact(srv.addr, &format!("symbol={symbol}&depth=1"));
         assert!(has(&body, who, "calls", "inferred"), "{symbol}: {body}");
     }
+    // The parameter `log` read by its bare name is no use of the module's `log`.
+    let log = impact(srv.addr, "symbol=net.auth.log&depth=1");
+    assert_eq!(log["total"], 0, "{log}");
     // A property of the parameter's name is what `self.pathway` reads, through its setter.
     let pathway = impact(srv.addr, "symbol=net.auth.Spring.pathway&depth=1");
     assert!(

@@ -670,14 +670,17 @@ pub(super) fn keep_useful_uses(
     src: &[u8],
 ) {
     let text_of = |r: &std::ops::Range<usize>| std::str::from_utf8(&src[r.clone()]).unwrap_or("");
-    let locals: HashSet<(Option<usize>, &str)> = bound
+    // Every local of a function; a typed one's attributes are still read through it.
+    let all_locals: HashSet<(Option<usize>, &str)> = bound
         .iter()
         .filter(|(scope, _, _)| scope.is_some_and(|i| out.symbols[i].kind != SymKind::Class))
         .map(|(scope, r, _)| (*scope, text_of(r)))
-        .filter(|(scope, n)| {
-            !matches!(*n, "self" | "cls")
-                && !out.types.iter().any(|f| f.scope == *scope && f.name == *n)
-        })
+        .filter(|(_, n)| !matches!(*n, "self" | "cls"))
+        .collect();
+    let locals: HashSet<(Option<usize>, &str)> = all_locals
+        .iter()
+        .filter(|(scope, n)| !out.types.iter().any(|f| f.scope == *scope && f.name == *n))
+        .copied()
         .collect();
     let local_head = |scope: Option<usize>, key: &str| {
         !locals.is_empty() && locals.contains(&(scope, key.split(['.', '(']).next().unwrap_or("")))
@@ -718,9 +721,10 @@ pub(super) fn keep_useful_uses(
     let mut kept = Vec::new();
     for (scope, bytes, line) in names {
         let name = text_of(bytes);
+        // A local read by its bare name uses nothing of the module, typed or not.
         if heads.contains(name)
             && !matches!(name, "self" | "cls")
-            && !local_head(*scope, name)
+            && !all_locals.contains(&(*scope, name))
             && seen.insert((*scope, name))
         {
             kept.push(Call {
