@@ -983,6 +983,20 @@ class Spring:
 
 def spring():
     return Spring(Path())
+
+
+def shadowing():
+    log = Logger()
+    return log.level
+
+
+def styles(palette):
+    if palette:
+        style = Logger()
+    else:
+        def style(x):
+            return x
+    return [style]
 "#,
             ),
             (
@@ -1023,9 +1037,12 @@ def over_socket():
         let body = impact(srv.addr, &format!("symbol={symbol}&depth=1"));
         assert!(has(&body, who, "calls", "inferred"), "{symbol}: {body}");
     }
-    // The parameter `log` read by its bare name is no use of the module's `log`.
+    // The parameter `log` read by its bare name, or a local `log`'s attribute, is no use of
+    // the module's `log`; a function defined beside a local of its name is used.
     let log = impact(srv.addr, "symbol=net.auth.log&depth=1");
     assert_eq!(log["total"], 0, "{log}");
+    let style = impact(srv.addr, "symbol=net.auth.styles.style&depth=1");
+    assert!(has(&style, "net.auth.styles", "uses", "exact"), "{style}");
     // A property of the parameter's name is what `self.pathway` reads, through its setter.
     let pathway = impact(srv.addr, "symbol=net.auth.Spring.pathway&depth=1");
     assert!(

@@ -370,6 +370,22 @@ impl Resolver<'_> {
         }
     }
 
+    /// Whether `name` is a typed local of `caller` or of a function enclosing it (and no
+    /// function or class of that name is defined there).
+    fn typed_local(&self, fi: usize, caller: Option<usize>, name: &str) -> bool {
+        let source = &self.sources[fi];
+        let facts = self.types.facts[fi].get_or_init(|| facts_of(source));
+        let syms = &source.parse.symbols;
+        let mut cur = caller;
+        while let Some(c) = cur {
+            if facts.contains_key(&(Some(c), name)) {
+                return !syms.iter().any(|s| s.parent == Some(c) && s.name == name);
+            }
+            cur = syms[c].parent;
+        }
+        false
+    }
+
     /// What a module-level variable imported as `name` holds, in the file defining it:
     /// `current_app: Flask = LocalProxy(...)` in `globals.py`, imported from there or through
     /// a package re-exporting it; also its elements (`key_classes[*]`, a list of classes).
@@ -823,6 +839,10 @@ impl Resolver<'_> {
     ) -> Option<(i64, f64)> {
         let mut k = key;
         loop {
+            // `poly.as_expr` on a local `poly` uses nothing named `poly`.
+            if !k.contains('.') && self.typed_local(fi, caller, k) {
+                return None;
+            }
             match self.resolve_ref(fi, k, caller, 0) {
                 Target::Found(id, c) => return Some((id, c)),
                 // A use of one of several: the first (a use edge says "depends on", and a

@@ -670,12 +670,19 @@ pub(super) fn keep_useful_uses(
     src: &[u8],
 ) {
     let text_of = |r: &std::ops::Range<usize>| std::str::from_utf8(&src[r.clone()]).unwrap_or("");
-    // Every local of a function; a typed one's attributes are still read through it.
+    // Every local of a function but one also defined there (`def style_func` beside
+    // `style_func = ...`); a typed one's attributes are still read through it.
+    let nested: HashSet<(Option<usize>, &str)> = out
+        .symbols
+        .iter()
+        .filter(|s| s.parent.is_some())
+        .map(|s| (s.parent, s.name.as_str()))
+        .collect();
     let all_locals: HashSet<(Option<usize>, &str)> = bound
         .iter()
         .filter(|(scope, _, _)| scope.is_some_and(|i| out.symbols[i].kind != SymKind::Class))
         .map(|(scope, r, _)| (*scope, text_of(r)))
-        .filter(|(_, n)| !matches!(*n, "self" | "cls"))
+        .filter(|l| !matches!(l.1, "self" | "cls") && !nested.contains(l))
         .collect();
     let locals: HashSet<(Option<usize>, &str)> = all_locals
         .iter()
