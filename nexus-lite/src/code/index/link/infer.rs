@@ -781,9 +781,7 @@ impl Resolver<'_> {
                 Some(id) => Target::Found(id, conf),
                 // A class answering any attribute (`__getattr__`, Django's `ConnectionProxy`)
                 // says nothing about this one.
-                None if self.member(c, "__getattr__", 0).is_some() => {
-                    self.untyped_ref(fi, key, caller)
-                }
+                None if self.answers_any(c) => self.untyped_ref(fi, key, caller),
                 None => Target::Known,
             },
             Ty::Union(u, conf) => {
@@ -795,9 +793,7 @@ impl Resolver<'_> {
                         ids.push(id);
                     }
                 }
-                let dynamic = || {
-                    (self.types.list(u).iter()).any(|c| self.member(*c, "__getattr__", 0).is_some())
-                };
+                let dynamic = || self.types.list(u).iter().any(|c| self.answers_any(*c));
                 match self.types.gather(ids, conf) {
                     Some(Ok((id, c))) => Target::Found(id, c),
                     Some(Err((u, c))) => Target::Many(u, c),
@@ -808,6 +804,11 @@ impl Resolver<'_> {
             Ty::External => Target::Known,
             Ty::Unknown => self.untyped_ref(fi, key, caller),
         }
+    }
+
+    /// Whether class `c` (or a base) answers any attribute: `__getattr__`.
+    fn answers_any(&self, c: i64) -> bool {
+        self.member(c, "__getattr__", 0).is_some()
     }
 
     /// `key` whose receiver's type says nothing: a name, unless a call's result is in it.
