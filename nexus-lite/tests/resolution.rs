@@ -518,7 +518,8 @@ fn returns_with_targets_generics_and_fstrings_type_receivers() {
 /// assignment, a module-level variable imported (directly or through a package), a class
 /// defined inside the function using it, and a `with` target whose `__enter__` returns a
 /// `TypeVar` (`self: T -> T`), and one of several classes (a function returning either, a
-/// table of classes, a loop over classes, an imported list of classes). Each reaches its method `inferred`, and the
+/// table of classes, a loop over classes, an imported list of classes, a name assigned in
+/// two branches of an `if`). Each reaches its method `inferred`, and the
 /// same-named methods of other classes get nothing.
 #[test]
 fn containers_classes_held_imported_variables_and_local_classes_type_receivers() {
@@ -635,6 +636,22 @@ def each_imported():
 
     for cls in SENDERS:
         cls().send()
+
+
+def in_branches(raw):
+    if raw:
+        c = Pool()
+    else:
+        c = Conn()
+    return c.send()
+
+
+def in_elif(kind):
+    if kind == 1:
+        c = Pool()
+    elif kind == 2:
+        c = Conn()
+    return c.send()
 "#,
             ),
         ],
@@ -674,12 +691,19 @@ def each_imported():
     // One of several classes (a function returning either, a table of classes, a loop over
     // classes, here or in an imported list): each class's method.
     let pool = impact(srv.addr, "symbol=net.sftp.Pool.send&depth=1");
-    for who in ["either_of_two", "by_table", "each_class", "each_imported"] {
+    for who in [
+        "either_of_two",
+        "by_table",
+        "each_class",
+        "each_imported",
+        "in_branches",
+        "in_elif",
+    ] {
         let who = format!("app.more.{who}");
         assert!(has(&pool, &who, "calls", "inferred"), "{who}: {pool}");
         assert!(has(&conn, &who, "calls", "inferred"), "{who}: {conn}");
     }
-    assert_eq!(pool["total"], 4, "{pool}");
+    assert_eq!(pool["total"], 6, "{pool}");
     // `__enter__(self: T) -> T` returns what it is called on.
     let session = impact(srv.addr, "symbol=app.more.Session.send&depth=1");
     assert!(

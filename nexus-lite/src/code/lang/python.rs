@@ -26,6 +26,7 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
     let mut stack: Vec<(Node<'_>, Option<usize>, bool, bool)> = vec![(root, None, false, false)];
     let mut names: Vec<types::NameRead> = Vec::new();
     let mut bound: Vec<types::NameRead> = Vec::new();
+    let mut branches = types::Branches::default();
     // One cursor for the whole walk: `reset` keeps its allocation, `walk()` makes one per node.
     let mut c = root.walk();
     while let Some((node, scope, deferred, named)) = stack.pop() {
@@ -56,7 +57,7 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
                 if scope.is_none() {
                     dunder_all(&mut out, node, src);
                 }
-                types::assignment(&mut out, node, src, scope);
+                types::assignment(&mut out, &mut branches, node, src, scope);
             }
             "with_item" => types::with_item(&mut out, node, src, scope),
             "for_statement" | "for_in_clause" => types::for_target(&mut out, node, src, scope),

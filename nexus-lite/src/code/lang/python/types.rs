@@ -353,7 +353,13 @@ fn push_fact(out: &mut FileParse, scope: Option<usize>, name: String, ty: String
 
 /// `t = Transport(...)`, `t: Transport = ...`, `self.x = Cls()`, `self.x: Cls`, `self.x = t`
 /// (an annotated parameter), and `x: Cls` in a class body.
-pub(super) fn assignment(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) {
+pub(super) fn assignment(
+    out: &mut FileParse,
+    branches: &mut Branches,
+    node: Node<'_>,
+    src: &[u8],
+    scope: Option<usize>,
+) {
     let Some(left) = field(node, "left") else {
         return;
     };
@@ -384,12 +390,72 @@ pub(super) fn assignment(out: &mut FileParse, node: Node<'_>, src: &[u8], scope:
                 return;
             };
             if let Some(ty) = value_type(out, right, src, scope) {
+                branches.join(out, fact_scope, &name, &ty, node);
                 push_fact(out, fact_scope, name, ty);
             } else if let Some(elements) = class_table(right, src) {
                 element_facts(out, fact_scope, &name, elements);
             }
         }
     }
+}
+
+/// Where the first assigned fact of each name sits among `if` branches, so that a name assigned
+/// in two branches of one `if` (`p = PosixPipe()` / `else: p = WindowsPipe()`) holds either.
+#[derive(Default)]
+pub(super) struct Branches {
+    /// (scope, name) -> (index of the fact in `FileParse::types`, its [`BranchPath`]).
+    first: std::collections::HashMap<(Option<usize>, String), (usize, BranchPath)>,
+}
+
+/// The `if` statements an assignment sits in, innermost first: (the `if`, the branch), node ids.
+type BranchPath = Vec<(usize, usize)>;
+
+impl Branches {
+    /// Before `name = ty` in `node` is pushed: the name's first fact becomes one of both when
+    /// the two assignments sit in different branches of the same `if`.
+    fn join(
+        &mut self,
+        out: &mut FileParse,
+        scope: Option<usize>,
+        name: &str,
+        ty: &str,
+        node: Node<'_>,
+    ) {
+        let path = branch_path(node);
+        match self.first.get(&(scope, name.to_string())) {
+            None => {
+                let at = out.types.len();
+                self.first.insert((scope, name.to_string()), (at, path));
+            }
+            Some((at, first)) => {
+                let exclusive = first
+                    .iter()
+                    .any(|(i, b)| path.iter().any(|(j, c)| i == j && b != c));
+                if let Some(f) = out.types.get_mut(*at)
+                    && exclusive
+                    && !f.ty.split('|').any(|t| t == ty)
+                    && f.ty.len() + ty.len() < MAX_KEY
+                {
+                    f.ty = format!("{}|{ty}", f.ty);
+                }
+            }
+        }
+    }
+}
+
+/// The `if` statements `node` sits in, up to its function or class.
+fn branch_path(node: Node<'_>) -> BranchPath {
+    let mut path = Vec::new();
+    let mut child = node;
+    while let Some(parent) = child.parent() {
+        match kind(parent) {
+            "function_definition" | "class_definition" | "lambda" => break,
+            "if_statement" => path.push((parent.id(), child.id())),
+            _ => {}
+        }
+        child = parent;
+    }
+    path
 }
 
 /// `for tag in self.order:` (`tag` is what iterating `self.order` gives: see
