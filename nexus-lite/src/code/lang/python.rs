@@ -82,6 +82,9 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
             }
             _ => {}
         }
+        if node_kind == "if_statement" {
+            branches.if_statement(node);
+        }
         let type_checking = (node_kind == "if_statement")
             .then(|| type_checking_body(node, src))
             .flatten();

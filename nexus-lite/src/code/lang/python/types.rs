@@ -2,6 +2,7 @@
 //! `t: Transport`, `self.x = Cls()`), return annotations, which names are read as values,
 //! dynamic constructs, and pytest `usefixtures` marks.
 
+use rustc_hash::FxHashMap;
 use std::collections::HashSet;
 use tree_sitter::Node;
 
@@ -399,18 +400,53 @@ pub(super) fn assignment(
     }
 }
 
-/// Where the first assigned fact of each name sits among `if` branches, so that a name assigned
-/// in two branches of one `if` (`p = PosixPipe()` / `else: p = WindowsPipe()`) holds either.
+/// The first assigned fact of each name and the `if` branches around it, so that a name
+/// assigned in two branches of one `if` (`p = PosixPipe()` / `else: p = WindowsPipe()`)
+/// holds either. The walk is in source order, so the branches open at a point are a stack.
 #[derive(Default)]
 pub(super) struct Branches {
-    /// (scope, name) -> (index of the fact in `FileParse::types`, its [`BranchPath`]).
-    first: std::collections::HashMap<(Option<usize>, String), (usize, BranchPath)>,
+    /// scope -> name -> (index of the fact in `FileParse::types`, its branch path).
+    first: FxHashMap<Option<usize>, FxHashMap<String, (usize, BranchPath)>>,
+    /// Branches entered or ahead, as (if, branch, start byte, end byte); ends grow downwards.
+    open: Vec<(usize, usize, usize, usize)>,
 }
 
-/// The `if` statements an assignment sits in, innermost first: (the `if`, the branch), node ids.
+/// The `if` statements around an assignment: (the `if`, the branch holding it), by node id.
 type BranchPath = Vec<(usize, usize)>;
 
 impl Branches {
+    /// An `if` statement is walked: its branches (then, each `elif`, `else`). The branches that
+    /// ended before it go first, so none is left under the new ones.
+    pub(super) fn if_statement(&mut self, node: Node<'_>) {
+        self.close_before(node.start_byte());
+        let mut c = node.walk();
+        let branches: Vec<Node<'_>> = node
+            .named_children(&mut c)
+            .filter(|b| matches!(kind(*b), "block" | "elif_clause" | "else_clause"))
+            .collect();
+        for b in branches.iter().rev() {
+            self.open
+                .push((node.id(), b.id(), b.start_byte(), b.end_byte()));
+        }
+    }
+
+    /// Drops the branches that end at or before byte `at` (nothing before it is walked again).
+    fn close_before(&mut self, at: usize) {
+        while self.open.last().is_some_and(|(_, _, _, end)| *end <= at) {
+            self.open.pop();
+        }
+    }
+
+    /// The branches around byte `at`.
+    fn path(&mut self, at: usize) -> BranchPath {
+        self.close_before(at);
+        self.open
+            .iter()
+            .filter(|(_, _, start, end)| *start <= at && at < *end)
+            .map(|(i, b, _, _)| (*i, *b))
+            .collect()
+    }
+
     /// Before `name = ty` in `node` is pushed: the name's first fact becomes one of both when
     /// the two assignments sit in different branches of the same `if`.
     fn join(
@@ -421,41 +457,23 @@ impl Branches {
         ty: &str,
         node: Node<'_>,
     ) {
-        let path = branch_path(node);
-        match self.first.get(&(scope, name.to_string())) {
-            None => {
-                let at = out.types.len();
-                self.first.insert((scope, name.to_string()), (at, path));
-            }
-            Some((at, first)) => {
-                let exclusive = first
-                    .iter()
-                    .any(|(i, b)| path.iter().any(|(j, c)| i == j && b != c));
-                if let Some(f) = out.types.get_mut(*at)
-                    && exclusive
-                    && !f.ty.split('|').any(|t| t == ty)
-                    && f.ty.len() + ty.len() < MAX_KEY
-                {
-                    f.ty = format!("{}|{ty}", f.ty);
-                }
-            }
+        let now = self.path(node.start_byte());
+        let names = self.first.entry(scope).or_default();
+        let Some((at, before)) = names.get(name) else {
+            names.insert(name.to_string(), (out.types.len(), now));
+            return;
+        };
+        let exclusive = before
+            .iter()
+            .any(|(i, b)| now.iter().any(|(j, c)| i == j && b != c));
+        if let Some(f) = out.types.get_mut(*at)
+            && exclusive
+            && !f.ty.split('|').any(|t| t == ty)
+            && f.ty.len() + ty.len() < MAX_KEY
+        {
+            f.ty = format!("{}|{ty}", f.ty);
         }
     }
-}
-
-/// The `if` statements `node` sits in, up to its function or class.
-fn branch_path(node: Node<'_>) -> BranchPath {
-    let mut path = Vec::new();
-    let mut child = node;
-    while let Some(parent) = child.parent() {
-        match kind(parent) {
-            "function_definition" | "class_definition" | "lambda" => break,
-            "if_statement" => path.push((parent.id(), child.id())),
-            _ => {}
-        }
-        child = parent;
-    }
-    path
 }
 
 /// `for tag in self.order:` (`tag` is what iterating `self.order` gives: see
