@@ -270,7 +270,7 @@ fn constructions<'p>(p: &'p FileParse, of: Option<&FxHashSet<&str>>) -> Read<'p>
     let mut scopes: FxHashSet<Option<usize>> = FxHashSet::default();
     let mut calls = Vec::new();
     for c in &p.constructions {
-        if of.is_some_and(|of| !of.contains(last_part(&c.callee))) {
+        if of.is_some_and(|of| !of.contains(c.class_name())) {
             continue;
         }
         calls.push((qname(c.caller), c.callee.as_str(), c.args.as_slice()));
@@ -301,10 +301,6 @@ fn typed_classes(sources: &[Source]) -> FxHashSet<&str> {
         }
     }
     out
-}
-
-fn last_part(dotted: &str) -> &str {
-    dotted.rsplit('.').next().unwrap_or(dotted)
 }
 
 /// What this run linked, to plan the next one. Name mentions already computed are kept up

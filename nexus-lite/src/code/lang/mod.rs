@@ -199,6 +199,18 @@ pub struct Construction {
     pub args: Vec<(ArgSlot, String)>,
 }
 
+impl Construction {
+    /// The class named, as its definition names it (`AuthHandler` of `auth.AuthHandler`).
+    pub fn class_name(&self) -> &str {
+        Construction::class_of(&self.callee)
+    }
+
+    /// The class a callee as written names (see [`Construction::class_name`]).
+    pub fn class_of(callee: &str) -> &str {
+        callee.rsplit('.').next().unwrap_or(callee)
+    }
+}
+
 /// Where an argument goes: the n-th positional argument, or a keyword.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum ArgSlot {

@@ -82,12 +82,12 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
             }
             _ => {}
         }
-        if node_kind == "if_statement" {
+        let type_checking = if node_kind == "if_statement" {
             branches.if_statement(node);
-        }
-        let type_checking = (node_kind == "if_statement")
-            .then(|| type_checking_body(node, src))
-            .flatten();
+            type_checking_body(node, src)
+        } else {
+            None
+        };
         c.reset(node);
         let first = stack.len();
         if c.goto_first_child() {

@@ -230,8 +230,10 @@ impl<'a> Types<'a> {
                 }
             }
             for (k, c) in s.parse.constructions.iter().enumerate() {
-                let name = c.callee.rsplit('.').next().unwrap_or(&c.callee);
-                t.constructed.entry(name).or_default().push((fi, k));
+                t.constructed
+                    .entry(c.class_name())
+                    .or_default()
+                    .push((fi, k));
             }
             for (si, ty) in &s.parse.returns {
                 t.returns

@@ -45,12 +45,8 @@ pub(super) fn facts(out: &mut FileParse, idx: usize, def: Node<'_>, src: &[u8]) 
 
 /// A parameter's docstring type, unless something (its annotation, a default class) typed it.
 fn param(out: &mut FileParse, idx: usize, name: &str, ty: &str) {
-    let typed = out
-        .types
-        .iter()
-        .any(|f| f.scope == Some(idx) && f.name == name);
     if let Some(ty) = class_named(ty)
-        && !typed
+        && super::types::latest_fact(out, Some(idx), name).is_none()
     {
         out.types.push(TypeFact {
             scope: Some(idx),

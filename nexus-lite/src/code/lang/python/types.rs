@@ -281,7 +281,11 @@ fn class_like(name: &str) -> bool {
 }
 
 /// What `name` holds in `scope` by the latest fact so far (the walk is in source order).
-fn latest_fact<'o>(out: &'o FileParse, scope: Option<usize>, name: &str) -> Option<&'o str> {
+pub(super) fn latest_fact<'o>(
+    out: &'o FileParse,
+    scope: Option<usize>,
+    name: &str,
+) -> Option<&'o str> {
     out.types
         .iter()
         .rev()
@@ -626,11 +630,7 @@ pub(super) fn init_params(out: &mut FileParse, idx: usize, def: Node<'_>, src: &
             continue;
         };
         let name = text(name, src);
-        if !out
-            .types
-            .iter()
-            .any(|f| f.scope == Some(idx) && f.name == name)
-        {
+        if latest_fact(out, Some(idx), name).is_none() {
             let ty = format!("{ARG_TYPE}{idx}:{position}:{name}");
             push_fact(out, Some(idx), name.to_string(), ty);
         }
@@ -646,7 +646,7 @@ pub(super) fn construction(
     src: &[u8],
     scope: Option<usize>,
 ) {
-    if !class_like(callee.rsplit('.').next().unwrap_or(callee)) {
+    if !class_like(Construction::class_of(callee)) {
         return;
     }
     let Some(list) = field(node, "arguments").filter(|a| kind(*a) == "argument_list") else {
