@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # TypeScript references (TypeScript's language service) vs nexus-lite's calls/inherits edges,
-# on the TS sources an npm package ships (its src/ made a git repository).
+# on the TS sources an npm package ships (its package.json and src/ made a git repository).
 #   bench/ts-refs/run.sh PACKAGE@VERSION LABEL=NEXUS_LITE_BINARY ...
 # e.g. run.sh zod@3.25.76 main=/work/main/target/release/nexus-lite new=target/release/nexus-lite
 # Only the npm registry is used (typescript and the package). WORK: scratch dir.
@@ -12,7 +12,8 @@ mkdir -p "$work/npm" && cd "$work/npm"
 [ -f package.json ] || npm init -y >/dev/null
 npm install --no-audit --no-fund "typescript@${TS_VERSION:-5.9.3}" "$pkg" >/dev/null
 name=${pkg%@*}
-rm -rf "$work/repo" && cp -a "node_modules/$name/src" "$work/repo"
+rm -rf "$work/repo" && mkdir -p "$work/repo" && cp -a "node_modules/$name/src" "$work/repo/src"
+cp "node_modules/$name/package.json" "$work/repo/"
 git -C "$work/repo" init -q -b main && git -C "$work/repo" add -A
 git -C "$work/repo" -c user.name=bench -c user.email=bench@localhost commit -qm "$pkg"
 node "$here/refs.js" "$work/npm/node_modules/typescript" "$work/repo" > "$work/refs.jsonl"
