@@ -104,6 +104,17 @@ fn copy_of_this_repository(dir: &Path) {
         "probe/ctor_make.py",
         "from probe import ctor_auth\nfrom probe.ctor_auth import Handler\n\n\ndef build():\n    return Handler(ctor_auth.Left())\n\n\ndef later():\n    return 0\n",
     );
+    // A module-level alias of a method, called from another file.
+    write(
+        dir,
+        "probe/alias.py",
+        "from probe.ctor_auth import Left, Right\n\nshared_ping = Left.ping\n",
+    );
+    write(
+        dir,
+        "probe/alias_use.py",
+        "from probe.alias import shared_ping\n\n\ndef use_ping(peer):\n    return shared_ping(peer)\n",
+    );
     git(dir, &["init", "-q", "-b", "main"]);
     git(dir, &["add", "-A"]);
     git(dir, &["commit", "-q", "-m", "this repository"]);
@@ -402,6 +413,15 @@ fn a_regeneration_links_what_the_change_reaches_and_gives_the_full_graph() {
     });
     assert_eq!(linked, all);
     assert!(calls_with(data.path(), &graph, abort, right, 0.8));
+    // An alias another file calls through now names another method: every file.
+    let use_ping = "probe.alias_use.use_ping";
+    assert!(calls_with(data.path(), &graph, use_ping, left, 0.8));
+    let (linked, graph) = step(&state, repo.path(), data.path(), "an alias", |r| {
+        replace(r, "probe/alias.py", "= Left.ping", "= Right.ping");
+    });
+    assert_eq!(linked, all);
+    assert!(calls_with(data.path(), &graph, use_ping, right, 0.8));
+    assert!(!calls(data.path(), &graph, use_ping, left));
     // The same body edited again without touching a construction: its file alone.
     let (linked, _) = step(
         &state,

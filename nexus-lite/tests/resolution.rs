@@ -1081,3 +1081,47 @@ def over_socket():
         "{shutdown}"
     );
 }
+
+/// A module-level alias (`_af_new = Permutation._af_new`, `Matrix = MutableDenseMatrix`
+/// imported from the module defining it) is called as what it names; a bare call is never a
+/// method's guess.
+#[test]
+fn a_module_level_alias_is_called_as_what_it_names() {
+    let repo = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    commit(
+        repo.path(),
+        &[
+            ("pkg/__init__.py", ""),
+            (
+                "pkg/perm.py",
+                "class Permutation:\n    @classmethod\n    def _af_new(cls, perm):\n        return cls()\n\n    def cardinality(self):\n        return 0\n",
+            ),
+            (
+                "pkg/groups.py",
+                "from pkg.perm import Permutation\n\n_af_new = Permutation._af_new\n\n\nclass Group:\n    def make(self, args):\n        return _af_new(list(args))\n",
+            ),
+            (
+                "pkg/matrices.py",
+                "class MutableDenseMatrix:\n    def det(self):\n        return 1\n\n\nMatrix = MutableDenseMatrix\n",
+            ),
+            (
+                "pkg/use.py",
+                "from pkg.matrices import Matrix\n\n\ndef run():\n    m = Matrix()\n    return m.det()\n\n\ndef bare():\n    return cardinality()\n",
+            ),
+        ],
+    );
+    let srv = start_server(repo.path(), data.path(), Some(REPO), true);
+    let af_new = impact(srv.addr, "symbol=pkg.perm.Permutation._af_new&depth=1");
+    assert!(
+        has(&af_new, "pkg.groups.Group.make", "calls", "inferred"),
+        "{af_new}"
+    );
+    let det = impact(
+        srv.addr,
+        "symbol=pkg.matrices.MutableDenseMatrix.det&depth=1",
+    );
+    assert!(has(&det, "pkg.use.run", "calls", "inferred"), "{det}");
+    let cardinality = impact(srv.addr, "symbol=pkg.perm.Permutation.cardinality&depth=1");
+    assert_eq!(cardinality["total"], 0, "{cardinality}");
+}

@@ -36,6 +36,7 @@ pub fn parse_format() -> &'static str {
             include_str!("lang/python/types.rs"),
             include_str!("lang/python/docstring.rs"),
             include_str!("lang/ecmascript.rs"),
+            include_str!("lang/ecmascript/types.rs"),
             include_str!("lang/rust_lang.rs"),
             include_str!("../../Cargo.toml"),
         ));

@@ -11,7 +11,7 @@
 use super::link::FileImports;
 use super::resolve::package_bindings;
 use super::{Part, Source};
-use crate::code::lang::{ARG_TYPE, ArgSlot, FileParse, SymKind, TypeFact};
+use crate::code::lang::{ARG_TYPE, ArgSlot, CALLBACK_PARAM, FileParse, SymKind, TypeFact};
 use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{Hash, Hasher};
@@ -89,15 +89,20 @@ pub(super) fn prepare(prev: &mut Previous) {
 }
 
 /// A fingerprint of what decides every file's module name and import resolution besides the
-/// sources' contents: the tracked paths, and each source's language, module, project,
-/// aliases and tsconfig paths.
+/// sources' contents: the tracked paths, each source's language, module, project, aliases
+/// and tsconfig paths, and the work tree's named packages.
 pub(super) fn layout(tracked: &[String], sources: &[Source]) -> u64 {
     let mut h = FxHasher::default();
     tracked.hash(&mut h);
     for s in sources {
         (&s.path, s.lang.name(), &s.module, s.project, &s.aliases).hash(&mut h);
-        s.ts_paths.hash(&mut h);
+        (&s.ts_paths, s.packages.is_some()).hash(&mut h);
     }
+    // One value shared by every source that has it: hashed once.
+    sources
+        .iter()
+        .find_map(|s| s.packages.as_ref())
+        .hash(&mut h);
     // A package binding a submodule's name decides what `from pkg import name` resolves to in
     // files that did not change, whose resolved imports are kept while the layout is the same.
     let paths: FxHashSet<&str> = sources.iter().map(|s| s.path.as_str()).collect();
@@ -385,7 +390,7 @@ struct Item {
 /// The interface of a file by item key: `s:` a symbol (its kind, parent, detail, whether it
 /// is a fixture, its bases, its return annotation and returned values, the facts of its
 /// scope that other files may read), `f:` a module-level fact, `i:` an import's bound name,
-/// `a` its `__all__`. Lines are left out: moving code does not change the interface.
+/// `l:` a module-level alias, `a` its `__all__`. Lines are left out: moving code does not change the interface.
 fn interface(p: &FileParse) -> BTreeMap<String, Item> {
     let mut items: BTreeMap<String, Item> = BTreeMap::new();
     // A function's local facts matter elsewhere only through what it (or a function nested
@@ -431,7 +436,10 @@ fn interface(p: &FileParse) -> BTreeMap<String, Item> {
             let attr = f.name.strip_prefix("self.").or(f.name.strip_prefix("cls."));
             if let Some(a) = attr {
                 names.push(a.to_string());
-            } else if read.as_ref().is_some_and(|r| !r.contains(head(&f.name))) {
+            } else if read.as_ref().is_some_and(|r| !r.contains(head(&f.name)))
+                && !f.name.starts_with(CALLBACK_PARAM)
+            {
+                // Callers in other files read what its parameters' functions take.
                 continue;
             }
             ("fact", &f.name, &f.ty).hash(&mut h);
@@ -453,7 +461,11 @@ fn interface(p: &FileParse) -> BTreeMap<String, Item> {
         let h = imports.entry(i.alias.as_str()).or_default();
         (&i.module, i.level, &i.name, i.deferred, i.mod_decl).hash(h);
     }
-    for (prefix, by_name) in [("f", module_facts), ("i", imports)] {
+    let mut aliases: BTreeMap<&str, FxHasher> = BTreeMap::new();
+    for (name, held) in &p.aliases {
+        held.hash(aliases.entry(name.as_str()).or_default());
+    }
+    for (prefix, by_name) in [("f", module_facts), ("i", imports), ("l", aliases)] {
         for (name, h) in by_name {
             let item = Item {
                 hash: h.finish(),
@@ -505,7 +517,7 @@ fn words(text: &str) -> impl Iterator<Item = &str> {
 
 /// Every identifier a file writes where another file's name may be looked up (hashed,
 /// sorted, once each): its imports, bases, facts, return annotations and returned values,
-/// `__all__` and, unless `interface_only`, its calls, uses and fixture parameters.
+/// `__all__`, aliases and, unless `interface_only`, its calls, uses and fixture parameters.
 fn written_names(p: &FileParse, interface_only: bool) -> Vec<u64> {
     let mut out: FxHashSet<u64> = FxHashSet::default();
     let mut add = |text: &str| {
@@ -524,6 +536,10 @@ fn written_names(p: &FileParse, interface_only: bool) -> Vec<u64> {
     p.returns.iter().for_each(|(_, t)| add(t));
     p.returned.iter().for_each(|(_, v)| add(v));
     p.dunder_all.iter().flatten().for_each(|n| add(n));
+    for (name, held) in &p.aliases {
+        add(name);
+        add(held);
+    }
     if !interface_only {
         p.calls.iter().chain(&p.uses).for_each(|c| add(&c.callee));
         p.params.iter().for_each(|(_, n)| add(n));

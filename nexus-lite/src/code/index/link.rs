@@ -3,6 +3,7 @@
 //! pytest fixtures, dynamic uses, import cycles. Node ids are made from the nodes' content
 //! (see [`content_id`]), and each file's nodes and edges form its own part of the graph.
 
+mod builtins;
 mod infer;
 
 use super::resolve::{Bind, Indexed};
@@ -10,7 +11,7 @@ use super::{AnomalyRow, EdgeRow, ImportRow, NodeRow, Part, Source};
 use crate::code::lang::{Import, Lang, SymKind, Symbol};
 use crate::core::analyser::severity::Level;
 use crate::core::graph::tarjan;
-use infer::{BUILTIN_NAMES, Target, Types};
+use infer::{Target, Types};
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde_json::json;
 use sha2::{Digest, Sha256};
@@ -210,8 +211,9 @@ struct Symbols<'a> {
     sym_ids: Vec<OnceLock<FxHashMap<&'a str, (i64, SymKind)>>>,
     /// Node id of each symbol of each file, by the symbol's index in its parse.
     sym_node_of: Vec<Vec<i64>>,
-    /// Functions and methods by (language, name), for best-effort call matching.
-    by_name: FxHashMap<(Lang, &'a str), Vec<i64>>,
+    /// Functions and methods by (language, name), for best-effort call matching: (node id,
+    /// whether it is a method).
+    by_name: FxHashMap<(Lang, &'a str), Vec<(i64, bool)>>,
     /// Classes by (language, name), for a docstring naming a class Sphinx-style (`.Message`).
     classes_by_name: FxHashMap<(Lang, &'a str), Vec<i64>>,
 }
@@ -265,7 +267,8 @@ fn add_files_and_symbols<'a>(
             if sym.kind == SymKind::Class {
                 out.classes_by_name.entry(key).or_default().push(*id);
             } else if !sym.name.starts_with("__") {
-                out.by_name.entry(key).or_default().push(*id);
+                let method = sym.kind == SymKind::Method;
+                out.by_name.entry(key).or_default().push((*id, method));
             }
         }
         out.sym_node_of.push(ids);
@@ -574,18 +577,25 @@ impl<'a> Resolver<'a> {
     /// name: `from .core import Engine`, `from .util import helper as assist`, `from . import
     /// sub` followed by `sub.f`, or a star import (`from .core import *`).
     fn exported(&self, f: usize, q: &str) -> Option<(i64, SymKind)> {
-        self.exported_within(f, q, MAX_REEXPORT_HOPS)
+        self.reexported(f, q, MAX_REEXPORT_HOPS, &|g, q| self.lookup_in(g, q))
     }
 
-    /// [`Self::exported`] in at most `hops` re-exports (star re-exports of star re-exports,
-    /// TS `export * from` chains, count too).
-    fn exported_within(&self, f: usize, q: &str, hops: usize) -> Option<(i64, SymKind)> {
-        if let Some(found) = self.lookup_in(f, q) {
+    /// `probe(file, name)` in file `f` for `q`, then along what `f` re-exports under that
+    /// name, in at most `hops` re-exports (star re-exports of star re-exports, TS
+    /// `export * from` chains, count too).
+    fn reexported<T>(
+        &self,
+        f: usize,
+        q: &str,
+        hops: usize,
+        probe: &impl Fn(usize, &str) -> Option<T>,
+    ) -> Option<T> {
+        if let Some(found) = probe(f, q) {
             return Some(found); // the common case, without allocating
         }
         let (mut f, mut q) = (f, q.to_string());
         for hop in 0..hops {
-            if let Some(found) = self.lookup_in(f, &q) {
+            if let Some(found) = probe(f, &q) {
                 return Some(found);
             }
             let (head, rest) = match q.split_once('.') {
@@ -602,7 +612,9 @@ impl<'a> Resolver<'a> {
                         None => source.lang != Lang::Python || !head.starts_with('_'),
                     };
                     let left = hops - hop - 1;
-                    public.then(|| self.exported_within(*g, &q, left)).flatten()
+                    public
+                        .then(|| self.reexported(*g, &q, left, probe))
+                        .flatten()
                 });
                 return found;
             };
@@ -707,122 +719,6 @@ impl<'a> Resolver<'a> {
 
 /// The confidence of a call edge matched by name only (impact calls it `name_match`).
 const NAME_MATCH_CONFIDENCE: f64 = 0.3;
-
-/// Method names of builtin types and the standard library (str, bytes, list, dict, set, files,
-/// os, pathlib, sockets, threads, logging, re, json). A receiver call by one of these names
-/// (`buf.close()`, `data.decode()`, `os.listdir()`) is far more often the library's than the
-/// one repository function of that name, so it gets no name-only edge. Sorted (binary search).
-const STDLIB_METHOD_NAMES: &[&str] = &[
-    "accept",
-    "acquire",
-    "append",
-    "bind",
-    "cancel",
-    "clear",
-    "close",
-    "connect",
-    "copy",
-    "count",
-    "critical",
-    "debug",
-    "decode",
-    "deepcopy",
-    "digest",
-    "discard",
-    "done",
-    "dump",
-    "dumps",
-    "encode",
-    "endswith",
-    "error",
-    "exception",
-    "exists",
-    "extend",
-    "fileno",
-    "find",
-    "flush",
-    "format",
-    "fullmatch",
-    "get",
-    "getcwd",
-    "getenv",
-    "getvalue",
-    "glob",
-    "group",
-    "groups",
-    "hexdigest",
-    "index",
-    "info",
-    "insert",
-    "intersection",
-    "is_dir",
-    "is_file",
-    "isdir",
-    "isfile",
-    "items",
-    "iterdir",
-    "join",
-    "joinpath",
-    "keys",
-    "listdir",
-    "listen",
-    "load",
-    "loads",
-    "lower",
-    "lstrip",
-    "makedirs",
-    "match",
-    "mkdir",
-    "notify",
-    "open",
-    "partition",
-    "popitem",
-    "read",
-    "read_bytes",
-    "read_text",
-    "readline",
-    "readlines",
-    "recv",
-    "release",
-    "remove",
-    "rename",
-    "replace",
-    "resolve",
-    "result",
-    "reverse",
-    "rsplit",
-    "rstrip",
-    "search",
-    "seek",
-    "send",
-    "sendall",
-    "setdefault",
-    "shutdown",
-    "sleep",
-    "sort",
-    "split",
-    "splitlines",
-    "start",
-    "startswith",
-    "stat",
-    "strip",
-    "sub",
-    "submit",
-    "tell",
-    "union",
-    "unlink",
-    "update",
-    "upper",
-    "values",
-    "wait",
-    "walk",
-    "warning",
-    "with_suffix",
-    "write",
-    "write_bytes",
-    "write_text",
-    "writelines",
-];
 
 /// Phase 4a: `inherits` edges between classes; the resolved bases of each class, which
 /// receiver typing follows to inherited methods.
@@ -971,17 +867,20 @@ fn enclosing_symbol(symbols: &[Symbol], line: u32) -> Option<usize> {
 }
 
 /// Best effort by name: a unique function of that name anywhere in the repository, unless
-/// the name is a builtin's or a method call by a name the standard library owns.
+/// the name is a builtin's or a method call by a name the standard library owns. A call of a
+/// bare name is never a method's (no language here reaches a method without a receiver).
 fn name_match(r: &Resolver<'_>, lang: Lang, callee: &str) -> Option<(i64, f64)> {
     let (receiver, last) = callee.rsplit_once('.').unwrap_or(("", callee));
-    if receiver.is_empty() && lang == Lang::Python && BUILTIN_NAMES.binary_search(&last).is_ok() {
+    if receiver.is_empty() && builtins::builtin_call(lang, last) {
         return None;
     }
-    if !receiver.is_empty() && STDLIB_METHOD_NAMES.binary_search(&last).is_ok() {
+    if !receiver.is_empty() && builtins::library_method(lang, last) {
         return None;
     }
     match r.symbols.by_name.get(&(lang, last)).map(Vec::as_slice) {
-        Some([only]) if last.len() > 3 => Some((*only, NAME_MATCH_CONFIDENCE)),
+        Some([(only, method)]) if last.len() > 3 && !(receiver.is_empty() && *method) => {
+            Some((*only, NAME_MATCH_CONFIDENCE))
+        }
         _ => None,
     }
 }
@@ -1154,13 +1053,5 @@ fn flag_import_cycles(
             severity: Level::Medium,
             details: json!({"files": paths}),
         });
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn stdlib_method_names_are_sorted_for_binary_search() {
-        assert!(super::STDLIB_METHOD_NAMES.windows(2).all(|w| w[0] < w[1]));
     }
 }

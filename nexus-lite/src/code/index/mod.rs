@@ -2,6 +2,7 @@
 
 mod incremental;
 mod link;
+mod packages;
 mod reads;
 mod resolve;
 mod roots;
@@ -425,6 +426,8 @@ struct Source {
     aliases: Vec<String>,
     /// TS/JS: the path aliases of the nearest tsconfig.json / jsconfig.json that has some.
     ts_paths: Option<Arc<tsconfig::TsPaths>>,
+    /// TS/JS: the work tree's named packages, when it has some (one value shared by all).
+    packages: Option<Arc<packages::Packages>>,
 }
 
 /// What the project files of a work tree say about module names: Python source roots and
@@ -432,6 +435,7 @@ struct Source {
 struct Layout {
     roots: roots::Roots,
     ts: tsconfig::TsConfigs,
+    packages: Arc<packages::Packages>,
 }
 
 /// A tracked file as read from the work tree.
@@ -596,6 +600,7 @@ pub fn build(
     let layout = Layout {
         roots: roots::Roots::detect(root, files),
         ts: tsconfig::TsConfigs::detect(root, files),
+        packages: Arc::new(packages::Packages::detect(root, files)),
     };
     let sources = collect_sources(&listed, &todo, results, cache, &layout, &mut data)?;
     data.parsed_files = sources.len() - data.reused_files.min(sources.len());
@@ -884,10 +889,9 @@ fn collect_sources(
         } else {
             (file_qualified_name(&l.path, lang), 0, Vec::new())
         };
-        let ts_paths = match lang {
-            Lang::TypeScript | Lang::Tsx | Lang::JavaScript => layout.ts.for_file(&l.path),
-            _ => None,
-        };
+        let js = matches!(lang, Lang::TypeScript | Lang::Tsx | Lang::JavaScript);
+        let ts_paths = js.then(|| layout.ts.for_file(&l.path)).flatten();
+        let packages = (js && !layout.packages.is_empty()).then(|| layout.packages.clone());
         sources.push(Source {
             path: l.path.clone(),
             lang,
@@ -896,6 +900,7 @@ fn collect_sources(
             project,
             aliases,
             ts_paths,
+            packages,
         });
     }
     cache.retain(&keep);

@@ -186,16 +186,18 @@ impl<'a> Indexed<'a> {
     }
 
     /// JS/TS: relative specifiers are files of the repository (extension and `index` lookup,
-    /// `./x.js` also finds `x.ts`), bare ones are npm packages.
+    /// `./x.js` also finds `x.ts`); bare ones are tsconfig aliases, packages of the work tree,
+    /// else npm packages.
     fn resolve_js(&self, file: usize, imp: &Import) -> Result<Bind, String> {
         let spec = imp.module.as_str();
         if !(spec.starts_with('.') || spec.starts_with('/')) {
             // A tsconfig path alias (`@/lib/x`) or a module under `baseUrl`, else npm.
-            if let Some(ts) = &self.files[file].ts_paths {
-                for base in ts.candidates(spec) {
-                    if let Some(bind) = self.js_lookup(&base, imp) {
-                        return Ok(bind);
-                    }
+            let src = &self.files[file];
+            let aliased = src.ts_paths.iter().flat_map(|ts| ts.candidates(spec));
+            let packaged = src.packages.iter().flat_map(|p| p.candidates(spec));
+            for base in aliased.chain(packaged) {
+                if let Some(bind) = self.js_lookup(&base, imp) {
+                    return Ok(bind);
                 }
             }
             return Ok(Bind::External(npm_package(spec)));

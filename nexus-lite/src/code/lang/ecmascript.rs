@@ -1,11 +1,14 @@
 //! TypeScript (`.ts`, `.tsx`) and JavaScript (`.js`, `.jsx`, `.mjs`, `.cjs`) extraction with
 //! tree-sitter. The TypeScript grammars extend the JavaScript one, so one walker serves both:
 //! classes (not interfaces), functions (declarations and `const f = () => ...`), methods,
-//! `import`/`export ... from`/`require()`/`import()`, calls and `extends`.
+//! `import`/`export ... from`/`require()`/`import()`, calls, `extends`, and the facts that type
+//! receivers ([`types`]).
+
+mod types;
 
 use crate::code::lang::{
     Base, FileParse, Import, SymKind, children_rev, field, in_function, kind, line_of, note_error,
-    parse_tree, plain_callee, push_symbol, text,
+    parse_tree, push_symbol, text,
 };
 use tree_sitter::{Node, Parser};
 
@@ -19,20 +22,6 @@ fn string_value(node: Node<'_>, src: &[u8]) -> Option<String> {
         .trim_matches(|c| c == '"' || c == '\'' || c == '`')
         .to_string();
     (!inner.is_empty() && !inner.contains("${")).then_some(inner)
-}
-
-fn callee_text(node: Node<'_>, src: &[u8]) -> Option<String> {
-    if !matches!(kind(node), "identifier" | "member_expression") {
-        return None;
-    }
-    let t = text(node, src);
-    if !plain_callee(t) || t.contains('?') {
-        return None;
-    }
-    Some(match t.strip_prefix("this.") {
-        Some(rest) => format!("self.{rest}"),
-        None => t.to_string(),
-    })
 }
 
 /// `const x = require('m')` / `const {a, b: c} = require('m')`: (name, alias) bindings.
@@ -123,6 +112,7 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
     let tree = parse_tree(parser, src)?;
     let mut out = FileParse::default();
     let mut stack: Vec<(Node<'_>, Option<usize>)> = vec![(tree.root_node(), None)];
+    let mut signatures = types::Signatures::default();
     while let Some((node, scope)) = stack.pop() {
         note_error(&mut out, node, src);
         // Template strings are walked: `${f(x)}` holds calls.
@@ -139,36 +129,54 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
             }
             "method_definition" => {
                 if let Some(idx) = method(&mut out, node, src, scope) {
+                    types::return_annotation(&mut out, node, src, idx, &signatures);
                     child_scope = Some(idx);
                 }
             }
             "function_declaration" | "generator_function_declaration" => {
                 if let Some(name) = field(node, "name") {
-                    child_scope = Some(push_symbol(
-                        &mut out,
-                        node,
-                        text(name, src),
-                        SymKind::Function,
-                        scope,
-                    ));
+                    let idx =
+                        push_symbol(&mut out, node, text(name, src), SymKind::Function, scope);
+                    types::return_annotation(&mut out, node, src, idx, &signatures);
+                    child_scope = Some(idx);
                 }
             }
             "variable_declarator" | "public_field_definition" | "field_definition" => {
                 if let Some((value, idx)) = function_value(&mut out, node, src, scope) {
+                    types::return_annotation(&mut out, value, src, idx, &signatures);
                     // The symbol spans the whole declaration; its body is the value.
                     stack.push((value, Some(idx)));
                     continue;
                 }
+                if kind(node) == "variable_declarator" {
+                    types::declarator(&mut out, node, src, scope);
+                } else {
+                    types::class_field(&mut out, node, src, scope);
+                }
             }
+            "function_signature" | "method_signature" => {
+                types::signature(&mut signatures, node, src, scope);
+            }
+            "required_parameter" | "optional_parameter" => {
+                types::parameter(&mut out, node, src, scope);
+            }
+            "assignment_expression" => types::assignment(&mut out, node, src, scope),
+            "return_statement" => types::returned(&mut out, node, src, scope),
             // The module is an import's only child of interest; an export's declaration may
             // hold symbols.
             "import_statement" => imported = module_import(&mut out, node, src, scope),
             "export_statement" => {
-                module_import(&mut out, node, src, scope);
+                let from_module = module_import(&mut out, node, src, scope);
+                if !from_module {
+                    types::local_exports(&mut out, node, src);
+                }
             }
             "call_expression" => call_expression(&mut out, node, src, scope),
             "new_expression" => {
-                if let Some(callee) = field(node, "constructor").and_then(|f| callee_text(f, src)) {
+                if let Some(callee) =
+                    field(node, "constructor").and_then(|f| types::expr_key(f, src))
+                {
+                    types::callback_arguments(&mut out, node, &callee, src, scope);
                     out.push_call(scope, callee, node);
                 }
             }
@@ -334,7 +342,8 @@ fn call_expression(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Optio
                 mod_decl: false,
             });
         }
-    } else if let Some(callee) = callee_text(f, src) {
+    } else if let Some(callee) = types::expr_key(f, src) {
+        types::callback_arguments(out, node, &callee, src, scope);
         out.push_call(scope, callee, node);
     }
 }

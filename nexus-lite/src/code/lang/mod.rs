@@ -187,6 +187,11 @@ pub struct FileParse {
     /// each: what callers pass types an `__init__`'s parameters ([`ARG_TYPE`]).
     #[serde(default)]
     pub constructions: Vec<Construction>,
+    /// Module-level names bound to another name (name, the name or attribute chain it holds):
+    /// `_af_new = Permutation._af_new`, TS `const stringType = ZodString.create` and
+    /// `export { stringType as string }`. A call of the name calls what it holds.
+    #[serde(default)]
+    pub aliases: Vec<(String, String)>,
 }
 
 /// `AuthHandler(self)`: a call of a class-like name (CamelCase) with the arguments whose value
@@ -236,6 +241,17 @@ pub struct TypeFact {
     pub name: String,
     pub ty: String,
 }
+
+/// Name of the fact typing a callback's parameter (TypeScript): `cb:P:Q` in the scope of a
+/// function is the type of parameter `Q` of the function its parameter `P` takes
+/// (`operate(init: (source: Observable<T>, subscriber: Subscriber<R>) => ...)`).
+pub const CALLBACK_PARAM: &str = "cb:";
+
+/// Prefix of the fact of an unannotated parameter of a function passed as an argument
+/// (TypeScript): `cbarg:CALLEE:A:Q` is parameter `Q` of argument `A` of a call of `CALLEE`,
+/// typed by the [`CALLBACK_PARAM`] fact of what `CALLEE` resolves to (a class: its
+/// constructor).
+pub const CALLBACK_ARG: &str = "cbarg:";
 
 /// Prefix of a type read from a docstring (`doc:requests.Response`, Python): resolved as a name
 /// in the file, else as an absolute module path, else as the one class of that name, and never

@@ -2,10 +2,12 @@
 //! Transport`, `self.x = Cls()`, `make() -> Transport`), followed through resolved base
 //! classes, so that `t.close()` reaches `Transport.close` (or a base class's `close`).
 
-use super::{Resolver, Symbols};
+use super::{Resolver, Symbols, builtins};
 use crate::code::index::Source;
 use crate::code::index::resolve::Bind;
-use crate::code::lang::{ARG_TYPE, ArgSlot, DOC_TYPE, SymKind, TypeFact};
+use crate::code::lang::{
+    ARG_TYPE, ArgSlot, CALLBACK_ARG, CALLBACK_PARAM, DOC_TYPE, SymKind, TypeFact,
+};
 use rustc_hash::FxHashMap;
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
@@ -21,79 +23,6 @@ const MAX_DEPTH: usize = 8;
 /// How many functions' returns are typed inside one another (`a()` returning `b()` returning
 /// ...) before giving up: each gets a fresh [`MAX_DEPTH`], and this bounds the stack.
 const MAX_RETURN_NESTING: usize = 24;
-
-/// Builtin names: a call or receiver of one of these is Python's, never a repository guess.
-/// Sorted (binary search).
-pub(super) const BUILTIN_NAMES: &[&str] = &[
-    "abs",
-    "all",
-    "any",
-    "ascii",
-    "bin",
-    "bool",
-    "breakpoint",
-    "bytearray",
-    "bytes",
-    "callable",
-    "chr",
-    "classmethod",
-    "compile",
-    "complex",
-    "delattr",
-    "dict",
-    "dir",
-    "divmod",
-    "enumerate",
-    "eval",
-    "exec",
-    "filter",
-    "float",
-    "format",
-    "frozenset",
-    "getattr",
-    "globals",
-    "hasattr",
-    "hash",
-    "help",
-    "hex",
-    "id",
-    "input",
-    "int",
-    "isinstance",
-    "issubclass",
-    "iter",
-    "len",
-    "list",
-    "locals",
-    "map",
-    "max",
-    "memoryview",
-    "min",
-    "next",
-    "object",
-    "oct",
-    "open",
-    "ord",
-    "pow",
-    "print",
-    "property",
-    "range",
-    "repr",
-    "reversed",
-    "round",
-    "set",
-    "setattr",
-    "slice",
-    "sorted",
-    "staticmethod",
-    "str",
-    "sum",
-    "super",
-    "tuple",
-    "type",
-    "vars",
-    "zip",
-];
 
 /// What a receiver is known to be.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -144,6 +73,9 @@ pub(super) struct Types<'a> {
     returned_memo: RefCell<FxHashMap<i64, Option<Ty>>>,
     /// A constructed name's last part (`AuthHandler`) -> (file, construction index).
     constructed: FxHashMap<&'a str, Vec<(usize, usize)>>,
+    /// (function node, parameter, its function's parameter) -> (file, type text), from the
+    /// [`CALLBACK_PARAM`] facts.
+    callbacks: FxHashMap<(i64, &'a str), (usize, &'a str)>,
     /// (`__init__` node, position) -> what [`Resolver::arg_type`] found, `None` while it is
     /// being computed.
     arg_memo: RefCell<FxHashMap<(i64, u32), Option<Ty>>>,
@@ -227,6 +159,12 @@ impl<'a> Types<'a> {
                 if let Some((class, attr)) = attribute(f) {
                     let entry = t.attrs.entry((node_of[class], attr));
                     keep_first(entry, (fi, f.ty.as_str()), |(_, t)| t);
+                } else if let (Some(scope), Some(at)) =
+                    (f.scope, f.name.strip_prefix(CALLBACK_PARAM))
+                {
+                    t.callbacks
+                        .entry((node_of[scope], at))
+                        .or_insert((fi, f.ty.as_str()));
                 }
             }
             for (k, c) in s.parse.constructions.iter().enumerate() {
@@ -360,15 +298,73 @@ impl Resolver<'_> {
 
     /// What local `name` holds as seen from `caller` (its scope, then the enclosing ones).
     fn local_fact(&self, fi: usize, caller: Option<usize>, name: &str) -> Option<&str> {
+        self.scoped_fact(fi, caller, name).map(|(_, ty)| ty)
+    }
+
+    /// [`Self::local_fact`] with the scope holding it (`None`: the module).
+    fn scoped_fact(
+        &self,
+        fi: usize,
+        caller: Option<usize>,
+        name: &str,
+    ) -> Option<(Option<usize>, &str)> {
         let source = &self.sources[fi];
         let facts = self.types.facts[fi].get_or_init(|| facts_of(source));
         let syms = &source.parse.symbols;
         let mut cur = caller;
         loop {
             if let Some(ty) = facts.get(&(cur, name)) {
-                return Some(ty);
+                return Some((cur, ty));
             }
             cur = syms[cur?].parent;
+        }
+    }
+
+    /// What a module-level name `key` of file `fi` is an alias of, resolved: `_af_new =
+    /// Perm._af_new`, `Matrix = MutableDenseMatrix`, TS `const stringType = ZodString.create`
+    /// exported as `string` and called as `z.string()` (see `FileParse::aliases`). A local of
+    /// a function shadows the module's name.
+    fn aliased(&self, fi: usize, key: &str, caller: Option<usize>, depth: usize) -> Option<Target> {
+        let alias_in = |f: usize, q: &str| {
+            let aliases = &self.sources[f].parse.aliases;
+            aliases
+                .iter()
+                .rev()
+                .find(|(n, _)| n == q)
+                .map(|(_, held)| (f, held.as_str()))
+        };
+        let (head, rest) = match key.split_once('.') {
+            Some((h, r)) => (h, Some(r)),
+            None => (key, None),
+        };
+        let held = if self.imports[fi].binds.contains_key(head) {
+            let (g, q) = self.through_import(fi, key)?;
+            self.reexported(g, &q, super::MAX_REEXPORT_HOPS, &alias_in)
+        } else if rest.is_none() && !matches!(self.scoped_fact(fi, caller, key), Some((Some(_), _)))
+        {
+            alias_in(fi, key)
+        } else {
+            None
+        };
+        let (g, held) = held.filter(|(g, held)| *held != key || *g != fi)?;
+        match self.resolve_ref(g, held, None, depth + 1) {
+            Target::Found(id, c) => Some(Target::Found(id, c.min(INFERRED))),
+            _ => None,
+        }
+    }
+
+    /// The file and name that `name` (`x`, `ns.x`) of file `fi` reaches through its import
+    /// of the first part.
+    fn through_import<'s>(&'s self, fi: usize, name: &'s str) -> Option<(usize, Cow<'s, str>)> {
+        let (head, rest) = match name.split_once('.') {
+            Some((h, r)) => (h, Some(r)),
+            None => (name, None),
+        };
+        match (self.imports[fi].binds.get(head)?, rest) {
+            (Bind::Symbol(g, n), None) => Some((*g, Cow::Borrowed(n.as_str()))),
+            (Bind::Symbol(g, n), Some(r)) => Some((*g, Cow::Owned(format!("{n}.{r}")))),
+            (Bind::File(g), Some(r)) => Some((*g, Cow::Borrowed(r))),
+            _ => None,
         }
     }
 
@@ -415,11 +411,23 @@ impl Resolver<'_> {
         None
     }
 
+    /// What a module-level variable that `name` reaches from file `fi` holds, in the file
+    /// defining it: an imported name, or a member of an imported file (TS `z.string` after
+    /// `import * as z`), followed through re-exports (`export *`, `export { a as string }`).
+    fn module_value(&self, fi: usize, name: &str) -> Option<(usize, &str)> {
+        let (g, q) = self.through_import(fi, name)?;
+        self.reexported(g, &q, super::MAX_REEXPORT_HOPS, &|f, q| {
+            let source = &self.sources[f];
+            let facts = self.types.facts[f].get_or_init(|| facts_of(source));
+            facts.get(&(None, q)).map(|ty| (f, *ty))
+        })
+    }
+
     /// True when the first name of `dotted` is bound to something outside the repository.
     fn external_head(&self, fi: usize, dotted: &str) -> bool {
         let head = dotted.split(['.', '(']).next().unwrap_or("");
         matches!(self.imports[fi].binds.get(head), Some(Bind::External(_)))
-            || (BUILTIN_NAMES.binary_search(&head).is_ok()
+            || (builtins::global(self.sources[fi].lang, head)
                 && self.lookup_in(fi, head).is_none()
                 && !self.imports[fi].binds.contains_key(head))
     }
@@ -435,6 +443,9 @@ impl Resolver<'_> {
         }
         if let Some(arg) = expr.strip_prefix(ARG_TYPE) {
             return self.arg_type(fi, arg);
+        }
+        if let Some(arg) = expr.strip_prefix(CALLBACK_ARG) {
+            return self.callback_arg(fi, arg, caller, depth);
         }
         if expr.contains('|') {
             // A fact naming several classes (`DSSKey|RSAKey`, see the Python facts).
@@ -505,7 +516,11 @@ impl Resolver<'_> {
                         .collect::<Vec<_>>(),
                 ),
                 Target::Known if self.external_head(fi, inner) => Ty::External,
-                _ => Ty::Unknown,
+                // TypeScript: a method of a value typed outside the repository's classes (an
+                // interface, a library's type) returns what its declaration says, which is
+                // no class of ours either.
+                Target::Known if builtins::is_ecmascript(self.sources[fi].lang) => Ty::External,
+                Target::Known | Target::Unknown => Ty::Unknown,
             };
         }
         match expr.rsplit_once('.') {
@@ -548,7 +563,12 @@ impl Resolver<'_> {
                 Ty::External => Ty::External,
                 Ty::Unknown if !recv.contains('(') => match self.resolve_dotted(fi, expr, caller) {
                     Some((id, c)) if self.types.is_class(id) => Ty::Class(id, c),
-                    _ => Ty::Unknown,
+                    Some(_) => Ty::Unknown,
+                    // A module-level variable of an imported file (`z.registry`).
+                    None => match self.module_value(fi, expr) {
+                        Some((g, held)) => lower(self.type_of(g, held, None, depth + 1), INFERRED),
+                        None => Ty::Unknown,
+                    },
                 },
                 Ty::Unknown => Ty::Unknown,
             },
@@ -672,7 +692,17 @@ impl Resolver<'_> {
 
     fn return_type_within(&self, id: i64) -> Ty {
         if let Some((g, ty)) = self.types.returns.get(&id) {
+            let outer = self.types.partial.replace(false);
             let found = self.type_of(*g, ty, None, 0);
+            // Whether this annotation's own typing was cut (not a question around it).
+            let cut = self.types.partial.get();
+            self.types.partial.set(outer || cut);
+            if found == Ty::Unknown && !cut && builtins::is_ecmascript(self.sources[*g].lang) {
+                // A TypeScript annotation naming no class of the repository names an
+                // interface, a type alias or a library's type: a method called on the value
+                // is none of the repository's methods of that name.
+                return Ty::External;
+            }
             if found != Ty::Unknown || !ty.starts_with(DOC_TYPE) {
                 return found;
             }
@@ -688,6 +718,28 @@ impl Resolver<'_> {
                 .collect();
             lower(self.types.union(tys), INFERRED)
         })
+    }
+
+    /// What a function passed to a call gets as one parameter: `arg` is a [`CALLBACK_ARG`] fact
+    /// without its prefix (`CALLEE:A:Q`), typed by what the callee's parameter `A` says
+    /// parameter `Q` of its function is (a class callee: its constructor's).
+    fn callback_arg(&self, fi: usize, arg: &str, caller: Option<usize>, depth: usize) -> Ty {
+        let Some((callee, at)) = arg.split_once(':') else {
+            return Ty::Unknown;
+        };
+        let Target::Found(mut id, conf) = self.resolve_ref(fi, callee, caller, depth + 1) else {
+            return Ty::Unknown;
+        };
+        if self.types.is_class(id) {
+            match self.member(id, "constructor", 0) {
+                Some(init) => id = init,
+                None => return Ty::Unknown,
+            }
+        }
+        match self.types.callbacks.get(&(id, at)) {
+            Some((g, ty)) => lower(self.type_of(*g, ty, None, depth + 1), conf.min(INFERRED)),
+            None => Ty::Unknown,
+        }
     }
 
     /// What the constructions of a class pass as one parameter of its `__init__`: `arg` is an
@@ -776,7 +828,7 @@ impl Resolver<'_> {
             {
                 return Target::Found(id, 1.0);
             }
-            return self.named(fi, key, caller);
+            return self.or_aliased(self.named(fi, key, caller), fi, key, caller, depth);
         };
         match self.type_of(fi, recv, caller, depth + 1) {
             Ty::Class(c, conf) => match self.member(c, name, 0) {
@@ -804,7 +856,29 @@ impl Resolver<'_> {
                 }
             }
             Ty::External => Target::Known,
-            Ty::Unknown => self.untyped_ref(fi, key, caller),
+            Ty::Unknown => {
+                let found = self.untyped_ref(fi, key, caller);
+                self.or_aliased(found, fi, key, caller, depth)
+            }
+        }
+    }
+
+    /// `found`, unless it says nothing (or only that `key` is a namespace's variable) and
+    /// `key` is an alias ([`Self::aliased`]).
+    fn or_aliased(
+        &self,
+        found: Target,
+        fi: usize,
+        key: &str,
+        caller: Option<usize>,
+        depth: usize,
+    ) -> Target {
+        match found {
+            Target::Unknown => self.aliased(fi, key, caller, depth).unwrap_or(found),
+            Target::Known if self.namespace_value(fi, key) => {
+                self.aliased(fi, key, caller, depth).unwrap_or(found)
+            }
+            found => found,
         }
     }
 
@@ -827,9 +901,19 @@ impl Resolver<'_> {
     fn named(&self, fi: usize, key: &str, caller: Option<usize>) -> Target {
         match self.resolve_dotted(fi, key, caller) {
             Some((id, c)) => Target::Found(id, c),
-            None if self.external_head(fi, key) => Target::Known,
+            None if self.external_head(fi, key) || self.namespace_value(fi, key) => Target::Known,
             None => Target::Unknown,
         }
+    }
+
+    /// TypeScript/JavaScript: whether `key` is a member of a namespace import of the
+    /// repository (`import * as parse from './parse'`), which holds exactly what its module
+    /// exports: a member that is no function or class found there is a variable's value.
+    fn namespace_value(&self, fi: usize, key: &str) -> bool {
+        let head = key.split('.').next().unwrap_or(key);
+        builtins::is_ecmascript(self.sources[fi].lang)
+            && key.len() > head.len()
+            && matches!(self.imports[fi].binds.get(head), Some(Bind::File(_)))
     }
 
     /// What a value use names: the name itself, else the class or function its longest
@@ -868,13 +952,5 @@ fn lower(ty: Ty, conf: f64) -> Ty {
         Ty::Class(id, c) => Ty::Class(id, c.min(conf)),
         Ty::Union(u, c) => Ty::Union(u, c.min(conf)),
         other => other,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn builtin_names_are_sorted_for_binary_search() {
-        assert!(super::BUILTIN_NAMES.windows(2).all(|w| w[0] < w[1]));
     }
 }

@@ -394,6 +394,14 @@ pub(super) fn assignment(
             let Some(right) = field(node, "right") else {
                 return;
             };
+            // A module-level alias (`_af_new = Permutation._af_new`).
+            if scope.is_none()
+                && kind(left) == "identifier"
+                && matches!(kind(right), "identifier" | "attribute")
+                && let Some(held) = expr_key(right, src)
+            {
+                out.aliases.push((name.clone(), held));
+            }
             if let Some(ty) = value_type(out, right, src, scope) {
                 branches.join(out, fact_scope, &name, &ty, node);
                 push_fact(out, fact_scope, name, ty);

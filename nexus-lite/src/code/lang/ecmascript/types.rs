@@ -1,0 +1,383 @@
+//! TypeScript/JavaScript facts for receiver typing, in the shape the Python facts have, so the
+//! link types both one way: what a name or `this.x` holds (`const t = new T()`, `t: T`,
+//! `private t: T`, `constructor(private t: T)`, `this.t = make()`), return annotations, and
+//! the values an unannotated function returns.
+
+use tree_sitter::Node;
+
+use crate::code::lang::{
+    CALLBACK_ARG, CALLBACK_PARAM, FileParse, SymKind, TypeFact, field, kind, text,
+};
+
+/// The longest key [`expr_key`] builds.
+const MAX_KEY: usize = 200;
+/// How many `return` values of one function are kept (the link types them in its scope).
+const MAX_RETURNED: usize = 4;
+/// Generic types that stand for what they wrap where a receiver is typed (`await`ed).
+const WRAPPERS: [&str; 2] = ["Promise", "PromiseLike"];
+
+/// A name chain with call results marked `()`, as the Python facts write it: `a.b`,
+/// `make().close`, `new Cls()` as `Cls()`, `this.x` as `self.x`, `super.m` as `super().m`;
+/// `x!`, `await x`, `(x)` as `x`, `x as T` as `T`. `None` for anything else.
+pub(super) fn expr_key(node: Node<'_>, src: &[u8]) -> Option<String> {
+    let key = match kind(node) {
+        "identifier" => text(node, src).to_string(),
+        "this" => "self".to_string(),
+        "super" => "super()".to_string(),
+        "member_expression" => {
+            let object = expr_key(field(node, "object")?, src)?;
+            let property = field(node, "property")?;
+            if kind(property) != "property_identifier" {
+                return None;
+            }
+            format!("{object}.{}", text(property, src))
+        }
+        "call_expression" => format!("{}()", expr_key(field(node, "function")?, src)?),
+        "new_expression" => format!("{}()", expr_key(field(node, "constructor")?, src)?),
+        "parenthesized_expression" | "non_null_expression" | "await_expression" => {
+            expr_key(node.named_child(0)?, src)?
+        }
+        "as_expression" | "satisfies_expression" => type_key(node.named_child(1)?, src)?,
+        _ => return None,
+    };
+    (key.len() < MAX_KEY && !key.contains(['\n', ' ', '\t', '\r'])).then_some(key)
+}
+
+/// The class a type names: `T`, `ns.T`, `T<U>`, `T | undefined`, `Promise<T>` as `T`, `this`
+/// as `self`; several classes as `A|B`. `None` for primitives, literals, object, function and
+/// array types.
+pub(super) fn type_key(node: Node<'_>, src: &[u8]) -> Option<String> {
+    match kind(node) {
+        "type_annotation" | "parenthesized_type" => type_key(node.named_child(0)?, src),
+        "type_identifier" => Some(text(node, src).to_string()),
+        "nested_type_identifier" => {
+            let t = text(node, src);
+            (!t.contains(char::is_whitespace)).then(|| t.to_string())
+        }
+        "this_type" => Some("self".to_string()),
+        "generic_type" => {
+            let name = field(node, "name")?;
+            if WRAPPERS.contains(&text(name, src)) {
+                let args = field(node, "type_arguments")?;
+                return type_key(args.named_child(0)?, src);
+            }
+            type_key(name, src)
+        }
+        "union_type" => {
+            let mut members = Vec::new();
+            union_members(node, &mut members);
+            let mut keys: Vec<String> = Vec::new();
+            for m in members {
+                if matches!(kind(m), "literal_type" | "predefined_type") {
+                    // `null`, `undefined`, `void`: the other members are what is called.
+                    continue;
+                }
+                let k = type_key(m, src)?;
+                if !keys.contains(&k) {
+                    keys.push(k);
+                }
+            }
+            (!keys.is_empty()).then(|| keys.join("|"))
+        }
+        _ => None,
+    }
+}
+
+fn union_members<'t>(node: Node<'t>, out: &mut Vec<Node<'t>>) {
+    let mut c = node.walk();
+    for m in node.named_children(&mut c) {
+        if kind(m) == "union_type" {
+            union_members(m, out);
+        } else {
+            out.push(m);
+        }
+    }
+}
+
+fn push(out: &mut FileParse, scope: Option<usize>, name: String, ty: String) {
+    out.types.push(TypeFact { scope, name, ty });
+}
+
+/// The class whose body or method `scope` is (`this.x` is an attribute of it).
+fn class_of(out: &FileParse, scope: Option<usize>) -> Option<usize> {
+    let s = scope?;
+    match out.symbols[s].kind {
+        SymKind::Class => Some(s),
+        SymKind::Method => out.symbols[s].parent,
+        SymKind::Function => None,
+    }
+}
+
+/// `const t: T = ...` / `const t = new T()`: what local `t` of `scope` holds.
+pub(super) fn declarator(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) {
+    let Some(name) = field(node, "name").filter(|n| kind(*n) == "identifier") else {
+        return;
+    };
+    let value = field(node, "value");
+    let ty = match field(node, "type") {
+        Some(t) => type_key(t, src),
+        None => value.and_then(|v| expr_key(v, src)),
+    };
+    let name = text(name, src).to_string();
+    // A module-level alias (`const stringType = ZodString.create`).
+    if scope.is_none()
+        && let Some(v) = value.filter(|v| matches!(kind(*v), "identifier" | "member_expression"))
+        && let Some(held) = expr_key(v, src)
+    {
+        out.aliases.push((name.clone(), held));
+    }
+    if let Some(ty) = ty {
+        push(out, scope, name, ty);
+    }
+}
+
+/// The parameters of a parameter list that take arguments (`this: T` takes none), in order.
+fn positional<'t>(params: Node<'t>) -> Vec<Node<'t>> {
+    let mut c = params.walk();
+    params
+        .named_children(&mut c)
+        .filter(|p| {
+            matches!(kind(*p), "required_parameter" | "optional_parameter")
+                && field(*p, "pattern").is_none_or(|n| kind(n) != "this")
+        })
+        .collect()
+}
+
+/// A typed parameter of function `scope`; a constructor's parameter property
+/// (`constructor(private t: T)`) is also an attribute of its class; a parameter taking a
+/// function types that function's parameters ([`CALLBACK_PARAM`]).
+pub(super) fn parameter(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) {
+    let annotation = field(node, "type").and_then(|t| t.named_child(0));
+    if let Some(f) = annotation.filter(|t| kind(*t) == "function_type") {
+        callback_parameters(out, node, f, src, scope);
+        return;
+    }
+    let (Some(name), Some(ty)) = (
+        field(node, "pattern").filter(|n| kind(*n) == "identifier"),
+        field(node, "type").and_then(|t| type_key(t, src)),
+    ) else {
+        return;
+    };
+    let name = text(name, src).to_string();
+    let mut c = node.walk();
+    let property = node
+        .children(&mut c)
+        .any(|ch| matches!(kind(ch), "accessibility_modifier" | "readonly"));
+    let in_constructor = scope.is_some_and(|s| {
+        out.symbols[s].kind == SymKind::Method && out.symbols[s].name == "constructor"
+    });
+    if property && in_constructor {
+        let class = class_of(out, scope);
+        push(out, class, format!("self.{name}"), ty.clone());
+    }
+    push(out, scope, name, ty);
+}
+
+/// Parameter `param` of function `scope` takes a function of type `f`: each typed parameter of
+/// `f` as a [`CALLBACK_PARAM`] fact of `scope`.
+fn callback_parameters(
+    out: &mut FileParse,
+    param: Node<'_>,
+    f: Node<'_>,
+    src: &[u8],
+    scope: Option<usize>,
+) {
+    let (Some(list), Some(inner)) = (param.parent(), field(f, "parameters")) else {
+        return;
+    };
+    let Some(p) = positional(list).iter().position(|n| *n == param) else {
+        return;
+    };
+    for (q, cb) in positional(inner).into_iter().enumerate() {
+        if let Some(ty) = field(cb, "type").and_then(|t| type_key(t, src)) {
+            push(out, scope, format!("{CALLBACK_PARAM}{p}:{q}"), ty);
+        }
+    }
+}
+
+/// The unannotated parameters of functions passed to a call of `callee` (`operate((source,
+/// subscriber) => ...)`, `new Observable((subscriber) => ...)`): what the callee's parameter
+/// type says they are ([`CALLBACK_ARG`]), as locals of `scope`.
+pub(super) fn callback_arguments(
+    out: &mut FileParse,
+    call: Node<'_>,
+    callee: &str,
+    src: &[u8],
+    scope: Option<usize>,
+) {
+    let Some(args) = field(call, "arguments").filter(|a| kind(*a) == "arguments") else {
+        return;
+    };
+    let mut c = args.walk();
+    for (a, arg) in args.named_children(&mut c).enumerate() {
+        if !matches!(
+            kind(arg),
+            "arrow_function" | "function_expression" | "function"
+        ) {
+            continue;
+        }
+        let params: Vec<Node<'_>> = match (field(arg, "parameter"), field(arg, "parameters")) {
+            (Some(single), _) => vec![single],
+            (None, Some(list)) => positional(list)
+                .into_iter()
+                .map(|p| {
+                    field(p, "pattern")
+                        .filter(|_| field(p, "type").is_none())
+                        .unwrap_or(p)
+                })
+                .collect(),
+            _ => continue,
+        };
+        for (q, p) in params.into_iter().enumerate() {
+            if kind(p) == "identifier" {
+                let ty = format!("{CALLBACK_ARG}{callee}:{a}:{q}");
+                push(out, scope, text(p, src).to_string(), ty);
+            }
+        }
+    }
+}
+
+/// `private t: T` / `t = new T()` in a class body (`scope`): an attribute of the class.
+pub(super) fn class_field(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) {
+    let Some(name) = field(node, "name").filter(|n| kind(*n) == "property_identifier") else {
+        return;
+    };
+    let ty = match field(node, "type") {
+        Some(t) => type_key(t, src),
+        None => field(node, "value").and_then(|v| expr_key(v, src)),
+    };
+    if let (Some(ty), Some(class)) = (ty, class_of(out, scope)) {
+        push(out, Some(class), format!("self.{}", text(name, src)), ty);
+    }
+}
+
+/// `this.t = value` in a method: an attribute of its class; `t = value`: a local.
+pub(super) fn assignment(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) {
+    let (Some(left), Some(value)) = (field(node, "left"), field(node, "right")) else {
+        return;
+    };
+    let (Some(target), Some(ty)) = (expr_key(left, src), expr_key(value, src)) else {
+        return;
+    };
+    if let Some(attr) = target.strip_prefix("self.") {
+        if !attr.contains('.')
+            && let Some(class) = class_of(out, scope)
+        {
+            push(out, Some(class), target, ty);
+        }
+    } else if kind(left) == "identifier" {
+        push(out, scope, target, ty);
+    }
+}
+
+/// `export { local as name }` (no `from`): the module's `name` is an alias of `local`.
+pub(super) fn local_exports(out: &mut FileParse, node: Node<'_>, src: &[u8]) {
+    if field(node, "source").is_some() {
+        return;
+    }
+    let mut c = node.walk();
+    let Some(clause) = node
+        .named_children(&mut c)
+        .find(|n| kind(*n) == "export_clause")
+    else {
+        return;
+    };
+    let mut c = clause.walk();
+    for spec in clause.named_children(&mut c) {
+        let (Some(local), Some(alias)) = (
+            field(spec, "name").filter(|n| kind(*n) == "identifier"),
+            field(spec, "alias").filter(|n| kind(*n) == "identifier"),
+        ) else {
+            continue;
+        };
+        let (local, alias) = (text(local, src), text(alias, src));
+        if local != alias {
+            out.aliases.push((alias.to_string(), local.to_string()));
+        }
+    }
+}
+
+/// The return annotation of function `sym` (`fun` is its function node): `: this` is the
+/// instance it is called on. An implementation without one has its overloads' (`signatures`:
+/// the first return annotation of each (scope, name) written as a signature).
+pub(super) fn return_annotation(
+    out: &mut FileParse,
+    fun: Node<'_>,
+    src: &[u8],
+    sym: usize,
+    signatures: &Signatures,
+) {
+    let own = field(fun, "return_type").and_then(|t| type_key(t, src));
+    let symbol = &out.symbols[sym];
+    let ty = own.or_else(|| {
+        signatures
+            .get(&(symbol.parent, symbol.name.clone()))
+            .cloned()
+    });
+    match ty {
+        Some(ty) if ty == "self" => out.returned.push((sym, ty)),
+        Some(ty) => out.returns.push((sym, ty)),
+        None => {}
+    }
+}
+
+/// Overload signatures' return annotations by (enclosing symbol, name).
+pub(super) type Signatures = rustc_hash::FxHashMap<(Option<usize>, String), String>;
+
+/// `function f(x: A): T;` / a method's overload: its return annotation, the first of a name.
+pub(super) fn signature(
+    signatures: &mut Signatures,
+    node: Node<'_>,
+    src: &[u8],
+    scope: Option<usize>,
+) {
+    let (Some(name), Some(ty)) = (
+        field(node, "name"),
+        field(node, "return_type").and_then(|t| type_key(t, src)),
+    ) else {
+        return;
+    };
+    signatures
+        .entry((scope, text(name, src).to_string()))
+        .or_insert(ty);
+}
+
+/// `return value` directly in function `scope` (not in a callback inside it) without a return
+/// annotation: the first [`MAX_RETURNED`] values.
+pub(super) fn returned(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) {
+    let Some(f) = scope.filter(|s| out.symbols[*s].kind != SymKind::Class) else {
+        return;
+    };
+    if out.returns.iter().any(|(i, _)| *i == f)
+        || out.returned.iter().filter(|(i, _)| *i == f).count() >= MAX_RETURNED
+        || !directly_in_symbol(node)
+    {
+        return;
+    }
+    if let Some(key) = node.named_child(0).and_then(|v| expr_key(v, src)) {
+        out.returned.push((f, key));
+    }
+}
+
+/// Whether the function enclosing `node` is a symbol's own (a declaration, a method, the value
+/// of `const f = () => ...` or of a class field), not an anonymous callback.
+fn directly_in_symbol(node: Node<'_>) -> bool {
+    let mut cur = node.parent();
+    while let Some(n) = cur {
+        match kind(n) {
+            "function_declaration" | "generator_function_declaration" | "method_definition" => {
+                return true;
+            }
+            "arrow_function" | "function_expression" | "function" | "generator_function" => {
+                return n.parent().is_some_and(|p| {
+                    matches!(
+                        kind(p),
+                        "variable_declarator" | "public_field_definition" | "field_definition"
+                    )
+                });
+            }
+            _ => cur = n.parent(),
+        }
+    }
+    false
+}

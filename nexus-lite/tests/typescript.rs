@@ -1,0 +1,175 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+//! TypeScript resolution (issue 30, TypeScript truth): a package's tests importing it by its own
+//! name, receivers typed by annotations, fields, parameter properties, return types, overloads,
+//! callbacks' parameters and aliases (`const string = ZodString.create`), and no name-only
+//! guess where the receiver's type is known to be no class of the repository.
+
+mod common;
+
+use common::*;
+use serde_json::Value;
+use std::collections::BTreeSet;
+use std::net::SocketAddr;
+use std::path::Path;
+
+const REPO: &str = "acme/minizod";
+
+/// A package shaped like zod 3: `z.string()` is an alias of a static method, reached through a
+/// barrel by the package's own name.
+fn minizod(dir: &Path) {
+    git(dir, &["init", "-q", "-b", "main"]);
+    let files = [
+        (
+            "package.json",
+            r#"{"name": "minizod", "exports": {"./v3": {"@minizod/source": "./src/v3/index.ts", "types": "./v3/index.d.cts", "import": "./v3/index.js"}}}"#,
+        ),
+        (
+            "src/v3/types.ts",
+            "export class ZodType {\n  parse(data: unknown) { return data; }\n}\n\n\
+             export class ZodString extends ZodType {\n  min(n: number) { return this._addCheck(n); }\n  \
+             _addCheck(n: number) { return new ZodString(); }\n  toUpperCase() { return this; }\n  \
+             static create = (): ZodString => new ZodString();\n}\n\n\
+             const stringType = ZodString.create;\nexport { stringType as string };\n\n\
+             export interface Schema { parse(data: unknown): unknown }\n\
+             export function schema(): Schema { return null as any; }\n\n\
+             export function pick(x: string): ZodString;\nexport function pick(x: number): ZodString;\n\
+             export function pick(x: any) { return x; }\n",
+        ),
+        ("src/v3/external.ts", "export * from \"./types.js\";\n"),
+        (
+            "src/v3/index.ts",
+            "import * as z from \"./external.js\";\nexport * from \"./external.js\";\nexport { z };\n",
+        ),
+        (
+            "src/v3/tests/string.test.ts",
+            "import { z } from \"minizod/v3\";\n\nconst minFive = z.string().min(5);\nminFive.parse(\"x\");\n",
+        ),
+        (
+            "src/v3/tests/overload.test.ts",
+            "import * as z from \"minizod/v3\";\n\nz.pick(1).min(2);\n",
+        ),
+        (
+            "src/v3/tests/iface.test.ts",
+            "import * as z from \"minizod/v3\";\n\nz.schema().parse(1);\nJSON.parse(\"{}\");\n\
+             const s = String(1);\ns.toUpperCase();\n",
+        ),
+        (
+            "src/app/holder.ts",
+            "import { ZodString } from \"../v3/types\";\n\nexport class Holder {\n  \
+             private field: ZodString = new ZodString();\n  assigned: ZodString;\n  \
+             constructor(private readonly injected: ZodString, plain: ZodString) {\n    this.assigned = plain;\n  }\n  \
+             viaField() { return this.field.min(1); }\n  viaProperty() { return this.injected.min(2); }\n  \
+             viaParameter(arg: ZodString) { return arg.min(3); }\n  \
+             viaAssigned() { return this.assigned.min(4); }\n}\n",
+        ),
+        (
+            "src/v3/operate.ts",
+            "import { ZodString } from \"./types\";\n\n\
+             export function operate(init: (source: unknown, s: ZodString) => void): void {}\n\n\
+             export class Runner {\n  constructor(fn: (this: unknown, s: ZodString) => void) {}\n}\n",
+        ),
+        (
+            "src/app/op.ts",
+            "import { operate, Runner } from \"../v3/operate\";\n\n\
+             export function useOperate() {\n  operate((source, s) => {\n    s.min(6);\n  });\n}\n\n\
+             export function useRunner() {\n  return new Runner((s) => s.min(7));\n}\n",
+        ),
+    ];
+    for (path, text) in files {
+        write(dir, path, text);
+    }
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-q", "-m", "fixture"]);
+}
+
+fn impact(a: SocketAddr, symbol: &str) -> Value {
+    let r = get(
+        a,
+        &format!(
+            "/api/v1/impact?repository={REPO}&symbol={}&depth=1",
+            enc(symbol)
+        ),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    r.body
+}
+
+/// (symbol or path, via, resolution) of every item.
+fn found(body: &Value) -> BTreeSet<(String, String, String)> {
+    body["items"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no items in {body}"))
+        .iter()
+        .map(|i| {
+            let who = i["symbol"].as_str().or(i["path"].as_str()).unwrap();
+            (
+                who.to_string(),
+                i["via"].as_str().unwrap().to_string(),
+                i["resolution"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+fn callers(body: &Value) -> BTreeSet<String> {
+    found(body)
+        .into_iter()
+        .filter(|(_, via, _)| via == "calls")
+        .map(|(who, _, _)| who)
+        .collect()
+}
+
+#[test]
+fn a_package_importing_itself_by_name_reaches_its_sources_and_typed_receivers_their_methods() {
+    let repo = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    minizod(repo.path());
+    let srv = start_server(repo.path(), data.path(), Some(REPO), true);
+
+    // `z.string()`: `import { z } from "minizod/v3"` through package.json's source condition,
+    // a barrel and a namespace; `string` an exported alias of `ZodString.create`.
+    let create = impact(srv.addr, "src/v3/types.ZodString.create");
+    assert!(
+        found(&create).contains(&(
+            "src/v3/tests/string.test.ts".into(),
+            "calls".into(),
+            "inferred".into()
+        )),
+        "{create}"
+    );
+    // Its result typed by `create`'s return annotation; `pick`'s by its overloads';
+    // fields, a parameter property, an assigned attribute and a parameter by annotations;
+    // a callback's parameters by the type of the parameter taking it (a function's, a
+    // constructor's).
+    let min = callers(&impact(srv.addr, "src/v3/types.ZodString.min"));
+    for who in [
+        "src/v3/tests/string.test.ts",
+        "src/v3/tests/overload.test.ts",
+        "src/app/holder.Holder.viaField",
+        "src/app/holder.Holder.viaProperty",
+        "src/app/holder.Holder.viaParameter",
+        "src/app/holder.Holder.viaAssigned",
+        "src/app/op.useOperate",
+        "src/app/op.useRunner",
+    ] {
+        assert!(min.contains(who), "{who} not among {min:?}");
+    }
+    // `min()` returns `this._addCheck()`, which returns `new ZodString()`: `parse` is the
+    // base class's.
+    let parse = callers(&impact(srv.addr, "src/v3/types.ZodType.parse"));
+    assert!(parse.contains("src/v3/tests/string.test.ts"), "{parse:?}");
+}
+
+#[test]
+fn no_name_only_guess_where_the_receiver_is_an_interface_a_global_or_a_string() {
+    let repo = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    minizod(repo.path());
+    let srv = start_server(repo.path(), data.path(), Some(REPO), true);
+    // `z.schema()` returns an interface, `JSON` is a global: neither `parse` is ZodType's.
+    let parse = callers(&impact(srv.addr, "src/v3/types.ZodType.parse"));
+    assert!(!parse.contains("src/v3/tests/iface.test.ts"), "{parse:?}");
+    // `s.toUpperCase()` on an untyped value is a string's, not the one method of that name.
+    let upper = callers(&impact(srv.addr, "src/v3/types.ZodString.toUpperCase"));
+    assert!(upper.is_empty(), "{upper:?}");
+}
