@@ -7,7 +7,6 @@ mod common;
 
 use common::*;
 use serde_json::Value;
-use std::collections::BTreeSet;
 use std::net::SocketAddr;
 use std::path::Path;
 
@@ -26,23 +25,6 @@ fn impact(a: SocketAddr, query: &str) -> Value {
     let r = get(a, &format!("/api/v1/impact?repository={REPO}&{query}"));
     assert_eq!(r.status, 200, "{}", r.body);
     r.body
-}
-
-/// (symbol or path, via, resolution) of every item.
-fn found(body: &Value) -> BTreeSet<(String, String, String)> {
-    body["items"]
-        .as_array()
-        .unwrap_or_else(|| panic!("no items in {body}"))
-        .iter()
-        .map(|i| {
-            let who = i["symbol"].as_str().or(i["path"].as_str()).unwrap();
-            (
-                who.to_string(),
-                i["via"].as_str().unwrap().to_string(),
-                i["resolution"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect()
 }
 
 fn has(body: &Value, who: &str, via: &str, resolution: &str) -> bool {

@@ -82,33 +82,26 @@ fn minizod(dir: &Path) {
     git(dir, &["commit", "-q", "-m", "fixture"]);
 }
 
+/// The callers of `symbol` at depth 1: the items of every page.
 fn impact(a: SocketAddr, symbol: &str) -> Value {
-    let r = get(
-        a,
-        &format!(
-            "/api/v1/impact?repository={REPO}&symbol={}&depth=1",
-            enc(symbol)
-        ),
+    let query = format!(
+        "/api/v1/impact?repository={REPO}&symbol={}&depth=1",
+        enc(symbol)
     );
-    assert_eq!(r.status, 200, "{}", r.body);
-    r.body
-}
-
-/// (symbol or path, via, resolution) of every item.
-fn found(body: &Value) -> BTreeSet<(String, String, String)> {
-    body["items"]
-        .as_array()
-        .unwrap_or_else(|| panic!("no items in {body}"))
-        .iter()
-        .map(|i| {
-            let who = i["symbol"].as_str().or(i["path"].as_str()).unwrap();
-            (
-                who.to_string(),
-                i["via"].as_str().unwrap().to_string(),
-                i["resolution"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect()
+    let (mut items, mut cursor) = (Vec::new(), None::<String>);
+    loop {
+        let page = match &cursor {
+            Some(c) => format!("{query}&cursor={}", enc(c)),
+            None => query.clone(),
+        };
+        let r = get(a, &page);
+        assert_eq!(r.status, 200, "{}", r.body);
+        items.extend(r.body["items"].as_array().cloned().unwrap_or_default());
+        match r.body["next_cursor"].as_str() {
+            Some(c) => cursor = Some(c.to_string()),
+            None => return serde_json::json!({ "items": items }),
+        }
+    }
 }
 
 fn callers(body: &Value) -> BTreeSet<String> {
@@ -172,4 +165,50 @@ fn no_name_only_guess_where_the_receiver_is_an_interface_a_global_or_a_string() 
     // `s.toUpperCase()` on an untyped value is a string's, not the one method of that name.
     let upper = callers(&impact(srv.addr, "src/v3/types.ZodString.toUpperCase"));
     assert!(upper.is_empty(), "{upper:?}");
+}
+
+/// zod 3.25.76 from npm, its package.json and src/ made a repository (as `bench/ts-refs` does):
+/// its v3 tests import it as `zod/v3` and call `z.string().min(5)`, which reaches `ZodString.min`
+/// through the package's exports, a barrel, an exported alias of `ZodString.create` and its
+/// return annotation; zod 4's schemas are interfaces, so their `parse` is no guess at zod 3's.
+#[test]
+fn zod_from_npm_its_tests_reach_the_methods_they_call() {
+    if !common::sdist::wanted("zod@3.25.76 from npm") {
+        return;
+    }
+    let work = tempfile::tempdir().unwrap();
+    let package = common::sdist::fetch_npm("zod@3.25.76", work.path());
+    let repo = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        package.join("package.json"),
+        repo.path().join("package.json"),
+    )
+    .unwrap();
+    let copied = std::process::Command::new("cp")
+        .arg("-r")
+        .arg(package.join("src"))
+        .arg(repo.path())
+        .status()
+        .unwrap();
+    assert!(copied.success());
+    git(repo.path(), &["init", "-q", "-b", "main"]);
+    git(repo.path(), &["add", "-A"]);
+    git(repo.path(), &["commit", "-q", "-m", "zod 3.25.76"]);
+    let srv = start_server(repo.path(), data.path(), Some(REPO), true);
+    let min = found(&impact(srv.addr, "src/v3/types.ZodString.min"));
+    assert!(
+        min.contains(&(
+            "src/v3/tests/string.test.ts".into(),
+            "calls".into(),
+            "inferred".into()
+        )),
+        "{min:?}"
+    );
+    let parse = callers(&impact(srv.addr, "src/v3/types.ZodType.parse"));
+    assert!(parse.contains("src/v3/tests/string.test.ts"), "{parse:?}");
+    assert!(
+        !parse.contains("src/v4/classic/tests/bigint.test.ts"),
+        "{parse:?}"
+    );
 }

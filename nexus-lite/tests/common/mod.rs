@@ -8,6 +8,7 @@ pub mod sdist;
 
 use nexus_lite::{AppState, LiteConfig, RepoSpec};
 use serde_json::Value;
+use std::collections::BTreeSet;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::Path;
@@ -104,6 +105,23 @@ pub fn start_server_keeping(
         stop: Some(stop_tx),
         thread: Some(thread),
     }
+}
+
+/// (symbol or path, via, resolution) of every item of an impact answer.
+pub fn found(body: &Value) -> BTreeSet<(String, String, String)> {
+    body["items"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no items in {body}"))
+        .iter()
+        .map(|i| {
+            let who = i["symbol"].as_str().or(i["path"].as_str()).unwrap();
+            (
+                who.to_string(),
+                i["via"].as_str().unwrap().to_string(),
+                i["resolution"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
 }
 
 pub fn git(dir: &Path, args: &[&str]) -> String {

@@ -113,7 +113,8 @@ pub(super) fn declarator(out: &mut FileParse, node: Node<'_>, src: &[u8], scope:
     let Some(name) = field(node, "name").filter(|n| kind(*n) == "identifier") else {
         return;
     };
-    let value = field(node, "value");
+    // `const m = require('m')`: an import, bound as one.
+    let value = field(node, "value").filter(|v| !is_import_call(*v, src));
     let ty = match field(node, "type") {
         Some(t) => type_key(t, src),
         None => value.and_then(|v| expr_key(v, src)),
@@ -141,6 +142,19 @@ fn positional<'t>(params: Node<'t>) -> Vec<Node<'t>> {
                 && field(*p, "pattern").is_none_or(|n| kind(n) != "this")
         })
         .collect()
+}
+
+/// `require('m')`, `import('m')`, `await import('m')`.
+fn is_import_call(value: Node<'_>, src: &[u8]) -> bool {
+    let call = match kind(value) {
+        "await_expression" => value.named_child(0),
+        _ => Some(value),
+    };
+    call.filter(|c| kind(*c) == "call_expression")
+        .and_then(|c| field(c, "function"))
+        .is_some_and(|f| {
+            kind(f) == "import" || (kind(f) == "identifier" && text(f, src) == "require")
+        })
 }
 
 /// A typed parameter of function `scope`; a constructor's parameter property
