@@ -1,8 +1,9 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 //! TypeScript resolution (issue 30, TypeScript truth): a package's tests importing it by its own
 //! name, receivers typed by annotations, fields, parameter properties, return types, overloads,
-//! callbacks' parameters and aliases (`const string = ZodString.create`), and no name-only
-//! guess where the receiver's type is known to be no class of the repository.
+//! callbacks' parameters, type guards, `instanceof` and aliases (`const string =
+//! ZodString.create`), and no name-only guess where the receiver's type is known to be no
+//! class of the repository.
 
 mod common;
 
@@ -60,7 +61,8 @@ fn minizod(dir: &Path) {
              constructor(private readonly injected: ZodString, plain: ZodString) {\n    this.assigned = plain;\n  }\n  \
              viaField() { return this.field.min(1); }\n  viaProperty() { return this.injected.min(2); }\n  \
              viaParameter(arg: ZodString) { return arg.min(3); }\n  \
-             viaAssigned() { return this.assigned.min(4); }\n}\n",
+             viaAssigned() { return this.assigned.min(4); }\n  \
+             #secret: ZodString = new ZodString();\n  viaPrivate() { return this.#secret.min(10); }\n}\n",
         ),
         (
             "src/v3/operate.ts",
@@ -73,6 +75,17 @@ fn minizod(dir: &Path) {
             "import { operate, Runner } from \"../v3/operate\";\n\n\
              export function useOperate() {\n  operate((source, s) => {\n    s.min(6);\n  });\n}\n\n\
              export function useRunner() {\n  return new Runner((s) => s.min(7));\n}\n",
+        ),
+        (
+            "src/v3/guards.ts",
+            "import { ZodString } from \"./types\";\n\n\
+             export function isZodString(x: unknown): x is ZodString {\n  return x instanceof ZodString;\n}\n",
+        ),
+        (
+            "src/app/narrow.ts",
+            "import { ZodString } from \"../v3/types\";\nimport { isZodString } from \"../v3/guards\";\n\n\
+             export function byGuard(x: unknown) {\n  if (isZodString(x)) {\n    return x.min(8);\n  }\n  return null;\n}\n\n\
+             export function byInstanceof(x: unknown) {\n  if (x instanceof ZodString) {\n    return x.min(9);\n  }\n  return null;\n}\n",
         ),
     ];
     for (path, text) in files {
@@ -131,7 +144,8 @@ fn a_package_importing_itself_by_name_reaches_its_sources_and_typed_receivers_th
         "{create}"
     );
     // Its result typed by `create`'s return annotation; `pick`'s by its overloads';
-    // fields, a parameter property, an assigned attribute and a parameter by annotations;
+    // fields (`#private` ones too), a parameter property, an assigned attribute and a
+    // parameter by annotations;
     // a callback's parameters by the type of the parameter taking it (a function's, a
     // constructor's).
     let min = callers(&impact(srv.addr, "src/v3/types.ZodString.min"));
@@ -142,10 +156,21 @@ fn a_package_importing_itself_by_name_reaches_its_sources_and_typed_receivers_th
         "src/app/holder.Holder.viaProperty",
         "src/app/holder.Holder.viaParameter",
         "src/app/holder.Holder.viaAssigned",
+        "src/app/holder.Holder.viaPrivate",
         "src/app/op.useOperate",
         "src/app/op.useRunner",
     ] {
         assert!(min.contains(who), "{who} not among {min:?}");
+    }
+    // Narrowed by a type guard (`inferred`) and by `instanceof` (`exact`, as `Cls().m()`):
+    // typed, not a guess by name.
+    let min = found(&impact(srv.addr, "src/v3/types.ZodString.min"));
+    for (who, resolution) in [
+        ("src/app/narrow.byGuard", "inferred"),
+        ("src/app/narrow.byInstanceof", "exact"),
+    ] {
+        let typed = (who.to_string(), "calls".to_string(), resolution.to_string());
+        assert!(min.contains(&typed), "{who}: {min:?}");
     }
     // `min()` returns `this._addCheck()`, which returns `new ZodString()`: `parse` is the
     // base class's.

@@ -11,7 +11,9 @@
 use super::link::FileImports;
 use super::resolve::package_bindings;
 use super::{Part, Source};
-use crate::code::lang::{ARG_TYPE, ArgSlot, CALLBACK_PARAM, FileParse, SymKind, TypeFact};
+use crate::code::lang::{
+    ARG_TYPE, ArgSlot, CALLBACK_PARAM, FileParse, GUARD_PARAM, SymKind, TypeFact,
+};
 use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{Hash, Hasher};
@@ -438,8 +440,10 @@ fn interface(p: &FileParse) -> BTreeMap<String, Item> {
                 names.push(a.to_string());
             } else if read.as_ref().is_some_and(|r| !r.contains(head(&f.name)))
                 && !f.name.starts_with(CALLBACK_PARAM)
+                && !f.name.starts_with(GUARD_PARAM)
             {
-                // Callers in other files read what its parameters' functions take.
+                // Callers in other files read what its parameters' functions take and what
+                // it guards.
                 continue;
             }
             ("fact", &f.name, &f.ty).hash(&mut h);

@@ -113,6 +113,7 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
     let mut out = FileParse::default();
     let mut stack: Vec<(Node<'_>, Option<usize>)> = vec![(tree.root_node(), None)];
     let mut signatures = types::Signatures::default();
+    let mut narrowing = types::Narrowing::default();
     while let Some((node, scope)) = stack.pop() {
         note_error(&mut out, node, src);
         // Template strings are walked: `${f(x)}` holds calls.
@@ -149,7 +150,7 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
                     continue;
                 }
                 if kind(node) == "variable_declarator" {
-                    types::declarator(&mut out, node, src, scope);
+                    types::declarator(&mut out, node, src, scope, &mut narrowing);
                 } else {
                     types::class_field(&mut out, node, src, scope);
                 }
@@ -171,10 +172,12 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
                     types::local_exports(&mut out, node, src);
                 }
             }
-            "call_expression" => call_expression(&mut out, node, src, scope),
+            "if_statement" => narrowing.if_statement(node, src),
+            "call_expression" => call_expression(&mut out, node, src, scope, &mut narrowing),
             "new_expression" => {
-                if let Some(callee) =
-                    field(node, "constructor").and_then(|f| types::expr_key(f, src))
+                if let Some(callee) = field(node, "constructor")
+                    .and_then(|f| types::expr_key(f, src))
+                    .map(|k| narrowing.apply(node.start_byte(), k))
                 {
                     types::callback_arguments(&mut out, node, &callee, src, scope);
                     out.push_call(scope, callee, node);
@@ -250,8 +253,10 @@ fn function_value<'t>(
     if !matches!(
         kind(value),
         "arrow_function" | "function_expression" | "function"
-    ) || !matches!(kind(name), "identifier" | "property_identifier")
-    {
+    ) || !matches!(
+        kind(name),
+        "identifier" | "property_identifier" | "private_property_identifier"
+    ) {
         return None;
     }
     let in_class = scope.map(|i| out.symbols[i].kind) == Some(SymKind::Class);
@@ -313,7 +318,13 @@ fn module_import(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<
 
 /// `require('m')` and `import('m')` are imports (`import()` is always deferred); any other
 /// call of a plain name is a call.
-fn call_expression(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) {
+fn call_expression(
+    out: &mut FileParse,
+    node: Node<'_>,
+    src: &[u8],
+    scope: Option<usize>,
+    narrowing: &mut types::Narrowing,
+) {
     let Some(f) = field(node, "function") else {
         return;
     };
@@ -343,6 +354,7 @@ fn call_expression(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Optio
             });
         }
     } else if let Some(callee) = types::expr_key(f, src) {
+        let callee = narrowing.apply(node.start_byte(), callee);
         types::callback_arguments(out, node, &callee, src, scope);
         out.push_call(scope, callee, node);
     }

@@ -253,6 +253,15 @@ pub const CALLBACK_PARAM: &str = "cb:";
 /// constructor).
 pub const CALLBACK_ARG: &str = "cbarg:";
 
+/// Name of the fact of a type guard (TypeScript): `is:P` in the scope of a function whose
+/// return annotation is `x is T` (`x` its parameter `P`) is `T`.
+pub const GUARD_PARAM: &str = "is:";
+
+/// Prefix of a receiver narrowed by a type guard (TypeScript): inside `if (isMap(obj)) {...}`,
+/// `obj.has(k)` is recorded as `guard:isMap:0:obj.has` (the guard's name, the argument's
+/// position, the name narrowed), typed by the guard's [`GUARD_PARAM`] fact, else as the name.
+pub const GUARDED: &str = "guard:";
+
 /// Prefix of a type read from a docstring (`doc:requests.Response`, Python): resolved as a name
 /// in the file, else as an absolute module path, else as the one class of that name, and never
 /// as more than `inferred`.

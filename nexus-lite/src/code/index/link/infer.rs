@@ -6,7 +6,8 @@ use super::{Resolver, Symbols, builtins};
 use crate::code::index::Source;
 use crate::code::index::resolve::Bind;
 use crate::code::lang::{
-    ARG_TYPE, ArgSlot, CALLBACK_ARG, CALLBACK_PARAM, DOC_TYPE, SymKind, TypeFact,
+    ARG_TYPE, ArgSlot, CALLBACK_ARG, CALLBACK_PARAM, DOC_TYPE, GUARD_PARAM, GUARDED, SymKind,
+    TypeFact,
 };
 use rustc_hash::FxHashMap;
 use std::borrow::Cow;
@@ -73,9 +74,9 @@ pub(super) struct Types<'a> {
     returned_memo: RefCell<FxHashMap<i64, Option<Ty>>>,
     /// A constructed name's last part (`AuthHandler`) -> (file, construction index).
     constructed: FxHashMap<&'a str, Vec<(usize, usize)>>,
-    /// (function node, parameter, its function's parameter) -> (file, type text), from the
-    /// [`CALLBACK_PARAM`] facts.
-    callbacks: FxHashMap<(i64, &'a str), (usize, &'a str)>,
+    /// (function node, fact name) -> (file, type text): what a function says of its parameters
+    /// ([`CALLBACK_PARAM`] and [`GUARD_PARAM`] facts).
+    param_facts: FxHashMap<(i64, &'a str), (usize, &'a str)>,
     /// (`__init__` node, position) -> what [`Resolver::arg_type`] found, `None` while it is
     /// being computed.
     arg_memo: RefCell<FxHashMap<(i64, u32), Option<Ty>>>,
@@ -159,11 +160,11 @@ impl<'a> Types<'a> {
                 if let Some((class, attr)) = attribute(f) {
                     let entry = t.attrs.entry((node_of[class], attr));
                     keep_first(entry, (fi, f.ty.as_str()), |(_, t)| t);
-                } else if let (Some(scope), Some(at)) =
-                    (f.scope, f.name.strip_prefix(CALLBACK_PARAM))
+                } else if let Some(scope) = f.scope
+                    && (f.name.starts_with(CALLBACK_PARAM) || f.name.starts_with(GUARD_PARAM))
                 {
-                    t.callbacks
-                        .entry((node_of[scope], at))
+                    t.param_facts
+                        .entry((node_of[scope], f.name.as_str()))
                         .or_insert((fi, f.ty.as_str()));
                 }
             }
@@ -445,7 +446,17 @@ impl Resolver<'_> {
             return self.arg_type(fi, arg);
         }
         if let Some(arg) = expr.strip_prefix(CALLBACK_ARG) {
-            return self.callback_arg(fi, arg, caller, depth);
+            return self.param_fact(fi, arg, CALLBACK_PARAM, caller, depth);
+        }
+        if let Some(guard) = expr.strip_prefix(GUARDED)
+            && !guard.contains('.')
+            && let Some((guarded, name)) = nth_colon_from_end(guard, 1)
+        {
+            // What the guard says, else what the name held before it.
+            return match self.param_fact(fi, guarded, GUARD_PARAM, caller, depth) {
+                Ty::Unknown => self.type_of(fi, name, caller, depth + 1),
+                ty => ty,
+            };
         }
         if expr.contains('|') {
             // A fact naming several classes (`DSSKey|RSAKey`, see the Python facts).
@@ -720,11 +731,21 @@ impl Resolver<'_> {
         })
     }
 
-    /// What a function passed to a call gets as one parameter: `arg` is a [`CALLBACK_ARG`] fact
-    /// without its prefix (`CALLEE:A:Q`), typed by what the callee's parameter `A` says
-    /// parameter `Q` of its function is (a class callee: its constructor's).
-    fn callback_arg(&self, fi: usize, arg: &str, caller: Option<usize>, depth: usize) -> Ty {
-        let Some((callee, at)) = arg.split_once(':') else {
+    /// What a function says of one of its parameters, asked from a call of it: `arg` is
+    /// `CALLEE:AT` (a [`CALLBACK_ARG`] fact without its prefix, `AT` = `A:Q`: parameter `Q` of
+    /// the function passed as argument `A`; a [`GUARDED`] receiver, `AT` = `P`: argument `P`
+    /// of a type guard), read from the callee's `prefix` + `AT` fact. A class callee: its
+    /// constructor's.
+    fn param_fact(
+        &self,
+        fi: usize,
+        arg: &str,
+        prefix: &str,
+        caller: Option<usize>,
+        depth: usize,
+    ) -> Ty {
+        let parts = if prefix == CALLBACK_PARAM { 3 } else { 2 };
+        let Some((callee, at)) = nth_colon_from_end(arg, parts - 1) else {
             return Ty::Unknown;
         };
         let Target::Found(mut id, conf) = self.resolve_ref(fi, callee, caller, depth + 1) else {
@@ -736,7 +757,8 @@ impl Resolver<'_> {
                 None => return Ty::Unknown,
             }
         }
-        match self.types.callbacks.get(&(id, at)) {
+        let name = format!("{prefix}{at}");
+        match self.types.param_facts.get(&(id, name.as_str())) {
             Some((g, ty)) => lower(self.type_of(*g, ty, None, depth + 1), conf.min(INFERRED)),
             None => Ty::Unknown,
         }
@@ -944,6 +966,15 @@ impl Resolver<'_> {
             k = prefix;
         }
     }
+}
+
+/// `text` split at its `n`-th `:` from the end: `("f", "0:1")` of `f:0:1` with `n` = 2.
+fn nth_colon_from_end(text: &str, n: usize) -> Option<(&str, &str)> {
+    let mut at = text.len();
+    for _ in 0..n {
+        at = text[..at].rfind(':')?;
+    }
+    Some((&text[..at], &text[at + 1..]))
 }
 
 /// `ty` with its confidence lowered to at most `conf`.

@@ -6,7 +6,8 @@
 use tree_sitter::Node;
 
 use crate::code::lang::{
-    CALLBACK_ARG, CALLBACK_PARAM, FileParse, SymKind, TypeFact, field, kind, text,
+    CALLBACK_ARG, CALLBACK_PARAM, FileParse, GUARD_PARAM, GUARDED, SymKind, TypeFact, field, kind,
+    text,
 };
 
 /// The longest key [`expr_key`] builds.
@@ -27,7 +28,11 @@ pub(super) fn expr_key(node: Node<'_>, src: &[u8]) -> Option<String> {
         "member_expression" => {
             let object = expr_key(field(node, "object")?, src)?;
             let property = field(node, "property")?;
-            if kind(property) != "property_identifier" {
+            // `#x` stays `#x`: another member than `x`.
+            if !matches!(
+                kind(property),
+                "property_identifier" | "private_property_identifier"
+            ) {
                 return None;
             }
             format!("{object}.{}", text(property, src))
@@ -109,7 +114,13 @@ fn class_of(out: &FileParse, scope: Option<usize>) -> Option<usize> {
 }
 
 /// `const t: T = ...` / `const t = new T()`: what local `t` of `scope` holds.
-pub(super) fn declarator(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) {
+pub(super) fn declarator(
+    out: &mut FileParse,
+    node: Node<'_>,
+    src: &[u8],
+    scope: Option<usize>,
+    narrowing: &mut Narrowing,
+) {
     let Some(name) = field(node, "name").filter(|n| kind(*n) == "identifier") else {
         return;
     };
@@ -117,7 +128,9 @@ pub(super) fn declarator(out: &mut FileParse, node: Node<'_>, src: &[u8], scope:
     let value = field(node, "value").filter(|v| !is_import_call(*v, src));
     let ty = match field(node, "type") {
         Some(t) => type_key(t, src),
-        None => value.and_then(|v| expr_key(v, src)),
+        None => value
+            .and_then(|v| expr_key(v, src))
+            .map(|k| narrowing.apply(node.start_byte(), k)),
     };
     let name = text(name, src).to_string();
     // A module-level alias (`const stringType = ZodString.create`).
@@ -253,7 +266,12 @@ pub(super) fn callback_arguments(
 
 /// `private t: T` / `t = new T()` in a class body (`scope`): an attribute of the class.
 pub(super) fn class_field(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) {
-    let Some(name) = field(node, "name").filter(|n| kind(*n) == "property_identifier") else {
+    let Some(name) = field(node, "name").filter(|n| {
+        matches!(
+            kind(*n),
+            "property_identifier" | "private_property_identifier"
+        )
+    }) else {
         return;
     };
     let ty = match field(node, "type") {
@@ -321,7 +339,15 @@ pub(super) fn return_annotation(
     sym: usize,
     signatures: &Signatures,
 ) {
-    let own = field(fun, "return_type").and_then(|t| type_key(t, src));
+    let annotation = field(fun, "return_type");
+    if let Some(predicate) = annotation
+        .filter(|a| kind(*a) == "type_predicate_annotation")
+        .and_then(|a| a.named_child(0))
+    {
+        guard(out, fun, predicate, src, sym);
+        return;
+    }
+    let own = annotation.and_then(|t| type_key(t, src));
     let symbol = &out.symbols[sym];
     let ty = own.or_else(|| {
         signatures
@@ -332,6 +358,100 @@ pub(super) fn return_annotation(
         Some(ty) if ty == "self" => out.returned.push((sym, ty)),
         Some(ty) => out.returns.push((sym, ty)),
         None => {}
+    }
+}
+
+/// `function isMap(x: unknown): x is ObservableMap`: the [`GUARD_PARAM`] fact of `sym`.
+fn guard(out: &mut FileParse, fun: Node<'_>, predicate: Node<'_>, src: &[u8], sym: usize) {
+    let (Some(name), Some(ty), Some(params)) = (
+        field(predicate, "name").filter(|n| kind(*n) == "identifier"),
+        field(predicate, "type").and_then(|t| type_key(t, src)),
+        field(fun, "parameters"),
+    ) else {
+        return;
+    };
+    let named =
+        |p: &Node<'_>| field(*p, "pattern").is_some_and(|n| text(n, src) == text(name, src));
+    if let Some(p) = positional(params).iter().position(named) {
+        push(out, Some(sym), format!("{GUARD_PARAM}{p}"), ty);
+    }
+}
+
+/// The receivers narrowed where the walk is: inside `if (x instanceof Cls) {...}`, `x` is a
+/// `Cls()`; inside `if (isMap(x)) {...}`, `x` is what the guard says ([`GUARDED`]). The walk is
+/// in source order, so the blocks open at a point are a stack.
+#[derive(Default)]
+pub(super) struct Narrowing {
+    /// (end byte of the block, the name narrowed, what it stands for there).
+    open: Vec<(usize, String, String)>,
+}
+
+impl Narrowing {
+    /// An `if` statement is walked: a condition that narrows one name opens its consequence.
+    pub(super) fn if_statement(&mut self, node: Node<'_>, src: &[u8]) {
+        self.close_before(node.start_byte());
+        let (Some(cond), Some(block)) = (
+            field(node, "condition").and_then(|c| c.named_child(0)),
+            field(node, "consequence"),
+        ) else {
+            return;
+        };
+        let narrowed = match kind(cond) {
+            "binary_expression"
+                if field(cond, "operator").is_some_and(|o| text(o, src) == "instanceof") =>
+            {
+                let (Some(name), Some(class)) = (field(cond, "left"), field(cond, "right")) else {
+                    return;
+                };
+                let class = expr_key(class, src).filter(|c| !c.contains('('));
+                (kind(name) == "identifier")
+                    .then_some(())
+                    .and(class)
+                    .map(|c| (name, format!("{c}()")))
+            }
+            "call_expression" => {
+                let (Some(f), Some(args)) = (field(cond, "function"), field(cond, "arguments"))
+                else {
+                    return;
+                };
+                let mut c = args.walk();
+                let found = args
+                    .named_children(&mut c)
+                    .enumerate()
+                    .find(|(_, a)| kind(*a) == "identifier");
+                match found {
+                    Some((p, name)) if kind(f) == "identifier" => Some((
+                        name,
+                        format!("{GUARDED}{}:{p}:{}", text(f, src), text(name, src)),
+                    )),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        if let Some((name, key)) = narrowed {
+            self.open
+                .push((block.end_byte(), text(name, src).to_string(), key));
+        }
+    }
+
+    fn close_before(&mut self, at: usize) {
+        while self.open.last().is_some_and(|(end, _, _)| *end <= at) {
+            self.open.pop();
+        }
+    }
+
+    /// `key` (an expression key at byte `at`) with a narrowed name it starts with replaced.
+    pub(super) fn apply(&mut self, at: usize, key: String) -> String {
+        self.close_before(at);
+        let found = self.open.iter().rev().find(|(_, name, _)| {
+            key.strip_prefix(name.as_str())
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+        });
+        match found {
+            Some((_, name, stands)) => format!("{stands}{}", &key[name.len()..]),
+            None => key,
+        }
     }
 }
 
