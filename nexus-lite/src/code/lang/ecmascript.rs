@@ -114,6 +114,7 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
     let mut stack: Vec<(Node<'_>, Option<usize>)> = vec![(tree.root_node(), None)];
     let mut signatures = types::Signatures::default();
     let mut narrowing = types::Narrowing::default();
+    let mut anonymous = types::Anonymous::default();
     while let Some((node, scope)) = stack.pop() {
         note_error(&mut out, node, src);
         // Template strings are walked: `${f(x)}` holds calls.
@@ -145,6 +146,7 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
             "variable_declarator" | "public_field_definition" | "field_definition" => {
                 if let Some((value, idx)) = function_value(&mut out, node, src, scope) {
                     types::return_annotation(&mut out, value, src, idx, &signatures);
+                    anonymous.symbol_value(value);
                     // The symbol spans the whole declaration; its body is the value.
                     stack.push((value, Some(idx)));
                     continue;
@@ -162,7 +164,10 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
                 types::parameter(&mut out, node, src, scope);
             }
             "assignment_expression" => types::assignment(&mut out, node, src, scope),
-            "return_statement" => types::returned(&mut out, node, src, scope),
+            "return_statement" => types::returned(&mut out, node, src, scope, &mut anonymous),
+            "arrow_function" | "function_expression" | "function" | "generator_function" => {
+                anonymous.function(node, scope);
+            }
             // The module is an import's only child of interest; an export's declaration may
             // hold symbols.
             "import_statement" => imported = module_import(&mut out, node, src, scope),

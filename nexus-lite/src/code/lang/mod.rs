@@ -393,6 +393,8 @@ struct Names {
     kinds: Vec<String>,
     /// By field id; id 0 is "no field", so its name is empty and never asked for.
     fields: Vec<String>,
+    /// Field name -> id (a walker asks [`field`] for several fields of most nodes).
+    field_ids: rustc_hash::FxHashMap<String, u16>,
 }
 
 impl Names {
@@ -400,13 +402,19 @@ impl Names {
         let grammar = lang.grammar();
         let name = |n: Option<&str>| n.unwrap_or_default().to_string();
         let ids = |n: usize| (0..=n).map_while(|id| u16::try_from(id).ok());
+        let fields: Vec<String> = ids(grammar.field_count())
+            .map(|id| name(grammar.field_name_for_id(id)))
+            .collect();
+        let field_ids = ids(grammar.field_count())
+            .skip(1)
+            .map(|id| (fields[usize::from(id)].clone(), id))
+            .collect();
         Names {
             kinds: ids(grammar.node_kind_count())
                 .map(|id| name(grammar.node_kind_for_id(id)))
                 .collect(),
-            fields: ids(grammar.field_count())
-                .map(|id| name(grammar.field_name_for_id(id)))
-                .collect(),
+            fields,
+            field_ids,
             grammar,
         }
     }
@@ -428,9 +436,8 @@ pub(crate) fn kind(node: Node<'_>) -> &'static str {
 
 /// `node.child_by_field_name(name)`.
 pub(crate) fn field<'t>(node: Node<'t>, name: &str) -> Option<Node<'t>> {
-    let fields = &Names::of(node)?.fields;
-    let id = fields.iter().skip(1).position(|f| f == name)? + 1;
-    node.child_by_field_id(u16::try_from(id).ok()?)
+    let id = *Names::of(node)?.field_ids.get(name)?;
+    node.child_by_field_id(id)
 }
 
 /// `cursor.field_name()`.

@@ -9,7 +9,7 @@ use crate::code::lang::{
     ARG_TYPE, ArgSlot, CALLBACK_ARG, CALLBACK_PARAM, DOC_TYPE, GUARD_PARAM, GUARDED, SymKind,
     TypeFact,
 };
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 use std::collections::hash_map::Entry;
@@ -77,6 +77,10 @@ pub(super) struct Types<'a> {
     /// (function node, fact name) -> (file, type text): what a function says of its parameters
     /// ([`CALLBACK_PARAM`] and [`GUARD_PARAM`] facts).
     param_facts: FxHashMap<(i64, &'a str), (usize, &'a str)>,
+    /// Every module-level alias's name and fact's name: a name in neither is not looked for
+    /// through re-exports (a barrel's star re-exports make that walk long).
+    alias_names: FxHashSet<&'a str>,
+    module_fact_names: FxHashSet<&'a str>,
     /// (`__init__` node, position) -> what [`Resolver::arg_type`] found, `None` while it is
     /// being computed.
     arg_memo: RefCell<FxHashMap<(i64, u32), Option<Ty>>>,
@@ -156,7 +160,12 @@ impl<'a> Types<'a> {
                         .or_insert(node_of[si]);
                 }
             }
+            t.alias_names
+                .extend(s.parse.aliases.iter().map(|(n, _)| n.as_str()));
             for f in &s.parse.types {
+                if f.scope.is_none() {
+                    t.module_fact_names.insert(f.name.as_str());
+                }
                 if let Some((class, attr)) = attribute(f) {
                     let entry = t.attrs.entry((node_of[class], attr));
                     keep_first(entry, (fi, f.ty.as_str()), |(_, t)| t);
@@ -340,6 +349,9 @@ impl Resolver<'_> {
         };
         let held = if self.imports[fi].binds.contains_key(head) {
             let (g, q) = self.through_import(fi, key)?;
+            if !self.types.alias_names.contains(last_part(&q)) {
+                return None;
+            }
             self.reexported(g, &q, super::MAX_REEXPORT_HOPS, &alias_in)
         } else if rest.is_none() && !matches!(self.scoped_fact(fi, caller, key), Some((Some(_), _)))
         {
@@ -417,6 +429,9 @@ impl Resolver<'_> {
     /// `import * as z`), followed through re-exports (`export *`, `export { a as string }`).
     fn module_value(&self, fi: usize, name: &str) -> Option<(usize, &str)> {
         let (g, q) = self.through_import(fi, name)?;
+        if !self.types.module_fact_names.contains(last_part(&q)) {
+            return None;
+        }
         self.reexported(g, &q, super::MAX_REEXPORT_HOPS, &|f, q| {
             let source = &self.sources[f];
             let facts = self.types.facts[f].get_or_init(|| facts_of(source));
@@ -966,6 +981,11 @@ impl Resolver<'_> {
             k = prefix;
         }
     }
+}
+
+/// The last name of a dotted one (`c` of `a.b.c`).
+fn last_part(dotted: &str) -> &str {
+    dotted.rsplit('.').next().unwrap_or(dotted)
 }
 
 /// `text` split at its `n`-th `:` from the end: `("f", "0:1")` of `f:0:1` with `n` = 2.

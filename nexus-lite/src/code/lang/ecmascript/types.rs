@@ -478,13 +478,19 @@ pub(super) fn signature(
 
 /// `return value` directly in function `scope` (not in a callback inside it) without a return
 /// annotation: the first [`MAX_RETURNED`] values.
-pub(super) fn returned(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) {
+pub(super) fn returned(
+    out: &mut FileParse,
+    node: Node<'_>,
+    src: &[u8],
+    scope: Option<usize>,
+    anonymous: &mut Anonymous,
+) {
     let Some(f) = scope.filter(|s| out.symbols[*s].kind != SymKind::Class) else {
         return;
     };
     if out.returns.iter().any(|(i, _)| *i == f)
         || out.returned.iter().filter(|(i, _)| *i == f).count() >= MAX_RETURNED
-        || !directly_in_symbol(node)
+        || anonymous.around(node.start_byte(), scope)
     {
         return;
     }
@@ -493,25 +499,39 @@ pub(super) fn returned(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: O
     }
 }
 
-/// Whether the function enclosing `node` is a symbol's own (a declaration, a method, the value
-/// of `const f = () => ...` or of a class field), not an anonymous callback.
-fn directly_in_symbol(node: Node<'_>) -> bool {
-    let mut cur = node.parent();
-    while let Some(n) = cur {
-        match kind(n) {
-            "function_declaration" | "generator_function_declaration" | "method_definition" => {
-                return true;
-            }
-            "arrow_function" | "function_expression" | "function" | "generator_function" => {
-                return n.parent().is_some_and(|p| {
-                    matches!(
-                        kind(p),
-                        "variable_declarator" | "public_field_definition" | "field_definition"
-                    )
-                });
-            }
-            _ => cur = n.parent(),
+/// The anonymous functions (callbacks) open where the walk is, each with the scope it is in:
+/// a `return` inside one is not its enclosing symbol's. The walk is in source order, so they
+/// are a stack (tree-sitter's `parent()` searches down from the root, too slow per `return`).
+#[derive(Default)]
+pub(super) struct Anonymous {
+    open: Vec<(usize, Option<usize>)>,
+    /// The function nodes that are a symbol's value (`const f = () => ...`), by node id.
+    values: rustc_hash::FxHashSet<usize>,
+}
+
+impl Anonymous {
+    /// `value` is the function of a symbol, not an anonymous one.
+    pub(super) fn symbol_value(&mut self, value: Node<'_>) {
+        self.values.insert(value.id());
+    }
+
+    /// A function node is walked in `scope`.
+    pub(super) fn function(&mut self, node: Node<'_>, scope: Option<usize>) {
+        if !self.values.remove(&node.id()) {
+            self.close_before(node.start_byte());
+            self.open.push((node.end_byte(), scope));
         }
     }
-    false
+
+    fn close_before(&mut self, at: usize) {
+        while self.open.last().is_some_and(|(end, _)| *end <= at) {
+            self.open.pop();
+        }
+    }
+
+    /// Whether an anonymous function opened in `scope` holds byte `at`.
+    fn around(&mut self, at: usize, scope: Option<usize>) -> bool {
+        self.close_before(at);
+        self.open.iter().any(|(_, s)| *s == scope)
+    }
 }
