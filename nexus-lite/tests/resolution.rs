@@ -1107,3 +1107,32 @@ fn a_module_level_alias_is_called_as_what_it_names() {
     let cardinality = impact(srv.addr, "symbol=pkg.perm.Permutation.cardinality&depth=1");
     assert_eq!(cardinality["total"], 0, "{cardinality}");
 }
+
+/// A caller calling one method twice, first on an untyped receiver (a guess by name), then on
+/// a typed one: its one edge says what the stronger evidence says.
+#[test]
+fn the_strongest_call_of_a_pair_decides_its_edge() {
+    let repo = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    commit(
+        repo.path(),
+        &[
+            ("pkg/__init__.py", ""),
+            (
+                "pkg/engine.py",
+                "class Engine:\n    def ignite(self):\n        return 1\n",
+            ),
+            (
+                "pkg/run.py",
+                "from pkg.engine import Engine\n\n\ndef run(engine_like):\n    engine_like.ignite()\n    e = Engine()\n    return e.ignite()\n",
+            ),
+        ],
+    );
+    let srv = start_server(repo.path(), data.path(), Some(REPO), true);
+    let ignite = impact(srv.addr, "symbol=pkg.engine.Engine.ignite&depth=1");
+    assert!(has(&ignite, "pkg.run.run", "calls", "inferred"), "{ignite}");
+    assert!(
+        !has(&ignite, "pkg.run.run", "calls", "name_match"),
+        "{ignite}"
+    );
+}

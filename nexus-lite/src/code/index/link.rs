@@ -15,6 +15,7 @@ use infer::{Target, Types};
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde_json::json;
 use sha2::{Digest, Sha256};
+use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::sync::{Arc, OnceLock};
 
@@ -800,17 +801,29 @@ const PARALLEL_LINK_FILES: usize = 64;
 /// File `fi`'s `calls` and `uses` edges (see [`add_calls_and_uses`]), each pair once.
 fn calls_and_uses(r: &Resolver<'_>, fi: usize) -> Vec<EdgeRow> {
     let (s, symbols) = (&r.sources[fi], r.symbols);
-    let mut out = Vec::new();
-    let mut seen = FxHashSet::default();
+    let mut out: Vec<EdgeRow> = Vec::new();
+    let mut seen: FxHashMap<(i64, i64), usize> = FxHashMap::default();
     let mut edge = |kind: &'static str, src: i64, dst: i64, confidence: f64, line: u32| {
-        if seen.insert((src, dst)) {
-            out.push(EdgeRow {
-                kind,
-                src,
-                dst,
-                confidence,
-                line: Some(line),
-            });
+        match seen.entry((src, dst)) {
+            Entry::Vacant(v) => {
+                v.insert(out.len());
+                out.push(EdgeRow {
+                    kind,
+                    src,
+                    dst,
+                    confidence,
+                    line: Some(line),
+                });
+            }
+            // The strongest evidence for the pair wins (a typed call after a guess), with
+            // its line.
+            Entry::Occupied(o) => {
+                let e = &mut out[*o.get()];
+                if e.kind == kind && confidence > e.confidence {
+                    e.confidence = confidence;
+                    e.line = Some(line);
+                }
+            }
         }
     };
     let node_of = |caller: Option<usize>| {
