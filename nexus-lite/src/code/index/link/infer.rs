@@ -343,18 +343,14 @@ impl Resolver<'_> {
                 .find(|(n, _)| n == q)
                 .map(|(_, held)| (f, held.as_str()))
         };
-        let (head, rest) = match key.split_once('.') {
-            Some((h, r)) => (h, Some(r)),
-            None => (key, None),
-        };
+        let head = key.split('.').next().unwrap_or(key);
         let held = if self.imports[fi].binds.contains_key(head) {
             let (g, q) = self.through_import(fi, key)?;
             if !self.types.alias_names.contains(last_part(&q)) {
                 return None;
             }
             self.reexported(g, &q, super::MAX_REEXPORT_HOPS, &alias_in)
-        } else if rest.is_none() && !matches!(self.scoped_fact(fi, caller, key), Some((Some(_), _)))
-        {
+        } else if head == key && !matches!(self.scoped_fact(fi, caller, key), Some((Some(_), _))) {
             alias_in(fi, key)
         } else {
             None
