@@ -447,6 +447,37 @@ pub(crate) fn field_name(cursor: &TreeCursor<'_>) -> Option<&'static str> {
     fields.get(usize::from(id.get())).map(String::as_str)
 }
 
+/// Blocks of a file walked in source order (`if` branches, callbacks, narrowed blocks), each
+/// held until the walk passes its end byte: blocks nest, so they are a stack.
+pub(crate) struct OpenBlocks<T> {
+    open: Vec<(usize, T)>,
+}
+
+impl<T> Default for OpenBlocks<T> {
+    fn default() -> Self {
+        OpenBlocks { open: Vec::new() }
+    }
+}
+
+impl<T> OpenBlocks<T> {
+    /// Drops the blocks that end at or before byte `at` (nothing before it is walked again).
+    pub(crate) fn close_before(&mut self, at: usize) {
+        while self.open.last().is_some_and(|(end, _)| *end <= at) {
+            self.open.pop();
+        }
+    }
+
+    /// A block ending at byte `end`, inside those open.
+    pub(crate) fn push(&mut self, end: usize, block: T) {
+        self.open.push((end, block));
+    }
+
+    /// The blocks open, outermost first.
+    pub(crate) fn iter(&self) -> impl DoubleEndedIterator<Item = &T> {
+        self.open.iter().map(|(_, b)| b)
+    }
+}
+
 /// One lazily created parser per language (a parser is not shareable between threads).
 #[derive(Default)]
 pub struct Parsers {
@@ -471,7 +502,23 @@ impl Parsers {
     }
 }
 
+/// How many `return` values of one function are kept (the link types them in its scope).
+const MAX_RETURNED: usize = 4;
+
 impl FileParse {
+    /// The function a `return` in `scope` gives one more kept value to: a function (not a class
+    /// body) without a return annotation (a docstring's may name nothing found) and with fewer
+    /// than [`MAX_RETURNED`] values kept.
+    pub(crate) fn keeps_returned(&self, scope: Option<usize>) -> Option<usize> {
+        let f = scope.filter(|s| self.symbols[*s].kind != SymKind::Class)?;
+        let annotated = self
+            .returns
+            .iter()
+            .any(|(i, t)| *i == f && !t.starts_with(DOC_TYPE));
+        let kept = self.returned.iter().filter(|(i, _)| *i == f).count();
+        (!annotated && kept < MAX_RETURNED).then_some(f)
+    }
+
     /// Records a call from `caller` (a symbol index, None at module level) made at `node`.
     pub(crate) fn push_call(&mut self, caller: Option<usize>, callee: String, node: Node<'_>) {
         self.calls.push(Call {

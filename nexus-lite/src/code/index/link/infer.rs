@@ -755,8 +755,8 @@ impl Resolver<'_> {
         caller: Option<usize>,
         depth: usize,
     ) -> Ty {
-        let parts = if prefix == CALLBACK_PARAM { 3 } else { 2 };
-        let Some((callee, at)) = nth_colon_from_end(arg, parts - 1) else {
+        let colons_in_at = if prefix == CALLBACK_PARAM { 2 } else { 1 };
+        let Some((callee, at)) = nth_colon_from_end(arg, colons_in_at) else {
             return Ty::Unknown;
         };
         let Target::Found(mut id, conf) = self.resolve_ref(fi, callee, caller, depth + 1) else {

@@ -7,8 +7,8 @@ use std::collections::HashSet;
 use tree_sitter::Node;
 
 use crate::code::lang::{
-    ARG_TYPE, ArgSlot, Call, Construction, DOC_TYPE, Dynamic, FileParse, SymKind, TypeFact, field,
-    kind, line_of, text,
+    ARG_TYPE, ArgSlot, Call, Construction, Dynamic, FileParse, OpenBlocks, SymKind, TypeFact,
+    field, kind, line_of, text,
 };
 
 /// The longest key [`expr_key`] builds.
@@ -419,8 +419,8 @@ pub(super) fn assignment(
 pub(super) struct Branches {
     /// scope -> name -> (index of the fact in `FileParse::types`, its branch path).
     first: FxHashMap<Option<usize>, FxHashMap<String, (usize, BranchPath)>>,
-    /// Branches entered or ahead, as (if, branch, start byte, end byte); ends grow downwards.
-    open: Vec<(usize, usize, usize, usize)>,
+    /// Branches entered or ahead, as (if, branch, start byte), by end byte.
+    open: OpenBlocks<(usize, usize, usize)>,
 }
 
 /// The `if` statements around an assignment: (the `if`, the branch holding it), by node id.
@@ -430,7 +430,7 @@ impl Branches {
     /// An `if` statement is walked: its branches (then, each `elif`, `else`). The branches that
     /// ended before it go first, so none is left under the new ones.
     pub(super) fn if_statement(&mut self, node: Node<'_>) {
-        self.close_before(node.start_byte());
+        self.open.close_before(node.start_byte());
         let mut c = node.walk();
         let branches: Vec<Node<'_>> = node
             .named_children(&mut c)
@@ -438,24 +438,17 @@ impl Branches {
             .collect();
         for b in branches.iter().rev() {
             self.open
-                .push((node.id(), b.id(), b.start_byte(), b.end_byte()));
+                .push(b.end_byte(), (node.id(), b.id(), b.start_byte()));
         }
     }
 
-    /// Drops the branches that end at or before byte `at` (nothing before it is walked again).
-    fn close_before(&mut self, at: usize) {
-        while self.open.last().is_some_and(|(_, _, _, end)| *end <= at) {
-            self.open.pop();
-        }
-    }
-
-    /// The branches around byte `at`.
+    /// The branches around byte `at` (those open and entered).
     fn path(&mut self, at: usize) -> BranchPath {
-        self.close_before(at);
+        self.open.close_before(at);
         self.open
             .iter()
-            .filter(|(_, _, start, end)| *start <= at && at < *end)
-            .map(|(i, b, _, _)| (*i, *b))
+            .filter(|(_, _, start)| *start <= at)
+            .map(|(i, b, _)| (*i, *b))
             .collect()
     }
 
@@ -543,25 +536,14 @@ pub(super) fn with_item(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: 
     }
 }
 
-/// How many `return` values of one function are kept for typing what it returns.
-const MAX_RETURNED: usize = 4;
-
 /// `return Cls(...)`, `return cls(...)`, `return self`, `return self.x`, `return t` in a
 /// function without a return annotation (a docstring's `:rtype:` may name nothing found): kept
-/// (the first [`MAX_RETURNED`]) to be typed in the function's scope when a receiver is its call
-/// (`t.open_sftp_client().listdir()`).
+/// (the first few, [`FileParse::keeps_returned`]) to be typed in the function's scope when a
+/// receiver is its call (`t.open_sftp_client().listdir()`).
 pub(super) fn return_value(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) {
-    let Some(f) = scope.filter(|s| out.symbols[*s].kind != SymKind::Class) else {
+    let Some(f) = out.keeps_returned(scope) else {
         return;
     };
-    if out
-        .returns
-        .iter()
-        .any(|(i, t)| *i == f && !t.starts_with(DOC_TYPE))
-        || out.returned.iter().filter(|(i, _)| *i == f).count() >= MAX_RETURNED
-    {
-        return;
-    }
     let Some(mut value) = node.named_child(0) else {
         return;
     };
