@@ -100,7 +100,7 @@ pub(super) async fn impact(State(s): State<Arc<AppState>>, q: Q) -> ApiResult {
             .iter()
             .skip(offset)
             .take(limit)
-            .map(Dependent::to_json)
+            .map(|d| d.to_json(&graph))
             .collect();
         Ok(json!({
             "graph": g,
@@ -148,22 +148,21 @@ pub(super) fn resolution_of(confidence: f64) -> &'static str {
 
 /// One dependent: a file or symbol, the relation that reached it and the confidence of the
 /// weakest edge on the way from the target.
-pub(super) struct Dependent<'g> {
-    depth: usize,
-    rank: u32,
-    path: Option<&'g str>,
-    symbol: Option<&'g str>,
+pub(super) struct Dependent {
+    node: u32,
+    depth: u8,
     /// Index into [`RELATIONS`] (which is in name order).
     via: u8,
     confidence: f64,
 }
 
-impl Dependent<'_> {
-    fn to_json(&self) -> Value {
+impl Dependent {
+    fn to_json(&self, graph: &CachedGraph) -> Value {
+        let info = graph.node(self.node);
         json!({
             "depth": self.depth,
-            "path": self.path,
-            "symbol": self.symbol,
+            "path": info.path,
+            "symbol": info.symbol(),
             "via": RELATIONS[usize::from(self.via)],
             "resolution": resolution_of(self.confidence),
             "confidence": self.confidence,
@@ -172,10 +171,10 @@ impl Dependent<'_> {
 }
 
 /// The dependents an impact query found.
-pub(super) struct Dependents<'g> {
+pub(super) struct Dependents {
     /// Every dependent, ordered by (depth, path, symbol, via): the same graph and question
     /// give the same order, which is what makes the pages of a cursor line up.
-    pub(super) items: Vec<Dependent<'g>>,
+    pub(super) items: Vec<Dependent>,
     pub(super) via_calls: bool,
     /// Something depends on the last level listed: a deeper query would find more.
     pub(super) cut_off: bool,
@@ -197,7 +196,7 @@ impl ResolutionCounts {
     }
 }
 
-impl Dependents<'_> {
+impl Dependents {
     pub(super) fn counts(&self) -> ResolutionCounts {
         let mut c = ResolutionCounts {
             exact: 0,
@@ -219,13 +218,10 @@ impl Dependents<'_> {
 /// edges. A file reached brings its symbols along: what depends on them depends on it, so they
 /// are searched from the next level on; they are listed only on their own merit (an edge of
 /// their own to something already reached), at the depth of that edge.
-pub(super) fn dependents<'g>(
-    graph: &'g CachedGraph,
-    starts: &[u32],
-    depth: usize,
-) -> Dependents<'g> {
+pub(super) fn dependents(graph: &CachedGraph, starts: &[u32], depth: usize) -> Dependents {
     let adjacency = &graph.adjacency;
     let count = graph.nodes.len();
+    let rels = RELATIONS.len();
     let mut listed = vec![false; count];
     let mut searched = vec![false; count];
     for s in starts {
@@ -236,77 +232,78 @@ pub(super) fn dependents<'g>(
     let mut frontier: Vec<(u32, f64)> = starts.iter().map(|s| (*s, 1.0)).collect();
     let mut items = Vec::new();
     let mut via_calls = false;
-    // A level's hits: (dependent, relation) -> best chain confidence, in arrays indexed by
-    // `relation * count + node`, with the entries set listed in `touched` (and reset after
-    // use). The order of a level's work does not change its outcome (each entry keeps a
-    // maximum); the items are sorted at the end.
-    let mut hit = vec![false; RELATIONS.len() * count];
-    let mut best = vec![0.0f64; RELATIONS.len() * count];
-    let mut touched: Vec<(u32, u8)> = Vec::new();
+    // A level's items, one per (rank, relation) with the best chain confidence: two nodes of
+    // one rank (`if ...: def f` / `else: def f` in one file) are one item to a reader. An
+    // item's key is `rank * rels + relation`, the order answers list a level in; `slot[key]`
+    // is its place in `level` plus one while the level is gathered (0: not hit yet). The
+    // order of a level's work does not change its outcome (each entry keeps a maximum).
+    let mut slot = vec![0u32; rels * count];
+    let mut level: Vec<(usize, u32, f64)> = Vec::new();
+    // A level's new dependents, each node once with its best chain confidence, the same way.
+    let mut node_slot = vec![0u32; count];
+    let mut hits: Vec<(usize, (), f64)> = Vec::new();
     // The next level's frontier, the same way.
-    let mut reached = vec![false; count];
-    let mut reach = vec![0.0f64; count];
-    let mut next: Vec<u32> = Vec::new();
-    for d in 1..=depth {
+    let mut next_slot = vec![0u32; count];
+    let mut next: Vec<(usize, (), f64)> = Vec::new();
+    // `depth` is at most 6 (the API's bound).
+    for d in 1..=depth as u8 {
         for (n, chain) in &frontier {
             // A symbol carried along with its file is no dependent itself: its file-mates
             // calling it are not news (the file is listed already).
             let carried_from =
-                Some(graph.node(*n).file).filter(|f| !listed[*n as usize] && *f != NO_FILE);
+                Some(graph.place(*n).file).filter(|f| !listed[*n as usize] && *f != NO_FILE);
             for (src, rel, conf) in adjacency.dependents_of(*n) {
-                if listed[*src as usize] || carried_from == Some(graph.node(*src).file) {
+                let place = graph.place(*src);
+                if listed[*src as usize] || carried_from == Some(place.file) {
                     continue;
                 }
                 let c = conf.min(*chain);
-                let at = usize::from(*rel) * count + *src as usize;
-                if hit[at] {
-                    best[at] = best[at].max(c);
-                } else {
-                    hit[at] = true;
-                    best[at] = c;
-                    touched.push((*src, *rel));
-                }
+                keep_best(
+                    &mut slot,
+                    &mut level,
+                    place.rank as usize * rels + usize::from(*rel),
+                    *src,
+                    c,
+                );
+                keep_best(&mut node_slot, &mut hits, *src as usize, (), c);
             }
         }
-        for (src, rel) in touched.drain(..) {
-            let at = usize::from(rel) * count + src as usize;
-            hit[at] = false;
-            let c = best[at];
-            let info = graph.node(src);
-            listed[src as usize] = true;
-            via_calls |= matches!(RELATIONS[usize::from(rel)], "calls" | "uses");
+        // Keys in the high half, places in the low: integers sort faster than tuples.
+        let mut order: Vec<u64> = (level.iter().enumerate())
+            .map(|(i, (key, _, _))| (*key as u64) << 32 | i as u64)
+            .collect();
+        order.sort_unstable();
+        for o in order {
+            let (key, node, c) = level[(o & u64::from(u32::MAX)) as usize];
+            slot[key] = 0;
+            let via = key % rels;
+            via_calls |= matches!(RELATIONS[via], "calls" | "uses");
             items.push(Dependent {
+                node,
                 depth: d,
-                rank: info.rank,
-                path: info.path.as_deref(),
-                symbol: info.symbol(),
-                via: rel,
+                via: via as u8,
                 confidence: c,
             });
-            let carried = match info.kind.as_str() {
-                "file" => adjacency.children_of(src),
-                _ => &[],
+        }
+        level.clear();
+        for (src, (), c) in hits.drain(..) {
+            node_slot[src] = 0;
+            listed[src] = true;
+            let carried = match graph.place(src as u32).is_file {
+                true => adjacency.children_of(src as u32),
+                false => &[],
             };
-            for m in std::iter::once(&src).chain(carried) {
-                let m = *m as usize;
-                if searched[m] {
-                    continue;
-                }
-                if reached[m] {
-                    reach[m] = reach[m].max(c);
-                } else {
-                    reached[m] = true;
-                    reach[m] = c;
-                    next.push(m as u32);
+            for m in std::iter::once(&(src as u32)).chain(carried) {
+                if !searched[*m as usize] {
+                    keep_best(&mut next_slot, &mut next, *m as usize, (), c);
                 }
             }
         }
         frontier.clear();
-        for m in next.drain(..) {
-            let i = m as usize;
-            reached[i] = false;
-            searched[i] = true;
-            frontier.push((m, reach[i]));
+        for (m, (), c) in next.drain(..) {
+            next_slot[m] = 0;
+            searched[m] = true;
+            frontier.push((m as u32, c));
         }
         if frontier.is_empty() {
             break;
@@ -318,22 +315,23 @@ pub(super) fn dependents<'g>(
             .iter()
             .any(|(src, _, _)| !listed[*src as usize])
     });
-    // Highest confidence first among equals, so that `dedup_by` keeps it: two definitions of
-    // one name in one file (`if ...: def f` / `else: def f`) are one item to a reader.
-    // The rank stands for (path, symbol); relations are numbered in name order. Confidences
-    // are positive, so their bits order as they do.
-    items.sort_unstable_by_key(|d| {
-        (
-            (d.depth as u64) << 40 | u64::from(d.rank) << 8 | u64::from(d.via),
-            u64::MAX - d.confidence.to_bits(),
-        )
-    });
-    items.dedup_by(|later, kept| {
-        (later.depth, later.rank, later.via) == (kept.depth, kept.rank, kept.via)
-    });
     Dependents {
         items,
         via_calls,
         cut_off,
+    }
+}
+
+/// Keeps the best confidence of `key` in `entries` (`slot[key]` is its place plus one).
+fn keep_best<T>(slot: &mut [u32], entries: &mut Vec<(usize, T, f64)>, key: usize, what: T, c: f64) {
+    match slot[key] {
+        0 => {
+            entries.push((key, what, c));
+            slot[key] = entries.len() as u32;
+        }
+        at => {
+            let kept = &mut entries[at as usize - 1].2;
+            *kept = kept.max(c);
+        }
     }
 }
