@@ -115,6 +115,17 @@ fn copy_of_this_repository(dir: &Path) {
         "probe/alias_use.py",
         "from probe.alias import shared_ping\n\n\ndef use_ping(peer):\n    return shared_ping(peer)\n",
     );
+    // An element of an annotated container, returned unannotated and called from another file.
+    write(
+        dir,
+        "probe/elems.py",
+        "from probe.ctor_auth import Left, Right\n\n\ndef first():\n    items: list[Left] = []\n    return items[0]\n",
+    );
+    write(
+        dir,
+        "probe/elems_use.py",
+        "from probe.elems import first\n\n\ndef use_first():\n    return first().ping()\n",
+    );
     git(dir, &["init", "-q", "-b", "main"]);
     git(dir, &["add", "-A"]);
     git(dir, &["commit", "-q", "-m", "this repository"]);
@@ -422,6 +433,14 @@ fn a_regeneration_links_what_the_change_reaches_and_gives_the_full_graph() {
     assert_eq!(linked, all);
     assert!(calls_with(data.path(), &graph, use_ping, right, 0.8));
     assert!(!calls(data.path(), &graph, use_ping, left));
+    // The element type of a container a function returns an element of: every file.
+    let use_first = "probe.elems_use.use_first";
+    assert!(calls_with(data.path(), &graph, use_first, left, 0.8));
+    let (linked, graph) = step(&state, repo.path(), data.path(), "an element type", |r| {
+        replace(r, "probe/elems.py", "list[Left]", "list[Right]");
+    });
+    assert_eq!(linked, all);
+    assert!(calls_with(data.path(), &graph, use_first, right, 0.8));
     // The same body edited again without touching a construction: its file alone.
     let (linked, _) = step(
         &state,

@@ -540,6 +540,16 @@ class Registry:
     def one_on(self, name):
         return self.by_name[name].enable()
 
+    def got_on(self, name):
+        return self.by_name.get(name).enable()
+
+    def values_on(self):
+        for r in self.by_name.values():
+            r.enable()
+
+    def last_on(self):
+        return self.rulers.pop().enable()
+
 
 def each(items: list[Ruler]):
     for it in items:
@@ -640,9 +650,13 @@ def in_elif(kind):
     );
     let srv = start_server(repo.path(), data.path(), Some(REPO), true);
     let enable = impact(srv.addr, "symbol=net.sftp.Ruler.enable&depth=1");
+    // `get()`, `pop()` and `values()` of an annotated container give its elements.
     for who in [
         "app.more.Registry.all_on",
         "app.more.Registry.one_on",
+        "app.more.Registry.got_on",
+        "app.more.Registry.values_on",
+        "app.more.Registry.last_on",
         "app.more.each",
         "app.more.via_global",
         "app.more.local_class",

@@ -95,6 +95,37 @@ fn minizod(dir: &Path) {
     git(dir, &["commit", "-q", "-m", "fixture"]);
 }
 
+/// Receivers typed by what containers hold (`Map<K, V>`, `T[]`, `ReadonlyArray<T>`) and by a
+/// type guard held in a variable.
+fn containers(dir: &Path) {
+    git(dir, &["init", "-q", "-b", "main"]);
+    let files = [
+        (
+            "src/items.ts",
+            "export class Item {\n  run() { return 1; }\n}\n\n\
+             function make(): any { return null; }\n\
+             export var isItem = make() as (x: any) => x is Item;\n",
+        ),
+        (
+            "src/registry.ts",
+            "import { Item, isItem } from \"./items\";\n\n\
+             export class Registry {\n  private byName = new Map<string, Item>();\n  \
+             private list: Item[] = [];\n  \
+             viaGet(k: string) { return this.byName.get(k)!.run(); }\n  \
+             viaIndex(i: number) { return this.list[i].run(); }\n  \
+             viaForOf() { for (const it of this.list) { it.run(); } }\n  \
+             viaValues() { for (const it of this.byName.values()) { it.run(); } }\n  \
+             viaForEach(xs: ReadonlyArray<Item>) { xs.forEach((it) => it.run()); }\n}\n\n\
+             export function viaHeldGuard(x: unknown) {\n  if (isItem(x)) {\n    return x.run();\n  }\n  return 0;\n}\n",
+        ),
+    ];
+    for (path, text) in files {
+        write(dir, path, text);
+    }
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-q", "-m", "fixture"]);
+}
+
 /// The callers of `symbol` at depth 1: the items of every page.
 fn impact(a: SocketAddr, symbol: &str) -> Value {
     let query = format!(
@@ -176,6 +207,26 @@ fn a_package_importing_itself_by_name_reaches_its_sources_and_typed_receivers_th
     // base class's.
     let parse = callers(&impact(srv.addr, "src/v3/types.ZodType.parse"));
     assert!(parse.contains("src/v3/tests/string.test.ts"), "{parse:?}");
+}
+
+#[test]
+fn elements_of_maps_and_arrays_and_guards_held_in_variables_type_receivers() {
+    let repo = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    containers(repo.path());
+    let srv = start_server(repo.path(), data.path(), Some(REPO), true);
+    let run = found(&impact(srv.addr, "src/items.Item.run"));
+    for who in [
+        "src/registry.Registry.viaGet",
+        "src/registry.Registry.viaIndex",
+        "src/registry.Registry.viaForOf",
+        "src/registry.Registry.viaValues",
+        "src/registry.Registry.viaForEach",
+        "src/registry.viaHeldGuard",
+    ] {
+        let typed = (who.to_string(), "calls".to_string(), "inferred".to_string());
+        assert!(run.contains(&typed), "{who}: {run:?}");
+    }
 }
 
 #[test]

@@ -437,7 +437,7 @@ fn interface(p: &FileParse) -> BTreeMap<String, Item> {
         for f in facts {
             let attr = f.name.strip_prefix("self.").or(f.name.strip_prefix("cls."));
             if let Some(a) = attr {
-                names.push(a.to_string());
+                names.push(head(a).to_string());
             } else if read.as_ref().is_some_and(|r| !r.contains(head(&f.name)))
                 && !f.name.starts_with(CALLBACK_PARAM)
                 && !f.name.starts_with(GUARD_PARAM)
@@ -473,7 +473,7 @@ fn interface(p: &FileParse) -> BTreeMap<String, Item> {
         for (name, h) in by_name {
             let item = Item {
                 hash: h.finish(),
-                names: vec![name.to_string()],
+                names: vec![head(name).to_string()],
             };
             items.insert(format!("{prefix}:{name}"), item);
         }
@@ -508,9 +508,9 @@ fn read_facts<'a>(facts: &[&'a TypeFact], seeds: &FxHashSet<&'a str>) -> FxHashS
     }
 }
 
-/// The first name of a dotted name (`x` of `x.y`).
+/// The first name of a fact's name: `x` of `x.y`, `x[]` and `x[*]`.
 fn head(name: &str) -> &str {
-    name.split('.').next().unwrap_or(name)
+    name.split(['.', '[']).next().unwrap_or(name)
 }
 
 /// The identifiers of a name, type or expression text.

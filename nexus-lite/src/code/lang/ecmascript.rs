@@ -178,6 +178,7 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
                 }
             }
             "if_statement" => narrowing.if_statement(node, src),
+            "for_in_statement" => types::for_of(&mut out, node, src, scope),
             "call_expression" => call_expression(&mut out, node, src, scope, &mut narrowing),
             "new_expression" => {
                 if let Some(callee) = field(node, "constructor")

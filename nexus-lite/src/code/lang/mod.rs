@@ -254,8 +254,15 @@ pub const CALLBACK_PARAM: &str = "cb:";
 pub const CALLBACK_ARG: &str = "cbarg:";
 
 /// Name of the fact of a type guard (TypeScript): `is:P` in the scope of a function whose
-/// return annotation is `x is T` (`x` its parameter `P`) is `T`.
+/// return annotation is `x is T` (`x` its parameter `P`) is `T`. A variable holding a guard
+/// (`var isMap = make() as (x: any) => x is ObservableMap`) holds `is:P:T`.
 pub const GUARD_PARAM: &str = "is:";
+
+/// Suffix of the fact naming what indexing a container gives (`self.tags[key]`, a
+/// `Map`'s `get(key)`).
+pub const INDEXED: &str = "[]";
+/// Suffix of the fact naming what iterating a container gives (`for tag in self.order`).
+pub const ITERATED: &str = "[*]";
 
 /// Prefix of a receiver narrowed by a type guard (TypeScript): inside `if (isMap(obj)) {...}`,
 /// `obj.has(k)` is recorded as `guard:isMap:0:obj.has` (the guard's name, the argument's
@@ -517,6 +524,32 @@ impl FileParse {
             .any(|(i, t)| *i == f && !t.starts_with(DOC_TYPE));
         let kept = self.returned.iter().filter(|(i, _)| *i == f).count();
         (!annotated && kept < MAX_RETURNED).then_some(f)
+    }
+
+    /// Whether returned value `key` is worth one of the few kept: an element of a container
+    /// (`items[]`) only where this file says what the container holds, so that an element of
+    /// unknown type does not take the place of a value that types the function.
+    pub(crate) fn keeps_value(&self, key: &str) -> bool {
+        !key.ends_with(INDEXED) || self.types.iter().any(|f| f.name == key)
+    }
+
+    /// The facts of what indexing (`name[]`) and iterating (`name[*]`) container `name` of
+    /// `scope` give, where known.
+    pub(crate) fn element_facts(
+        &mut self,
+        scope: Option<usize>,
+        name: &str,
+        (indexed, iterated): (Option<String>, Option<String>),
+    ) {
+        for (suffix, ty) in [(INDEXED, indexed), (ITERATED, iterated)] {
+            if let Some(ty) = ty {
+                self.types.push(TypeFact {
+                    scope,
+                    name: format!("{name}{suffix}"),
+                    ty,
+                });
+            }
+        }
     }
 
     /// Records a call from `caller` (a symbol index, None at module level) made at `node`.

@@ -345,6 +345,32 @@ const ECMASCRIPT_LIBRARY_METHODS: &[&str] = &[
     "values",
 ];
 
+/// Methods of the standard containers (JS `Map`, `Array`, `Set`; Python `dict`, `list`) whose
+/// call gives one element: what indexing the receiver gives.
+pub(super) const ELEMENT_METHODS: [&str; 7] = [
+    "get",
+    "pop",
+    "at",
+    "shift",
+    "find",
+    "findLast",
+    "setdefault",
+];
+
+/// Methods of the standard JS containers whose callback's first parameter is an element.
+pub(super) const ELEMENT_CALLBACKS: [&str; 10] = [
+    "forEach",
+    "map",
+    "filter",
+    "find",
+    "findIndex",
+    "findLast",
+    "findLastIndex",
+    "some",
+    "every",
+    "flatMap",
+];
+
 pub(super) fn is_ecmascript(lang: Lang) -> bool {
     matches!(lang, Lang::TypeScript | Lang::Tsx | Lang::JavaScript)
 }

@@ -6,8 +6,8 @@ use super::{Resolver, Symbols, builtins};
 use crate::code::index::Source;
 use crate::code::index::resolve::Bind;
 use crate::code::lang::{
-    ARG_TYPE, ArgSlot, CALLBACK_ARG, CALLBACK_PARAM, DOC_TYPE, GUARD_PARAM, GUARDED, SymKind,
-    TypeFact,
+    ARG_TYPE, ArgSlot, CALLBACK_ARG, CALLBACK_PARAM, DOC_TYPE, GUARD_PARAM, GUARDED, INDEXED,
+    ITERATED, SymKind, TypeFact,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::borrow::Cow;
@@ -457,7 +457,10 @@ impl Resolver<'_> {
             return self.arg_type(fi, arg);
         }
         if let Some(arg) = expr.strip_prefix(CALLBACK_ARG) {
-            return self.param_fact(fi, arg, CALLBACK_PARAM, caller, depth);
+            return match self.param_fact(fi, arg, CALLBACK_PARAM, caller, depth) {
+                Ty::Unknown => self.element_callback(fi, arg, caller, depth),
+                ty => ty,
+            };
         }
         if let Some(guard) = expr.strip_prefix(GUARDED)
             && !guard.contains('.')
@@ -465,9 +468,25 @@ impl Resolver<'_> {
         {
             // What the guard says, else what the name held before it.
             return match self.param_fact(fi, guarded, GUARD_PARAM, caller, depth) {
-                Ty::Unknown => self.type_of(fi, name, caller, depth + 1),
+                Ty::Unknown => match self.held_guard(fi, guarded, caller, depth) {
+                    Ty::Unknown => self.type_of(fi, name, caller, depth + 1),
+                    ty => ty,
+                },
                 ty => ty,
             };
+        }
+        if expr.starts_with(GUARD_PARAM) {
+            // A guard held in a variable is a function, no instance.
+            return Ty::Unknown;
+        }
+        if let Some(values) = expr
+            .strip_suffix(ITERATED)
+            .and_then(|e| e.strip_suffix(".values()"))
+        {
+            // `for v in d.values()`, `for (const v of m.values())`.
+            return self
+                .element_of(fi, values, caller, depth)
+                .unwrap_or(Ty::Unknown);
         }
         if expr.contains('|') {
             // A fact naming several classes (`DSSKey|RSAKey`, see the Python facts).
@@ -504,6 +523,12 @@ impl Resolver<'_> {
         if let Some(inner) = expr.strip_suffix("()") {
             if inner == "super" {
                 return Ty::Unknown;
+            }
+            if let Some((recv, method)) = inner.rsplit_once('.')
+                && builtins::ELEMENT_METHODS.contains(&method)
+                && let Some(ty) = self.element_of(fi, recv, caller, depth)
+            {
+                return ty;
             }
             // A name holding a class (`factory = Transport`, `for cls in (A, B)`,
             // `TABLE[kind]`): calling it makes one. A name holding an instance (`Cls()`) is
@@ -772,6 +797,54 @@ impl Resolver<'_> {
         match self.types.param_facts.get(&(id, name.as_str())) {
             Some((g, ty)) => lower(self.type_of(*g, ty, None, depth + 1), conf.min(INFERRED)),
             None => Ty::Unknown,
+        }
+    }
+
+    /// A guard held in a variable (`var isMap = make() as (x: any) => x is ObservableMap`,
+    /// here or imported): what it says of its argument; `guarded` is `NAME:P`.
+    fn held_guard(&self, fi: usize, guarded: &str, caller: Option<usize>, depth: usize) -> Ty {
+        let Some((name, at)) = guarded.rsplit_once(':') else {
+            return Ty::Unknown;
+        };
+        let held = match self.local_fact(fi, caller, name) {
+            Some(held) => Some((fi, held)),
+            None => self.module_value(fi, name),
+        };
+        let says = held.and_then(|(g, held)| {
+            let ty = held.strip_prefix(GUARD_PARAM)?.strip_prefix(at)?;
+            Some((g, ty.strip_prefix(':')?))
+        });
+        match says {
+            Some((g, ty)) => lower(self.type_of(g, ty, None, depth + 1), INFERRED),
+            None => Ty::Unknown,
+        }
+    }
+
+    /// What an element of container `recv` is (its `recv[]` fact), when `recv` is no class of
+    /// ours: `m.get(k)` of a `Map<K, V>`, `a.pop()`, `d.get(k)` of a `dict[str, T]`.
+    fn element_of(&self, fi: usize, recv: &str, caller: Option<usize>, depth: usize) -> Option<Ty> {
+        let ty = self.type_of(fi, &format!("{recv}{INDEXED}"), caller, depth + 1);
+        if !matches!(ty, Ty::Class(..) | Ty::Union(..)) {
+            return None;
+        }
+        match self.type_of(fi, recv, caller, depth + 1) {
+            Ty::Class(..) | Ty::Union(..) => None,
+            _ => Some(lower(ty, INFERRED)),
+        }
+    }
+
+    /// `items.forEach((item) => ...)`: the first parameter of the function a container's
+    /// iteration method takes first is an element; `arg` is a [`CALLBACK_ARG`] fact without
+    /// its prefix.
+    fn element_callback(&self, fi: usize, arg: &str, caller: Option<usize>, depth: usize) -> Ty {
+        let Some((callee, "0:0")) = nth_colon_from_end(arg, 2) else {
+            return Ty::Unknown;
+        };
+        match callee.rsplit_once('.') {
+            Some((recv, method)) if builtins::ELEMENT_CALLBACKS.contains(&method) => self
+                .element_of(fi, recv, caller, depth)
+                .unwrap_or(Ty::Unknown),
+            _ => Ty::Unknown,
         }
     }
 

@@ -6,16 +6,25 @@
 use tree_sitter::Node;
 
 use crate::code::lang::{
-    CALLBACK_ARG, CALLBACK_PARAM, FileParse, GUARD_PARAM, GUARDED, SymKind, TypeFact, field, kind,
-    text,
+    CALLBACK_ARG, CALLBACK_PARAM, FileParse, GUARD_PARAM, GUARDED, INDEXED, ITERATED, SymKind,
+    TypeFact, field, kind, text,
 };
 
 /// The longest key [`expr_key`] builds.
 const MAX_KEY: usize = 200;
-/// How many `return` values of one function are kept (the link types them in its scope).
-const MAX_RETURNED: usize = 4;
 /// Generic types that stand for what they wrap where a receiver is typed (`await`ed).
 const WRAPPERS: [&str; 2] = ["Promise", "PromiseLike"];
+/// Containers whose second type argument is what indexing and `get(key)` give.
+const MAPS: [&str; 4] = ["Map", "ReadonlyMap", "WeakMap", "Record"];
+/// Containers whose one type argument is what indexing and iterating give.
+const LISTS: [&str; 6] = [
+    "Array",
+    "ReadonlyArray",
+    "Set",
+    "ReadonlySet",
+    "Iterable",
+    "IterableIterator",
+];
 
 /// A name chain with call results marked `()`, as the Python facts write it: `a.b`,
 /// `make().close`, `new Cls()` as `Cls()`, `this.x` as `self.x`, `super.m` as `super().m`;
@@ -43,6 +52,8 @@ pub(super) fn expr_key(node: Node<'_>, src: &[u8]) -> Option<String> {
             expr_key(node.named_child(0)?, src)?
         }
         "as_expression" | "satisfies_expression" => type_key(node.named_child(1)?, src)?,
+        // `this.handlers[name]`: an element of a container, typed by its declaration.
+        "subscript_expression" => format!("{}{INDEXED}", expr_key(field(node, "object")?, src)?),
         _ => return None,
     };
     (key.len() < MAX_KEY && !key.contains(['\n', ' ', '\t', '\r'])).then_some(key)
@@ -88,6 +99,92 @@ pub(super) fn type_key(node: Node<'_>, src: &[u8]) -> Option<String> {
     }
 }
 
+/// What indexing and iterating a container type give: `T[]`, `Array<T>`, `Set<T>` (both
+/// `T`); `Map<K, V>`, `Record<K, V>` (indexing and `get(key)`: `V`; iterating gives entries,
+/// no class). `None` for anything else.
+fn container_elements(node: Node<'_>, src: &[u8]) -> Option<(Option<String>, Option<String>)> {
+    match kind(node) {
+        "type_annotation" | "parenthesized_type" | "readonly_type" => {
+            container_elements(node.named_child(0)?, src)
+        }
+        "array_type" => {
+            let t = type_key(node.named_child(0)?, src);
+            Some((t.clone(), t))
+        }
+        "generic_type" => {
+            generic_elements(field(node, "name")?, field(node, "type_arguments")?, src)
+        }
+        // `T[] | undefined`
+        "union_type" => {
+            let mut members = Vec::new();
+            union_members(node, &mut members);
+            let mut typed = members
+                .into_iter()
+                .filter(|m| !matches!(kind(*m), "literal_type" | "predefined_type"));
+            match (typed.next(), typed.next()) {
+                (Some(one), None) => container_elements(one, src),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// `new Map<K, V>()`, `new Set<T>()`: the container's elements.
+fn constructed_elements(value: Node<'_>, src: &[u8]) -> Option<(Option<String>, Option<String>)> {
+    if kind(value) != "new_expression" {
+        return None;
+    }
+    let constructor = field(value, "constructor").filter(|c| kind(*c) == "identifier")?;
+    generic_elements(constructor, field(value, "type_arguments")?, src)
+}
+
+/// The elements of container `name` with type arguments `args` (see [`MAPS`], [`LISTS`]).
+fn generic_elements(
+    name: Node<'_>,
+    args: Node<'_>,
+    src: &[u8],
+) -> Option<(Option<String>, Option<String>)> {
+    let arg = |i: u32| args.named_child(i).and_then(|a| type_key(a, src));
+    let name = text(name, src);
+    if MAPS.contains(&name) {
+        Some((arg(1), None))
+    } else if LISTS.contains(&name) {
+        let t = arg(0);
+        Some((t.clone(), t))
+    } else {
+        None
+    }
+}
+
+/// Facts for `name` of `scope` declared of type `t`: its class, its elements' (`name[]`,
+/// `name[*]`).
+fn typed(out: &mut FileParse, scope: Option<usize>, name: &str, t: Node<'_>, src: &[u8]) {
+    if let Some(ty) = type_key(t, src) {
+        push(out, scope, name.to_string(), ty);
+    }
+    if let Some(elements) = container_elements(t, src) {
+        out.element_facts(scope, name, elements);
+    }
+}
+
+/// `(x: any) => x is T` (a type annotation or an `as` type): the guard a variable holds,
+/// `is:P:T` ([`GUARD_PARAM`]).
+fn guard_type(node: Node<'_>, src: &[u8]) -> Option<String> {
+    let f = match kind(node) {
+        "type_annotation" | "parenthesized_type" => return guard_type(node.named_child(0)?, src),
+        "function_type" => node,
+        _ => return None,
+    };
+    let predicate = field(f, "return_type").filter(|r| kind(*r) == "type_predicate")?;
+    let name = field(predicate, "name").filter(|n| kind(*n) == "identifier")?;
+    let ty = type_key(field(predicate, "type")?, src)?;
+    let named =
+        |p: &Node<'_>| field(*p, "pattern").is_some_and(|n| text(n, src) == text(name, src));
+    let p = positional(field(f, "parameters")?).iter().position(named)?;
+    Some(format!("{GUARD_PARAM}{p}:{ty}"))
+}
+
 fn union_members<'t>(node: Node<'t>, out: &mut Vec<Node<'t>>) {
     let mut c = node.walk();
     for m in node.named_children(&mut c) {
@@ -126,13 +223,31 @@ pub(super) fn declarator(
     };
     // `const m = require('m')`: an import, bound as one.
     let value = field(node, "value").filter(|v| !is_import_call(*v, src));
-    let ty = match field(node, "type") {
-        Some(t) => type_key(t, src),
-        None => value
-            .and_then(|v| expr_key(v, src))
-            .map(|k| narrowing.apply(node.start_byte(), k)),
-    };
     let name = text(name, src).to_string();
+    // `var isMap = make() as (x: any) => x is ObservableMap`: a guard held in a variable.
+    let declared = field(node, "type").or_else(|| {
+        value
+            .filter(|v| kind(*v) == "as_expression")
+            .and_then(|v| v.named_child(1))
+    });
+    if let Some(guard) = declared.and_then(|t| guard_type(t, src)) {
+        push(out, scope, name, guard);
+        return;
+    }
+    let ty = match field(node, "type") {
+        Some(t) => {
+            typed(out, scope, &name, t, src);
+            None
+        }
+        None => {
+            if let Some(elements) = value.and_then(|v| constructed_elements(v, src)) {
+                out.element_facts(scope, &name, elements);
+            }
+            value
+                .and_then(|v| expr_key(v, src))
+                .map(|k| narrowing.apply(node.start_byte(), k))
+        }
+    };
     // A module-level alias (`const stringType = ZodString.create`).
     if scope.is_none()
         && let Some(v) = value.filter(|v| matches!(kind(*v), "identifier" | "member_expression"))
@@ -179,9 +294,9 @@ pub(super) fn parameter(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: 
         callback_parameters(out, node, f, src, scope);
         return;
     }
-    let (Some(name), Some(ty)) = (
+    let (Some(name), Some(t)) = (
         field(node, "pattern").filter(|n| kind(*n) == "identifier"),
-        field(node, "type").and_then(|t| type_key(t, src)),
+        field(node, "type"),
     ) else {
         return;
     };
@@ -195,9 +310,9 @@ pub(super) fn parameter(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: 
     });
     if property && in_constructor {
         let class = class_of(out, scope);
-        push(out, class, format!("self.{name}"), ty.clone());
+        typed(out, class, &format!("self.{name}"), t, src);
     }
-    push(out, scope, name, ty);
+    typed(out, scope, &name, t, src);
 }
 
 /// Parameter `param` of function `scope` takes a function of type `f`: each typed parameter of
@@ -274,13 +389,42 @@ pub(super) fn class_field(out: &mut FileParse, node: Node<'_>, src: &[u8], scope
     }) else {
         return;
     };
-    let ty = match field(node, "type") {
-        Some(t) => type_key(t, src),
-        None => field(node, "value").and_then(|v| expr_key(v, src)),
+    let Some(class) = class_of(out, scope) else {
+        return;
     };
-    if let (Some(ty), Some(class)) = (ty, class_of(out, scope)) {
-        push(out, Some(class), format!("self.{}", text(name, src)), ty);
+    let name = format!("self.{}", text(name, src));
+    match (field(node, "type"), field(node, "value")) {
+        (Some(t), _) => typed(out, Some(class), &name, t, src),
+        (None, Some(v)) => {
+            if let Some(elements) = constructed_elements(v, src) {
+                out.element_facts(Some(class), &name, elements);
+            }
+            if let Some(ty) = expr_key(v, src) {
+                push(out, Some(class), name, ty);
+            }
+        }
+        (None, None) => {}
     }
+}
+
+/// `for (const x of xs)`: local `x` of `scope` is what iterating `xs` gives (`xs[*]`).
+pub(super) fn for_of(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) {
+    let mut c = node.walk();
+    if !node.children(&mut c).any(|ch| kind(ch) == "of") {
+        return;
+    }
+    let (Some(left), Some(right)) = (
+        field(node, "left").filter(|l| kind(*l) == "identifier"),
+        field(node, "right").and_then(|r| expr_key(r, src)),
+    ) else {
+        return;
+    };
+    push(
+        out,
+        scope,
+        text(left, src).to_string(),
+        format!("{right}{ITERATED}"),
+    );
 }
 
 /// `this.t = value` in a method: an attribute of its class; `t = value`: a local.
@@ -477,7 +621,7 @@ pub(super) fn signature(
 }
 
 /// `return value` directly in function `scope` (not in a callback inside it) without a return
-/// annotation: the first [`MAX_RETURNED`] values.
+/// annotation: the first few ([`FileParse::keeps_returned`]).
 pub(super) fn returned(
     out: &mut FileParse,
     node: Node<'_>,
@@ -485,16 +629,17 @@ pub(super) fn returned(
     scope: Option<usize>,
     anonymous: &mut Anonymous,
 ) {
-    let Some(f) = scope.filter(|s| out.symbols[*s].kind != SymKind::Class) else {
+    let Some(f) = out.keeps_returned(scope) else {
         return;
     };
-    if out.returns.iter().any(|(i, _)| *i == f)
-        || out.returned.iter().filter(|(i, _)| *i == f).count() >= MAX_RETURNED
-        || anonymous.around(node.start_byte(), scope)
-    {
+    if anonymous.around(node.start_byte(), scope) {
         return;
     }
-    if let Some(key) = node.named_child(0).and_then(|v| expr_key(v, src)) {
+    if let Some(key) = node
+        .named_child(0)
+        .and_then(|v| expr_key(v, src))
+        .filter(|k| out.keeps_value(k))
+    {
         out.returned.push((f, key));
     }
 }

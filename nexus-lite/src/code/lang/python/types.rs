@@ -7,17 +7,12 @@ use std::collections::HashSet;
 use tree_sitter::Node;
 
 use crate::code::lang::{
-    ARG_TYPE, ArgSlot, Call, Construction, Dynamic, FileParse, OpenBlocks, SymKind, TypeFact,
-    field, kind, line_of, text,
+    ARG_TYPE, ArgSlot, Call, Construction, Dynamic, FileParse, INDEXED, ITERATED, OpenBlocks,
+    SymKind, TypeFact, field, kind, line_of, text,
 };
 
 /// The longest key [`expr_key`] builds.
 const MAX_KEY: usize = 200;
-
-/// Suffix of the fact naming what indexing a container gives (`self.tags[key]`).
-pub(crate) const INDEXED: &str = "[]";
-/// Suffix of the fact naming what iterating a container gives (`for tag in self.order`).
-pub(crate) const ITERATED: &str = "[*]";
 
 /// A name chain with call results marked `()`: `a.b`, `make().close`, `Cls().decode`,
 /// `super().run`; `None` for anything else (subscripts, literals, operators).
@@ -174,26 +169,12 @@ fn class_table(node: Node<'_>, src: &[u8]) -> Option<(Option<String>, Option<Str
     })
 }
 
-/// The facts of what indexing (`name[]`) and iterating (`name[*]`) `name` give.
-fn element_facts(
-    out: &mut FileParse,
-    scope: Option<usize>,
-    name: &str,
-    (indexed, iterated): (Option<String>, Option<String>),
-) {
-    for (suffix, ty) in [(INDEXED, indexed), (ITERATED, iterated)] {
-        if let Some(ty) = ty {
-            push_fact(out, scope, format!("{name}{suffix}"), ty);
-        }
-    }
-}
-
 /// Facts for a name annotated `ann`: its class, or its elements' (`name[]`, `name[*]`).
 fn annotated(out: &mut FileParse, scope: Option<usize>, name: &str, ann: Node<'_>, src: &[u8]) {
     if let Some(ty) = annotation(ann, src) {
         push_fact(out, scope, name.to_string(), ty);
     } else if let Some(elements) = container_elements(ann, src) {
-        element_facts(out, scope, name, elements);
+        out.element_facts(scope, name, elements);
     }
 }
 
@@ -406,7 +387,7 @@ pub(super) fn assignment(
                 branches.join(out, fact_scope, &name, &ty, node);
                 push_fact(out, fact_scope, name, ty);
             } else if let Some(elements) = class_table(right, src) {
-                element_facts(out, fact_scope, &name, elements);
+                out.element_facts(fact_scope, &name, elements);
             }
         }
     }
@@ -536,7 +517,8 @@ pub(super) fn with_item(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: 
     }
 }
 
-/// `return Cls(...)`, `return cls(...)`, `return self`, `return self.x`, `return t` in a
+/// `return Cls(...)`, `return cls(...)`, `return self`, `return self.x`, `return t`,
+/// `return self.handlers[name]` in a
 /// function without a return annotation (a docstring's `:rtype:` may name nothing found): kept
 /// (the first few, [`FileParse::keeps_returned`]) to be typed in the function's scope when a
 /// receiver is its call (`t.open_sftp_client().listdir()`).
@@ -553,10 +535,13 @@ pub(super) fn return_value(out: &mut FileParse, node: Node<'_>, src: &[u8], scop
         };
         value = inner;
     }
-    if !matches!(kind(value), "identifier" | "attribute" | "call") {
+    if !matches!(
+        kind(value),
+        "identifier" | "attribute" | "call" | "subscript"
+    ) {
         return;
     }
-    if let Some(key) = expr_key(value, src) {
+    if let Some(key) = expr_key(value, src).filter(|k| out.keeps_value(k)) {
         out.returned.push((f, key));
     }
 }
