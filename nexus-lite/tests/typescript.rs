@@ -52,7 +52,8 @@ fn minizod(dir: &Path) {
         (
             "src/v3/tests/iface.test.ts",
             "import * as z from \"minizod/v3\";\n\nz.schema().parse(1);\nJSON.parse(\"{}\");\n\
-             const s = String(1);\ns.toUpperCase();\n",
+             const s = String(1);\ns.toUpperCase();\n\
+             export function typed(e: Event) {\n  const el = e.target as HTMLElement;\n  return el._addCheck(1);\n}\n",
         ),
         (
             "src/app/holder.ts",
@@ -241,6 +242,14 @@ fn no_name_only_guess_where_the_receiver_is_an_interface_a_global_or_a_string() 
     // `s.toUpperCase()` on an untyped value is a string's, not the one method of that name.
     let upper = callers(&impact(srv.addr, "src/v3/types.ZodString.toUpperCase"));
     assert!(upper.is_empty(), "{upper:?}");
+    // A value typed by a capitalised name nothing binds (`HTMLElement`, a DOM type) is the
+    // platform's: its `_addCheck` is not ZodString's.
+    let add = found(&impact(srv.addr, "src/v3/types.ZodString._addCheck"));
+    assert!(
+        !add.iter()
+            .any(|(who, _, _)| who.starts_with("src/v3/tests/iface")),
+        "{add:?}"
+    );
 }
 
 /// zod 3.25.76 from npm, its package.json and src/ made a repository (as `bench/ts-refs` does):

@@ -196,43 +196,84 @@ const PYTHON_LIBRARY_METHODS: &[&str] = &[
 /// `process`): `JSON.parse(...)` is no call of a repository's `parse`. Sorted (binary search).
 const ECMASCRIPT_GLOBALS: &[&str] = &[
     "AbortController",
+    "AbortSignal",
     "Array",
     "ArrayBuffer",
     "Atomics",
     "BigInt",
+    "Blob",
     "Boolean",
     "Buffer",
+    "CSSStyleDeclaration",
+    "ClipboardEvent",
+    "CustomEvent",
+    "DOMParser",
+    "DOMRect",
     "DataView",
     "Date",
+    "Document",
+    "DocumentFragment",
+    "DragEvent",
+    "Element",
     "Error",
     "EvalError",
+    "Event",
+    "EventTarget",
+    "File",
+    "FileReader",
     "Float32Array",
     "Float64Array",
+    "FocusEvent",
+    "FormData",
     "Function",
+    "Headers",
     "Infinity",
+    "InputEvent",
     "Int16Array",
     "Int32Array",
     "Int8Array",
+    "IntersectionObserver",
     "Intl",
     "JSON",
+    "KeyboardEvent",
+    "Location",
     "Map",
     "Math",
+    "MouseEvent",
+    "MutationObserver",
+    "MutationRecord",
     "NaN",
+    "Node",
+    "NodeList",
     "Number",
     "Object",
+    "PointerEvent",
     "Promise",
     "Proxy",
+    "Range",
     "RangeError",
+    "ReadableStream",
     "ReferenceError",
     "Reflect",
     "RegExp",
+    "Request",
+    "ResizeObserver",
+    "Response",
+    "Selection",
     "Set",
+    "ShadowRoot",
+    "StaticRange",
+    "Storage",
     "String",
     "Symbol",
     "SyntaxError",
+    "Text",
     "TextDecoder",
     "TextEncoder",
+    "TouchEvent",
+    "TransformStream",
     "TypeError",
+    "UIEvent",
     "URIError",
     "URL",
     "URLSearchParams",
@@ -242,6 +283,12 @@ const ECMASCRIPT_GLOBALS: &[&str] = &[
     "WeakMap",
     "WeakRef",
     "WeakSet",
+    "WebSocket",
+    "WheelEvent",
+    "Window",
+    "Worker",
+    "WritableStream",
+    "XMLHttpRequest",
     "clearInterval",
     "clearTimeout",
     "console",
@@ -376,14 +423,18 @@ pub(super) fn is_ecmascript(lang: Lang) -> bool {
 }
 
 /// Whether `name` is a global of `lang` (Python's builtins for every language but
-/// TypeScript/JavaScript, whose globals are their own).
+/// TypeScript/JavaScript, whose globals are their own, the DOM's types among them:
+/// `HTMLInputElement`, `SVGPathElement`).
 pub(super) fn global(lang: Lang, name: &str) -> bool {
-    let names = if is_ecmascript(lang) {
-        ECMASCRIPT_GLOBALS
-    } else {
-        PYTHON_BUILTINS
-    };
-    names.binary_search(&name).is_ok()
+    if !is_ecmascript(lang) {
+        return PYTHON_BUILTINS.binary_search(&name).is_ok();
+    }
+    let dom_element = ["HTML", "SVG"].iter().any(|p| {
+        name.strip_prefix(p).is_some_and(|rest| {
+            rest.ends_with("Element") && rest.starts_with(|c: char| c.is_ascii_uppercase())
+        })
+    });
+    dom_element || ECMASCRIPT_GLOBALS.binary_search(&name).is_ok()
 }
 
 /// Whether a plain call of `name` in `lang` is a builtin's (Python, TypeScript/JavaScript).

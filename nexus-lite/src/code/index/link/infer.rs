@@ -435,13 +435,20 @@ impl Resolver<'_> {
         })
     }
 
-    /// True when the first name of `dotted` is bound to something outside the repository.
+    /// True when the first name of `dotted` is bound to something outside the repository: an
+    /// import of a library, or a global (a builtin, a DOM type) the file does not rebind.
     fn external_head(&self, fi: usize, dotted: &str) -> bool {
-        let head = dotted.split(['.', '(']).next().unwrap_or("");
+        let head = dotted.split(['.', '(', '[']).next().unwrap_or("");
         matches!(self.imports[fi].binds.get(head), Some(Bind::External(_)))
             || (builtins::global(self.sources[fi].lang, head)
                 && self.lookup_in(fi, head).is_none()
-                && !self.imports[fi].binds.contains_key(head))
+                && !self.imports[fi].binds.contains_key(head)
+                && self.scoped_fact(fi, None, head).is_none()
+                && !self.sources[fi]
+                    .parse
+                    .aliases
+                    .iter()
+                    .any(|(n, _)| n == head))
     }
 
     /// The type of expression key `expr` (`t`, `self.x`, `make()`, `mod.Cls`) in file `fi`.
