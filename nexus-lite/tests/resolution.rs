@@ -1150,3 +1150,30 @@ fn the_strongest_call_of_a_pair_decides_its_edge() {
         "{ignite}"
     );
 }
+
+/// A property read on the way along a chain whose end resolves too (`p.exp.is_integer`) is a
+/// use of it as well as of the end.
+#[test]
+fn a_property_read_inside_a_chain_is_a_use() {
+    let repo = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    commit(
+        repo.path(),
+        &[
+            ("pkg/__init__.py", ""),
+            (
+                "pkg/m.py",
+                "class Expr:\n    @property\n    def is_integer(self):\n        return True\n\n\nclass Pow:\n    @property\n    def exp(self) -> Expr:\n        return Expr()\n",
+            ),
+            (
+                "pkg/use.py",
+                "from pkg.m import Pow\n\n\ndef run(p: Pow):\n    return p.exp.is_integer\n",
+            ),
+        ],
+    );
+    let srv = start_server(repo.path(), data.path(), Some(REPO), true);
+    let exp = impact(srv.addr, "symbol=pkg.m.Pow.exp&depth=1");
+    assert!(has(&exp, "pkg.use.run", "uses", "inferred"), "{exp}");
+    let end = impact(srv.addr, "symbol=pkg.m.Expr.is_integer&depth=1");
+    assert!(has(&end, "pkg.use.run", "uses", "inferred"), "{end}");
+}

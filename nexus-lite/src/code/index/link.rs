@@ -816,10 +816,12 @@ fn calls_and_uses(r: &Resolver<'_>, fi: usize) -> Vec<EdgeRow> {
                 });
             }
             // The strongest evidence for the pair wins (a typed call after a guess), with
-            // its line.
+            // its line; among equals, the first line (a property read in a call's chain is
+            // met before the file's plain reads).
             Entry::Occupied(o) => {
                 let e = &mut out[*o.get()];
-                if e.kind == kind && confidence > e.confidence {
+                let earlier = confidence == e.confidence && e.line.is_some_and(|l| line < l);
+                if e.kind == kind && (confidence > e.confidence || earlier) {
                     e.confidence = confidence;
                     e.line = Some(line);
                 }
@@ -849,6 +851,11 @@ fn calls_and_uses(r: &Resolver<'_>, fi: usize) -> Vec<EdgeRow> {
                 }
             }
         }
+        r.chain_reads(fi, &call.callee, call.caller, |dst, conf| {
+            if dst != src {
+                edge("uses", src, dst, conf, call.line);
+            }
+        });
     }
     // `from .m import X` binds X: the importing file depends on it even when nothing
     // else in the file names it (re-exports, `TYPE_CHECKING` imports). An import inside a
@@ -868,6 +875,11 @@ fn calls_and_uses(r: &Resolver<'_>, fi: usize) -> Vec<EdgeRow> {
         {
             edge("uses", src, dst, conf, u.line);
         }
+        r.chain_reads(fi, &u.callee, u.caller, |dst, conf| {
+            if dst != src {
+                edge("uses", src, dst, conf, u.line);
+            }
+        });
     }
     out
 }

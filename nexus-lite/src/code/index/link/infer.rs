@@ -1029,6 +1029,31 @@ impl Resolver<'_> {
             && matches!(self.imports[fi].binds.get(head), Some(Bind::File(_)))
     }
 
+    /// The methods a chain reads as attributes on its way, each with the confidence of its
+    /// receiver's type: `self.expr` of `self.expr.doit()` and of `self.expr.free_symbols` (a
+    /// property, read; the chain's own end is the call's or the use's).
+    pub(super) fn chain_reads(
+        &self,
+        fi: usize,
+        key: &str,
+        caller: Option<usize>,
+        mut read: impl FnMut(i64, f64),
+    ) {
+        let dots: Vec<usize> = key.match_indices('.').map(|(i, _)| i).collect();
+        for pair in dots.windows(2) {
+            let (recv, attr) = (&key[..pair[0]], &key[pair[0] + 1..pair[1]]);
+            if attr.contains(['(', '[']) {
+                continue;
+            }
+            if let Ty::Class(c, conf) = self.type_of(fi, recv, caller, 0)
+                && let Some(id) = self.member(c, attr, 0)
+                && !self.types.is_class(id)
+            {
+                read(id, conf.min(INFERRED));
+            }
+        }
+    }
+
     /// What a value use names: the name itself, else the class or function its longest
     /// resolvable prefix names (`Cls.CONSTANT` uses `Cls`).
     pub(super) fn resolve_use(
