@@ -231,8 +231,7 @@ pub(super) fn declarator(
             .and_then(|v| v.named_child(1))
     });
     if let Some(guard) = declared.and_then(|t| guard_type(t, src)) {
-        push(out, scope, name, guard);
-        return;
+        push(out, scope, name.clone(), guard);
     }
     let ty = match field(node, "type") {
         Some(t) => {

@@ -15,7 +15,7 @@ use crate::code::lang::{
 const MAX_KEY: usize = 200;
 
 /// A name chain with call results marked `()`: `a.b`, `make().close`, `Cls().decode`,
-/// `super().run`; `None` for anything else (subscripts, literals, operators).
+/// `super().run`, `x[k]` as `x[]`; `None` for anything else (literals, operators).
 pub(super) fn expr_key(node: Node<'_>, src: &[u8]) -> Option<String> {
     let key = match kind(node) {
         "identifier" => text(node, src).to_string(),
