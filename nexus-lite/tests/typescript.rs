@@ -96,20 +96,22 @@ fn minizod(dir: &Path) {
     git(dir, &["commit", "-q", "-m", "fixture"]);
 }
 
-/// Receivers typed by what containers hold (`Map<K, V>`, `T[]`, `ReadonlyArray<T>`) and by a
-/// type guard held in a variable.
+/// Receivers typed by what containers hold (`Map<K, V>`, `T[]`, `ReadonlyArray<T>`), by a
+/// type guard held in a variable and by a union of guards.
 fn containers(dir: &Path) {
     git(dir, &["init", "-q", "-b", "main"]);
     let files = [
         (
             "src/items.ts",
             "export class Item {\n  run() { return 1; }\n}\n\n\
+             export class Other {\n  run() { return 2; }\n}\n\n\
              function make(): any { return null; }\n\
-             export var isItem = make() as (x: any) => x is Item;\n",
+             export var isItem = make() as (x: any) => x is Item;\n\
+             export function isOther(x: any): x is Other { return true; }\n",
         ),
         (
             "src/registry.ts",
-            "import { Item, isItem } from \"./items\";\n\n\
+            "import { Item, isItem, isOther } from \"./items\";\n\n\
              export class Registry {\n  private byName = new Map<string, Item>();\n  \
              private list: Item[] = [];\n  \
              viaGet(k: string) { return this.byName.get(k)!.run(); }\n  \
@@ -117,7 +119,8 @@ fn containers(dir: &Path) {
              viaForOf() { for (const it of this.list) { it.run(); } }\n  \
              viaValues() { for (const it of this.byName.values()) { it.run(); } }\n  \
              viaForEach(xs: ReadonlyArray<Item>) { xs.forEach((it) => it.run()); }\n}\n\n\
-             export function viaHeldGuard(x: unknown) {\n  if (isItem(x)) {\n    return x.run();\n  }\n  return 0;\n}\n",
+             export function viaHeldGuard(x: unknown) {\n  if (isItem(x)) {\n    return x.run();\n  }\n  return 0;\n}\n\n\
+             export function viaEither(x: unknown) {\n  if (isItem(x) || isOther(x)) {\n    return x.run();\n  }\n  return 0;\n}\n",
         ),
     ];
     for (path, text) in files {
@@ -224,10 +227,19 @@ fn elements_of_maps_and_arrays_and_guards_held_in_variables_type_receivers() {
         "src/registry.Registry.viaValues",
         "src/registry.Registry.viaForEach",
         "src/registry.viaHeldGuard",
+        "src/registry.viaEither",
     ] {
         let typed = (who.to_string(), "calls".to_string(), "inferred".to_string());
         assert!(run.contains(&typed), "{who}: {run:?}");
     }
+    // `isItem(x) || isOther(x)`: either class's method.
+    let other = found(&impact(srv.addr, "src/items.Other.run"));
+    let either = (
+        "src/registry.viaEither".to_string(),
+        "calls".to_string(),
+        "inferred".to_string(),
+    );
+    assert!(other.contains(&either), "{other:?}");
 }
 
 #[test]

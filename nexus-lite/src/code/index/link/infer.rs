@@ -473,13 +473,32 @@ impl Resolver<'_> {
             && !guard.contains('.')
             && let Some((guarded, name)) = nth_colon_from_end(guard, 1)
         {
-            // What the guard says, else what the name held before it.
-            return match self.param_fact(fi, guarded, GUARD_PARAM, caller, depth) {
-                Ty::Unknown => match self.held_guard(fi, guarded, caller, depth) {
-                    Ty::Unknown => self.type_of(fi, name, caller, depth + 1),
-                    ty => ty,
-                },
-                ty => ty,
+            // What the guards say (`isMap,isSet:0`: one of theirs), else what the name held
+            // before them.
+            let Some((guards, at)) = guarded.rsplit_once(':') else {
+                return Ty::Unknown;
+            };
+            let says: Vec<Ty> = guards
+                .split(',')
+                .map(|guard| {
+                    let one = format!("{guard}:{at}");
+                    match self.param_fact(fi, &one, GUARD_PARAM, caller, depth) {
+                        Ty::Unknown => self.held_guard(fi, &one, caller, depth),
+                        ty => ty,
+                    }
+                })
+                .collect();
+            return match says.as_slice() {
+                [Ty::Unknown] => self.type_of(fi, name, caller, depth + 1),
+                [one] => *one,
+                // Several: each must name classes, or the value may be none of them.
+                _ if says
+                    .iter()
+                    .all(|t| matches!(t, Ty::Class(..) | Ty::Union(..))) =>
+                {
+                    self.types.union(says)
+                }
+                _ => self.type_of(fi, name, caller, depth + 1),
             };
         }
         if expr.starts_with(GUARD_PARAM) {

@@ -552,21 +552,31 @@ impl Narrowing {
                     .and(class)
                     .map(|c| (name, format!("{c}()")))
             }
-            "call_expression" => {
-                let (Some(f), Some(args)) = (field(cond, "function"), field(cond, "arguments"))
-                else {
-                    return;
-                };
-                let mut c = args.walk();
-                let found = args
-                    .named_children(&mut c)
-                    .enumerate()
-                    .find(|(_, a)| kind(*a) == "identifier");
-                match found {
-                    Some((p, name)) if kind(f) == "identifier" => Some((
-                        name,
-                        format!("{GUARDED}{}:{p}:{}", text(f, src), text(name, src)),
-                    )),
+            "call_expression" => guard_call(cond, src).map(|(guard, p, name)| {
+                (name, format!("{GUARDED}{guard}:{p}:{}", text(name, src)))
+            }),
+            // `isMap(x) || isSet(x)`: one of the guards' types (`guard:isMap,isSet:0:x`).
+            "binary_expression"
+                if field(cond, "operator").is_some_and(|o| text(o, src) == "||") =>
+            {
+                let mut calls = Vec::new();
+                either(cond, src, &mut calls);
+                let calls: Option<Vec<_>> = calls.into_iter().map(|c| guard_call(c, src)).collect();
+                match calls.as_deref() {
+                    Some([(first, p, name), rest @ ..])
+                        if !rest.is_empty()
+                            && rest
+                                .iter()
+                                .all(|(_, q, n)| q == p && text(*n, src) == text(*name, src)) =>
+                    {
+                        let guards: Vec<&str> = std::iter::once(*first)
+                            .chain(rest.iter().map(|(g, _, _)| *g))
+                            .collect();
+                        Some((
+                            *name,
+                            format!("{GUARDED}{}:{p}:{}", guards.join(","), text(*name, src)),
+                        ))
+                    }
                     _ => None,
                 }
             }
@@ -595,6 +605,35 @@ impl Narrowing {
             Some((_, name, stands)) => format!("{stands}{}", &key[name.len()..]),
             None => key,
         }
+    }
+}
+
+/// `isMap(x)`: the guard's name, the position of the first identifier argument and that
+/// argument.
+fn guard_call<'t>(call: Node<'t>, src: &'t [u8]) -> Option<(&'t str, usize, Node<'t>)> {
+    if kind(call) != "call_expression" {
+        return None;
+    }
+    let f = field(call, "function").filter(|f| kind(*f) == "identifier")?;
+    let args = field(call, "arguments")?;
+    let mut c = args.walk();
+    let (p, name) = args
+        .named_children(&mut c)
+        .enumerate()
+        .find(|(_, a)| kind(*a) == "identifier")?;
+    Some((text(f, src), p, name))
+}
+
+/// The operands of a chain of `||` (`a || b || c`), in order.
+fn either<'t>(node: Node<'t>, src: &[u8], out: &mut Vec<Node<'t>>) {
+    let or = kind(node) == "binary_expression"
+        && field(node, "operator").is_some_and(|o| text(o, src) == "||");
+    match (or, field(node, "left"), field(node, "right")) {
+        (true, Some(left), Some(right)) => {
+            either(left, src, out);
+            either(right, src, out);
+        }
+        _ => out.push(node),
     }
 }
 
