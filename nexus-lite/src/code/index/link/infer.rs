@@ -1058,9 +1058,13 @@ impl Resolver<'_> {
         caller: Option<usize>,
         mut read: impl FnMut(i64, f64),
     ) {
-        let dots: Vec<usize> = key.match_indices('.').map(|(i, _)| i).collect();
-        for pair in dots.windows(2) {
-            let (recv, attr) = (&key[..pair[0]], &key[pair[0] + 1..pair[1]]);
+        let mut dots = key.match_indices('.').map(|(i, _)| i);
+        let Some(mut at) = dots.next() else {
+            return;
+        };
+        for next in dots {
+            let (recv, attr) = (&key[..at], &key[at + 1..next]);
+            at = next;
             if attr.contains(['(', '[']) {
                 continue;
             }
