@@ -526,11 +526,13 @@ impl FileParse {
         (!annotated && kept < MAX_RETURNED).then_some(f)
     }
 
-    /// Whether returned value `key` is worth one of the few kept: an element of a container
-    /// (`items[]`) only where this file says what the container holds, so that an element of
-    /// unknown type does not take the place of a value that types the function.
-    pub(crate) fn keeps_value(&self, key: &str) -> bool {
-        !key.ends_with(INDEXED) || self.types.iter().any(|f| f.name == key)
+    /// Keeps `key` as a value function `f` returns (`f` from [`Self::keeps_returned`]): an
+    /// element of a container (`items[]`) only where this file says what the container holds,
+    /// so that an element of unknown type does not take the place of a value that types `f`.
+    pub(crate) fn keep_returned(&mut self, f: usize, key: String) {
+        if !key.ends_with(INDEXED) || self.types.iter().any(|t| t.name == key) {
+            self.returned.push((f, key));
+        }
     }
 
     /// The facts of what indexing (`name[]`) and iterating (`name[*]`) container `name` of

@@ -6,8 +6,8 @@
 use tree_sitter::Node;
 
 use crate::code::lang::{
-    CALLBACK_ARG, CALLBACK_PARAM, FileParse, GUARD_PARAM, GUARDED, INDEXED, ITERATED, SymKind,
-    TypeFact, field, kind, text,
+    CALLBACK_ARG, CALLBACK_PARAM, FileParse, GUARD_PARAM, GUARDED, INDEXED, ITERATED, OpenBlocks,
+    SymKind, TypeFact, field, kind, text,
 };
 
 /// The longest key [`expr_key`] builds.
@@ -525,14 +525,14 @@ fn guard(out: &mut FileParse, fun: Node<'_>, predicate: Node<'_>, src: &[u8], sy
 /// in source order, so the blocks open at a point are a stack.
 #[derive(Default)]
 pub(super) struct Narrowing {
-    /// (end byte of the block, the name narrowed, what it stands for there).
-    open: Vec<(usize, String, String)>,
+    /// By block: the name narrowed, what it stands for there.
+    open: OpenBlocks<(String, String)>,
 }
 
 impl Narrowing {
     /// An `if` statement is walked: a condition that narrows one name opens its consequence.
     pub(super) fn if_statement(&mut self, node: Node<'_>, src: &[u8]) {
-        self.close_before(node.start_byte());
+        self.open.close_before(node.start_byte());
         let (Some(cond), Some(block)) = (
             field(node, "condition").and_then(|c| c.named_child(0)),
             field(node, "consequence"),
@@ -584,25 +584,19 @@ impl Narrowing {
         };
         if let Some((name, key)) = narrowed {
             self.open
-                .push((block.end_byte(), text(name, src).to_string(), key));
-        }
-    }
-
-    fn close_before(&mut self, at: usize) {
-        while self.open.last().is_some_and(|(end, _, _)| *end <= at) {
-            self.open.pop();
+                .push(block.end_byte(), (text(name, src).to_string(), key));
         }
     }
 
     /// `key` (an expression key at byte `at`) with a narrowed name it starts with replaced.
     pub(super) fn apply(&mut self, at: usize, key: String) -> String {
-        self.close_before(at);
-        let found = self.open.iter().rev().find(|(_, name, _)| {
+        self.open.close_before(at);
+        let found = self.open.iter().rev().find(|(name, _)| {
             key.strip_prefix(name.as_str())
                 .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
         });
         match found {
-            Some((_, name, stands)) => format!("{stands}{}", &key[name.len()..]),
+            Some((name, stands)) => format!("{stands}{}", &key[name.len()..]),
             None => key,
         }
     }
@@ -673,12 +667,8 @@ pub(super) fn returned(
     if anonymous.around(node.start_byte(), scope) {
         return;
     }
-    if let Some(key) = node
-        .named_child(0)
-        .and_then(|v| expr_key(v, src))
-        .filter(|k| out.keeps_value(k))
-    {
-        out.returned.push((f, key));
+    if let Some(key) = node.named_child(0).and_then(|v| expr_key(v, src)) {
+        out.keep_returned(f, key);
     }
 }
 
@@ -687,7 +677,8 @@ pub(super) fn returned(
 /// are a stack (tree-sitter's `parent()` searches down from the root, too slow per `return`).
 #[derive(Default)]
 pub(super) struct Anonymous {
-    open: Vec<(usize, Option<usize>)>,
+    /// By function: the scope it is in.
+    open: OpenBlocks<Option<usize>>,
     /// The function nodes that are a symbol's value (`const f = () => ...`), by node id.
     values: rustc_hash::FxHashSet<usize>,
 }
@@ -701,20 +692,14 @@ impl Anonymous {
     /// A function node is walked in `scope`.
     pub(super) fn function(&mut self, node: Node<'_>, scope: Option<usize>) {
         if !self.values.remove(&node.id()) {
-            self.close_before(node.start_byte());
-            self.open.push((node.end_byte(), scope));
-        }
-    }
-
-    fn close_before(&mut self, at: usize) {
-        while self.open.last().is_some_and(|(end, _)| *end <= at) {
-            self.open.pop();
+            self.open.close_before(node.start_byte());
+            self.open.push(node.end_byte(), scope);
         }
     }
 
     /// Whether an anonymous function opened in `scope` holds byte `at`.
     fn around(&mut self, at: usize, scope: Option<usize>) -> bool {
-        self.close_before(at);
-        self.open.iter().any(|(_, s)| *s == scope)
+        self.open.close_before(at);
+        self.open.iter().any(|s| *s == scope)
     }
 }

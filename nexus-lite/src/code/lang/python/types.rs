@@ -541,8 +541,8 @@ pub(super) fn return_value(out: &mut FileParse, node: Node<'_>, src: &[u8], scop
     ) {
         return;
     }
-    if let Some(key) = expr_key(value, src).filter(|k| out.keeps_value(k)) {
-        out.returned.push((f, key));
+    if let Some(key) = expr_key(value, src) {
+        out.keep_returned(f, key);
     }
 }
 
