@@ -167,6 +167,10 @@ pub fn near_message(methods: &'static [&'static str]) -> impl Strategy<Value = V
         Just(Some(
             json!({"name": "kg_latest_graph", "arguments": {"repository": "acme/shop"}})
         )),
+        Just(Some(
+            json!({"name": "kg_latest_graph", "arguments": {"repository": "acme/shop"}, "_meta": {"progressToken": 1}})
+        )),
+        Just(Some(json!({"name": "kg_latest_graph", "_meta": null}))),
         Just(Some(json!({"name": "kg_latest_graph", "arguments": [1]}))),
         Just(Some(json!({"name": "kg_latest_graph", "arguments": "x"}))),
         Just(Some(
@@ -405,6 +409,8 @@ pub fn stdio_line() -> impl Strategy<Value = Vec<u8>> + Clone {
         prop::collection::vec(any::<u8>(), 0..200),
         json_value().prop_map(|v| v.to_string().into_bytes()),
         near_message(METHODS).prop_map(|v| v.to_string().into_bytes()),
+        // tools/call in and near its plain form (the HTTP transport only checks that one).
+        near_message(&["tools/call"]).prop_map(|v| v.to_string().into_bytes()),
         // Valid JSON cut short.
         (near_message(METHODS), any::<prop::sample::Index>()).prop_map(|(v, i)| {
             let mut s = v.to_string().into_bytes();
@@ -444,12 +450,23 @@ fn well_formed_error(reply: &Value) -> Result<i64, String> {
 
 /// `frame`'s tools/call shortcut classifies the line exactly as the full parse does: the same
 /// variant, and for a message the same value (its JSON, `_meta` included, and its Debug form).
+/// A line the HTTP transport's check calls a plain tools/call is one to the full parse.
 fn same_as_in_full(line: &[u8]) -> Result<(), String> {
     let shown = |f: &Frame| match f {
         Frame::Message(m) => format!("{:?} {}", m, serde_json::to_string(m).unwrap_or_default()),
         other => format!("{other:?}"),
     };
     let (quick, full) = (framing::frame(line), framing::frame_in_full(line));
+    if framing::is_plain_tool_call(line)
+        && !matches!(&full, Frame::Message(m) if matches!(&**m,
+            rmcp::model::JsonRpcMessage::Request(r)
+                if matches!(r.request, rmcp::model::ClientRequest::CallToolRequest(_))))
+    {
+        return Err(format!(
+            "a plain tools/call is not one to the full parse: {}",
+            shown(&full)
+        ));
+    }
     if shown(&quick) == shown(&full) {
         Ok(())
     } else {

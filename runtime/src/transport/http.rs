@@ -2,11 +2,10 @@
 //!
 //! In front of every MCP route, one layer ([`front`]) runs in order: `guard` (Host, Origin,
 //! Content-Type; before anything else), the key check (401), `body` (read within a time limit,
-//! after auth); then for /mcp one more layer, `sessions::bind`: first `framing` (malformed
-//! JSON-RPC: 400 with -32700/-32600/-32602), then the binding (sessions belong to their key;
-//! per-key caps). Each `from_fn` layer clones and drops the service stack under it per request,
-//! so the checks share one. `conn` accepts connections under a global cap with header and
-//! stall timeouts.
+//! after auth); then for /mcp `sessions::bind`: first `framing` (malformed JSON-RPC: 400 with
+//! -32700/-32600/-32602), then the binding (sessions belong to their key; per-key caps). Each
+//! `from_fn` layer clones and drops the service stack under it per request, so the checks share
+//! one. `conn` accepts connections under a global cap with header and stall timeouts.
 
 pub mod body;
 pub mod conn;
@@ -100,9 +99,11 @@ struct Front {
     allow: Arc<guard::Allowlist>,
     auth: Auth,
     body_timeout: Duration,
+    binding: sessions::Binding,
 }
 
-/// The guard, then the key, then the body: the first refusal answers.
+/// The guard, then the key, then the body, then for /mcp the framing and the session binding:
+/// the first refusal answers.
 async fn front(State(front): State<Front>, mut request: Request, next: Next) -> Response {
     if let Err(refused) = front.allow.check(request.method(), request.headers()) {
         return refused.into_response();
@@ -119,7 +120,15 @@ async fn front(State(front): State<Front>, mut request: Request, next: Next) -> 
         .extensions_mut()
         .insert(GrantedScopes(caller.scopes.clone()));
     request.extensions_mut().insert(caller);
-    body::buffer(front.body_timeout, request, next).await
+    let request = match body::buffer(front.body_timeout, request).await {
+        Ok(request) => request,
+        Err(refused) => return refused,
+    };
+    if sessions::is_streamable(request.uri().path()) {
+        sessions::bind(&front.binding, request, next).await
+    } else {
+        next.run(request).await
+    }
 }
 
 /// Who presents these headers: the key's holder, or anyone under `--insecure-no-auth`.
@@ -178,9 +187,7 @@ pub fn router(app: Arc<App>, auth: Auth, settings: &HttpSettings) -> Result<Rout
         registry: registry.clone(),
         manager,
     };
-    let streamable = Router::new()
-        .nest_service("/mcp", mcp)
-        .layer(middleware::from_fn_with_state(binding, sessions::bind));
+    let streamable = Router::new().nest_service(sessions::STREAMABLE, mcp);
     let legacy = Router::new()
         .route("/sse", get(sse::open))
         .route("/message", post(sse::post))
@@ -192,6 +199,7 @@ pub fn router(app: Arc<App>, auth: Auth, settings: &HttpSettings) -> Result<Rout
                 allow,
                 auth,
                 body_timeout: settings.body_timeout,
+                binding,
             },
             front,
         ))

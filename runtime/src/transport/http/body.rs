@@ -5,7 +5,6 @@ use axum::Json;
 use axum::body::{Body, Bytes};
 use axum::extract::Request;
 use axum::http::StatusCode;
-use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 use std::time::Duration;
@@ -17,32 +16,32 @@ pub const MAX_BODY_BYTES: usize = 4 * 1024 * 1024;
 #[derive(Clone)]
 pub struct Buffered(pub Bytes);
 
-/// Reads a POST's body within `timeout`, then runs `next` with it (kept as [`Buffered`] too).
-pub async fn buffer(timeout: Duration, request: Request, next: Next) -> Response {
+/// Reads a POST's body within `timeout` and gives the request back with it (kept as
+/// [`Buffered`] too); any other request comes back as it was. `Err` is the refusal to send.
+pub async fn buffer(timeout: Duration, request: Request) -> Result<Request, Response> {
     if request.method() != axum::http::Method::POST {
-        return next.run(request).await;
+        return Ok(request);
     }
     let (mut parts, body) = request.into_parts();
     let read = tokio::time::timeout(timeout, axum::body::to_bytes(body, MAX_BODY_BYTES)).await;
     let bytes = match read {
         Ok(Ok(bytes)) => bytes,
         Ok(Err(_)) => {
-            return (
+            return Err((
                 StatusCode::PAYLOAD_TOO_LARGE,
                 Json(json!({"error": format!("the request body is over {MAX_BODY_BYTES} bytes or was cut off")})),
             )
-                .into_response();
+                .into_response());
         }
         Err(_) => {
-            return (
+            return Err((
                 StatusCode::REQUEST_TIMEOUT,
                 [("connection", "close")],
                 Json(json!({"error": format!("the request body did not arrive within {} s (--body-timeout)", timeout.as_secs_f64())})),
             )
-                .into_response();
+                .into_response());
         }
     };
     parts.extensions.insert(Buffered(bytes.clone()));
-    next.run(Request::from_parts(parts, Body::from(bytes)))
-        .await
+    Ok(Request::from_parts(parts, Body::from(bytes)))
 }

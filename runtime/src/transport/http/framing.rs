@@ -5,7 +5,8 @@
 //! plain-text 415 and the last with 404 and -32601 "method not found". The rules are the stdio
 //! transport's, so both transports answer a bad message alike.
 //! What the session binding needs from the message is kept as [`Peeked`], so the body is parsed
-//! here and by rmcp only (rmcp's service takes bytes; that second parse is the floor). Here a
+//! here and by rmcp only (rmcp's service takes bytes; that second parse is the floor). A
+//! tools/call in its plainest form is only checked, not built (`is_plain_tool_call`); any other
 //! tools/call is parsed as rmcp's one `CallToolRequest` type, not its whole union (see
 //! `stdio::framing::frame`).
 
@@ -42,6 +43,12 @@ pub fn check(request: &Request) -> Result<Option<Peeked>, serde_json::Value> {
         return Err(
             json!({"jsonrpc": "2.0", "id": null, "error": {"code": framing::PARSE_ERROR, "message": "Parse error: the body is empty; POST one JSON-RPC message"}}),
         );
+    }
+    if framing::is_plain_tool_call(body) {
+        return Ok(Some(Peeked {
+            request: true,
+            initialize: false,
+        }));
     }
     match framing::frame(body) {
         Frame::Reply(reply) => Err(reply),

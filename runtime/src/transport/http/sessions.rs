@@ -5,7 +5,7 @@
 use crate::transport::auth::{Caller, KeyId};
 use axum::Json;
 use axum::body::Body;
-use axum::extract::{Request, State};
+use axum::extract::Request;
 use axum::http::{HeaderMap, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -17,6 +17,15 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 const SESSION_HEADER: &str = "mcp-session-id";
+
+/// Where rmcp's Streamable HTTP service is nested.
+pub const STREAMABLE: &str = "/mcp";
+
+/// `path` reaches the service nested at [`STREAMABLE`] (which takes it and everything under it).
+pub fn is_streamable(path: &str) -> bool {
+    path.strip_prefix(STREAMABLE)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+}
 
 /// Per-key caps (`--max-sessions-per-key`, `--max-calls-per-key`).
 #[derive(Debug, Clone, Copy)]
@@ -193,8 +202,8 @@ fn no_such_session() -> Response {
 
 /// In front of rmcp's /mcp service: answers malformed JSON-RPC ([`super::framing::check`],
 /// first), then binds sessions to keys and applies the per-key caps. Runs after
-/// authentication and the body buffer.
-pub async fn bind(State(b): State<Binding>, request: Request, next: Next) -> Response {
+/// authentication and the body buffer, in the same layer.
+pub async fn bind(b: &Binding, request: Request, next: Next) -> Response {
     let peeked = match super::framing::check(&request) {
         Ok(peeked) => peeked,
         Err(reply) => return super::framing::reject(reply),
@@ -289,6 +298,16 @@ impl hyper::body::Body for Holding {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_binding_covers_what_the_nested_service_takes() {
+        for path in ["/mcp", "/mcp/", "/mcp/x"] {
+            assert!(is_streamable(path), "{path}");
+        }
+        for path in ["/mcpx", "/", "/sse", "/message", "/healthz"] {
+            assert!(!is_streamable(path), "{path}");
+        }
+    }
 
     #[test]
     fn caps_count_per_key_and_free_on_drop() {

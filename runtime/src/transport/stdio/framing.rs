@@ -98,6 +98,105 @@ fn tool_call(line: &[u8]) -> Option<ClientJsonRpcMessage> {
     }
 }
 
+/// Whether `body` is a tools/call request in its plainest form, which [`frame`] is sure to take
+/// as a message: exactly the keys `jsonrpc` ("2.0"), `id` (a string, or an integer rmcp keeps),
+/// `method` ("tools/call") and `params`, whose keys are a string `name` and at most an object
+/// `arguments` and an object `_meta`, no key twice and no escape in the strings read. Checked
+/// without building anything, for the HTTP transport, which needs only that answer (rmcp
+/// parses the body itself). Anything less plain answers false and goes [`frame`]'s way, so
+/// being stricter than rmcp is always safe (tests/fuzz.rs checks the implication).
+pub fn is_plain_tool_call(body: &[u8]) -> bool {
+    serde_json::from_slice::<plain::Call>(body).is_ok()
+}
+
+/// The shapes [`is_plain_tool_call`] accepts; every value is read and dropped.
+mod plain {
+    use serde::Deserialize;
+    use serde::de::{self, Deserializer, IgnoredAny, MapAccess, Visitor};
+    use std::fmt;
+
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub(super) struct Call {
+        #[serde(rename = "jsonrpc", deserialize_with = "version")]
+        _jsonrpc: (),
+        #[serde(rename = "id", deserialize_with = "id")]
+        _id: (),
+        #[serde(rename = "method", deserialize_with = "tools_call")]
+        _method: (),
+        #[serde(rename = "params")]
+        _params: Params,
+    }
+
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Params {
+        #[serde(rename = "name", deserialize_with = "name")]
+        _name: (),
+        #[serde(default, rename = "arguments", deserialize_with = "object")]
+        _arguments: (),
+        #[serde(default, rename = "_meta", deserialize_with = "object")]
+        _meta: (),
+    }
+
+    fn exactly<'de, D: Deserializer<'de>>(d: D, want: &str) -> Result<(), D::Error> {
+        let s = <&str>::deserialize(d)?;
+        if s == want {
+            Ok(())
+        } else {
+            Err(de::Error::custom("not the plain form"))
+        }
+    }
+
+    fn version<'de, D: Deserializer<'de>>(d: D) -> Result<(), D::Error> {
+        exactly(d, "2.0")
+    }
+
+    fn tools_call<'de, D: Deserializer<'de>>(d: D) -> Result<(), D::Error> {
+        exactly(d, "tools/call")
+    }
+
+    fn name<'de, D: Deserializer<'de>>(d: D) -> Result<(), D::Error> {
+        <&str>::deserialize(d).map(drop)
+    }
+
+    /// A string, or an integer that fits rmcp's i64 (a float, even integral, is not plain).
+    fn id<'de, D: Deserializer<'de>>(d: D) -> Result<(), D::Error> {
+        struct Id;
+        impl<'de> Visitor<'de> for Id {
+            type Value = ();
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a string or an integer")
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<(), E> {
+                Ok(())
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<(), E> {
+                i64::try_from(v).map(drop).map_err(E::custom)
+            }
+            fn visit_borrowed_str<E: de::Error>(self, _: &'de str) -> Result<(), E> {
+                Ok(())
+            }
+        }
+        d.deserialize_any(Id)
+    }
+
+    fn object<'de, D: Deserializer<'de>>(d: D) -> Result<(), D::Error> {
+        struct Object;
+        impl<'de> Visitor<'de> for Object {
+            type Value = ();
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(())
+            }
+        }
+        d.deserialize_map(Object)
+    }
+}
+
 /// [`frame`] without its tools/call shortcut: the line parsed as rmcp's whole message type.
 pub fn frame_in_full(line: &[u8]) -> Frame {
     let line = line.strip_suffix(b"\r").unwrap_or(line);
@@ -346,10 +445,13 @@ mod tests {
             Frame::Message(m) => format!("{m:?} {}", serde_json::to_string(&m).unwrap()),
             other => format!("{other:?}"),
         };
-        let mut taken = Vec::new();
+        let (mut taken, mut plain) = (Vec::new(), Vec::new());
         for (i, line) in lines.iter().enumerate() {
             if tool_call(line.as_bytes()).is_some() {
                 taken.push(i);
+            }
+            if is_plain_tool_call(line.as_bytes()) {
+                plain.push(i);
             }
             assert_eq!(
                 shown(frame(line.as_bytes())),
@@ -362,6 +464,17 @@ mod tests {
             [0, 1, 2, 15],
             "the well-formed calls take the shortcut"
         );
+        assert_eq!(plain, [0, 1, 2, 15], "and are plain");
+        for other in [
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":null}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","task":{}}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"},"x":1}"#,
+            r#"{"jsonrpc":"2.0","id":"\u0031","method":"tools/call","params":{"name":"t"}}"#,
+            r#"{"jsonrpc":"2.0","id":9223372036854775808,"method":"tools/call","params":{"name":"t"}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","_meta":{},"_meta":{}}}"#,
+        ] {
+            assert!(!is_plain_tool_call(other.as_bytes()), "{other}");
+        }
     }
 
     #[test]
