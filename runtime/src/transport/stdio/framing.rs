@@ -112,7 +112,7 @@ pub fn is_plain_tool_call(body: &[u8]) -> bool {
 /// The shapes [`is_plain_tool_call`] accepts; every value is read and dropped.
 mod plain {
     use serde::Deserialize;
-    use serde::de::{self, Deserializer, IgnoredAny, MapAccess, Visitor};
+    use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
     use std::fmt;
 
     #[derive(Deserialize)]
@@ -188,12 +188,75 @@ mod plain {
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str("an object")
             }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                Ok(())
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<(), A::Error> {
+                Any(1).visit_map(map)
             }
         }
         d.deserialize_map(Object)
+    }
+
+    /// How deep a plain call's `arguments` and `_meta` may nest. Deeper goes the full way,
+    /// which stops where serde_json does for rmcp (128 levels in all).
+    const MAX_DEPTH: u8 = 64;
+
+    /// Any JSON value at most [`MAX_DEPTH`] deep, read as serde_json reads one for rmcp:
+    /// through `deserialize_any`, so strings are checked and numbers must fit, which
+    /// `IgnoredAny` would skip.
+    #[derive(Clone, Copy)]
+    struct Any(u8);
+
+    impl Any {
+        fn deeper<E: de::Error>(self) -> Result<Any, E> {
+            if self.0 < MAX_DEPTH {
+                Ok(Any(self.0 + 1))
+            } else {
+                Err(E::custom("nested too deep to be plain"))
+            }
+        }
+    }
+
+    impl<'de> DeserializeSeed<'de> for Any {
+        type Value = ();
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_any(self)
+        }
+    }
+
+    impl<'de> Visitor<'de> for Any {
+        type Value = ();
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a JSON value")
+        }
+        fn visit_bool<E: de::Error>(self, _: bool) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_i64<E: de::Error>(self, _: i64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_u64<E: de::Error>(self, _: u64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_f64<E: de::Error>(self, _: f64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_str<E: de::Error>(self, _: &str) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            let inner = self.deeper()?;
+            while seq.next_element_seed(inner)?.is_some() {}
+            Ok(())
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            let inner = self.deeper()?;
+            while map.next_key_seed(Any(0))?.is_some() {
+                map.next_value_seed(inner)?;
+            }
+            Ok(())
+        }
     }
 }
 
@@ -474,6 +537,22 @@ mod tests {
             r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","_meta":{},"_meta":{}}}"#,
         ] {
             assert!(!is_plain_tool_call(other.as_bytes()), "{other}");
+        }
+        // Not plain, and not messages either: IgnoredAny would have passed these three.
+        for bad in [
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"a":"\ud800"}}}"#.to_owned(),
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"a":1e999}}}"#.to_owned(),
+            format!(
+                r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"t","arguments":{{"a":{}1{}}}}}}}"#,
+                "[".repeat(200),
+                "]".repeat(200)
+            ),
+        ] {
+            assert!(
+                matches!(frame_in_full(bad.as_bytes()), Frame::Reply(_)),
+                "{bad}"
+            );
+            assert!(!is_plain_tool_call(bad.as_bytes()), "{bad}");
         }
     }
 
