@@ -21,7 +21,7 @@ use std::sync::{Arc, Condvar, Mutex};
 pub(crate) struct CachedGraph {
     pub(crate) nodes: Vec<NodeInfo>,
     /// Each node's [`Place`], apart from [`NodeInfo`]: the traversal reads one per edge it
-    /// walks, and 8 bytes a node stay in cache where the whole node does not.
+    /// walks, and 12 bytes a node stay in cache where the whole node does not.
     places: Vec<Place>,
     /// Node indices in (path, id) and (qualified name, id) order, to find a query's targets.
     by_path: Vec<u32>,

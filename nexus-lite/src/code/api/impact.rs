@@ -289,9 +289,10 @@ pub(super) fn dependents(graph: &CachedGraph, starts: &[u32], depth: usize) -> D
         for (src, (), c) in hits.drain(..) {
             node_slot[src] = 0;
             listed[src] = true;
-            let carried = match graph.place(src as u32).is_file {
-                true => adjacency.children_of(src as u32),
-                false => &[],
+            let carried = if graph.place(src as u32).is_file {
+                adjacency.children_of(src as u32)
+            } else {
+                &[]
             };
             for m in std::iter::once(&(src as u32)).chain(carried) {
                 if !searched[*m as usize] {

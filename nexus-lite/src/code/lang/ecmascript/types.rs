@@ -80,14 +80,8 @@ pub(super) fn type_key(node: Node<'_>, src: &[u8]) -> Option<String> {
             type_key(name, src)
         }
         "union_type" => {
-            let mut members = Vec::new();
-            union_members(node, &mut members);
             let mut keys: Vec<String> = Vec::new();
-            for m in members {
-                if matches!(kind(m), "literal_type" | "predefined_type") {
-                    // `null`, `undefined`, `void`: the other members are what is called.
-                    continue;
-                }
+            for m in typed_members(node) {
                 let k = type_key(m, src)?;
                 if !keys.contains(&k) {
                     keys.push(k);
@@ -116,11 +110,7 @@ fn container_elements(node: Node<'_>, src: &[u8]) -> Option<(Option<String>, Opt
         }
         // `T[] | undefined`
         "union_type" => {
-            let mut members = Vec::new();
-            union_members(node, &mut members);
-            let mut typed = members
-                .into_iter()
-                .filter(|m| !matches!(kind(*m), "literal_type" | "predefined_type"));
+            let mut typed = typed_members(node).into_iter();
             match (typed.next(), typed.next()) {
                 (Some(one), None) => container_elements(one, src),
                 _ => None,
@@ -183,6 +173,15 @@ fn guard_type(node: Node<'_>, src: &[u8]) -> Option<String> {
         |p: &Node<'_>| field(*p, "pattern").is_some_and(|n| text(n, src) == text(name, src));
     let p = positional(field(f, "parameters")?).iter().position(named)?;
     Some(format!("{GUARD_PARAM}{p}:{ty}"))
+}
+
+/// A union's members but its literal and predefined ones (`null`, `undefined`, `void`,
+/// `'a'`): what a value of the union is called on.
+fn typed_members(node: Node<'_>) -> Vec<Node<'_>> {
+    let mut members = Vec::new();
+    union_members(node, &mut members);
+    members.retain(|m| !matches!(kind(*m), "literal_type" | "predefined_type"));
+    members
 }
 
 fn union_members<'t>(node: Node<'t>, out: &mut Vec<Node<'t>>) {
@@ -556,9 +555,7 @@ impl Narrowing {
                 (name, format!("{GUARDED}{guard}:{p}:{}", text(name, src)))
             }),
             // `isMap(x) || isSet(x)`: one of the guards' types (`guard:isMap,isSet:0:x`).
-            "binary_expression"
-                if field(cond, "operator").is_some_and(|o| text(o, src) == "||") =>
-            {
+            "binary_expression" if is_or(cond, src) => {
                 let mut calls = Vec::new();
                 either(cond, src, &mut calls);
                 let calls: Option<Vec<_>> = calls.into_iter().map(|c| guard_call(c, src)).collect();
@@ -618,11 +615,15 @@ fn guard_call<'t>(call: Node<'t>, src: &'t [u8]) -> Option<(&'t str, usize, Node
     Some((text(f, src), p, name))
 }
 
+/// `a || b`.
+fn is_or(node: Node<'_>, src: &[u8]) -> bool {
+    kind(node) == "binary_expression"
+        && field(node, "operator").is_some_and(|o| text(o, src) == "||")
+}
+
 /// The operands of a chain of `||` (`a || b || c`), in order.
 fn either<'t>(node: Node<'t>, src: &[u8], out: &mut Vec<Node<'t>>) {
-    let or = kind(node) == "binary_expression"
-        && field(node, "operator").is_some_and(|o| text(o, src) == "||");
-    match (or, field(node, "left"), field(node, "right")) {
+    match (is_or(node, src), field(node, "left"), field(node, "right")) {
         (true, Some(left), Some(right)) => {
             either(left, src, out);
             either(right, src, out);

@@ -518,10 +518,9 @@ pub(super) fn with_item(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: 
 }
 
 /// `return Cls(...)`, `return cls(...)`, `return self`, `return self.x`, `return t`,
-/// `return self.handlers[name]` in a
-/// function without a return annotation (a docstring's `:rtype:` may name nothing found): kept
-/// (the first few, [`FileParse::keeps_returned`]) to be typed in the function's scope when a
-/// receiver is its call (`t.open_sftp_client().listdir()`).
+/// `return self.handlers[name]` in a function without a return annotation (a docstring's
+/// `:rtype:` may name nothing found): kept (the first few, [`FileParse::keeps_returned`]) to be
+/// typed in the function's scope when a receiver is its call (`t.open_sftp_client().listdir()`).
 pub(super) fn return_value(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) {
     let Some(f) = out.keeps_returned(scope) else {
         return;
