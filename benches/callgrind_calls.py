@@ -17,6 +17,9 @@ usage: callgrind_calls.py OUT_FILE MCP_BIN TOOL N [GRAPH_ID]
   steady Ir per call = (Ir(TOOL, N=200) - Ir(TOOL, N=1)) / 199, each from `grep ^summary: OUT_FILE`
   GLIBC_TUNABLES=glibc.cpu.x86_rep_movsb_threshold=0x1000000 keeps glibc's memcpy off
   `rep movsb`, which valgrind counts at about one instruction per byte.
+  CG_SIM=1 adds callgrind's cache and branch simulation (`--cache-sim=yes --branch-sim=yes`):
+  simulated cache misses (D1mr, DLmr, ...) and mispredicted branches (Bcm, Bim) beside Ir, for
+  a machine without hardware counters.
 """
 import atexit, http.client, json, os, signal, subprocess, sys, threading, time
 
@@ -31,7 +34,8 @@ STATELESS = "2026-07-28"
 serve = ["serve"]
 if TRANSPORT != "stdio":
     serve = ["serve", "--transport", "http", "--listen", f"127.0.0.1:{PORT}"]
-cmd = ["valgrind", "--tool=callgrind", "--trace-children=no",
+sim = ["--cache-sim=yes", "--branch-sim=yes"] if os.environ.get("CG_SIM") else []
+cmd = ["valgrind", "--tool=callgrind", "--trace-children=no", *sim,
        f"--callgrind-out-file={out}", binary, *serve]
 if os.environ.get("CG_NO_VALGRIND"):
     cmd = [binary, *serve]
