@@ -130,6 +130,36 @@ fn containers(dir: &Path) {
     git(dir, &["commit", "-q", "-m", "fixture"]);
 }
 
+/// An interface, a class implementing it, and calls through a value typed by the interface.
+fn interfaces(dir: &Path) {
+    git(dir, &["init", "-q", "-b", "main"]);
+    let files = [
+        (
+            "src/atom.ts",
+            "export interface IAtom {\n  reportChanged(): void;\n  reportChanged(why: string): void;\n  \
+             onBecome: (n: number) => void;\n  name_: string;\n}\n\n\
+             export interface INamed extends IAtom {\n  rename(to: string): IAtom;\n}\n\n\
+             export class Atom implements IAtom {\n  name_ = \"\";\n  reportChanged() {}\n  \
+             onBecome = (n: number) => {};\n}\n\n\
+             export interface Atom {\n  mixedIn(): void;\n}\n",
+        ),
+        (
+            "src/use.ts",
+            "import { Atom, IAtom, INamed } from \"./atom\";\n\n\
+             export class Holder {\n  constructor(private atom_: IAtom) {}\n  \
+             touch() { this.atom_.reportChanged(); }\n  hook() { this.atom_.onBecome(1); }\n}\n\n\
+             export function chained(n: INamed) { return n.rename(\"x\").reportChanged(); }\n\n\
+             export function untyped(a: any) { return a.reportChanged(); }\n\n\
+             export function made() { return new Atom().reportChanged(); }\n",
+        ),
+    ];
+    for (path, text) in files {
+        write(dir, path, text);
+    }
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-q", "-m", "fixture"]);
+}
+
 /// The callers of `symbol` at depth 1: the items of every page.
 fn impact(a: SocketAddr, symbol: &str) -> Value {
     let query = format!(
@@ -308,4 +338,55 @@ fn zod_from_npm_its_tests_reach_the_methods_they_call() {
         !parse.contains("src/v4/classic/tests/bigint.test.ts"),
         "{parse:?}"
     );
+}
+
+#[test]
+fn a_value_typed_by_an_interface_calls_the_interface_s_member_not_a_guess() {
+    let repo = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    interfaces(repo.path());
+    let srv = start_server(repo.path(), data.path(), Some(REPO), true);
+    let inferred = |who: &str| (who.to_string(), "calls".to_string(), "inferred".to_string());
+    // `this.atom_: IAtom`: the interface's method (its two overloads one member), a
+    // function-typed property, and a method reached through `extends` and a return type.
+    let changed = found(&impact(srv.addr, "src/atom.IAtom.reportChanged"));
+    for who in ["src/use.Holder.touch", "src/use.chained"] {
+        assert!(changed.contains(&inferred(who)), "{who}: {changed:?}");
+    }
+    let hook = found(&impact(srv.addr, "src/atom.IAtom.onBecome"));
+    assert!(hook.contains(&inferred("src/use.Holder.hook")), "{hook:?}");
+    // The class implementing it is not what the typed call names; an untyped receiver's
+    // guess still goes to the class's method, never to a signature.
+    let atom = found(&impact(srv.addr, "src/atom.Atom.reportChanged"));
+    assert!(
+        !atom
+            .iter()
+            .any(|(who, _, _)| who.starts_with("src/use.Holder")),
+        "{atom:?}"
+    );
+    assert!(
+        atom.contains(&(
+            "src/use.untyped".to_string(),
+            "calls".to_string(),
+            "name_match".to_string()
+        )),
+        "{atom:?}"
+    );
+    // An interface merged into the class of its name (declared after it) does not hide it.
+    let made = (
+        "src/use.made".to_string(),
+        "calls".to_string(),
+        "exact".to_string(),
+    );
+    assert!(atom.contains(&made), "{atom:?}");
+    // An interface's `extends` is `inherits`; a class's `implements` is not (a type it is
+    // checked against, not where its members come from).
+    let iface = found(&impact(srv.addr, "src/atom.IAtom"));
+    let inherits = |who: &str| {
+        iface
+            .iter()
+            .any(|(w, via, _)| w == who && via == "inherits")
+    };
+    assert!(inherits("src/atom.INamed"), "{iface:?}");
+    assert!(!inherits("src/atom.Atom"), "{iface:?}");
 }

@@ -8,7 +8,7 @@ mod infer;
 
 use super::resolve::{Bind, Indexed};
 use super::{AnomalyRow, EdgeRow, ImportRow, NodeRow, Part, Source};
-use crate::code::lang::{Import, Lang, SymKind, Symbol};
+use crate::code::lang::{INTERFACE, Import, Lang, SymKind, Symbol};
 use crate::core::analyser::severity::Level;
 use crate::core::graph::tarjan;
 use infer::{Target, Types};
@@ -265,9 +265,13 @@ fn add_files_and_symbols<'a>(
         out.file_ids.push(fid);
         for (sym, id) in s.parse.symbols.iter().zip(&ids) {
             let key = (s.lang, sym.name.as_str());
+            // An interface's signature is never a guess's target: the guess is what runs.
+            let signature = sym
+                .parent
+                .is_some_and(|p| s.parse.symbols[p].detail == Some(INTERFACE));
             if sym.kind == SymKind::Class {
                 out.classes_by_name.entry(key).or_default().push(*id);
-            } else if !sym.name.starts_with("__") {
+            } else if !sym.name.starts_with("__") && !signature {
                 let method = sym.kind == SymKind::Method;
                 out.by_name.entry(key).or_default().push((*id, method));
             }
@@ -565,11 +569,17 @@ impl<'a> Resolver<'a> {
     fn lookup_in(&self, f: usize, q: &str) -> Option<(i64, SymKind)> {
         let table = self.symbols.sym_ids[f].get_or_init(|| {
             let syms = &self.sources[f].parse.symbols;
-            // A name defined twice in one file is its last definition.
-            syms.iter()
-                .zip(&self.symbols.sym_node_of[f])
-                .map(|(sym, id)| (sym.local_qname.as_str(), (*id, sym.kind)))
-                .collect()
+            let mut table = FxHashMap::default();
+            // A name defined twice in one file is its last definition, but an interface merges
+            // into a class of its name (TypeScript's declaration merging): the class.
+            for (sym, id) in syms.iter().zip(&self.symbols.sym_node_of[f]) {
+                let q = sym.local_qname.as_str();
+                if sym.detail == Some(INTERFACE) && table.contains_key(q) {
+                    continue;
+                }
+                table.insert(q, (*id, sym.kind));
+            }
+            table
         });
         table.get(q).copied()
     }

@@ -1,14 +1,14 @@
 //! TypeScript (`.ts`, `.tsx`) and JavaScript (`.js`, `.jsx`, `.mjs`, `.cjs`) extraction with
 //! tree-sitter. The TypeScript grammars extend the JavaScript one, so one walker serves both:
-//! classes (not interfaces), functions (declarations and `const f = () => ...`), methods,
+//! classes and interfaces, functions (declarations and `const f = () => ...`), methods,
 //! `import`/`export ... from`/`require()`/`import()`, calls, `extends`, and the facts that type
 //! receivers ([`types`]).
 
 mod types;
 
 use crate::code::lang::{
-    Base, FileParse, Import, SymKind, children_rev, field, in_function, kind, line_of, note_error,
-    parse_tree, push_symbol, text,
+    Base, FileParse, INTERFACE, Import, SymKind, children_rev, field, in_function, kind, line_of,
+    note_error, parse_tree, push_symbol, text,
 };
 use tree_sitter::{Node, Parser};
 
@@ -129,6 +129,18 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
                     child_scope = Some(idx);
                 }
             }
+            "interface_declaration" => {
+                if let Some(idx) = interface(&mut out, node, src, scope) {
+                    child_scope = Some(idx);
+                }
+            }
+            "method_signature" | "property_signature" if in_interface(&out, scope) => {
+                if let Some(idx) = member_signature(&mut out, node, src, scope) {
+                    child_scope = Some(idx);
+                } else {
+                    types::class_field(&mut out, node, src, scope);
+                }
+            }
             "method_definition" => {
                 if let Some(idx) = method(&mut out, node, src, scope) {
                     types::return_annotation(&mut out, node, src, idx, &signatures);
@@ -210,27 +222,100 @@ fn class(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) 
         if kind(heritage) != "class_heritage" {
             continue;
         }
-        // JS: `extends <expr>`; TS: extends_clause(value: expr) [implements_clause].
+        // JS: `extends <expr>`; TS: extends_clause(value: expr) [implements_clause]. What a
+        // class implements is a type it checks against, not where its members come from: no
+        // base (`implements SomeClass` used as a mixin's shape would lend its methods).
         let mut c2 = heritage.walk();
         for part in heritage.named_children(&mut c2) {
-            let value = if kind(part) == "extends_clause" {
-                field(part, "value")
-            } else if kind(part) == "implements_clause" {
-                None
-            } else {
-                Some(part)
-            };
-            if let Some(v) = value
-                && matches!(kind(v), "identifier" | "member_expression")
-            {
-                out.bases.push(Base {
-                    class: idx,
-                    base: text(v, src).to_string(),
-                    line: line_of(v),
-                });
+            match kind(part) {
+                "extends_clause" => {
+                    if let Some(v) = field(part, "value")
+                        .filter(|v| matches!(kind(*v), "identifier" | "member_expression"))
+                    {
+                        push_base(out, idx, v, src);
+                    }
+                }
+                "identifier" | "member_expression" => push_base(out, idx, part, src),
+                _ => {}
             }
         }
     }
+    Some(idx)
+}
+
+/// A named interface and the types it extends; its symbol index.
+fn interface(
+    out: &mut FileParse,
+    node: Node<'_>,
+    src: &[u8],
+    scope: Option<usize>,
+) -> Option<usize> {
+    let name = field(node, "name")?;
+    let idx = push_symbol(out, node, text(name, src), SymKind::Class, scope);
+    out.symbols[idx].detail = Some(INTERFACE);
+    let mut c = node.walk();
+    let Some(clause) = node
+        .named_children(&mut c)
+        .find(|n| kind(*n) == "extends_type_clause")
+    else {
+        return Some(idx);
+    };
+    // `A`, `ns.B`, `C<T>`.
+    let mut c = clause.walk();
+    for ty in clause.named_children(&mut c) {
+        let named = match kind(ty) {
+            "generic_type" => field(ty, "name"),
+            _ => Some(ty),
+        };
+        if let Some(n) =
+            named.filter(|n| matches!(kind(*n), "type_identifier" | "nested_type_identifier"))
+        {
+            push_base(out, idx, n, src);
+        }
+    }
+    Some(idx)
+}
+
+fn push_base(out: &mut FileParse, class: usize, base: Node<'_>, src: &[u8]) {
+    out.bases.push(Base {
+        class,
+        base: text(base, src).to_string(),
+        line: line_of(base),
+    });
+}
+
+/// Whether `scope` is an interface: its signatures are its members.
+fn in_interface(out: &FileParse, scope: Option<usize>) -> bool {
+    scope.is_some_and(|s| out.symbols[s].detail == Some(INTERFACE))
+}
+
+/// An interface's method signature (`get(): T`) or function-typed property (`onChange: (v:
+/// T) => void`) as a method of it, once per name (an overload is the first one's member); its
+/// symbol index. None for other properties.
+fn member_signature(
+    out: &mut FileParse,
+    node: Node<'_>,
+    src: &[u8],
+    scope: Option<usize>,
+) -> Option<usize> {
+    let name = field(node, "name").filter(|n| kind(*n) == "property_identifier")?;
+    let fun = if kind(node) == "method_signature" {
+        node
+    } else {
+        field(node, "type")
+            .and_then(|t| t.named_child(0))
+            .filter(|t| kind(*t) == "function_type")?
+    };
+    let name = text(name, src);
+    let after = scope.map_or(0, |s| s + 1);
+    if let Some(i) = out.symbols[after..]
+        .iter()
+        .position(|s| s.parent == scope && s.name == name)
+    {
+        return Some(after + i);
+    }
+    let idx = push_symbol(out, node, name, SymKind::Method, scope);
+    types::return_annotation(out, fun, src, idx, &types::Signatures::default());
     Some(idx)
 }
 
@@ -404,6 +489,8 @@ const arrow = (x: number) => top(x);
             names,
             vec![
                 ("class", "Base"),
+                ("class", "Shape"),
+                ("method", "Shape.area"),
                 ("class", "Child"),
                 ("method", "Child.area"),
                 ("method", "Child.helper2"),
@@ -438,6 +525,7 @@ const arrow = (x: number) => top(x);
         }
         let bases: Vec<&str> = r.bases.iter().map(|b| b.base.as_str()).collect();
         assert_eq!(bases, vec!["Base"]);
+        assert_eq!(r.symbols[1].detail, Some(crate::code::lang::INTERFACE));
     }
 
     #[test]

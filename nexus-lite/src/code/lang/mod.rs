@@ -38,7 +38,8 @@ pub struct Symbol {
     pub end_line: u32,
     pub parent: Option<usize>,
     /// What the language calls it when that differs from `kind` (`struct`, `enum`, `trait`,
-    /// `union` for Rust classes); `None` for Python/JS classes, functions and methods.
+    /// `union` for Rust classes, `interface` for TypeScript's); `None` for Python/JS classes,
+    /// functions and methods.
     pub detail: Option<&'static str>,
 }
 
@@ -100,7 +101,11 @@ pub struct Base {
 
 /// Every `Symbol::detail` a language module produces (parse-cache rows are read back into
 /// these static strings).
-pub const SYMBOL_DETAILS: [&str; 4] = ["struct", "enum", "union", "trait"];
+pub const SYMBOL_DETAILS: [&str; 5] = ["struct", "enum", "union", "trait", INTERFACE];
+
+/// The [`Symbol::detail`] of a TypeScript interface: a class node whose members are
+/// signatures, a shape other classes implement.
+pub const INTERFACE: &str = "interface";
 
 /// `Symbol` as stored, with `detail` as owned text.
 #[derive(Deserialize)]
