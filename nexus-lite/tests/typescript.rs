@@ -141,13 +141,17 @@ fn interfaces(dir: &Path) {
              export interface INamed extends IAtom {\n  rename(to: string): IAtom;\n}\n\n\
              export class Atom implements IAtom {\n  name_ = \"\";\n  reportChanged() {}\n  \
              onBecome = (n: number) => {};\n}\n\n\
-             export interface Atom {\n  mixedIn(): void;\n}\n",
+             export interface Atom {\n  mixedIn(): void;\n}\n\n\
+             export interface Holds {\n  atom_: IAtom;\n}\n",
         ),
         (
             "src/use.ts",
-            "import { Atom, IAtom, INamed } from \"./atom\";\n\n\
+            "import { Atom, Holds, IAtom, INamed } from \"./atom\";\n\n\
              export class Holder {\n  constructor(private atom_: IAtom) {}\n  \
-             touch() { this.atom_.reportChanged(); }\n  hook() { this.atom_.onBecome(1); }\n}\n\n\
+             touch() { this.atom_.reportChanged(); }\n  hook() { this.atom_.onBecome(1); }\n  \
+             viaThis() { const { atom_ } = this; atom_.onBecome(2); }\n  \
+             renamed() { const { atom_: a = null } = this; const { atom_: b } = this; b.onBecome(3); }\n}\n\n\
+             export function viaProps({ atom_ }: Holds) { return atom_.reportChanged(); }\n\n\
              export function chained(n: INamed) { return n.rename(\"x\").reportChanged(); }\n\n\
              export function untyped(a: any) { return a.reportChanged(); }\n\n\
              export function made() { return new Atom().reportChanged(); }\n",
@@ -355,6 +359,15 @@ fn a_value_typed_by_an_interface_calls_the_interface_s_member_not_a_guess() {
     }
     let hook = found(&impact(srv.addr, "src/atom.IAtom.onBecome"));
     assert!(hook.contains(&inferred("src/use.Holder.hook")), "{hook:?}");
+    // A name an object pattern binds holds that property of what it destructures: `this`'s,
+    // or a parameter's typed by an interface.
+    for who in ["src/use.Holder.viaThis", "src/use.Holder.renamed"] {
+        assert!(hook.contains(&inferred(who)), "{who}: {hook:?}");
+    }
+    assert!(
+        changed.contains(&inferred("src/use.viaProps")),
+        "{changed:?}"
+    );
     // The class implementing it is not what the typed call names; an untyped receiver's
     // guess still goes to the class's method, never to a signature.
     let atom = found(&impact(srv.addr, "src/atom.Atom.reportChanged"));

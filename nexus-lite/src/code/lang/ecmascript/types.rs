@@ -217,11 +217,26 @@ pub(super) fn declarator(
     scope: Option<usize>,
     narrowing: &mut Narrowing,
 ) {
-    let Some(name) = field(node, "name").filter(|n| kind(*n) == "identifier") else {
-        return;
-    };
     // `const m = require('m')`: an import, bound as one.
     let value = field(node, "value").filter(|v| !is_import_call(*v, src));
+    let Some(name) = field(node, "name") else {
+        return;
+    };
+    if kind(name) == "object_pattern" {
+        let held = match field(node, "type") {
+            Some(t) => type_key(t, src),
+            None => value
+                .and_then(|v| expr_key(v, src))
+                .map(|k| narrowing.apply(node.start_byte(), k)),
+        };
+        if let Some(held) = held {
+            destructured(out, name, &held, src, scope);
+        }
+        return;
+    }
+    if kind(name) != "identifier" {
+        return;
+    }
     let name = text(name, src).to_string();
     // `var isMap = make() as (x: any) => x is ObservableMap`: a guard held in a variable.
     let declared = field(node, "type").or_else(|| {
@@ -255,6 +270,46 @@ pub(super) fn declarator(
     }
     if let Some(ty) = ty {
         push(out, scope, name, ty);
+    }
+}
+
+/// `const { a, b: c } = held` and `({ a }: T)`: each name an object pattern binds holds that
+/// property of what it destructures (`held.a`, `T.a`), typed as the property is.
+fn destructured(
+    out: &mut FileParse,
+    pattern: Node<'_>,
+    held: &str,
+    src: &[u8],
+    scope: Option<usize>,
+) {
+    // `A|B`: no one class's property.
+    if held.contains('|') {
+        return;
+    }
+    let mut c = pattern.walk();
+    for p in pattern.named_children(&mut c) {
+        let (key, bound) = match kind(p) {
+            "shorthand_property_identifier_pattern" => (p, p),
+            // `{ a = 1 }`
+            "object_assignment_pattern" => match field(p, "left") {
+                Some(l) if kind(l) == "shorthand_property_identifier_pattern" => (l, l),
+                _ => continue,
+            },
+            // `{ a: b }`
+            "pair_pattern" => match (field(p, "key"), field(p, "value")) {
+                (Some(k), Some(v))
+                    if kind(k) == "property_identifier" && kind(v) == "identifier" =>
+                {
+                    (k, v)
+                }
+                _ => continue,
+            },
+            _ => continue,
+        };
+        let ty = format!("{held}.{}", text(key, src));
+        if ty.len() < MAX_KEY {
+            push(out, scope, text(bound, src).to_string(), ty);
+        }
     }
 }
 
@@ -292,12 +347,19 @@ pub(super) fn parameter(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: 
         callback_parameters(out, node, f, src, scope);
         return;
     }
-    let (Some(name), Some(t)) = (
-        field(node, "pattern").filter(|n| kind(*n) == "identifier"),
-        field(node, "type"),
-    ) else {
+    let (Some(pattern), Some(t)) = (field(node, "pattern"), field(node, "type")) else {
         return;
     };
+    if kind(pattern) == "object_pattern" {
+        if let Some(held) = type_key(t, src) {
+            destructured(out, pattern, &held, src, scope);
+        }
+        return;
+    }
+    let name = pattern;
+    if kind(name) != "identifier" {
+        return;
+    }
     let name = text(name, src).to_string();
     let mut c = node.walk();
     let property = node
