@@ -142,16 +142,22 @@ fn interfaces(dir: &Path) {
              export class Atom implements IAtom {\n  name_ = \"\";\n  reportChanged() {}\n  \
              onBecome = (n: number) => {};\n}\n\n\
              export interface Atom {\n  mixedIn(): void;\n}\n\n\
-             export interface Holds {\n  atom_: IAtom;\n}\n",
+             export interface Holds {\n  atom_: IAtom;\n}\n\n\
+             export const $atom = Symbol(\"atom\");\n\
+             export interface IsAtom {\n  [$atom]: IAtom;\n}\n\
+             export interface Registry {\n  [key: string]: Atom;\n}\n",
         ),
         (
             "src/use.ts",
-            "import { Atom, Holds, IAtom, INamed } from \"./atom\";\n\n\
+            "import { $atom, Atom, Holds, IAtom, INamed, IsAtom, Registry } from \"./atom\";\n\n\
              export class Holder {\n  constructor(private atom_: IAtom) {}\n  \
              touch() { this.atom_.reportChanged(); }\n  hook() { this.atom_.onBecome(1); }\n  \
              viaThis() { const { atom_ } = this; atom_.onBecome(2); }\n  \
              renamed() { const { atom_: a = null } = this; const { atom_: b } = this; b.onBecome(3); }\n}\n\n\
              export function viaProps({ atom_ }: Holds) { return atom_.reportChanged(); }\n\n\
+             export function viaComputed(x: unknown) { return (x as IsAtom)[$atom].reportChanged(); }\n\n\
+             export function viaIndex(reg: Registry) { return reg[\"a\"].reportChanged(); }\n\n\
+             export class Box {\n  [$atom]: IAtom;\n  poke() { this[$atom].onBecome(4); }\n}\n\n\
              export function chained(n: INamed) { return n.rename(\"x\").reportChanged(); }\n\n\
              export function untyped(a: any) { return a.reportChanged(); }\n\n\
              export function made() { return new Atom().reportChanged(); }\n",
@@ -367,6 +373,17 @@ fn a_value_typed_by_an_interface_calls_the_interface_s_member_not_a_guess() {
     assert!(
         changed.contains(&inferred("src/use.viaProps")),
         "{changed:?}"
+    );
+    // What indexing an instance gives: a member named by a constant, an index signature.
+    assert!(
+        changed.contains(&inferred("src/use.viaComputed")),
+        "{changed:?}"
+    );
+    assert!(hook.contains(&inferred("src/use.Box.poke")), "{hook:?}");
+    let indexed = found(&impact(srv.addr, "src/atom.Atom.reportChanged"));
+    assert!(
+        indexed.contains(&inferred("src/use.viaIndex")),
+        "{indexed:?}"
     );
     // The class implementing it is not what the typed call names; an untyped receiver's
     // guess still goes to the class's method, never to a signature.

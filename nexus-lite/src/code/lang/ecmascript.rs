@@ -134,12 +134,15 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
                     child_scope = Some(idx);
                 }
             }
-            "method_signature" | "property_signature" if in_interface(&out, scope) => {
+            "method_signature" | "property_signature" if interface_member(&out, node, scope) => {
                 if let Some(idx) = member_signature(&mut out, node, src, scope) {
                     child_scope = Some(idx);
                 } else {
                     types::class_field(&mut out, node, src, scope);
                 }
+            }
+            "index_signature" if interface_member(&out, node, scope) => {
+                types::index_signature(&mut out, node, src, scope);
             }
             "method_definition" => {
                 if let Some(idx) = method(&mut out, node, src, scope) {
@@ -284,9 +287,10 @@ fn push_base(out: &mut FileParse, class: usize, base: Node<'_>, src: &[u8]) {
     });
 }
 
-/// Whether `scope` is an interface: its signatures are its members.
-fn in_interface(out: &FileParse, scope: Option<usize>) -> bool {
+/// Whether `node` is a member of interface `scope` (not of an object type inside one).
+fn interface_member(out: &FileParse, node: Node<'_>, scope: Option<usize>) -> bool {
     scope.is_some_and(|s| out.symbols[s].detail == Some(INTERFACE))
+        && node.parent().is_some_and(|p| kind(p) == "interface_body")
 }
 
 /// An interface's method signature (`get(): T`) or function-typed property (`onChange: (v:
@@ -526,6 +530,23 @@ const arrow = (x: number) => top(x);
         let bases: Vec<&str> = r.bases.iter().map(|b| b.base.as_str()).collect();
         assert_eq!(bases, vec!["Base"]);
         assert_eq!(r.symbols[1].detail, Some(crate::code::lang::INTERFACE));
+    }
+
+    #[test]
+    fn an_interface_s_members_are_its_own_not_those_of_an_object_type_inside_it() {
+        let src =
+            b"interface A {\n  b: { inner(): void };\n  d(): void;\n  d(x: number): void;\n  \
+                    e: (x: number) => Y;\n  [k: string]: X;\n}\n";
+        let r = Parsers::default().parse(Lang::TypeScript, src).unwrap();
+        let names: Vec<&str> = r.symbols.iter().map(|s| s.local_qname.as_str()).collect();
+        assert_eq!(names, vec!["A", "A.d", "A.e"]);
+        let facts: Vec<(&str, &str)> = r
+            .types
+            .iter()
+            .map(|f| (f.name.as_str(), f.ty.as_str()))
+            .collect();
+        assert!(facts.contains(&("self.[]", "X")), "{facts:?}");
+        assert!(!facts.iter().any(|f| f.0.contains("inner")), "{facts:?}");
     }
 
     #[test]

@@ -62,6 +62,9 @@ pub(super) struct Types<'a> {
     pub(super) facts: Arc<[OnceLock<Facts<'a>>]>,
     /// (class node, attribute) -> (file, type text), from `self.x = ...` and `x: T` in the body.
     attrs: FxHashMap<(i64, &'a str), (usize, &'a str)>,
+    /// Whether some class says what indexing it gives (an `[]` attribute): else `x[k]` of an
+    /// instance is not asked, which spares Python its subscripts.
+    indexable: bool,
     /// (class node, name) -> the method or nested class of that name.
     members: FxHashMap<(i64, &'a str), i64>,
     /// Function node -> (file, return annotation).
@@ -167,6 +170,7 @@ impl<'a> Types<'a> {
                     t.module_fact_names.insert(f.name.as_str());
                 }
                 if let Some((class, attr)) = attribute(f) {
+                    t.indexable |= attr == INDEXED;
                     let entry = t.attrs.entry((node_of[class], attr));
                     keep_first(entry, (fi, f.ty.as_str()), |(_, t)| t);
                 } else if let Some(scope) = f.scope
@@ -611,6 +615,14 @@ impl Resolver<'_> {
                 if matches!(expr, "self" | "cls") {
                     return Ty::Unknown;
                 }
+                // `(obj as T)[k]`, `this[$mobx]`: what indexing an instance of ours gives.
+                if self.types.indexable
+                    && let Some(recv) = expr.strip_suffix(INDEXED)
+                    && let found @ (Ty::Class(..) | Ty::Union(..)) =
+                        self.indexed(self.type_of(fi, recv, caller, depth + 1), depth)
+                {
+                    return found;
+                }
                 if let Some(fixture) = self.fixture_param(fi, caller, expr) {
                     return lower(self.return_type(fixture), INFERRED);
                 }
@@ -701,7 +713,27 @@ impl Resolver<'_> {
         match self.member(c, attr, 0) {
             Some(id) if self.types.is_class(id) => Ty::Class(id, conf),
             Some(id) => lower(self.return_type(id), conf.min(INFERRED)),
-            None => Ty::Unknown,
+            None => match attr.strip_suffix(INDEXED) {
+                // `self.adm[k]`: what indexing the attribute's class gives.
+                Some(held) if self.types.indexable && !held.is_empty() && depth < MAX_DEPTH => {
+                    self.indexed(self.attr_type(c, conf, held, depth + 1), depth)
+                }
+                _ => Ty::Unknown,
+            },
+        }
+    }
+
+    /// What indexing a value of type `ty` gives: its class's own `[]` fact (a TypeScript index
+    /// signature, or a computed member `[$mobx]: Administration`).
+    fn indexed(&self, ty: Ty, depth: usize) -> Ty {
+        match ty {
+            Ty::Class(c, conf) if depth < MAX_DEPTH => match self.attr_fact(c, INDEXED, 0) {
+                Some((g, held)) => {
+                    lower(self.type_of(g, held, None, depth + 1), conf.min(INFERRED))
+                }
+                None => Ty::Unknown,
+            },
+            _ => Ty::Unknown,
         }
     }
 

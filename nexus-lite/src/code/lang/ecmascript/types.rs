@@ -441,18 +441,21 @@ pub(super) fn callback_arguments(
 
 /// `private t: T` / `t = new T()` in a class body (`scope`): an attribute of the class.
 pub(super) fn class_field(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) {
-    let Some(name) = field(node, "name").filter(|n| {
-        matches!(
-            kind(*n),
-            "property_identifier" | "private_property_identifier"
-        )
-    }) else {
+    let Some(name) = field(node, "name") else {
         return;
+    };
+    let name = match kind(name) {
+        "property_identifier" | "private_property_identifier" => {
+            format!("self.{}", text(name, src))
+        }
+        // `[$mobx]: Administration`: what indexing an instance gives (its one computed
+        // member a class names by a constant).
+        "computed_property_name" => format!("self.{INDEXED}"),
+        _ => return,
     };
     let Some(class) = class_of(out, scope) else {
         return;
     };
-    let name = format!("self.{}", text(name, src));
     match (field(node, "type"), field(node, "value")) {
         (Some(t), _) => typed(out, Some(class), &name, t, src),
         (None, Some(v)) => {
@@ -464,6 +467,18 @@ pub(super) fn class_field(out: &mut FileParse, node: Node<'_>, src: &[u8], scope
             }
         }
         (None, None) => {}
+    }
+}
+
+/// An interface's index signature (`[key: string]: Node`): what indexing an instance gives.
+pub(super) fn index_signature(
+    out: &mut FileParse,
+    node: Node<'_>,
+    src: &[u8],
+    scope: Option<usize>,
+) {
+    if let (Some(class), Some(t)) = (class_of(out, scope), field(node, "type")) {
+        typed(out, Some(class), &format!("self.{INDEXED}"), t, src);
     }
 }
 
