@@ -106,7 +106,7 @@ fn tool_call(line: &[u8]) -> Option<ClientJsonRpcMessage> {
 /// parses the body itself). Anything less plain answers false and goes [`frame`]'s way, so
 /// being stricter than rmcp is always safe (tests/fuzz.rs checks the implication).
 pub fn is_plain_tool_call(body: &[u8]) -> bool {
-    serde_json::from_slice::<plain::Call>(body).is_ok()
+    serde_json::from_slice::<plain::ObjectOnly<plain::Call>>(body).is_ok()
 }
 
 /// The shapes [`is_plain_tool_call`] accepts; every value is read and dropped.
@@ -125,7 +125,28 @@ mod plain {
         #[serde(rename = "method", deserialize_with = "tools_call")]
         _method: (),
         #[serde(rename = "params")]
-        _params: Params,
+        _params: ObjectOnly<Params>,
+    }
+
+    /// `T` from a JSON object only: serde's derive also takes a struct from an array of its
+    /// fields (`"params": ["x"]`), which rmcp refuses.
+    pub(super) struct ObjectOnly<T>(T);
+
+    impl<'de, T: Deserialize<'de>> Deserialize<'de> for ObjectOnly<T> {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct Fields<T>(std::marker::PhantomData<T>);
+            impl<'de, T: Deserialize<'de>> Visitor<'de> for Fields<T> {
+                type Value = T;
+                fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                    f.write_str("an object")
+                }
+                fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+                    T::deserialize(de::value::MapAccessDeserializer::new(map))
+                }
+            }
+            d.deserialize_map(Fields(std::marker::PhantomData))
+                .map(ObjectOnly)
+        }
     }
 
     #[derive(Deserialize)]
@@ -538,8 +559,11 @@ mod tests {
         ] {
             assert!(!is_plain_tool_call(other.as_bytes()), "{other}");
         }
-        // Not plain, and not messages either: IgnoredAny would have passed these three.
+        // Not plain, and not messages either: IgnoredAny would have passed the first three, and
+        // serde's derive the arrays, which it reads as a struct's fields in order (fuzz).
         for bad in [
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":["t"]}"#.to_owned(),
+            r#"["2.0",1,"tools/call",{"name":"t"}]"#.to_owned(),
             r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"a":"\ud800"}}}"#.to_owned(),
             r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"a":1e999}}}"#.to_owned(),
             format!(
