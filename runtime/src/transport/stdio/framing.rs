@@ -559,8 +559,8 @@ mod tests {
         ] {
             assert!(!is_plain_tool_call(other.as_bytes()), "{other}");
         }
-        // Not plain, and not messages either: IgnoredAny would have passed the first three, and
-        // serde's derive the arrays, which it reads as a struct's fields in order (fuzz).
+        // Not plain, and not messages either: serde's derive would have passed the two arrays,
+        // which it reads as a struct's fields in order (fuzz), and IgnoredAny the last three.
         for bad in [
             r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":["t"]}"#.to_owned(),
             r#"["2.0",1,"tools/call",{"name":"t"}]"#.to_owned(),

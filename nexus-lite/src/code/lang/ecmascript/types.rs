@@ -448,8 +448,8 @@ pub(super) fn class_field(out: &mut FileParse, node: Node<'_>, src: &[u8], scope
         "property_identifier" | "private_property_identifier" => {
             format!("self.{}", text(name, src))
         }
-        // `[$mobx]: Administration`: what indexing an instance gives (its one computed
-        // member a class names by a constant).
+        // `[$mobx]: Administration`, a member named by a constant: what indexing an
+        // instance gives.
         "computed_property_name" => format!("self.{INDEXED}"),
         _ => return,
     };
