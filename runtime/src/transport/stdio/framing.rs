@@ -203,17 +203,16 @@ mod plain {
     }
 
     fn object<'de, D: Deserializer<'de>>(d: D) -> Result<(), D::Error> {
-        struct Object;
-        impl<'de> Visitor<'de> for Object {
-            type Value = ();
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("an object")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<(), A::Error> {
-                Any(1).visit_map(map)
-            }
+        ObjectOnly::<Members>::deserialize(d).map(drop)
+    }
+
+    /// An object's members: any values, at most [`MAX_DEPTH`] deep.
+    struct Members;
+
+    impl<'de> Deserialize<'de> for Members {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            d.deserialize_any(Any(1)).map(|()| Members)
         }
-        d.deserialize_map(Object)
     }
 
     /// How deep a plain call's `arguments` and `_meta` may nest. Deeper goes the full way,

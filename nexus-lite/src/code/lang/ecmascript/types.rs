@@ -356,11 +356,10 @@ pub(super) fn parameter(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: 
         }
         return;
     }
-    let name = pattern;
-    if kind(name) != "identifier" {
+    if kind(pattern) != "identifier" {
         return;
     }
-    let name = text(name, src).to_string();
+    let name = text(pattern, src).to_string();
     let mut c = node.walk();
     let property = node
         .children(&mut c)
