@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # TypeScript references (TypeScript's language service) vs nexus-lite's calls/inherits edges,
+# alone and settled by go-to-definition where they disagree,
 # on the TS sources an npm package ships (its package.json and src/ made a git repository).
 #   bench/ts-refs/run.sh PACKAGE@VERSION LABEL=NEXUS_LITE_BINARY ...
 # e.g. run.sh zod@3.25.76 main=/work/main/target/release/nexus-lite new=target/release/nexus-lite
@@ -16,6 +17,9 @@ rm -rf "$work/repo" && mkdir -p "$work/repo" && cp -a "node_modules/$name/src" "
 cp "node_modules/$name/package.json" "$work/repo/"
 git -C "$work/repo" init -q -b main && git -C "$work/repo" add -A
 git -C "$work/repo" -c user.name=bench -c user.email=bench@localhost commit -qm "$pkg"
+# The package's dependencies, where TypeScript looks for them (untracked: not indexed).
+ln -s ../npm/node_modules "$work/repo/node_modules"
+echo /node_modules >> "$work/repo/.git/info/exclude"
 node "$here/refs.js" "$work/npm/node_modules/typescript" "$work/repo" > "$work/refs.jsonl"
 graphs=()
 for spec in "$@"; do
@@ -24,4 +28,7 @@ for spec in "$@"; do
   "$bin" index --repo "$work/repo" --data-dir "$work/data-$label" >/dev/null 2>&1
   graphs+=("$label=$work/data-$label/nexus-lite.sqlite3")
 done
-python3 "$here/compare.py" "$work/refs.jsonl" "${graphs[@]}"
+# Where a graph and the references disagree, go-to-definition settles it (goto.js).
+python3 "$here/compare.py" --disputes "$work/disputes.jsonl" "$work/refs.jsonl" "${graphs[@]}"
+node "$here/goto.js" "$work/npm/node_modules/typescript" "$work/repo" "$work/disputes.jsonl" > "$work/goto.jsonl"
+python3 "$here/compare.py" --goto "$work/goto.jsonl" "$work/refs.jsonl" "${graphs[@]}"
