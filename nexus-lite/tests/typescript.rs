@@ -145,7 +145,9 @@ fn interfaces(dir: &Path) {
              export interface Holds {\n  atom_: IAtom;\n}\n\n\
              export const $atom = Symbol(\"atom\");\n\
              export interface IsAtom {\n  [$atom]: IAtom;\n}\n\
-             export interface Registry {\n  [key: string]: Atom;\n}\n",
+             export interface Registry {\n  [key: string]: Atom;\n}\n\n\
+             export class Pool {\n  drain() {}\n}\n\n\
+             export interface Sink {\n  drain(): void;\n  flush(): void;\n}\n",
         ),
         (
             "src/use.ts",
@@ -160,6 +162,7 @@ fn interfaces(dir: &Path) {
              export class Box {\n  [$atom]: IAtom;\n  poke() { this[$atom].onBecome(4); }\n}\n\n\
              export function chained(n: INamed) { return n.rename(\"x\").reportChanged(); }\n\n\
              export function untyped(a: any) { return a.reportChanged(); }\n\n\
+             export function untypedDrain(s: any) { return s.drain(); }\n\n\
              export function made() { return new Atom().reportChanged(); }\n",
         ),
     ];
@@ -386,7 +389,8 @@ fn a_value_typed_by_an_interface_calls_the_interface_s_member_not_a_guess() {
         "{indexed:?}"
     );
     // The class implementing it is not what the typed call names; an untyped receiver's
-    // guess still goes to the class's method, never to a signature.
+    // guess still goes to the class's method, never to a signature, when the class has every
+    // member of each interface declaring the name.
     let atom = found(&impact(srv.addr, "src/atom.Atom.reportChanged"));
     assert!(
         !atom
@@ -401,6 +405,13 @@ fn a_value_typed_by_an_interface_calls_the_interface_s_member_not_a_guess() {
             "name_match".to_string()
         )),
         "{atom:?}"
+    );
+    // Unless a shape declaring the name is one the class does not have (`Sink` wants `flush`
+    // too): the untyped value may be any object of that shape, so there is no guess.
+    let pool = found(&impact(srv.addr, "src/atom.Pool.drain"));
+    assert!(
+        !pool.iter().any(|(who, _, _)| who == "src/use.untypedDrain"),
+        "{pool:?}"
     );
     // An interface merged into the class of its name (declared after it) does not hide it.
     let made = (

@@ -212,11 +212,23 @@ struct Symbols<'a> {
     sym_ids: Vec<OnceLock<FxHashMap<&'a str, (i64, SymKind)>>>,
     /// Node id of each symbol of each file, by the symbol's index in its parse.
     sym_node_of: Vec<Vec<i64>>,
-    /// Functions and methods by (language, name), for best-effort call matching: (node id,
-    /// whether it is a method).
-    by_name: FxHashMap<(Lang, &'a str), Vec<(i64, bool)>>,
+    /// Functions and methods by (language, name), for best-effort call matching.
+    by_name: FxHashMap<(Lang, &'a str), Vec<Named>>,
     /// Classes by (language, name), for a docstring naming a class Sphinx-style (`.Message`).
     classes_by_name: FxHashMap<(Lang, &'a str), Vec<i64>>,
+    /// The interfaces declaring a member by (language, name): a call by that name on an
+    /// untyped receiver may reach any object of their shapes.
+    signatures: FxHashMap<(Lang, &'a str), Vec<i64>>,
+    /// Each interface's member names (its method signatures and function-typed properties).
+    interface_members: FxHashMap<i64, Vec<&'a str>>,
+}
+
+/// A function or method a call may be matched to by name.
+struct Named {
+    id: i64,
+    method: bool,
+    /// The class node of a method.
+    class: Option<i64>,
 }
 
 /// Phase 1: the repository node, a node per file and per symbol with their `contains` and
@@ -252,6 +264,8 @@ fn add_files_and_symbols<'a>(
         sym_node_of: Vec::with_capacity(sources.len()),
         by_name: FxHashMap::with_capacity_and_hasher(symbols, Default::default()),
         classes_by_name: FxHashMap::default(),
+        signatures: FxHashMap::default(),
+        interface_members: FxHashMap::default(),
     };
     // Reused ids first: a new node never takes one of them.
     for part in reuse.iter().flatten() {
@@ -266,14 +280,29 @@ fn add_files_and_symbols<'a>(
         for (sym, id) in s.parse.symbols.iter().zip(&ids) {
             let key = (s.lang, sym.name.as_str());
             // An interface's signature is never a guess's target: the guess is what runs.
-            let signature = sym
+            let interface = sym
                 .parent
-                .is_some_and(|p| s.parse.symbols[p].detail == Some(INTERFACE));
+                .filter(|p| s.parse.symbols[*p].detail == Some(INTERFACE))
+                .and_then(|p| ids.get(p).copied());
             if sym.kind == SymKind::Class {
                 out.classes_by_name.entry(key).or_default().push(*id);
-            } else if !sym.name.starts_with("__") && !signature {
+            } else if let Some(interface) = interface {
+                out.signatures.entry(key).or_default().push(interface);
+                out.interface_members
+                    .entry(interface)
+                    .or_default()
+                    .push(sym.name.as_str());
+            } else if !sym.name.starts_with("__") {
                 let method = sym.kind == SymKind::Method;
-                out.by_name.entry(key).or_default().push((*id, method));
+                let class = sym
+                    .parent
+                    .filter(|_| method)
+                    .and_then(|p| ids.get(p).copied());
+                out.by_name.entry(key).or_default().push(Named {
+                    id: *id,
+                    method,
+                    class,
+                });
             }
         }
         out.sym_node_of.push(ids);
@@ -902,8 +931,9 @@ fn enclosing_symbol(symbols: &[Symbol], line: u32) -> Option<usize> {
 }
 
 /// Best effort by name: a unique function of that name anywhere in the repository, unless
-/// the name is a builtin's or a method call by a name the standard library owns. A call of a
-/// bare name is never a method's (no language here reaches a method without a receiver).
+/// the name is a builtin's, or a method call by a name the standard library owns or an
+/// interface declares for a shape the function's class does not have. A call of a bare name
+/// is never a method's (no language here reaches a method without a receiver).
 fn name_match(r: &Resolver<'_>, lang: Lang, callee: &str) -> Option<(i64, f64)> {
     let (receiver, last) = callee.rsplit_once('.').unwrap_or(("", callee));
     if receiver.is_empty() && builtins::builtin_call(lang, last) {
@@ -913,10 +943,36 @@ fn name_match(r: &Resolver<'_>, lang: Lang, callee: &str) -> Option<(i64, f64)> 
         return None;
     }
     match r.symbols.by_name.get(&(lang, last)).map(Vec::as_slice) {
-        Some([(only, method)]) if last.len() > 3 && !(receiver.is_empty() && *method) => {
-            Some((*only, NAME_MATCH_CONFIDENCE))
+        Some([only])
+            if last.len() > 3
+                && !(receiver.is_empty() && only.method)
+                && (receiver.is_empty() || r.fits_every_shape(only.class, lang, last)) =>
+        {
+            Some((only.id, NAME_MATCH_CONFIDENCE))
         }
         _ => None,
+    }
+}
+
+impl Resolver<'_> {
+    /// Whether `class` has every member of each interface declaring a member `name`: a value
+    /// of such a shape may then be an instance of it (TypeScript's types are structural), and
+    /// its method is the one guess. zod's v4 `interface ZodType` declares `parse` too, and v3's
+    /// `class ZodType` does not have its members, so an untyped `schema.parse()` is not guessed
+    /// to be v3's. A function is never a method call's guess when an interface has the name.
+    fn fits_every_shape(&self, class: Option<i64>, lang: Lang, name: &str) -> bool {
+        let Some(shapes) = self.symbols.signatures.get(&(lang, name)) else {
+            return true;
+        };
+        class.is_some_and(|c| {
+            shapes.iter().all(|i| {
+                let members = self.symbols.interface_members.get(i);
+                members
+                    .into_iter()
+                    .flatten()
+                    .all(|m| self.member(c, m, 0).is_some())
+            })
+        })
     }
 }
 
