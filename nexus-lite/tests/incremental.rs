@@ -126,6 +126,17 @@ fn copy_of_this_repository(dir: &Path) {
         "probe/elems_use.py",
         "from probe.elems import first\n\n\ndef use_first():\n    return first().ping()\n",
     );
+    // The same in TypeScript: an element of the container a method returns.
+    write(
+        dir,
+        "probe/ts_elems.ts",
+        "export class Left {\n  ping() { return 1; }\n}\n\nexport class Right {\n  ping() { return 2; }\n}\n\nexport class Shelf {\n  all(): Array<Left> { return []; }\n}\n",
+    );
+    write(
+        dir,
+        "probe/ts_elems_use.ts",
+        "import { Shelf } from \"./ts_elems\";\n\nexport function useAll(s: Shelf) {\n  return s.all()[0].ping();\n}\n",
+    );
     git(dir, &["init", "-q", "-b", "main"]);
     git(dir, &["add", "-A"]);
     git(dir, &["commit", "-q", "-m", "this repository"]);
@@ -441,6 +452,23 @@ fn a_regeneration_links_what_the_change_reaches_and_gives_the_full_graph() {
     });
     assert_eq!(linked, all);
     assert!(calls_with(data.path(), &graph, use_first, right, 0.8));
+    let (use_all, ts_left, ts_right) = (
+        "probe/ts_elems_use.useAll",
+        "probe/ts_elems.Left.ping",
+        "probe/ts_elems.Right.ping",
+    );
+    assert!(calls_with(data.path(), &graph, use_all, ts_left, 0.8));
+    let (linked, graph) = step(
+        &state,
+        repo.path(),
+        data.path(),
+        "a returned element",
+        |r| {
+            replace(r, "probe/ts_elems.ts", "Array<Left>", "Array<Right>");
+        },
+    );
+    assert_eq!(linked, all);
+    assert!(calls_with(data.path(), &graph, use_all, ts_right, 0.8));
     // The same body edited again without touching a construction: its file alone.
     let (linked, _) = step(
         &state,

@@ -147,11 +147,12 @@ fn interfaces(dir: &Path) {
              export interface IsAtom {\n  [$atom]: IAtom;\n}\n\
              export interface Registry {\n  [key: string]: Atom;\n}\n\n\
              export class Pool {\n  drain() {}\n}\n\n\
+             export class Store {\n  all(): Array<Atom> { return []; }\n}\n\n\
              export interface Sink {\n  drain(): void;\n  flush(): void;\n}\n",
         ),
         (
             "src/use.ts",
-            "import { $atom, Atom, Holds, IAtom, INamed, IsAtom, Registry } from \"./atom\";\n\n\
+            "import { $atom, Atom, Holds, IAtom, INamed, IsAtom, Registry, Store } from \"./atom\";\n\n\
              export class Holder {\n  constructor(private atom_: IAtom) {}\n  \
              touch() { this.atom_.reportChanged(); }\n  hook() { this.atom_.onBecome(1); }\n  \
              viaThis() { const { atom_ } = this; atom_.onBecome(2); }\n  \
@@ -163,6 +164,8 @@ fn interfaces(dir: &Path) {
              export function chained(n: INamed) { return n.rename(\"x\").reportChanged(); }\n\n\
              export function untyped(a: any) { return a.reportChanged(); }\n\n\
              export function untypedDrain(s: any) { return s.drain(); }\n\n\
+             export function viaReturned(s: Store) { s.all().forEach((a) => a.reportChanged()); }\n\n\
+             export function viaHeld(s: Store) { const list = s.all(); return list[0].reportChanged(); }\n\n\
              export function made() { return new Atom().reportChanged(); }\n",
         ),
     ];
@@ -388,6 +391,11 @@ fn a_value_typed_by_an_interface_calls_the_interface_s_member_not_a_guess() {
         indexed.contains(&inferred("src/use.viaIndex")),
         "{indexed:?}"
     );
+    // An element of the container a method returns (`all(): Array<Atom>`), directly or
+    // through a local holding it.
+    for who in ["src/use.viaReturned", "src/use.viaHeld"] {
+        assert!(indexed.contains(&inferred(who)), "{who}: {indexed:?}");
+    }
     // The class implementing it is not what the typed call names; an untyped receiver's
     // guess still goes to the class's method, never to a signature, when the class has every
     // member of each interface declaring the name.

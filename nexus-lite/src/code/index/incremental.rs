@@ -12,7 +12,7 @@ use super::link::FileImports;
 use super::resolve::package_bindings;
 use super::{Part, Source};
 use crate::code::lang::{
-    ARG_TYPE, ArgSlot, CALLBACK_PARAM, FileParse, GUARD_PARAM, SymKind, TypeFact,
+    ARG_TYPE, ArgSlot, CALLBACK_PARAM, FileParse, GUARD_PARAM, RETURN_ELEMENT, SymKind, TypeFact,
 };
 use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
 use std::collections::{BTreeMap, HashMap};
@@ -441,9 +441,10 @@ fn interface(p: &FileParse) -> BTreeMap<String, Item> {
             } else if read.as_ref().is_some_and(|r| !r.contains(head(&f.name)))
                 && !f.name.starts_with(CALLBACK_PARAM)
                 && !f.name.starts_with(GUARD_PARAM)
+                && f.name != RETURN_ELEMENT
             {
-                // Callers in other files read what its parameters' functions take and what
-                // it guards.
+                // Callers in other files read what its parameters' functions take, what it
+                // guards and what its returned container holds.
                 continue;
             }
             ("fact", &f.name, &f.ty).hash(&mut h);

@@ -263,6 +263,11 @@ pub const CALLBACK_ARG: &str = "cbarg:";
 /// (`var isMap = make() as (x: any) => x is ObservableMap`) holds `is:P:T`.
 pub const GUARD_PARAM: &str = "is:";
 
+/// Name of the fact of what an element of the container a function returns is (TypeScript):
+/// `ret:[]` in the scope of `getAll(): Array<Query>` is `Query`, so `this.getAll()[0]` and
+/// `this.getAll().forEach((q) => ...)` are typed. (A colon: no local's name.)
+pub const RETURN_ELEMENT: &str = "ret:[]";
+
 /// Suffix of the fact naming what indexing a container gives (`self.tags[key]`, a
 /// `Map`'s `get(key)`).
 pub const INDEXED: &str = "[]";

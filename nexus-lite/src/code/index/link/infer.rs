@@ -7,7 +7,7 @@ use crate::code::index::Source;
 use crate::code::index::resolve::Bind;
 use crate::code::lang::{
     ARG_TYPE, ArgSlot, CALLBACK_ARG, CALLBACK_PARAM, DOC_TYPE, GUARD_PARAM, GUARDED, INDEXED,
-    ITERATED, SymKind, TypeFact,
+    ITERATED, RETURN_ELEMENT, SymKind, TypeFact,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::borrow::Cow;
@@ -78,8 +78,13 @@ pub(super) struct Types<'a> {
     /// A constructed name's last part (`AuthHandler`) -> (file, construction index).
     constructed: FxHashMap<&'a str, Vec<(usize, usize)>>,
     /// (function node, fact name) -> (file, type text): what a function says of its parameters
-    /// ([`CALLBACK_PARAM`] and [`GUARD_PARAM`] facts).
+    /// and of the container it returns ([`CALLBACK_PARAM`], [`GUARD_PARAM`] and
+    /// [`RETURN_ELEMENT`] facts).
     param_facts: FxHashMap<(i64, &'a str), (usize, &'a str)>,
+    /// Whether some function has a [`RETURN_ELEMENT`] fact (TypeScript). Else neither `f()[]`
+    /// nor an element of what a local holds is asked: Python's typing stays as measured
+    /// against jedi, and pays nothing.
+    return_elements: bool,
     /// Every module-level alias's name and fact's name: a name in neither is not looked for
     /// through re-exports (a barrel's star re-exports make that walk long).
     alias_names: FxHashSet<&'a str>,
@@ -174,8 +179,11 @@ impl<'a> Types<'a> {
                     let entry = t.attrs.entry((node_of[class], attr));
                     keep_first(entry, (fi, f.ty.as_str()), |(_, t)| t);
                 } else if let Some(scope) = f.scope
-                    && (f.name.starts_with(CALLBACK_PARAM) || f.name.starts_with(GUARD_PARAM))
+                    && (f.name.starts_with(CALLBACK_PARAM)
+                        || f.name.starts_with(GUARD_PARAM)
+                        || f.name == RETURN_ELEMENT)
                 {
+                    t.return_elements |= f.name == RETURN_ELEMENT;
                     t.param_facts
                         .entry((node_of[scope], f.name.as_str()))
                         .or_insert((fi, f.ty.as_str()));
@@ -550,6 +558,16 @@ impl Resolver<'_> {
                 other => other,
             };
         }
+        if self.types.return_elements
+            && let Some(call) = expr
+                .strip_suffix(INDEXED)
+                .and_then(|e| e.strip_suffix("()"))
+            && let Target::Found(id, conf) = self.resolve_ref(fi, call, caller, depth + 1)
+            && let Some((g, ty)) = self.types.param_facts.get(&(id, RETURN_ELEMENT))
+        {
+            // An element of what `getAll(): Array<Query>` returns.
+            return lower(self.type_of(*g, ty, None, depth + 1), conf.min(INFERRED));
+        }
         if let Some(inner) = expr.strip_suffix("()") {
             if inner == "super" {
                 return Ty::Unknown;
@@ -611,6 +629,15 @@ impl Resolver<'_> {
                 }
                 if let Some(ty) = self.local_fact(fi, caller, expr) {
                     return lower(self.type_of(fi, ty, caller, depth + 1), INFERRED);
+                }
+                // `const marks = node.marks; marks[i]`: an element of what the local holds.
+                if self.types.return_elements
+                    && let Some(local) = expr.strip_suffix(INDEXED)
+                    && let Some(held) = self.local_fact(fi, caller, local)
+                    && let found @ (Ty::Class(..) | Ty::Union(..)) =
+                        self.type_of(fi, &format!("{held}{INDEXED}"), caller, depth + 1)
+                {
+                    return lower(found, INFERRED);
                 }
                 if matches!(expr, "self" | "cls") {
                     return Ty::Unknown;

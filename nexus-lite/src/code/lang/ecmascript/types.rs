@@ -7,7 +7,7 @@ use tree_sitter::Node;
 
 use crate::code::lang::{
     CALLBACK_ARG, CALLBACK_PARAM, FileParse, GUARD_PARAM, GUARDED, INDEXED, ITERATED, OpenBlocks,
-    SymKind, TypeFact, field, kind, text,
+    RETURN_ELEMENT, SymKind, TypeFact, field, kind, text,
 };
 
 /// The longest key [`expr_key`] builds.
@@ -564,6 +564,12 @@ pub(super) fn return_annotation(
     {
         guard(out, fun, predicate, src, sym);
         return;
+    }
+    if let Some(element) = annotation
+        .and_then(|t| container_elements(t, src))
+        .and_then(|(indexed, _)| indexed)
+    {
+        push(out, Some(sym), RETURN_ELEMENT.to_string(), element);
     }
     let own = annotation.and_then(|t| type_key(t, src));
     let symbol = &out.symbols[sym];
