@@ -25,7 +25,8 @@ fn main() {
 /// instructions first (benches/hot-symbols.txt, written by benches/hot_symbols.py), with the
 /// toolchain's rust-lld: side by side with LLVM's own order, 6–22 µs less server CPU per call.
 /// A name the build no longer has is skipped, so a stale list costs speed, never the build.
-/// Left out when another linker is configured: it may not know the flag.
+/// Left out when another linker is configured, or with a toolchain older than 1.90 (whose
+/// default linker on this target is not rust-lld): it may not know the flag.
 fn link_hot_functions_first(root: &Path) {
     let order = root.join("benches/hot-symbols.txt");
     println!("cargo::rerun-if-changed={}", order.display());
@@ -38,6 +39,7 @@ fn link_hot_functions_first(root: &Path) {
     if var("PROFILE") == "release"
         && var("TARGET") == "x86_64-unknown-linux-gnu"
         && own_linker
+        && rust_lld_by_default(&var("RUSTC"))
         && order.is_file()
     {
         let arg = |flag: String| println!("cargo::rustc-link-arg-bin=nexus-mcp={flag}");
@@ -61,4 +63,18 @@ fn bake(dir: &Path, root: &Path, out: &Path) {
             std::process::exit(1);
         }
     }
+}
+
+/// Whether `rustc` links x86_64 Linux binaries with its own rust-lld by default (1.90 and later).
+fn rust_lld_by_default(rustc: &str) -> bool {
+    let Ok(out) = std::process::Command::new(rustc).arg("-vV").output() else {
+        return false;
+    };
+    let version = String::from_utf8_lossy(&out.stdout);
+    let minor = version
+        .lines()
+        .find_map(|l| l.strip_prefix("release: 1."))
+        .and_then(|rest| rest.split('.').next())
+        .and_then(|m| m.parse::<u32>().ok());
+    minor.is_some_and(|m| m >= 90)
 }
