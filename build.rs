@@ -21,8 +21,8 @@ fn main() {
     link_hot_functions_first(&root);
 }
 
-/// A release build for x86_64 Linux links the functions a tool call runs first, most
-/// instructions first (benches/hot-symbols.txt, written by benches/hot_symbols.py), with the
+/// A release build for x86_64 Linux links first the functions callgrind saw run (tool calls
+/// and start-up), most instructions first (benches/hot-symbols.txt, written by benches/hot_symbols.py), with the
 /// toolchain's rust-lld: side by side with LLVM's own order, 6–22 µs less server CPU per call.
 /// A name the build no longer has is skipped, so a stale list costs speed, never the build.
 /// Left out when another linker is configured, or with a toolchain older than 1.90 (whose
