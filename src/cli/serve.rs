@@ -117,6 +117,7 @@ pub async fn run(
             let scopes = backend.stdio_scopes(surface)?;
             let nexus = app.nexus.clone();
             let service = McpServer::new(app, Mode::LocalStdio, scopes)
+                .into_service()
                 .serve(nexus_mcp_runtime::transport::stdio::transport())
                 .await
                 .map_err(|e| format!("stdio session failed to start: {e}"))?;

@@ -14,6 +14,7 @@ mod http;
 mod listing;
 mod notifications;
 mod results;
+mod subscriptions;
 
 use axum::Json;
 use axum::Router;

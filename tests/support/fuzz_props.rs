@@ -1458,7 +1458,8 @@ pub fn docs_world() -> DocsWorld {
         Default::default(),
     ));
     let scopes: BTreeSet<String> = ["docs:read".to_owned()].into();
-    let server = nexus_mcp_runtime::mcp::McpServer::new(app, Mode::LocalStdio, scopes);
+    let server =
+        nexus_mcp_runtime::mcp::McpServer::new(app, Mode::LocalStdio, scopes).into_service();
     let client = rt.block_on(async {
         use rmcp::ServiceExt;
         let (server_side, client_side) = tokio::io::duplex(1 << 20);

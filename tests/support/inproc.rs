@@ -20,9 +20,9 @@ use nexus_mcp_runtime::mcp::McpServer;
 use nexus_mcp_runtime::spec::{Mode, SurfaceSpec};
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, LoggingMessageNotificationParam,
-    ProgressNotificationParam,
+    ProgressNotificationParam, ProtocolVersion,
 };
-use rmcp::service::{NotificationContext, RunningService};
+use rmcp::service::{ClientLifecycleMode, ClientServiceExt, NotificationContext, RunningService};
 use rmcp::{ClientHandler, RoleClient, ServiceExt};
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -181,6 +181,8 @@ pub struct Options {
     /// Granted scopes; `None` means the surface's default stdio scopes.
     pub scopes: Option<Vec<&'static str>>,
     pub parts: SurfaceParts,
+    /// The client opens a 2026-07-28 session with `server/discover` instead of `initialize`.
+    pub discover: bool,
 }
 
 impl Default for Options {
@@ -189,6 +191,7 @@ impl Default for Options {
             mode: Mode::LocalStdio,
             scopes: None,
             parts: SurfaceParts::default(),
+            discover: false,
         }
     }
 }
@@ -225,14 +228,25 @@ impl Engine {
             None => nexus_mcp_runtime::access::default_stdio_scopes(surface),
         };
         let (server_side, client_side) = tokio::io::duplex(1 << 20);
-        let server = McpServer::new(app.clone(), options.mode, scopes);
+        let server = McpServer::new(app.clone(), options.mode, scopes).into_service();
         let server = tokio::spawn(async move {
             if let Ok(running) = server.serve(server_side).await {
                 let _ = running.waiting().await;
             }
         });
         let notes = Notes::default();
-        let client = notes.clone().serve(client_side).await.unwrap();
+        let client = if options.discover {
+            let discover = ClientLifecycleMode::Discover {
+                preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+            };
+            notes
+                .clone()
+                .serve_with_lifecycle(client_side, discover)
+                .await
+        } else {
+            notes.clone().serve(client_side).await
+        }
+        .unwrap();
         Engine {
             client,
             notes,

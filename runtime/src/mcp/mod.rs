@@ -30,6 +30,7 @@ use serde_json::Value;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
+pub use subscriptions::{FirstReads, McpService};
 pub use tools::call_result;
 
 /// Scopes granted to one HTTP request by the key that authenticated it (set by the auth layer).

@@ -4,6 +4,7 @@
 
 use super::{McpServer, from_json};
 use crate::access;
+use crate::app::ToolContext;
 use crate::backend::mapping;
 use crate::error::{ToolError, echo, log_internal};
 use crate::spec::{Mode, ResourceSpec};
@@ -109,26 +110,34 @@ impl McpServer {
         request: ReadResourceRequestParams,
         ctx: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        let scopes = self.scopes_for(&ctx);
-        let Some((resource, vars)) = self.find_resource(&scopes, &request.uri) else {
-            return Err(not_found(&request.uri));
+        self.read_as(&request.uri, &self.tool_context(&ctx, None))
+            .await
+    }
+
+    /// A read of `uri` as `caller` (its scopes, repositories and log) would make it.
+    pub(super) async fn read_as(
+        &self,
+        uri: &str,
+        caller: &ToolContext,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let Some((resource, vars)) = self.find_resource(&caller.scopes, uri) else {
+            return Err(not_found(uri));
         };
         self.check_variables(resource, &vars)?;
         let args = Value::Object(vars);
         let contents = match &resource.nexus {
             None => {
                 let text = self.render(resource, &args, None)?;
-                json!({"uri": request.uri, "mimeType": resource.mime_type, "text": text})
+                json!({"uri": uri, "mimeType": resource.mime_type, "text": text})
             }
             Some(nexus) => {
-                let tool_ctx = self.tool_context(&ctx, None);
                 let request_to_backend = mapping::render(resource.uri, nexus, &args)
                     .map_err(|e| self.backend_error(resource, e))?;
-                let raw = tool_ctx
+                let raw = caller
                     .nexus(&request_to_backend)
                     .await
                     .map_err(|e| self.backend_error(resource, e))?;
-                self.contents_from_answer(resource, &request.uri, &args, raw)?
+                self.contents_from_answer(resource, uri, &args, raw)?
             }
         };
         let contents: ResourceContents = from_json(contents)?;

@@ -2,22 +2,118 @@
 //! 2026-07-28. A resource the manifest declares subscribable (`subscribe: {poll_seconds}`) is read
 //! again, as its subscriber would read it, every `poll_seconds` while someone listens, and a
 //! change is sent as `notifications/resources/updated`. A read that fails is no change.
+//!
+//! rmcp acknowledges a `subscriptions/listen` before it calls `listen`, so a watch whose first
+//! value were read there would take a change the client makes as soon as it holds the
+//! acknowledgment for its first value, and never report it. The listened resources are read
+//! before rmcp sees the request instead ([`FirstReads`]): by [`McpService`] for the transports
+//! rmcp serves from a `Service` (stdio, legacy SSE, in-process), and by the Streamable HTTP
+//! front layer, which needs a `ServerHandler`. `resources/subscribe` reads before it answers.
 
 use super::McpServer;
+use crate::app::{App, ToolContext};
+use crate::caller::Caller;
 use crate::error::echo;
+use crate::spec::Mode;
 use rmcp::model::{
-    ErrorData, ReadResourceRequestParams, ReadResourceResponse, ResourceUpdatedNotification,
-    ResourceUpdatedNotificationParam, ServerNotification, SubscribeRequestParams,
-    SubscriptionFilter, UnsubscribeRequestParams,
+    ClientNotification, ClientRequest, ErrorData, ProtocolVersion, ReadResourceResponse,
+    ResourceUpdatedNotification, ResourceUpdatedNotificationParam, ServerConfig,
+    ServerNotification, ServerResult, SubscribeRequestParams, SubscriptionFilter,
+    UnsubscribeRequestParams,
 };
-use rmcp::service::{RequestContext, RoleServer, SubscriptionContext};
-use std::collections::HashMap;
+use rmcp::service::{
+    NotificationContext, RequestContext, RoleServer, Service, SubscriptionContext,
+};
+use std::borrow::Cow;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 /// One session's watches, by URI.
 #[derive(Clone, Default)]
 pub struct Subscriptions(Arc<Mutex<HashMap<String, Watch>>>);
+
+/// What a `subscriptions/listen`'s resources read before rmcp saw the request, by URI: each
+/// watch's first value. Carried in the request's extensions.
+#[derive(Clone, Default)]
+pub struct FirstReads(Arc<HashMap<String, String>>);
+
+impl FirstReads {
+    /// The Streamable HTTP front layer's reads: a `subscriptions/listen` from `caller`, read
+    /// as the server `app` serves it would read it for that caller.
+    pub async fn for_http(app: Arc<App>, caller: &Caller, requested: &SubscriptionFilter) -> Self {
+        let server = McpServer::new(app, Mode::RemoteHttp, BTreeSet::new());
+        let reader = ToolContext {
+            app: server.app.clone(),
+            mode: Mode::RemoteHttp,
+            scopes: caller.scopes.clone(),
+            repositories: caller.repositories.clone(),
+            progress: None,
+            log: None,
+            asking: None,
+        };
+        server.first_reads(requested, &reader).await
+    }
+
+    /// The reads carried by `ctx`'s request, put there by [`McpService`] or, over Streamable
+    /// HTTP, in the HTTP request's extensions.
+    fn of(ctx: &RequestContext<RoleServer>) -> Self {
+        ctx.extensions
+            .get::<FirstReads>()
+            .or_else(|| {
+                ctx.extensions
+                    .get::<axum::http::request::Parts>()
+                    .and_then(|p| p.extensions.get::<FirstReads>())
+            })
+            .cloned()
+            .unwrap_or_default()
+    }
+}
+
+/// [`McpServer`] as rmcp's `Service`, for the transports rmcp serves from one (stdio, legacy
+/// SSE, in-process): a `subscriptions/listen`'s resources are read before rmcp acknowledges it.
+#[derive(Clone)]
+pub struct McpService(McpServer);
+
+impl McpServer {
+    pub fn into_service(self) -> McpService {
+        McpService(self)
+    }
+}
+
+impl Service<RoleServer> for McpService {
+    async fn handle_request(
+        &self,
+        request: ClientRequest,
+        mut context: RequestContext<RoleServer>,
+    ) -> Result<ServerResult, ErrorData> {
+        if let ClientRequest::SubscriptionsListenRequest(listen) = &request {
+            let reader = self.0.tool_context(&context, None);
+            let first = self
+                .0
+                .first_reads(&listen.params.notifications, &reader)
+                .await;
+            context.extensions.insert(first);
+        }
+        Service::handle_request(&self.0, request, context).await
+    }
+
+    async fn handle_notification(
+        &self,
+        notification: ClientNotification,
+        context: NotificationContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        Service::handle_notification(&self.0, notification, context).await
+    }
+
+    fn get_info(&self) -> ServerConfig {
+        Service::get_info(&self.0)
+    }
+
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        Service::supported_protocol_versions(&self.0)
+    }
+}
 
 /// A watch ends when it is replaced, unsubscribed or its session's transport closes.
 struct Watch(tokio::task::JoinHandle<()>);
@@ -49,7 +145,7 @@ impl McpServer {
             ));
         };
         // Unreadable now (the backend refuses it): the same error a read gives.
-        let first = self.read_text(&uri, &ctx).await?;
+        let first = self.read_text(&uri, &self.tool_context(&ctx, None)).await?;
         let server = self.clone();
         let watched = uri.clone();
         let task = tokio::spawn(async move {
@@ -94,6 +190,7 @@ impl McpServer {
         F: Fn(String) -> Fut,
         Fut: std::future::Future<Output = bool>,
     {
+        let reader = self.tool_context(ctx, None);
         let mut last = first;
         let mut tick = tokio::time::interval(Duration::from_secs(u64::from(every)));
         if last.is_some() {
@@ -104,7 +201,7 @@ impl McpServer {
             if ctx.peer.is_transport_closed() {
                 return;
             }
-            let Ok(now) = self.read_text(uri, ctx).await else {
+            let Ok(now) = self.read_text(uri, &reader).await else {
                 continue;
             };
             let changed = last.as_ref().is_some_and(|l| *l != now);
@@ -130,10 +227,28 @@ impl McpServer {
         accepted
     }
 
+    /// Reads the resources `requested` names that this manifest can watch, as `reader` would.
+    /// A read that fails is left out: that watch starts from its own first read.
+    async fn first_reads(
+        &self,
+        requested: &SubscriptionFilter,
+        reader: &ToolContext,
+    ) -> FirstReads {
+        let watched = self.subscription_filter(requested).resource_subscriptions;
+        let reads = watched.into_iter().flatten().map(|uri| async move {
+            let text = self.read_text(&uri, reader).await.ok()?;
+            Some((uri, text))
+        });
+        let read = futures::future::join_all(reads).await;
+        FirstReads(Arc::new(read.into_iter().flatten().collect()))
+    }
+
     /// One `subscriptions/listen` stream: every accepted resource watched until the client
-    /// cancels the request (rmcp acknowledges it and tags each notification).
+    /// cancels the request (rmcp acknowledges it and tags each notification), each from its
+    /// [`FirstReads`] value.
     pub(super) async fn listen(&self, context: SubscriptionContext) {
         let ctx = context.request_context().clone();
+        let first = FirstReads::of(&ctx);
         let uris = context
             .accepted()
             .resource_subscriptions
@@ -143,8 +258,9 @@ impl McpServer {
         let watches = uris.into_iter().filter_map(|uri| {
             let every = self.poll_seconds(&uri)?;
             let (ctx, sink) = (ctx.clone(), sink.clone());
+            let first = first.0.get(&uri).cloned();
             Some(async move {
-                self.watch(&uri, &ctx, every, None, |uri| {
+                self.watch(&uri, &ctx, every, first, |uri| {
                     let sink = sink.clone();
                     async move {
                         let updated = ServerNotification::ResourceUpdatedNotification(
@@ -171,15 +287,9 @@ impl McpServer {
             .and_then(|(r, _)| r.poll_seconds)
     }
 
-    /// What a read of `uri` answers this session, as text to compare.
-    async fn read_text(
-        &self,
-        uri: &str,
-        ctx: &RequestContext<RoleServer>,
-    ) -> Result<String, ErrorData> {
-        let read = self
-            .resources_read(ReadResourceRequestParams::new(uri.to_owned()), ctx.clone())
-            .await?;
+    /// What a read of `uri` by `reader` answers, as text to compare.
+    async fn read_text(&self, uri: &str, reader: &ToolContext) -> Result<String, ErrorData> {
+        let read = self.read_as(uri, reader).await?;
         let read = match read {
             ReadResourceResponse::Complete(result) => serde_json::to_value(result),
             ReadResourceResponse::InputRequired(asked) => serde_json::to_value(asked),

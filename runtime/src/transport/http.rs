@@ -186,6 +186,7 @@ pub fn router(app: Arc<App>, auth: Auth, settings: &HttpSettings) -> Result<Rout
     let binding = sessions::Binding {
         registry: registry.clone(),
         manager,
+        app: app.clone(),
     };
     let streamable = Router::new().nest_service(sessions::STREAMABLE, mcp);
     let legacy = Router::new()

@@ -199,7 +199,8 @@ pub async fn open(
     };
     let scopes: BTreeSet<String> = caller.scopes.iter().cloned().collect();
     let server = McpServer::new(state.app.clone(), Mode::RemoteHttp, scopes)
-        .with_repositories(caller.repositories.clone());
+        .with_repositories(caller.repositories.clone())
+        .into_service();
     tokio::spawn(async move {
         let _slot = slot;
         match server.serve(transport).await {

@@ -16,16 +16,18 @@ use axum::Json;
 use axum::extract::Request;
 use axum::http::{Method, StatusCode};
 use axum::response::{IntoResponse, Response};
-use rmcp::model::{ClientRequest, JsonRpcMessage};
+use rmcp::model::{ClientRequest, JsonRpcMessage, SubscriptionFilter};
 use serde_json::json;
 
 /// What `sessions::bind` needs from a POSTed message.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Default)]
 pub struct Peeked {
     /// A request (it has an id and gets an answer), not a notification or a response.
     pub request: bool,
     /// An initialize request.
     pub initialize: bool,
+    /// What a `subscriptions/listen` asks for: its resources are read before rmcp sees it.
+    pub listen: Option<SubscriptionFilter>,
 }
 
 /// The framing check, run first by `sessions::bind` (in the same layer: a layer of its own
@@ -47,7 +49,7 @@ pub fn check(request: &Request) -> Result<Option<Peeked>, serde_json::Value> {
     if framing::is_plain_tool_call(body) {
         return Ok(Some(Peeked {
             request: true,
-            initialize: false,
+            ..Peeked::default()
         }));
     }
     match framing::frame(body) {
@@ -56,11 +58,12 @@ pub fn check(request: &Request) -> Result<Option<Peeked>, serde_json::Value> {
             JsonRpcMessage::Request(r) => Peeked {
                 request: true,
                 initialize: matches!(r.request, ClientRequest::InitializeRequest(_)),
+                listen: match r.request {
+                    ClientRequest::SubscriptionsListenRequest(l) => Some(l.params.notifications),
+                    _ => None,
+                },
             },
-            _ => Peeked {
-                request: false,
-                initialize: false,
-            },
+            _ => Peeked::default(),
         })),
         Frame::Skip => Ok(None),
     }

@@ -2,6 +2,9 @@
 //! its calls in flight. A request naming another key's session gets exactly the 404 of an
 //! unknown session, so a key cannot even learn that the session exists.
 
+use super::framing::Peeked;
+use crate::app::App;
+use crate::mcp::FirstReads;
 use crate::transport::auth::{Caller, KeyId};
 use axum::Json;
 use axum::body::Body;
@@ -186,6 +189,8 @@ impl Registry {
 pub struct Binding {
     pub registry: Arc<Registry>,
     pub manager: Arc<LocalSessionManager>,
+    /// What the MCP service serves: a `subscriptions/listen`'s first reads are made here.
+    pub app: Arc<App>,
 }
 
 fn session_id(headers: &HeaderMap) -> Option<String> {
@@ -203,7 +208,7 @@ fn no_such_session() -> Response {
 /// In front of rmcp's /mcp service: answers malformed JSON-RPC ([`super::framing::check`],
 /// first), then binds sessions to keys and applies the per-key caps. Runs after
 /// authentication and the body buffer, in the same layer.
-pub async fn bind(b: &Binding, request: Request, next: Next) -> Response {
+pub async fn bind(b: &Binding, mut request: Request, next: Next) -> Response {
     let peeked = match super::framing::check(&request) {
         Ok(peeked) => peeked,
         Err(reply) => return super::framing::reject(reply),
@@ -219,8 +224,12 @@ pub async fn bind(b: &Binding, request: Request, next: Next) -> Response {
         return no_such_session();
     }
     let method = request.method().clone();
-    let is_request = peeked.is_some_and(|p| p.request);
-    let initialize = session.is_none() && peeked.is_some_and(|p| p.initialize);
+    let Peeked {
+        request: is_request,
+        initialize,
+        listen,
+    } = peeked.unwrap_or_default();
+    let initialize = session.is_none() && initialize;
     let slot = if initialize {
         match b.registry.reserve(caller.id) {
             Ok(slot) => Some(slot),
@@ -244,6 +253,10 @@ pub async fn bind(b: &Binding, request: Request, next: Next) -> Response {
     } else {
         None
     };
+    if let Some(listen) = listen {
+        let first = FirstReads::for_http(b.app.clone(), &caller, &listen).await;
+        request.extensions_mut().insert(first);
+    }
     let response = next.run(request).await;
     if let Some(slot) = slot
         && let Some(id) = session_id(response.headers())
