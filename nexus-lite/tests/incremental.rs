@@ -137,6 +137,18 @@ fn copy_of_this_repository(dir: &Path) {
         "probe/ts_elems_use.ts",
         "import { Shelf } from \"./ts_elems\";\n\nexport function useAll(s: Shelf) {\n  return s.all()[0].ping();\n}\n",
     );
+    // A callback in an options object, typed by the member of the parameter's type, whose
+    // parameter is a function type alias.
+    write(
+        dir,
+        "probe/ts_opts.ts",
+        "import { Left, Right } from \"./ts_elems\";\n\nexport type MakesLeft = () => Left;\nexport type MakesRight = () => Right;\n\nexport interface Opts {\n  use?: (make: MakesLeft) => void;\n}\n\nexport function configure(opts: Opts) {}\n",
+    );
+    write(
+        dir,
+        "probe/ts_opts_use.ts",
+        "import { configure } from \"./ts_opts\";\n\nexport function setUp() {\n  configure({ use: (make) => make().ping() });\n}\n",
+    );
     git(dir, &["init", "-q", "-b", "main"]);
     git(dir, &["add", "-A"]);
     git(dir, &["commit", "-q", "-m", "this repository"]);
@@ -469,6 +481,24 @@ fn a_regeneration_links_what_the_change_reaches_and_gives_the_full_graph() {
     );
     assert_eq!(linked, all);
     assert!(calls_with(data.path(), &graph, use_all, ts_right, 0.8));
+    let set_up = "probe/ts_opts_use.setUp";
+    assert!(calls_with(data.path(), &graph, set_up, ts_left, 0.8));
+    let (linked, graph) = step(
+        &state,
+        repo.path(),
+        data.path(),
+        "an options member's parameter type",
+        |r| {
+            replace(
+                r,
+                "probe/ts_opts.ts",
+                "(make: MakesLeft)",
+                "(make: MakesRight)",
+            );
+        },
+    );
+    assert_eq!(linked, all);
+    assert!(calls_with(data.path(), &graph, set_up, ts_right, 0.8));
     // The same body edited again without touching a construction: its file alone.
     let (linked, _) = step(
         &state,

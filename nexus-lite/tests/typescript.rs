@@ -130,6 +130,49 @@ fn containers(dir: &Path) {
     git(dir, &["commit", "-q", "-m", "fixture"]);
 }
 
+/// redux-toolkit's shape: a callback in an options object, whose parameter is typed by a
+/// function type alias (`middleware: (gDM) => gDM().concat(...)`), and a callback passed
+/// directly whose parameter has such a type.
+fn options_callbacks(dir: &Path) {
+    git(dir, &["init", "-q", "-b", "main"]);
+    let files = [
+        (
+            "src/tuple.ts",
+            "export class Tuple {\n  concat(...items: any[]) { return this; }\n  \
+             prepend(...items: any[]) { return this; }\n}\n",
+        ),
+        (
+            "src/defaults.ts",
+            "import { Tuple } from \"./tuple\";\n\n\
+             export type GetDefaults<S = any> = <O>(options?: O) => Tuple;\n\n\
+             export const buildDefaults = (): GetDefaults => () => new Tuple();\n",
+        ),
+        (
+            "src/store.ts",
+            "import type { GetDefaults } from \"./defaults\";\n\
+             import { Tuple } from \"./tuple\";\n\n\
+             export interface StoreOptions<S> {\n  reducer: S;\n  \
+             middleware?: (getDefaults: GetDefaults<S>) => Tuple;\n}\n\n\
+             export function configureStore<S>(options: StoreOptions<S>) { return options; }\n\n\
+             export function withDefaults(use: (getDefaults: GetDefaults) => void) {}\n",
+        ),
+        (
+            "src/app.ts",
+            "import { configureStore, withDefaults } from \"./store\";\n\n\
+             export function makeStore() {\n  \
+             return configureStore({ reducer: 1, middleware: (gDM) => gDM().concat() });\n}\n\n\
+             export function direct() {\n  withDefaults((g) => g().prepend());\n}\n\n\
+             export function noSuchMember() {\n  \
+             return configureStore({ reducer: 1, other: (gDM) => gDM().concat() });\n}\n",
+        ),
+    ];
+    for (path, text) in files {
+        write(dir, path, text);
+    }
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-q", "-m", "fixture"]);
+}
+
 /// An interface, a class implementing it, and calls through a value typed by the interface.
 fn interfaces(dir: &Path) {
     git(dir, &["init", "-q", "-b", "main"]);
@@ -438,4 +481,33 @@ fn a_value_typed_by_an_interface_calls_the_interface_s_member_not_a_guess() {
     };
     assert!(inherits("src/atom.INamed"), "{iface:?}");
     assert!(!inherits("src/atom.Atom"), "{iface:?}");
+}
+
+#[test]
+fn a_callback_in_an_options_object_is_typed_by_the_member_and_a_function_type_alias() {
+    let repo = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    options_callbacks(repo.path());
+    let srv = start_server(repo.path(), data.path(), Some(REPO), true);
+    let edge = |who: &str, confidence: &str| {
+        (who.to_string(), "calls".to_string(), confidence.to_string())
+    };
+    // `middleware: (gDM) => gDM().concat()`: `gDM` is what `StoreOptions.middleware` takes, a
+    // `GetDefaults`, whose call returns a `Tuple`.
+    let concat = found(&impact(srv.addr, "src/tuple.Tuple.concat"));
+    assert!(
+        concat.contains(&edge("src/app.makeStore", "inferred")),
+        "{concat:?}"
+    );
+    // A property the parameter's type does not have types nothing: a name-only guess at most.
+    assert!(
+        !concat.contains(&edge("src/app.noSuchMember", "inferred")),
+        "{concat:?}"
+    );
+    // A callback passed directly, its parameter declared as a `GetDefaults`.
+    let prepend = found(&impact(srv.addr, "src/tuple.Tuple.prepend"));
+    assert!(
+        prepend.contains(&edge("src/app.direct", "inferred")),
+        "{prepend:?}"
+    );
 }

@@ -12,7 +12,8 @@ use super::link::FileImports;
 use super::resolve::package_bindings;
 use super::{Part, Source};
 use crate::code::lang::{
-    ARG_TYPE, ArgSlot, CALLBACK_PARAM, FileParse, GUARD_PARAM, RETURN_ELEMENT, SymKind, TypeFact,
+    ARG_TYPE, ArgSlot, CALLBACK_PARAM, FileParse, GUARD_PARAM, PARAM_TYPE, RETURN_ELEMENT, SymKind,
+    TypeFact,
 };
 use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
 use std::collections::{BTreeMap, HashMap};
@@ -440,6 +441,7 @@ fn interface(p: &FileParse) -> BTreeMap<String, Item> {
                 names.push(head(a).to_string());
             } else if read.as_ref().is_some_and(|r| !r.contains(head(&f.name)))
                 && !f.name.starts_with(CALLBACK_PARAM)
+                && !f.name.starts_with(PARAM_TYPE)
                 && !f.name.starts_with(GUARD_PARAM)
                 && f.name != RETURN_ELEMENT
             {

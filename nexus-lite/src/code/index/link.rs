@@ -8,7 +8,7 @@ mod infer;
 
 use super::resolve::{Bind, Indexed};
 use super::{AnomalyRow, EdgeRow, ImportRow, NodeRow, Part, Source};
-use crate::code::lang::{INTERFACE, Import, Lang, SymKind, Symbol};
+use crate::code::lang::{FUNCTION_TYPE, INTERFACE, Import, Lang, SymKind, Symbol};
 use crate::core::analyser::severity::Level;
 use crate::core::graph::tarjan;
 use infer::{Target, Types};
@@ -600,10 +600,11 @@ impl<'a> Resolver<'a> {
             let syms = &self.sources[f].parse.symbols;
             let mut table = FxHashMap::default();
             // A name defined twice in one file is its last definition, but an interface merges
-            // into a class of its name (TypeScript's declaration merging): the class.
+            // into a class of its name (TypeScript's declaration merging): the class. A
+            // function type alias is a type: a value of its name is what the name calls.
             for (sym, id) in syms.iter().zip(&self.symbols.sym_node_of[f]) {
                 let q = sym.local_qname.as_str();
-                if sym.detail == Some(INTERFACE) && table.contains_key(q) {
+                if matches!(sym.detail, Some(INTERFACE | FUNCTION_TYPE)) && table.contains_key(q) {
                     continue;
                 }
                 table.insert(q, (*id, sym.kind));

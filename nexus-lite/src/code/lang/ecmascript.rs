@@ -7,8 +7,8 @@
 mod types;
 
 use crate::code::lang::{
-    Base, FileParse, INTERFACE, Import, SymKind, children_rev, field, in_function, kind, line_of,
-    note_error, parse_tree, push_symbol, text,
+    Base, FUNCTION_TYPE, FileParse, INTERFACE, Import, SymKind, children_rev, field, in_function,
+    kind, line_of, note_error, parse_tree, push_symbol, text,
 };
 use tree_sitter::{Node, Parser};
 
@@ -131,6 +131,11 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
             }
             "interface_declaration" => {
                 if let Some(idx) = interface(&mut out, node, src, scope) {
+                    child_scope = Some(idx);
+                }
+            }
+            "type_alias_declaration" => {
+                if let Some(idx) = function_type_alias(&mut out, node, src, scope) {
                     child_scope = Some(idx);
                 }
             }
@@ -276,6 +281,22 @@ fn interface(
             push_base(out, idx, n, src);
         }
     }
+    Some(idx)
+}
+
+/// `type F = (x: T) => R`: a function of that name, so that a value of type `F`, called,
+/// returns what `R` is; its symbol index. None for other aliases.
+fn function_type_alias(
+    out: &mut FileParse,
+    node: Node<'_>,
+    src: &[u8],
+    scope: Option<usize>,
+) -> Option<usize> {
+    let name = field(node, "name")?;
+    let fun = field(node, "value").filter(|v| kind(*v) == "function_type")?;
+    let idx = push_symbol(out, node, text(name, src), SymKind::Function, scope);
+    out.symbols[idx].detail = Some(FUNCTION_TYPE);
+    types::return_annotation(out, fun, src, idx, &types::Signatures::default());
     Some(idx)
 }
 

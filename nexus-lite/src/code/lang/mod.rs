@@ -101,11 +101,16 @@ pub struct Base {
 
 /// Every `Symbol::detail` a language module produces (parse-cache rows are read back into
 /// these static strings).
-pub const SYMBOL_DETAILS: [&str; 5] = ["struct", "enum", "union", "trait", INTERFACE];
+pub const SYMBOL_DETAILS: [&str; 6] =
+    ["struct", "enum", "union", "trait", INTERFACE, FUNCTION_TYPE];
 
 /// The [`Symbol::detail`] of a TypeScript interface: a class node whose members are
 /// signatures, a shape other classes implement.
 pub const INTERFACE: &str = "interface";
+
+/// The [`Symbol::detail`] of a TypeScript function type alias (`type F = (x: T) => R`): a
+/// function node, so a value of that type, called, returns what the alias says.
+pub const FUNCTION_TYPE: &str = "function type";
 
 /// `Symbol` as stored, with `detail` as owned text.
 #[derive(Deserialize)]
@@ -255,8 +260,15 @@ pub const CALLBACK_PARAM: &str = "cb:";
 /// Prefix of the fact of an unannotated parameter of a function passed as an argument
 /// (TypeScript): `cbarg:CALLEE:A:Q` is parameter `Q` of argument `A` of a call of `CALLEE`,
 /// typed by the [`CALLBACK_PARAM`] fact of what `CALLEE` resolves to (a class: its
-/// constructor).
+/// constructor). `cbarg:CALLEE:A.K:Q`: parameter `Q` of the function at property `K` of an
+/// object literal passed as argument `A` (`configureStore({ middleware: (gDM) => ... })`),
+/// typed by member `K` of the type of `CALLEE`'s parameter `A` ([`PARAM_TYPE`]).
 pub const CALLBACK_ARG: &str = "cbarg:";
+
+/// Name of the fact of a parameter's declared type by position (TypeScript): `param:P` in the
+/// scope of a function or an interface's member is the type of its parameter `P`. (A colon:
+/// no local's name.)
+pub const PARAM_TYPE: &str = "param:";
 
 /// Name of the fact of a type guard (TypeScript): `is:P` in the scope of a function whose
 /// return annotation is `x is T` (`x` its parameter `P`) is `T`. A variable holding a guard

@@ -7,7 +7,7 @@ use crate::code::index::Source;
 use crate::code::index::resolve::Bind;
 use crate::code::lang::{
     ARG_TYPE, ArgSlot, CALLBACK_ARG, CALLBACK_PARAM, DOC_TYPE, GUARD_PARAM, GUARDED, INDEXED,
-    ITERATED, RETURN_ELEMENT, SymKind, TypeFact,
+    ITERATED, PARAM_TYPE, RETURN_ELEMENT, SymKind, TypeFact,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::borrow::Cow;
@@ -180,6 +180,7 @@ impl<'a> Types<'a> {
                     keep_first(entry, (fi, f.ty.as_str()), |(_, t)| t);
                 } else if let Some(scope) = f.scope
                     && (f.name.starts_with(CALLBACK_PARAM)
+                        || f.name.starts_with(PARAM_TYPE)
                         || f.name.starts_with(GUARD_PARAM)
                         || f.name == RETURN_ELEMENT)
                 {
@@ -578,6 +579,18 @@ impl Resolver<'_> {
             {
                 return ty;
             }
+            // A callback's parameter whose declared type is a function type alias
+            // (`gDM: GetDefaultMiddleware`): calling it gives what the alias returns.
+            if !inner.contains('.')
+                && let Some(held) = self.local_fact(fi, caller, inner)
+                && let Some(arg) = held.strip_prefix(CALLBACK_ARG)
+                && let Some((g, ty, conf)) =
+                    self.param_fact_key(fi, arg, CALLBACK_PARAM, caller, depth)
+                && let Target::Found(id, c) = self.resolve_ref(g, &ty, None, depth + 1)
+                && !self.types.is_class(id)
+            {
+                return lower(self.return_type(id), conf.min(c).min(INFERRED));
+            }
             // A name holding a class (`factory = Transport`, `for cls in (A, B)`,
             // `TABLE[kind]`): calling it makes one. A name holding an instance (`Cls()`) is
             // left to the call's resolution.
@@ -865,24 +878,48 @@ impl Resolver<'_> {
         caller: Option<usize>,
         depth: usize,
     ) -> Ty {
-        let colons_in_at = if prefix == CALLBACK_PARAM { 2 } else { 1 };
-        let Some((callee, at)) = nth_colon_from_end(arg, colons_in_at) else {
-            return Ty::Unknown;
-        };
-        let Target::Found(mut id, conf) = self.resolve_ref(fi, callee, caller, depth + 1) else {
-            return Ty::Unknown;
-        };
-        if self.types.is_class(id) {
-            match self.member(id, "constructor", 0) {
-                Some(init) => id = init,
-                None => return Ty::Unknown,
-            }
-        }
-        let name = format!("{prefix}{at}");
-        match self.types.param_facts.get(&(id, name.as_str())) {
-            Some((g, ty)) => lower(self.type_of(*g, ty, None, depth + 1), conf.min(INFERRED)),
+        match self.param_fact_key(fi, arg, prefix, caller, depth) {
+            Some((g, ty, conf)) => lower(self.type_of(g, &ty, None, depth + 1), conf.min(INFERRED)),
             None => Ty::Unknown,
         }
+    }
+
+    /// What [`Self::param_fact`] reads, before it is typed: the declared type, the file it is
+    /// written in, and the confidence of the callee's resolution. A function at property `K`
+    /// of an object literal (`AT` = `A.K:Q`) is typed by member `K` of the type of the
+    /// callee's parameter `A` ([`PARAM_TYPE`]).
+    fn param_fact_key(
+        &self,
+        fi: usize,
+        arg: &str,
+        prefix: &str,
+        caller: Option<usize>,
+        depth: usize,
+    ) -> Option<(usize, String, f64)> {
+        let colons_in_at = if prefix == CALLBACK_PARAM { 2 } else { 1 };
+        let (callee, at) = nth_colon_from_end(arg, colons_in_at)?;
+        let Target::Found(mut id, conf) = self.resolve_ref(fi, callee, caller, depth + 1) else {
+            return None;
+        };
+        if self.types.is_class(id) {
+            id = self.member(id, "constructor", 0)?;
+        }
+        if prefix == CALLBACK_PARAM
+            && let Some((a, member_at)) = at.split_once('.')
+        {
+            let (k, q) = member_at.split_once(':')?;
+            let (param, member_param) = (format!("{PARAM_TYPE}{a}"), format!("{PARAM_TYPE}{q}"));
+            let (g, ty) = self.types.param_facts.get(&(id, param.as_str()))?;
+            let Ty::Class(t, c) = self.type_of(*g, ty, None, depth + 1) else {
+                return None;
+            };
+            let m = self.member(t, k, 0)?;
+            let (g, ty) = self.types.param_facts.get(&(m, member_param.as_str()))?;
+            return Some((*g, (*ty).to_owned(), conf.min(c)));
+        }
+        let name = format!("{prefix}{at}");
+        let (g, ty) = self.types.param_facts.get(&(id, name.as_str()))?;
+        Some((*g, (*ty).to_owned(), conf))
     }
 
     /// A guard held in a variable (`var isMap = make() as (x: any) => x is ObservableMap`,

@@ -7,7 +7,7 @@ use tree_sitter::Node;
 
 use crate::code::lang::{
     CALLBACK_ARG, CALLBACK_PARAM, FileParse, GUARD_PARAM, GUARDED, INDEXED, ITERATED, OpenBlocks,
-    RETURN_ELEMENT, SymKind, TypeFact, field, kind, text,
+    PARAM_TYPE, RETURN_ELEMENT, SymKind, TypeFact, field, kind, text,
 };
 
 /// The longest key [`expr_key`] builds.
@@ -399,6 +399,10 @@ fn callback_parameters(
 /// The unannotated parameters of functions passed to a call of `callee` (`operate((source,
 /// subscriber) => ...)`, `new Observable((subscriber) => ...)`): what the callee's parameter
 /// type says they are ([`CALLBACK_ARG`]), as locals of `scope`.
+///
+/// A function at a property of an object literal passed as an argument (`configureStore({
+/// middleware: (gDM) => ... })`) is typed the same way, by that member of the parameter's
+/// type (`cbarg:CALLEE:A.K:Q`).
 pub(super) fn callback_arguments(
     out: &mut FileParse,
     call: Node<'_>,
@@ -411,29 +415,54 @@ pub(super) fn callback_arguments(
     };
     let mut c = args.walk();
     for (a, arg) in args.named_children(&mut c).enumerate() {
-        if !matches!(
-            kind(arg),
-            "arrow_function" | "function_expression" | "function"
-        ) {
-            continue;
-        }
-        let params: Vec<Node<'_>> = match (field(arg, "parameter"), field(arg, "parameters")) {
-            (Some(single), _) => vec![single],
-            (None, Some(list)) => positional(list)
-                .into_iter()
-                .map(|p| {
-                    field(p, "pattern")
-                        .filter(|_| field(p, "type").is_none())
-                        .unwrap_or(p)
-                })
-                .collect(),
-            _ => continue,
-        };
-        for (q, p) in params.into_iter().enumerate() {
-            if kind(p) == "identifier" {
-                let ty = format!("{CALLBACK_ARG}{callee}:{a}:{q}");
-                push(out, scope, text(p, src).to_string(), ty);
+        if kind(arg) == "object" {
+            let mut c = arg.walk();
+            for pair in arg.named_children(&mut c).filter(|p| kind(*p) == "pair") {
+                if let (Some(key), Some(value)) = (field(pair, "key"), field(pair, "value"))
+                    && kind(key) == "property_identifier"
+                {
+                    let at = format!("{a}.{}", text(key, src));
+                    callback_parameters_untyped(out, value, callee, &at, src, scope);
+                }
             }
+        } else {
+            callback_parameters_untyped(out, arg, callee, &a.to_string(), src, scope);
+        }
+    }
+}
+
+/// The unannotated parameters of `fun`, when it is a function, as locals of `scope` typed by
+/// what a call of `callee` says of the function at `at`.
+fn callback_parameters_untyped(
+    out: &mut FileParse,
+    fun: Node<'_>,
+    callee: &str,
+    at: &str,
+    src: &[u8],
+    scope: Option<usize>,
+) {
+    if !matches!(
+        kind(fun),
+        "arrow_function" | "function_expression" | "function"
+    ) {
+        return;
+    }
+    let params: Vec<Node<'_>> = match (field(fun, "parameter"), field(fun, "parameters")) {
+        (Some(single), _) => vec![single],
+        (None, Some(list)) => positional(list)
+            .into_iter()
+            .map(|p| {
+                field(p, "pattern")
+                    .filter(|_| field(p, "type").is_none())
+                    .unwrap_or(p)
+            })
+            .collect(),
+        _ => return,
+    };
+    for (q, p) in params.into_iter().enumerate() {
+        if kind(p) == "identifier" {
+            let ty = format!("{CALLBACK_ARG}{callee}:{at}:{q}");
+            push(out, scope, text(p, src).to_string(), ty);
         }
     }
 }
@@ -549,7 +578,8 @@ pub(super) fn local_exports(out: &mut FileParse, node: Node<'_>, src: &[u8]) {
 
 /// The return annotation of function `sym` (`fun` is its function node): `: this` is the
 /// instance it is called on. An implementation without one has its overloads' (`signatures`:
-/// the first return annotation of each (scope, name) written as a signature).
+/// the first return annotation of each (scope, name) written as a signature). Its parameters'
+/// declared types too ([`PARAM_TYPE`]).
 pub(super) fn return_annotation(
     out: &mut FileParse,
     fun: Node<'_>,
@@ -557,6 +587,7 @@ pub(super) fn return_annotation(
     sym: usize,
     signatures: &Signatures,
 ) {
+    parameter_types(out, fun, src, sym);
     let annotation = field(fun, "return_type");
     if let Some(predicate) = annotation
         .filter(|a| kind(*a) == "type_predicate_annotation")
@@ -582,6 +613,21 @@ pub(super) fn return_annotation(
         Some(ty) if ty == "self" => out.returned.push((sym, ty)),
         Some(ty) => out.returns.push((sym, ty)),
         None => {}
+    }
+}
+
+/// The declared type of each parameter of function `fun` that names one, by position: the
+/// [`PARAM_TYPE`] facts of `sym` (a call passing an object literal reads them).
+fn parameter_types(out: &mut FileParse, fun: Node<'_>, src: &[u8], sym: usize) {
+    let Some(list) = field(fun, "parameters") else {
+        return;
+    };
+    for (p, param) in positional(list).into_iter().enumerate() {
+        if field(param, "pattern").is_some_and(|n| kind(n) == "identifier")
+            && let Some(ty) = field(param, "type").and_then(|t| type_key(t, src))
+        {
+            push(out, Some(sym), format!("{PARAM_TYPE}{p}"), ty);
+        }
     }
 }
 
