@@ -130,9 +130,9 @@ fn containers(dir: &Path) {
     git(dir, &["commit", "-q", "-m", "fixture"]);
 }
 
-/// redux-toolkit's shape: a callback in an options object, whose parameter is typed by a
-/// function type alias (`middleware: (gDM) => gDM().concat(...)`), and a callback passed
-/// directly whose parameter has such a type.
+/// redux-toolkit's shape: a callback in an options object (an interface or an object type
+/// alias), whose parameter is typed by a function type alias (`middleware: (gDM) =>
+/// gDM().concat(...)`), and a callback passed directly whose parameter has such a type.
 fn options_callbacks(dir: &Path) {
     git(dir, &["init", "-q", "-b", "main"]);
     let files = [
@@ -154,14 +154,17 @@ fn options_callbacks(dir: &Path) {
              export interface StoreOptions<S> {\n  reducer: S;\n  \
              middleware?: (getDefaults: GetDefaults<S>) => Tuple;\n}\n\n\
              export function configureStore<S>(options: StoreOptions<S>) { return options; }\n\n\
-             export function withDefaults(use: (getDefaults: GetDefaults) => void) {}\n",
+             export function withDefaults(use: (getDefaults: GetDefaults) => void) {}\n\n\
+             export type EnhanceOptions = {\n  enhancers?: (getDefaults: GetDefaults) => Tuple;\n};\n\n\
+             export function enhance(options: EnhanceOptions) {}\n",
         ),
         (
             "src/app.ts",
-            "import { configureStore, withDefaults } from \"./store\";\n\n\
+            "import { configureStore, enhance, withDefaults } from \"./store\";\n\n\
              export function makeStore() {\n  \
              return configureStore({ reducer: 1, middleware: (gDM) => gDM().concat() });\n}\n\n\
              export function direct() {\n  withDefaults((g) => g().prepend());\n}\n\n\
+             export function viaObjectType() {\n  enhance({ enhancers: (gDE) => gDE().prepend() });\n}\n\n\
              export function noSuchMember() {\n  \
              return configureStore({ reducer: 1, other: (gDM) => gDM().concat() });\n}\n",
         ),
@@ -508,6 +511,12 @@ fn a_callback_in_an_options_object_is_typed_by_the_member_and_a_function_type_al
     let prepend = found(&impact(srv.addr, "src/tuple.Tuple.prepend"));
     assert!(
         prepend.contains(&edge("src/app.direct", "inferred")),
+        "{prepend:?}"
+    );
+    // The options typed by an object type alias (`type EnhanceOptions = { ... }`), whose
+    // members are an interface's.
+    assert!(
+        prepend.contains(&edge("src/app.viaObjectType", "inferred")),
         "{prepend:?}"
     );
 }

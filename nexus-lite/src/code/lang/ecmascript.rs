@@ -135,7 +135,7 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
                 }
             }
             "type_alias_declaration" => {
-                if let Some(idx) = function_type_alias(&mut out, node, src, scope) {
+                if let Some(idx) = type_alias(&mut out, node, src, scope) {
                     child_scope = Some(idx);
                 }
             }
@@ -285,19 +285,30 @@ fn interface(
 }
 
 /// `type F = (x: T) => R`: a function of that name, so that a value of type `F`, called,
-/// returns what `R` is; its symbol index. None for other aliases.
-fn function_type_alias(
+/// returns what `R` is. `type P = { ... }`: an interface of that name, its members those of
+/// the object type. Its symbol index; None for other aliases.
+fn type_alias(
     out: &mut FileParse,
     node: Node<'_>,
     src: &[u8],
     scope: Option<usize>,
 ) -> Option<usize> {
     let name = field(node, "name")?;
-    let fun = field(node, "value").filter(|v| kind(*v) == "function_type")?;
-    let idx = push_symbol(out, node, text(name, src), SymKind::Function, scope);
-    out.symbols[idx].detail = Some(FUNCTION_TYPE);
-    types::return_annotation(out, fun, src, idx, &types::Signatures::default());
-    Some(idx)
+    let value = field(node, "value")?;
+    match kind(value) {
+        "function_type" => {
+            let idx = push_symbol(out, node, text(name, src), SymKind::Function, scope);
+            out.symbols[idx].detail = Some(FUNCTION_TYPE);
+            types::return_annotation(out, value, src, idx, &types::Signatures::default());
+            Some(idx)
+        }
+        "object_type" => {
+            let idx = push_symbol(out, node, text(name, src), SymKind::Class, scope);
+            out.symbols[idx].detail = Some(INTERFACE);
+            Some(idx)
+        }
+        _ => None,
+    }
 }
 
 fn push_base(out: &mut FileParse, class: usize, base: Node<'_>, src: &[u8]) {
@@ -308,10 +319,16 @@ fn push_base(out: &mut FileParse, class: usize, base: Node<'_>, src: &[u8]) {
     });
 }
 
-/// Whether `node` is a member of interface `scope` (not of an object type inside one).
+/// Whether `node` is a member of interface `scope`, or of the object type an alias `scope`
+/// names (not of an object type inside one).
 fn interface_member(out: &FileParse, node: Node<'_>, scope: Option<usize>) -> bool {
     scope.is_some_and(|s| out.symbols[s].detail == Some(INTERFACE))
-        && node.parent().is_some_and(|p| kind(p) == "interface_body")
+        && node.parent().is_some_and(|p| {
+            kind(p) == "interface_body"
+                || (kind(p) == "object_type"
+                    && p.parent()
+                        .is_some_and(|a| kind(a) == "type_alias_declaration"))
+        })
 }
 
 /// An interface's method signature (`get(): T`) or function-typed property (`onChange: (v:

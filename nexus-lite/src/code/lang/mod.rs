@@ -105,7 +105,8 @@ pub const SYMBOL_DETAILS: [&str; 6] =
     ["struct", "enum", "union", "trait", INTERFACE, FUNCTION_TYPE];
 
 /// The [`Symbol::detail`] of a TypeScript interface: a class node whose members are
-/// signatures, a shape other classes implement.
+/// signatures, a shape other classes implement. An object type alias (`type P = { ... }`) is
+/// one too.
 pub const INTERFACE: &str = "interface";
 
 /// The [`Symbol::detail`] of a TypeScript function type alias (`type F = (x: T) => R`): a
