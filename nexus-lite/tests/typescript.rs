@@ -176,6 +176,37 @@ fn options_callbacks(dir: &Path) {
     git(dir, &["commit", "-q", "-m", "fixture"]);
 }
 
+/// zod's factories: a static field holding an overloaded function, exported under another
+/// name through a module-level alias (`const enumType = ZodEnum.create; export { enumType as
+/// enum }`).
+fn held_functions(dir: &Path) {
+    git(dir, &["init", "-q", "-b", "main"]);
+    let files = [
+        (
+            "src/schema.ts",
+            "export class Schema {\n  parse(x: unknown) { return x; }\n}\n\n\
+             function createSchema(): Schema;\n\
+             function createSchema(name: string): Schema;\n\
+             function createSchema(name?: string) { return make(name); }\n\n\
+             function make(name?: string): any { return null; }\n\n\
+             export class Factory {\n  static create = createSchema;\n}\n\n\
+             const schemaType = Factory.create;\n\
+             export { schemaType as schema };\n",
+        ),
+        (
+            "src/use.ts",
+            "import * as s from \"./schema\";\n\n\
+             export function viaStatic() { return s.Factory.create().parse(1); }\n\n\
+             export function viaExport() { return s.schema(\"x\").parse(2); }\n",
+        ),
+    ];
+    for (path, text) in files {
+        write(dir, path, text);
+    }
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-q", "-m", "fixture"]);
+}
+
 /// An interface, a class implementing it, and calls through a value typed by the interface.
 fn interfaces(dir: &Path) {
     git(dir, &["init", "-q", "-b", "main"]);
@@ -518,5 +549,25 @@ fn a_callback_in_an_options_object_is_typed_by_the_member_and_a_function_type_al
     assert!(
         prepend.contains(&edge("src/app.viaObjectType", "inferred")),
         "{prepend:?}"
+    );
+}
+
+#[test]
+fn a_static_field_holding_a_function_is_called_as_that_function() {
+    let repo = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    held_functions(repo.path());
+    let srv = start_server(repo.path(), data.path(), Some(REPO), true);
+    let parse = found(&impact(srv.addr, "src/schema.Schema.parse"));
+    for who in ["src/use.viaStatic", "src/use.viaExport"] {
+        let inferred = (who.to_string(), "calls".to_string(), "inferred".to_string());
+        assert!(parse.contains(&inferred), "{who}: {parse:?}");
+    }
+    let create = found(&impact(srv.addr, "src/schema.createSchema"));
+    assert!(
+        create
+            .iter()
+            .any(|(who, via, _)| who == "src/use.viaStatic" && via == "calls"),
+        "{create:?}"
     );
 }

@@ -1064,7 +1064,10 @@ impl Resolver<'_> {
                 // A class answering any attribute (`__getattr__`, Django's `ConnectionProxy`)
                 // says nothing about this one.
                 None if self.answers_any(c) => self.untyped_ref(fi, key, caller),
-                None => Target::Known,
+                None => match self.held_function(c, name, depth) {
+                    Some((id, held)) => Target::Found(id, conf.min(held)),
+                    None => Target::Known,
+                },
             },
             Ty::Union(u, conf) => {
                 let mut ids = Vec::new();
@@ -1088,6 +1091,19 @@ impl Resolver<'_> {
                 let found = self.untyped_ref(fi, key, caller);
                 self.or_aliased(found, fi, key, caller, depth)
             }
+        }
+    }
+
+    /// TypeScript: the function a field of class `c` holds by name (`static create =
+    /// createZodEnum`), which a call of the field calls.
+    fn held_function(&self, c: i64, field: &str, depth: usize) -> Option<(i64, f64)> {
+        let (g, held) = self.attr_fact(c, field, 0)?;
+        if !builtins::is_ecmascript(self.sources[g].lang) || held.contains(['(', '[', ':']) {
+            return None;
+        }
+        match self.resolve_ref(g, held, None, depth + 1) {
+            Target::Found(id, conf) if !self.types.is_class(id) => Some((id, conf.min(INFERRED))),
+            _ => None,
         }
     }
 
