@@ -234,8 +234,14 @@ impl McpServer {
         requested: &SubscriptionFilter,
         reader: &ToolContext,
     ) -> FirstReads {
-        let watched = self.subscription_filter(requested).resource_subscriptions;
-        let reads = watched.into_iter().flatten().map(|uri| async move {
+        // Each resource once, however often the request names it.
+        let watched: BTreeSet<String> = self
+            .subscription_filter(requested)
+            .resource_subscriptions
+            .into_iter()
+            .flatten()
+            .collect();
+        let reads = watched.into_iter().map(|uri| async move {
             let text = self.read_text(&uri, reader).await.ok()?;
             Some((uri, text))
         });

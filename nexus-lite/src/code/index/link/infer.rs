@@ -579,26 +579,25 @@ impl Resolver<'_> {
             {
                 return ty;
             }
-            // A callback's parameter whose declared type is a function type alias
-            // (`gDM: GetDefaultMiddleware`): calling it gives what the alias returns.
             if !inner.contains('.')
                 && let Some(held) = self.local_fact(fi, caller, inner)
-                && let Some(arg) = held.strip_prefix(CALLBACK_ARG)
-                && let Some((g, ty, conf)) =
-                    self.param_fact_key(fi, arg, CALLBACK_PARAM, caller, depth)
-                && let Target::Found(id, c) = self.resolve_ref(g, &ty, None, depth + 1)
-                && !self.types.is_class(id)
             {
-                return lower(self.return_type(id), conf.min(c).min(INFERRED));
-            }
-            // A name holding a class (`factory = Transport`, `for cls in (A, B)`,
-            // `TABLE[kind]`): calling it makes one. A name holding an instance (`Cls()`) is
-            // left to the call's resolution.
-            if !inner.contains('.')
-                && let Some(held) = self.local_fact(fi, caller, inner)
-                && !held.contains('(')
-            {
-                return lower(self.type_of(fi, inner, caller, depth + 1), INFERRED);
+                // A callback's parameter whose declared type is a function type alias
+                // (`gDM: GetDefaultMiddleware`): calling it gives what the alias returns.
+                if let Some(arg) = held.strip_prefix(CALLBACK_ARG)
+                    && let Some((g, ty, conf)) =
+                        self.param_fact_key(fi, arg, CALLBACK_PARAM, caller, depth)
+                    && let Target::Found(id, c) = self.resolve_ref(g, &ty, None, depth + 1)
+                    && !self.types.is_class(id)
+                {
+                    return lower(self.return_type(id), conf.min(c).min(INFERRED));
+                }
+                // A name holding a class (`factory = Transport`, `for cls in (A, B)`,
+                // `TABLE[kind]`): calling it makes one. A name holding an instance (`Cls()`)
+                // is left to the call's resolution.
+                if !held.contains('(') {
+                    return lower(self.type_of(fi, inner, caller, depth + 1), INFERRED);
+                }
             }
             if inner == "cls" {
                 // `cls(...)` in a classmethod: an instance of the enclosing class.
@@ -1064,10 +1063,13 @@ impl Resolver<'_> {
                 // A class answering any attribute (`__getattr__`, Django's `ConnectionProxy`)
                 // says nothing about this one.
                 None if self.answers_any(c) => self.untyped_ref(fi, key, caller),
-                None => match self.held_function(c, name, depth) {
-                    Some((id, held)) => Target::Found(id, conf.min(held)),
-                    None => Target::Known,
-                },
+                None if builtins::is_ecmascript(self.sources[fi].lang) => {
+                    match self.held_function(c, name, depth) {
+                        Some((id, held)) => Target::Found(id, conf.min(held)),
+                        None => Target::Known,
+                    }
+                }
+                None => Target::Known,
             },
             Ty::Union(u, conf) => {
                 let mut ids = Vec::new();
@@ -1095,7 +1097,8 @@ impl Resolver<'_> {
     }
 
     /// TypeScript: the function a field of class `c` holds by name (`static create =
-    /// createZodEnum`), which a call of the field calls.
+    /// createZodEnum`), which a call of the field calls. (Python is not asked: a caller in a
+    /// Python file never gets here.)
     fn held_function(&self, c: i64, field: &str, depth: usize) -> Option<(i64, f64)> {
         let (g, held) = self.attr_fact(c, field, 0)?;
         if !builtins::is_ecmascript(self.sources[g].lang) || held.contains(['(', '[', ':']) {
