@@ -156,15 +156,20 @@ fn options_callbacks(dir: &Path) {
              export function configureStore<S>(options: StoreOptions<S>) { return options; }\n\n\
              export function withDefaults(use: (getDefaults: GetDefaults) => void) {}\n\n\
              export type EnhanceOptions = {\n  enhancers?: (getDefaults: GetDefaults) => Tuple;\n};\n\n\
+             export interface Context {\n  tuple: Tuple;\n}\n\n\
+             export function withContext(use: (context: Context) => void) {}\n\n\
              export function enhance(options: EnhanceOptions) {}\n",
         ),
         (
             "src/app.ts",
-            "import { configureStore, enhance, withDefaults } from \"./store\";\n\n\
+            "import { configureStore, enhance, withContext, withDefaults } from \"./store\";\n\n\
              export function makeStore() {\n  \
              return configureStore({ reducer: 1, middleware: (gDM) => gDM().concat() });\n}\n\n\
              export function direct() {\n  withDefaults((g) => g().prepend());\n}\n\n\
              export function viaObjectType() {\n  enhance({ enhancers: (gDE) => gDE().prepend() });\n}\n\n\
+             export function destructured() {\n  withContext(({ tuple }) => tuple.prepend());\n}\n\n\
+             export function shorthand() {\n  \
+             return configureStore({ reducer: 1, middleware(gDM) { return gDM().concat(); } });\n}\n\n\
              export function noSuchMember() {\n  \
              return configureStore({ reducer: 1, other: (gDM) => gDM().concat() });\n}\n",
         ),
@@ -533,6 +538,11 @@ fn a_callback_in_an_options_object_is_typed_by_the_member_and_a_function_type_al
         concat.contains(&edge("src/app.makeStore", "inferred")),
         "{concat:?}"
     );
+    // The same callback written as a method of the object.
+    assert!(
+        concat.contains(&edge("src/app.shorthand.middleware", "inferred")),
+        "{concat:?}"
+    );
     // A property the parameter's type does not have types nothing: a name-only guess at most.
     assert!(
         !concat.contains(&edge("src/app.noSuchMember", "inferred")),
@@ -542,6 +552,11 @@ fn a_callback_in_an_options_object_is_typed_by_the_member_and_a_function_type_al
     let prepend = found(&impact(srv.addr, "src/tuple.Tuple.prepend"));
     assert!(
         prepend.contains(&edge("src/app.direct", "inferred")),
+        "{prepend:?}"
+    );
+    // A callback's parameter destructured: `tuple` is `Context.tuple`.
+    assert!(
+        prepend.contains(&edge("src/app.destructured", "inferred")),
         "{prepend:?}"
     );
     // The options typed by an object type alias (`type EnhanceOptions = { ... }`), whose

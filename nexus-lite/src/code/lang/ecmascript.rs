@@ -152,6 +152,7 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
             "method_definition" => {
                 if let Some(idx) = method(&mut out, node, src, scope) {
                     types::return_annotation(&mut out, node, src, idx, &signatures);
+                    types::method_in_options(&mut out, node, src, idx);
                     child_scope = Some(idx);
                 }
             }

@@ -431,8 +431,41 @@ pub(super) fn callback_arguments(
     }
 }
 
+/// A method written in an object literal passed as an argument (`configureStore({
+/// middleware(gDM) { ... } })`): its unannotated parameters, as locals of its own symbol
+/// `sym`, typed as a function at that property would be.
+pub(super) fn method_in_options(out: &mut FileParse, method: Node<'_>, src: &[u8], sym: usize) {
+    let Some(object) = method.parent().filter(|o| kind(*o) == "object") else {
+        return;
+    };
+    let (Some(args), Some(name)) = (object.parent(), field(method, "name")) else {
+        return;
+    };
+    let Some(call) = args.parent().filter(|_| kind(args) == "arguments") else {
+        return;
+    };
+    let function = match kind(call) {
+        "call_expression" => field(call, "function"),
+        "new_expression" => field(call, "constructor"),
+        _ => None,
+    };
+    let (Some(callee), true) = (
+        function.and_then(|f| expr_key(f, src)),
+        kind(name) == "property_identifier",
+    ) else {
+        return;
+    };
+    let mut c = args.walk();
+    let Some(a) = args.named_children(&mut c).position(|n| n == object) else {
+        return;
+    };
+    let at = format!("{a}.{}", text(name, src));
+    callback_parameters_untyped(out, method, &callee, &at, src, Some(sym));
+}
+
 /// The unannotated parameters of `fun`, when it is a function, as locals of `scope` typed by
-/// what a call of `callee` says of the function at `at`.
+/// what a call of `callee` says of the function at `at`, and the names a parameter's object
+/// pattern binds as its properties.
 fn callback_parameters_untyped(
     out: &mut FileParse,
     fun: Node<'_>,
@@ -443,7 +476,7 @@ fn callback_parameters_untyped(
 ) {
     if !matches!(
         kind(fun),
-        "arrow_function" | "function_expression" | "function"
+        "arrow_function" | "function_expression" | "function" | "method_definition"
     ) {
         return;
     }
@@ -460,9 +493,17 @@ fn callback_parameters_untyped(
         _ => return,
     };
     for (q, p) in params.into_iter().enumerate() {
-        if kind(p) == "identifier" {
-            let ty = format!("{CALLBACK_ARG}{callee}:{at}:{q}");
-            push(out, scope, text(p, src).to_string(), ty);
+        let ty = format!("{CALLBACK_ARG}{callee}:{at}:{q}");
+        match kind(p) {
+            "identifier" => push(out, scope, text(p, src).to_string(), ty),
+            // `({ editor }) => ...`: the names bound are properties of the parameter, held by
+            // a local no source can name.
+            "object_pattern" => {
+                let held = format!("cb#{}", p.start_byte());
+                push(out, scope, held.clone(), ty);
+                destructured(out, p, &held, src, scope);
+            }
+            _ => {}
         }
     }
 }
