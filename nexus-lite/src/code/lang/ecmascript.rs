@@ -24,9 +24,14 @@ fn string_value(node: Node<'_>, src: &[u8]) -> Option<String> {
     (!inner.is_empty() && !inner.contains("${")).then_some(inner)
 }
 
-/// `const x = require('m')` / `const {a, b: c} = require('m')`: (name, alias) bindings.
+/// `const x = require('m')` / `const {a, b: c} = require('m')`, and the same of `await
+/// import('m')` (`call`: the `require` or `import` call): (name, alias) bindings.
 fn require_bindings(call: Node<'_>, src: &[u8]) -> Vec<(Option<String>, String)> {
-    let Some(decl) = call.parent().filter(|p| kind(*p) == "variable_declarator") else {
+    let value = match call.parent() {
+        Some(p) if kind(p) == "await_expression" => p,
+        _ => call,
+    };
+    let Some(decl) = value.parent().filter(|p| kind(*p) == "variable_declarator") else {
         return vec![(None, String::new())];
     };
     let Some(name) = field(decl, "name") else {
@@ -471,7 +476,9 @@ fn call_expression(
     if (is_require || kind(f) == "import")
         && let Some(spec) = spec
     {
-        let binds = if is_require {
+        // `import('m')` unawaited is a promise, not the module.
+        let awaited = node.parent().is_some_and(|p| kind(p) == "await_expression");
+        let binds = if is_require || awaited {
             require_bindings(node, src)
         } else {
             vec![(None, String::new())]
@@ -621,6 +628,22 @@ const arrow = (x: number) => top(x);
             .map(|i| (i.name.as_deref(), i.alias.as_str()))
             .collect();
         assert_eq!(binds, vec![(Some("a"), "a"), (Some("b"), "c")]);
+        // `await import(...)` binds as `require` does; a promise of the module binds nothing.
+        let dynamic = b"async function f() {\n  const { a } = await import('./x');\n  const m = await import('./y');\n  const p = import('./z');\n}\n";
+        let r = Parsers::default().parse(Lang::JavaScript, dynamic).unwrap();
+        let binds: Vec<(&str, Option<&str>, &str)> = r
+            .imports
+            .iter()
+            .map(|i| (i.module.as_str(), i.name.as_deref(), i.alias.as_str()))
+            .collect();
+        assert_eq!(
+            binds,
+            vec![
+                ("./x", Some("a"), "a"),
+                ("./y", None, "m"),
+                ("./z", None, "")
+            ]
+        );
         let tpl = b"const s = `a ${util.join(x)} b`;\n";
         let r = Parsers::default().parse(Lang::JavaScript, tpl).unwrap();
         let callees: Vec<&str> = r.calls.iter().map(|c| c.callee.as_str()).collect();
