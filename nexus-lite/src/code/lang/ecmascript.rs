@@ -595,17 +595,20 @@ const arrow = (x: number) => top(x);
         assert!(!facts.iter().any(|f| f.0.contains("inner")), "{facts:?}");
     }
 
+    /// Each import as (module, name, alias).
+    fn binds(r: &crate::code::lang::FileParse) -> Vec<(&str, Option<&str>, &str)> {
+        r.imports
+            .iter()
+            .map(|i| (i.module.as_str(), i.name.as_deref(), i.alias.as_str()))
+            .collect()
+    }
+
     #[test]
     fn re_exports_bind_their_names() {
         let src = b"export { A, b as c } from './a';\nexport * from './star';\nexport * as ns from './n';\nexport { local };\n";
         let r = Parsers::default().parse(Lang::TypeScript, src).unwrap();
-        let binds: Vec<(&str, Option<&str>, &str)> = r
-            .imports
-            .iter()
-            .map(|i| (i.module.as_str(), i.name.as_deref(), i.alias.as_str()))
-            .collect();
         assert_eq!(
-            binds,
+            binds(&r),
             vec![
                 ("./a", Some("A"), "A"),
                 ("./a", Some("b"), "c"),
@@ -622,22 +625,15 @@ const arrow = (x: number) => top(x);
         assert!(r.parse_error.is_none());
         assert_eq!(r.symbols.len(), 2);
         assert_eq!(r.bases[0].base, "B");
-        let binds: Vec<(Option<&str>, &str)> = r
-            .imports
-            .iter()
-            .map(|i| (i.name.as_deref(), i.alias.as_str()))
-            .collect();
-        assert_eq!(binds, vec![(Some("a"), "a"), (Some("b"), "c")]);
+        assert_eq!(
+            binds(&r),
+            vec![("./x", Some("a"), "a"), ("./x", Some("b"), "c")]
+        );
         // `await import(...)` binds as `require` does; a promise of the module binds nothing.
         let dynamic = b"async function f() {\n  const { a } = await import('./x');\n  const m = await import('./y');\n  const p = import('./z');\n}\n";
         let r = Parsers::default().parse(Lang::JavaScript, dynamic).unwrap();
-        let binds: Vec<(&str, Option<&str>, &str)> = r
-            .imports
-            .iter()
-            .map(|i| (i.module.as_str(), i.name.as_deref(), i.alias.as_str()))
-            .collect();
         assert_eq!(
-            binds,
+            binds(&r),
             vec![
                 ("./x", Some("a"), "a"),
                 ("./y", None, "m"),
