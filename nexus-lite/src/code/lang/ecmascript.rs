@@ -156,7 +156,7 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
             }
             "method_definition" => {
                 if let Some(idx) = method(&mut out, node, src, scope) {
-                    types::return_annotation(&mut out, node, src, idx, &signatures);
+                    types::declared_types(&mut out, node, src, idx, &signatures);
                     types::method_in_options(&mut out, node, src, idx);
                     child_scope = Some(idx);
                 }
@@ -165,13 +165,13 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
                 if let Some(name) = field(node, "name") {
                     let idx =
                         push_symbol(&mut out, node, text(name, src), SymKind::Function, scope);
-                    types::return_annotation(&mut out, node, src, idx, &signatures);
+                    types::declared_types(&mut out, node, src, idx, &signatures);
                     child_scope = Some(idx);
                 }
             }
             "variable_declarator" | "public_field_definition" | "field_definition" => {
                 if let Some((value, idx)) = function_value(&mut out, node, src, scope) {
-                    types::return_annotation(&mut out, value, src, idx, &signatures);
+                    types::declared_types(&mut out, value, src, idx, &signatures);
                     anonymous.symbol_value(value);
                     // The symbol spans the whole declaration; its body is the value.
                     stack.push((value, Some(idx)));
@@ -305,7 +305,7 @@ fn type_alias(
         "function_type" => {
             let idx = push_symbol(out, node, text(name, src), SymKind::Function, scope);
             out.symbols[idx].detail = Some(FUNCTION_TYPE);
-            types::return_annotation(out, value, src, idx, &types::Signatures::default());
+            types::declared_types(out, value, src, idx, &types::Signatures::default());
             Some(idx)
         }
         "object_type" => {
@@ -363,7 +363,7 @@ fn member_signature(
         return Some(after + i);
     }
     let idx = push_symbol(out, node, name, SymKind::Method, scope);
-    types::return_annotation(out, fun, src, idx, &types::Signatures::default());
+    types::declared_types(out, fun, src, idx, &types::Signatures::default());
     Some(idx)
 }
 

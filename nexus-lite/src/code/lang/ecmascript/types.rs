@@ -617,11 +617,11 @@ pub(super) fn local_exports(out: &mut FileParse, node: Node<'_>, src: &[u8]) {
     }
 }
 
-/// The return annotation of function `sym` (`fun` is its function node): `: this` is the
-/// instance it is called on. An implementation without one has its overloads' (`signatures`:
-/// the first return annotation of each (scope, name) written as a signature). Its parameters'
-/// declared types too ([`PARAM_TYPE`]).
-pub(super) fn return_annotation(
+/// The types function `sym` declares (`fun` is its function node): its parameters' by
+/// position ([`PARAM_TYPE`]), and its return annotation: `: this` is the instance it is called
+/// on. An implementation without one has its overloads' (`signatures`: the first return
+/// annotation of each (scope, name) written as a signature).
+pub(super) fn declared_types(
     out: &mut FileParse,
     fun: Node<'_>,
     src: &[u8],
