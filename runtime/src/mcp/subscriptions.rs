@@ -42,9 +42,8 @@ impl FirstReads {
     /// The Streamable HTTP front layer's reads: a `subscriptions/listen` from `caller`, read
     /// as the server `app` serves it would read it for that caller.
     pub async fn for_http(app: Arc<App>, caller: &Caller, requested: &SubscriptionFilter) -> Self {
-        let server = McpServer::new(app, Mode::RemoteHttp, BTreeSet::new());
         let reader = ToolContext {
-            app: server.app.clone(),
+            app: app.clone(),
             mode: Mode::RemoteHttp,
             scopes: caller.scopes.clone(),
             repositories: caller.repositories.clone(),
@@ -52,7 +51,9 @@ impl FirstReads {
             log: None,
             asking: None,
         };
-        server.first_reads(requested, &reader).await
+        McpServer::new(app, Mode::RemoteHttp, BTreeSet::new())
+            .first_reads(requested, &reader)
+            .await
     }
 
     /// The reads carried by `ctx`'s request, put there by [`McpService`] or, over Streamable
