@@ -149,6 +149,17 @@ fn copy_of_this_repository(dir: &Path) {
         "probe/ts_opts_use.ts",
         "import { configure } from \"./ts_opts\";\n\nexport function setUp() {\n  configure({ use: (make) => make().ping() });\n}\n",
     );
+    // A return annotation naming a type parameter: what it is constrained to.
+    write(
+        dir,
+        "probe/ts_bound.ts",
+        "import { Left, Right } from \"./ts_elems\";\n\nexport function pick<T extends Left>(): T {\n  return null as any;\n}\n",
+    );
+    write(
+        dir,
+        "probe/ts_bound_use.ts",
+        "import { pick } from \"./ts_bound\";\n\nexport function usePick() {\n  return pick().ping();\n}\n",
+    );
     git(dir, &["init", "-q", "-b", "main"]);
     git(dir, &["add", "-A"]);
     git(dir, &["commit", "-q", "-m", "this repository"]);
@@ -499,6 +510,20 @@ fn a_regeneration_links_what_the_change_reaches_and_gives_the_full_graph() {
     );
     assert_eq!(linked, all);
     assert!(calls_with(data.path(), &graph, set_up, ts_right, 0.8));
+    // A type parameter's bound, which a return annotation names: every file.
+    let use_pick = "probe/ts_bound_use.usePick";
+    assert!(calls_with(data.path(), &graph, use_pick, ts_left, 0.8));
+    let (linked, graph) = step(
+        &state,
+        repo.path(),
+        data.path(),
+        "a type parameter's bound",
+        |r| {
+            replace(r, "probe/ts_bound.ts", "T extends Left", "T extends Right");
+        },
+    );
+    assert_eq!(linked, all);
+    assert!(calls_with(data.path(), &graph, use_pick, ts_right, 0.8));
     // The same body edited again without touching a construction: its file alone.
     let (linked, _) = step(
         &state,

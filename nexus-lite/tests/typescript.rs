@@ -258,6 +258,54 @@ fn interfaces(dir: &Path) {
     git(dir, &["commit", "-q", "-m", "fixture"]);
 }
 
+/// Lexical's shapes: nodes narrowed by guard functions in conditions, methods returning
+/// `this`, and generics constrained to a node class.
+fn narrowed(dir: &Path) {
+    git(dir, &["init", "-q", "-b", "main"]);
+    let files = [
+        (
+            "src/nodes.ts",
+            "export class LexicalNode {\n  getLatest(): this { return this; }\n}\n\n\
+             export class ElementNode extends LexicalNode {\n  getFirstChild() { return null; }\n  \
+             isInline() { return false; }\n}\n\n\
+             export class TextNode extends LexicalNode {\n  getFormat() { return 0; }\n  \
+             isInline() { return true; }\n}\n\n\
+             export function $isElementNode(n: LexicalNode | null): n is ElementNode {\n  \
+             return n instanceof ElementNode;\n}\n\n\
+             export function $isTextNode(n: LexicalNode | null): n is TextNode {\n  \
+             return n instanceof TextNode;\n}\n\n\
+             export type InlineNode = ElementNode | TextNode;\n",
+        ),
+        (
+            "src/use.ts",
+            "import { $isElementNode, $isTextNode, ElementNode, InlineNode, LexicalNode, TextNode } from \"./nodes\";\n\n\
+             export function viaAnd(n: LexicalNode) { return $isElementNode(n) && n.isInline(); }\n\n\
+             export function viaOr(n: LexicalNode) { return !$isTextNode(n) || n.isInline(); }\n\n\
+             export function viaTernary(n: LexicalNode) { return $isTextNode(n) ? n.getFormat() : 0; }\n\n\
+             export function viaElse(n: LexicalNode) {\n  if (!$isTextNode(n)) {\n    return 0;\n  } else {\n    \
+             return n.getFormat();\n  }\n}\n\n\
+             export function viaEarlyReturn(n: LexicalNode) {\n  if (!(n instanceof ElementNode)) {\n    \
+             // not an element\n    return null;\n  }\n  return n.getFirstChild();\n}\n\n\
+             export function notNarrowed(n: LexicalNode) {\n  if ($isElementNode(n)) {\n    return;\n  }\n  \
+             return n.isInline();\n}\n\n\
+             export function viaThis(n: TextNode) { return n.getLatest().getFormat(); }\n\n\
+             export function viaConstraint<N extends ElementNode>(node: N) { return node.getFirstChild(); }\n\n\
+             export function $first<T extends ElementNode>(): T { return null as any; }\n\n\
+             export function viaReturnedConstraint() { return $first().getFirstChild(); }\n\n\
+             export class Caret<T extends TextNode> {\n  constructor(readonly origin: T) {}\n  \
+             format() { return this.origin.getFormat(); }\n}\n\n\
+             export function viaAlias(n: InlineNode) { return n.isInline(); }\n\n\
+             function go() { return 1; }\n\n\
+             export function callsGuarded() { return $isTextNode(go as any) || ($isTextNode(go) && go()); }\n",
+        ),
+    ];
+    for (path, text) in files {
+        write(dir, path, text);
+    }
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-q", "-m", "fixture"]);
+}
+
 /// The callers of `symbol` at depth 1: the items of every page.
 fn impact(a: SocketAddr, symbol: &str) -> Value {
     let query = format!(
@@ -584,5 +632,81 @@ fn a_static_field_holding_a_function_is_called_as_that_function() {
             .iter()
             .any(|(who, via, _)| who == "src/use.viaStatic" && via == "calls"),
         "{create:?}"
+    );
+}
+
+#[test]
+fn guards_narrow_conditions_branches_and_the_rest_of_a_block_and_type_parameters_their_bound() {
+    let repo = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    narrowed(repo.path());
+    let srv = start_server(repo.path(), data.path(), Some(REPO), true);
+    let inferred = |who: &str| (who.to_string(), "calls".to_string(), "inferred".to_string());
+    let element_inline = found(&impact(srv.addr, "src/nodes.ElementNode.isInline"));
+    let text_inline = found(&impact(srv.addr, "src/nodes.TextNode.isInline"));
+    // `$isElementNode(n) && n.isInline()`: the element's, not the text node's.
+    assert!(
+        element_inline.contains(&inferred("src/use.viaAnd")),
+        "{element_inline:?}"
+    );
+    assert!(
+        !text_inline.iter().any(|(who, ..)| who == "src/use.viaAnd"),
+        "{text_inline:?}"
+    );
+    // `!$isTextNode(n) || n.isInline()`: right of `||`, `n` is a text node.
+    assert!(
+        text_inline.contains(&inferred("src/use.viaOr")),
+        "{text_inline:?}"
+    );
+    assert!(
+        !element_inline
+            .iter()
+            .any(|(who, ..)| who == "src/use.viaOr"),
+        "{element_inline:?}"
+    );
+    // `n: InlineNode`, an alias of `ElementNode | TextNode` imported from another file: either.
+    for callers in [&element_inline, &text_inline] {
+        assert!(
+            callers.contains(&inferred("src/use.viaAlias")),
+            "{callers:?}"
+        );
+    }
+    // After `if ($isElementNode(n)) return;`, `n` is not narrowed: no element method.
+    assert!(
+        !element_inline
+            .iter()
+            .any(|(who, ..)| who == "src/use.notNarrowed"),
+        "{element_inline:?}"
+    );
+    let format = found(&impact(srv.addr, "src/nodes.TextNode.getFormat"));
+    for who in [
+        "src/use.viaTernary",
+        "src/use.viaElse",
+        "src/use.viaThis",
+        "src/use.Caret.format",
+    ] {
+        assert!(format.contains(&inferred(who)), "{who}: {format:?}");
+    }
+    let first_child = found(&impact(srv.addr, "src/nodes.ElementNode.getFirstChild"));
+    for who in ["src/use.viaConstraint", "src/use.viaReturnedConstraint"] {
+        assert!(
+            first_child.contains(&inferred(who)),
+            "{who}: {first_child:?}"
+        );
+    }
+    // After `if (!(n instanceof ElementNode)) return;`, `n` is an element (`exact`, as inside
+    // `if (n instanceof ElementNode) {...}`).
+    let exact = (
+        "src/use.viaEarlyReturn".to_string(),
+        "calls".to_string(),
+        "exact".to_string(),
+    );
+    assert!(first_child.contains(&exact), "{first_child:?}");
+    // A narrowed name called itself (`$isTextNode(go) && go()`) still calls that function.
+    let go = found(&impact(srv.addr, "src/use.go"));
+    assert!(
+        go.iter()
+            .any(|(who, via, _)| who == "src/use.callsGuarded" && via == "calls"),
+        "{go:?}"
     );
 }

@@ -397,9 +397,10 @@ struct Item {
 fn interface(p: &FileParse) -> BTreeMap<String, Item> {
     let mut items: BTreeMap<String, Item> = BTreeMap::new();
     // A function's local facts matter elsewhere only through what it (or a function nested
-    // in it) returns unannotated: the words of those values, then of the facts they name.
+    // in it) returns: the words of its unannotated values and of its return annotation (a
+    // TypeScript type parameter is a fact of its scope), then of the facts they name.
     let mut returned_words: Vec<FxHashSet<&str>> = vec![FxHashSet::default(); p.symbols.len()];
-    for (si, value) in &p.returned {
+    for (si, value) in p.returned.iter().chain(&p.returns) {
         let mut cur = Some(*si);
         while let Some(c) = cur {
             if let Some(set) = returned_words.get_mut(c) {

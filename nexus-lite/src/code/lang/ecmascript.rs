@@ -131,21 +131,25 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
         match kind(node) {
             "class_declaration" | "abstract_class_declaration" | "class" => {
                 if let Some(idx) = class(&mut out, node, src, scope) {
+                    types::type_parameters(&mut out, node, src, idx);
                     child_scope = Some(idx);
                 }
             }
             "interface_declaration" => {
                 if let Some(idx) = interface(&mut out, node, src, scope) {
+                    types::type_parameters(&mut out, node, src, idx);
                     child_scope = Some(idx);
                 }
             }
             "type_alias_declaration" => {
                 if let Some(idx) = type_alias(&mut out, node, src, scope) {
+                    types::type_parameters(&mut out, node, src, idx);
                     child_scope = Some(idx);
                 }
             }
             "method_signature" | "property_signature" if interface_member(&out, node, scope) => {
                 if let Some(idx) = member_signature(&mut out, node, src, scope) {
+                    types::type_parameters(&mut out, node, src, idx);
                     child_scope = Some(idx);
                 } else {
                     types::class_field(&mut out, node, src, scope);
@@ -158,6 +162,7 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
                 if let Some(idx) = method(&mut out, node, src, scope) {
                     types::declared_types(&mut out, node, src, idx, &signatures);
                     types::method_in_options(&mut out, node, src, idx);
+                    types::type_parameters(&mut out, node, src, idx);
                     child_scope = Some(idx);
                 }
             }
@@ -166,12 +171,14 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
                     let idx =
                         push_symbol(&mut out, node, text(name, src), SymKind::Function, scope);
                     types::declared_types(&mut out, node, src, idx, &signatures);
+                    types::type_parameters(&mut out, node, src, idx);
                     child_scope = Some(idx);
                 }
             }
             "variable_declarator" | "public_field_definition" | "field_definition" => {
                 if let Some((value, idx)) = function_value(&mut out, node, src, scope) {
                     types::declared_types(&mut out, value, src, idx, &signatures);
+                    types::type_parameters(&mut out, value, src, idx);
                     anonymous.symbol_value(value);
                     // The symbol spans the whole declaration; its body is the value.
                     stack.push((value, Some(idx)));
@@ -203,7 +210,9 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
                     types::local_exports(&mut out, node, src);
                 }
             }
-            "if_statement" => narrowing.if_statement(node, src),
+            "if_statement" | "binary_expression" | "ternary_expression" => {
+                narrowing.node(node, src);
+            }
             "for_in_statement" => types::for_of(&mut out, node, src, scope),
             "call_expression" => call_expression(&mut out, node, src, scope, &mut narrowing),
             "new_expression" => {
@@ -292,7 +301,8 @@ fn interface(
 
 /// `type F = (x: T) => R`: a function of that name, so that a value of type `F`, called,
 /// returns what `R` is. `type P = { ... }`: an interface of that name, its members those of
-/// the object type. Its symbol index; None for other aliases.
+/// the object type. Its symbol index; None for other aliases (`type Point = A | B` names
+/// what its type names, a fact).
 fn type_alias(
     out: &mut FileParse,
     node: Node<'_>,
@@ -313,7 +323,10 @@ fn type_alias(
             out.symbols[idx].detail = Some(INTERFACE);
             Some(idx)
         }
-        _ => None,
+        _ => {
+            types::type_alias(out, text(name, src), value, src, scope);
+            None
+        }
     }
 }
 
@@ -495,7 +508,11 @@ fn call_expression(
             });
         }
     } else if let Some(callee) = types::expr_key(f, src) {
-        let callee = narrowing.apply(node.start_byte(), callee);
+        // A narrowed name called itself (`isFunction(t) && t()`) is still the function `t`.
+        let callee = match callee.contains('.') {
+            true => narrowing.apply(node.start_byte(), callee),
+            false => callee,
+        };
         types::callback_arguments(out, node, &callee, src, scope);
         out.push_call(scope, callee, node);
     }

@@ -61,14 +61,15 @@ pub(super) struct Types<'a> {
     /// local. A one-file run reads few files' locals. Shared by the threads of a link.
     pub(super) facts: Arc<[OnceLock<Facts<'a>>]>,
     /// (class node, attribute) -> (file, type text), from `self.x = ...` and `x: T` in the body.
-    attrs: FxHashMap<(i64, &'a str), (usize, &'a str)>,
+    attrs: FxHashMap<(i64, &'a str), Attr<'a>>,
     /// Whether some class says what indexing it gives (an `[]` attribute): else `x[k]` of an
     /// instance is not asked, which spares Python its subscripts.
     indexable: bool,
     /// (class node, name) -> the method or nested class of that name.
     members: FxHashMap<(i64, &'a str), i64>,
-    /// Function node -> (file, return annotation).
-    returns: FxHashMap<i64, (usize, &'a str)>,
+    /// Function node -> (file, its symbol index, return annotation), read in the function's
+    /// scope (a TypeScript type parameter names its constraint there).
+    returns: FxHashMap<i64, (usize, usize, &'a str)>,
     /// Function node without a return annotation -> (file, its symbol index, the values it
     /// returns), typed in its own scope.
     returned: FxHashMap<i64, (usize, usize, Vec<&'a str>)>,
@@ -101,6 +102,23 @@ pub(super) struct Types<'a> {
     /// memoized. A memo then holds only results every order of questions agrees on, and a
     /// link of one file types exactly as a link of them all.
     partial: Cell<bool>,
+}
+
+/// What a class's attribute holds: the type text, written in class `class` of `file`.
+#[derive(Clone, Copy)]
+struct Attr<'a> {
+    file: usize,
+    class: usize,
+    ty: &'a str,
+}
+
+impl Attr<'_> {
+    /// The attribute's type, read in its class's scope in TypeScript (a class's type parameter
+    /// names its constraint there), in its module's in Python (as measured against jedi).
+    fn type_of(&self, r: &Resolver<'_>, depth: usize) -> Ty {
+        let scope = Some(self.class).filter(|_| builtins::is_ecmascript(r.sources[self.file].lang));
+        r.type_of(self.file, self.ty, scope, depth)
+    }
 }
 
 /// One file's locals: (scope, name) -> type text.
@@ -177,7 +195,12 @@ impl<'a> Types<'a> {
                 if let Some((class, attr)) = attribute(f) {
                     t.indexable |= attr == INDEXED;
                     let entry = t.attrs.entry((node_of[class], attr));
-                    keep_first(entry, (fi, f.ty.as_str()), |(_, t)| t);
+                    let at = Attr {
+                        file: fi,
+                        class,
+                        ty: f.ty.as_str(),
+                    };
+                    keep_first(entry, at, |a| a.ty);
                 } else if let Some(scope) = f.scope
                     && (f.name.starts_with(CALLBACK_PARAM)
                         || f.name.starts_with(PARAM_TYPE)
@@ -198,7 +221,7 @@ impl<'a> Types<'a> {
             }
             for (si, ty) in &s.parse.returns {
                 t.returns
-                    .insert(symbols.sym_node_of[fi][*si], (fi, ty.as_str()));
+                    .insert(symbols.sym_node_of[fi][*si], (fi, *si, ty.as_str()));
             }
             for (si, value) in &s.parse.returned {
                 t.returned
@@ -294,8 +317,8 @@ impl Resolver<'_> {
         })
     }
 
-    /// The type text of attribute `name` of class `class` or of a base: (file, type).
-    fn attr_fact(&self, class: i64, name: &str, depth: usize) -> Option<(usize, &str)> {
+    /// The type text of attribute `name` of class `class` or of a base.
+    fn attr_fact(&self, class: i64, name: &str, depth: usize) -> Option<Attr<'_>> {
         self.in_bases(class, depth, &|c| self.types.attrs.get(&(c, name)).copied())
     }
 
@@ -609,6 +632,14 @@ impl Resolver<'_> {
             let called = |id: i64, c: f64| {
                 if self.types.is_class(id) {
                     Ty::Class(id, c)
+                } else if let Some((recv, _)) = inner.rsplit_once('.')
+                    && self.returns_this(id)
+                    && let found @ (Ty::Class(..) | Ty::Union(..)) =
+                        self.type_of(fi, recv, caller, depth + 1)
+                {
+                    // `getLatest(): this`: the receiver, of its own class (a subclass's
+                    // instance stays one).
+                    lower(found, c)
                 } else {
                     lower(self.return_type(id), c)
                 }
@@ -743,10 +774,10 @@ impl Resolver<'_> {
     fn attr_type(&self, c: i64, conf: f64, attr: &str, depth: usize) -> Ty {
         // What a constructor's caller passes does not hide a property of that name
         // (`self.pathway = pathway` through its setter): reading it is the property's use.
-        if let Some((g, ty)) = self.attr_fact(c, attr, 0)
-            && !(ty.starts_with(ARG_TYPE) && self.member(c, attr, 0).is_some())
+        if let Some(a) = self.attr_fact(c, attr, 0)
+            && !(a.ty.starts_with(ARG_TYPE) && self.member(c, attr, 0).is_some())
         {
-            return lower(self.type_of(g, ty, None, depth + 1), conf.min(INFERRED));
+            return lower(a.type_of(self, depth + 1), conf.min(INFERRED));
         }
         // A nested class, or a property read for its annotated return type.
         match self.member(c, attr, 0) {
@@ -767,9 +798,7 @@ impl Resolver<'_> {
     fn indexed(&self, ty: Ty, depth: usize) -> Ty {
         match ty {
             Ty::Class(c, conf) if depth < MAX_DEPTH => match self.attr_fact(c, INDEXED, 0) {
-                Some((g, held)) => {
-                    lower(self.type_of(g, held, None, depth + 1), conf.min(INFERRED))
-                }
+                Some(a) => lower(a.type_of(self, depth + 1), conf.min(INFERRED)),
                 None => Ty::Unknown,
             },
             _ => Ty::Unknown,
@@ -834,10 +863,21 @@ impl Resolver<'_> {
         found
     }
 
+    /// Whether TypeScript function `id` returns `this` (its annotation, or every `return`).
+    /// Python's `return self` keeps the enclosing class, as measured against jedi.
+    fn returns_this(&self, id: i64) -> bool {
+        self.types.returned.get(&id).is_some_and(|(g, _, values)| {
+            builtins::is_ecmascript(self.sources[*g].lang) && values.iter().all(|v| *v == "self")
+        })
+    }
+
     fn return_type_within(&self, id: i64) -> Ty {
-        if let Some((g, ty)) = self.types.returns.get(&id) {
+        if let Some((g, f, ty)) = self.types.returns.get(&id) {
             let outer = self.types.partial.replace(false);
-            let found = self.type_of(*g, ty, None, 0);
+            // TypeScript reads it in the function's scope (a type parameter names its bound
+            // there); Python in its module's, as measured against jedi.
+            let scope = Some(*f).filter(|_| builtins::is_ecmascript(self.sources[*g].lang));
+            let found = self.type_of(*g, ty, scope, 0);
             // Whether this annotation's own typing was cut (not a question around it).
             let cut = self.types.partial.get();
             self.types.partial.set(outer || cut);
@@ -1100,11 +1140,11 @@ impl Resolver<'_> {
     /// createZodEnum`), which a call of the field calls. (Python is not asked: a caller in a
     /// Python file never gets here.)
     fn held_function(&self, c: i64, field: &str, depth: usize) -> Option<(i64, f64)> {
-        let (g, held) = self.attr_fact(c, field, 0)?;
-        if !builtins::is_ecmascript(self.sources[g].lang) || held.contains(['(', '[', ':']) {
+        let Attr { file, ty: held, .. } = self.attr_fact(c, field, 0)?;
+        if !builtins::is_ecmascript(self.sources[file].lang) || held.contains(['(', '[', ':']) {
             return None;
         }
-        match self.resolve_ref(g, held, None, depth + 1) {
+        match self.resolve_ref(file, held, None, depth + 1) {
             Target::Found(id, conf) if !self.types.is_class(id) => Some((id, conf.min(INFERRED))),
             _ => None,
         }

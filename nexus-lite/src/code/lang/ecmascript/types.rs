@@ -374,6 +374,39 @@ pub(super) fn parameter(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: 
     typed(out, scope, &name, t, src);
 }
 
+/// `type Point = TextPoint | ElementPoint` in `scope`: a value of type `Point` is one of the
+/// classes or interfaces the alias names.
+pub(super) fn type_alias(
+    out: &mut FileParse,
+    name: &str,
+    value: Node<'_>,
+    src: &[u8],
+    scope: Option<usize>,
+) {
+    if let Some(ty) = type_key(value, src).filter(|t| t != name) {
+        push(out, scope, name.to_string(), ty);
+    }
+}
+
+/// `<N extends LexicalNode>` on the function, method, class or interface `owner` of symbol
+/// `sym`: in its scope, the type `N` names what it is constrained to, so `node: N` is typed,
+/// and so is a return annotation `N` (read in the function's scope). An overload signature's
+/// or a callback's are not a symbol's, and are left out.
+pub(super) fn type_parameters(out: &mut FileParse, owner: Node<'_>, src: &[u8], sym: usize) {
+    let Some(list) = field(owner, "type_parameters") else {
+        return;
+    };
+    let mut c = list.walk();
+    for p in list.named_children(&mut c) {
+        let (Some(name), Some(constraint)) = (field(p, "name"), field(p, "constraint")) else {
+            continue;
+        };
+        if let Some(ty) = constraint.named_child(0).and_then(|t| type_key(t, src)) {
+            push(out, Some(sym), text(name, src).to_string(), ty);
+        }
+    }
+}
+
 /// Parameter `param` of function `scope` takes a function of type `f`: each typed parameter of
 /// `f` as a [`CALLBACK_PARAM`] fact of `scope`.
 fn callback_parameters(
@@ -689,74 +722,92 @@ fn guard(out: &mut FileParse, fun: Node<'_>, predicate: Node<'_>, src: &[u8], sy
 }
 
 /// The receivers narrowed where the walk is: inside `if (x instanceof Cls) {...}`, `x` is a
-/// `Cls()`; inside `if (isMap(x)) {...}`, `x` is what the guard says ([`GUARDED`]). The walk is
-/// in source order, so the blocks open at a point are a stack.
+/// `Cls()`; inside `if (isMap(x)) {...}`, `x` is what the guard says ([`GUARDED`]). The same
+/// holds right of `isMap(x) &&`, right of `!isMap(x) ||`, in the branches of `isMap(x) ? a : b`,
+/// in an `else`, and after `if (!isMap(x)) return;` to the end of its block. The walk is in
+/// source order, so the blocks open at a point are a stack; a block is made when the walk
+/// meets its condition and opens when the walk reaches it.
 #[derive(Default)]
 pub(super) struct Narrowing {
     /// By block: the name narrowed, what it stands for there.
     open: OpenBlocks<(String, String)>,
+    /// Blocks not reached yet: (start, end, name, what it stands for), by start, last first.
+    pending: Vec<(usize, usize, String, String)>,
 }
 
 impl Narrowing {
-    /// An `if` statement is walked: a condition that narrows one name opens its consequence.
-    pub(super) fn if_statement(&mut self, node: Node<'_>, src: &[u8]) {
-        self.open.close_before(node.start_byte());
-        let (Some(cond), Some(block)) = (
-            field(node, "condition").and_then(|c| c.named_child(0)),
-            field(node, "consequence"),
-        ) else {
-            return;
-        };
-        let narrowed = match kind(cond) {
-            "binary_expression"
-                if field(cond, "operator").is_some_and(|o| text(o, src) == "instanceof") =>
-            {
-                let (Some(name), Some(class)) = (field(cond, "left"), field(cond, "right")) else {
+    /// A node that may narrow a name in a part of it is walked: an `if` statement, `a && b`,
+    /// `a || b` or `c ? a : b`.
+    pub(super) fn node(&mut self, node: Node<'_>, src: &[u8]) {
+        match kind(node) {
+            "if_statement" => {
+                let Some(cond) = field(node, "condition").and_then(|c| c.named_child(0)) else {
                     return;
                 };
-                let class = expr_key(class, src).filter(|c| !c.contains('('));
-                (kind(name) == "identifier")
-                    .then_some(())
-                    .and(class)
-                    .map(|c| (name, format!("{c}()")))
-            }
-            "call_expression" => guard_call(cond, src).map(|(guard, p, name)| {
-                (name, format!("{GUARDED}{guard}:{p}:{}", text(name, src)))
-            }),
-            // `isMap(x) || isSet(x)`: one of the guards' types (`guard:isMap,isSet:0:x`).
-            "binary_expression" if is_or(cond, src) => {
-                let mut calls = Vec::new();
-                either(cond, src, &mut calls);
-                let calls: Option<Vec<_>> = calls.into_iter().map(|c| guard_call(c, src)).collect();
-                match calls.as_deref() {
-                    Some([(first, p, name), rest @ ..])
-                        if !rest.is_empty()
-                            && rest
-                                .iter()
-                                .all(|(_, q, n)| q == p && text(*n, src) == text(*name, src)) =>
-                    {
-                        let guards: Vec<&str> = std::iter::once(*first)
-                            .chain(rest.iter().map(|(g, _, _)| *g))
-                            .collect();
-                        Some((
-                            *name,
-                            format!("{GUARDED}{}:{p}:{}", guards.join(","), text(*name, src)),
-                        ))
-                    }
-                    _ => None,
+                if let Some(block) = field(node, "consequence") {
+                    self.narrow(block, &narrowed(cond, src, true));
+                }
+                let otherwise = narrowed(cond, src, false);
+                if let Some(other) = field(node, "alternative") {
+                    self.narrow(other, &otherwise);
+                } else if !otherwise.is_empty()
+                    && field(node, "consequence").is_some_and(exits)
+                    // Asked last: `parent()` searches down from the root.
+                    && let Some(block) = node.parent().filter(|b| kind(*b) == "statement_block")
+                {
+                    // `if (!isMap(x)) return;`: `x` is a map in the rest of the block.
+                    self.later(node.end_byte(), block.end_byte(), &otherwise);
                 }
             }
-            _ => None,
-        };
-        if let Some((name, key)) = narrowed {
-            self.open
-                .push(block.end_byte(), (text(name, src).to_string(), key));
+            "binary_expression" => {
+                let (Some(left), Some(right)) = (field(node, "left"), field(node, "right")) else {
+                    return;
+                };
+                match field(node, "operator").map(|o| text(o, src)) {
+                    Some("&&") => self.narrow(right, &narrowed(left, src, true)),
+                    Some("||") => self.narrow(right, &narrowed(left, src, false)),
+                    _ => {}
+                }
+            }
+            "ternary_expression" => {
+                let Some(cond) = field(node, "condition") else {
+                    return;
+                };
+                if let Some(yes) = field(node, "consequence") {
+                    self.narrow(yes, &narrowed(cond, src, true));
+                }
+                if let Some(no) = field(node, "alternative") {
+                    self.narrow(no, &narrowed(cond, src, false));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn narrow(&mut self, part: Node<'_>, names: &[(String, String)]) {
+        self.later(part.start_byte(), part.end_byte(), names);
+    }
+
+    /// Names narrowed from byte `start` to `end`.
+    fn later(&mut self, start: usize, end: usize, names: &[(String, String)]) {
+        for (name, key) in names {
+            let at = self.pending.partition_point(|(s, ..)| *s > start);
+            self.pending
+                .insert(at, (start, end, name.clone(), key.clone()));
         }
     }
 
     /// `key` (an expression key at byte `at`) with a narrowed name it starts with replaced.
     pub(super) fn apply(&mut self, at: usize, key: String) -> String {
         self.open.close_before(at);
+        // Blocks the walk has reached open now (in order), unless already passed.
+        while self.pending.last().is_some_and(|(start, ..)| *start <= at) {
+            if let Some((_, end, name, stands)) = self.pending.pop()
+                && end > at
+            {
+                self.open.push(end, (name, stands));
+            }
+        }
         let found = self.open.iter().rev().find(|(name, _)| {
             key.strip_prefix(name.as_str())
                 .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
@@ -766,6 +817,101 @@ impl Narrowing {
             None => key,
         }
     }
+}
+
+/// Whether statement `s` always leaves its block: `return`, `throw`, `continue`, `break`, or a
+/// block ending with one.
+fn exits(s: Node<'_>) -> bool {
+    match kind(s) {
+        "return_statement" | "throw_statement" | "continue_statement" | "break_statement" => true,
+        "statement_block" => {
+            let mut c = s.walk();
+            let last = s
+                .named_children(&mut c)
+                .filter(|n| kind(*n) != "comment")
+                .last();
+            last.is_some_and(exits)
+        }
+        _ => false,
+    }
+}
+
+/// What condition `cond` says of names when it is `holds` (true, or false): (name, what it
+/// stands for). `x instanceof Cls` makes `x` a `Cls()`; a guard call (`isMap(x)`) what the guard
+/// says; `isMap(x) || isSet(x)` one of the guards' types; `a && b`, when true, both; `a || b`,
+/// when false, both; `!a` the opposite.
+fn narrowed(cond: Node<'_>, src: &[u8], holds: bool) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    narrowed_into(cond, src, holds, &mut out);
+    out
+}
+
+fn narrowed_into(cond: Node<'_>, src: &[u8], holds: bool, out: &mut Vec<(String, String)>) {
+    let operator = || field(cond, "operator").map(|o| text(o, src));
+    match kind(cond) {
+        "parenthesized_expression" => {
+            if let Some(inner) = cond.named_child(0) {
+                narrowed_into(inner, src, holds, out);
+            }
+        }
+        "unary_expression" if operator() == Some("!") => {
+            if let Some(inner) = field(cond, "argument") {
+                narrowed_into(inner, src, !holds, out);
+            }
+        }
+        "binary_expression" if operator() == Some(if holds { "&&" } else { "||" }) => {
+            for side in [field(cond, "left"), field(cond, "right")]
+                .into_iter()
+                .flatten()
+            {
+                narrowed_into(side, src, holds, out);
+            }
+        }
+        _ if holds => out.extend(narrowed_when_true(cond, src)),
+        _ => {}
+    }
+}
+
+/// What `x instanceof Cls`, `isMap(x)` or `isMap(x) || isSet(x)` says of `x` when true.
+fn narrowed_when_true(cond: Node<'_>, src: &[u8]) -> Option<(String, String)> {
+    let (name, key) = match kind(cond) {
+        "binary_expression"
+            if field(cond, "operator").is_some_and(|o| text(o, src) == "instanceof") =>
+        {
+            let (name, class) = (field(cond, "left")?, field(cond, "right")?);
+            let class = expr_key(class, src).filter(|c| !c.contains('('))?;
+            (kind(name) == "identifier").then_some((name, format!("{class}()")))?
+        }
+        "call_expression" => {
+            let (guard, p, name) = guard_call(cond, src)?;
+            (name, format!("{GUARDED}{guard}:{p}:{}", text(name, src)))
+        }
+        // `isMap(x) || isSet(x)`: one of the guards' types (`guard:isMap,isSet:0:x`).
+        "binary_expression" if is_or(cond, src) => {
+            let mut calls = Vec::new();
+            either(cond, src, &mut calls);
+            let calls: Option<Vec<_>> = calls.into_iter().map(|c| guard_call(c, src)).collect();
+            match calls.as_deref() {
+                Some([(first, p, name), rest @ ..])
+                    if !rest.is_empty()
+                        && rest
+                            .iter()
+                            .all(|(_, q, n)| q == p && text(*n, src) == text(*name, src)) =>
+                {
+                    let guards: Vec<&str> = std::iter::once(*first)
+                        .chain(rest.iter().map(|(g, _, _)| *g))
+                        .collect();
+                    (
+                        *name,
+                        format!("{GUARDED}{}:{p}:{}", guards.join(","), text(*name, src)),
+                    )
+                }
+                _ => return None,
+            }
+        }
+        _ => return None,
+    };
+    Some((text(name, src).to_string(), key))
 }
 
 /// `isMap(x)`: the guard's name, the position of the first identifier argument and that
