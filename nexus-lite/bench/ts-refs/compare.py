@@ -34,7 +34,11 @@ def edges_into(db):
     """Per symbol of `rows`, the files (not its own) with an edge into it: {path: confidence}."""
     c = sqlite3.connect(db)
     gpk = c.execute("select max(gpk) from nodes").fetchone()[0]
-    nodes = dict(c.execute("select qualified_name, id from nodes where gpk=? and kind in ('class','function','method')", (gpk,)))
+    # An interface merged into the class of its name (declaration merging) is a second node of
+    # that name: as an impact query does, both are the symbol.
+    nodes = {}
+    for q, i in c.execute("select qualified_name, id from nodes where gpk=? and kind in ('class','function','method')", (gpk,)):
+        nodes.setdefault(q, []).append(i)
     path = dict(c.execute("select id, path from nodes where gpk=?", (gpk,)))
     into = {}
     for src, dst, conf in c.execute("select src, dst, confidence from edges where gpk=? and kind in ('calls','inherits')", (gpk,)):
@@ -42,7 +46,8 @@ def edges_into(db):
     out = {}
     for (f, name) in rows:
         got = {}
-        for p, conf in into.get(nodes.get(f.rsplit(".", 1)[0] + "." + name), []):
+        ids = nodes.get(f.rsplit(".", 1)[0] + "." + name, [])
+        for p, conf in (e for i in ids for e in into.get(i, [])):
             if p != f:
                 got[p] = max(got.get(p, 0), conf)
         out[(f, name)] = got
