@@ -295,6 +295,9 @@ fn narrowed(dir: &Path) {
              export class Caret<T extends TextNode> {\n  constructor(readonly origin: T) {}\n  \
              format() { return this.origin.getFormat(); }\n}\n\n\
              export function viaAlias(n: InlineNode) { return n.isInline(); }\n\n\
+             class BaseCaret<T extends LexicalNode> {\n  constructor(readonly at: T) {}\n}\n\n\
+             export class ChildCaret<T extends ElementNode> extends BaseCaret<T> {\n  \
+             first() { return this.at.getFirstChild(); }\n}\n\n\
              function go() { return 1; }\n\n\
              export function callsGuarded() { return $isTextNode(go as any) || ($isTextNode(go) && go()); }\n",
         ),
@@ -688,7 +691,13 @@ fn guards_narrow_conditions_branches_and_the_rest_of_a_block_and_type_parameters
         assert!(format.contains(&inferred(who)), "{who}: {format:?}");
     }
     let first_child = found(&impact(srv.addr, "src/nodes.ElementNode.getFirstChild"));
-    for who in ["src/use.viaConstraint", "src/use.viaReturnedConstraint"] {
+    // `ChildCaret<T extends ElementNode> extends BaseCaret<T>`: the base's `at: T` is bound
+    // by the subclass's `T`.
+    for who in [
+        "src/use.viaConstraint",
+        "src/use.viaReturnedConstraint",
+        "src/use.ChildCaret.first",
+    ] {
         assert!(
             first_child.contains(&inferred(who)),
             "{who}: {first_child:?}"

@@ -113,11 +113,23 @@ struct Attr<'a> {
 }
 
 impl Attr<'_> {
-    /// The attribute's type, read in its class's scope in TypeScript (a class's type parameter
-    /// names its constraint there), in its module's in Python (as measured against jedi).
-    fn type_of(&self, r: &Resolver<'_>, depth: usize) -> Ty {
-        let scope = Some(self.class).filter(|_| builtins::is_ecmascript(r.sources[self.file].lang));
-        r.type_of(self.file, self.ty, scope, depth)
+    /// The attribute's type on an instance of class `receiver`, read in its class's scope in
+    /// TypeScript (a class's type parameter names its bound there), in its module's in Python
+    /// (as measured against jedi). A type parameter the receiver's class declares again
+    /// (`class ChildCaret<T extends ElementNode> extends Caret<T>` reading Caret's `origin: T`)
+    /// is the receiver's: its bound is the narrower one.
+    fn type_of(&self, r: &Resolver<'_>, receiver: i64, depth: usize) -> Ty {
+        if !builtins::is_ecmascript(r.sources[self.file].lang) {
+            return r.type_of(self.file, self.ty, None, depth);
+        }
+        if let Some(&(rf, rs)) = r.types.class_at.get(&receiver)
+            && (rf, rs) != (self.file, self.class)
+            && let Some((Some(scope), bound)) = r.scoped_fact(rf, Some(rs), self.ty)
+            && scope == rs
+        {
+            return r.type_of(rf, bound, Some(rs), depth);
+        }
+        r.type_of(self.file, self.ty, Some(self.class), depth)
     }
 }
 
@@ -777,7 +789,7 @@ impl Resolver<'_> {
         if let Some(a) = self.attr_fact(c, attr, 0)
             && !(a.ty.starts_with(ARG_TYPE) && self.member(c, attr, 0).is_some())
         {
-            return lower(a.type_of(self, depth + 1), conf.min(INFERRED));
+            return lower(a.type_of(self, c, depth + 1), conf.min(INFERRED));
         }
         // A nested class, or a property read for its annotated return type.
         match self.member(c, attr, 0) {
@@ -798,7 +810,7 @@ impl Resolver<'_> {
     fn indexed(&self, ty: Ty, depth: usize) -> Ty {
         match ty {
             Ty::Class(c, conf) if depth < MAX_DEPTH => match self.attr_fact(c, INDEXED, 0) {
-                Some(a) => lower(a.type_of(self, depth + 1), conf.min(INFERRED)),
+                Some(a) => lower(a.type_of(self, c, depth + 1), conf.min(INFERRED)),
                 None => Ty::Unknown,
             },
             _ => Ty::Unknown,
