@@ -298,6 +298,12 @@ fn narrowed(dir: &Path) {
              class BaseCaret<T extends LexicalNode> {\n  constructor(readonly at: T) {}\n}\n\n\
              export class ChildCaret<T extends ElementNode> extends BaseCaret<T> {\n  \
              first() { return this.at.getFirstChild(); }\n}\n\n\
+             export function twoCallbacks(es: ElementNode[], ts: TextNode[]) {\n  \
+             es.forEach((n) => n.getFirstChild());\n  ts.forEach((n) => n.getFormat());\n}\n\n\
+             export function twoTyped(run: (f: unknown) => void) {\n  \
+             run((n: ElementNode) => n.getFirstChild());\n  run((n: TextNode) => n.getFormat());\n}\n\n\
+             export function viaObjectType(record: { node: TextNode; el: ElementNode }) {\n  \
+             const { node } = record;\n  node.getFormat();\n  return record.el.getFirstChild();\n}\n\n\
              function go() { return 1; }\n\n\
              export function callsGuarded() { return $isTextNode(go as any) || ($isTextNode(go) && go()); }\n",
         ),
@@ -682,6 +688,15 @@ fn guards_narrow_conditions_branches_and_the_rest_of_a_block_and_type_parameters
         "{element_inline:?}"
     );
     let format = found(&impact(srv.addr, "src/nodes.TextNode.getFormat"));
+    // Two callbacks of one function binding `n`, each its own: the second is a text node. A
+    // parameter typed by an object type: its members (`record.node`, destructured too).
+    for who in [
+        "src/use.twoCallbacks",
+        "src/use.twoTyped",
+        "src/use.viaObjectType",
+    ] {
+        assert!(format.contains(&inferred(who)), "{who}: {format:?}");
+    }
     for who in [
         "src/use.viaTernary",
         "src/use.viaElse",
@@ -697,6 +712,7 @@ fn guards_narrow_conditions_branches_and_the_rest_of_a_block_and_type_parameters
         "src/use.viaConstraint",
         "src/use.viaReturnedConstraint",
         "src/use.ChildCaret.first",
+        "src/use.viaObjectType",
     ] {
         assert!(
             first_child.contains(&inferred(who)),

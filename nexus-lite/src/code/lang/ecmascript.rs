@@ -194,12 +194,17 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
                 types::signature(&mut signatures, node, src, scope);
             }
             "required_parameter" | "optional_parameter" => {
-                types::parameter(&mut out, node, src, scope);
+                types::parameter(&mut out, node, src, scope, &mut narrowing);
             }
-            "assignment_expression" => types::assignment(&mut out, node, src, scope),
+            "assignment_expression" => {
+                types::assignment(&mut out, node, src, scope, &mut narrowing);
+            }
             "return_statement" => types::returned(&mut out, node, src, scope, &mut anonymous),
             "arrow_function" | "function_expression" | "function" | "generator_function" => {
-                anonymous.function(node, scope);
+                let callback = anonymous.function(node, scope);
+                if callback {
+                    narrowing.callback(node, src);
+                }
             }
             // The module is an import's only child of interest; an export's declaration may
             // hold symbols.
@@ -213,7 +218,7 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
             "if_statement" | "binary_expression" | "ternary_expression" => {
                 narrowing.node(node, src);
             }
-            "for_in_statement" => types::for_of(&mut out, node, src, scope),
+            "for_in_statement" => types::for_of(&mut out, node, src, scope, &mut narrowing),
             "call_expression" => call_expression(&mut out, node, src, scope, &mut narrowing),
             "new_expression" => {
                 if let Some(callee) = field(node, "constructor")
@@ -508,10 +513,11 @@ fn call_expression(
             });
         }
     } else if let Some(callee) = types::expr_key(f, src) {
-        // A narrowed name called itself (`isFunction(t) && t()`) is still the function `t`.
+        // A narrowed name called itself (`isFunction(t) && t()`) is still the function `t`;
+        // a callback's parameter called is its own local.
         let callee = match callee.contains('.') {
             true => narrowing.apply(node.start_byte(), callee),
-            false => callee,
+            false => narrowing.apply_called(node.start_byte(), callee),
         };
         types::callback_arguments(out, node, &callee, src, scope);
         out.push_call(scope, callee, node);

@@ -65,6 +65,9 @@ pub(super) struct Types<'a> {
     /// Whether some class says what indexing it gives (an `[]` attribute): else `x[k]` of an
     /// instance is not asked, which spares Python its subscripts.
     indexable: bool,
+    /// Whether some local names a member of another (`record.window`, from a TypeScript object
+    /// type): else a dotted name is not looked up among the locals, which spares Python.
+    member_locals: bool,
     /// (class node, name) -> the method or nested class of that name.
     members: FxHashMap<(i64, &'a str), i64>,
     /// Function node -> (file, its symbol index, return annotation), read in the function's
@@ -204,6 +207,7 @@ impl<'a> Types<'a> {
                 if f.scope.is_none() {
                     t.module_fact_names.insert(f.name.as_str());
                 }
+                t.member_locals |= attribute(f).is_none() && f.name.contains('.');
                 if let Some((class, attr)) = attribute(f) {
                     t.indexable |= attr == INDEXED;
                     let entry = t.attrs.entry((node_of[class], attr));
@@ -717,6 +721,13 @@ impl Resolver<'_> {
                         None => Ty::Unknown,
                     },
                 }
+            }
+            Some(_)
+                if self.types.member_locals
+                    && let Some(ty) = self.local_fact(fi, caller, expr) =>
+            {
+                // `record.window` where `record: { window: Subject<T> }`.
+                lower(self.type_of(fi, ty, caller, depth + 1), INFERRED)
             }
             Some((recv, attr)) => match self.type_of(fi, recv, caller, depth + 1) {
                 Ty::Class(c, conf) => self.attr_type(c, conf, attr, depth),

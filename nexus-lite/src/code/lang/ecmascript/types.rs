@@ -341,7 +341,13 @@ fn is_import_call(value: Node<'_>, src: &[u8]) -> bool {
 /// A typed parameter of function `scope`; a constructor's parameter property
 /// (`constructor(private t: T)`) is also an attribute of its class; a parameter taking a
 /// function types that function's parameters ([`CALLBACK_PARAM`]).
-pub(super) fn parameter(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) {
+pub(super) fn parameter(
+    out: &mut FileParse,
+    node: Node<'_>,
+    src: &[u8],
+    scope: Option<usize>,
+    narrowing: &mut Narrowing,
+) {
     let annotation = field(node, "type").and_then(|t| t.named_child(0));
     if let Some(f) = annotation.filter(|t| kind(*t) == "function_type") {
         callback_parameters(out, node, f, src, scope);
@@ -360,6 +366,7 @@ pub(super) fn parameter(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: 
         return;
     }
     let name = text(pattern, src).to_string();
+    let local = narrowing.apply_called(node.start_byte(), name.clone());
     let mut c = node.walk();
     let property = node
         .children(&mut c)
@@ -371,7 +378,29 @@ pub(super) fn parameter(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: 
         let class = class_of(out, scope);
         typed(out, class, &format!("self.{name}"), t, src);
     }
-    typed(out, scope, &name, t, src);
+    typed(out, scope, &local, t, src);
+    if let Some(members) = annotation.filter(|a| kind(*a) == "object_type") {
+        members_of(out, scope, &local, members, src);
+    }
+}
+
+/// `record: { window: Subject<T>; subs: Subscription }`: what each member of local `name` of
+/// `scope` is (`record.window`), as the object type says.
+fn members_of(out: &mut FileParse, scope: Option<usize>, name: &str, object: Node<'_>, src: &[u8]) {
+    let mut c = object.walk();
+    for m in object.named_children(&mut c) {
+        if kind(m) != "property_signature" {
+            continue;
+        }
+        let (Some(key), Some(t)) = (field(m, "name"), field(m, "type")) else {
+            continue;
+        };
+        if kind(key) == "property_identifier"
+            && let Some(ty) = type_key(t, src)
+        {
+            push(out, scope, format!("{name}.{}", text(key, src)), ty);
+        }
+    }
 }
 
 /// `type Point = TextPoint | ElementPoint` in `scope`: a value of type `Point` is one of the
@@ -525,9 +554,13 @@ fn callback_parameters_untyped(
             .collect(),
         _ => return,
     };
+    // A callback's parameters are its own locals; a method's (`{ middleware(gDM) {} }`) are
+    // its symbol's.
+    let own = kind(fun) != "method_definition";
     for (q, p) in params.into_iter().enumerate() {
         let ty = format!("{CALLBACK_ARG}{callee}:{at}:{q}");
         match kind(p) {
+            "identifier" if own => push(out, scope, callback_local(text(p, src), fun), ty),
             "identifier" => push(out, scope, text(p, src).to_string(), ty),
             // `({ editor }) => ...`: the names bound are properties of the parameter, held by
             // a local no source can name.
@@ -585,14 +618,22 @@ pub(super) fn index_signature(
 }
 
 /// `for (const x of xs)`: local `x` of `scope` is what iterating `xs` gives (`xs[*]`).
-pub(super) fn for_of(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) {
+pub(super) fn for_of(
+    out: &mut FileParse,
+    node: Node<'_>,
+    src: &[u8],
+    scope: Option<usize>,
+    narrowing: &mut Narrowing,
+) {
     let mut c = node.walk();
     if !node.children(&mut c).any(|ch| kind(ch) == "of") {
         return;
     }
     let (Some(left), Some(right)) = (
         field(node, "left").filter(|l| kind(*l) == "identifier"),
-        field(node, "right").and_then(|r| expr_key(r, src)),
+        field(node, "right")
+            .and_then(|r| expr_key(r, src))
+            .map(|r| narrowing.apply(node.start_byte(), r)),
     ) else {
         return;
     };
@@ -605,13 +646,20 @@ pub(super) fn for_of(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Opt
 }
 
 /// `this.t = value` in a method: an attribute of its class; `t = value`: a local.
-pub(super) fn assignment(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) {
+pub(super) fn assignment(
+    out: &mut FileParse,
+    node: Node<'_>,
+    src: &[u8],
+    scope: Option<usize>,
+    narrowing: &mut Narrowing,
+) {
     let (Some(left), Some(value)) = (field(node, "left"), field(node, "right")) else {
         return;
     };
     let (Some(target), Some(ty)) = (expr_key(left, src), expr_key(value, src)) else {
         return;
     };
+    let ty = narrowing.apply(node.start_byte(), ty);
     if let Some(attr) = target.strip_prefix("self.") {
         if !attr.contains('.')
             && let Some(class) = class_of(out, scope)
@@ -724,15 +772,31 @@ fn guard(out: &mut FileParse, fun: Node<'_>, predicate: Node<'_>, src: &[u8], sy
 /// The receivers narrowed where the walk is: inside `if (x instanceof Cls) {...}`, `x` is a
 /// `Cls()`; inside `if (isMap(x)) {...}`, `x` is what the guard says ([`GUARDED`]). The same
 /// holds right of `isMap(x) &&`, right of `!isMap(x) ||`, in the branches of `isMap(x) ? a : b`,
-/// in an `else`, and after `if (!isMap(x)) return;` to the end of its block. The walk is in
-/// source order, so the blocks open at a point are a stack; a block is made when the walk
-/// meets its condition and opens when the walk reaches it.
+/// in an `else`, and after `if (!isMap(x)) return;` to the end of its block. And inside a
+/// callback, its parameters are its own locals ([`callback_local`]): two callbacks of one
+/// function binding `x` do not share one type. The walk is in source order, so the blocks
+/// open at a point are a stack; a block is made when the walk meets it (a condition, a
+/// callback) and opens when the walk reaches its start.
 #[derive(Default)]
 pub(super) struct Narrowing {
-    /// By block: the name narrowed, what it stands for there.
-    open: OpenBlocks<(String, String)>,
-    /// Blocks not reached yet: (start, end, name, what it stands for), by start, last first.
-    pending: Vec<(usize, usize, String, String)>,
+    open: OpenBlocks<Block>,
+    /// Blocks not reached yet, by start, last first.
+    pending: Vec<Block>,
+}
+
+/// A name standing for something else from byte `start` to `end`.
+struct Block {
+    start: usize,
+    end: usize,
+    name: String,
+    stands: String,
+    /// A callback's parameter, renamed to its own local: applies to the name called too.
+    local: bool,
+}
+
+/// The local that parameter `name` of callback `fun` is in the enclosing symbol's scope.
+pub(super) fn callback_local(name: &str, fun: Node<'_>) -> String {
+    format!("{name}#{}", fun.start_byte())
 }
 
 impl Narrowing {
@@ -745,18 +809,18 @@ impl Narrowing {
                     return;
                 };
                 if let Some(block) = field(node, "consequence") {
-                    self.narrow(block, &narrowed(cond, src, true));
+                    self.narrow(block, narrowed(cond, src, true));
                 }
                 let otherwise = narrowed(cond, src, false);
                 if let Some(other) = field(node, "alternative") {
-                    self.narrow(other, &otherwise);
+                    self.narrow(other, otherwise);
                 } else if !otherwise.is_empty()
                     && field(node, "consequence").is_some_and(exits)
                     // Asked last: `parent()` searches down from the root.
                     && let Some(block) = node.parent().filter(|b| kind(*b) == "statement_block")
                 {
                     // `if (!isMap(x)) return;`: `x` is a map in the rest of the block.
-                    self.later(node.end_byte(), block.end_byte(), &otherwise);
+                    self.later(node.end_byte(), block.end_byte(), otherwise);
                 }
             }
             "binary_expression" => {
@@ -764,8 +828,8 @@ impl Narrowing {
                     return;
                 };
                 match field(node, "operator").map(|o| text(o, src)) {
-                    Some("&&") => self.narrow(right, &narrowed(left, src, true)),
-                    Some("||") => self.narrow(right, &narrowed(left, src, false)),
+                    Some("&&") => self.narrow(right, narrowed(left, src, true)),
+                    Some("||") => self.narrow(right, narrowed(left, src, false)),
                     _ => {}
                 }
             }
@@ -774,46 +838,124 @@ impl Narrowing {
                     return;
                 };
                 if let Some(yes) = field(node, "consequence") {
-                    self.narrow(yes, &narrowed(cond, src, true));
+                    self.narrow(yes, narrowed(cond, src, true));
                 }
                 if let Some(no) = field(node, "alternative") {
-                    self.narrow(no, &narrowed(cond, src, false));
+                    self.narrow(no, narrowed(cond, src, false));
                 }
             }
             _ => {}
         }
     }
 
-    fn narrow(&mut self, part: Node<'_>, names: &[(String, String)]) {
+    /// An anonymous function (a callback) is walked: its named parameters are its own.
+    pub(super) fn callback(&mut self, fun: Node<'_>, src: &[u8]) {
+        let params: Vec<Node<'_>> = match (field(fun, "parameter"), field(fun, "parameters")) {
+            (Some(single), _) => vec![single],
+            (None, Some(list)) => positional(list)
+                .into_iter()
+                .map(|p| field(p, "pattern").unwrap_or(p))
+                .collect(),
+            _ => return,
+        };
+        for p in params.into_iter().filter(|p| kind(*p) == "identifier") {
+            let name = text(p, src).to_string();
+            let stands = callback_local(&name, fun);
+            self.pend(Block {
+                start: fun.start_byte(),
+                end: fun.end_byte(),
+                name,
+                stands,
+                local: true,
+            });
+        }
+    }
+
+    fn narrow(&mut self, part: Node<'_>, names: Vec<(String, String)>) {
         self.later(part.start_byte(), part.end_byte(), names);
     }
 
-    /// Names narrowed from byte `start` to `end`.
-    fn later(&mut self, start: usize, end: usize, names: &[(String, String)]) {
-        for (name, key) in names {
-            let at = self.pending.partition_point(|(s, ..)| *s > start);
-            self.pending
-                .insert(at, (start, end, name.clone(), key.clone()));
+    /// Names narrowed from byte `start` to `end`; a callback's parameter is narrowed as its
+    /// local (`guard:isMap:0:x#120`).
+    fn later(&mut self, start: usize, end: usize, names: Vec<(String, String)>) {
+        for (name, stands) in names {
+            let (name, stands) = match self.local_of(start, &name) {
+                Some(local) => {
+                    let stands = match stands.strip_suffix(name.as_str()) {
+                        Some(head) if stands.starts_with(GUARDED) => format!("{head}{local}"),
+                        _ => stands,
+                    };
+                    (local, stands)
+                }
+                None => (name, stands),
+            };
+            self.pend(Block {
+                start,
+                end,
+                name,
+                stands,
+                local: false,
+            });
         }
+    }
+
+    fn pend(&mut self, block: Block) {
+        let at = self.pending.partition_point(|b| b.start > block.start);
+        self.pending.insert(at, block);
+    }
+
+    /// The local a callback's parameter `name` is at byte `at`, the innermost callback's.
+    fn local_of(&self, at: usize, name: &str) -> Option<String> {
+        self.pending
+            .iter()
+            .chain(self.open.iter())
+            .filter(|b| b.local && b.name == name && b.start <= at && at < b.end)
+            .max_by_key(|b| b.start)
+            .map(|b| b.stands.clone())
     }
 
     /// `key` (an expression key at byte `at`) with a narrowed name it starts with replaced.
     pub(super) fn apply(&mut self, at: usize, key: String) -> String {
+        self.rewrite(at, key, true)
+    }
+
+    /// A name called itself (`isFunction(t) && t()` is still the function `t`): only a
+    /// callback's parameter is replaced, by its local.
+    pub(super) fn apply_called(&mut self, at: usize, key: String) -> String {
+        self.rewrite(at, key, false)
+    }
+
+    fn rewrite(&mut self, at: usize, key: String, narrowed: bool) -> String {
         self.open.close_before(at);
         // Blocks the walk has reached open now (in order), unless already passed.
-        while self.pending.last().is_some_and(|(start, ..)| *start <= at) {
-            if let Some((_, end, name, stands)) = self.pending.pop()
-                && end > at
+        while self.pending.last().is_some_and(|b| b.start <= at) {
+            if let Some(block) = self.pending.pop()
+                && block.end > at
             {
-                self.open.push(end, (name, stands));
+                self.open.push(block.end, block);
             }
         }
-        let found = self.open.iter().rev().find(|(name, _)| {
-            key.strip_prefix(name.as_str())
-                .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+        // A callback's parameter is its local first (the innermost callback's), then what a
+        // narrowing says of that local or name.
+        let key = self.replace(key, |b, rest| {
+            b.local && (rest.is_empty() || rest.starts_with(['.', '(', '[']))
+        });
+        if !narrowed {
+            return key;
+        }
+        self.replace(key, |b, rest| {
+            !b.local && (rest.is_empty() || rest.starts_with('.'))
+        })
+    }
+
+    /// `key` with its head replaced by the innermost open block `fits` (given the rest).
+    fn replace(&self, key: String, fits: impl Fn(&Block, &str) -> bool) -> String {
+        let found = self.open.iter().rev().find(|b| {
+            key.strip_prefix(b.name.as_str())
+                .is_some_and(|rest| fits(b, rest))
         });
         match found {
-            Some((name, stands)) => format!("{stands}{}", &key[name.len()..]),
+            Some(b) => format!("{}{}", b.stands, &key[b.name.len()..]),
             None => key,
         }
     }
@@ -1005,12 +1147,14 @@ impl Anonymous {
         self.values.insert(value.id());
     }
 
-    /// A function node is walked in `scope`.
-    pub(super) fn function(&mut self, node: Node<'_>, scope: Option<usize>) {
-        if !self.values.remove(&node.id()) {
-            self.open.close_before(node.start_byte());
-            self.open.push(node.end_byte(), scope);
+    /// A function node is walked in `scope`: whether it is anonymous (a callback).
+    pub(super) fn function(&mut self, node: Node<'_>, scope: Option<usize>) -> bool {
+        if self.values.remove(&node.id()) {
+            return false;
         }
+        self.open.close_before(node.start_byte());
+        self.open.push(node.end_byte(), scope);
+        true
     }
 
     /// Whether an anonymous function opened in `scope` holds byte `at`.
