@@ -517,7 +517,7 @@ fn call_expression(
         // a callback's parameter called is its own local.
         let callee = match callee.contains('.') {
             true => narrowing.apply(node.start_byte(), callee),
-            false => narrowing.apply_called(node.start_byte(), callee),
+            false => narrowing.apply_local(node.start_byte(), callee),
         };
         types::callback_arguments(out, node, &callee, src, scope);
         out.push_call(scope, callee, node);

@@ -366,7 +366,7 @@ pub(super) fn parameter(
         return;
     }
     let name = text(pattern, src).to_string();
-    let local = narrowing.apply_called(node.start_byte(), name.clone());
+    let local = narrowing.apply_local(node.start_byte(), name.clone());
     let mut c = node.walk();
     let property = node
         .children(&mut c)
@@ -795,7 +795,7 @@ struct Block {
 }
 
 /// The local that parameter `name` of callback `fun` is in the enclosing symbol's scope.
-pub(super) fn callback_local(name: &str, fun: Node<'_>) -> String {
+fn callback_local(name: &str, fun: Node<'_>) -> String {
     format!("{name}#{}", fun.start_byte())
 }
 
@@ -919,9 +919,9 @@ impl Narrowing {
         self.rewrite(at, key, true)
     }
 
-    /// A name called itself (`isFunction(t) && t()` is still the function `t`): only a
-    /// callback's parameter is replaced, by its local.
-    pub(super) fn apply_called(&mut self, at: usize, key: String) -> String {
+    /// `key` with only a callback's parameter replaced, by its local: a name called itself
+    /// (`isFunction(t) && t()` is still the function `t`), a parameter's own name.
+    pub(super) fn apply_local(&mut self, at: usize, key: String) -> String {
         self.rewrite(at, key, false)
     }
 
