@@ -160,6 +160,18 @@ fn copy_of_this_repository(dir: &Path) {
         "probe/ts_bound_use.ts",
         "import { pick } from \"./ts_bound\";\n\nexport function usePick() {\n  return pick().ping();\n}\n",
     );
+    // An object of a declared type: its callbacks take what the type's members say, here a
+    // generic member's bound.
+    write(
+        dir,
+        "probe/ts_member.ts",
+        "import { Left, Right } from \"./ts_elems\";\n\nexport interface Hooks {\n  run: <T extends Left>(x: T) => void;\n}\n",
+    );
+    write(
+        dir,
+        "probe/ts_member_use.ts",
+        "import { Hooks } from \"./ts_member\";\n\nexport const hooks: Hooks = { run: (x) => x.ping() };\n",
+    );
     git(dir, &["init", "-q", "-b", "main"]);
     git(dir, &["add", "-A"]);
     git(dir, &["commit", "-q", "-m", "this repository"]);
@@ -524,6 +536,20 @@ fn a_regeneration_links_what_the_change_reaches_and_gives_the_full_graph() {
     );
     assert_eq!(linked, all);
     assert!(calls_with(data.path(), &graph, use_pick, ts_right, 0.8));
+    // The bound of a member's own type parameter, which a typed object's callback reads.
+    let hooks = "probe/ts_member_use";
+    assert!(calls_with(data.path(), &graph, hooks, ts_left, 0.8));
+    let (linked, graph) = step(
+        &state,
+        repo.path(),
+        data.path(),
+        "a member's type parameter bound",
+        |r| {
+            replace(r, "probe/ts_member.ts", "T extends Left", "T extends Right");
+        },
+    );
+    assert_eq!(linked, all);
+    assert!(calls_with(data.path(), &graph, hooks, ts_right, 0.8));
     // The same body edited again without touching a construction: its file alone.
     let (linked, _) = step(
         &state,

@@ -304,6 +304,10 @@ fn narrowed(dir: &Path) {
              run((n: ElementNode) => n.getFirstChild());\n  run((n: TextNode) => n.getFormat());\n}\n\n\
              export function viaObjectType(record: { node: TextNode; el: ElementNode }) {\n  \
              const { node } = record;\n  node.getFormat();\n  return record.el.getFirstChild();\n}\n\n\
+             export interface Handlers {\n  onText: (n: TextNode) => number;\n  onElement(n: ElementNode): unknown;\n  \
+             onInline: <N extends ElementNode>(n: N) => boolean;\n}\n\n\
+             export const handlers: Handlers = {\n  onText: (n) => n.getFormat(),\n  \
+             onElement: (n) => n.getFirstChild(),\n  onInline: (n) => n.isInline(),\n};\n\n\
              function go() { return 1; }\n\n\
              export function callsGuarded() { return $isTextNode(go as any) || ($isTextNode(go) && go()); }\n",
         ),
@@ -727,6 +731,12 @@ fn guards_narrow_conditions_branches_and_the_rest_of_a_block_and_type_parameters
         "exact".to_string(),
     );
     assert!(first_child.contains(&exact), "{first_child:?}");
+    // `const handlers: Handlers = { onText: (n) => n.getFormat(), ... }`: each callback's
+    // parameter is what that member of `Handlers` takes (the calls are the module's).
+    // A generic member (`onInline: <N extends ElementNode>(n: N) => boolean`): its bound.
+    for callers in [&format, &first_child, &element_inline] {
+        assert!(callers.contains(&inferred("src/use.ts")), "{callers:?}");
+    }
     // A narrowed name called itself (`$isTextNode(go) && go()`) still calls that function.
     let go = found(&impact(srv.addr, "src/use.go"));
     assert!(

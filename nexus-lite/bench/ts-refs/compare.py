@@ -77,7 +77,7 @@ if disputes_out:
     sys.exit(0)
 
 for label, into in graphs:
-    for key, checked in [("code", False), ("all", False)] + ([("code", True), ("all", True)] if goto else []):
+    for key, checked in [("code", False), ("all", False)] + ([("code", True), ("all", True)] if goto is not None else []):
         for only in (None, "function", "class", "method"):
             tp = fp = fn = exact = false_exact = zero = n = 0
             for (f, name), r in rows.items():

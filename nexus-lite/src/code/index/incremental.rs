@@ -435,19 +435,23 @@ fn interface(p: &FileParse) -> BTreeMap<String, Item> {
         }
         let mut names = vec![sym.name.clone()];
         let facts: Vec<&TypeFact> = p.types.iter().filter(|f| f.scope == Some(si)).collect();
-        let read = (sym.kind != SymKind::Class).then(|| read_facts(&facts, &returned_words[si]));
+        // What callers read of it (its parameters' declared types, its guards, its returned
+        // container) names its facts too (a type parameter's bound: `(node: T) => ...`).
+        let read = (sym.kind != SymKind::Class).then(|| {
+            let mut seeds = returned_words[si].clone();
+            for f in facts.iter().filter(|f| read_by_callers(&f.name)) {
+                seeds.extend(words(&f.ty));
+            }
+            read_facts(&facts, &seeds)
+        });
         for f in facts {
             let attr = f.name.strip_prefix("self.").or(f.name.strip_prefix("cls."));
             if let Some(a) = attr {
                 names.push(head(a).to_string());
             } else if read.as_ref().is_some_and(|r| !r.contains(head(&f.name)))
-                && !f.name.starts_with(CALLBACK_PARAM)
-                && !f.name.starts_with(PARAM_TYPE)
-                && !f.name.starts_with(GUARD_PARAM)
-                && f.name != RETURN_ELEMENT
+                && !read_by_callers(&f.name)
             {
-                // Callers in other files read what its parameters' functions take, what it
-                // guards and what its returned container holds.
+                // A local no other file reads.
                 continue;
             }
             ("fact", &f.name, &f.ty).hash(&mut h);
@@ -497,6 +501,16 @@ fn interface(p: &FileParse) -> BTreeMap<String, Item> {
 }
 
 /// The words `seeds` name and, in turn, the words of the facts (of one scope) they name.
+/// Whether a function's fact named `name` is read by its callers in other files: what its
+/// parameters' functions take, its parameters' declared types, what it guards and what its
+/// returned container holds.
+fn read_by_callers(name: &str) -> bool {
+    name.starts_with(CALLBACK_PARAM)
+        || name.starts_with(PARAM_TYPE)
+        || name.starts_with(GUARD_PARAM)
+        || name == RETURN_ELEMENT
+}
+
 fn read_facts<'a>(facts: &[&'a TypeFact], seeds: &FxHashSet<&'a str>) -> FxHashSet<&'a str> {
     let mut read = seeds.clone();
     loop {

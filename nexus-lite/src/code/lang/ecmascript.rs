@@ -149,7 +149,6 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
             }
             "method_signature" | "property_signature" if interface_member(&out, node, scope) => {
                 if let Some(idx) = member_signature(&mut out, node, src, scope) {
-                    types::type_parameters(&mut out, node, src, idx);
                     child_scope = Some(idx);
                 } else {
                     types::class_field(&mut out, node, src, scope);
@@ -382,6 +381,8 @@ fn member_signature(
     }
     let idx = push_symbol(out, node, name, SymKind::Method, scope);
     types::declared_types(out, fun, src, idx, &types::Signatures::default());
+    // `$createDOM: <T extends LexicalNode>(node: T) => ...`: the function type's own.
+    types::type_parameters(out, fun, src, idx);
     Some(idx)
 }
 

@@ -266,6 +266,12 @@ pub const CALLBACK_PARAM: &str = "cb:";
 /// typed by member `K` of the type of `CALLEE`'s parameter `A` ([`PARAM_TYPE`]).
 pub const CALLBACK_ARG: &str = "cbarg:";
 
+/// Prefix of the fact of an unannotated parameter of a function at a property of an object
+/// literal of a declared type (TypeScript): `cbmember:T:K:Q` is parameter `Q` of the function
+/// at property `K` (`const config: T = { K: (q) => ... }`), typed by member `K` of `T`
+/// ([`PARAM_TYPE`]).
+pub const CALLBACK_MEMBER: &str = "cbmember:";
+
 /// Name of the fact of a parameter's declared type by position (TypeScript): `param:P` in the
 /// scope of a function or an interface's member is the type of its parameter `P`. (A colon:
 /// no local's name.)

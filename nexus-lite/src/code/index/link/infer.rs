@@ -6,8 +6,8 @@ use super::{Resolver, Symbols, builtins};
 use crate::code::index::Source;
 use crate::code::index::resolve::Bind;
 use crate::code::lang::{
-    ARG_TYPE, ArgSlot, CALLBACK_ARG, CALLBACK_PARAM, DOC_TYPE, GUARD_PARAM, GUARDED, INDEXED,
-    ITERATED, PARAM_TYPE, RETURN_ELEMENT, SymKind, TypeFact,
+    ARG_TYPE, ArgSlot, CALLBACK_ARG, CALLBACK_MEMBER, CALLBACK_PARAM, DOC_TYPE, GUARD_PARAM,
+    GUARDED, INDEXED, ITERATED, PARAM_TYPE, RETURN_ELEMENT, SymKind, TypeFact,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::borrow::Cow;
@@ -81,10 +81,10 @@ pub(super) struct Types<'a> {
     returned_memo: RefCell<FxHashMap<i64, Option<Ty>>>,
     /// A constructed name's last part (`AuthHandler`) -> (file, construction index).
     constructed: FxHashMap<&'a str, Vec<(usize, usize)>>,
-    /// (function node, fact name) -> (file, type text): what a function says of its parameters
-    /// and of the container it returns ([`CALLBACK_PARAM`], [`GUARD_PARAM`] and
-    /// [`RETURN_ELEMENT`] facts).
-    param_facts: FxHashMap<(i64, &'a str), (usize, &'a str)>,
+    /// (function node, fact name) -> (file, the function's symbol index, type text): what a
+    /// function says of its parameters and of the container it returns ([`CALLBACK_PARAM`],
+    /// [`GUARD_PARAM`], [`PARAM_TYPE`] and [`RETURN_ELEMENT`] facts).
+    param_facts: FxHashMap<(i64, &'a str), (usize, usize, &'a str)>,
     /// Whether some function has a [`RETURN_ELEMENT`] fact (TypeScript). Else neither `f()[]`
     /// nor an element of what a local holds is asked: Python's typing stays as measured
     /// against jedi, and pays nothing.
@@ -226,7 +226,7 @@ impl<'a> Types<'a> {
                     t.return_elements |= f.name == RETURN_ELEMENT;
                     t.param_facts
                         .entry((node_of[scope], f.name.as_str()))
-                        .or_insert((fi, f.ty.as_str()));
+                        .or_insert((fi, scope, f.ty.as_str()));
                 }
             }
             for (k, c) in s.parse.constructions.iter().enumerate() {
@@ -515,6 +515,9 @@ impl Resolver<'_> {
         if let Some(arg) = expr.strip_prefix(ARG_TYPE) {
             return self.arg_type(fi, arg);
         }
+        if let Some(member) = expr.strip_prefix(CALLBACK_MEMBER) {
+            return self.member_param(fi, member, caller, depth);
+        }
         if let Some(arg) = expr.strip_prefix(CALLBACK_ARG) {
             return match self.param_fact(fi, arg, CALLBACK_PARAM, caller, depth) {
                 Ty::Unknown => self.element_callback(fi, arg, caller, depth),
@@ -603,7 +606,7 @@ impl Resolver<'_> {
                 .strip_suffix(INDEXED)
                 .and_then(|e| e.strip_suffix("()"))
             && let Target::Found(id, conf) = self.resolve_ref(fi, call, caller, depth + 1)
-            && let Some((g, ty)) = self.types.param_facts.get(&(id, RETURN_ELEMENT))
+            && let Some((g, _, ty)) = self.types.param_facts.get(&(id, RETURN_ELEMENT))
         {
             // An element of what `getAll(): Array<Query>` returns.
             return lower(self.type_of(*g, ty, None, depth + 1), conf.min(INFERRED));
@@ -971,17 +974,42 @@ impl Resolver<'_> {
         {
             let (k, q) = member_at.split_once(':')?;
             let (param, member_param) = (format!("{PARAM_TYPE}{a}"), format!("{PARAM_TYPE}{q}"));
-            let (g, ty) = self.types.param_facts.get(&(id, param.as_str()))?;
+            let (g, _, ty) = self.types.param_facts.get(&(id, param.as_str()))?;
             let Ty::Class(t, c) = self.type_of(*g, ty, None, depth + 1) else {
                 return None;
             };
             let m = self.member(t, k, 0)?;
-            let (g, ty) = self.types.param_facts.get(&(m, member_param.as_str()))?;
+            let (g, _, ty) = self.types.param_facts.get(&(m, member_param.as_str()))?;
             return Some((*g, (*ty).to_owned(), conf.min(c)));
         }
         let name = format!("{prefix}{at}");
-        let (g, ty) = self.types.param_facts.get(&(id, name.as_str()))?;
+        let (g, _, ty) = self.types.param_facts.get(&(id, name.as_str()))?;
         Some((*g, (*ty).to_owned(), conf))
+    }
+
+    /// What member `K` of type `T` says its parameter `Q` is (`member` = `T:K:Q`, a
+    /// [`CALLBACK_MEMBER`] fact without its prefix).
+    fn member_param(&self, fi: usize, member: &str, caller: Option<usize>, depth: usize) -> Ty {
+        let Some((ty, k, q)) = nth_colon_from_end(member, 1)
+            .and_then(|(tk, q)| tk.rsplit_once(':').map(|(t, k)| (t, k, q)))
+        else {
+            return Ty::Unknown;
+        };
+        let Ty::Class(t, conf) = self.type_of(fi, ty, caller, depth + 1) else {
+            return Ty::Unknown;
+        };
+        let param = format!("{PARAM_TYPE}{q}");
+        match self
+            .member(t, k, 0)
+            .and_then(|m| self.types.param_facts.get(&(m, param.as_str())))
+        {
+            // Read in the member's scope: `<T extends LexicalNode>(node: T) => ...`.
+            Some((g, f, declared)) => lower(
+                self.type_of(*g, declared, Some(*f), depth + 1),
+                conf.min(INFERRED),
+            ),
+            None => Ty::Unknown,
+        }
     }
 
     /// A guard held in a variable (`var isMap = make() as (x: any) => x is ObservableMap`,

@@ -6,8 +6,8 @@
 use tree_sitter::Node;
 
 use crate::code::lang::{
-    CALLBACK_ARG, CALLBACK_PARAM, FileParse, GUARD_PARAM, GUARDED, INDEXED, ITERATED, OpenBlocks,
-    PARAM_TYPE, RETURN_ELEMENT, SymKind, TypeFact, field, kind, text,
+    CALLBACK_ARG, CALLBACK_MEMBER, CALLBACK_PARAM, FileParse, GUARD_PARAM, GUARDED, INDEXED,
+    ITERATED, OpenBlocks, PARAM_TYPE, RETURN_ELEMENT, SymKind, TypeFact, field, kind, text,
 };
 
 /// The longest key [`expr_key`] builds.
@@ -237,6 +237,11 @@ pub(super) fn declarator(
     if kind(name) != "identifier" {
         return;
     }
+    if let (Some(t), Some(object)) = (field(node, "type"), value.filter(|v| kind(*v) == "object"))
+        && let Some(ty) = type_key(t, src)
+    {
+        members_typed_by(out, object, &ty, src, scope);
+    }
     let name = text(name, src).to_string();
     // `var isMap = make() as (x: any) => x is ObservableMap`: a guard held in a variable.
     let declared = field(node, "type").or_else(|| {
@@ -384,6 +389,26 @@ pub(super) fn parameter(
     }
 }
 
+/// `const config: Config = { create: (node) => node.make() }`: each function at a property of
+/// the object takes what that member of `ty` says (`cbmember:Config:create:0`).
+fn members_typed_by(
+    out: &mut FileParse,
+    object: Node<'_>,
+    ty: &str,
+    src: &[u8],
+    scope: Option<usize>,
+) {
+    let mut c = object.walk();
+    for pair in object.named_children(&mut c).filter(|p| kind(*p) == "pair") {
+        if let (Some(key), Some(value)) = (field(pair, "key"), field(pair, "value"))
+            && kind(key) == "property_identifier"
+        {
+            let of = format!("{CALLBACK_MEMBER}{ty}:{}", text(key, src));
+            callback_parameters_untyped(out, value, &of, src, scope);
+        }
+    }
+}
+
 /// `record: { window: Subject<T>; subs: Subscription }`: what each member of local `name` of
 /// `scope` is (`record.window`), as the object type says.
 fn members_of(out: &mut FileParse, scope: Option<usize>, name: &str, object: Node<'_>, src: &[u8]) {
@@ -484,11 +509,13 @@ pub(super) fn callback_arguments(
                     && kind(key) == "property_identifier"
                 {
                     let at = format!("{a}.{}", text(key, src));
-                    callback_parameters_untyped(out, value, callee, &at, src, scope);
+                    let of = format!("{CALLBACK_ARG}{callee}:{at}");
+                    callback_parameters_untyped(out, value, &of, src, scope);
                 }
             }
         } else {
-            callback_parameters_untyped(out, arg, callee, &a.to_string(), src, scope);
+            let of = format!("{CALLBACK_ARG}{callee}:{a}");
+            callback_parameters_untyped(out, arg, &of, src, scope);
         }
     }
 }
@@ -522,17 +549,18 @@ pub(super) fn method_in_options(out: &mut FileParse, method: Node<'_>, src: &[u8
         return;
     };
     let at = format!("{a}.{}", text(name, src));
-    callback_parameters_untyped(out, method, &callee, &at, src, Some(sym));
+    let of = format!("{CALLBACK_ARG}{callee}:{at}");
+    callback_parameters_untyped(out, method, &of, src, Some(sym));
 }
 
-/// The unannotated parameters of `fun`, when it is a function, as locals of `scope` typed by
-/// what a call of `callee` says of the function at `at`, and the names a parameter's object
+/// The unannotated parameters of `fun`, when it is a function, as locals of `scope`: parameter
+/// `Q` typed `OF:Q` (what a call says of the function it is passed, [`CALLBACK_ARG`], or the
+/// member of a declared type it is, [`CALLBACK_MEMBER`]), and the names a parameter's object
 /// pattern binds as its properties.
 fn callback_parameters_untyped(
     out: &mut FileParse,
     fun: Node<'_>,
-    callee: &str,
-    at: &str,
+    of: &str,
     src: &[u8],
     scope: Option<usize>,
 ) {
@@ -558,7 +586,7 @@ fn callback_parameters_untyped(
     // its symbol's.
     let own = kind(fun) != "method_definition";
     for (q, p) in params.into_iter().enumerate() {
-        let ty = format!("{CALLBACK_ARG}{callee}:{at}:{q}");
+        let ty = format!("{of}:{q}");
         match kind(p) {
             "identifier" if own => push(out, scope, callback_local(text(p, src), fun), ty),
             "identifier" => push(out, scope, text(p, src).to_string(), ty),
