@@ -500,7 +500,6 @@ fn interface(p: &FileParse) -> BTreeMap<String, Item> {
     items
 }
 
-/// The words `seeds` name and, in turn, the words of the facts (of one scope) they name.
 /// Whether a function's fact named `name` is read by its callers in other files: what its
 /// parameters' functions take, its parameters' declared types, what it guards and what its
 /// returned container holds.
@@ -511,6 +510,7 @@ fn read_by_callers(name: &str) -> bool {
         || name == RETURN_ELEMENT
 }
 
+/// The words `seeds` name and, in turn, the words of the facts (of one scope) they name.
 fn read_facts<'a>(facts: &[&'a TypeFact], seeds: &FxHashSet<&'a str>) -> FxHashSet<&'a str> {
     let mut read = seeds.clone();
     loop {

@@ -516,9 +516,10 @@ fn call_expression(
     } else if let Some(callee) = types::expr_key(f, src) {
         // A narrowed name called itself (`isFunction(t) && t()`) is still the function `t`;
         // a callback's parameter called is its own local.
-        let callee = match callee.contains('.') {
-            true => narrowing.apply(node.start_byte(), callee),
-            false => narrowing.apply_local(node.start_byte(), callee),
+        let callee = if callee.contains('.') {
+            narrowing.apply(node.start_byte(), callee)
+        } else {
+            narrowing.apply_local(node.start_byte(), callee)
         };
         types::callback_arguments(out, node, &callee, src, scope);
         out.push_call(scope, callee, node);

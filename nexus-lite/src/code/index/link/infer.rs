@@ -973,14 +973,13 @@ impl Resolver<'_> {
             && let Some((a, member_at)) = at.split_once('.')
         {
             let (k, q) = member_at.split_once(':')?;
-            let (param, member_param) = (format!("{PARAM_TYPE}{a}"), format!("{PARAM_TYPE}{q}"));
+            let param = format!("{PARAM_TYPE}{a}");
             let (g, _, ty) = self.types.param_facts.get(&(id, param.as_str()))?;
             let Ty::Class(t, c) = self.type_of(*g, ty, None, depth + 1) else {
                 return None;
             };
-            let m = self.member(t, k, 0)?;
-            let (g, _, ty) = self.types.param_facts.get(&(m, member_param.as_str()))?;
-            return Some((*g, (*ty).to_owned(), conf.min(c)));
+            let (g, _, ty) = self.member_param_fact(t, k, q)?;
+            return Some((g, ty.to_owned(), conf.min(c)));
         }
         let name = format!("{prefix}{at}");
         let (g, _, ty) = self.types.param_facts.get(&(id, name.as_str()))?;
@@ -998,18 +997,22 @@ impl Resolver<'_> {
         let Ty::Class(t, conf) = self.type_of(fi, ty, caller, depth + 1) else {
             return Ty::Unknown;
         };
-        let param = format!("{PARAM_TYPE}{q}");
-        match self
-            .member(t, k, 0)
-            .and_then(|m| self.types.param_facts.get(&(m, param.as_str())))
-        {
+        match self.member_param_fact(t, k, q) {
             // Read in the member's scope: `<T extends LexicalNode>(node: T) => ...`.
             Some((g, f, declared)) => lower(
-                self.type_of(*g, declared, Some(*f), depth + 1),
+                self.type_of(g, declared, Some(f), depth + 1),
                 conf.min(INFERRED),
             ),
             None => Ty::Unknown,
         }
+    }
+
+    /// The declared type of parameter `q` of member `k` of class `t` ([`PARAM_TYPE`]): (file,
+    /// the member's symbol index, type text).
+    fn member_param_fact(&self, t: i64, k: &str, q: &str) -> Option<(usize, usize, &str)> {
+        let m = self.member(t, k, 0)?;
+        let param = format!("{PARAM_TYPE}{q}");
+        self.types.param_facts.get(&(m, param.as_str())).copied()
     }
 
     /// A guard held in a variable (`var isMap = make() as (x: any) => x is ObservableMap`,

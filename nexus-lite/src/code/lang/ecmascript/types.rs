@@ -240,7 +240,7 @@ pub(super) fn declarator(
     if let (Some(t), Some(object)) = (field(node, "type"), value.filter(|v| kind(*v) == "object"))
         && let Some(ty) = type_key(t, src)
     {
-        members_typed_by(out, object, &ty, src, scope);
+        object_callbacks(out, object, &format!("{CALLBACK_MEMBER}{ty}:"), src, scope);
     }
     let name = text(name, src).to_string();
     // `var isMap = make() as (x: any) => x is ObservableMap`: a guard held in a variable.
@@ -330,6 +330,16 @@ fn positional<'t>(params: Node<'t>) -> Vec<Node<'t>> {
         .collect()
 }
 
+/// The parameters of function `fun` that take arguments, in order: `x => ...`'s one, or those
+/// of its list.
+fn parameters_of(fun: Node<'_>) -> Vec<Node<'_>> {
+    match (field(fun, "parameter"), field(fun, "parameters")) {
+        (Some(single), _) => vec![single],
+        (None, Some(list)) => positional(list),
+        _ => Vec::new(),
+    }
+}
+
 /// `require('m')`, `import('m')`, `await import('m')`.
 fn is_import_call(value: Node<'_>, src: &[u8]) -> bool {
     let call = match kind(value) {
@@ -389,12 +399,13 @@ pub(super) fn parameter(
     }
 }
 
-/// `const config: Config = { create: (node) => node.make() }`: each function at a property of
-/// the object takes what that member of `ty` says (`cbmember:Config:create:0`).
-fn members_typed_by(
+/// The functions at the properties of object literal `object`: their unannotated parameters
+/// typed `STEM` + the property (`cbarg:configureStore:0.middleware`, an options object passed
+/// to a call; `cbmember:Config:create`, `const config: Config = { create: (node) => ... }`).
+fn object_callbacks(
     out: &mut FileParse,
     object: Node<'_>,
-    ty: &str,
+    stem: &str,
     src: &[u8],
     scope: Option<usize>,
 ) {
@@ -403,7 +414,7 @@ fn members_typed_by(
         if let (Some(key), Some(value)) = (field(pair, "key"), field(pair, "value"))
             && kind(key) == "property_identifier"
         {
-            let of = format!("{CALLBACK_MEMBER}{ty}:{}", text(key, src));
+            let of = format!("{stem}{}", text(key, src));
             callback_parameters_untyped(out, value, &of, src, scope);
         }
     }
@@ -503,16 +514,13 @@ pub(super) fn callback_arguments(
     let mut c = args.walk();
     for (a, arg) in args.named_children(&mut c).enumerate() {
         if kind(arg) == "object" {
-            let mut c = arg.walk();
-            for pair in arg.named_children(&mut c).filter(|p| kind(*p) == "pair") {
-                if let (Some(key), Some(value)) = (field(pair, "key"), field(pair, "value"))
-                    && kind(key) == "property_identifier"
-                {
-                    let at = format!("{a}.{}", text(key, src));
-                    let of = format!("{CALLBACK_ARG}{callee}:{at}");
-                    callback_parameters_untyped(out, value, &of, src, scope);
-                }
-            }
+            object_callbacks(
+                out,
+                arg,
+                &format!("{CALLBACK_ARG}{callee}:{a}."),
+                src,
+                scope,
+            );
         } else {
             let of = format!("{CALLBACK_ARG}{callee}:{a}");
             callback_parameters_untyped(out, arg, &of, src, scope);
@@ -570,22 +578,16 @@ fn callback_parameters_untyped(
     ) {
         return;
     }
-    let params: Vec<Node<'_>> = match (field(fun, "parameter"), field(fun, "parameters")) {
-        (Some(single), _) => vec![single],
-        (None, Some(list)) => positional(list)
-            .into_iter()
-            .map(|p| {
-                field(p, "pattern")
-                    .filter(|_| field(p, "type").is_none())
-                    .unwrap_or(p)
-            })
-            .collect(),
-        _ => return,
-    };
+    // A typed parameter stays its `required_parameter` node: no fact here.
+    let params = parameters_of(fun).into_iter().map(|p| {
+        field(p, "pattern")
+            .filter(|_| field(p, "type").is_none())
+            .unwrap_or(p)
+    });
     // A callback's parameters are its own locals; a method's (`{ middleware(gDM) {} }`) are
     // its symbol's.
     let own = kind(fun) != "method_definition";
-    for (q, p) in params.into_iter().enumerate() {
+    for (q, p) in params.enumerate() {
         let ty = format!("{of}:{q}");
         match kind(p) {
             "identifier" if own => push(out, scope, callback_local(text(p, src), fun), ty),
@@ -878,15 +880,10 @@ impl Narrowing {
 
     /// An anonymous function (a callback) is walked: its named parameters are its own.
     pub(super) fn callback(&mut self, fun: Node<'_>, src: &[u8]) {
-        let params: Vec<Node<'_>> = match (field(fun, "parameter"), field(fun, "parameters")) {
-            (Some(single), _) => vec![single],
-            (None, Some(list)) => positional(list)
-                .into_iter()
-                .map(|p| field(p, "pattern").unwrap_or(p))
-                .collect(),
-            _ => return,
-        };
-        for p in params.into_iter().filter(|p| kind(*p) == "identifier") {
+        let params = parameters_of(fun)
+            .into_iter()
+            .map(|p| field(p, "pattern").unwrap_or(p));
+        for p in params.filter(|p| kind(*p) == "identifier") {
             let name = text(p, src).to_string();
             let stands = callback_local(&name, fun);
             self.pend(Block {
