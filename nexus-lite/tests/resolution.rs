@@ -1177,3 +1177,107 @@ fn a_property_read_inside_a_chain_is_a_use() {
     let end = impact(srv.addr, "symbol=pkg.m.Expr.is_integer&depth=1");
     assert!(has(&end, "pkg.use.run", "uses", "inferred"), "{end}");
 }
+
+/// Shapes found on held-out projects (werkzeug, urllib3, starlette), each typing a receiver:
+/// `__enter__(self) -> Self` on a base class gives the subclass (urllib3's `with
+/// proxy_from_url(...) as http`); a generic class of the repository annotated with arguments
+/// (`dict[str, Convertor[Any]]`); a class attribute holding a class, called through `self`
+/// (werkzeug's `storage_class = ds.Headers`); a callback protocol's instance called gives what
+/// its `__call__` returns, even beside a runtime stub of its name (starlette's
+/// `test_client_factory: TestClientFactory`). A plain class annotated and called still makes
+/// one of it; a held class with a `__call__` is an instance called (starlette's
+/// `self.background()`). A union annotation (`SSLTransport | socket.socket`) is each of its
+/// classes.
+#[test]
+fn self_returns_generics_unions_held_classes_and_callback_protocols_type_receivers() {
+    let repo = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    commit(
+        repo.path(),
+        &[
+            ("pkg/__init__.py", ""),
+            (
+                "pkg/pool.py",
+                "import typing\n\nif typing.TYPE_CHECKING:\n    from typing_extensions import Self\n\n\nclass Pool:\n    def __enter__(self) -> Self:\n        return self\n\n    def __exit__(self, *a):\n        pass\n\n    def connection_from_host(self, host):\n        return 1\n\n    def copy(self) -> Self:\n        return self\n\n\nclass ProxyPool(Pool):\n    def connection_from_host(self, host):\n        return 2\n\n\ndef proxy_from_url(url) -> ProxyPool:\n    return ProxyPool()\n\n\ndef use():\n    with proxy_from_url('u') as http:\n        http.connection_from_host('h')\n    ProxyPool().copy().connection_from_host('h')\n",
+            ),
+            (
+                "pkg/conv.py",
+                "import typing\n\nT = typing.TypeVar('T')\n\n\nclass Convertor(typing.Generic[T]):\n    def to_string(self, value: T) -> str:\n        return ''\n\n\ndef replace(convertors: dict[str, Convertor[typing.Any]], one: Convertor[int]):\n    convertors['k'].to_string(1)\n    one.to_string(2)\n",
+            ),
+            (
+                "pkg/ds.py",
+                "class Headers:\n    def getlist(self, key):\n        return []\n\n\nclass Accept:\n    def best_match(self, offers):\n        return None\n\n\nclass Task:\n    def __call__(self):\n        return 1\n\n\nclass Response:\n    def __init__(self, background: Task):\n        self.background = background\n\n    def send(self):\n        self.background()\n",
+            ),
+            (
+                "pkg/test_ds.py",
+                "from pkg import ds\n\n\nclass TestHeaders:\n    storage_class = ds.Headers\n\n    def test_getlist(self):\n        headers = self.storage_class()\n        headers.getlist('x')\n",
+            ),
+            (
+                "pkg/client.py",
+                "class TestClient:\n    def options(self, url):\n        return 1\n",
+            ),
+            (
+                "pkg/sock.py",
+                "import socket\nfrom typing import Union\n\n\nclass SSLTransport:\n    def settimeout(self, t):\n        pass\n\n\nclass Plain:\n    def settimeout(self, t):\n        pass\n\n\ndef consume(sock: SSLTransport | socket.socket | None):\n    sock.settimeout(1)\n\n\ndef either(sock: Union[SSLTransport, Plain]):\n    sock.settimeout(2)\n",
+            ),
+            (
+                "pkg/types.py",
+                "from typing import TYPE_CHECKING, Protocol\n\nfrom pkg.client import TestClient\n\nif TYPE_CHECKING:\n\n    class ClientFactory(Protocol):\n        def __call__(self, app) -> TestClient: ...\n\nelse:\n\n    class ClientFactory:\n        __test__ = False\n",
+            ),
+            (
+                "pkg/test_cors.py",
+                "from pkg.ds import Accept\nfrom pkg.types import ClientFactory\n\n\ndef test_preflight(test_client_factory: ClientFactory):\n    client = test_client_factory(None)\n    client.options('/')\n\n\ndef test_plain(accept: Accept):\n    made = accept()\n    made.best_match([])\n",
+            ),
+        ],
+    );
+    let srv = start_server(repo.path(), data.path(), Some(REPO), true);
+    let cases = [
+        // The receiver's own override, and a method returning `Self` on an unknown receiver.
+        ("pkg.pool.ProxyPool.connection_from_host", "pkg.pool.use"),
+        ("pkg.conv.Convertor.to_string", "pkg.conv.replace"),
+        (
+            "pkg.ds.Headers.getlist",
+            "pkg.test_ds.TestHeaders.test_getlist",
+        ),
+        (
+            "pkg.client.TestClient.options",
+            "pkg.test_cors.test_preflight",
+        ),
+        ("pkg.ds.Accept.best_match", "pkg.test_cors.test_plain"),
+        // A union: each of its classes of the repository.
+        ("pkg.sock.SSLTransport.settimeout", "pkg.sock.consume"),
+        ("pkg.sock.SSLTransport.settimeout", "pkg.sock.either"),
+        ("pkg.sock.Plain.settimeout", "pkg.sock.either"),
+    ];
+    let calls = |body: &Value, caller: &str| {
+        ["exact", "inferred"]
+            .iter()
+            .any(|r| has(body, caller, "calls", r))
+    };
+    for (symbol, caller) in cases {
+        let body = impact(srv.addr, &format!("symbol={symbol}&depth=1"));
+        assert!(calls(&body, caller), "{symbol}: {body}");
+    }
+    // `http` is a `ProxyPool`: the base's method it overrides is not what runs.
+    let base = impact(
+        srv.addr,
+        "symbol=pkg.pool.Pool.connection_from_host&depth=1",
+    );
+    assert!(!calls(&base, "pkg.pool.use"), "{base}");
+    // The held class is constructed: a call of it.
+    let held = impact(srv.addr, "symbol=pkg.ds.Headers&depth=1");
+    assert!(
+        has(
+            &held,
+            "pkg.test_ds.TestHeaders.test_getlist",
+            "calls",
+            "inferred"
+        ),
+        "{held}"
+    );
+    // A held class with a `__call__` is held as an instance: its `__call__` runs.
+    let call = impact(srv.addr, "symbol=pkg.ds.Task.__call__&depth=1");
+    assert!(calls(&call, "pkg.ds.Response.send"), "{call}");
+    let task = impact(srv.addr, "symbol=pkg.ds.Task&depth=1");
+    assert!(!calls(&task, "pkg.ds.Response.send"), "{task}");
+}

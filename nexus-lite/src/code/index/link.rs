@@ -880,7 +880,7 @@ fn calls_and_uses(r: &Resolver<'_>, fi: usize) -> Vec<EdgeRow> {
                 edge("calls", src, dst, conf, call.line);
             }
         };
-        match r.resolve_ref(fi, &call.callee, call.caller, 0) {
+        match r.resolve_call(fi, &call.callee, call.caller, 0) {
             Target::Found(id, conf) => call_edge(id, conf),
             // A receiver that may be one of several classes: each one's method.
             Target::Many(u, conf) => r.types.list(u).iter().for_each(|id| call_edge(*id, conf)),

@@ -70,6 +70,11 @@ pub(super) struct Types<'a> {
     member_locals: bool,
     /// (class node, name) -> the method or nested class of that name.
     members: FxHashMap<(i64, &'a str), i64>,
+    /// Python protocol classes (a base named `Protocol`) by (file, local qualified name): a
+    /// class of that name in that file is one in the type checker's view, even beside a
+    /// runtime stub of the same name (`if TYPE_CHECKING: class F(Protocol) ... else: class
+    /// F: ...`).
+    protocols: FxHashMap<(usize, &'a str), i64>,
     /// Function node -> (file, its symbol index, return annotation), read in the function's
     /// scope (a TypeScript type parameter names its constraint there).
     returns: FxHashMap<i64, (usize, usize, &'a str)>,
@@ -199,6 +204,14 @@ impl<'a> Types<'a> {
                     t.members
                         .entry((node_of[p], sym.name.as_str()))
                         .or_insert(node_of[si]);
+                }
+            }
+            if !builtins::is_ecmascript(s.lang) {
+                for b in &s.parse.bases {
+                    if b.base.rsplit('.').next() == Some("Protocol") {
+                        let q = s.parse.symbols[b.class].local_qname.as_str();
+                        t.protocols.insert((fi, q), node_of[b.class]);
+                    }
                 }
             }
             t.alias_names
@@ -638,7 +651,10 @@ impl Resolver<'_> {
                 // `TABLE[kind]`): calling it makes one. A name holding an instance (`Cls()`)
                 // is left to the call's resolution.
                 if !held.contains('(') {
-                    return lower(self.type_of(fi, inner, caller, depth + 1), INFERRED);
+                    return match self.type_of(fi, inner, caller, depth + 1) {
+                        Ty::Class(c, conf) => self.made_by_calling(c, conf.min(INFERRED)),
+                        ty => lower(ty, INFERRED),
+                    };
                 }
             }
             if inner == "cls" {
@@ -650,7 +666,7 @@ impl Resolver<'_> {
             }
             let called = |id: i64, c: f64| {
                 if self.types.is_class(id) {
-                    Ty::Class(id, c)
+                    self.made_by_calling(id, c)
                 } else if let Some((recv, _)) = inner.rsplit_once('.')
                     && self.returns_this(id)
                     && let found @ (Ty::Class(..) | Ty::Union(..)) =
@@ -663,7 +679,7 @@ impl Resolver<'_> {
                     lower(self.return_type(id), c)
                 }
             };
-            return match self.resolve_ref(fi, inner, caller, depth + 1) {
+            return match self.resolve_call(fi, inner, caller, depth + 1) {
                 Target::Found(id, c) => called(id, c),
                 Target::Many(u, c) => self.types.union(
                     self.types
@@ -753,6 +769,20 @@ impl Resolver<'_> {
                 },
                 Ty::Unknown => Ty::Unknown,
             },
+        }
+    }
+
+    /// What calling class `c` (or a value typed by it) gives: an instance, but a Python
+    /// protocol is never instantiated (PEP 544), so the value called is an instance of it
+    /// (`factory: ClientFactory`), and gives what the protocol's `__call__` returns.
+    fn made_by_calling(&self, c: i64, conf: f64) -> Ty {
+        let protocol = self.types.class_at.get(&c).and_then(|&(fi, si)| {
+            let q = self.sources[fi].parse.symbols[si].local_qname.as_str();
+            self.types.protocols.get(&(fi, q))
+        });
+        match protocol.and_then(|p| self.member(*p, "__call__", 0)) {
+            Some(call) => lower(self.return_type(call), conf.min(INFERRED)),
+            None => Ty::Class(c, conf),
         }
     }
 
@@ -889,15 +919,35 @@ impl Resolver<'_> {
         found
     }
 
-    /// Whether TypeScript function `id` returns `this` (its annotation, or every `return`).
-    /// Python's `return self` keeps the enclosing class, as measured against jedi.
+    /// Whether function `id` returns its receiver: TypeScript's `this` (its annotation, or
+    /// every `return`), Python's `-> Self`. Python's `return self` keeps the enclosing class,
+    /// as measured against jedi.
     fn returns_this(&self, id: i64) -> bool {
+        if self.returns_self(id).is_some() {
+            return true;
+        }
         self.types.returned.get(&id).is_some_and(|(g, _, values)| {
             builtins::is_ecmascript(self.sources[*g].lang) && values.iter().all(|v| *v == "self")
         })
     }
 
+    /// The class of Python method `id` annotated `-> Self` (PEP 673): an instance of the
+    /// receiver's class, which is this one or a subclass.
+    fn returns_self(&self, id: i64) -> Option<i64> {
+        let (g, f, ty) = self.types.returns.get(&id)?;
+        let (s, si) = (&self.sources[*g], *f);
+        let named = matches!(*ty, "Self" | "typing.Self" | "typing_extensions.Self");
+        let class = s.parse.symbols[si].parent?;
+        (named && !builtins::is_ecmascript(s.lang) && s.parse.symbols[class].kind == SymKind::Class)
+            .then(|| self.symbols.sym_node_of[*g][class])
+    }
+
     fn return_type_within(&self, id: i64) -> Ty {
+        if let Some(class) = self.returns_self(id) {
+            // Called on an unknown receiver, or through `__enter__` (which takes the
+            // receiver's own class when this is one of its bases).
+            return Ty::Class(class, INFERRED);
+        }
         if let Some((g, f, ty)) = self.types.returns.get(&id) {
             let outer = self.types.partial.replace(false);
             // TypeScript reads it in the function's scope (a type parameter names its bound
@@ -1158,7 +1208,7 @@ impl Resolver<'_> {
                 // says nothing about this one.
                 None if self.answers_any(c) => self.untyped_ref(fi, key, caller),
                 None if builtins::is_ecmascript(self.sources[fi].lang) => {
-                    match self.held_function(c, name, depth) {
+                    match self.held_callable(c, name, depth) {
                         Some((id, held)) => Target::Found(id, conf.min(held)),
                         None => Target::Known,
                     }
@@ -1190,16 +1240,50 @@ impl Resolver<'_> {
         }
     }
 
-    /// TypeScript: the function a field of class `c` holds by name (`static create =
-    /// createZodEnum`), which a call of the field calls. (Python is not asked: a caller in a
-    /// Python file never gets here.)
-    fn held_function(&self, c: i64, field: &str, depth: usize) -> Option<(i64, f64)> {
+    /// A call of `key`: what [`Self::resolve_ref`] finds, or in Python what an attribute of a
+    /// typed receiver holds by name ([`Self::held_callable`]). Only for a call: read as a value,
+    /// an attribute annotated with a class (`self.md = md`, `md: MarkdownIt`) holds an
+    /// instance, not the class.
+    pub(super) fn resolve_call(
+        &self,
+        fi: usize,
+        key: &str,
+        caller: Option<usize>,
+        depth: usize,
+    ) -> Target {
+        let found = self.resolve_ref(fi, key, caller, depth);
+        if found != Target::Known || builtins::is_ecmascript(self.sources[fi].lang) {
+            return found;
+        }
+        let Some((recv, name)) = key.rsplit_once('.') else {
+            return found;
+        };
+        match self.type_of(fi, recv, caller, depth + 1) {
+            Ty::Class(c, conf) => match self.held_callable(c, name, depth) {
+                Some((id, held)) => Target::Found(id, conf.min(held)),
+                None => found,
+            },
+            _ => found,
+        }
+    }
+
+    /// What a field of class `c` holds by name, which a call of the field calls: a function
+    /// (`static create = createZodEnum`), or in Python a class too (`storage_class =
+    /// ds.Headers`, so `self.storage_class()` makes a `Headers`; TypeScript makes an instance
+    /// with `new`). A class with a `__call__` is more often held as an instance
+    /// (`self.background = background`, `background: BackgroundTask`): its `__call__` then.
+    fn held_callable(&self, c: i64, field: &str, depth: usize) -> Option<(i64, f64)> {
         let Attr { file, ty: held, .. } = self.attr_fact(c, field, 0)?;
-        if !builtins::is_ecmascript(self.sources[file].lang) || held.contains(['(', '[', ':']) {
+        if held.contains(['(', '[', ':', '|']) {
             return None;
         }
+        let python = !builtins::is_ecmascript(self.sources[file].lang);
         match self.resolve_ref(file, held, None, depth + 1) {
             Target::Found(id, conf) if !self.types.is_class(id) => Some((id, conf.min(INFERRED))),
+            Target::Found(id, conf) if python => {
+                let call = self.member(id, "__call__", 0);
+                Some((call.unwrap_or(id), conf.min(INFERRED)))
+            }
             _ => None,
         }
     }

@@ -42,8 +42,74 @@ pub(super) fn expr_key(node: Node<'_>, src: &[u8]) -> Option<String> {
     (key.len() < MAX_KEY && !key.contains(['\n', ' '])).then_some(key)
 }
 
+/// Special forms whose first argument is the annotated type (`ClassVar[T]`, `Final[T]`,
+/// `Annotated[T, ...]`).
+const WRAPPERS: &[&str] = &[
+    "Annotated",
+    "ClassVar",
+    "Final",
+    "NotRequired",
+    "ReadOnly",
+    "Required",
+];
+
+/// The generic names of `typing` and `collections.abc` (and builtins' capitalised aliases):
+/// a subscript of one is a container, a callable or a special form, never a class of the
+/// repository. Containers' elements are [`container_elements`]'.
+const STANDARD_GENERICS: &[&str] = &[
+    "AbstractAsyncContextManager",
+    "AbstractContextManager",
+    "AbstractSet",
+    "AsyncContextManager",
+    "AsyncGenerator",
+    "AsyncIterable",
+    "AsyncIterator",
+    "Awaitable",
+    "Callable",
+    "ChainMap",
+    "Collection",
+    "Concatenate",
+    "Container",
+    "ContextManager",
+    "Coroutine",
+    "Counter",
+    "DefaultDict",
+    "Deque",
+    "Dict",
+    "FrozenSet",
+    "Generator",
+    "Generic",
+    "IO",
+    "ItemsView",
+    "Iterable",
+    "Iterator",
+    "KeysView",
+    "List",
+    "Literal",
+    "Mapping",
+    "MappingView",
+    "Match",
+    "MutableMapping",
+    "MutableSequence",
+    "MutableSet",
+    "OrderedDict",
+    "Pattern",
+    "Protocol",
+    "Reversible",
+    "Sequence",
+    "Set",
+    "Tuple",
+    "Type",
+    "TypeGuard",
+    "TypeIs",
+    "Unpack",
+    "ValuesView",
+];
+
 /// The class an annotation names: `Transport`, `mod.Transport`, `"Transport"`,
-/// `Optional[T]`, `T | None`, `Union[T, None]`; `None` for containers and anything else.
+/// `Optional[T]`, `T | None`, `Union[T, None]`, a generic class of the repository
+/// (`Convertor[Any]`), `ClassVar[T]`; the classes of a union (`A | B`, as `A|B`); `None` for
+/// containers and anything else.
 pub(super) fn annotation(node: Node<'_>, src: &[u8]) -> Option<String> {
     let node = if kind(node) == "type" {
         node.named_child(0)?
@@ -62,23 +128,21 @@ pub(super) fn annotation(node: Node<'_>, src: &[u8]) -> Option<String> {
             let t = t.strip_suffix(" | None").unwrap_or(t);
             plain_dotted(t).then(|| t.to_string())
         }
-        "binary_operator" => {
-            // `T | None` / `None | T`
-            let (l, r) = (field(node, "left")?, field(node, "right")?);
-            match (text(l, src), text(r, src)) {
-                (_, "None") => annotation(l, src),
-                ("None", _) => annotation(r, src),
-                _ => None,
-            }
+        // `T | None`, `A | B`.
+        "binary_operator" if field(node, "operator").is_some_and(|o| text(o, src) == "|") => {
+            union(&[field(node, "left")?, field(node, "right")?], src)
         }
         "generic_type" | "subscript" => {
             let head = node.named_child(0)?;
-            let head = text(head, src);
-            if !matches!(
-                head,
-                "Optional" | "typing.Optional" | "Union" | "typing.Union"
-            ) {
-                return None;
+            let last = text(head, src).rsplit('.').next().unwrap_or("");
+            let wraps = matches!(last, "Optional" | "Union") || WRAPPERS.contains(&last);
+            if !wraps {
+                // A generic class of the repository (`Convertor[Any]`): an instance of it.
+                // The standard library's generics are containers, callables or special
+                // forms, no class here.
+                return (class_like(last) && !STANDARD_GENERICS.contains(&last))
+                    .then(|| expr_key(head, src))
+                    .flatten();
             }
             let args = node.named_child(1)?;
             let mut c = args.walk();
@@ -91,11 +155,28 @@ pub(super) fn annotation(node: Node<'_>, src: &[u8]) -> Option<String> {
             }
             match named.as_slice() {
                 [only] => annotation(*only, src),
-                _ => None,
+                // `Annotated[T, meta]`: what it annotates.
+                [first, ..] if WRAPPERS.contains(&last) => annotation(*first, src),
+                several => union(several, src),
             }
         }
         _ => None,
     }
+}
+
+/// The classes a union annotation names (`A | B | None`, `Union[A, B]`) as a union fact
+/// (`A|B`): a value of it is one of them. A part naming no class (`None`, `list[int]`) is
+/// left out, as the external ones are when the fact is read; none left, `None`.
+fn union(parts: &[Node<'_>], src: &[u8]) -> Option<String> {
+    let mut names: Vec<String> = Vec::new();
+    for part in parts {
+        for name in annotation(*part, src).iter().flat_map(|a| a.split('|')) {
+            if !names.iter().any(|n| n == name) {
+                names.push(name.to_string());
+            }
+        }
+    }
+    (!names.is_empty()).then(|| names.join("|"))
 }
 
 /// What indexing and iterating a container annotation give: `list[T]`, `Sequence[T]`,
