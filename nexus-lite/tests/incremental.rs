@@ -172,6 +172,18 @@ fn copy_of_this_repository(dir: &Path) {
         "probe/ts_member_use.ts",
         "import { Hooks } from \"./ts_member\";\n\nexport const hooks: Hooks = { run: (x) => x.ping() };\n",
     );
+    // A function declared by name, called on an untyped receiver elsewhere: no guess until
+    // an object holds it.
+    write(
+        dir,
+        "probe/ts_placed.ts",
+        "export function tsPlacedProbe() {\n  return 1;\n}\n",
+    );
+    write(
+        dir,
+        "probe/ts_placed_use.ts",
+        "export function usePlaced(h: any) {\n  return h.tsPlacedProbe();\n}\n",
+    );
     git(dir, &["init", "-q", "-b", "main"]);
     git(dir, &["add", "-A"]);
     git(dir, &["commit", "-q", "-m", "this repository"]);
@@ -550,6 +562,28 @@ fn a_regeneration_links_what_the_change_reaches_and_gives_the_full_graph() {
     );
     assert_eq!(linked, all);
     assert!(calls_with(data.path(), &graph, hooks, ts_right, 0.8));
+    // An object now holds a function an unchanged file calls on an untyped receiver: that
+    // file's guess appears, so every file is linked.
+    let (placed, use_placed) = (
+        "probe/ts_placed.tsPlacedProbe",
+        "probe/ts_placed_use.usePlaced",
+    );
+    assert!(!calls(data.path(), &graph, use_placed, placed));
+    let (linked, graph) = step(
+        &state,
+        repo.path(),
+        data.path(),
+        "a function put in an object",
+        |r| {
+            append(
+                r,
+                "probe/ts_placed.ts",
+                "\nexport const holder = { tsPlacedProbe };\n",
+            );
+        },
+    );
+    assert_eq!(linked, all);
+    assert!(calls(data.path(), &graph, use_placed, placed));
     // The same body edited again without touching a construction: its file alone.
     let (linked, _) = step(
         &state,

@@ -1182,7 +1182,8 @@ fn a_property_read_inside_a_chain_is_a_use() {
 /// `__enter__(self) -> Self` on a base class gives the subclass (urllib3's `with
 /// proxy_from_url(...) as http`); a generic class of the repository annotated with arguments
 /// (`dict[str, Convertor[Any]]`); a class attribute holding a class, called through `self`
-/// (werkzeug's `storage_class = ds.Headers`); a callback protocol's instance called gives what
+/// (werkzeug's `storage_class = ds.Headers`, or annotated `type[ds.MultiDict]`); `te.Self |
+/// None` on a classmethod; a callback protocol's instance called gives what
 /// its `__call__` returns, even beside a runtime stub of its name (starlette's
 /// `test_client_factory: TestClientFactory`). A plain class annotated and called still makes
 /// one of it; a held class with a `__call__` is an instance called (starlette's
@@ -1198,7 +1199,7 @@ fn self_returns_generics_unions_held_classes_and_callback_protocols_type_receive
             ("pkg/__init__.py", ""),
             (
                 "pkg/pool.py",
-                "import typing\n\nif typing.TYPE_CHECKING:\n    from typing_extensions import Self\n\n\nclass Pool:\n    def __enter__(self) -> Self:\n        return self\n\n    def __exit__(self, *a):\n        pass\n\n    def connection_from_host(self, host):\n        return 1\n\n    def copy(self) -> Self:\n        return self\n\n\nclass ProxyPool(Pool):\n    def connection_from_host(self, host):\n        return 2\n\n\ndef proxy_from_url(url) -> ProxyPool:\n    return ProxyPool()\n\n\ndef use():\n    with proxy_from_url('u') as http:\n        http.connection_from_host('h')\n    ProxyPool().copy().connection_from_host('h')\n",
+                "import typing\n\nimport typing_extensions as te\n\nif typing.TYPE_CHECKING:\n    from typing_extensions import Self\n\n\nclass Pool:\n    def __enter__(self) -> Self:\n        return self\n\n    def __exit__(self, *a):\n        pass\n\n    def connection_from_host(self, host):\n        return 1\n\n    def copy(self) -> Self:\n        return self\n\n\nclass ProxyPool(Pool):\n    def connection_from_host(self, host):\n        return 2\n\n\ndef proxy_from_url(url) -> ProxyPool:\n    return ProxyPool()\n\n\nclass Auth:\n    @classmethod\n    def from_header(cls, value) -> te.Self | None:\n        return cls()\n\n    def token(self):\n        return 1\n\n\ndef use_auth():\n    return Auth.from_header('x').token()\n\n\ndef use():\n    with proxy_from_url('u') as http:\n        http.connection_from_host('h')\n    ProxyPool().copy().connection_from_host('h')\n",
             ),
             (
                 "pkg/conv.py",
@@ -1210,7 +1211,7 @@ fn self_returns_generics_unions_held_classes_and_callback_protocols_type_receive
             ),
             (
                 "pkg/test_ds.py",
-                "from pkg import ds\n\n\nclass TestHeaders:\n    storage_class = ds.Headers\n\n    def test_getlist(self):\n        headers = self.storage_class()\n        headers.getlist('x')\n",
+                "from pkg import ds\n\n\nclass TestHeaders:\n    storage_class = ds.Headers\n\n    def test_getlist(self):\n        headers = self.storage_class()\n        headers.getlist('x')\n\n\nclass _Base:\n    storage_class: type[ds.Headers]\n\n    def test_base(self):\n        self.storage_class().getlist('y')\n",
             ),
             (
                 "pkg/client.py",
@@ -1244,6 +1245,8 @@ fn self_returns_generics_unions_held_classes_and_callback_protocols_type_receive
             "pkg.test_cors.test_preflight",
         ),
         ("pkg.ds.Accept.best_match", "pkg.test_cors.test_plain"),
+        ("pkg.ds.Headers.getlist", "pkg.test_ds._Base.test_base"),
+        ("pkg.pool.Auth.token", "pkg.pool.use_auth"),
         // A union: each of its classes of the repository.
         ("pkg.sock.SSLTransport.settimeout", "pkg.sock.consume"),
         ("pkg.sock.SSLTransport.settimeout", "pkg.sock.either"),

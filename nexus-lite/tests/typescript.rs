@@ -745,3 +745,49 @@ fn guards_narrow_conditions_branches_and_the_rest_of_a_block_and_type_parameters
         "{go:?}"
     );
 }
+
+/// A call on a value of unknown type is guessed by name only to a function a receiver can
+/// reach: an object literal's method, a namespace's function, a function put in an object
+/// (`export const helpers = { wrapIn }`, `exports.lift = lift`). A function declared by name
+/// that no object holds is reached only by its name (prosemirror-transform's
+/// `match.findWrapping()` on a library's value is not the module function `findWrapping`).
+#[test]
+fn a_call_on_an_unknown_receiver_is_no_guess_at_a_function_no_object_holds() {
+    let repo = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    git(repo.path(), &["init", "-q", "-b", "main"]);
+    let files = [
+        (
+            "src/structure.ts",
+            "export function findWrapping(x: number) { return x; }\n\n\
+             export function wrapIn(x: number) { return x; }\n\n\
+             function liftTarget(x: number) { return x; }\n\n\
+             export const helpers = { wrapIn, lift: liftTarget };\n\n\
+             export const api = {\n  fetchAll() { return 1; },\n};\n\n\
+             export namespace Util {\n  export function flatten() { return 2; }\n}\n",
+        ),
+        (
+            "src/replace.ts",
+            "export function replace(match: any, h: any) {\n  match.findWrapping(1);\n  \
+             h.wrapIn(2);\n  h.liftTarget(3);\n  h.fetchAll();\n  h.flatten();\n}\n",
+        ),
+    ];
+    for (path, text) in files {
+        write(repo.path(), path, text);
+    }
+    git(repo.path(), &["add", "-A"]);
+    git(repo.path(), &["commit", "-q", "-m", "fixture"]);
+    let srv = start_server(repo.path(), data.path(), Some(REPO), true);
+    let replace = "src/replace.replace".to_string();
+    let none = callers(&impact(srv.addr, "src/structure.findWrapping"));
+    assert!(!none.contains(&replace), "{none:?}");
+    for reached in [
+        "src/structure.wrapIn",
+        "src/structure.liftTarget",
+        "src/structure.fetchAll",
+        "src/structure.flatten",
+    ] {
+        let guessed = callers(&impact(srv.addr, reached));
+        assert!(guessed.contains(&replace), "{reached}: {guessed:?}");
+    }
+}

@@ -424,6 +424,7 @@ fn interface(p: &FileParse) -> BTreeMap<String, Item> {
         )
             .hash(&mut h);
         p.fixtures.contains(&si).hash(&mut h);
+        p.members.contains(&si).hash(&mut h);
         for b in p.bases.iter().filter(|b| b.class == si) {
             b.base.hash(&mut h);
         }
@@ -485,6 +486,15 @@ fn interface(p: &FileParse) -> BTreeMap<String, Item> {
             };
             items.insert(format!("{prefix}:{name}"), item);
         }
+    }
+    // A name put in an object lets calls on receivers elsewhere be guessed to a function of
+    // that name (see `link::name_match`).
+    for name in &p.placed {
+        let item = Item {
+            hash: 0,
+            names: vec![name.clone()],
+        };
+        items.insert(format!("p:{name}"), item);
     }
     if let Some(all) = &p.dunder_all {
         let mut h = FxHasher::default();

@@ -221,6 +221,8 @@ struct Symbols<'a> {
     signatures: FxHashMap<(Lang, &'a str), Vec<i64>>,
     /// Each interface's member names (its method signatures and function-typed properties).
     interface_members: FxHashMap<i64, Vec<&'a str>>,
+    /// TypeScript/JavaScript: the names put in an object somewhere ([`FileParse::placed`]).
+    placed: FxHashSet<&'a str>,
 }
 
 /// A function or method a call may be matched to by name.
@@ -229,6 +231,9 @@ struct Named {
     method: bool,
     /// The class node of a method.
     class: Option<i64>,
+    /// A TypeScript/JavaScript function declared by name, not an object's or a namespace's
+    /// member: a call on a receiver reaches it only through an object it is put in.
+    declared: bool,
 }
 
 /// Phase 1: the repository node, a node per file and per symbol with their `contains` and
@@ -266,6 +271,7 @@ fn add_files_and_symbols<'a>(
         classes_by_name: FxHashMap::default(),
         signatures: FxHashMap::default(),
         interface_members: FxHashMap::default(),
+        placed: FxHashSet::default(),
     };
     // Reused ids first: a new node never takes one of them.
     for part in reuse.iter().flatten() {
@@ -277,7 +283,9 @@ fn add_files_and_symbols<'a>(
             None => new_nodes(g, fi, repo_id, s),
         };
         out.file_ids.push(fid);
-        for (sym, id) in s.parse.symbols.iter().zip(&ids) {
+        let ecmascript = builtins::is_ecmascript(s.lang);
+        out.placed.extend(s.parse.placed.iter().map(String::as_str));
+        for (si, (sym, id)) in s.parse.symbols.iter().zip(&ids).enumerate() {
             let key = (s.lang, sym.name.as_str());
             // An interface's signature is never a guess's target: the guess is what runs.
             let interface = sym
@@ -298,10 +306,12 @@ fn add_files_and_symbols<'a>(
                     .parent
                     .filter(|_| method)
                     .and_then(|p| ids.get(p).copied());
+                let declared = ecmascript && !method && !s.parse.members.contains(&si);
                 out.by_name.entry(key).or_default().push(Named {
                     id: *id,
                     method,
                     class,
+                    declared,
                 });
             }
         }
@@ -934,7 +944,9 @@ fn enclosing_symbol(symbols: &[Symbol], line: u32) -> Option<usize> {
 /// Best effort by name: a unique function of that name anywhere in the repository, unless
 /// the name is a builtin's, or a method call by a name the standard library owns or an
 /// interface declares for a shape the function's class does not have. A call of a bare name
-/// is never a method's (no language here reaches a method without a receiver).
+/// is never a method's (no language here reaches a method without a receiver), and a call on
+/// a receiver is never a TypeScript/JavaScript function declared by name that no object holds
+/// (`match.findWrapping()` on a library's value is not the module function `findWrapping`).
 fn name_match(r: &Resolver<'_>, lang: Lang, callee: &str) -> Option<(i64, f64)> {
     let (receiver, last) = callee.rsplit_once('.').unwrap_or(("", callee));
     if receiver.is_empty() && builtins::builtin_call(lang, last) {
@@ -947,7 +959,8 @@ fn name_match(r: &Resolver<'_>, lang: Lang, callee: &str) -> Option<(i64, f64)> 
         Some([only])
             if last.len() > 3
                 && !(receiver.is_empty() && only.method)
-                && (receiver.is_empty() || r.fits_every_shape(only.class, lang, last)) =>
+                && (receiver.is_empty() || r.fits_every_shape(only.class, lang, last))
+                && (receiver.is_empty() || !only.declared || r.symbols.placed.contains(last)) =>
         {
             Some((only.id, NAME_MATCH_CONFIDENCE))
         }

@@ -159,6 +159,9 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
             }
             "method_definition" => {
                 if let Some(idx) = method(&mut out, node, src, scope) {
+                    if out.symbols[idx].kind == SymKind::Function {
+                        out.members.push(idx);
+                    }
                     types::declared_types(&mut out, node, src, idx, &signatures);
                     types::method_in_options(&mut out, node, src, idx);
                     types::type_parameters(&mut out, node, src, idx);
@@ -169,6 +172,9 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
                 if let Some(name) = field(node, "name") {
                     let idx =
                         push_symbol(&mut out, node, text(name, src), SymKind::Function, scope);
+                    if in_namespace(node) {
+                        out.members.push(idx);
+                    }
                     types::declared_types(&mut out, node, src, idx, &signatures);
                     types::type_parameters(&mut out, node, src, idx);
                     child_scope = Some(idx);
@@ -197,7 +203,12 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
             }
             "assignment_expression" => {
                 types::assignment(&mut out, node, src, scope, &mut narrowing);
+                if field(node, "left").is_some_and(|l| kind(l) == "member_expression") {
+                    placed(&mut out, field(node, "right"), src);
+                }
             }
+            "shorthand_property_identifier" => placed(&mut out, Some(node), src),
+            "pair" => placed(&mut out, field(node, "value"), src),
             "return_statement" => types::returned(&mut out, node, src, scope, &mut anonymous),
             "arrow_function" | "function_expression" | "function" | "generator_function" => {
                 let callback = anonymous.function(node, scope);
@@ -237,7 +248,32 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
             stack.push((child, child_scope));
         }
     }
+    out.placed.sort_unstable();
+    out.placed.dedup();
     Ok(out)
+}
+
+/// A name put where a call on a receiver reaches it (an object's property): see
+/// [`FileParse::placed`].
+fn placed(out: &mut FileParse, value: Option<Node<'_>>, src: &[u8]) {
+    if let Some(v) =
+        value.filter(|v| matches!(kind(*v), "identifier" | "shorthand_property_identifier"))
+    {
+        out.placed.push(text(v, src).to_string());
+    }
+}
+
+/// Whether a declaration is inside a TypeScript namespace (`namespace N { export function f()
+/// {} }`, called `N.f()`).
+fn in_namespace(node: Node<'_>) -> bool {
+    let mut at = node.parent();
+    while let Some(p) = at {
+        if matches!(kind(p), "internal_module" | "module") {
+            return true;
+        }
+        at = p.parent();
+    }
+    false
 }
 
 /// A named class and the classes it extends; its symbol index.

@@ -203,6 +203,16 @@ pub struct FileParse {
     /// `export { stringType as string }`. A call of the name calls what it holds.
     #[serde(default)]
     pub aliases: Vec<(String, String)>,
+    /// TypeScript/JavaScript: the functions a call on a receiver may reach by name (symbol
+    /// indexes): an object literal's methods (`{ load() {} }`) and a namespace's functions. A
+    /// function declared by name elsewhere is reached so only once put in an object
+    /// ([`Self::placed`]).
+    #[serde(default)]
+    pub members: Vec<usize>,
+    /// TypeScript/JavaScript: names put in an object literal (`{ isString }`, `{ k: isString
+    /// }`) or assigned to a property (`exports.f = f`).
+    #[serde(default)]
+    pub placed: Vec<String>,
 }
 
 /// `AuthHandler(self)`: a call of a class-like name (CamelCase) with the arguments whose value

@@ -62,6 +62,8 @@ pub(super) struct Types<'a> {
     pub(super) facts: Arc<[OnceLock<Facts<'a>>]>,
     /// (class node, attribute) -> (file, type text), from `self.x = ...` and `x: T` in the body.
     attrs: FxHashMap<(i64, &'a str), Attr<'a>>,
+    /// Every attribute's name in `attrs`: a call by another name holds nothing to look up.
+    attr_names: FxHashSet<&'a str>,
     /// Whether some class says what indexing it gives (an `[]` attribute): else `x[k]` of an
     /// instance is not asked, which spares Python its subscripts.
     indexable: bool,
@@ -223,6 +225,7 @@ impl<'a> Types<'a> {
                 t.member_locals |= attribute(f).is_none() && f.name.contains('.');
                 if let Some((class, attr)) = attribute(f) {
                     t.indexable |= attr == INDEXED;
+                    t.attr_names.insert(attr);
                     let entry = t.attrs.entry((node_of[class], attr));
                     let at = Attr {
                         file: fi,
@@ -936,7 +939,8 @@ impl Resolver<'_> {
     fn returns_self(&self, id: i64) -> Option<i64> {
         let (g, f, ty) = self.types.returns.get(&id)?;
         let (s, si) = (&self.sources[*g], *f);
-        let named = matches!(*ty, "Self" | "typing.Self" | "typing_extensions.Self");
+        // `Self`, `typing.Self`, `te.Self` (`import typing_extensions as te`), `Self | None`.
+        let named = ty.split('|').any(|t| t.rsplit('.').next() == Some("Self"));
         let class = s.parse.symbols[si].parent?;
         (named && !builtins::is_ecmascript(s.lang) && s.parse.symbols[class].kind == SymKind::Class)
             .then(|| self.symbols.sym_node_of[*g][class])
@@ -1255,7 +1259,10 @@ impl Resolver<'_> {
         if found != Target::Known || builtins::is_ecmascript(self.sources[fi].lang) {
             return found;
         }
-        let Some((recv, name)) = key.rsplit_once('.') else {
+        let Some((recv, name)) = key
+            .rsplit_once('.')
+            .filter(|(_, name)| self.types.attr_names.contains(name))
+        else {
             return found;
         };
         match self.type_of(fi, recv, caller, depth + 1) {

@@ -43,7 +43,8 @@ pub(super) fn expr_key(node: Node<'_>, src: &[u8]) -> Option<String> {
 }
 
 /// Special forms whose first argument is the annotated type (`ClassVar[T]`, `Final[T]`,
-/// `Annotated[T, ...]`).
+/// `Annotated[T, ...]`), and `type[T]`: the class itself, which a fact names the same way
+/// (`storage_class: type[MultiDict]`, then `self.storage_class()` makes one).
 const WRAPPERS: &[&str] = &[
     "Annotated",
     "ClassVar",
@@ -51,6 +52,8 @@ const WRAPPERS: &[&str] = &[
     "NotRequired",
     "ReadOnly",
     "Required",
+    "Type",
+    "type",
 ];
 
 /// The generic names of `typing` and `collections.abc` (and builtins' capitalised aliases):
@@ -99,7 +102,6 @@ const STANDARD_GENERICS: &[&str] = &[
     "Sequence",
     "Set",
     "Tuple",
-    "Type",
     "TypeGuard",
     "TypeIs",
     "Unpack",
