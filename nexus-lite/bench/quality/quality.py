@@ -527,8 +527,9 @@ def jedi_refs(p: Project, root: Path, sample: list[Def], cache: Path) -> dict[st
             refs = []
             try:
                 names = parso_retried(
-                    lambda d=d: jedi.Script(path=str(root / d.path), project=project)
-                    .get_references(d.line, d.col, include_builtins=False)
+                    lambda d=d: jedi.Script(
+                        path=str(root / d.path), project=project
+                    ).get_references(d.line, d.col, include_builtins=False)
                 )
             except Exception as e:  # noqa: BLE001 - jedi bugs on odd code: log, do not stop
                 log(f"jedi failed on {d.key}: {e!r}")
@@ -650,11 +651,11 @@ def jedi_goto(p: Project, root: Path, sites: set[tuple[str, int, int]], cache: P
         t0 = time.monotonic()
         scripts: dict[str, jedi.Script] = {}
         for path, line, col in todo:
-            script = scripts.setdefault(
-                path, jedi.Script(path=str(root / path), project=project)
-            )
+            script = scripts.setdefault(path, jedi.Script(path=str(root / path), project=project))
             try:
-                names = parso_retried(lambda: script.goto(line, col, follow_imports=True))
+                names = parso_retried(
+                    lambda s=script, line=line, col=col: s.goto(line, col, follow_imports=True)
+                )
             except Exception as e:  # noqa: BLE001 - as in jedi_refs
                 log(f"jedi goto failed at {path}:{line}:{col}: {e!r}")
                 names = []
@@ -692,9 +693,17 @@ def pyright_goto(p: Project, root: Path, sites: set[tuple[str, int, int]], cache
     if not server.exists():
         log(f"npm install pyright@{PYRIGHT_VERSION}")
         subprocess.run(
-            ["npm", "install", "--no-audit", "--no-fund", "--prefix", str(prefix),
-             f"pyright@{PYRIGHT_VERSION}"],
-            check=True, capture_output=True,
+            [
+                "npm",
+                "install",
+                "--no-audit",
+                "--no-fund",
+                "--prefix",
+                str(prefix),
+                f"pyright@{PYRIGHT_VERSION}",
+            ],
+            check=True,
+            capture_output=True,
         )
     t0 = time.monotonic()
     lsp = Lsp(["node", str(server), "--stdio"], root, [str(root / x) for x in p.extra_sys_path])
@@ -705,10 +714,21 @@ def pyright_goto(p: Project, root: Path, sites: set[tuple[str, int, int]], cache
             if path not in opened:
                 opened.add(path)
                 text = (root / path).read_text(encoding="utf-8", errors="replace")
-                lsp.notify("textDocument/didOpen", {"textDocument": {
-                    "uri": uri, "languageId": "python", "version": 1, "text": text}})
-            found = lsp.request("textDocument/definition", {
-                "textDocument": {"uri": uri}, "position": {"line": line - 1, "character": col}})
+                lsp.notify(
+                    "textDocument/didOpen",
+                    {
+                        "textDocument": {
+                            "uri": uri,
+                            "languageId": "python",
+                            "version": 1,
+                            "text": text,
+                        }
+                    },
+                )
+            found = lsp.request(
+                "textDocument/definition",
+                {"textDocument": {"uri": uri}, "position": {"line": line - 1, "character": col}},
+            )
             defs = []
             for loc in found if isinstance(found, list) else [found] if found else []:
                 target = loc.get("targetUri") or loc.get("uri")
@@ -744,11 +764,15 @@ class Lsp:
         self.next_id = 0
         self.settings = {"python": {"analysis": {"extraPaths": extra_paths}}}
         uri = root.resolve().as_uri()
-        self.request("initialize", {
-            "processId": os.getpid(), "rootUri": uri,
-            "workspaceFolders": [{"uri": uri, "name": root.name}],
-            "capabilities": {"workspace": {"configuration": True}},
-        })
+        self.request(
+            "initialize",
+            {
+                "processId": os.getpid(),
+                "rootUri": uri,
+                "workspaceFolders": [{"uri": uri, "name": root.name}],
+                "capabilities": {"workspace": {"configuration": True}},
+            },
+        )
         self.notify("initialized", {})
 
     def send(self, msg: dict) -> None:
@@ -760,7 +784,7 @@ class Lsp:
     def read(self) -> dict:
         assert self.proc.stdout is not None
         length = 0
-        while (line := self.proc.stdout.readline().strip()):
+        while line := self.proc.stdout.readline().strip():
             if line.lower().startswith(b"content-length:"):
                 length = int(line.split(b":")[1])
         if not length:
@@ -1422,9 +1446,7 @@ def markdown(project: Project, reports: list[dict], n: int, with_refs: int) -> s
                 f"| {r['tool']} | {level} | {fmt(lv['micro']['precision'])} "
                 f"| {fmt(lv['micro']['recall'])} | {fmt(lv['macro']['precision'])} "
                 f"| {fmt(lv['macro']['recall'])} "
-                + "".join(
-                    f"| {fmt(pk[k]['precision'])} / {fmt(pk[k]['recall'])} " for k in KINDS
-                )
+                + "".join(f"| {fmt(pk[k]['precision'])} / {fmt(pk[k]['recall'])} " for k in KINDS)
                 + f"| {lv['false_exact']} | {lv['false_positives_that_are_star_reexports']} "
                 f"| {answers} | {low} |"
             )
@@ -1505,7 +1527,12 @@ def main() -> int:
         goto = jedi_goto(
             p,
             root,
-            {(path, line, col) for s in disputed.values() for path, at in s.items() for line, col in at},
+            {
+                (path, line, col)
+                for s in disputed.values()
+                for path, at in s.items()
+                for line, col in at
+            },
             cache,
         )
         # pyright's go-to-definition too (see pyright_goto): a site reaches what either lands on.
