@@ -424,7 +424,7 @@ fn interface(p: &FileParse) -> BTreeMap<String, Item> {
         )
             .hash(&mut h);
         p.fixtures.contains(&si).hash(&mut h);
-        p.members.contains(&si).hash(&mut h);
+        p.members.binary_search(&si).is_ok().hash(&mut h);
         for b in p.bases.iter().filter(|b| b.class == si) {
             b.base.hash(&mut h);
         }

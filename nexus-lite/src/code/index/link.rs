@@ -306,7 +306,7 @@ fn add_files_and_symbols<'a>(
                     .parent
                     .filter(|_| method)
                     .and_then(|p| ids.get(p).copied());
-                let declared = ecmascript && !method && !s.parse.members.contains(&si);
+                let declared = ecmascript && !method && s.parse.members.binary_search(&si).is_err();
                 out.by_name.entry(key).or_default().push(Named {
                     id: *id,
                     method,

@@ -204,9 +204,9 @@ pub struct FileParse {
     #[serde(default)]
     pub aliases: Vec<(String, String)>,
     /// TypeScript/JavaScript: the functions a call on a receiver may reach by name (symbol
-    /// indexes): an object literal's methods (`{ load() {} }`) and a namespace's functions. A
-    /// function declared by name elsewhere is reached so only once put in an object
-    /// ([`Self::placed`]).
+    /// indexes, ascending): an object literal's methods (`{ load() {} }`) and a namespace's
+    /// functions. A function declared by name elsewhere is reached so only once put in an
+    /// object ([`Self::placed`]).
     #[serde(default)]
     pub members: Vec<usize>,
     /// TypeScript/JavaScript: names put in an object literal (`{ isString }`, `{ k: isString
