@@ -565,7 +565,8 @@ pub(super) fn for_target(out: &mut FileParse, node: Node<'_>, src: &[u8], scope:
     push_fact(out, scope, text(left, src).to_string(), ty);
 }
 
-/// `with Cls() as c:` (`c` is what `Cls().__enter__()` returns).
+/// `with Cls() as c:` (`c` is what `Cls().__enter__()` returns); `with closing(x) as c:` (`c`
+/// is `x`).
 pub(super) fn with_item(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) {
     let Some(value) = field(node, "value") else {
         return;
@@ -576,10 +577,14 @@ pub(super) fn with_item(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: 
     let (Some(expr), Some(alias)) = (value.named_child(0), field(value, "alias")) else {
         return;
     };
-    if let (Some(ty), Some(name)) = (
-        value_type(out, expr, src, scope),
-        alias.named_child(0).filter(|n| kind(*n) == "identifier"),
-    ) {
+    let name = alias.named_child(0).filter(|n| kind(*n) == "identifier");
+    if let (Some(closed), Some(name)) = (closed(expr, src), name)
+        && let Some(ty) = value_type(out, closed, src, scope)
+    {
+        push_fact(out, scope, text(name, src).to_string(), ty);
+        return;
+    }
+    if let (Some(ty), Some(name)) = (value_type(out, expr, src, scope), name) {
         // What `__enter__` returns (`async with`: `__aenter__`), the value itself when the
         // class has none here.
         let asynchronous = node
@@ -598,6 +603,14 @@ pub(super) fn with_item(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: 
             format!("{ty}.{enter}()"),
         );
     }
+}
+
+/// The value `contextlib.closing(value)` enters as: its `__enter__` returns the value itself.
+fn closed<'t>(expr: Node<'t>, src: &[u8]) -> Option<Node<'t>> {
+    let callee = field(expr, "function").filter(|_| kind(expr) == "call")?;
+    matches!(text(callee, src), "closing" | "contextlib.closing")
+        .then(|| field(expr, "arguments")?.named_child(0))
+        .flatten()
 }
 
 /// `return Cls(...)`, `return cls(...)`, `return self`, `return self.x`, `return t`,
