@@ -5,7 +5,8 @@ Usage (from the workspace root; Python 3.11, stdlib + jedi 0.20.1 and pytest 9.2
 venv under the cache dir and re-executes itself in):
   python3 nexus-lite/bench/quality/quality.py [--nexus-bin target/release/nexus-lite] \
       [--only nexus|all] [--projects httpx,httpie,jinja2] [--cache /tmp/nexus-quality-cache] \
-      [--seed 13] [--sample 150] [--json OUT.json] [--details OUT.json]
+      [--seed 13] [--sample 150] [--pyright all|unknown|none] [--json OUT.json] \
+      [--details OUT.json]
   --only nexus: measure a new nexus-lite build against the cached jedi references (about 10 s
   for the three projects once the cache is filled); GitNexus numbers are then read from the
   cache when present, never recomputed.
@@ -14,7 +15,9 @@ Per project: pip downloads the pinned sdist, unpacks it into <cache>/trees and c
 git repository; draws the sample with Python's ast (so it does not depend on our build); asks
 jedi for each symbol's references (cached); indexes the tree with `nexus-lite index`, serves
 it on a free loopback port with a random token and asks `impact` at depth 1 (all pages); runs
-GitNexus's `impact` CLI (cached). It prints one JSON report and a markdown table per project.
+GitNexus's `impact` CLI (cached). Where nexus-lite and jedi disagree on a file, jedi's goto and
+pyright's go-to-definition (npm, cached) settle it. It prints one JSON report and a markdown table
+per project.
 How it counts, and the baseline: nexus-lite/README.md, "Quality benchmark".
 """
 
