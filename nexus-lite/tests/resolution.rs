@@ -1188,7 +1188,8 @@ fn a_property_read_inside_a_chain_is_a_use() {
 /// `test_client_factory: TestClientFactory`). A plain class annotated and called still makes
 /// one of it; a held class with a `__call__` is an instance called (starlette's
 /// `self.background()`). A union annotation (`SSLTransport | socket.socket`) is each of its
-/// classes, and `with contextlib.closing(x) as y` makes `y` the `x` (urllib3's tests).
+/// classes, `with contextlib.closing(x) as y` makes `y` the `x` (urllib3's tests), and `a or b`
+/// and `a if c else b` are either side.
 #[test]
 fn self_returns_generics_unions_held_classes_and_callback_protocols_type_receivers() {
     let repo = tempfile::tempdir().unwrap();
@@ -1219,7 +1220,7 @@ fn self_returns_generics_unions_held_classes_and_callback_protocols_type_receive
             ),
             (
                 "pkg/sock.py",
-                "import contextlib\nimport socket\nfrom typing import Union\n\n\nclass SSLTransport:\n    def settimeout(self, t):\n        pass\n\n    def makefile(self):\n        return None\n\n\ndef wrap(raw) -> SSLTransport | socket.socket:\n    return SSLTransport()\n\n\ndef closing_use(raw):\n    with contextlib.closing(wrap(raw)) as ssl_sock, ssl_sock.makefile() as f:\n        pass\n\n\nclass Plain:\n    def settimeout(self, t):\n        pass\n\n\ndef consume(sock: SSLTransport | socket.socket | None):\n    sock.settimeout(1)\n\n\ndef either(sock: Union[SSLTransport, Plain]):\n    sock.settimeout(2)\n",
+                "import contextlib\nimport socket\nfrom typing import Union\n\n\nclass SSLTransport:\n    def settimeout(self, t):\n        pass\n\n    def makefile(self):\n        return None\n\n\ndef wrap(raw) -> SSLTransport | socket.socket:\n    return SSLTransport()\n\n\ndef closing_use(raw):\n    with contextlib.closing(wrap(raw)) as ssl_sock, ssl_sock.makefile() as f:\n        pass\n\n\nclass Plain:\n    def settimeout(self, t):\n        pass\n\n\ndef consume(sock: SSLTransport | socket.socket | None):\n    sock.settimeout(1)\n\n\ndef either(sock: Union[SSLTransport, Plain]):\n    sock.settimeout(2)\n\n\ndef get_transport() -> SSLTransport:\n    return SSLTransport()\n\n\nclass Holder:\n    def __init__(self, sock=None, plain=None):\n        self.sock = sock or get_transport()\n        self.other = plain if plain is not None else Plain()\n\n    def run(self):\n        self.sock.makefile()\n        self.other.settimeout(3)\n",
             ),
             (
                 "pkg/types.py",
@@ -1253,6 +1254,10 @@ fn self_returns_generics_unions_held_classes_and_callback_protocols_type_receive
         ("pkg.sock.Plain.settimeout", "pkg.sock.either"),
         // `contextlib.closing(x)` enters as `x`.
         ("pkg.sock.SSLTransport.makefile", "pkg.sock.closing_use"),
+        // Either side of `or` and of a conditional expression (rich's `console or
+        // get_console()`).
+        ("pkg.sock.SSLTransport.makefile", "pkg.sock.Holder.run"),
+        ("pkg.sock.Plain.settimeout", "pkg.sock.Holder.run"),
     ];
     let calls = |body: &Value, caller: &str| {
         ["exact", "inferred"]

@@ -412,7 +412,36 @@ fn value_type(out: &FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>)
         "assignment" => value_type(out, field(node, "right")?, src, scope),
         "subscript" => expr_key(node, src),
         "await" => value_type(out, node.named_child(0)?, src, scope),
+        // `console or get_console()`, `a if c else b`: either side (a union fact).
+        "boolean_operator" if field(node, "operator").is_some_and(|o| text(o, src) == "or") => {
+            either(out, [field(node, "left"), field(node, "right")], src, scope)
+        }
+        "conditional_expression" => {
+            either(out, [node.named_child(0), node.named_child(2)], src, scope)
+        }
         _ => None,
+    }
+}
+
+/// What either of two values gives: both types as a union fact (`A|b()`), or the one typed.
+/// A fact with a prefix (`arg:...`) is read whole only at the start of the text, so it goes
+/// last, and of two such facts the first is kept.
+fn either(
+    out: &FileParse,
+    sides: [Option<Node<'_>>; 2],
+    src: &[u8],
+    scope: Option<usize>,
+) -> Option<String> {
+    let [l, r] = sides.map(|side| side.and_then(|n| value_type(out, n, src, scope)));
+    match (l, r) {
+        (Some(l), Some(r)) if l == r || (l.contains(':') && r.contains(':')) => Some(l),
+        (Some(l), Some(r)) if l.len() + r.len() < MAX_KEY => Some(if l.contains(':') {
+            format!("{r}|{l}")
+        } else {
+            format!("{l}|{r}")
+        }),
+        (Some(one), _) | (None, Some(one)) => Some(one),
+        (None, None) => None,
     }
 }
 
