@@ -538,11 +538,8 @@ def jedi_refs(p: Project, root: Path, sample: list[Def], cache: Path) -> dict[st
                 log(f"jedi failed on {d.key}: {e!r}")
                 names = []
             for nm in names:
-                if nm.module_path is None:
-                    continue
-                try:
-                    rel = Path(nm.module_path).resolve().relative_to(root.resolve()).as_posix()
-                except ValueError:
+                rel = in_tree(nm.module_path, root)
+                if rel is None:
                     continue  # outside the tree (stubs, stdlib)
                 if rel == d.path and nm.line == d.line and nm.column == d.col:
                     continue  # the definition itself
@@ -648,7 +645,7 @@ def jedi_goto(p: Project, root: Path, sites: set[tuple[str, int, int]], cache: P
 
     cfile = cache / "jedi" / f"{p.pin}-{JUDGE}-goto.json"
     done: dict[str, list] = json.loads(cfile.read_text()) if cfile.exists() else {}
-    todo = sorted(s for s in sites if f"{s[0]}:{s[1]}:{s[2]}" not in done)
+    todo = sorted(s for s in sites if site_key(*s) not in done)
     if todo:
         project = jedi.Project(root, added_sys_path=[str(root / s) for s in p.extra_sys_path])
         t0 = time.monotonic()
@@ -664,14 +661,10 @@ def jedi_goto(p: Project, root: Path, sites: set[tuple[str, int, int]], cache: P
                 names = []
             defs = []
             for nm in names:
-                if nm.module_path is None or nm.line is None:
-                    continue
-                try:
-                    rel = Path(nm.module_path).resolve().relative_to(root.resolve()).as_posix()
-                except ValueError:
-                    continue
-                defs.append([rel, nm.line, nm.column])
-            done[f"{path}:{line}:{col}"] = sorted(defs)
+                rel = in_tree(nm.module_path, root)
+                if rel is not None and nm.line is not None:
+                    defs.append([rel, nm.line, nm.column])
+            done[site_key(path, line, col)] = sorted(defs)
         cfile.write_text(json.dumps(done, sort_keys=True))
         log(f"jedi goto {p.name}: {len(todo)} sites in {time.monotonic() - t0:.0f} s")
     return done
@@ -682,20 +675,20 @@ PYRIGHT_VERSION = "1.1.414"
 
 def pyright_goto(p: Project, root: Path, sites: set[tuple[str, int, int]], cache: Path) -> dict:
     """(path, line, col) -> where pyright's go-to-definition lands from there, as jedi_goto
-    gives it (cached): asked only where jedi's goto found nothing. jedi 0.20.1 reads `-> Self`
-    (PEP 673) as the declaring class, so `with HTTPConnectionPool(...) as pool:
-    pool.is_same_host()` reaches nothing (`ConnectionPool` has no such method); pyright binds
-    `Self` to the receiver. An empty answer from jedi is unknown, not a no."""
+    gives it (cached), at the sites `--pyright` names. jedi 0.20.1 reads `-> Self` (PEP 673)
+    as the declaring class, so `with HTTPConnectionPool(...) as pool: pool.is_same_host()`
+    reaches nothing (`ConnectionPool` has no such method); pyright binds `Self` to the
+    receiver."""
     cfile = cache / "jedi" / f"{p.pin}-pyright{PYRIGHT_VERSION}-goto.json"
     done: dict[str, list] = json.loads(cfile.read_text()) if cfile.exists() else {}
-    todo = sorted(s for s in sites if f"{s[0]}:{s[1]}:{s[2]}" not in done)
+    todo = sorted(s for s in sites if site_key(*s) not in done)
     if not todo:
         return done
     prefix = cache / f"pyright-{PYRIGHT_VERSION}"
     server = prefix / "node_modules" / "pyright" / "langserver.index.js"
     if not server.exists():
         log(f"npm install pyright@{PYRIGHT_VERSION}")
-        subprocess.run(
+        sh(
             [
                 "npm",
                 "install",
@@ -704,9 +697,7 @@ def pyright_goto(p: Project, root: Path, sites: set[tuple[str, int, int]], cache
                 "--prefix",
                 str(prefix),
                 f"pyright@{PYRIGHT_VERSION}",
-            ],
-            check=True,
-            capture_output=True,
+            ]
         )
     t0 = time.monotonic()
     lsp = Lsp(["node", str(server), "--stdio"], root, [str(root / x) for x in p.extra_sys_path])
@@ -736,13 +727,10 @@ def pyright_goto(p: Project, root: Path, sites: set[tuple[str, int, int]], cache
             for loc in found if isinstance(found, list) else [found] if found else []:
                 target = loc.get("targetUri") or loc.get("uri")
                 start = (loc.get("targetSelectionRange") or loc.get("range"))["start"]
-                try:
-                    rel = Path(urllib.parse.unquote(urllib.parse.urlparse(target).path))
-                    rel = rel.resolve().relative_to(root.resolve()).as_posix()
-                except ValueError:
-                    continue
-                defs.append([rel, start["line"] + 1, start["character"]])
-            done[f"{path}:{line}:{col}"] = sorted(defs)
+                rel = in_tree(urllib.parse.unquote(urllib.parse.urlparse(target).path), root)
+                if rel is not None:
+                    defs.append([rel, start["line"] + 1, start["character"]])
+            done[site_key(path, line, col)] = sorted(defs)
     finally:
         lsp.close()
     cfile.write_text(json.dumps(done, sort_keys=True))
@@ -750,10 +738,25 @@ def pyright_goto(p: Project, root: Path, sites: set[tuple[str, int, int]], cache
     return done
 
 
+def site_key(path: str, line: int, col: int) -> str:
+    """A site's goto cache key (`path:line:col`)."""
+    return f"{path}:{line}:{col}"
+
+
 def tuple_key(key: str) -> tuple[str, int, int]:
-    """A goto cache key (`path:line:col`) as a site."""
+    """A goto cache key as a site (the inverse of `site_key`)."""
     path, line, col = key.rsplit(":", 2)
     return path, int(line), int(col)
+
+
+def in_tree(path: str | Path | None, root: Path) -> str | None:
+    """`path` relative to the tree, `None` outside it (stubs, the standard library)."""
+    if path is None:
+        return None
+    try:
+        return Path(path).resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return None
 
 
 class Lsp:
@@ -967,7 +970,7 @@ def goto_checked(
         path: [
             (line, col)
             for line, col in at
-            if any(tuple(g) in targets for g in goto.get(f"{path}:{line}:{col}", []))
+            if any(tuple(g) in targets for g in goto.get(site_key(path, line, col), []))
         ]
         for path, at in sites.items()
     }
@@ -1544,7 +1547,7 @@ def main() -> int:
             for s in disputed.values()
             for path, at in s.items()
             for line, col in at
-            if args.pyright == "all" or not goto.get(f"{path}:{line}:{col}")
+            if args.pyright == "all" or not goto.get(site_key(path, line, col))
         }
         second = pyright_goto(p, root, asked, cache) if args.pyright != "none" and asked else {}
         answered = {k: v for k, v in second.items() if tuple_key(k) in asked}
