@@ -184,6 +184,48 @@ fn copy_of_this_repository(dir: &Path) {
         "probe/ts_placed_use.ts",
         "export function usePlaced(h: any) {\n  return h.tsPlacedProbe();\n}\n",
     );
+    // A class held by a class attribute and called through `self` in another file: an
+    // instance, or its `__call__` once it has one. And a typed receiver's missing method: no
+    // edge, unless its class answers any attribute (`__getattr__`); then a guess by name.
+    write(
+        dir,
+        "probe/held.py",
+        "class Task:\n    def run(self):\n        return 1\n\n\nclass Proxy:\n    def own(self):\n        return 2\n",
+    );
+    write(
+        dir,
+        "probe/held_use.py",
+        "from probe.held import Proxy, Task\n\n\nclass Owner:\n    task_class = Task\n\n    def go(self):\n        return self.task_class()\n\n\ndef reach(p: Proxy):\n    return p.held_probe_far()\n\n\ndef held_probe_far():\n    return 3\n",
+    );
+    // A call on an untyped receiver, guessed to the one method of its name only when the
+    // method's class has every member of the interfaces declaring that name.
+    write(
+        dir,
+        "probe/ts_shape.ts",
+        "export interface Shape {\n  shapeProbeParse(): number;\n  shapeProbeCheck(): number;\n}\n",
+    );
+    write(
+        dir,
+        "probe/ts_kind.ts",
+        "export class Kind {\n  shapeProbeParse() { return 1; }\n}\n",
+    );
+    write(
+        dir,
+        "probe/ts_shape_use.ts",
+        "export function useShape(x: any) {\n  return x.shapeProbeParse();\n}\n",
+    );
+    // A callback passed to a constructor, typed by the constructor's parameter once the
+    // class has one.
+    write(
+        dir,
+        "probe/ts_box.ts",
+        "import { Left } from \"./ts_elems\";\n\nexport class Box {\n  hold() { return 0; }\n}\n",
+    );
+    write(
+        dir,
+        "probe/ts_box_use.ts",
+        "import { Box } from \"./ts_box\";\n\nexport function useBox() {\n  return new Box((v) => v.ping());\n}\n",
+    );
     git(dir, &["init", "-q", "-b", "main"]);
     git(dir, &["add", "-A"]);
     git(dir, &["commit", "-q", "-m", "this repository"]);
@@ -595,6 +637,77 @@ fn a_regeneration_links_what_the_change_reaches_and_gives_the_full_graph() {
         },
     );
     assert_eq!(linked, 2);
+    // Protocol methods the linker asks for by itself, which no other file writes: a class
+    // gaining `__call__` or `__getattr__` changes calls in files that never name them.
+    let (go, task, task_call) = (
+        "probe.held_use.Owner.go",
+        "probe.held.Task",
+        "probe.held.Task.__call__",
+    );
+    assert!(calls(data.path(), &graph, go, task));
+    let (linked, graph) = step(&state, repo.path(), data.path(), "a `__call__`", |r| {
+        replace(
+            r,
+            "probe/held.py",
+            "        return 1\n",
+            "        return 1\n\n    def __call__(self):\n        return 4\n",
+        );
+    });
+    assert_eq!(linked, all);
+    assert!(calls(data.path(), &graph, go, task_call));
+    let (reach, far) = ("probe.held_use.reach", "probe.held_use.held_probe_far");
+    assert!(!calls(data.path(), &graph, reach, far));
+    let (linked, graph) = step(&state, repo.path(), data.path(), "a `__getattr__`", |r| {
+        replace(
+            r,
+            "probe/held.py",
+            "        return 2\n",
+            "        return 2\n\n    def __getattr__(self, name):\n        return None\n",
+        );
+    });
+    assert_eq!(linked, all);
+    assert!(calls(data.path(), &graph, reach, far));
+    // A class gaining the member an interface also declares fits its shape: the guess
+    // appears in a file that never names that member. The interface gaining another member
+    // takes it away.
+    let (use_shape, parse) = (
+        "probe/ts_shape_use.useShape",
+        "probe/ts_kind.Kind.shapeProbeParse",
+    );
+    assert!(!calls(data.path(), &graph, use_shape, parse));
+    let (linked, graph) = step(&state, repo.path(), data.path(), "a class fits", |r| {
+        replace(
+            r,
+            "probe/ts_kind.ts",
+            "  shapeProbeParse() { return 1; }\n",
+            "  shapeProbeParse() { return 1; }\n  shapeProbeCheck() { return 2; }\n",
+        );
+    });
+    assert_eq!(linked, all);
+    assert!(calls(data.path(), &graph, use_shape, parse));
+    let (linked, graph) = step(&state, repo.path(), data.path(), "a shape grows", |r| {
+        replace(
+            r,
+            "probe/ts_shape.ts",
+            "  shapeProbeCheck(): number;\n",
+            "  shapeProbeCheck(): number;\n  shapeProbeExtra(): number;\n",
+        );
+    });
+    assert_eq!(linked, all);
+    assert!(!calls(data.path(), &graph, use_shape, parse));
+    // A class gaining a constructor types the callbacks its constructions pass.
+    let use_box = "probe/ts_box_use.useBox";
+    assert!(!calls(data.path(), &graph, use_box, ts_left));
+    let (linked, graph) = step(&state, repo.path(), data.path(), "a constructor", |r| {
+        replace(
+            r,
+            "probe/ts_box.ts",
+            "  hold() {",
+            "  constructor(make: (v: Left) => void) {}\n  hold() {",
+        );
+    });
+    assert_eq!(linked, all);
+    assert!(calls(data.path(), &graph, use_box, ts_left));
     // A function renamed while other files still call it by its old name: every file.
     let (linked, _) = step(
         &state,

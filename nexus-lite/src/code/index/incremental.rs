@@ -5,15 +5,17 @@
 //! classes), never through its bodies' calls and uses, and only by a name some file writes.
 //! So a change is linked alone when every changed interface item is new and its name is
 //! written nowhere else (a function added to a module), or when the interface is unchanged
-//! (an edited body). Anything else (an item changed or removed, a new name used elsewhere,
+//! (an edited body). A new item the linker reads without any file writing its name links
+//! every file: a member it asks a class for by itself (`__call__`, `__getattr__`, a
+//! TypeScript `constructor`) or an interface's member. Anything else (an item changed or removed, a new name used elsewhere,
 //! a file added, removed or renamed, a changed source root or tsconfig) links every file.
 
-use super::link::FileImports;
+use super::link::{FileImports, IMPLICIT_MEMBERS};
 use super::resolve::package_bindings;
 use super::{Part, Source};
 use crate::code::lang::{
-    ARG_TYPE, ArgSlot, CALLBACK_PARAM, FileParse, GUARD_PARAM, PARAM_TYPE, RETURN_ELEMENT, SymKind,
-    TypeFact,
+    ARG_TYPE, ArgSlot, CALLBACK_PARAM, FileParse, GUARD_PARAM, INTERFACE, PARAM_TYPE,
+    RETURN_ELEMENT, SymKind, TypeFact,
 };
 use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
 use std::collections::{BTreeMap, HashMap};
@@ -375,7 +377,7 @@ fn added_names(old: &FileParse, new: &FileParse) -> Option<Vec<u64>> {
         if before.contains_key(key) {
             continue;
         }
-        if key == "i:*" || key == "a" {
+        if key == "i:*" || key == "a" || item.unwritten {
             return None;
         }
         names.extend(item.names.iter().map(|n| name_hash(n)));
@@ -388,6 +390,10 @@ fn added_names(old: &FileParse, new: &FileParse) -> Option<Vec<u64>> {
 struct Item {
     hash: u64,
     names: Vec<String>,
+    /// Other files may resolve differently once it exists without writing its names: a
+    /// member the linker asks for by itself (`__call__`, `__getattr__`), or an interface's
+    /// member, which decides whether a class fits the shapes of its other members' names.
+    unwritten: bool,
 }
 
 /// The interface of a file by item key: `s:` a symbol (its kind, parent, detail, whether it
@@ -457,11 +463,14 @@ fn interface(p: &FileParse) -> BTreeMap<String, Item> {
             }
             ("fact", &f.name, &f.ty).hash(&mut h);
         }
+        let unwritten = IMPLICIT_MEMBERS.contains(&sym.name.as_str())
+            || parent.is_some_and(|q| q.detail == Some(INTERFACE));
         items.insert(
             key,
             Item {
                 hash: h.finish(),
                 names,
+                unwritten,
             },
         );
     }
@@ -483,6 +492,7 @@ fn interface(p: &FileParse) -> BTreeMap<String, Item> {
             let item = Item {
                 hash: h.finish(),
                 names: vec![head(name).to_string()],
+                unwritten: false,
             };
             items.insert(format!("{prefix}:{name}"), item);
         }
@@ -493,6 +503,7 @@ fn interface(p: &FileParse) -> BTreeMap<String, Item> {
         let item = Item {
             hash: 0,
             names: vec![name.clone()],
+            unwritten: false,
         };
         items.insert(format!("p:{name}"), item);
     }
@@ -504,6 +515,7 @@ fn interface(p: &FileParse) -> BTreeMap<String, Item> {
             Item {
                 hash: h.finish(),
                 names: all.clone(),
+                unwritten: false,
             },
         );
     }
@@ -549,7 +561,8 @@ fn words(text: &str) -> impl Iterator<Item = &str> {
 
 /// Every identifier a file writes where another file's name may be looked up (hashed,
 /// sorted, once each): its imports, bases, facts, return annotations and returned values,
-/// `__all__`, aliases and, unless `interface_only`, its calls, uses and fixture parameters.
+/// `__all__`, aliases, interfaces' members and, unless `interface_only`, its calls, uses and
+/// fixture parameters.
 fn written_names(p: &FileParse, interface_only: bool) -> Vec<u64> {
     let mut out: FxHashSet<u64> = FxHashSet::default();
     let mut add = |text: &str| {
@@ -571,6 +584,14 @@ fn written_names(p: &FileParse, interface_only: bool) -> Vec<u64> {
     for (name, held) in &p.aliases {
         add(name);
         add(held);
+    }
+    // An interface's members: a class gaining one may come to fit the shape that calls of
+    // its other members' names are guessed by (`link::fits_every_shape`).
+    for sym in &p.symbols {
+        let parent = sym.parent.and_then(|q| p.symbols.get(q));
+        if parent.is_some_and(|q| q.detail == Some(INTERFACE)) {
+            add(&sym.name);
+        }
     }
     if !interface_only {
         p.calls.iter().chain(&p.uses).for_each(|c| add(&c.callee));

@@ -768,6 +768,14 @@ impl<'a> Resolver<'a> {
     }
 }
 
+/// What calling an instance runs, what makes a class answer any attribute, and what types the
+/// callbacks a TypeScript construction passes: members the linker asks a class for by itself,
+/// where no file writes their names.
+pub(super) const CALL: &str = "__call__";
+pub(super) const GETATTR: &str = "__getattr__";
+pub(super) const CONSTRUCTOR: &str = "constructor";
+pub(super) const IMPLICIT_MEMBERS: [&str; 3] = [CALL, GETATTR, CONSTRUCTOR];
+
 /// The confidence of a call edge matched by name only (impact calls it `name_match`).
 const NAME_MATCH_CONFIDENCE: f64 = 0.3;
 

@@ -783,7 +783,7 @@ impl Resolver<'_> {
             let q = self.sources[fi].parse.symbols[si].local_qname.as_str();
             self.types.protocols.get(&(fi, q))
         });
-        match protocol.and_then(|p| self.member(*p, "__call__", 0)) {
+        match protocol.and_then(|p| self.member(*p, super::CALL, 0)) {
             Some(call) => lower(self.return_type(call), conf.min(INFERRED)),
             None => Ty::Class(c, conf),
         }
@@ -1021,7 +1021,7 @@ impl Resolver<'_> {
             return None;
         };
         if self.types.is_class(id) {
-            id = self.member(id, "constructor", 0)?;
+            id = self.member(id, super::CONSTRUCTOR, 0)?;
         }
         if prefix == CALLBACK_PARAM
             && let Some((a, member_at)) = at.split_once('.')
@@ -1288,7 +1288,7 @@ impl Resolver<'_> {
         match self.resolve_ref(file, held, None, depth + 1) {
             Target::Found(id, conf) if !self.types.is_class(id) => Some((id, conf.min(INFERRED))),
             Target::Found(id, conf) if python => {
-                let call = self.member(id, "__call__", 0);
+                let call = self.member(id, super::CALL, 0);
                 Some((call.unwrap_or(id), conf.min(INFERRED)))
             }
             _ => None,
@@ -1316,7 +1316,7 @@ impl Resolver<'_> {
 
     /// Whether class `c` (or a base) answers any attribute: `__getattr__`.
     fn answers_any(&self, c: i64) -> bool {
-        self.member(c, "__getattr__", 0).is_some()
+        self.member(c, super::GETATTR, 0).is_some()
     }
 
     /// `key` whose receiver's type says nothing: a name, unless a call's result is in it.
