@@ -226,6 +226,28 @@ fn copy_of_this_repository(dir: &Path) {
         "probe/ts_box_use.ts",
         "import { Box } from \"./ts_box\";\n\nexport function useBox() {\n  return new Box((v) => v.ping());\n}\n",
     );
+    // An attribute assigned from a local: another file reads the local's type through it.
+    write(
+        dir,
+        "probe/attr.py",
+        "class Foo:\n    def ping(self):\n        return 1\n\n\nclass Bar:\n    def ping(self):\n        return 2\n\n\nclass K:\n    def __init__(self):\n        y = Foo()\n        self.x = y\n",
+    );
+    write(
+        dir,
+        "probe/attr_use.py",
+        "from probe.attr import K\n\n\ndef use_k():\n    return K().x.ping()\n\n\ndef use_w():\n    return K().w_probe.ping()\n",
+    );
+    // Indexing a value of an interface: what its index signature says, once it has one.
+    write(
+        dir,
+        "probe/ts_index.ts",
+        "import { Left } from \"./ts_elems\";\n\nexport interface Bag {\n  hold(): number;\n}\n",
+    );
+    write(
+        dir,
+        "probe/ts_index_use.ts",
+        "import { Bag } from \"./ts_index\";\n\nexport function useBag(b: Bag) {\n  return b[\"k\"].ping();\n}\n",
+    );
     git(dir, &["init", "-q", "-b", "main"]);
     git(dir, &["add", "-A"]);
     git(dir, &["commit", "-q", "-m", "this repository"]);
@@ -708,6 +730,65 @@ fn a_regeneration_links_what_the_change_reaches_and_gives_the_full_graph() {
     });
     assert_eq!(linked, all);
     assert!(calls(data.path(), &graph, use_box, ts_left));
+    // The local an attribute is assigned from now holds another class.
+    let (use_k, foo, bar) = (
+        "probe.attr_use.use_k",
+        "probe.attr.Foo.ping",
+        "probe.attr.Bar.ping",
+    );
+    assert!(calls(data.path(), &graph, use_k, foo));
+    let (linked, graph) = step(
+        &state,
+        repo.path(),
+        data.path(),
+        "an attribute's local",
+        |r| {
+            replace(r, "probe/attr.py", "y = Foo()", "y = Bar()");
+        },
+    );
+    assert_eq!(linked, all);
+    assert!(calls(data.path(), &graph, use_k, bar));
+    // A new attribute no other file names: its file alone. One another file reads: every file.
+    let (linked, _) = step(&state, repo.path(), data.path(), "a new attribute", |r| {
+        append(
+            r,
+            "probe/attr.py",
+            "        self.attr_probe_fresh = Bar()\n",
+        );
+    });
+    assert_eq!(linked, 2);
+    let use_w = "probe.attr_use.use_w";
+    assert!(!calls(data.path(), &graph, use_w, bar));
+    let (linked, graph) = step(
+        &state,
+        repo.path(),
+        data.path(),
+        "an attribute read elsewhere",
+        |r| {
+            append(r, "probe/attr.py", "        self.w_probe = Bar()\n");
+        },
+    );
+    assert_eq!(linked, all);
+    assert!(calls(data.path(), &graph, use_w, bar));
+    // An index signature: indexing writes no name, so every file.
+    let use_bag = "probe/ts_index_use.useBag";
+    assert!(!calls(data.path(), &graph, use_bag, ts_left));
+    let (linked, graph) = step(
+        &state,
+        repo.path(),
+        data.path(),
+        "an index signature",
+        |r| {
+            replace(
+                r,
+                "probe/ts_index.ts",
+                "  hold(): number;",
+                "  [key: string]: Left;\n  hold(): number;",
+            );
+        },
+    );
+    assert_eq!(linked, all);
+    assert!(calls(data.path(), &graph, use_bag, ts_left));
     // A function renamed while other files still call it by its old name: every file.
     let (linked, _) = step(
         &state,

@@ -398,8 +398,10 @@ struct Item {
 
 /// The interface of a file by item key: `s:` a symbol (its kind, parent, detail, whether it
 /// is a fixture, its bases, its return annotation and returned values, the facts of its
-/// scope that other files may read), `f:` a module-level fact, `i:` an import's bound name,
-/// `l:` a module-level alias, `a` its `__all__`. Lines are left out: moving code does not change the interface.
+/// scope that other files may read), `s:…:self.x` an attribute of a class, `f:` a
+/// module-level fact, `i:` an import's bound name, `l:` a module-level alias, `a` its
+/// `__all__`, `p:` a name put in an object. Lines are left out: moving code does not change
+/// the interface.
 fn interface(p: &FileParse) -> BTreeMap<String, Item> {
     let mut items: BTreeMap<String, Item> = BTreeMap::new();
     // A function's local facts matter elsewhere only through what it (or a function nested
@@ -440,7 +442,7 @@ fn interface(p: &FileParse) -> BTreeMap<String, Item> {
         for (_, v) in p.returned.iter().filter(|(s, _)| *s == si) {
             ("returned", v).hash(&mut h);
         }
-        let mut names = vec![sym.name.clone()];
+        let names = vec![sym.name.clone()];
         let facts: Vec<&TypeFact> = p.types.iter().filter(|f| f.scope == Some(si)).collect();
         // What callers read of it (its parameters' declared types, its guards, its returned
         // container) names its facts too (a type parameter's bound: `(node: T) => ...`).
@@ -451,17 +453,32 @@ fn interface(p: &FileParse) -> BTreeMap<String, Item> {
             }
             read_facts(&facts, &seeds)
         });
+        // Each attribute is an item of its own: a new one is an added item, which other files
+        // reach only by its name (`attr_fact`), like a new method.
+        let mut attrs: BTreeMap<&str, FxHasher> = BTreeMap::new();
         for f in facts {
-            let attr = f.name.strip_prefix("self.").or(f.name.strip_prefix("cls."));
-            if let Some(a) = attr {
-                names.push(head(a).to_string());
-            } else if read.as_ref().is_some_and(|r| !r.contains(head(&f.name)))
+            if f.name.starts_with("self.") || f.name.starts_with("cls.") {
+                f.ty.hash(attrs.entry(f.name.as_str()).or_default());
+                continue;
+            }
+            if read.as_ref().is_some_and(|r| !r.contains(head(&f.name)))
                 && !read_by_callers(&f.name)
             {
                 // A local no other file reads.
                 continue;
             }
             ("fact", &f.name, &f.ty).hash(&mut h);
+        }
+        for (name, ah) in attrs {
+            let attr = head(name.split_once('.').map_or(name, |(_, a)| a));
+            // `self.[]` (an index signature) is read by indexing, which writes no name.
+            let unwritten = !attr.starts_with(|c: char| c.is_alphabetic() || c == '_' || c == '$');
+            let item = Item {
+                hash: ah.finish(),
+                names: vec![attr.to_string()],
+                unwritten,
+            };
+            items.insert(format!("{key}:{name}"), item);
         }
         let unwritten = IMPLICIT_MEMBERS.contains(&sym.name.as_str())
             || parent.is_some_and(|q| q.detail == Some(INTERFACE));
