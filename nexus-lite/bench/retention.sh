@@ -8,8 +8,11 @@
 #   OLD=path/to/nexus-lite NEW=path/to/nexus-lite nexus-lite/bench/retention.sh [REGENS]
 #
 # Environment: KEEP (NEW's --keep-graphs, default 3; OLD gets no flag, so a binary without
-# retention works), REGENS (default 30), STEP (default 10), WORK, SDISTS and QUERY_PATH as in
-# scale.sh (the tree is shared with it). Graph only: no ruff/bandit on PATH.
+# retention works), REGENS (default 30), STEP (default 10), EDIT (what each commit does to
+# QUERY_PATH's file: `function`, the default, appends a function; `attribute` adds an
+# attribute holding a class to the end of the file's first class), WORK, SDISTS and QUERY_PATH
+# as in scale.sh (the tree is shared with it). Graph only: no ruff/bandit on PATH. The two
+# last graphs must be the same (graph_identity.py).
 set -u
 REGENS=${1:-${REGENS:-30}}
 KEEP=${KEEP:-3}
@@ -38,7 +41,7 @@ serve old "$OLD" 18801
 serve new "$NEW" 18802 --keep-graphs "$KEEP"
 
 python3 - "$TREE" "$QUERY_PATH" "$REGENS" "$STEP" "$WORK" "$KEEP" <<'EOF'
-import http.client, json, os, sqlite3, statistics, subprocess, sys, time
+import http.client, json, os, re, sqlite3, statistics, subprocess, sys, time
 tree, path, regens, step, work, keep = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5], int(sys.argv[6])
 H = {"Authorization": "Bearer retention-bench-token"}
 servers = {"old": 18801, "new": 18802}
@@ -79,9 +82,19 @@ def size(name):
     return f"{mb('nexus-lite.sqlite3'):.1f} + {mb('nexus-lite.sqlite3-wal'):.1f} ({graphs(name)})"
 ms = {n: [] for n in servers}
 sizes = [("after the full index", {n: size(n) for n in servers})]
+def change(i):
+    with open(f"{tree}/{path}") as f:
+        text = f.read()
+    if os.environ.get("EDIT", "function") == "attribute":
+        # The first class whose header is one line, to the end of its indented body.
+        m = re.search(r"^class (\w+)[^\n]*:\n(?:[ \t]+[^\n]*\n|\n)*", text, re.MULTILINE)
+        text = f"{text[:m.end()]}    retention_bench_{i} = {m.group(1)}\n{text[m.end():]}"
+    else:
+        text += f"\n\ndef retention_bench_{i}(x):\n    return x * {i}\n"
+    with open(f"{tree}/{path}", "w") as f:
+        f.write(text)
 for i in range(regens):
-    with open(f"{tree}/{path}", "a") as f:
-        f.write(f"\n\ndef retention_bench_{i}(x):\n    return x * {i}\n")
+    change(i)
     subprocess.run(["git", "-C", tree, "-c", "user.email=bench@example.com", "-c", "user.name=bench",
                     "commit", "-qam", f"retention change {i}"], check=True)
     for name in (["old", "new"] if i % 2 == 0 else ["new", "old"]):
@@ -106,3 +119,4 @@ print("|---|---|---|")
 for label, s in sizes:
     print(f"| {label} | {s['old']} | {s['new']} |")
 EOF
+python3 "$HERE/nexus-lite/bench/graph_identity.py" "$WORK/ret-old" latest "$WORK/ret-new" latest | tail -n 1
