@@ -45,6 +45,9 @@ PY_MEMBERS = [
     "__len__",
     "__post_init__",
 ]
+PY_CLASS = r"^(\s*)class \w+[^\n]*:\s*$"
+PY_METHOD = r"^(\s*)def \w+\(self[^\n]*:\s*$"
+TS_CLASS = r"^(\s*)(?:export )?class \w+[^\n]*\{\s*$"
 TS_MEMBERS = ["constructor", "then", "get", "call", "apply", "toString", "valueOf"]
 
 
@@ -177,94 +180,83 @@ class Tree:
                 return done
         raise SystemExit("no edit found")
 
-    def class_line(self, rel, ts):
+    def insert(self, files, pattern, make):
+        """After a random line matching `pattern` in a random file of `files`, the lines
+        `make(match)` gives with its description; None when that file has no such line."""
+        rel = self.rng.choice(files)
         text = self.read(rel)
-        pat = r"^(\s*)(?:export )?class \w+[^\n]*\{\s*$" if ts else r"^(\s*)class \w+[^\n]*:\s*$"
-        found = list(re.finditer(pat, text, re.MULTILINE))
-        return (text, self.rng.choice(found)) if found else (text, None)
+        found = list(re.finditer(pattern, text, re.MULTILINE))
+        if not found:
+            return None
+        m = self.rng.choice(found)
+        lines, what = make(m)
+        self.write(rel, text[: m.end() + 1] + lines + text[m.end() + 1 :])
+        return f"{rel}: {what}"
+
+    def name(self, *extra):
+        return self.rng.choice([*extra, self.fresh(), self.rng.choice(self.called)])
 
     def py_member(self):
-        rel = self.rng.choice(self.py)
-        text, m = self.class_line(rel, False)
-        if not m:
-            return None
-        name = self.rng.choice(PY_MEMBERS + [self.fresh(), self.rng.choice(self.called)])
-        ind = m.group(1) + "    "
-        ret = self.rng.choice(["self", f"{self.rng.choice(self.classes)}()", "None"])
-        args = "self, *args, **kwargs"
-        body = f"{ind}def {name}({args}):\n{ind}    return {ret}\n\n"
-        self.write(rel, text[: m.end() + 1] + body + text[m.end() + 1 :])
-        return f"{rel}: method {name} returning {ret}"
+        def member(m):
+            name = self.name(*PY_MEMBERS)
+            ret = self.rng.choice(["self", f"{self.rng.choice(self.classes)}()", "None"])
+            ind = m.group(1) + "    "
+            body = f"{ind}def {name}(self, *args, **kwargs):\n{ind}    return {ret}\n\n"
+            return body, f"method {name} returning {ret}"
+
+        return self.insert(self.py, PY_CLASS, member)
 
     def py_function(self):
         rel = self.rng.choice(self.py)
-        name = self.rng.choice([self.fresh(), self.rng.choice(self.called)])
+        name = self.name()
         ret = f"{self.rng.choice(self.classes)}()"
         self.write(rel, self.read(rel) + f"\n\ndef {name}():\n    return {ret}\n")
         return f"{rel}: function {name} returning {ret}"
 
     def py_attr(self):
-        rel = self.rng.choice(self.py)
-        text, m = self.class_line(rel, False)
-        if not m:
-            return None
-        name = self.rng.choice([self.fresh(), self.rng.choice(self.called)])
-        held = self.rng.choice(self.classes)
-        line = f"{m.group(1)}    {name} = {held}\n"
-        self.write(rel, text[: m.end() + 1] + line + text[m.end() + 1 :])
-        return f"{rel}: class attribute {name} = {held}"
+        def attr(m):
+            name, held = self.name(), self.rng.choice(self.classes)
+            return f"{m.group(1)}    {name} = {held}\n", f"class attribute {name} = {held}"
+
+        return self.insert(self.py, PY_CLASS, attr)
 
     def py_self_attr(self):
-        rel = self.rng.choice(self.py)
-        text = self.read(rel)
-        found = list(re.finditer(r"^(\s*)def \w+\(self[^\n]*:\s*$", text, re.MULTILINE))
-        if not found:
-            return None
-        m = self.rng.choice(found)
-        name = self.rng.choice([self.fresh(), self.rng.choice(self.called)])
-        line = f"{m.group(1)}    self.{name} = {self.rng.choice(self.classes)}()\n"
-        self.write(rel, text[: m.end() + 1] + line + text[m.end() + 1 :])
-        return f"{rel}: {line.strip()}"
+        def attr(m):
+            line = f"self.{self.name()} = {self.rng.choice(self.classes)}()"
+            return f"{m.group(1)}    {line}\n", line
+
+        return self.insert(self.py, PY_METHOD, attr)
 
     def py_call(self):
-        rel = self.rng.choice(self.py)
-        text = self.read(rel)
-        found = list(re.finditer(r"^(\s*)def \w+\(self[^\n]*:\s*$", text, re.MULTILINE))
-        if not found:
-            return None
-        m = self.rng.choice(found)
-        call = f"self.{self.rng.choice(self.called)}()"
-        line = f"{m.group(1)}    {call}\n"
-        self.write(rel, text[: m.end() + 1] + line + text[m.end() + 1 :])
-        return f"{rel}: call {call}"
+        def call(m):
+            call = f"self.{self.rng.choice(self.called)}()"
+            return f"{m.group(1)}    {call}\n", f"call {call}"
+
+        return self.insert(self.py, PY_METHOD, call)
 
     def ts_member(self):
-        rel = self.rng.choice(self.ts)
-        text, m = self.class_line(rel, True)
-        if not m:
-            return None
-        name = self.rng.choice(TS_MEMBERS + [self.fresh(), self.rng.choice(self.called)])
-        ind = m.group(1) + "  "
-        if name == "constructor":
-            member = f"{ind}constructor(...args: any[]) {{}}\n"
-        else:
-            member = f"{ind}{name}(): {self.rng.choice(self.classes)} {{ return null as any; }}\n"
-        self.write(rel, text[: m.end() + 1] + member + text[m.end() + 1 :])
-        return f"{rel}: member {member.strip()}"
+        def member(m):
+            name = self.name(*TS_MEMBERS)
+            ind = m.group(1) + "  "
+            if name == "constructor":
+                line = "constructor(...args: any[]) {}"
+            else:
+                line = f"{name}(): {self.rng.choice(self.classes)} {{ return null as any; }}"
+            return f"{ind}{line}\n", f"member {line}"
+
+        return self.insert(self.ts, TS_CLASS, member)
 
     def ts_field(self):
-        rel = self.rng.choice(self.ts)
-        text, m = self.class_line(rel, True)
-        if not m:
-            return None
-        name = self.rng.choice([self.fresh(), self.rng.choice(self.called), "[key: string]"])
-        field = f"{m.group(1)}  {name}: {self.rng.choice(self.classes)};\n"
-        self.write(rel, text[: m.end() + 1] + field + text[m.end() + 1 :])
-        return f"{rel}: field {field.strip()}"
+        def field(m):
+            name = self.rng.choice([self.fresh(), self.rng.choice(self.called), "[key: string]"])
+            line = f"{name}: {self.rng.choice(self.classes)};"
+            return f"{m.group(1)}  {line}\n", f"field {line}"
+
+        return self.insert(self.ts, TS_CLASS, field)
 
     def ts_function(self):
         rel = self.rng.choice(self.ts)
-        name = self.rng.choice([self.fresh(), self.rng.choice(self.called)])
+        name = self.name()
         self.write(rel, self.read(rel) + f"\nexport function {name}() {{ return 0; }}\n")
         return f"{rel}: function {name}"
 
