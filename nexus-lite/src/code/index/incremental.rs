@@ -7,8 +7,9 @@
 //! written nowhere else (a function added to a module), or when the interface is unchanged
 //! (an edited body). A new item the linker reads without any file writing its name links
 //! every file: a member it asks a class for by itself (`__call__`, `__getattr__`, a
-//! TypeScript `constructor`) or an interface's member. Anything else (an item changed or removed, a new name used elsewhere,
-//! a file added, removed or renamed, a changed source root or tsconfig) links every file.
+//! TypeScript `constructor`), an interface's member, or an index signature. Anything else (an
+//! item changed or removed, a new name used elsewhere, a file added, removed or renamed, a
+//! changed source root or tsconfig) links every file.
 
 use super::link::{FileImports, IMPLICIT_MEMBERS};
 use super::resolve::package_bindings;
@@ -391,8 +392,9 @@ struct Item {
     hash: u64,
     names: Vec<String>,
     /// Other files may resolve differently once it exists without writing its names: a
-    /// member the linker asks for by itself (`__call__`, `__getattr__`), or an interface's
-    /// member, which decides whether a class fits the shapes of its other members' names.
+    /// member the linker asks a class for by itself ([`IMPLICIT_MEMBERS`]), an interface's
+    /// member (which decides whether a class fits the shape its other members' names are
+    /// guessed by), or an index signature (read by indexing).
     unwritten: bool,
 }
 
