@@ -10,8 +10,9 @@ REPO is a git work tree of Python or TypeScript sources; it is copied first (the
 edits, one commit each). The edits are the ones an incremental run may link alone: members
 added to a class (dunder and protocol names the linker reads by itself, fresh names, names
 called elsewhere), attributes and fields (`self.x = C()`, `x = C` in a class body, `x: C;`,
-an index signature), functions added to a module, and calls added to a body. Prints one line per edit and, for a difference, the edit and the rows that
-differ; exits 1 if any edit gave a different graph.
+an index signature), functions added to a module, and calls added to a body. Prints one line
+per edit and, for a difference, the edit and the rows that differ; exits 1 if any edit gave a
+different graph.
 """
 
 import json
@@ -23,8 +24,8 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
+
+from lite_api import Api
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOKEN = "edit-fuzz-token"
@@ -61,8 +62,9 @@ def git(repo, *args):
 
 
 class Lite:
+    """`nexus-lite serve` on the copy, and its API."""
+
     def __init__(self, binary, repo, data, port):
-        self.base = f"http://127.0.0.1:{port}"
         self.log = open(os.path.join(data, "..", "serve.err"), "w")  # noqa: SIM115 (closed in stop)
         self.p = subprocess.Popen(
             [
@@ -81,40 +83,10 @@ class Lite:
             stdout=subprocess.DEVNULL,
             stderr=self.log,
         )
-        for _ in range(400):
-            try:
-                self.get("/api/v1/graphs?repository=fuzz/repo")
-                return
-            except OSError:
-                time.sleep(0.05)
-        raise SystemExit("nexus-lite serve did not answer")
-
-    def call(self, method, path, body=None):
-        req = urllib.request.Request(
-            self.base + path,
-            method=method,
-            data=None if body is None else json.dumps(body).encode(),
-            headers={"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"},
-        )
-        with urllib.request.urlopen(req) as r:
-            return json.loads(r.read())
-
-    def get(self, path):
-        return self.call("GET", path)
+        self.api = Api(port, TOKEN)
 
     def regenerate(self):
-        plan = self.call("POST", "/api/v1/regenerations/plan", {"repository": "fuzz/repo"})
-        run = self.call(
-            "POST", "/api/v1/regenerations", {"plan_id": plan["plan_id"], "allow_dirty": False}
-        )
-        while True:
-            st = self.get(f"/api/v1/regenerations/{run['regeneration_id']}")
-            if st["status"] != "running":
-                break
-            time.sleep(0.01)
-        if st["status"] != "ready":
-            raise SystemExit(f"regeneration: {st}")
-        return st
+        self.api.regenerate("fuzz/repo")
 
     def stop(self):
         self.p.terminate()
@@ -130,20 +102,12 @@ class Tree:
         files = git(repo, "ls-files").split("\n")
         self.py = [f for f in files if f.endswith(".py")]
         self.ts = [f for f in files if f.endswith(".ts") and not f.endswith(".d.ts")]
-        self.called = sorted(
-            {
-                m
-                for f in self.py + self.ts
-                for m in re.findall(r"\.([A-Za-z_]\w{3,})\(", self.read(f))
-            }
-        )
-        self.classes = sorted(
-            {
-                c
-                for f in self.py + self.ts
-                for c in re.findall(r"^\s*(?:export )?class (\w+)", self.read(f), re.MULTILINE)
-            }
-        )
+        called, classes = set(), set()
+        for f in self.py + self.ts:
+            text = self.read(f)
+            called.update(re.findall(r"\.([A-Za-z_]\w{3,})\(", text))
+            classes.update(re.findall(r"^\s*(?:export )?class (\w+)", text, re.MULTILINE))
+        self.called, self.classes = sorted(called), sorted(classes)
         self.n = 0
 
     def read(self, rel):

@@ -40,36 +40,15 @@ log "full index and serve: old, new (--keep-graphs $KEEP)"
 serve old "$OLD" 18801
 serve new "$NEW" 18802 --keep-graphs "$KEEP"
 
-python3 - "$TREE" "$QUERY_PATH" "$REGENS" "$STEP" "$WORK" "$KEEP" <<'EOF'
-import http.client, json, os, re, sqlite3, statistics, subprocess, sys, time
+PYTHONPATH="$HERE/nexus-lite/bench" python3 - "$TREE" "$QUERY_PATH" "$REGENS" "$STEP" "$WORK" "$KEEP" <<'EOF'
+import os, re, sqlite3, statistics, subprocess, sys, time
+from lite_api import Api
 tree, path, regens, step, work, keep = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5], int(sys.argv[6])
-H = {"Authorization": "Bearer retention-bench-token"}
 servers = {"old": 18801, "new": 18802}
-conns = {}
-for name, port in servers.items():
-    for _ in range(400):
-        try:
-            c = http.client.HTTPConnection("127.0.0.1", port); c.connect(); conns[name] = c; break
-        except OSError:
-            time.sleep(0.05)
-def call(name, method, url, body=None):
-    c = conns[name]
-    headers = dict(H)
-    if body is not None:
-        headers["Content-Type"] = "application/json"
-    c.request(method, url, body=None if body is None else json.dumps(body), headers=headers)
-    r = c.getresponse(); b = json.loads(r.read())
-    if r.status >= 300: raise SystemExit(f"{name} {url}: {r.status} {b}")
-    return b
+apis = {name: Api(port, "retention-bench-token") for name, port in servers.items()}
 def regenerate(name):
     t = time.perf_counter()
-    plan = call(name, "POST", "/api/v1/regenerations/plan", {"repository": "bench/scale"})
-    run = call(name, "POST", "/api/v1/regenerations", {"plan_id": plan["plan_id"]})
-    while True:
-        st = call(name, "GET", f"/api/v1/regenerations/{run['regeneration_id']}")
-        if st["status"] != "running": break
-        time.sleep(0.005)
-    if st["status"] != "ready": raise SystemExit(f"{name}: {st}")
+    apis[name].regenerate("bench/scale")
     return (time.perf_counter() - t) * 1000
 def graphs(name):
     db = sqlite3.connect(f"file:{work}/ret-{name}/nexus-lite.sqlite3?mode=ro", uri=True)

@@ -84,25 +84,14 @@ env PATH="$BASE_PATH" "$LITE" serve --listen "127.0.0.1:$PORT" --repo "bench/sca
   --data-dir "$WORK/data" >"$WORK/serve.out" 2>"$WORK/serve.err" &
 SERVE=$!
 trap 'kill $SERVE 2>/dev/null' EXIT
-QUERIES=$(python3 - "$PORT" "$CALLS" "$QUERY_PATH" "$TREE" "$RUNS" <<'EOF'
-import http.client, json, statistics, subprocess, sys, time, urllib.parse
+QUERIES=$(PYTHONPATH="$HERE/nexus-lite/bench" python3 - "$PORT" "$CALLS" "$QUERY_PATH" "$TREE" "$RUNS" <<'EOF'
+import json, statistics, subprocess, sys, time, urllib.parse
+from lite_api import Api
 port, calls, path, tree, runs = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4], int(sys.argv[5])
-for _ in range(200):
-    try:
-        c = http.client.HTTPConnection("127.0.0.1", port); c.connect(); break
-    except OSError:
-        time.sleep(0.05)
-H = {"Authorization": "Bearer scale-bench-token"}
+api = Api(port, "scale-bench-token", timeout=10)
 def get(url):
-    t = time.perf_counter(); c.request("GET", url, headers=H); r = c.getresponse(); body = r.read()
-    dt = (time.perf_counter() - t) * 1000
-    if r.status != 200: raise SystemExit(f"{url}: {r.status} {body[:300]!r}")
-    return dt, json.loads(body)
-def post(url, body):
-    c.request("POST", url, body=json.dumps(body), headers={**H, "Content-Type": "application/json"})
-    r = c.getresponse(); b = json.loads(r.read())
-    if r.status >= 300: raise SystemExit(f"{url}: {r.status} {b}")
-    return b
+    t = time.perf_counter(); body = api.request("GET", url)
+    return (time.perf_counter() - t) * 1000, json.loads(body)
 # In-server regeneration after a one-file commit (dry run + submit, polled until ready). The
 # first one after the start reads the stored parses (a restart); the next ones are warm.
 regen, runs_only = [], []
@@ -112,14 +101,7 @@ for i in range(runs + 1):
     subprocess.run(["git", "-C", tree, "-c", "user.email=bench@example.com", "-c", "user.name=bench",
                     "commit", "-qam", f"served change {i}"], check=True)
     t = time.perf_counter()
-    plan = post("/api/v1/regenerations/plan", {"repository": "bench/scale"})
-    run = post("/api/v1/regenerations", {"plan_id": plan["plan_id"], "allow_dirty": False})
-    submitted = time.perf_counter()
-    while True:
-        _, st = get(f"/api/v1/regenerations/{run['regeneration_id']}")
-        if st["status"] != "running": break
-        time.sleep(0.005)
-    if st["status"] != "ready": raise SystemExit(f"regeneration: {st}")
+    submitted = api.regenerate("bench/scale")
     regen.append((time.perf_counter() - t) * 1000)
     runs_only.append((time.perf_counter() - submitted) * 1000)
 print(f"| in-server regeneration after a one-file commit (plan + submit + poll; after a restart / then warm, ms) | {regen[0]:.0f} | {statistics.median(regen[1:]):.0f} | {max(regen[1:]):.0f} (max of {runs}) | |")
