@@ -248,6 +248,28 @@ fn copy_of_this_repository(dir: &Path) {
         "probe/ts_index_use.ts",
         "import { Bag } from \"./ts_index\";\n\nexport function useBag(b: Bag) {\n  return b[\"k\"].ping();\n}\n",
     );
+    // Methods a class gains that other files already call: directly, through what a function
+    // returns, and as what a construction passes (in the class's own file and in another).
+    write(
+        dir,
+        "probe/hold.py",
+        "class Holder:\n    def __init__(self, peer):\n        self.peer = peer\n\n    def poke(self):\n        return self.peer.ping()\n",
+    );
+    write(
+        dir,
+        "probe/called.py",
+        "from probe.ctor_auth import Left, Right\nfrom probe.hold import Holder\n\n\nclass Target:\n    def own(self):\n        return Holder(self.probe_own())\n",
+    );
+    write(
+        dir,
+        "probe/called_use.py",
+        "from probe.called import Target\nfrom probe.hold import Holder\n\n\ndef use_called(t: Target):\n    return t.probe_called()\n\n\ndef relay(t: Target):\n    return t.probe_relay()\n\n\ndef hold(t: Target):\n    return Holder(t.probe_ctor())\n",
+    );
+    write(
+        dir,
+        "probe/called_far.py",
+        "from probe.called_use import relay\n\n\ndef far(t):\n    return relay(t).ping()\n",
+    );
     git(dir, &["init", "-q", "-b", "main"]);
     git(dir, &["add", "-A"]);
     git(dir, &["commit", "-q", "-m", "this repository"]);
@@ -627,7 +649,7 @@ fn a_regeneration_links_what_the_change_reaches_and_gives_the_full_graph() {
     assert_eq!(linked, all);
     assert!(calls_with(data.path(), &graph, hooks, ts_right, 0.8));
     // An object now holds a function an unchanged file calls on an untyped receiver: that
-    // file's guess appears, so every file is linked.
+    // file's guess appears, so that file is linked too.
     let (placed, use_placed) = (
         "probe/ts_placed.tsPlacedProbe",
         "probe/ts_placed_use.usePlaced",
@@ -646,7 +668,7 @@ fn a_regeneration_links_what_the_change_reaches_and_gives_the_full_graph() {
             );
         },
     );
-    assert_eq!(linked, all);
+    assert_eq!(linked, 3);
     assert!(calls(data.path(), &graph, use_placed, placed));
     // The same body edited again without touching a construction: its file alone.
     let (linked, _) = step(
@@ -748,7 +770,8 @@ fn a_regeneration_links_what_the_change_reaches_and_gives_the_full_graph() {
     );
     assert_eq!(linked, all);
     assert!(calls(data.path(), &graph, use_k, bar));
-    // A new attribute no other file names: its file alone. One another file reads: every file.
+    // A new attribute no other file names: its file alone. One another file reads: that file
+    // too.
     let (linked, _) = step(&state, repo.path(), data.path(), "a new attribute", |r| {
         append(
             r,
@@ -768,7 +791,7 @@ fn a_regeneration_links_what_the_change_reaches_and_gives_the_full_graph() {
             append(r, "probe/attr.py", "        self.w_probe = Bar()\n");
         },
     );
-    assert_eq!(linked, all);
+    assert_eq!(linked, 3);
     assert!(calls(data.path(), &graph, use_w, bar));
     // An index signature: indexing writes no name, so every file.
     let use_bag = "probe/ts_index_use.useBag";
@@ -789,6 +812,85 @@ fn a_regeneration_links_what_the_change_reaches_and_gives_the_full_graph() {
     );
     assert_eq!(linked, all);
     assert!(calls(data.path(), &graph, use_bag, ts_left));
+    // A method other files call: its file and theirs.
+    let member = |name: &str, ret: &str| {
+        let (name, ret) = (name.to_string(), ret.to_string());
+        move |r: &Path| {
+            replace(
+                r,
+                "probe/called.py",
+                "class Target:\n",
+                &format!("class Target:\n    def {name}(self):\n        return {ret}()\n\n"),
+            )
+        }
+    };
+    let (poke, held_left, held_right) = (
+        "probe.hold.Holder.poke",
+        "probe.ctor_auth.Left.ping",
+        "probe.ctor_auth.Right.ping",
+    );
+    assert!(!calls(data.path(), &graph, poke, held_left));
+    let (linked, graph) = step(
+        &state,
+        repo.path(),
+        data.path(),
+        "a method its own file constructs with",
+        member("probe_own", "Left"),
+    );
+    assert_eq!(linked, all);
+    assert!(calls_with(data.path(), &graph, poke, held_left, 0.8));
+    let (linked, graph) = step(
+        &state,
+        repo.path(),
+        data.path(),
+        "a method another file constructs with",
+        member("probe_ctor", "Right"),
+    );
+    assert_eq!(linked, all);
+    assert!(calls_with(data.path(), &graph, poke, held_right, 0.8));
+    // A method above an `__init__` whose parameters constructions type: its facts name that
+    // `__init__`, which the new symbol does not rename.
+    let (linked, _) = step(
+        &state,
+        repo.path(),
+        data.path(),
+        "a method above a typed `__init__`",
+        |r| {
+            replace(
+                r,
+                "probe/hold.py",
+                "class Holder:\n",
+                "class Holder:\n    def probe_early(self):\n        return None\n\n",
+            )
+        },
+    );
+    assert_eq!(linked, 2);
+    let (linked, graph) = step(
+        &state,
+        repo.path(),
+        data.path(),
+        "a method another file calls",
+        member("probe_called", "Left"),
+    );
+    assert_eq!(linked, 3);
+    assert!(calls(
+        data.path(),
+        &graph,
+        "probe.called_use.use_called",
+        "probe.called.Target.probe_called"
+    ));
+    // Through what a function of that file returns: the files calling the function too.
+    let far = "probe.called_far.far";
+    assert!(!calls(data.path(), &graph, far, held_left));
+    let (linked, graph) = step(
+        &state,
+        repo.path(),
+        data.path(),
+        "a method a returned call reaches",
+        member("probe_relay", "Left"),
+    );
+    assert_eq!(linked, 4);
+    assert!(calls_with(data.path(), &graph, far, held_left, 0.8));
     // A function renamed while other files still call it by its old name: every file.
     let (linked, _) = step(
         &state,

@@ -3,13 +3,16 @@
 //! could have resolved through changed. Other files resolve names into a file through its
 //! *interface* (symbols, imports, `__all__`, what names hold and functions return, base
 //! classes), never through its bodies' calls and uses, and only by a name some file writes.
-//! So a change is linked alone when every changed interface item is new and its name is
-//! written nowhere else (a function added to a module), or when the interface is unchanged
-//! (an edited body). A new item the linker reads without any file writing its name links
-//! every file: a member it asks a class for by itself (`__call__`, `__getattr__`, a
-//! TypeScript `constructor`), an interface's member, or an index signature. Anything else (an
-//! item changed or removed, a new name used elsewhere, a file added, removed or renamed, a
-//! changed source root or tsconfig) links every file.
+//! So when every changed interface item is new (a method added to a class) or the interface
+//! is unchanged (an edited body), the changed files are linked with the files writing a new
+//! item's name, closed over the interface items whose meaning depends on it (a function
+//! returning `x.save()` once `save` is new: the files calling that function too). Every file
+//! is linked when a new item is read without its name being written: a member the linker asks
+//! a class for by itself (`__call__`, `__getattr__`, a TypeScript `constructor`), an
+//! interface's member, an index signature, or a protocol name (`__enter__`) some file
+//! writes; when a relinked file passes such a name to a constructor whose parameters its
+//! constructions type; and for anything else (an item changed or removed, a file added,
+//! removed or renamed, a changed source root or tsconfig).
 
 use super::link::{FileImports, IMPLICIT_MEMBERS};
 use super::resolve::package_bindings;
@@ -19,6 +22,7 @@ use crate::code::lang::{
     RETURN_ELEMENT, SymKind, TypeFact,
 };
 use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
@@ -28,8 +32,9 @@ pub(super) struct Previous {
     /// The tracked files and every source's module naming, hashed (see [`layout`]).
     layout: u64,
     files: HashMap<String, Linked>,
-    /// Who writes which name, computed by the first run that needs it, then kept up to date.
-    mentions: Option<Mentions>,
+    /// What each file writes and reads, computed by the first run that needs it, then kept
+    /// up to date.
+    mentions: Option<HashMap<String, Mentions>>,
 }
 
 struct Linked {
@@ -48,48 +53,75 @@ pub(super) struct Plan {
     pub(super) imports: Vec<Option<Arc<FileImports>>>,
 }
 
-/// Per file, the names it writes (hashed, sorted); and per name, how many files write it.
-#[derive(Default)]
+/// What one file writes and reads of the others, by name (hashed, each list sorted).
 struct Mentions {
-    by_file: HashMap<String, Vec<u64>>,
-    files_writing: FxHashMap<u64, u32>,
+    /// Every name it writes where another file's name may be looked up ([`written_names`]).
+    writes: Vec<u64>,
+    /// (word, name), sorted by word: an interface item other files reach by `name` whose
+    /// meaning depends on what `word` resolves to (a function returning `x.save()` is
+    /// (`save`, its own name)).
+    reads: Vec<(u64, u64)>,
+    /// The names of the members of its interfaces: a class gaining one may come to fit the
+    /// shape that untyped calls of the interface's other names are guessed by
+    /// (`link::fits_every_shape`).
+    shapes: Vec<u64>,
 }
 
 impl Mentions {
-    fn add(&mut self, path: &str, names: Vec<u64>) {
-        for n in &names {
-            *self.files_writing.entry(*n).or_default() += 1;
-        }
-        self.by_file.insert(path.to_string(), names);
-    }
-
-    fn remove(&mut self, path: &str) {
-        for n in self.by_file.remove(path).unwrap_or_default() {
-            if let Some(c) = self.files_writing.get_mut(&n) {
-                *c = c.saturating_sub(1);
+    fn of(p: &FileParse) -> Mentions {
+        let mut reads = Vec::new();
+        let mut shapes = Vec::new();
+        for item in interface(p).into_values() {
+            let names = item.names.iter().map(|n| name_hash(n));
+            if item.shape {
+                shapes.extend(names.clone());
+            }
+            for n in names {
+                reads.extend(item.reads.iter().map(|w| (*w, n)));
             }
         }
+        reads.sort_unstable();
+        reads.dedup();
+        shapes.sort_unstable();
+        shapes.dedup();
+        Mentions {
+            writes: written_names(p),
+            reads,
+            shapes,
+        }
+    }
+
+    fn writes_any(&self, names: &FxHashSet<u64>) -> bool {
+        self.writes.iter().any(|n| names.contains(n))
+    }
+
+    /// The names of the items whose meaning depends on `word`.
+    fn reached_by(&self, word: u64) -> impl Iterator<Item = u64> + '_ {
+        let from = self.reads.partition_point(|(w, _)| *w < word);
+        self.reads[from..]
+            .iter()
+            .take_while(move |(w, _)| *w == word)
+            .map(|(_, n)| *n)
     }
 }
 
-/// Who writes which name in `files`: computed once into `mentions` (by [`prepare`], or the
-/// first plan that needs it), then kept up to date by [`remember`].
+/// What every file writes and reads, by path: computed once into `mentions` (by
+/// [`prepare`], or the first plan that needs it), then kept up to date by [`remember`].
 fn mentions<'m>(
-    mentions: &'m mut Option<Mentions>,
+    mentions: &'m mut Option<HashMap<String, Mentions>>,
     files: &HashMap<String, Linked>,
-) -> &'m mut Mentions {
+) -> &'m HashMap<String, Mentions> {
     mentions.get_or_insert_with(|| {
-        let mut m = Mentions::default();
-        for (path, l) in files {
-            m.add(path, written_names(&l.parse, false));
-        }
-        m
+        files
+            .iter()
+            .map(|(path, l)| (path.clone(), Mentions::of(&l.parse)))
+            .collect()
     })
 }
 
-/// Computes what the next plan needs and this run did not: who writes which name (~70 ms at
-/// 4.4k files). A server calls it once a run is reported, so the second regeneration after a
-/// start does not pay it.
+/// Computes what the next plan needs and this run did not: what every file writes and reads
+/// (~0.4 s at 4.4k files). A server calls it once a run is reported, so the second
+/// regeneration after a start does not pay it.
 pub(super) fn prepare(prev: &mut Previous) {
     mentions(&mut prev.mentions, &prev.files);
 }
@@ -175,16 +207,19 @@ fn parts_to_keep(
     sources: &[Source],
     keys: &[&str],
 ) -> Vec<Option<Arc<Part>>> {
-    let all = || vec![None; sources.len()];
+    let all = |why: &str| {
+        tracing::debug!(why, "every file is linked");
+        vec![None; sources.len()]
+    };
     if prev.layout != layout || prev.files.len() != sources.len() {
-        return all();
+        return all("the files or their layout changed");
     }
     let mut changed = Vec::new();
     for (fi, s) in sources.iter().enumerate() {
         match prev.files.get(&s.path) {
             Some(old) if old.key == keys[fi] => {}
             Some(_) => changed.push(fi),
-            None => return all(),
+            None => return all("a file is new"),
         }
     }
     if changed.is_empty() {
@@ -194,46 +229,64 @@ fn parts_to_keep(
             .collect();
     }
     if constructions_changed(prev, sources, &changed) {
-        return all();
+        return all("a construction changed");
     }
-    let mentions = mentions(&mut prev.mentions, &prev.files);
-    let news: Vec<Vec<u64>> = changed
-        .iter()
-        .map(|fi| written_names(&sources[*fi].parse, false))
-        .collect();
-    for (k, fi) in changed.iter().enumerate() {
+    let mut added = FxHashSet::default();
+    // The linker may look a protocol name (`__enter__`, `__init__`) up where no file writes
+    // it, so a new one some file writes links every file rather than its writers.
+    let mut dunders = Vec::new();
+    for fi in &changed {
         let s = &sources[*fi];
         let Some(old) = prev.files.get(&s.path) else {
-            return all();
+            return all("a file is new");
         };
-        let Some(added) = added_names(&old.parse, &s.parse) else {
-            return all();
+        let Some(names) = added_names(&old.parse, &s.parse) else {
+            return all("an interface item changed or is read without its name");
         };
-        let own_interface = written_names(&old.parse, true);
-        for name in added {
-            // Written by a file other than the changed ones, or by another changed file now.
-            let mut writers = mentions.files_writing.get(&name).copied().unwrap_or(0);
-            for (j, other) in changed.iter().enumerate() {
-                let path = &sources[*other].path;
-                let wrote = mentions
-                    .by_file
-                    .get(path)
-                    .is_some_and(|v| v.binary_search(&name).is_ok());
-                writers = writers.saturating_sub(u32::from(wrote));
-                if j != k && news[j].binary_search(&name).is_ok() {
-                    writers += 1;
-                }
+        for name in names {
+            let hash = name_hash(&name);
+            if name.starts_with("__") && name.ends_with("__") {
+                dunders.push(hash);
             }
-            if writers > 0 || own_interface.binary_search(&name).is_ok() {
-                return all();
-            }
+            added.insert(hash);
         }
+    }
+    let now: FxHashMap<usize, Mentions> = changed
+        .iter()
+        .map(|fi| (*fi, Mentions::of(&sources[*fi].parse)))
+        .collect();
+    let before = mentions(&mut prev.mentions, &prev.files);
+    let of = |fi: usize| now.get(&fi).or_else(|| before.get(&sources[fi].path));
+    let files = || (0..sources.len()).filter_map(|fi| Some((fi, of(fi)?)));
+    // A name an interface declares: a class gaining it may come to fit the shape that
+    // untyped calls of the interface's other names are guessed by.
+    if files().any(|(_, m)| m.shapes.iter().any(|n| added.contains(n))) {
+        return all("an interface declares a new member's name");
+    }
+    if files().any(|(_, m)| dunders.iter().any(|n| m.writes.binary_search(n).is_ok())) {
+        return all("a new protocol member's name is written");
+    }
+    // The names whose meaning the new items may change, closed over the interface items
+    // that depend on them; every file writing one is linked again.
+    let Some(reached) = reach(added, || files().map(|(_, m)| m)) else {
+        return all("a new name reaches too many items");
+    };
+    let relink: Vec<usize> = (0..sources.len())
+        .filter(|fi| now.contains_key(fi) || of(*fi).is_none_or(|m| m.writes_any(&reached)))
+        .collect();
+    tracing::debug!(
+        files = relink.len(),
+        names = reached.len(),
+        "the files writing a new name are linked again"
+    );
+    if passes_to_constructor(sources, &relink, &reached) {
+        return all("a constructor's parameter may change type");
     }
     sources
         .iter()
         .enumerate()
         .map(|(fi, s)| {
-            if changed.binary_search(&fi).is_ok() {
+            if relink.binary_search(&fi).is_ok() {
                 None
             } else {
                 prev.files.get(&s.path).map(|l| l.part.clone())
@@ -242,18 +295,76 @@ fn parts_to_keep(
         .collect()
 }
 
+/// How many names a change may reach before every file is linked instead: each round of
+/// [`reach`] looks its new names up in every file, and a change reaching that many names
+/// (`resolve_expression` in Django) reaches most files anyway.
+const MAX_REACHED: usize = 256;
+
+/// `names` and, in turn, the names of the interface items whose meaning depends on one of
+/// them, in every file `mentions` gives; `None` beyond [`MAX_REACHED`] names.
+fn reach<'m, I: Iterator<Item = &'m Mentions>>(
+    names: FxHashSet<u64>,
+    mentions: impl Fn() -> I,
+) -> Option<FxHashSet<u64>> {
+    let mut frontier: Vec<u64> = names.iter().copied().collect();
+    let mut reached = names;
+    while !frontier.is_empty() {
+        if reached.len() > MAX_REACHED {
+            return None;
+        }
+        let mut next = Vec::new();
+        for m in mentions() {
+            for word in &frontier {
+                next.extend(m.reached_by(*word).filter(|n| reached.insert(*n)));
+            }
+        }
+        frontier = next;
+    }
+    Some(reached)
+}
+
+/// Whether a file in `relink` constructs a class whose `__init__` parameters its
+/// constructions type ([`ARG_TYPE`]) with an argument that may depend on `reached`: the
+/// argument's type then reaches the class's file through the caller's body, not through an
+/// interface, so every file is linked.
+fn passes_to_constructor(sources: &[Source], relink: &[usize], reached: &FxHashSet<u64>) -> bool {
+    let depends = |p: &FileParse, of: Option<&FxHashSet<&str>>| {
+        let keys = symbol_keys(p);
+        let (calls, facts) = constructions(p, &keys, of);
+        let args = calls.iter().flat_map(|(_, _, args)| args.iter());
+        args.map(|(_, a)| a)
+            .chain(facts.iter().map(|(_, _, ty)| ty))
+            .flat_map(|text| words(text))
+            .any(|w| reached.contains(&name_hash(w)))
+    };
+    let suspects: Vec<&FileParse> = relink
+        .iter()
+        .map(|fi| &*sources[*fi].parse)
+        .filter(|p| depends(p, None))
+        .collect();
+    if suspects.is_empty() {
+        return false;
+    }
+    let typed = typed_classes(sources);
+    suspects.iter().any(|p| depends(p, Some(&typed)))
+}
+
 /// Whether a changed file changed a construction that types an `__init__` parameter (see
 /// [`ARG_TYPE`]). What a construction passes reaches the class's file through the caller's
 /// body, not through an interface, so such a change links every file. Constructions are
 /// compared with their caller's name and the facts of the caller's scopes, which an argument
 /// may name; the classes with such parameters are only looked for when one differs.
 fn constructions_changed(prev: &Previous, sources: &[Source], changed: &[usize]) -> bool {
+    let differ = |old: &FileParse, new: &FileParse, of: Option<&FxHashSet<&str>>| {
+        let (old_keys, new_keys) = (symbol_keys(old), symbol_keys(new));
+        constructions(old, &old_keys, of) != constructions(new, &new_keys, of)
+    };
     let pairs: Vec<(&FileParse, &FileParse)> = changed
         .iter()
         .filter_map(|fi| {
             let new = &*sources[*fi].parse;
             let old = &*prev.files.get(&sources[*fi].path)?.parse;
-            (constructions(old, None) != constructions(new, None)).then_some((old, new))
+            differ(old, new, None).then_some((old, new))
         })
         .collect();
     if pairs.is_empty() {
@@ -262,29 +373,31 @@ fn constructions_changed(prev: &Previous, sources: &[Source], changed: &[usize])
     let typed = typed_classes(sources);
     pairs
         .iter()
-        .any(|(old, new)| constructions(old, Some(&typed)) != constructions(new, Some(&typed)))
+        .any(|(old, new)| differ(old, new, Some(&typed)))
 }
 
 /// A file's constructions as another file reads them: (caller, callee, arguments) each, and the
 /// facts of the callers' scopes, (scope, name, type), which an argument may name.
 type Read<'p> = (
-    Vec<(Option<&'p str>, &'p str, &'p [(ArgSlot, String)])>,
-    Vec<(Option<&'p str>, &'p str, &'p str)>,
+    Vec<(Option<&'p str>, &'p str, Vec<(&'p ArgSlot, Cow<'p, str>)>)>,
+    Vec<(Option<&'p str>, &'p str, Cow<'p, str>)>,
 );
 
 /// `p`'s constructions of the classes named in `of` (all, without `of`).
-fn constructions<'p>(p: &'p FileParse, of: Option<&FxHashSet<&str>>) -> Read<'p> {
-    let qname = |s: Option<usize>| {
-        s.and_then(|s| p.symbols.get(s))
-            .map(|s| s.local_qname.as_str())
-    };
+fn constructions<'p>(
+    p: &'p FileParse,
+    keys: &'p [String],
+    of: Option<&FxHashSet<&str>>,
+) -> Read<'p> {
+    let qname = |s: Option<usize>| s.and_then(|s| keys.get(s)).map(String::as_str);
     let mut scopes: FxHashSet<Option<usize>> = FxHashSet::default();
     let mut calls = Vec::new();
     for c in &p.constructions {
         if of.is_some_and(|of| !of.contains(c.class_name())) {
             continue;
         }
-        calls.push((qname(c.caller), c.callee.as_str(), c.args.as_slice()));
+        let args = c.args.iter().map(|(slot, a)| (slot, stable(a, keys)));
+        calls.push((qname(c.caller), c.callee.as_str(), args.collect()));
         let mut scope = c.caller;
         while scopes.insert(scope) {
             let Some(s) = scope else { break };
@@ -295,9 +408,56 @@ fn constructions<'p>(p: &'p FileParse, of: Option<&FxHashSet<&str>>) -> Read<'p>
         .types
         .iter()
         .filter(|f| scopes.contains(&f.scope))
-        .map(|f| (qname(f.scope), f.name.as_str(), f.ty.as_str()))
+        .map(|f| (qname(f.scope), f.name.as_str(), stable(&f.ty, keys)))
         .collect();
     (calls, facts)
+}
+
+/// Each symbol's key in the interface: `s:QNAME#N`, its qualified name and which definition of
+/// that name it is, so that adding a symbol does not rename the others.
+fn symbol_keys(p: &FileParse) -> Vec<String> {
+    let mut seen: HashMap<&str, u32> = HashMap::new();
+    p.symbols
+        .iter()
+        .map(|sym| {
+            let nth = seen.entry(sym.local_qname.as_str()).or_default();
+            *nth += 1;
+            format!("s:{}#{}", sym.local_qname, *nth - 1)
+        })
+        .collect()
+}
+
+/// `text` as another run compares it: an [`ARG_TYPE`] fact names its `__init__` by symbol
+/// index (`arg:INIT:N:NAME`, alone or among alternatives: `sql.Query()|arg:26:1:query`), which a
+/// symbol added before it shifts, so each such index is replaced by that symbol's key.
+fn stable<'t>(text: &'t str, keys: &[String]) -> Cow<'t, str> {
+    if !text.contains(ARG_TYPE) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut rest = text;
+    while let Some(at) = rest.find(ARG_TYPE) {
+        let (before, after) = rest.split_at(at + ARG_TYPE.len());
+        out.push_str(before);
+        rest = after;
+        // `cbarg:` is another prefix.
+        if before[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        let digits = after
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(after.len());
+        let key = after[..digits]
+            .parse::<usize>()
+            .ok()
+            .and_then(|i| keys.get(i));
+        if let Some(key) = key.filter(|_| after[digits..].starts_with(':')) {
+            out.push_str(key);
+            rest = &after[digits..];
+        }
+    }
+    out.push_str(rest);
+    Cow::Owned(out)
 }
 
 /// The classes whose `__init__` has a parameter typed by its constructions, by name.
@@ -337,8 +497,7 @@ pub(super) fn remember(
         if let Some(m) = &mut mentions
             && old.as_ref().is_none_or(|o| o.key != keys[fi])
         {
-            m.remove(&s.path);
-            m.add(&s.path, written_names(&s.parse, false));
+            m.insert(s.path.clone(), Mentions::of(&s.parse));
         }
         files.insert(
             s.path.clone(),
@@ -362,10 +521,10 @@ pub(super) fn remember(
     }
 }
 
-/// The names of the interface items `new` adds to `old`, hashed; `None` when an item of
-/// `old` changed or is gone, or when an import binds everything (`*`) or `__all__` is new:
-/// those reach names no item names.
-fn added_names(old: &FileParse, new: &FileParse) -> Option<Vec<u64>> {
+/// The names of the interface items `new` adds to `old`; `None` when an item of `old`
+/// changed or is gone, or when an import binds everything (`*`) or `__all__` is new: those
+/// reach names no item names.
+fn added_names(old: &FileParse, new: &FileParse) -> Option<Vec<String>> {
     let before = interface(old);
     let after = interface(new);
     for (key, item) in &before {
@@ -374,14 +533,14 @@ fn added_names(old: &FileParse, new: &FileParse) -> Option<Vec<u64>> {
         }
     }
     let mut names = Vec::new();
-    for (key, item) in &after {
-        if before.contains_key(key) {
+    for (key, item) in after {
+        if before.contains_key(&key) {
             continue;
         }
         if key == "i:*" || key == "a" || item.unwritten {
             return None;
         }
-        names.extend(item.names.iter().map(|n| name_hash(n)));
+        names.extend(item.names);
     }
     Some(names)
 }
@@ -396,6 +555,11 @@ struct Item {
     /// member (which decides whether a class fits the shape its other members' names are
     /// guessed by), or an index signature (read by indexing).
     unwritten: bool,
+    /// A member of an interface.
+    shape: bool,
+    /// The words (hashed) whose resolution its meaning depends on: of its bases, return
+    /// annotation, returned values and the facts hashed into it.
+    reads: Vec<u64>,
 }
 
 /// The interface of a file by item key: `s:` a symbol (its kind, parent, detail, whether it
@@ -404,7 +568,7 @@ struct Item {
 /// module-level fact, `i:` an import's bound name, `l:` a module-level alias, `a` its
 /// `__all__`, `p:` a name put in an object. Lines are left out: moving code does not change
 /// the interface.
-fn interface(p: &FileParse) -> BTreeMap<String, Item> {
+fn interface<'p>(p: &'p FileParse) -> BTreeMap<String, Item> {
     let mut items: BTreeMap<String, Item> = BTreeMap::new();
     // A function's local facts matter elsewhere only through what it (or a function nested
     // in it) returns: the words of its unannotated values and of its return annotation (a
@@ -419,11 +583,29 @@ fn interface(p: &FileParse) -> BTreeMap<String, Item> {
             cur = p.symbols.get(c).and_then(|s| s.parent);
         }
     }
-    let mut seen: HashMap<&str, u32> = HashMap::new();
+    let keys = symbol_keys(p);
+    // Each symbol's bases, return annotations, returned values and facts, in file order.
+    let n = p.symbols.len();
+    let by_symbol = |pairs: &mut dyn Iterator<Item = (usize, &'p str)>| {
+        let mut out: Vec<Vec<&str>> = vec![vec![]; n];
+        for (si, text) in pairs {
+            if let Some(v) = out.get_mut(si) {
+                v.push(text);
+            }
+        }
+        out
+    };
+    let bases = by_symbol(&mut p.bases.iter().map(|b| (b.class, b.base.as_str())));
+    let returns = by_symbol(&mut p.returns.iter().map(|(s, t)| (*s, t.as_str())));
+    let returned = by_symbol(&mut p.returned.iter().map(|(s, v)| (*s, v.as_str())));
+    let mut facts_of: Vec<Vec<&TypeFact>> = vec![vec![]; n];
+    for f in &p.types {
+        if let Some(v) = f.scope.and_then(|s| facts_of.get_mut(s)) {
+            v.push(f);
+        }
+    }
     for (si, sym) in p.symbols.iter().enumerate() {
-        let nth = seen.entry(sym.local_qname.as_str()).or_default();
-        let key = format!("s:{}#{nth}", sym.local_qname);
-        *nth += 1;
+        let key = keys[si].clone();
         let mut h = FxHasher::default();
         let parent = sym.parent.and_then(|q| p.symbols.get(q));
         (
@@ -435,17 +617,21 @@ fn interface(p: &FileParse) -> BTreeMap<String, Item> {
             .hash(&mut h);
         p.fixtures.contains(&si).hash(&mut h);
         p.members.binary_search(&si).is_ok().hash(&mut h);
-        for b in p.bases.iter().filter(|b| b.class == si) {
-            b.base.hash(&mut h);
+        let mut reads = Vec::new();
+        for base in &bases[si] {
+            base.hash(&mut h);
+            reads.extend(hashed_words(base));
         }
-        for (_, ty) in p.returns.iter().filter(|(s, _)| *s == si) {
+        for ty in &returns[si] {
             ("returns", ty).hash(&mut h);
+            reads.extend(hashed_words(ty));
         }
-        for (_, v) in p.returned.iter().filter(|(s, _)| *s == si) {
+        for v in &returned[si] {
             ("returned", v).hash(&mut h);
+            reads.extend(hashed_words(v));
         }
         let names = vec![sym.name.clone()];
-        let facts: Vec<&TypeFact> = p.types.iter().filter(|f| f.scope == Some(si)).collect();
+        let facts = std::mem::take(&mut facts_of[si]);
         // What callers read of it (its parameters' declared types, its guards, its returned
         // container) names its facts too (a type parameter's bound: `(node: T) => ...`).
         let read = (sym.kind != SymKind::Class).then(|| {
@@ -457,10 +643,13 @@ fn interface(p: &FileParse) -> BTreeMap<String, Item> {
         });
         // Each attribute is an item of its own: a new one is an added item, which other files
         // reach only by its name (`attr_fact`), like a new method.
-        let mut attrs: BTreeMap<&str, FxHasher> = BTreeMap::new();
+        let mut attrs: BTreeMap<&str, Entry> = BTreeMap::new();
         for f in facts {
             if f.name.starts_with("self.") || f.name.starts_with("cls.") {
-                f.ty.hash(attrs.entry(f.name.as_str()).or_default());
+                attrs
+                    .entry(f.name.as_str())
+                    .or_default()
+                    .add(&stable(&f.ty, &keys));
                 continue;
             }
             if read.as_ref().is_some_and(|r| !r.contains(head(&f.name)))
@@ -469,49 +658,58 @@ fn interface(p: &FileParse) -> BTreeMap<String, Item> {
                 // A local no other file reads.
                 continue;
             }
-            ("fact", &f.name, &f.ty).hash(&mut h);
+            ("fact", &f.name, stable(&f.ty, &keys)).hash(&mut h);
+            reads.extend(hashed_words(&f.name).chain(hashed_words(&f.ty)));
         }
-        for (name, ah) in attrs {
+        for (name, entry) in attrs {
             let attr = head(name.split_once('.').map_or(name, |(_, a)| a));
             // `self.[]` (an index signature) is read by indexing, which writes no name.
             let unwritten = !attr.starts_with(|c: char| c.is_alphabetic() || c == '_' || c == '$');
             let item = Item {
-                hash: ah.finish(),
+                hash: entry.hash.finish(),
                 names: vec![attr.to_string()],
                 unwritten,
+                shape: false,
+                reads: entry.reads,
             };
             items.insert(format!("{key}:{name}"), item);
         }
-        let unwritten = IMPLICIT_MEMBERS.contains(&sym.name.as_str())
-            || parent.is_some_and(|q| q.detail == Some(INTERFACE));
-        items.insert(
-            key,
-            Item {
-                hash: h.finish(),
-                names,
-                unwritten,
-            },
-        );
+        let shape = parent.is_some_and(|q| q.detail == Some(INTERFACE));
+        let item = Item {
+            hash: h.finish(),
+            names,
+            unwritten: shape || IMPLICIT_MEMBERS.contains(&sym.name.as_str()),
+            shape,
+            reads,
+        };
+        items.insert(key, item);
     }
-    let mut module_facts: BTreeMap<&str, FxHasher> = BTreeMap::new();
+    let mut module_facts: BTreeMap<&str, Entry> = BTreeMap::new();
     for f in p.types.iter().filter(|f| f.scope.is_none()) {
-        f.ty.hash(module_facts.entry(f.name.as_str()).or_default());
+        module_facts
+            .entry(f.name.as_str())
+            .or_default()
+            .add(&stable(&f.ty, &keys));
     }
-    let mut imports: BTreeMap<&str, FxHasher> = BTreeMap::new();
+    let mut imports: BTreeMap<&str, Entry> = BTreeMap::new();
     for i in &p.imports {
-        let h = imports.entry(i.alias.as_str()).or_default();
-        (&i.module, i.level, &i.name, i.deferred, i.mod_decl).hash(h);
+        let e = imports.entry(i.alias.as_str()).or_default();
+        (&i.module, i.level, &i.name, i.deferred, i.mod_decl).hash(&mut e.hash);
+        e.reads.extend(hashed_words(&i.module));
+        e.reads.extend(i.name.iter().flat_map(|n| hashed_words(n)));
     }
-    let mut aliases: BTreeMap<&str, FxHasher> = BTreeMap::new();
+    let mut aliases: BTreeMap<&str, Entry> = BTreeMap::new();
     for (name, held) in &p.aliases {
-        held.hash(aliases.entry(name.as_str()).or_default());
+        aliases.entry(name.as_str()).or_default().add(held);
     }
     for (prefix, by_name) in [("f", module_facts), ("i", imports), ("l", aliases)] {
-        for (name, h) in by_name {
+        for (name, entry) in by_name {
             let item = Item {
-                hash: h.finish(),
+                hash: entry.hash.finish(),
                 names: vec![head(name).to_string()],
                 unwritten: false,
+                shape: false,
+                reads: entry.reads,
             };
             items.insert(format!("{prefix}:{name}"), item);
         }
@@ -523,22 +721,39 @@ fn interface(p: &FileParse) -> BTreeMap<String, Item> {
             hash: 0,
             names: vec![name.clone()],
             unwritten: false,
+            shape: false,
+            reads: Vec::new(),
         };
         items.insert(format!("p:{name}"), item);
     }
     if let Some(all) = &p.dunder_all {
         let mut h = FxHasher::default();
         all.hash(&mut h);
-        items.insert(
-            "a".into(),
-            Item {
-                hash: h.finish(),
-                names: all.clone(),
-                unwritten: false,
-            },
-        );
+        let item = Item {
+            hash: h.finish(),
+            names: all.clone(),
+            unwritten: false,
+            shape: false,
+            reads: all.iter().map(|n| name_hash(n)).collect(),
+        };
+        items.insert("a".into(), item);
     }
     items
+}
+
+/// One item being hashed from several entries (an attribute assigned twice, an import bound
+/// twice), and the words they read.
+#[derive(Default)]
+struct Entry {
+    hash: FxHasher,
+    reads: Vec<u64>,
+}
+
+impl Entry {
+    fn add(&mut self, text: &str) {
+        text.hash(&mut self.hash);
+        self.reads.extend(hashed_words(text));
+    }
 }
 
 /// Whether a function's fact named `name` is read by its callers in other files: what its
@@ -580,9 +795,8 @@ fn words(text: &str) -> impl Iterator<Item = &str> {
 
 /// Every identifier a file writes where another file's name may be looked up (hashed,
 /// sorted, once each): its imports, bases, facts, return annotations and returned values,
-/// `__all__`, aliases, interfaces' members and, unless `interface_only`, its calls, uses and
-/// fixture parameters.
-fn written_names(p: &FileParse, interface_only: bool) -> Vec<u64> {
+/// `__all__`, aliases, calls, uses and fixture parameters.
+fn written_names(p: &FileParse) -> Vec<u64> {
     let mut out: FxHashSet<u64> = FxHashSet::default();
     let mut add = |text: &str| {
         out.extend(words(text).map(name_hash));
@@ -604,26 +818,39 @@ fn written_names(p: &FileParse, interface_only: bool) -> Vec<u64> {
         add(name);
         add(held);
     }
-    // An interface's members: a class gaining one may come to fit the shape that calls of
-    // its other members' names are guessed by (`link::fits_every_shape`).
-    for sym in &p.symbols {
-        let parent = sym.parent.and_then(|q| p.symbols.get(q));
-        if parent.is_some_and(|q| q.detail == Some(INTERFACE)) {
-            add(&sym.name);
-        }
-    }
-    if !interface_only {
-        p.calls.iter().chain(&p.uses).for_each(|c| add(&c.callee));
-        p.params.iter().for_each(|(_, n)| add(n));
-        p.fixture_marks.iter().for_each(|(_, n)| add(n));
-    }
+    p.calls.iter().chain(&p.uses).for_each(|c| add(&c.callee));
+    p.params.iter().for_each(|(_, n)| add(n));
+    p.fixture_marks.iter().for_each(|(_, n)| add(n));
     let mut v: Vec<u64> = out.into_iter().collect();
     v.sort_unstable();
     v
+}
+
+fn hashed_words(text: &str) -> impl Iterator<Item = u64> + '_ {
+    words(text).map(name_hash)
 }
 
 fn name_hash(name: &str) -> u64 {
     let mut h = FxHasher::default();
     name.hash(&mut h);
     h.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::stable;
+
+    #[test]
+    fn a_constructor_parameter_is_named_by_its_init_not_its_index() {
+        let keys = ["s:A#0".to_string(), "s:A.__init__#0".to_string()];
+        assert_eq!(stable("arg:1:0:q", &keys), "arg:s:A.__init__#0:0:q");
+        assert_eq!(
+            stable("Query()|arg:1:2:query", &keys),
+            "Query()|arg:s:A.__init__#0:2:query"
+        );
+        // Another prefix, an index out of range, and no index: unchanged.
+        assert_eq!(stable("cbarg:1:x", &keys), "cbarg:1:x");
+        assert_eq!(stable("arg:7:0:q", &keys), "arg:7:0:q");
+        assert_eq!(stable("arg:x", &keys), "arg:x");
+    }
 }

@@ -355,7 +355,10 @@ impl ParseCache {
         if let Ok(mut linked) = self.linked.lock()
             && let Some(prev) = linked.as_mut()
         {
+            let started = std::time::Instant::now();
             incremental::prepare(prev);
+            let ms = started.elapsed().as_millis();
+            tracing::debug!(ms, "the next run's plan is ready");
         }
     }
 
