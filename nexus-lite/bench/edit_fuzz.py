@@ -15,17 +15,15 @@ per edit and, for a difference, the edit and the rows that differ; exits 1 if an
 different graph.
 """
 
-import json
 import os
 import random
 import re
 import shutil
-import sqlite3
 import subprocess
 import sys
 import tempfile
 
-from lite_api import Api
+from lite_api import Api, parts_linked
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOKEN = "edit-fuzz-token"
@@ -223,16 +221,6 @@ class Tree:
         name = self.name()
         self.write(rel, self.read(rel) + f"\nexport function {name}() {{ return 0; }}\n")
         return f"{rel}: function {name}"
-
-
-def parts_linked(data):
-    """How many parts the newest graph's run linked (its files plus the graph's own)."""
-    db = sqlite3.connect(f"file:{data}/nexus-lite.sqlite3?mode=ro", uri=True)
-    (stats,) = db.execute(
-        "SELECT stats FROM graphs WHERE status='ready' ORDER BY gpk DESC LIMIT 1"
-    ).fetchone()
-    db.close()
-    return json.loads(stats).get("parts_linked")
 
 
 def main():

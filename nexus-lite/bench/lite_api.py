@@ -1,9 +1,10 @@
 """nexus-lite's HTTP API as the benches drive it: one keep-alive connection with the bearer
-token, JSON in and out, and a regeneration (dry-run plan, submit, poll until it is over).
-Used by scale.sh, retention.sh and edit_fuzz.py."""
+token, JSON in and out, and a regeneration (dry-run plan, submit, poll until it is over); and
+what a run reports in its data directory. Used by scale.sh, retention.sh and edit_fuzz.py."""
 
 import http.client
 import json
+import sqlite3
 import time
 
 
@@ -55,3 +56,13 @@ class Api:
         if st["status"] != "ready":
             raise SystemExit(f"regeneration of {repository}: {st}")
         return submitted
+
+
+def parts_linked(data):
+    """How many parts the newest graph's run linked (its files plus the graph's own)."""
+    db = sqlite3.connect(f"file:{data}/nexus-lite.sqlite3?mode=ro", uri=True)
+    (stats,) = db.execute(
+        "SELECT stats FROM graphs WHERE status='ready' ORDER BY gpk DESC LIMIT 1"
+    ).fetchone()
+    db.close()
+    return json.loads(stats).get("parts_linked")

@@ -10,8 +10,10 @@
 # Environment: KEEP (NEW's --keep-graphs, default 3; OLD gets no flag, so a binary without
 # retention works), REGENS (default 30), STEP (default 10), EDIT (what each commit does to
 # QUERY_PATH's file: `function`, the default, appends a function; `attribute` adds an
-# attribute holding a class to the end of the file's first class), WORK, SDISTS and QUERY_PATH
-# as in scale.sh (the tree is shared with it). Graph only: no ruff/bandit on PATH. The two
+# attribute holding a class to the end of the file's first class; `method` adds to that class
+# a method named, in turn, by each of METHODS, names other files call), WORK, SDISTS and
+# QUERY_PATH as in scale.sh (the tree is shared with it). Graph only: no ruff/bandit on PATH.
+# Also reports how many parts each regeneration linked (the graph's own included). The two
 # last graphs must be the same (graph_identity.py).
 set -u
 REGENS=${1:-${REGENS:-30}}
@@ -42,7 +44,7 @@ serve new "$NEW" 18802 --keep-graphs "$KEEP"
 
 PYTHONPATH="$HERE/nexus-lite/bench" python3 - "$TREE" "$QUERY_PATH" "$REGENS" "$STEP" "$WORK" "$KEEP" <<'EOF'
 import os, re, sqlite3, statistics, subprocess, sys, time
-from lite_api import Api
+from lite_api import Api, parts_linked
 tree, path, regens, step, work, keep = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5], int(sys.argv[6])
 servers = {"old": 18801, "new": 18802}
 apis = {name: Api(port, "retention-bench-token") for name, port in servers.items()}
@@ -60,14 +62,20 @@ def size(name):
     mb = lambda f: os.path.getsize(f"{d}/{f}") / 1e6 if os.path.exists(f"{d}/{f}") else 0.0
     return f"{mb('nexus-lite.sqlite3'):.1f} + {mb('nexus-lite.sqlite3-wal'):.1f} ({graphs(name)})"
 ms = {n: [] for n in servers}
+linked = {n: [] for n in servers}
 sizes = [("after the full index", {n: size(n) for n in servers})]
 def change(i):
     with open(f"{tree}/{path}") as f:
         text = f.read()
-    if os.environ.get("EDIT", "function") == "attribute":
-        # The first class whose header is one line, to the end of its indented body.
-        m = re.search(r"^class (\w+)[^\n]*:\n(?:[ \t]+[^\n]*\n|\n)*", text, re.MULTILINE)
+    edit = os.environ.get("EDIT", "function")
+    # The first class whose header is one line, to the end of its indented body.
+    m = re.search(r"^class (\w+)[^\n]*:\n(?:[ \t]+[^\n]*\n|\n)*", text, re.MULTILINE)
+    if edit == "attribute":
         text = f"{text[:m.end()]}    retention_bench_{i} = {m.group(1)}\n{text[m.end():]}"
+    elif edit == "method":
+        names = os.environ.get("METHODS", "get_prefetch_querysets resolve_expression as_sql clone").split()
+        method = f"    def {names[i % len(names)]}(self):\n        return None\n"
+        text = f"{text[:m.end()]}{method}{text[m.end():]}"
     else:
         text += f"\n\ndef retention_bench_{i}(x):\n    return x * {i}\n"
     with open(f"{tree}/{path}", "w") as f:
@@ -78,6 +86,7 @@ for i in range(regens):
                     "commit", "-qam", f"retention change {i}"], check=True)
     for name in (["old", "new"] if i % 2 == 0 else ["new", "old"]):
         ms[name].append(regenerate(name))
+        linked[name].append(parts_linked(f"{work}/ret-{name}"))
     if (i + 1) % step == 0:
         # The last run's pruning happens after it is reported: wait until it has.
         deadline = time.time() + 60
@@ -92,6 +101,8 @@ for label, f in [("median", statistics.median), ("p99", p99), ("max", max)]:
     print(f"| {label} of {regens} | {f(ms['old']):.0f} | {f(ms['new']):.0f} |")
 ratio = statistics.median([n / o for o, n in zip(ms["old"], ms["new"])])
 print(f"| new / old, median of per-commit ratios | | {ratio:.2f} |")
+print(f"| parts linked, median (max) | {statistics.median(linked['old']):.0f} ({max(linked['old'])}) "
+      f"| {statistics.median(linked['new']):.0f} ({max(linked['new'])}) |")
 print()
 print("| database: main file + WAL, MB (graphs) | old | new |")
 print("|---|---|---|")
