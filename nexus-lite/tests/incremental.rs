@@ -451,11 +451,12 @@ fn a_regeneration_links_what_the_change_reaches_and_gives_the_full_graph() {
         },
     );
     assert_eq!(linked, 2);
-    // The local it returns: another file's call resolved through it changes, every file.
+    // The local it returns: another file's call resolved through it changes. A changed item
+    // links the files writing its name (`make`), not every file.
     let (linked, graph) = step(&state, repo.path(), data.path(), "a returned local", |r| {
         replace(r, "probe/a.py", "    x = A()\n", "    x = B()\n");
     });
-    assert_eq!(linked, all);
+    assert!(linked < all, "{linked}");
     assert!(!calls(data.path(), &graph, use_fn, ping));
 
     // A new function nobody calls yet: its file alone (and the graph's own part).
@@ -568,22 +569,23 @@ fn a_regeneration_links_what_the_change_reaches_and_gives_the_full_graph() {
     });
     assert_eq!(linked, all);
     assert!(calls_with(data.path(), &graph, abort, right, 0.8));
-    // An alias another file calls through now names another method: every file.
+    // An alias another file calls through now names another method: that file too.
     let use_ping = "probe.alias_use.use_ping";
     assert!(calls_with(data.path(), &graph, use_ping, left, 0.8));
     let (linked, graph) = step(&state, repo.path(), data.path(), "an alias", |r| {
         replace(r, "probe/alias.py", "= Left.ping", "= Right.ping");
     });
-    assert_eq!(linked, all);
+    assert_eq!(linked, 3);
     assert!(calls_with(data.path(), &graph, use_ping, right, 0.8));
     assert!(!calls(data.path(), &graph, use_ping, left));
-    // The element type of a container a function returns an element of: every file.
+    // The element type of a container a function returns an element of: the files writing
+    // the function's name.
     let use_first = "probe.elems_use.use_first";
     assert!(calls_with(data.path(), &graph, use_first, left, 0.8));
     let (linked, graph) = step(&state, repo.path(), data.path(), "an element type", |r| {
         replace(r, "probe/elems.py", "list[Left]", "list[Right]");
     });
-    assert_eq!(linked, all);
+    assert!(linked < all, "{linked}");
     assert!(calls_with(data.path(), &graph, use_first, right, 0.8));
     let (use_all, ts_left, ts_right) = (
         "probe/ts_elems_use.useAll",
@@ -600,7 +602,7 @@ fn a_regeneration_links_what_the_change_reaches_and_gives_the_full_graph() {
             replace(r, "probe/ts_elems.ts", "Array<Left>", "Array<Right>");
         },
     );
-    assert_eq!(linked, all);
+    assert!(linked < all, "{linked}");
     assert!(calls_with(data.path(), &graph, use_all, ts_right, 0.8));
     let set_up = "probe/ts_opts_use.setUp";
     assert!(calls_with(data.path(), &graph, set_up, ts_left, 0.8));
@@ -620,7 +622,8 @@ fn a_regeneration_links_what_the_change_reaches_and_gives_the_full_graph() {
     );
     assert_eq!(linked, all);
     assert!(calls_with(data.path(), &graph, set_up, ts_right, 0.8));
-    // A type parameter's bound, which a return annotation names: every file.
+    // A type parameter's bound, which a return annotation names: the files writing the
+    // function's name.
     let use_pick = "probe/ts_bound_use.usePick";
     assert!(calls_with(data.path(), &graph, use_pick, ts_left, 0.8));
     let (linked, graph) = step(
@@ -632,7 +635,7 @@ fn a_regeneration_links_what_the_change_reaches_and_gives_the_full_graph() {
             replace(r, "probe/ts_bound.ts", "T extends Left", "T extends Right");
         },
     );
-    assert_eq!(linked, all);
+    assert!(linked < all, "{linked}");
     assert!(calls_with(data.path(), &graph, use_pick, ts_right, 0.8));
     // The bound of a member's own type parameter, which a typed object's callback reads.
     let hooks = "probe/ts_member_use";
@@ -768,7 +771,7 @@ fn a_regeneration_links_what_the_change_reaches_and_gives_the_full_graph() {
             replace(r, "probe/attr.py", "y = Foo()", "y = Bar()");
         },
     );
-    assert_eq!(linked, all);
+    assert!(linked < all, "{linked}");
     assert!(calls(data.path(), &graph, use_k, bar));
     // A new attribute no other file names: its file alone. One another file reads: that file
     // too.
@@ -891,7 +894,7 @@ fn a_regeneration_links_what_the_change_reaches_and_gives_the_full_graph() {
     );
     assert_eq!(linked, 4);
     assert!(calls_with(data.path(), &graph, far, held_left, 0.8));
-    // A function renamed while other files still call it by its old name: every file.
+    // A function renamed while another file still calls it by its old name: that file too.
     let (linked, _) = step(
         &state,
         repo.path(),
@@ -906,7 +909,7 @@ fn a_regeneration_links_what_the_change_reaches_and_gives_the_full_graph() {
             );
         },
     );
-    assert_eq!(linked, all);
+    assert_eq!(linked, 3);
     // The package stops binding the name: `rule` in probe/e.py (unchanged) is the submodule
     // now, so every file is linked and its import resolved again.
     let (linked, graph) = step(&state, repo.path(), data.path(), "a package binding", |r| {

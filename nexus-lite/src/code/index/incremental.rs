@@ -3,16 +3,17 @@
 //! could have resolved through changed. Other files resolve names into a file through its
 //! *interface* (symbols, imports, `__all__`, what names hold and functions return, base
 //! classes), never through its bodies' calls and uses, and only by a name some file writes.
-//! So when every changed interface item is new (a method added to a class) or the interface
-//! is unchanged (an edited body), the changed files are linked with the files writing a new
-//! item's name, closed over the interface items whose meaning depends on it (a function
-//! returning `x.save()` once `save` is new: the files calling that function too). Every file
-//! is linked when a new item is read without its name being written: a member the linker asks
-//! a class for by itself (`__call__`, `__getattr__`, a TypeScript `constructor`), an
-//! interface's member, an index signature, or a protocol name (`__enter__`) some file
-//! writes; when a relinked file passes such a name to a constructor whose parameters its
-//! constructions type; and for anything else (an item changed or removed, a file added,
-//! removed or renamed, a changed source root or tsconfig).
+//! So the changed files are linked with the files writing the name of an interface item they
+//! added, changed or removed, closed over the interface items whose meaning depends on it (a
+//! function returning `x.save()` once `save` is new: the files calling that function too).
+//! An edited body touches no item and links its file alone. Every file is linked when a
+//! touched item is read without its name being written: a member the linker asks a class
+//! for by itself (`__call__`, `__getattr__`, a TypeScript `constructor`), an interface's
+//! member, an index signature, a star import or `__all__`, or a protocol name (`__enter__`)
+//! some file writes; when a relinked file passes a reached name to a constructor whose
+//! parameters its constructions type, or a construction changed; when the closure passes
+//! [`MAX_REACHED`] names; and when a file is added, removed or renamed, or a source root or
+//! tsconfig changed.
 
 use super::link::{FileImports, IMPLICIT_MEMBERS};
 use super::resolve::package_bindings;
@@ -231,24 +232,25 @@ fn parts_to_keep(
     if constructions_changed(prev, sources, &changed) {
         return all("a construction changed");
     }
-    let mut added = FxHashSet::default();
+    // The names of the interface items added, changed or removed.
+    let mut touched = FxHashSet::default();
     // The linker may look a protocol name (`__enter__`, `__init__`) up where no file writes
-    // it, so a new one some file writes links every file rather than its writers.
+    // it, so one some file writes links every file rather than its writers.
     let mut dunders = Vec::new();
     for fi in &changed {
         let s = &sources[*fi];
         let Some(old) = prev.files.get(&s.path) else {
             return all("a file is new");
         };
-        let Some(names) = added_names(&old.parse, &s.parse) else {
-            return all("an interface item changed or is read without its name");
+        let Some(names) = touched_names(&old.parse, &s.parse) else {
+            return all("an interface item is read without its name");
         };
         for name in names {
             let hash = name_hash(&name);
             if name.starts_with("__") && name.ends_with("__") {
                 dunders.push(hash);
             }
-            added.insert(hash);
+            touched.insert(hash);
         }
     }
     let now: FxHashMap<usize, Mentions> = changed
@@ -258,18 +260,18 @@ fn parts_to_keep(
     let before = mentions(&mut prev.mentions, &prev.files);
     let of = |fi: usize| now.get(&fi).or_else(|| before.get(&sources[fi].path));
     let files = || (0..sources.len()).filter_map(|fi| Some((fi, of(fi)?)));
-    // A name an interface declares: a class gaining it may come to fit the shape that
-    // untyped calls of the interface's other names are guessed by.
-    if files().any(|(_, m)| m.shapes.iter().any(|n| added.contains(n))) {
-        return all("an interface declares a new member's name");
+    // A name an interface declares: a class gaining or losing it may come to fit, or stop
+    // fitting, the shape that untyped calls of the interface's other names are guessed by.
+    if files().any(|(_, m)| m.shapes.iter().any(|n| touched.contains(n))) {
+        return all("an interface declares a touched member's name");
     }
     if files().any(|(_, m)| dunders.iter().any(|n| m.writes.binary_search(n).is_ok())) {
-        return all("a new protocol member's name is written");
+        return all("a touched protocol member's name is written");
     }
-    // The names whose meaning the new items may change, closed over the interface items
-    // that depend on them; every file writing one is linked again.
-    let Some(reached) = reach(added, || files().map(|(_, m)| m)) else {
-        return all("a new name reaches too many items");
+    // The names whose meaning the change may alter, closed over the interface items that
+    // depend on them; every file writing one is linked again.
+    let Some(reached) = reach(touched, || files().map(|(_, m)| m)) else {
+        return all("the change reaches too many items");
     };
     let relink: Vec<usize> = (0..sources.len())
         .filter(|fi| now.contains_key(fi) || of(*fi).is_none_or(|m| m.writes_any(&reached)))
@@ -277,7 +279,7 @@ fn parts_to_keep(
     tracing::debug!(
         files = relink.len(),
         names = reached.len(),
-        "the files writing a new name are linked again"
+        "the files writing a touched name are linked again"
     );
     if passes_to_constructor(sources, &relink, &reached) {
         return all("a constructor's parameter may change type");
@@ -521,26 +523,28 @@ pub(super) fn remember(
     }
 }
 
-/// The names of the interface items `new` adds to `old`; `None` when an item of `old`
-/// changed or is gone, or when an import binds everything (`*`) or `__all__` is new: those
-/// reach names no item names.
-fn added_names(old: &FileParse, new: &FileParse) -> Option<Vec<String>> {
-    let before = interface(old);
-    let after = interface(new);
-    for (key, item) in &before {
-        if after.get(key).map(|i| i.hash) != Some(item.hash) {
-            return None;
-        }
-    }
+/// The names of the interface items `new` adds to `old`, changes or removes from it; `None`
+/// when such an item is read without its name being written (see [`Item::unwritten`]), or
+/// is an import binding everything (`*`) or `__all__`: those reach names no item names.
+fn touched_names(old: &FileParse, new: &FileParse) -> Option<Vec<String>> {
+    let (before, after) = (interface(old), interface(new));
+    let differs = |key: &String, item: &Item, other: &BTreeMap<String, Item>| {
+        other.get(key).map(|i| i.hash) != Some(item.hash)
+    };
+    let touched = before
+        .iter()
+        .filter(|(key, item)| differs(key, item, &after))
+        .chain(
+            after
+                .iter()
+                .filter(|(key, item)| differs(key, item, &before)),
+        );
     let mut names = Vec::new();
-    for (key, item) in after {
-        if before.contains_key(&key) {
-            continue;
-        }
+    for (key, item) in touched {
         if key == "i:*" || key == "a" || item.unwritten {
             return None;
         }
-        names.extend(item.names);
+        names.extend(item.names.iter().cloned());
     }
     Some(names)
 }
