@@ -10,7 +10,9 @@ REPO is a git work tree of Python or TypeScript sources; it is copied first (the
 edits, one commit each). The edits are the ones an incremental run may link alone: members
 added to a class (dunder and protocol names the linker reads by itself, fresh names, names
 called elsewhere), attributes and fields (`self.x = C()`, `x = C` in a class body, `x: C;`,
-an index signature), functions added to a module, and calls added to a body. Prints one line
+an index signature), functions added to a module, calls added to a body, and, since a changed
+item links the files writing its name, functions and methods renamed (their callers keep the
+old name) and returns changed to another class. Prints one line
 per edit and, for a difference, the edit and the rows that differ; exits 1 if any edit gave a
 different graph.
 """
@@ -129,12 +131,16 @@ class Tree:
                 self.py_attr,
                 self.py_self_attr,
                 self.py_call,
+                self.py_rename,
+                self.py_return,
             ]
             if self.py
             else []
         )
         kinds += (
-            [self.ts_member, self.ts_member, self.ts_field, self.ts_function] if self.ts else []
+            [self.ts_member, self.ts_member, self.ts_field, self.ts_function, self.ts_rename]
+            if self.ts
+            else []
         )
         for _ in range(50):
             done = self.rng.choice(kinds)()
@@ -142,17 +148,19 @@ class Tree:
                 return done
         raise SystemExit("no edit found")
 
-    def insert(self, files, pattern, make):
-        """After a random line matching `pattern` in a random file of `files`, the lines
-        `make(match)` gives with its description; None when that file has no such line."""
+    def insert(self, files, pattern, make, replace=False):
+        """After a random line matching `pattern` in a random file of `files` (in place of the
+        match with `replace`), the text `make(match)` gives with its description; None when
+        that file has no such line."""
         rel = self.rng.choice(files)
         text = self.read(rel)
         found = list(re.finditer(pattern, text, re.MULTILINE))
         if not found:
             return None
         m = self.rng.choice(found)
-        lines, what = make(m)
-        self.write(rel, text[: m.end() + 1] + lines + text[m.end() + 1 :])
+        new, what = make(m)
+        start, end = (m.start(), m.end()) if replace else (m.end() + 1, m.end() + 1)
+        self.write(rel, text[:start] + new + text[end:])
         return f"{rel}: {what}"
 
     def name(self, *extra):
@@ -195,6 +203,29 @@ class Tree:
             return f"{m.group(1)}    {call}\n", f"call {call}"
 
         return self.insert(self.py, PY_METHOD, call)
+
+    def rename(self, files, pattern):
+        """Renames the definition a random match of `pattern` (group 2: its name) names; its
+        callers keep the old name."""
+
+        def renamed(m):
+            new = f"{m.group(2)}_{self.fresh()}"
+            return m.group(0).replace(m.group(2), new, 1), f"renamed {m.group(2)} to {new}"
+
+        return self.insert(files, pattern, renamed, replace=True)
+
+    def py_rename(self):
+        return self.rename(self.py, r"^(\s*)def (\w+)\(")
+
+    def py_return(self):
+        def changed(m):
+            cls = self.rng.choice(self.classes)
+            return f"{m.group(1)}return {cls}(", f"return {m.group(2)}(...) now {cls}(...)"
+
+        return self.insert(self.py, r"^(\s+)return (\w+)\(", changed, replace=True)
+
+    def ts_rename(self):
+        return self.rename(self.ts, r"^(\s*)(?:export )?function (\w+)\(")
 
     def ts_member(self):
         def member(m):

@@ -13,7 +13,7 @@
 # attribute holding a class to the end of the file's first class; `method` adds to that class
 # a method named, in turn, by each of METHODS, names other files call), WORK, SDISTS and
 # QUERY_PATH as in scale.sh (the tree is shared with it). Graph only: no ruff/bandit on PATH.
-# Also reports how many parts each regeneration linked (the graph's own included). The two
+# Also lists how many parts each regeneration linked (the graph's own included). The two
 # last graphs must be the same (graph_identity.py).
 set -u
 REGENS=${1:-${REGENS:-30}}
@@ -101,8 +101,9 @@ for label, f in [("median", statistics.median), ("p99", p99), ("max", max)]:
     print(f"| {label} of {regens} | {f(ms['old']):.0f} | {f(ms['new']):.0f} |")
 ratio = statistics.median([n / o for o, n in zip(ms["old"], ms["new"])])
 print(f"| new / old, median of per-commit ratios | | {ratio:.2f} |")
-print(f"| parts linked, median (max) | {statistics.median(linked['old']):.0f} ({max(linked['old'])}) "
-      f"| {statistics.median(linked['new']):.0f} ({max(linked['new'])}) |")
+print()
+for name in servers:
+    print(f"parts linked per commit, {name}: {' '.join(map(str, linked[name]))}")
 print()
 print("| database: main file + WAL, MB (graphs) | old | new |")
 print("|---|---|---|")
