@@ -554,10 +554,11 @@ fn touched_names(old: &FileParse, new: &FileParse) -> Option<Vec<String>> {
 struct Item {
     hash: u64,
     names: Vec<String>,
-    /// Other files may resolve differently once it exists without writing its names: a
-    /// member the linker asks a class for by itself ([`IMPLICIT_MEMBERS`]), an interface's
-    /// member (which decides whether a class fits the shape its other members' names are
-    /// guessed by), or an index signature (read by indexing).
+    /// Other files may resolve differently once it is added, changed or removed, without
+    /// writing its names: a member the linker asks a class for by itself
+    /// ([`IMPLICIT_MEMBERS`]), an interface's member (which decides whether a class fits the
+    /// shape its other members' names are guessed by), or an index signature (read by
+    /// indexing).
     unwritten: bool,
     /// A member of an interface.
     shape: bool,
