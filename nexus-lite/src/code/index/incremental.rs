@@ -20,7 +20,7 @@ use super::resolve::package_bindings;
 use super::{Part, Source};
 use crate::code::lang::{
     ARG_TYPE, ArgSlot, CALLBACK_PARAM, FileParse, GUARD_PARAM, INTERFACE, PARAM_TYPE,
-    RETURN_ELEMENT, SymKind, TypeFact,
+    RETURN_ELEMENT, SymKind, Symbol, TypeFact,
 };
 use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
 use std::borrow::Cow;
@@ -33,8 +33,7 @@ pub(super) struct Previous {
     /// The tracked files and every source's module naming, hashed (see [`layout`]).
     layout: u64,
     files: HashMap<String, Linked>,
-    /// What each file writes and reads, computed by the first run that needs it, then kept
-    /// up to date.
+    /// What each file writes, computed by the first run that needs it, then kept up to date.
     mentions: Option<HashMap<String, Mentions>>,
 }
 
@@ -54,14 +53,10 @@ pub(super) struct Plan {
     pub(super) imports: Vec<Option<Arc<FileImports>>>,
 }
 
-/// What one file writes and reads of the others, by name (hashed, each list sorted).
+/// What one file writes of the others' names (hashed, each list sorted).
 struct Mentions {
     /// Every name it writes where another file's name may be looked up ([`written_names`]).
     writes: Vec<u64>,
-    /// (word, name), sorted by word: an interface item other files reach by `name` whose
-    /// meaning depends on what `word` resolves to (a function returning `x.save()` is
-    /// (`save`, its own name)).
-    reads: Vec<(u64, u64)>,
     /// The names of the members of its interfaces: a class gaining one may come to fit the
     /// shape that untyped calls of the interface's other names are guessed by
     /// (`link::fits_every_shape`).
@@ -70,24 +65,16 @@ struct Mentions {
 
 impl Mentions {
     fn of(p: &FileParse) -> Mentions {
-        let mut reads = Vec::new();
-        let mut shapes = Vec::new();
-        for item in interface(p).into_values() {
-            let names = item.names.iter().map(|n| name_hash(n));
-            if item.shape {
-                shapes.extend(names.clone());
-            }
-            for n in names {
-                reads.extend(item.reads.iter().map(|w| (*w, n)));
-            }
-        }
-        reads.sort_unstable();
-        reads.dedup();
+        let mut shapes: Vec<u64> = p
+            .symbols
+            .iter()
+            .filter(|sym| interface_member(p, sym))
+            .map(|sym| name_hash(&sym.name))
+            .collect();
         shapes.sort_unstable();
         shapes.dedup();
         Mentions {
             writes: written_names(p),
-            reads,
             shapes,
         }
     }
@@ -96,17 +83,28 @@ impl Mentions {
         self.writes.iter().any(|n| names.contains(n))
     }
 
-    /// The names of the items whose meaning depends on `word`.
-    fn reached_by(&self, word: u64) -> impl Iterator<Item = u64> + '_ {
-        let from = self.reads.partition_point(|(w, _)| *w < word);
-        self.reads[from..]
-            .iter()
-            .take_while(move |(w, _)| *w == word)
-            .map(|(_, n)| *n)
+    fn writes_one_of(&self, names: &[u64]) -> bool {
+        names.iter().any(|n| self.writes.binary_search(n).is_ok())
     }
 }
 
-/// What every file writes and reads, by path: computed once into `mentions` (by
+/// (word, name), sorted by word: an interface item of `p` that other files reach by `name`
+/// and whose meaning depends on what `word` resolves to (a function returning `x.save()` is
+/// (`save`, its own name)). Every word an item reads is one its file writes.
+fn item_reads(p: &FileParse) -> Vec<(u64, u64)> {
+    let mut reads = Vec::new();
+    for item in interface(p).into_values() {
+        for name in &item.names {
+            let n = name_hash(name);
+            reads.extend(item.reads.iter().map(|w| (*w, n)));
+        }
+    }
+    reads.sort_unstable();
+    reads.dedup();
+    reads
+}
+
+/// What every file writes, by path: computed once into `mentions` (by
 /// [`prepare`], or the first plan that needs it), then kept up to date by [`remember`].
 fn mentions<'m>(
     mentions: &'m mut Option<HashMap<String, Mentions>>,
@@ -120,8 +118,8 @@ fn mentions<'m>(
     })
 }
 
-/// Computes what the next plan needs and this run did not: what every file writes and reads
-/// (~0.4 s at 4.4k files). A server calls it once a run is reported, so the second
+/// Computes what the next plan needs and this run did not: what every file writes (~70 ms
+/// at 4.4k files). A server calls it once a run is reported, so the second
 /// regeneration after a start does not pay it.
 pub(super) fn prepare(prev: &mut Previous) {
     mentions(&mut prev.mentions, &prev.files);
@@ -270,7 +268,7 @@ fn parts_to_keep(
     }
     // The names whose meaning the change may alter, closed over the interface items that
     // depend on them; every file writing one is linked again.
-    let Some(reached) = reach(touched, || files().map(|(_, m)| m)) else {
+    let Some(reached) = reach(touched, sources, of) else {
         return all("the change reaches too many items");
     };
     let relink: Vec<usize> = (0..sources.len())
@@ -303,21 +301,30 @@ fn parts_to_keep(
 const MAX_REACHED: usize = 256;
 
 /// `names` and, in turn, the names of the interface items whose meaning depends on one of
-/// them, in every file `mentions` gives; `None` beyond [`MAX_REACHED`] names.
-fn reach<'m, I: Iterator<Item = &'m Mentions>>(
+/// them; `None` beyond [`MAX_REACHED`] names. An item's reads are only looked at in files
+/// writing one of the names (`of`, none: every file).
+fn reach<'m>(
     names: FxHashSet<u64>,
-    mentions: impl Fn() -> I,
+    sources: &[Source],
+    of: impl Fn(usize) -> Option<&'m Mentions>,
 ) -> Option<FxHashSet<u64>> {
     let mut frontier: Vec<u64> = names.iter().copied().collect();
     let mut reached = names;
+    let mut reads: FxHashMap<usize, Vec<(u64, u64)>> = FxHashMap::default();
     while !frontier.is_empty() {
         if reached.len() > MAX_REACHED {
             return None;
         }
         let mut next = Vec::new();
-        for m in mentions() {
+        for (fi, s) in sources.iter().enumerate() {
+            if of(fi).is_some_and(|m| !m.writes_one_of(&frontier)) {
+                continue;
+            }
+            let reads = reads.entry(fi).or_insert_with(|| item_reads(&s.parse));
             for word in &frontier {
-                next.extend(m.reached_by(*word).filter(|n| reached.insert(*n)));
+                let from = reads.partition_point(|(w, _)| w < word);
+                let items = reads[from..].iter().take_while(|(w, _)| w == word);
+                next.extend(items.map(|(_, n)| *n).filter(|n| reached.insert(*n)));
             }
         }
         frontier = next;
@@ -560,8 +567,6 @@ struct Item {
     /// shape its other members' names are guessed by), or an index signature (read by
     /// indexing).
     unwritten: bool,
-    /// A member of an interface.
-    shape: bool,
     /// The words (hashed) whose resolution its meaning depends on: of its bases, return
     /// annotation, returned values and the facts hashed into it.
     reads: Vec<u64>,
@@ -651,10 +656,7 @@ fn interface<'p>(p: &'p FileParse) -> BTreeMap<String, Item> {
         let mut attrs: BTreeMap<&str, Entry> = BTreeMap::new();
         for f in facts {
             if f.name.starts_with("self.") || f.name.starts_with("cls.") {
-                attrs
-                    .entry(f.name.as_str())
-                    .or_default()
-                    .add(&stable(&f.ty, &keys));
+                attrs.entry(f.name.as_str()).or_default().add(&f.ty, &keys);
                 continue;
             }
             if read.as_ref().is_some_and(|r| !r.contains(head(&f.name)))
@@ -674,17 +676,14 @@ fn interface<'p>(p: &'p FileParse) -> BTreeMap<String, Item> {
                 hash: entry.hash.finish(),
                 names: vec![attr.to_string()],
                 unwritten,
-                shape: false,
                 reads: entry.reads,
             };
             items.insert(format!("{key}:{name}"), item);
         }
-        let shape = parent.is_some_and(|q| q.detail == Some(INTERFACE));
         let item = Item {
             hash: h.finish(),
             names,
-            unwritten: shape || IMPLICIT_MEMBERS.contains(&sym.name.as_str()),
-            shape,
+            unwritten: interface_member(p, sym) || IMPLICIT_MEMBERS.contains(&sym.name.as_str()),
             reads,
         };
         items.insert(key, item);
@@ -694,7 +693,7 @@ fn interface<'p>(p: &'p FileParse) -> BTreeMap<String, Item> {
         module_facts
             .entry(f.name.as_str())
             .or_default()
-            .add(&stable(&f.ty, &keys));
+            .add(&f.ty, &keys);
     }
     let mut imports: BTreeMap<&str, Entry> = BTreeMap::new();
     for i in &p.imports {
@@ -705,7 +704,7 @@ fn interface<'p>(p: &'p FileParse) -> BTreeMap<String, Item> {
     }
     let mut aliases: BTreeMap<&str, Entry> = BTreeMap::new();
     for (name, held) in &p.aliases {
-        aliases.entry(name.as_str()).or_default().add(held);
+        aliases.entry(name.as_str()).or_default().add(held, &keys);
     }
     for (prefix, by_name) in [("f", module_facts), ("i", imports), ("l", aliases)] {
         for (name, entry) in by_name {
@@ -713,7 +712,6 @@ fn interface<'p>(p: &'p FileParse) -> BTreeMap<String, Item> {
                 hash: entry.hash.finish(),
                 names: vec![head(name).to_string()],
                 unwritten: false,
-                shape: false,
                 reads: entry.reads,
             };
             items.insert(format!("{prefix}:{name}"), item);
@@ -726,7 +724,6 @@ fn interface<'p>(p: &'p FileParse) -> BTreeMap<String, Item> {
             hash: 0,
             names: vec![name.clone()],
             unwritten: false,
-            shape: false,
             reads: Vec::new(),
         };
         items.insert(format!("p:{name}"), item);
@@ -738,7 +735,6 @@ fn interface<'p>(p: &'p FileParse) -> BTreeMap<String, Item> {
             hash: h.finish(),
             names: all.clone(),
             unwritten: false,
-            shape: false,
             reads: all.iter().map(|n| name_hash(n)).collect(),
         };
         items.insert("a".into(), item);
@@ -755,10 +751,18 @@ struct Entry {
 }
 
 impl Entry {
-    fn add(&mut self, text: &str) {
-        text.hash(&mut self.hash);
+    /// Hashes `text` as another run compares it ([`stable`]); reads its words as written.
+    fn add(&mut self, text: &str, keys: &[String]) {
+        stable(text, keys).hash(&mut self.hash);
         self.reads.extend(hashed_words(text));
     }
+}
+
+/// Whether `sym` is a member of an interface (a TypeScript interface, a Python protocol).
+fn interface_member(p: &FileParse, sym: &Symbol) -> bool {
+    sym.parent
+        .and_then(|q| p.symbols.get(q))
+        .is_some_and(|q| q.detail == Some(INTERFACE))
 }
 
 /// Whether a function's fact named `name` is read by its callers in other files: what its
