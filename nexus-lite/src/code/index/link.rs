@@ -288,10 +288,7 @@ fn add_files_and_symbols<'a>(
         for (si, (sym, id)) in s.parse.symbols.iter().zip(&ids).enumerate() {
             let key = (s.lang, sym.name.as_str());
             // An interface's signature is never a guess's target: the guess is what runs.
-            let interface = sym
-                .parent
-                .filter(|p| s.parse.symbols[*p].detail == Some(INTERFACE))
-                .and_then(|p| ids.get(p).copied());
+            let interface = s.parse.interface_of(sym).and_then(|p| ids.get(p).copied());
             if sym.kind == SymKind::Class {
                 out.classes_by_name.entry(key).or_default().push(*id);
             } else if let Some(interface) = interface {

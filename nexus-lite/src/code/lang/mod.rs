@@ -552,6 +552,15 @@ impl Parsers {
 const MAX_RETURNED: usize = 4;
 
 impl FileParse {
+    /// The interface ([`INTERFACE`]) `sym` is a member of, by index.
+    pub(crate) fn interface_of(&self, sym: &Symbol) -> Option<usize> {
+        sym.parent.filter(|q| {
+            self.symbols
+                .get(*q)
+                .is_some_and(|q| q.detail == Some(INTERFACE))
+        })
+    }
+
     /// The function a `return` in `scope` gives one more kept value to: a function (not a class
     /// body) without a return annotation (a docstring's may name nothing found) and with fewer
     /// than [`MAX_RETURNED`] values kept.
