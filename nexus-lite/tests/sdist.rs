@@ -2,6 +2,7 @@
 //! Independent check on a real public Python project nobody here wrote (the click 8.1.7
 //! sdist from PyPI): file/class/function counts equal a Python `ast` walk, and bandit findings
 //! equal bandit's own `-f json -r` output by (test id, path, line).
+//! attrs 24.2.0 checks how syntax newer than a project's oldest Python is rated.
 //! Runs only with NEXUS_LITE_SDIST_TEST=1 (CI sets it): it needs network access to PyPI
 //! ([`sdist`]).
 
@@ -194,4 +195,103 @@ fn the_code_graph_and_the_gate_rate_a_real_projects_findings_on_one_scale() {
         compared.len() >= 2 && compared.values().sum::<usize>() >= 20,
         "too few findings in common for the comparison to mean anything: {compared:?}"
     );
+}
+
+/// attrs 24.2.0 declares `requires-python >=3.7`, and its tests/test_pattern_matching.py uses
+/// `match` (its conftest collects that file only on 3.10 and later). Ruff reports each
+/// `match` as `invalid-syntax` ("… (syntax was added in Python 3.10)"). That file runs on the
+/// Pythons that have the syntax, so neither surface may call it code that cannot run: the code
+/// graph rates every one medium and does not rank it blocking, and a pull request adding the
+/// file is not blocked by it.
+#[test]
+fn syntax_newer_than_a_projects_oldest_python_is_a_warning_not_a_blocking_syntax_error() {
+    use nexus_lite::rules::gate::{self, FixedPlaybook, GateRequest, severity::Severity, tools};
+    const ATTRS: &str = "attrs==24.2.0";
+    const FILE: &str = "tests/test_pattern_matching.py";
+    if !sdist::wanted(ATTRS) {
+        return;
+    }
+    assert!(analysers_available(), "needs bandit and ruff on PATH");
+    let work = tempfile::tempdir().unwrap();
+    let root = sdist::fetch(Path::new("python3"), ATTRS, work.path());
+    let text = std::fs::read_to_string(root.join(FILE)).unwrap();
+    std::fs::remove_file(root.join(FILE)).unwrap();
+    git(&root, &["init", "-q", "-b", "main"]);
+    git(&root, &["add", "-A"]);
+    git(
+        &root,
+        &["commit", "-q", "-m", "attrs without its match tests"],
+    );
+    std::fs::write(root.join(FILE), text).unwrap();
+    git(&root, &["add", "-A"]);
+    git(&root, &["commit", "-q", "-m", "the match tests"]);
+
+    // What ruff itself says of the file, under the project's own configuration.
+    let out = Command::new("ruff")
+        .args([
+            "check",
+            "--output-format",
+            "json",
+            "--no-cache",
+            "--exit-zero",
+            FILE,
+        ])
+        .current_dir(&root)
+        .output()
+        .unwrap();
+    let own: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let newer = own
+        .iter()
+        .filter(|f| f["code"] == "invalid-syntax")
+        .inspect(|f| {
+            let m = f["message"].as_str().unwrap();
+            assert!(m.contains("(syntax was added in Python 3.10)"), "{m}");
+        })
+        .count();
+    assert!(
+        newer > 0,
+        "ruff no longer reports the match statements: {own:?}"
+    );
+
+    let data = tempfile::tempdir().unwrap();
+    let (_, conn) = index(&root, data.path());
+    let mut st = conn
+        .prepare(
+            "SELECT severity, rank_reason FROM findings
+             WHERE source_tool = 'ruff' AND rule_id = 'invalid-syntax' AND path = ?1",
+        )
+        .unwrap();
+    let rated: Vec<(String, String)> = st
+        .query_map([FILE], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(rated.len(), newer, "{rated:?}");
+    for (severity, reason) in &rated {
+        assert_eq!(severity, "medium", "{reason}");
+        assert!(!reason.starts_with("blocking"), "{reason}");
+    }
+
+    let request = GateRequest {
+        repo_root: &root,
+        repository: "python-attrs/attrs".into(),
+        base: "main~1",
+        head: "main",
+        pr: None,
+        options: tools::Options::default(),
+    };
+    let rec = gate::run(&request, &FixedPlaybook(Vec::new())).unwrap();
+    let syntax: Vec<_> = rec
+        .violations
+        .iter()
+        .filter(|v| v.rule_id == "ruff:invalid-syntax")
+        .collect();
+    assert_eq!(syntax.len(), newer, "{:?}", rec.violations);
+    assert!(syntax.iter().all(|v| v.severity == Severity::Warning));
+    assert!(
+        !rec.violations.iter().any(|v| v.severity == Severity::Error),
+        "nothing else in the file blocks either: {:?}",
+        rec.violations
+    );
+    assert_eq!(rec.verdict().blocking, Some(false));
 }

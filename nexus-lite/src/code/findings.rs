@@ -220,11 +220,15 @@ fn failed(tool: &str, version: Option<String>, reason: String, started: Instant)
 
 /// Ruff rule code -> category (its severity is `core::analyser::severity::ruff`). Documented
 /// in README.md.
-pub fn ruff_category(code: Option<&str>) -> &'static str {
+pub fn ruff_category(code: Option<&str>, message: &str) -> &'static str {
     let Some(code) = code else {
         return "runtime"; // syntax error
     };
-    if level::ruff_cannot_run(code) || level::ruff_likely_bug(code) {
+    // Syntax newer than the oldest Python fails on that Python: a runtime matter too.
+    if level::ruff_cannot_run(code, message)
+        || level::ruff_newer_syntax(message)
+        || level::ruff_likely_bug(code)
+    {
         "runtime"
     } else if level::ruff_security_number(code).is_some() {
         "security"
@@ -264,7 +268,8 @@ pub fn run_ruff(root: &Path, files: &[String]) -> AnalyserRun {
     let mut found = Vec::new();
     for item in parsed.as_array().map(Vec::as_slice).unwrap_or(&[]) {
         let code = item.get("code").and_then(Value::as_str);
-        let (severity, category) = (level::ruff(code), ruff_category(code));
+        let message = item.get("message").and_then(Value::as_str).unwrap_or("");
+        let (severity, category) = (level::ruff(code, message), ruff_category(code, message));
         let line = item
             .pointer("/location/row")
             .and_then(Value::as_u64)
@@ -287,11 +292,7 @@ pub fn run_ruff(root: &Path, files: &[String]) -> AnalyserRun {
             path,
             line,
             end_line,
-            message: item
-                .get("message")
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_string(),
+            message: message.to_string(),
             severity,
             confidence: None,
             category,
@@ -701,10 +702,14 @@ fn is_blocking(f: &RawFinding) -> Option<&'static str> {
     match (f.source_tool, f.rule_id.as_str()) {
         ("nexus_kg", "parse_error") => Some("blocking: the file does not parse"),
         ("nexus_kg", "unresolved_import") => Some("blocking: an internal import does not resolve"),
-        ("ruff", "syntax-error" | "invalid-syntax") => {
+        ("ruff", "syntax-error" | "invalid-syntax")
+            if level::ruff_cannot_run(&f.rule_id, &f.message) =>
+        {
             Some("blocking: syntax error reported by ruff")
         }
-        ("ruff", code) if level::ruff_cannot_run(code) => Some("blocking: probable runtime error"),
+        ("ruff", code) if level::ruff_cannot_run(code, &f.message) => {
+            Some("blocking: probable runtime error")
+        }
         _ => None,
     }
 }
@@ -885,11 +890,11 @@ mod tests {
     fn normalization_rules() {
         assert_eq!(normalize("B324"), "b324");
         assert_eq!(normalize("GHSA-abcd-1234"), "ghsa_abcd_1234");
-        assert_eq!(ruff_category(Some("F821")), "runtime");
-        assert_eq!(ruff_category(Some("F401")), "maintainability");
-        assert_eq!(ruff_category(Some("S602")), "security");
-        assert_eq!(ruff_category(Some("SIM108")), "style");
-        assert_eq!(ruff_category(None), "runtime");
+        assert_eq!(ruff_category(Some("F821"), ""), "runtime");
+        assert_eq!(ruff_category(Some("F401"), ""), "maintainability");
+        assert_eq!(ruff_category(Some("S602"), ""), "security");
+        assert_eq!(ruff_category(Some("SIM108"), ""), "style");
+        assert_eq!(ruff_category(None, ""), "runtime");
     }
 
     #[test]
@@ -921,5 +926,16 @@ mod tests {
         pe.source_tool = "nexus_kg";
         pe.rule_id = "parse_error".into();
         assert_eq!(rank(&pe, None).0, 2);
+        // ruff: a syntax error blocks; syntax newer than the oldest Python is a warning.
+        let mut syntax = base.clone();
+        syntax.source_tool = "ruff";
+        syntax.rule_id = "invalid-syntax".into();
+        syntax.message = "Expected an expression".into();
+        assert_eq!(rank(&syntax, None).0, 2);
+        let mut newer = syntax.clone();
+        newer.message =
+            "Cannot use `match` statement on Python 3.7 (syntax was added in Python 3.10)".into();
+        newer.severity = level::ruff(Some("invalid-syntax"), &newer.message);
+        assert_eq!(rank(&newer, None).0, 3);
     }
 }

@@ -169,7 +169,7 @@ fn ruff(rule_id: &str, code: &str) -> Value {
     let rule = analyser_rule(
         rule_id,
         &title,
-        severity::ruff(code).as_str(),
+        severity::ruff(code, "").as_str(),
         &format!("ruff rule {code}"),
         &body,
     );

@@ -51,21 +51,36 @@ impl Level {
 /// not run (the set GitHub's starter Python workflow fails on).
 const RUFF_CANNOT_RUN: [&str; 4] = ["E9", "F63", "F7", "F82"];
 
-/// A ruff code saying the code does not run: a syntax error or [`RUFF_CANNOT_RUN`].
-pub fn ruff_cannot_run(code: &str) -> bool {
-    matches!(code, "invalid-syntax" | "syntax-error")
+/// A ruff finding saying the code does not run: a syntax error or [`RUFF_CANNOT_RUN`]. Not
+/// a [`ruff_newer_syntax`] one.
+pub fn ruff_cannot_run(code: &str, message: &str) -> bool {
+    (matches!(code, "invalid-syntax" | "syntax-error") && !ruff_newer_syntax(message))
         || RUFF_CANNOT_RUN.iter().any(|p| code.starts_with(p))
 }
 
-/// Ruff (`None` is a syntax error): code that cannot run → high; `S*` (flake8-bandit) as
-/// bandit usually rates the same check ([`ruff_security`]); likely bugs (`B0*`, `PLE*`,
-/// redefinitions, bare except) → medium; everything else → low.
-pub fn ruff(code: Option<&str>) -> Level {
+/// Ruff's message for syntax newer than the project's oldest Python ("Cannot use `match`
+/// statement on Python 3.7 (syntax was added in Python 3.10)"). The file runs on the newer
+/// Pythons (flake8's E999, the starter workflow's check, passes there), and a project often
+/// runs such a file only on them, so it is a compatibility warning, not code that cannot run.
+/// Syntax *removed* by the oldest Python fails on every Python the project supports: still a
+/// syntax error.
+pub fn ruff_newer_syntax(message: &str) -> bool {
+    message.contains(" (syntax was added in Python ")
+}
+
+/// Ruff (`None` is a syntax error; `message` tells [`ruff_newer_syntax`] apart): code that
+/// cannot run → high; `S*` (flake8-bandit) as bandit usually rates the same check
+/// ([`ruff_security`]); likely bugs (`B0*`, `PLE*`, redefinitions, bare except) and syntax
+/// newer than the project's oldest Python → medium; everything else → low.
+pub fn ruff(code: Option<&str>, message: &str) -> Level {
     let Some(code) = code.filter(|c| !c.is_empty()) else {
         return Level::High;
     };
-    if ruff_cannot_run(code) {
+    if ruff_cannot_run(code, message) {
         return Level::High;
+    }
+    if ruff_newer_syntax(message) {
+        return Level::Medium;
     }
     if let Some(number) = ruff_security_number(code) {
         return ruff_security(number);
@@ -167,22 +182,27 @@ mod tests {
     #[test]
     fn ruff_is_high_only_for_code_that_cannot_run() {
         for code in ["E999", "F821", "F632", "F701", "invalid-syntax"] {
-            assert_eq!(ruff(Some(code)), Level::High, "{code}");
+            assert_eq!(ruff(Some(code), ""), Level::High, "{code}");
         }
-        assert_eq!(ruff(None), Level::High);
-        assert_eq!(ruff(Some("B006")), Level::Medium);
-        assert_eq!(ruff(Some("E722")), Level::Medium);
-        assert_eq!(ruff(Some("F401")), Level::Low);
-        assert_eq!(ruff(Some("E501")), Level::Low);
-        assert_eq!(ruff(Some("SIM108")), Level::Low);
+        assert_eq!(ruff(None, ""), Level::High);
+        let newer = "Cannot use `match` statement on Python 3.7 (syntax was added in Python 3.10)";
+        assert_eq!(ruff(Some("invalid-syntax"), newer), Level::Medium);
+        let removed = "Cannot use parenthesized keyword argument name on Python 3.8 (syntax was \
+                       removed in Python 3.8)";
+        assert_eq!(ruff(Some("invalid-syntax"), removed), Level::High);
+        assert_eq!(ruff(Some("B006"), ""), Level::Medium);
+        assert_eq!(ruff(Some("E722"), ""), Level::Medium);
+        assert_eq!(ruff(Some("F401"), ""), Level::Low);
+        assert_eq!(ruff(Some("E501"), ""), Level::Low);
+        assert_eq!(ruff(Some("SIM108"), ""), Level::Low);
     }
 
     #[test]
     fn ruff_security_rules_are_rated_as_bandit_rates_the_same_check() {
-        assert_eq!(ruff(Some("S602")), Level::High);
-        assert_eq!(ruff(Some("S608")), Level::Medium);
-        assert_eq!(ruff(Some("S101")), Level::Info);
-        assert_eq!(ruff(Some("S403")), Level::Info);
+        assert_eq!(ruff(Some("S602"), ""), Level::High);
+        assert_eq!(ruff(Some("S608"), ""), Level::Medium);
+        assert_eq!(ruff(Some("S101"), ""), Level::Info);
+        assert_eq!(ruff(Some("S403"), ""), Level::Info);
         assert_eq!(bandit_usual("B602"), Level::High);
         assert_eq!(bandit_usual("B101"), Level::Info);
         assert_eq!(bandit_usual("B"), Level::Medium);

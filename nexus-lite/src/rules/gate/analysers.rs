@@ -410,7 +410,7 @@ fn ruff(
             line,
             end_line: row("/end_location/row"),
             message: s("message").to_string(),
-            severity: severity::ruff(code),
+            severity: severity::ruff(code, s("message")),
             suggestion: ruff_fix(item.get("fix")),
         });
         run.findings += 1;

@@ -45,9 +45,10 @@ impl From<Level> for Severity {
     }
 }
 
-/// A ruff finding's level, as every surface ranks it (`core::analyser::severity::ruff`).
-pub fn ruff(code: &str) -> Severity {
-    level::ruff(Some(code)).into()
+/// A ruff finding's level, as every surface ranks it (`core::analyser::severity::ruff`; its
+/// message tells syntax newer than the project's oldest Python from a syntax error).
+pub fn ruff(code: &str, message: &str) -> Severity {
+    level::ruff(Some(code), message).into()
 }
 
 /// A playbook rule: its declared `severity:`, default warning (blocking only when declared
@@ -64,17 +65,17 @@ mod tests {
 
     #[test]
     fn ruff_blocks_only_on_code_that_cannot_run() {
-        assert_eq!(ruff("E999"), Severity::Error);
-        assert_eq!(ruff("F821"), Severity::Error);
-        assert_eq!(ruff("F632"), Severity::Error);
-        assert_eq!(ruff("F701"), Severity::Error);
-        assert_eq!(ruff("invalid-syntax"), Severity::Error);
-        assert_eq!(ruff("F401"), Severity::Warning);
-        assert_eq!(ruff("E501"), Severity::Warning);
-        assert_eq!(ruff("S602"), Severity::Error);
-        assert_eq!(ruff("S608"), Severity::Warning);
-        assert_eq!(ruff("S101"), Severity::Note);
-        assert_eq!(ruff("SIM108"), Severity::Warning);
+        assert_eq!(ruff("E999", ""), Severity::Error);
+        assert_eq!(ruff("F821", ""), Severity::Error);
+        assert_eq!(ruff("F632", ""), Severity::Error);
+        assert_eq!(ruff("F701", ""), Severity::Error);
+        assert_eq!(ruff("invalid-syntax", ""), Severity::Error);
+        assert_eq!(ruff("F401", ""), Severity::Warning);
+        assert_eq!(ruff("E501", ""), Severity::Warning);
+        assert_eq!(ruff("S602", ""), Severity::Error);
+        assert_eq!(ruff("S608", ""), Severity::Warning);
+        assert_eq!(ruff("S101", ""), Severity::Note);
+        assert_eq!(ruff("SIM108", ""), Severity::Warning);
     }
 
     #[test]
