@@ -266,3 +266,94 @@ fn typescript_javascript_and_rust_are_indexed() {
     // Only the four problems above: no cycles or parse errors invented elsewhere.
     assert_eq!(found.len(), 4, "{found:?}");
 }
+
+/// A Cargo workspace: its crates reached by name (`geo_core::...` from the crate's own tests
+/// and from another member), an `impl` written in another file than its type, and
+/// constructions (`Point { x }`, `Kind::Tuple(1)`) and a variant in a pattern.
+#[test]
+fn a_rust_workspace_links_crates_by_name_impls_apart_and_constructions() {
+    let repo = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let dir = repo.path();
+    git(dir, &["init", "-q", "-b", "main"]);
+    write(
+        dir,
+        "Cargo.toml",
+        "[workspace]\nmembers = [\"core\", \"app\"]\n",
+    );
+    write(dir, "core/Cargo.toml", "[package]\nname = \"geo-core\"\n");
+    write(
+        dir,
+        "core/src/lib.rs",
+        "pub mod shapes;\nmod parse;\n\npub use shapes::{Kind, Point};\n",
+    );
+    write(
+        dir,
+        "core/src/shapes.rs",
+        "pub struct Point {\n    pub x: usize,\n}\n\npub enum Kind {\n    Empty,\n    Tuple(usize),\n}\n\nimpl Point {\n    pub fn origin() -> Point {\n        Point { x: 0 }\n    }\n}\n",
+    );
+    write(
+        dir,
+        "core/src/parse.rs",
+        "use crate::shapes::Point;\n\nimpl std::str::FromStr for Point {\n    type Err = ();\n    fn from_str(s: &str) -> Result<Self, ()> {\n        Ok(Point { x: s.len() })\n    }\n}\n",
+    );
+    write(
+        dir,
+        "core/tests/it.rs",
+        "use geo_core::{Kind, Point};\n\n#[test]\nfn builds() {\n    let _p = Point::origin();\n    let k = Kind::Tuple(1);\n    match k {\n        Kind::Empty => {}\n        _ => {}\n    }\n}\n\nfn is_empty(k: &Kind) -> bool {\n    matches!(k, Kind::Empty) || if let Kind::Empty = k { true } else { false }\n}\n",
+    );
+    write(dir, "app/Cargo.toml", "[package]\nname = \"app\"\n");
+    write(
+        dir,
+        "app/src/main.rs",
+        "use std::str::FromStr;\nuse geo_core::shapes::Point;\n\nfn main() {\n    let _p = Point::from_str(\"12\");\n}\n",
+    );
+    // Enough files for the link to resolve calls on two threads, each with its own tables.
+    for i in 0..70 {
+        write(dir, &format!("app/src/more/m{i}.rs"), "pub fn more() {}\n");
+    }
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-q", "-m", "workspace"]);
+    let server = start(dir, data.path());
+    let a = server.addr;
+
+    let main = imports_of(a, "app/src/main.rs");
+    assert_eq!(
+        import(&main, "geo_core::shapes::Point")["resolved_path"],
+        "core/src/shapes.rs"
+    );
+    assert_eq!(import(&main, "std::str::FromStr")["external"], true);
+    // The crate's own tests name it: a call through its re-export.
+    let origin = impact_symbols(a, "core/src/shapes.Point.origin");
+    assert!(
+        origin.contains(&("core/tests/it.builds".into(), "calls".into())),
+        "{origin:?}"
+    );
+    // A method of an impl in parse.rs is a member of the type of shapes.rs.
+    let from_str = impact_symbols(a, "core/src/parse.Point.from_str");
+    assert!(
+        from_str.contains(&("app/src/main.main".into(), "calls".into())),
+        "{from_str:?}"
+    );
+    // Struct literals construct the type, in its file and in another.
+    let point = impact_symbols(a, "core/src/shapes.Point");
+    for caller in [
+        "core/src/parse.Point.from_str",
+        "core/src/shapes.Point.origin",
+    ] {
+        assert!(
+            point.contains(&(caller.into(), "calls".into())),
+            "{caller}: {point:?}"
+        );
+    }
+    // A variant as a value constructs its enum; in a pattern it is read.
+    let kind = impact_symbols(a, "core/src/shapes.Kind");
+    assert!(
+        kind.contains(&("core/tests/it.builds".into(), "calls".into())),
+        "{kind:?}"
+    );
+    assert!(
+        kind.contains(&("core/tests/it.is_empty".into(), "uses".into())),
+        "{kind:?}"
+    );
+}

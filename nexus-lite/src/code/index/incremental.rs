@@ -127,19 +127,20 @@ pub(super) fn prepare(prev: &mut Previous) {
 
 /// A fingerprint of what decides every file's module name and import resolution besides the
 /// sources' contents: the tracked paths, each source's language, module, project, aliases
-/// and tsconfig paths, and the work tree's named packages.
+/// and tsconfig paths, and the work tree's named packages and library crates.
 pub(super) fn layout(tracked: &[String], sources: &[Source]) -> u64 {
     let mut h = FxHasher::default();
     tracked.hash(&mut h);
     for s in sources {
         (&s.path, s.lang.name(), &s.module, s.project, &s.aliases).hash(&mut h);
-        (&s.ts_paths, s.packages.is_some()).hash(&mut h);
+        (&s.ts_paths, s.packages.is_some(), s.crates.is_some()).hash(&mut h);
     }
     // One value shared by every source that has it: hashed once.
     sources
         .iter()
         .find_map(|s| s.packages.as_ref())
         .hash(&mut h);
+    sources.iter().find_map(|s| s.crates.as_ref()).hash(&mut h);
     // A package binding a submodule's name decides what `from pkg import name` resolves to in
     // files that did not change, whose resolved imports are kept while the layout is the same.
     let paths: FxHashSet<&str> = sources.iter().map(|s| s.path.as_str()).collect();

@@ -61,6 +61,8 @@ pub(super) fn link(
         types: Types::new(sources, &symbols),
     };
     resolver.types.bases = add_bases(&mut g, &resolver, reuse);
+    let impls = impl_members(&resolver);
+    resolver.types.add_members(&impls);
     add_calls_and_uses(&mut g, &resolver, reuse);
     add_fixture_uses(&mut g, &resolver, reuse);
     flag_dynamic_uses(sources, &mut anomalies);
@@ -806,6 +808,33 @@ fn add_bases(
     bases
 }
 
+/// Rust: the methods of an `impl` written in another file than its type (`impl FromStr for
+/// Version` in parse.rs, `struct Version` in lib.rs), as members of the type, which the
+/// impl's file names through its own imports. Made from the sources alone, as the type
+/// tables are, so a kept part and a relinked one see the same members.
+fn impl_members<'a>(r: &Resolver<'a>) -> Vec<((i64, &'a str), i64)> {
+    let mut out = Vec::new();
+    for (fi, s) in r.sources.iter().enumerate() {
+        if s.lang != Lang::Rust {
+            continue;
+        }
+        for (si, sym) in s.parse.symbols.iter().enumerate() {
+            if sym.kind != SymKind::Method || sym.parent.is_some() {
+                continue;
+            }
+            let Some((owner, _)) = sym.local_qname.rsplit_once('.') else {
+                continue;
+            };
+            if let Some((class, _)) = r.resolve_dotted(fi, owner, None)
+                && r.types.is_class(class)
+            {
+                out.push(((class, sym.name.as_str()), r.symbols.sym_node_of[fi][si]));
+            }
+        }
+    }
+    out
+}
+
 /// Phase 4b: `calls` edges (resolved names and typed receivers, else a unique function of
 /// that name in the repository at [`NAME_MATCH_CONFIDENCE`], except builtin and
 /// standard-library method names and receivers of a known type), then `uses` edges for names
@@ -824,10 +853,11 @@ fn add_calls_and_uses(g: &mut Builder, r: &Resolver<'_>, reuse: &[Option<Arc<Par
         // The read-only tables are shared; `r` itself is not (its memos are cells).
         let (sources, idx, symbols) = (r.sources, r.idx, r.symbols);
         let (imports, fixtures, bases) = (r.imports, r.fixtures, &r.types.bases);
-        let facts = &r.types.facts;
+        let (facts, impls) = (&r.types.facts, impl_members(r));
         let own = || {
             let mut types = Types::new(sources, symbols);
             types.bases = bases.clone();
+            types.add_members(&impls);
             types.facts = Arc::clone(facts);
             Resolver {
                 sources,

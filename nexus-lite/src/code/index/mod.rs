@@ -1,5 +1,6 @@
 //! Builds one graph (nodes, edges, imports, anomalies) from a git work tree.
 
+mod crates;
 mod incremental;
 mod link;
 mod packages;
@@ -431,14 +432,17 @@ struct Source {
     ts_paths: Option<Arc<tsconfig::TsPaths>>,
     /// TS/JS: the work tree's named packages, when it has some (one value shared by all).
     packages: Option<Arc<packages::Packages>>,
+    /// Rust: the work tree's library crates, when it has some (one value shared by all).
+    crates: Option<Arc<crates::Crates>>,
 }
 
-/// What the project files of a work tree say about module names: Python source roots and
-/// TS/JS path aliases.
+/// What the project files of a work tree say about module names: Python source roots, TS/JS
+/// path aliases and packages, Rust library crates.
 struct Layout {
     roots: roots::Roots,
     ts: tsconfig::TsConfigs,
     packages: Arc<packages::Packages>,
+    crates: Arc<crates::Crates>,
 }
 
 /// A tracked file as read from the work tree.
@@ -604,6 +608,7 @@ pub fn build(
         roots: roots::Roots::detect(root, files),
         ts: tsconfig::TsConfigs::detect(root, files),
         packages: Arc::new(packages::Packages::detect(root, files)),
+        crates: Arc::new(crates::Crates::detect(root, files)),
     };
     let sources = collect_sources(&listed, &todo, results, cache, &layout, &mut data)?;
     data.parsed_files = sources.len() - data.reused_files.min(sources.len());
@@ -895,6 +900,8 @@ fn collect_sources(
         let js = matches!(lang, Lang::TypeScript | Lang::Tsx | Lang::JavaScript);
         let ts_paths = js.then(|| layout.ts.for_file(&l.path)).flatten();
         let packages = (js && !layout.packages.is_empty()).then(|| layout.packages.clone());
+        let crates =
+            (lang == Lang::Rust && !layout.crates.is_empty()).then(|| layout.crates.clone());
         sources.push(Source {
             path: l.path.clone(),
             lang,
@@ -904,6 +911,7 @@ fn collect_sources(
             aliases,
             ts_paths,
             packages,
+            crates,
         });
     }
     cache.retain(&keep);
@@ -921,6 +929,20 @@ fn mask_anomaly_messages(data: &mut GraphData) {
             a.message = format!("{}:{line}: {masked}", a.path);
         }
     }
+}
+
+/// A work tree of `files` (path, text) in a temporary folder, handed to `detect` with the
+/// paths as `git ls-files` lists them: the project-file readers' tests.
+#[cfg(test)]
+fn detect_in<T>(files: &[(&str, &str)], detect: impl FnOnce(&Path, &[String]) -> T) -> T {
+    let dir = tempfile::tempdir().unwrap();
+    for (p, text) in files {
+        let full = dir.path().join(p);
+        std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+        std::fs::write(full, text).unwrap();
+    }
+    let paths: Vec<String> = files.iter().map(|(p, _)| p.to_string()).collect();
+    detect(dir.path(), &paths)
 }
 
 #[cfg(test)]

@@ -212,14 +212,7 @@ mod tests {
     use super::*;
 
     fn packages(files: &[(&str, &str)]) -> Packages {
-        let dir = tempfile::tempdir().unwrap();
-        for (p, t) in files {
-            let full = dir.path().join(p);
-            std::fs::create_dir_all(full.parent().unwrap()).unwrap();
-            std::fs::write(full, t).unwrap();
-        }
-        let names: Vec<String> = files.iter().map(|(p, _)| p.to_string()).collect();
-        Packages::detect(dir.path(), &names)
+        super::super::detect_in(files, Packages::detect)
     }
 
     #[test]

@@ -302,8 +302,9 @@ impl<'a> Indexed<'a> {
         })
     }
 
-    /// Rust: `mod x;` must have its file; `crate::`/`self::`/`super::` paths resolve to the
-    /// deepest existing module file; other paths are external crates.
+    /// Rust: `mod x;` must have its file; `crate::`/`self::`/`super::` paths and those naming
+    /// a library crate of the work tree resolve to the deepest existing module file; other
+    /// paths are external crates.
     fn resolve_rust(&self, file: usize, imp: &Import) -> Result<Bind, String> {
         let path = self.files[file].path.as_str();
         let mod_dir = Self::rust_mod_dir(path);
@@ -375,6 +376,15 @@ impl<'a> Indexed<'a> {
                 } else if name.starts_with(|c: char| c.is_ascii_uppercase()) {
                     // `use Kind::*` of a local enum, `use Self::...`.
                     return Ok(Bind::Nothing(None));
+                } else if let Some(lib) = self.files[file]
+                    .crates
+                    .as_ref()
+                    .and_then(|c| c.root_of(name))
+                    .and_then(|root| self.path_map.get(root))
+                {
+                    // A library crate of the work tree, by its name.
+                    let dir = parent_dir(&self.files[*lib].path).to_string();
+                    self.rust_walk(Some(*lib), dir, rest)
                 } else {
                     return Ok(Bind::External(name.to_string()));
                 }

@@ -391,14 +391,7 @@ mod tests {
     use super::*;
 
     fn roots_of(files: &[(&str, &str)]) -> Roots {
-        let dir = tempfile::tempdir().unwrap();
-        for (p, text) in files {
-            let full = dir.path().join(p);
-            std::fs::create_dir_all(full.parent().unwrap()).unwrap();
-            std::fs::write(full, text).unwrap();
-        }
-        let paths: Vec<String> = files.iter().map(|(p, _)| p.to_string()).collect();
-        Roots::detect(dir.path(), &paths)
+        super::super::detect_in(files, Roots::detect)
     }
 
     #[test]

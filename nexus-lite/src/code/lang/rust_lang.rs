@@ -1,10 +1,11 @@
 //! Rust extraction with tree-sitter: structs, enums, unions and traits (classes, with the Rust
 //! item kind in `detail`), functions, methods of `impl` and `trait` blocks, `use` trees and
-//! `mod x;` declarations, calls and `impl Trait for Type` (inherits).
+//! `mod x;` declarations, calls and constructions (`Point { x }`, `Kind::Empty`, calls of the
+//! type), a variant in a pattern (a use of its enum) and `impl Trait for Type` (inherits).
 
 use crate::code::lang::{
-    Base, FileParse, Import, SymKind, Symbol, children_rev, end_line_of, field, kind, line_of,
-    note_error, parse_tree, plain_callee, text,
+    Base, Call, FileParse, Import, SymKind, Symbol, children_rev, end_line_of, field, kind,
+    line_of, note_error, parse_tree, plain_callee, text,
 };
 use tree_sitter::{Node, Parser};
 
@@ -118,6 +119,90 @@ fn callee_text(node: Node<'_>, src: &[u8], owner: Option<&str>) -> Option<String
     })
 }
 
+/// A type named in an expression (`Point`, `shapes::Point`, `Self`), dotted, `Self` as the
+/// type whose `impl` holds it.
+fn type_path(node: Node<'_>, src: &[u8], owner: Option<&str>) -> Option<String> {
+    let node = match kind(node) {
+        "generic_type" | "generic_type_with_turbofish" => field(node, "type")?,
+        _ => node,
+    };
+    if !matches!(
+        kind(node),
+        "type_identifier" | "scoped_type_identifier" | "identifier" | "scoped_identifier"
+    ) {
+        return None;
+    }
+    let t = text(node, src);
+    if !plain_callee(t) {
+        return None;
+    }
+    let dotted = t.replace("::", ".");
+    Some(match (owner, dotted.strip_prefix("Self")) {
+        (Some(o), Some(rest)) if rest.is_empty() || rest.starts_with('.') => format!("{o}{rest}"),
+        _ => dotted,
+    })
+}
+
+/// The enum of a variant path (`Kind` of `Kind.Named`, `ast.Kind` of `ast.Kind.Named`): its
+/// last two names are capitalised, the last in camel case (`u32.MAX` and `Self.LIMIT` are
+/// constants, `Point.new` a function).
+fn variant_enum(dotted: &str) -> Option<String> {
+    let (enum_path, variant) = dotted.rsplit_once('.')?;
+    let enum_name = enum_path.rsplit('.').next().unwrap_or(enum_path);
+    let capitalised = |s: &str| s.starts_with(|c: char| c.is_ascii_uppercase());
+    (capitalised(enum_name)
+        && capitalised(variant)
+        && variant.contains(|c: char| c.is_ascii_lowercase()))
+    .then(|| enum_path.to_string())
+}
+
+/// A variant named as a value (`Kind::Empty`) constructs its enum, a call of it; in a pattern
+/// (`Kind::Empty =>`, `if let Kind::Empty = k`) it reads it, a use. Only the outermost path of
+/// an expression or pattern: a call's callee, a struct's name and a longer path are their
+/// own node's.
+fn variant_path(out: &mut FileParse, node: Node<'_>, src: &[u8], ctx: &Ctx) {
+    let Some(parent) = node.parent() else {
+        return;
+    };
+    let pattern = match kind(parent) {
+        "scoped_identifier"
+        | "scoped_type_identifier"
+        | "struct_expression"
+        | "use_declaration"
+        | "use_list"
+        | "scoped_use_list"
+        | "use_as_clause"
+        | "macro_invocation" => return,
+        "call_expression" if field(parent, "function") == Some(node) => return,
+        "match_pattern"
+        | "or_pattern"
+        | "tuple_struct_pattern"
+        | "struct_pattern"
+        | "tuple_pattern"
+        | "slice_pattern"
+        | "ref_pattern"
+        | "captured_pattern"
+        | "reference_pattern" => true,
+        "let_declaration" | "let_condition" => field(parent, "pattern") == Some(node),
+        _ => false,
+    };
+    let Some(path) = type_path(node, src, ctx.owner.as_deref()) else {
+        return;
+    };
+    let Some(enum_path) = variant_enum(&path) else {
+        return;
+    };
+    if pattern {
+        out.uses.push(Call {
+            caller: ctx.parent,
+            callee: enum_path,
+            line: line_of(node),
+        });
+    } else {
+        out.push_call(ctx.parent, enum_path, node);
+    }
+}
+
 fn has_path_attribute(node: Node<'_>, src: &[u8]) -> bool {
     let mut prev = node.prev_sibling();
     while let Some(p) = prev {
@@ -190,8 +275,30 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
                 if let Some(callee) =
                     field(node, "function").and_then(|f| callee_text(f, src, ctx.owner.as_deref()))
                 {
+                    // `Kind::Tuple(x)` constructs a `Kind`, as `Point(x)` constructs a `Point`.
+                    let callee = variant_enum(&callee).unwrap_or(callee);
                     out.push_call(ctx.parent, callee, node);
                 }
+                None
+            }
+            "struct_expression" => {
+                // `Point { x }`, `shapes::Point { x }`, `Kind::Named { x }`: a construction.
+                let owner = ctx.owner.as_deref();
+                if let Some(ty) = field(node, "name").and_then(|n| type_path(n, src, owner)) {
+                    let ty = variant_enum(&ty).unwrap_or(ty);
+                    out.push_call(ctx.parent, ty, node);
+                }
+                None
+            }
+            "scoped_identifier" => {
+                variant_path(&mut out, node, src, &ctx);
+                None
+            }
+            // `Kind::Named { x } =>`: the one place a variant is a type's path.
+            "scoped_type_identifier"
+                if node.parent().is_some_and(|p| kind(p) == "struct_pattern") =>
+            {
+                variant_path(&mut out, node, src, &ctx);
                 None
             }
             _ => None,
@@ -410,5 +517,66 @@ mod tests { fn t() { super::helper(1.0); } }
             .parse(Lang::Rust, b"fn ok() {}\nfn broken( {\n")
             .unwrap();
         assert_eq!(r.parse_error.map(|(l, _)| l), Some(2));
+    }
+
+    #[test]
+    fn constructions_are_calls_of_their_type_and_variants_in_patterns_are_uses() {
+        let src = br#"
+pub struct Point { x: i32 }
+pub struct Pair(i32, i32);
+pub enum Kind { Empty, Tuple(i32), Named { x: i32 }, LIMIT }
+impl Point {
+    fn origin() -> Point { Self { x: 0 } }
+    fn kind(&self) -> Kind {
+        let p = Pair(1, 2);
+        let q = shapes::Circle { r: 1 };
+        match self.x {
+            0 => Kind::Empty,
+            1 => Kind::Tuple(1),
+            _ => ast::Kind::Named { x: 2 },
+        }
+    }
+}
+fn describe(k: &Kind) -> u32 {
+    let max = u32::MAX;
+    let v = Point::origin();
+    match k {
+        Kind::Empty | Kind::LIMIT => 0,
+        Kind::Tuple(n) => 1,
+        Kind::Named { x } if *x > 0 => 2,
+        _ => 3,
+    }
+}
+fn unpack(k: Kind) { if let Kind::Empty = k {} let Kind::Tuple(n) = k else { return }; }
+"#;
+        let r = Parsers::default().parse(Lang::Rust, src).unwrap();
+        assert!(r.parse_error.is_none(), "{:?}", r.parse_error);
+        let mut calls: Vec<&str> = r.calls.iter().map(|c| c.callee.as_str()).collect();
+        calls.sort_unstable();
+        assert_eq!(
+            calls,
+            vec![
+                "Kind",
+                "Kind",
+                "Pair",
+                "Point",
+                "Point.origin",
+                "ast.Kind",
+                "shapes.Circle"
+            ]
+        );
+        let mut uses: Vec<(&str, u32)> =
+            r.uses.iter().map(|u| (u.callee.as_str(), u.line)).collect();
+        uses.sort_unstable();
+        assert_eq!(
+            uses,
+            vec![
+                ("Kind", 21),
+                ("Kind", 22),
+                ("Kind", 23),
+                ("Kind", 27),
+                ("Kind", 27)
+            ]
+        );
     }
 }

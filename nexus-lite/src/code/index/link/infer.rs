@@ -180,6 +180,13 @@ fn keep_first<K, V>(entry: Entry<'_, K, V>, value: V, text: impl Fn(&V) -> &str)
 }
 
 impl<'a> Types<'a> {
+    /// Members declared apart from their class (a type's own members win).
+    pub(super) fn add_members(&mut self, extra: &[((i64, &'a str), i64)]) {
+        for (key, id) in extra {
+            self.members.entry(*key).or_insert(*id);
+        }
+    }
+
     pub(super) fn new(sources: &'a [Source], symbols: &Symbols<'a>) -> Types<'a> {
         let sum = |n: fn(&Source) -> usize| sources.iter().map(n).sum::<usize>();
         let mut t = Types {
