@@ -24,11 +24,5 @@ git -C "$work/repo" init -q -b main && git -C "$work/repo" add -A
 git -C "$work/repo" -c user.name=bench -c user.email=bench@localhost commit -qm "$crate $version"
 echo /target >> "$work/repo/.git/info/exclude"
 python3 "$here/refs.py" "${RUST_ANALYZER:-rust-analyzer}" "$work/repo" > "$work/refs.jsonl"
-graphs=()
-for spec in "$@"; do
-  label=${spec%%=*}; bin=${spec#*=}
-  rm -rf "$work/data-$label"
-  "$bin" index --repo "$work/repo" --data-dir "$work/data-$label" >/dev/null 2>&1
-  graphs+=("$label=$work/data-$label/nexus-lite.sqlite3")
-done
+mapfile -t graphs < <("$here/../index_graphs.sh" "$work" "$work/repo" "$@")
 python3 "$here/../ts-refs/compare.py" "$work/refs.jsonl" "${graphs[@]}"

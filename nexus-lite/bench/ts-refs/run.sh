@@ -21,13 +21,7 @@ git -C "$work/repo" -c user.name=bench -c user.email=bench@localhost commit -qm 
 ln -s ../npm/node_modules "$work/repo/node_modules"
 echo /node_modules >> "$work/repo/.git/info/exclude"
 node "$here/refs.js" "$work/npm/node_modules/typescript" "$work/repo" > "$work/refs.jsonl"
-graphs=()
-for spec in "$@"; do
-  label=${spec%%=*}; bin=${spec#*=}
-  rm -rf "$work/data-$label"
-  "$bin" index --repo "$work/repo" --data-dir "$work/data-$label" >/dev/null 2>&1
-  graphs+=("$label=$work/data-$label/nexus-lite.sqlite3")
-done
+mapfile -t graphs < <("$here/../index_graphs.sh" "$work" "$work/repo" "$@")
 # Where a graph and the references disagree, go-to-definition settles it (goto.js).
 python3 "$here/compare.py" --disputes "$work/disputes.jsonl" "$work/refs.jsonl" "${graphs[@]}"
 node "$here/goto.js" "$work/npm/node_modules/typescript" "$work/repo" "$work/disputes.jsonl" > "$work/goto.jsonl"
