@@ -268,8 +268,8 @@ fn typescript_javascript_and_rust_are_indexed() {
 }
 
 /// A Cargo workspace: its crates reached by name (`geo_core::...` from the crate's own tests
-/// and from another member), an `impl` written in another file than its type, and
-/// constructions (`Point { x }`, `Kind::Tuple(1)`) and a variant in a pattern.
+/// and from another member), an `impl` written in another file than its type, constructions
+/// (`Point { x }`, `Kind::Tuple(1)`), a variant in a pattern, and typed receivers.
 #[test]
 fn a_rust_workspace_links_crates_by_name_impls_apart_and_constructions() {
     let repo = tempfile::tempdir().unwrap();
@@ -290,7 +290,7 @@ fn a_rust_workspace_links_crates_by_name_impls_apart_and_constructions() {
     write(
         dir,
         "core/src/shapes.rs",
-        "pub struct Point {\n    pub x: usize,\n}\n\npub enum Kind {\n    Empty,\n    Tuple(usize),\n}\n\nimpl Point {\n    pub fn origin() -> Point {\n        Point { x: 0 }\n    }\n}\n",
+        "pub struct Point {\n    pub x: usize,\n}\n\npub enum Kind {\n    Empty,\n    Tuple(usize),\n}\n\nimpl Point {\n    pub fn origin() -> Point {\n        Point { x: 0 }\n    }\n\n    pub fn norm(&self) -> usize {\n        self.x\n    }\n}\n\nimpl Kind {\n    pub fn norm(&self) -> usize {\n        0\n    }\n}\n\npub struct Line {\n    pub start: Point,\n}\n\nimpl Line {\n    pub fn length(&self) -> usize {\n        self.start.norm()\n    }\n}\n",
     );
     write(
         dir,
@@ -306,7 +306,7 @@ fn a_rust_workspace_links_crates_by_name_impls_apart_and_constructions() {
     write(
         dir,
         "app/src/main.rs",
-        "use std::str::FromStr;\nuse geo_core::shapes::Point;\n\nfn main() {\n    let _p = Point::from_str(\"12\");\n}\n",
+        "use std::str::FromStr;\nuse geo_core::shapes::Point;\n\nfn main() {\n    let _p = Point::from_str(\"12\");\n    let q = Point::origin();\n    q.norm();\n}\n\nfn measure(p: &Point) -> usize {\n    p.norm()\n}\n",
     );
     // Enough files for the link to resolve calls on two threads, each with its own tables.
     for i in 0..70 {
@@ -344,6 +344,19 @@ fn a_rust_workspace_links_crates_by_name_impls_apart_and_constructions() {
         assert!(
             point.contains(&(caller.into(), "calls".into())),
             "{caller}: {point:?}"
+        );
+    }
+    // Receivers typed by a `let` bound to a call, a parameter and a struct's field (`Kind`
+    // has a `norm` too: no name guess).
+    let norm = impact_symbols(a, "core/src/shapes.Point.norm");
+    for caller in [
+        "app/src/main.main",
+        "app/src/main.measure",
+        "core/src/shapes.Line.length",
+    ] {
+        assert!(
+            norm.contains(&(caller.into(), "calls".into())),
+            "{caller}: {norm:?}"
         );
     }
     // A variant as a value constructs its enum; in a pattern it is read.

@@ -9,6 +9,8 @@ use crate::code::lang::{
 };
 use tree_sitter::{Node, Parser};
 
+mod types;
+
 /// Where a node sits: the symbol that contains it and the qualified-name prefix.
 #[derive(Debug, Clone)]
 struct Ctx {
@@ -271,6 +273,12 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
                 use_declaration(&mut out, node, src);
                 continue;
             }
+            "let_declaration" => {
+                if let Some(scope) = ctx.parent.filter(|_| ctx.in_fn) {
+                    types::let_binding(&mut out, node, src, scope, ctx.owner.as_deref());
+                }
+                None
+            }
             "call_expression" => {
                 if let Some(callee) =
                     field(node, "function").and_then(|f| callee_text(f, src, ctx.owner.as_deref()))
@@ -328,6 +336,9 @@ fn type_item(out: &mut FileParse, node: Node<'_>, src: &[u8], ctx: &Ctx) -> Opti
         _ => "trait",
     };
     let idx = push_symbol(out, node, &name, SymKind::Class, ctx, Some(detail));
+    if detail == "struct" {
+        types::fields(out, idx, node, src, &name);
+    }
     (detail == "trait").then(|| Ctx {
         parent: Some(idx),
         qbase: join(&ctx.qbase, &name),
@@ -375,6 +386,7 @@ fn function(out: &mut FileParse, node: Node<'_>, src: &[u8], ctx: &Ctx) -> Optio
         SymKind::Function
     };
     let idx = push_symbol(out, node, &name, kind, ctx, None);
+    types::signature(out, idx, node, src, ctx.owner.as_deref());
     Some(Ctx {
         parent: Some(idx),
         qbase: join(&ctx.qbase, &name),
@@ -577,6 +589,53 @@ fn unpack(k: Kind) { if let Kind::Empty = k {} let Kind::Tuple(n) = k else { ret
                 ("Kind", 27),
                 ("Kind", 27)
             ]
+        );
+    }
+
+    #[test]
+    fn type_facts_of_parameters_lets_fields_and_returns() {
+        let src = br#"
+pub struct Map { inner: Arc<Core>, list: Vec<u8>, name: &'static str }
+impl Map {
+    pub fn new() -> Self { Map { inner: Arc::new(Core::default()), list: vec![], name: "" } }
+    pub fn parse(s: &str) -> Result<Map, Error> { todo!() }
+    fn run(&self, other: &mut Map, dynamic: &dyn Visit, n: usize) {
+        let a = Map::new();
+        let b: Option<Core> = None;
+        let c = Map::parse("x")?;
+        let d = Map::parse("x").unwrap();
+        let mut e = Core { n };
+        let f = Kind::Tuple(1);
+        let (g, h) = (1, 2);
+    }
+}
+"#;
+        let r = Parsers::default().parse(Lang::Rust, src).unwrap();
+        assert!(r.parse_error.is_none(), "{:?}", r.parse_error);
+        let facts: Vec<(usize, &str, &str)> = r
+            .types
+            .iter()
+            .map(|f| (f.scope.unwrap(), f.name.as_str(), f.ty.as_str()))
+            .collect();
+        // Symbols: Map 0, Map.new 1, Map.parse 2, Map.run 3.
+        assert_eq!(
+            facts,
+            vec![
+                (0, "self.inner", "Core"),
+                (0, "self.list", "Vec"),
+                (3, "other", "Map"),
+                (3, "dynamic", "Visit"),
+                (3, "a", "Map.new()"),
+                (3, "b", "Core"),
+                (3, "c", "Map.parse()"),
+                (3, "d", "Map.parse()"),
+                (3, "e", "Core"),
+                (3, "f", "Kind"),
+            ]
+        );
+        assert_eq!(
+            r.returns,
+            vec![(1, "Map".to_string()), (2, "Map".to_string())]
         );
     }
 }
