@@ -290,7 +290,7 @@ fn a_rust_workspace_links_crates_by_name_impls_apart_and_constructions() {
     write(
         dir,
         "core/src/shapes.rs",
-        "pub struct Point {\n    pub x: usize,\n}\n\npub enum Kind {\n    Empty,\n    Tuple(usize),\n}\n\nimpl Point {\n    pub fn origin() -> Point {\n        Point { x: 0 }\n    }\n\n    pub fn norm(&self) -> usize {\n        self.x\n    }\n}\n\nimpl Kind {\n    pub fn norm(&self) -> usize {\n        0\n    }\n}\n\npub struct Line {\n    pub start: Point,\n}\n\nimpl Line {\n    pub fn length(&self) -> usize {\n        self.start.norm()\n    }\n}\n",
+        "pub struct Point {\n    pub x: usize,\n}\n\npub enum Kind {\n    Empty,\n    Tuple(usize),\n}\n\nimpl Point {\n    pub fn origin() -> Point {\n        Point { x: 0 }\n    }\n\n    pub fn norm(&self) -> usize {\n        self.x\n    }\n\n    pub fn as_bytes(&self) -> &[u8] {\n        &[]\n    }\n}\n\nimpl Kind {\n    pub fn norm(&self) -> usize {\n        0\n    }\n}\n\npub struct Line {\n    pub start: Point,\n}\n\nimpl Line {\n    pub fn length(&self) -> usize {\n        self.start.norm()\n    }\n}\n",
     );
     write(
         dir,
@@ -306,7 +306,7 @@ fn a_rust_workspace_links_crates_by_name_impls_apart_and_constructions() {
     write(
         dir,
         "app/src/main.rs",
-        "use std::str::FromStr;\nuse geo_core::shapes::Point;\n\nfn main() {\n    let _p = Point::from_str(\"12\");\n    let q = Point::origin();\n    q.norm();\n}\n\nfn measure(p: &Point) -> usize {\n    p.norm()\n}\n",
+        "use std::str::FromStr;\nuse geo_core::shapes::Point;\n\nfn main() {\n    let _p = Point::from_str(\"12\");\n    let q = Point::origin();\n    q.norm();\n}\n\nfn measure(p: &Point) -> usize {\n    p.norm()\n}\n\nfn raw(names: &[String]) -> usize {\n    names.iter().map(|s| s.as_bytes().len()).sum()\n}\n",
     );
     // Enough files for the link to resolve calls on two threads, each with its own tables.
     for i in 0..70 {
@@ -359,6 +359,13 @@ fn a_rust_workspace_links_crates_by_name_impls_apart_and_constructions() {
             "{caller}: {norm:?}"
         );
     }
+    // A standard library method name on an untyped receiver (a closure's `s: &String`) is
+    // not guessed to the one crate method of that name.
+    let as_bytes = impact_symbols(a, "core/src/shapes.Point.as_bytes");
+    assert!(
+        !as_bytes.iter().any(|(s, _)| s == "app/src/main.raw"),
+        "{as_bytes:?}"
+    );
     // A variant as a value constructs its enum; in a pattern it is read.
     let kind = impact_symbols(a, "core/src/shapes.Kind");
     assert!(
