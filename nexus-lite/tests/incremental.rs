@@ -922,6 +922,76 @@ fn a_regeneration_links_what_the_change_reaches_and_gives_the_full_graph() {
     });
     assert_eq!(linked, all);
     assert!(!calls_with(data.path(), &graph, apply, rule, 0.9));
+    // Rust: a receiver typed by a parameter, then by a struct's field, reaching a method of
+    // an `impl` written in another file than its type.
+    let (far, inner_go, other_go) = (
+        "nexus-lite/src/code/store.probe_far",
+        "nexus-lite/src/code/cache.ProbeInner.probe_go",
+        "nexus-lite/src/code/retention.ProbeOther.probe_go",
+    );
+    let (_, graph) = step(&state, repo.path(), data.path(), "Rust types", |r| {
+        append(
+            r,
+            "nexus-lite/src/code/retention.rs",
+            "\npub struct ProbeHolder {\n    pub inner: ProbeInner,\n}\n\npub struct ProbeInner;\n\npub struct ProbeOther;\n\nimpl ProbeOther {\n    pub fn probe_go(&self) -> usize {\n        2\n    }\n}\n",
+        );
+        append(
+            r,
+            "nexus-lite/src/code/cache.rs",
+            "\nuse crate::code::retention::ProbeInner;\n\nimpl ProbeInner {\n    pub fn probe_go(&self) -> usize {\n        1\n    }\n}\n",
+        );
+        append(
+            r,
+            "nexus-lite/src/code/store.rs",
+            "\nuse crate::code::retention::{ProbeHolder, ProbeInner};\n\npub fn probe_far(h: &ProbeHolder) -> usize {\n    h.inner.probe_go()\n}\n",
+        );
+    });
+    assert!(calls_with(data.path(), &graph, far, inner_go, 0.8));
+    assert!(!calls(data.path(), &graph, far, other_go));
+    // The field's type changes in its file alone: the caller in another file follows.
+    let (_, graph) = step(
+        &state,
+        repo.path(),
+        data.path(),
+        "a Rust field's type",
+        |r| {
+            replace(
+                r,
+                "nexus-lite/src/code/retention.rs",
+                "    pub inner: ProbeInner,\n",
+                "    pub inner: ProbeOther,\n",
+            );
+        },
+    );
+    assert!(calls_with(data.path(), &graph, far, other_go, 0.8));
+    assert!(!calls(data.path(), &graph, far, inner_go));
+    // A method added to the impl apart, called through a parameter in a third file.
+    let (_, graph) = step(
+        &state,
+        repo.path(),
+        data.path(),
+        "a Rust impl apart grows",
+        |r| {
+            replace(
+                r,
+                "nexus-lite/src/code/cache.rs",
+                "impl ProbeInner {\n",
+                "impl ProbeInner {\n    pub fn probe_more(&self) -> usize {\n        3\n    }\n\n",
+            );
+            append(
+                r,
+                "nexus-lite/src/code/retention.rs",
+                "\npub fn probe_more_use(i: &ProbeInner) -> usize {\n    i.probe_more()\n}\n",
+            );
+        },
+    );
+    assert!(calls_with(
+        data.path(),
+        &graph,
+        "nexus-lite/src/code/retention.probe_more_use",
+        "nexus-lite/src/code/cache.ProbeInner.probe_more",
+        0.8
+    ));
     // A new file: every file (module names may change).
     let (linked, _) = step(&state, repo.path(), data.path(), "a new file", |r| {
         std::fs::write(
