@@ -170,9 +170,10 @@ def is_code(kind, text, start, end):
     if re.search(r"\bimpl\b[^{;]*$", before) and re.match(r"\s+for\b", after):
         return True
     context = before_path(text, start)
-    if not EXPRESSION_BEFORE.search(context):
+    variant = re.match(r"\s*::\s*([A-Z]\w*[a-z]\w*)", after)  # camel case: not a constant
+    # `field: E::V` in a struct literal: a type is never a variant's path.
+    if not (EXPRESSION_BEFORE.search(context) or (variant and re.search(r"[^:]:$", context))):
         return False
-    variant = re.match(r"\s*::\s*([A-Z]\w*)", after)
     if variant:
         rest = after[skip_group(after, variant.end()) :].lstrip()
         return not re.match(r"(=>|\|(?!\|)|if\b|=(?!=))", rest)
@@ -238,14 +239,14 @@ def main():
     lsp.notify("initialized", {})
     if not lsp.quiescent.wait(1800):
         sys.exit("rust-analyzer did not finish loading the workspace in 30 minutes")
-    seen = set()
+    # One row per name, as the graph has one node: the references of every declaration of it
+    # (a type's several `impl From<X>` each declare `from`).
+    rows = {}
     for path in files:
         if not path.startswith("src/"):
             continue
         for name, kind, at in symbols(lsp, root, path):
-            if (path, name) in seen:  # one row per name, as the graph has one node
-                continue
-            seen.add((path, name))
+            every, code = rows.setdefault((path, name), (kind, set(), set()))[1:]
             refs = lsp.request(
                 "textDocument/references",
                 {
@@ -254,7 +255,6 @@ def main():
                     "context": {"includeDeclaration": False},
                 },
             )
-            every, code = set(), set()
             for r in refs or []:
                 rf = os.path.relpath(unquote(r["uri"][len("file://") :]), root)
                 if rf.startswith("..") or rf == path:
@@ -266,18 +266,18 @@ def main():
                 every.add(rf)
                 if is_code(kind, text, start, end):
                     code.add(rf)
-            print(
-                json.dumps(
-                    {
-                        "file": path,
-                        "name": name,
-                        "kind": kind,
-                        "all": sorted(every),
-                        "code": sorted(code),
-                    }
-                ),
-                flush=True,
+    for (path, name), (kind, every, code) in rows.items():
+        print(
+            json.dumps(
+                {
+                    "file": path,
+                    "name": name,
+                    "kind": kind,
+                    "all": sorted(every),
+                    "code": sorted(code),
+                }
             )
+        )
     lsp.request("shutdown", None)
     lsp.notify("exit", None)
 
