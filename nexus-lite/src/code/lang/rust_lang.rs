@@ -1,7 +1,8 @@
 //! Rust extraction with tree-sitter: structs, enums, unions and traits (classes, with the Rust
 //! item kind in `detail`), functions, methods of `impl` and `trait` blocks, `use` trees and
 //! `mod x;` declarations, calls and constructions (`Point { x }`, `Kind::Empty`, calls of the
-//! type), a variant in a pattern (a use of its enum) and `impl Trait for Type` (inherits).
+//! type), a variant in a pattern (a use of its enum) and `impl Trait for Type` (inherits);
+//! what names hold is [`types`]'s.
 
 use crate::code::lang::{
     Base, Call, FileParse, Import, SymKind, Symbol, children_rev, end_line_of, field, kind,
