@@ -800,7 +800,7 @@ fn words(text: &str) -> impl Iterator<Item = &str> {
 fn written_names(p: &FileParse) -> Vec<u64> {
     let mut out: FxHashSet<u64> = FxHashSet::default();
     let mut add = |text: &str| {
-        out.extend(words(text).map(name_hash));
+        out.extend(hashed_words(text));
     };
     for i in &p.imports {
         add(&i.module);

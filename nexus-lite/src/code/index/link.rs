@@ -63,7 +63,7 @@ pub(super) fn link(
     resolver.types.bases = add_bases(&mut g, &resolver, reuse);
     let impls = impl_members(&resolver);
     resolver.types.add_members(&impls);
-    add_calls_and_uses(&mut g, &resolver, reuse);
+    add_calls_and_uses(&mut g, &resolver, &impls, reuse);
     add_fixture_uses(&mut g, &resolver, reuse);
     flag_dynamic_uses(sources, &mut anomalies);
     flag_import_cycles(sources, &imports, &mut anomalies);
@@ -838,8 +838,14 @@ fn impl_members<'a>(r: &Resolver<'a>) -> Vec<((i64, &'a str), i64)> {
 /// Phase 4b: `calls` edges (resolved names and typed receivers, else a unique function of
 /// that name in the repository at [`NAME_MATCH_CONFIDENCE`], except builtin and
 /// standard-library method names and receivers of a known type), then `uses` edges for names
-/// read as values (resolved only, never guessed). Reused files keep their part's.
-fn add_calls_and_uses(g: &mut Builder, r: &Resolver<'_>, reuse: &[Option<Arc<Part>>]) {
+/// read as values (resolved only, never guessed). Reused files keep their part's. `impls`
+/// ([`impl_members`]) go into each thread's type tables too.
+fn add_calls_and_uses<'a>(
+    g: &mut Builder,
+    r: &Resolver<'a>,
+    impls: &[((i64, &'a str), i64)],
+    reuse: &[Option<Arc<Part>>],
+) {
     let todo: Vec<usize> = (0..r.sources.len())
         .filter(|fi| !reuse.get(*fi).is_some_and(Option::is_some))
         .collect();
@@ -853,11 +859,11 @@ fn add_calls_and_uses(g: &mut Builder, r: &Resolver<'_>, reuse: &[Option<Arc<Par
         // The read-only tables are shared; `r` itself is not (its memos are cells).
         let (sources, idx, symbols) = (r.sources, r.idx, r.symbols);
         let (imports, fixtures, bases) = (r.imports, r.fixtures, &r.types.bases);
-        let (facts, impls) = (&r.types.facts, impl_members(r));
+        let facts = &r.types.facts;
         let own = || {
             let mut types = Types::new(sources, symbols);
             types.bases = bases.clone();
-            types.add_members(&impls);
+            types.add_members(impls);
             types.facts = Arc::clone(facts);
             Resolver {
                 sources,

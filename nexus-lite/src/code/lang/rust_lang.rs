@@ -146,6 +146,13 @@ fn type_path(node: Node<'_>, src: &[u8], owner: Option<&str>) -> Option<String> 
     })
 }
 
+/// The type a struct expression constructs: `Point { x }`, `shapes::Point { x }`, and the
+/// enum of `Kind::Named { x }`.
+fn constructed(node: Node<'_>, src: &[u8], owner: Option<&str>) -> Option<String> {
+    let ty = type_path(field(node, "name")?, src, owner)?;
+    Some(variant_enum(&ty).unwrap_or(ty))
+}
+
 /// The enum of a variant path (`Kind` of `Kind.Named`, `ast.Kind` of `ast.Kind.Named`): its
 /// last two names are capitalised, the last in camel case (`u32.MAX` and `Self.LIMIT` are
 /// constants, `Point.new` a function).
@@ -291,10 +298,7 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
                 None
             }
             "struct_expression" => {
-                // `Point { x }`, `shapes::Point { x }`, `Kind::Named { x }`: a construction.
-                let owner = ctx.owner.as_deref();
-                if let Some(ty) = field(node, "name").and_then(|n| type_path(n, src, owner)) {
-                    let ty = variant_enum(&ty).unwrap_or(ty);
+                if let Some(ty) = constructed(node, src, ctx.owner.as_deref()) {
                     out.push_call(ctx.parent, ty, node);
                 }
                 None

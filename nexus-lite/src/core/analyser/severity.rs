@@ -73,9 +73,7 @@ pub fn ruff_newer_syntax(message: &str) -> bool {
 /// ([`ruff_security`]); likely bugs (`B0*`, `PLE*`, redefinitions, bare except) and syntax
 /// newer than the project's oldest Python → medium; everything else → low.
 pub fn ruff(code: Option<&str>, message: &str) -> Level {
-    let Some(code) = code.filter(|c| !c.is_empty()) else {
-        return Level::High;
-    };
+    let code = code.filter(|c| !c.is_empty()).unwrap_or("syntax-error");
     if ruff_cannot_run(code, message) {
         return Level::High;
     }

@@ -5,7 +5,7 @@
 //! `Map`, `-> Result<Self, Error>` returns the type): a method called on the wrapper itself is
 //! the standard library's, never the crate's.
 
-use super::{callee_text, type_path, variant_enum};
+use super::{callee_text, constructed, type_path, variant_enum};
 use crate::code::lang::{FileParse, TypeFact, field, kind, text};
 use tree_sitter::Node;
 
@@ -39,10 +39,7 @@ pub(super) fn declared(node: Node<'_>, src: &[u8], owner: Option<&str>) -> Optio
 /// through `?`, `.unwrap()`, `.expect(…)`, `&` and parentheses.
 fn held(node: Node<'_>, src: &[u8], owner: Option<&str>) -> Option<String> {
     match kind(node) {
-        "struct_expression" => {
-            let ty = type_path(field(node, "name")?, src, owner)?;
-            Some(variant_enum(&ty).unwrap_or(ty))
-        }
+        "struct_expression" => constructed(node, src, owner),
         "try_expression" | "parenthesized_expression" => held(node.named_child(0)?, src, owner),
         "reference_expression" => held(field(node, "value")?, src, owner),
         "call_expression" => {
