@@ -306,7 +306,7 @@ fn a_rust_workspace_links_crates_by_name_impls_apart_and_constructions() {
     write(
         dir,
         "app/src/main.rs",
-        "use std::str::FromStr;\nuse geo_core::shapes::Point;\n\nfn main() {\n    let _p = Point::from_str(\"12\");\n    let q = Point::origin();\n    q.norm();\n}\n\nfn measure(p: &Point) -> usize {\n    p.norm()\n}\n\nfn raw(names: &[String]) -> usize {\n    names.iter().map(|s| s.as_bytes().len()).sum()\n}\n",
+        "use std::str::FromStr;\nuse geo_core::shapes::Point;\n\nfn main() {\n    let _p = Point::from_str(\"12\");\n    let q = Point::origin();\n    q.norm();\n    assert_eq!(measure(&q), 0, \"{}\", 1);\n}\n\nfn measure(p: &Point) -> usize {\n    p.norm()\n}\n\nfn total(points: &[Point]) -> usize {\n    let mut n = 0;\n    for p in points {\n        n += p.norm();\n    }\n    n\n}\n\nfn chained(points: Vec<Point>) -> usize {\n    points.iter().map(|q| q.norm()).sum()\n}\n\nfn raw(names: &[String]) -> usize {\n    names.iter().map(|s| s.as_bytes().len()).sum()\n}\n",
     );
     // Enough files for the link to resolve calls on two threads, each with its own tables.
     for i in 0..70 {
@@ -346,19 +346,28 @@ fn a_rust_workspace_links_crates_by_name_impls_apart_and_constructions() {
             "{caller}: {point:?}"
         );
     }
-    // Receivers typed by a `let` bound to a call, a parameter and a struct's field (`Kind`
-    // has a `norm` too: no name guess).
+    // Receivers typed by a `let` bound to a call, a parameter, a struct's field, and an
+    // element of a slice in a `for` loop and in an iterator's closure (`Kind` has a `norm`
+    // too: no name guess).
     let norm = impact_symbols(a, "core/src/shapes.Point.norm");
     for caller in [
         "app/src/main.main",
         "app/src/main.measure",
         "core/src/shapes.Line.length",
+        "app/src/main.total",
+        "app/src/main.chained",
     ] {
         assert!(
             norm.contains(&(caller.into(), "calls".into())),
             "{caller}: {norm:?}"
         );
     }
+    // A call inside a macro's arguments.
+    let measure = impact_symbols(a, "app/src/main.measure");
+    assert!(
+        measure.contains(&("app/src/main.main".into(), "calls".into())),
+        "{measure:?}"
+    );
     // A standard library method name on an untyped receiver (a closure's `s: &String`) is
     // not guessed to the one crate method of that name.
     let as_bytes = impact_symbols(a, "core/src/shapes.Point.as_bytes");

@@ -258,9 +258,26 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
         owner: None,
         in_fn: false,
     }];
-    let mut stack: Vec<(Node<'_>, usize)> = vec![(tree.root_node(), 0)];
+    walk(&mut out, parser, tree.root_node(), src, &mut ctxs, 0, false);
+    Ok(out)
+}
+
+/// Walks `root` in context `ci`. In a macro's arguments (`in_macro`) only expressions count:
+/// items, imports and syntax errors there are the macro's business.
+fn walk(
+    out: &mut FileParse,
+    parser: &mut Parser,
+    root: Node<'_>,
+    src: &[u8],
+    ctxs: &mut Vec<Ctx>,
+    ci: usize,
+    in_macro: bool,
+) {
+    let mut stack: Vec<(Node<'_>, usize)> = vec![(root, ci)];
     while let Some((node, ci)) = stack.pop() {
-        note_error(&mut out, node, src);
+        if !in_macro {
+            note_error(out, node, src);
+        }
         if !node.has_error()
             && matches!(
                 kind(node),
@@ -271,19 +288,48 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
         }
         let ctx = ctxs[ci].clone();
         let opened = match kind(node) {
-            "struct_item" | "enum_item" | "union_item" | "trait_item" => {
-                type_item(&mut out, node, src, &ctx)
+            "struct_item"
+            | "enum_item"
+            | "union_item"
+            | "trait_item"
+            | "impl_item"
+            | "function_item"
+            | "function_signature_item"
+            | "mod_item"
+            | "use_declaration"
+                if in_macro =>
+            {
+                continue;
             }
-            "impl_item" => impl_item(&mut out, node, src, &ctx),
-            "function_item" | "function_signature_item" => function(&mut out, node, src, &ctx),
-            "mod_item" => mod_item(&mut out, node, src, &ctx),
+            "struct_item" | "enum_item" | "union_item" | "trait_item" => {
+                type_item(out, node, src, &ctx)
+            }
+            "impl_item" => impl_item(out, node, src, &ctx),
+            "function_item" | "function_signature_item" => function(out, node, src, &ctx),
+            "mod_item" => mod_item(out, node, src, &ctx),
             "use_declaration" => {
-                use_declaration(&mut out, node, src);
+                use_declaration(out, node, src);
+                continue;
+            }
+            "macro_invocation" => {
+                macro_arguments(out, parser, node, src, ctxs, ci);
                 continue;
             }
             "let_declaration" => {
                 if let Some(scope) = ctx.parent.filter(|_| ctx.in_fn) {
-                    types::let_binding(&mut out, node, src, scope, ctx.owner.as_deref());
+                    types::let_binding(out, node, src, scope, ctx.owner.as_deref());
+                }
+                None
+            }
+            "for_expression" => {
+                if let Some(scope) = ctx.parent.filter(|_| ctx.in_fn) {
+                    types::for_binding(out, node, src, scope);
+                }
+                None
+            }
+            "closure_expression" => {
+                if let Some(scope) = ctx.parent.filter(|_| ctx.in_fn) {
+                    types::closure_binding(out, node, src, scope);
                 }
                 None
             }
@@ -304,14 +350,14 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
                 None
             }
             "scoped_identifier" => {
-                variant_path(&mut out, node, src, &ctx);
+                variant_path(out, node, src, &ctx);
                 None
             }
             // `Kind::Named { x } =>`: the one place a variant is a type's path.
             "scoped_type_identifier"
                 if node.parent().is_some_and(|p| kind(p) == "struct_pattern") =>
             {
-                variant_path(&mut out, node, src, &ctx);
+                variant_path(out, node, src, &ctx);
                 None
             }
             _ => None,
@@ -327,7 +373,70 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
             stack.push((child, child_ci));
         }
     }
-    Ok(out)
+}
+
+/// `matches!(value, pattern)` (and `assert_matches!`) as its value and its pattern, with a
+/// guard if any: the pattern is no expression, so it is parsed as a `match` arm.
+fn pattern_split<'s>(node: Node<'_>, args: Node<'_>, src: &'s [u8]) -> Option<(&'s str, &'s str)> {
+    let name = text(field(node, "macro")?, src);
+    let name = name.rsplit("::").next().unwrap_or(name);
+    if !matches!(name, "matches" | "assert_matches" | "debug_assert_matches") {
+        return None;
+    }
+    let mut c = args.walk();
+    let comma = args.children(&mut c).find(|t| kind(*t) == ",")?;
+    let tokens = src.get(args.start_byte() + 1..args.end_byte().checked_sub(1)?)?;
+    let split = comma.start_byte().checked_sub(args.start_byte() + 1)?;
+    let value = std::str::from_utf8(tokens.get(..split)?).ok()?;
+    let pattern = std::str::from_utf8(tokens.get(split + 1..)?).ok()?;
+    Some((value, pattern))
+}
+
+/// The arguments of `assert_eq!(a.len(), n)`, `vec![Point::new()]`, `write!(f, "{}", x.y())`:
+/// tree-sitter leaves a macro's tokens unparsed, so a `(…)` or `[…]` argument list is parsed
+/// again as one expression and walked in the macro's context, its lines moved back to the
+/// file's. One that is no expression (`matches!(x, Some(_) if y)`, `info!(target: "t", …)`,
+/// a list of items) gives nothing, as `{…}` bodies do.
+fn macro_arguments(
+    out: &mut FileParse,
+    parser: &mut Parser,
+    node: Node<'_>,
+    src: &[u8],
+    ctxs: &mut Vec<Ctx>,
+    ci: usize,
+) {
+    let mut c = node.walk();
+    let Some(args) = node
+        .named_children(&mut c)
+        .find(|n| kind(*n) == "token_tree")
+    else {
+        return;
+    };
+    let tokens = text(args, src);
+    if !(tokens.starts_with('(') || tokens.starts_with('[')) {
+        return;
+    }
+    // The prefix stays on the arguments' first line, so rows differ by that line's row only.
+    let snippet = match pattern_split(node, args, src) {
+        Some((value, pattern)) => format!("fn m(){{match {value} {{{pattern} => {{}}}}}}"),
+        None => format!("fn m(){{{tokens};}}"),
+    };
+    let Ok(tree) = parse_tree(parser, snippet.as_bytes()) else {
+        return;
+    };
+    let root = tree.root_node();
+    let Some(body) = root.named_child(0).and_then(|f| field(f, "body")) else {
+        return;
+    };
+    if root.has_error() {
+        return;
+    }
+    let (calls, uses) = (out.calls.len(), out.uses.len());
+    walk(out, parser, body, snippet.as_bytes(), ctxs, ci, true);
+    let rows = args.start_position().row as u32;
+    for call in out.calls[calls..].iter_mut().chain(&mut out.uses[uses..]) {
+        call.line += rows;
+    }
 }
 
 /// A struct, enum, union or trait (a class with its Rust kind as detail); a trait opens the
@@ -593,6 +702,97 @@ fn unpack(k: Kind) { if let Kind::Empty = k {} let Kind::Tuple(n) = k else { ret
                 ("Kind", 23),
                 ("Kind", 27),
                 ("Kind", 27)
+            ]
+        );
+    }
+
+    #[test]
+    fn calls_in_macro_arguments_are_calls_on_their_own_lines() {
+        let src = br#"
+struct Point { x: i32 }
+impl Point {
+    fn show(&self, f: &mut Formatter) {
+        write!(f, "{}", self.norm())?;
+        assert_eq!(
+            helper(self.x),
+            Point { x: 1 }.norm()
+        );
+        let v = vec![Point::new(), Kind::Empty];
+        assert!(matches!(self.kind(), Kind::Named { .. }));
+        info!(target: "t", "{}", skipped());
+        thread_local! { static S: u32 = braced(); }
+        println!("{}", format!("{}", nested()));
+    }
+}
+"#;
+        let r = Parsers::default().parse(Lang::Rust, src).unwrap();
+        assert!(r.parse_error.is_none(), "{:?}", r.parse_error);
+        let calls: Vec<(&str, u32)> = r
+            .calls
+            .iter()
+            .map(|c| (c.callee.as_str(), c.line))
+            .collect();
+        assert_eq!(
+            calls,
+            vec![
+                ("Point.norm", 5),
+                ("helper", 7),
+                ("Point", 8),
+                ("Point.new", 10),
+                ("Kind", 10),
+                ("Point.kind", 11),
+                ("nested", 14),
+            ]
+        );
+        let uses: Vec<(&str, u32)> = r.uses.iter().map(|c| (c.callee.as_str(), c.line)).collect();
+        assert_eq!(uses, vec![("Kind", 11)]);
+        assert!(r.symbols.iter().all(|s| s.name != "m"));
+    }
+
+    #[test]
+    fn elements_of_collections_in_loops_and_closures() {
+        let src = br#"
+pub struct Scene { shapes: Vec<Shape>, by_name: HashMap<String, Arc<Shape>>, grid: [Cell; 4] }
+impl Scene {
+    fn draw(&self, extra: &[Shape], x: Cell) {
+        for s in &self.shapes {}
+        for (i, e) in extra.iter().enumerate() {}
+        for v in self.by_name.values() {}
+        for &c in self.grid.iter().rev() {}
+        for (k, v2) in &self.by_name {}
+        let areas: Vec<f64> = self.shapes.iter().filter(|t| t.big()).map(|u| u.area()).collect();
+        self.grid.iter().for_each(|x| x.paint());
+    }
+}
+"#;
+        let r = Parsers::default().parse(Lang::Rust, src).unwrap();
+        assert!(r.parse_error.is_none(), "{:?}", r.parse_error);
+        let facts: Vec<(usize, &str, &str)> = r
+            .types
+            .iter()
+            .map(|f| (f.scope.unwrap(), f.name.as_str(), f.ty.as_str()))
+            .collect();
+        // Symbols: Scene 0, Scene.draw 1. `x` is the parameter's, not the closure's.
+        assert_eq!(
+            facts,
+            vec![
+                (0, "self.shapes[]", "Shape"),
+                (0, "self.shapes[*]", "Shape"),
+                (0, "self.shapes", "Vec"),
+                (0, "self.by_name[]", "Shape"),
+                (0, "self.by_name", "HashMap"),
+                (0, "self.grid[]", "Cell"),
+                (0, "self.grid[*]", "Cell"),
+                (1, "extra[]", "Shape"),
+                (1, "extra[*]", "Shape"),
+                (1, "x", "Cell"),
+                (1, "s", "self.shapes[*]"),
+                (1, "e", "extra[*]"),
+                (1, "v", "self.by_name.values()[*]"),
+                (1, "c", "self.grid[*]"),
+                (1, "areas", "Vec"),
+                (1, "t", "self.shapes[*]"),
+                (1, "u", "self.shapes[*]"),
             ]
         );
     }

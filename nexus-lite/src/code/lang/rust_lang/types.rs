@@ -6,7 +6,7 @@
 //! the standard library's, never the crate's.
 
 use super::{callee_text, constructed, type_path, variant_enum};
-use crate::code::lang::{FileParse, TypeFact, field, kind, text};
+use crate::code::lang::{FileParse, ITERATED, TypeFact, field, kind, text};
 use tree_sitter::Node;
 
 /// Wrappers whose first type argument is what a method call reaches.
@@ -32,6 +32,219 @@ pub(super) fn declared(node: Node<'_>, src: &[u8], owner: Option<&str>) -> Optio
         }
         "type_identifier" | "scoped_type_identifier" => type_path(node, src, owner),
         _ => None,
+    }
+}
+
+/// Collections whose elements are their first type argument, and maps whose values (what
+/// `map[&k]` and `map.values()` give) are their second.
+const SEQUENCES: [&str; 10] = [
+    "Vec",
+    "VecDeque",
+    "HashSet",
+    "BTreeSet",
+    "IndexSet",
+    "BinaryHeap",
+    "LinkedList",
+    "SmallVec",
+    "ArrayVec",
+    "Slab",
+];
+const MAPS: [&str; 3] = ["HashMap", "BTreeMap", "IndexMap"];
+
+/// What indexing and iterating a value of declared type `node` give (`Vec<Point>`: a
+/// `Point`; `&[Point]`, `[Point; 4]` alike; `HashMap<K, Point>`: indexing a `Point`, iterating
+/// a pair), read through references and smart pointers.
+fn elements(
+    node: Node<'_>,
+    src: &[u8],
+    owner: Option<&str>,
+) -> Option<(Option<String>, Option<String>)> {
+    match kind(node) {
+        "reference_type" | "pointer_type" => elements(field(node, "type")?, src, owner),
+        "array_type" => {
+            let element = declared(field(node, "element")?, src, owner);
+            Some((element.clone(), element))
+        }
+        "generic_type" => {
+            let base = text(field(node, "type")?, src);
+            let name = base.rsplit("::").next().unwrap_or(base);
+            let args = field(node, "type_arguments")?;
+            let mut c = args.walk();
+            let mut args = args
+                .named_children(&mut c)
+                .filter(|a| kind(*a) != "lifetime");
+            if SEE_THROUGH.contains(&name) {
+                elements(args.next()?, src, owner)
+            } else if SEQUENCES.contains(&name) {
+                let element = declared(args.next()?, src, owner);
+                Some((element.clone(), element))
+            } else if MAPS.contains(&name) {
+                Some((declared(args.nth(1)?, src, owner), None))
+            } else {
+                None
+            }
+        }
+        _ => None,
+    }
+}
+
+/// Facts for `name` declared of type `node` in `scope`: what it is, and what its elements are.
+fn typed(
+    out: &mut FileParse,
+    scope: usize,
+    name: String,
+    node: Node<'_>,
+    src: &[u8],
+    owner: Option<&str>,
+) {
+    if let Some(found) = elements(node, src, owner) {
+        out.element_facts(Some(scope), &name, found);
+    }
+    if let Some(ty) = declared(node, src, owner) {
+        push(out, scope, name, ty);
+    }
+}
+
+/// The key of a value the facts can name: `items`, `self`, `self.items`, `a.b.c`.
+fn expr_key(node: Node<'_>, src: &[u8]) -> Option<String> {
+    match kind(node) {
+        "identifier" | "self" => Some(text(node, src).to_string()),
+        "field_expression" => {
+            let name = field(node, "field").filter(|f| kind(*f) == "field_identifier")?;
+            Some(format!(
+                "{}.{}",
+                expr_key(field(node, "value")?, src)?,
+                text(name, src)
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// Iterator methods that give the elements they are given.
+const SAME_ELEMENTS: [&str; 14] = [
+    "iter",
+    "iter_mut",
+    "into_iter",
+    "drain",
+    "rev",
+    "skip",
+    "take",
+    "copied",
+    "cloned",
+    "filter",
+    "skip_while",
+    "take_while",
+    "peekable",
+    "chain",
+];
+
+/// What an iteration over `node` gives one of, as a fact key (`self.items[*]`; `m.values()[*]`
+/// for a map's values), and whether it is numbered by `.enumerate()` (a `(i, x)` pair).
+fn iterated(node: Node<'_>, src: &[u8]) -> Option<(String, bool)> {
+    match kind(node) {
+        "reference_expression" => iterated(field(node, "value")?, src),
+        "call_expression" => {
+            let function = field(node, "function").filter(|f| kind(*f) == "field_expression")?;
+            let value = field(function, "value")?;
+            match text(field(function, "field")?, src) {
+                "enumerate" => match iterated(value, src)? {
+                    (key, false) => Some((key, true)),
+                    (_, true) => None,
+                },
+                "values" | "values_mut" | "into_values" => Some((
+                    format!("{}.values(){ITERATED}", expr_key(value, src)?),
+                    false,
+                )),
+                method if SAME_ELEMENTS.contains(&method) => iterated(value, src),
+                _ => None,
+            }
+        }
+        _ => Some((format!("{}{ITERATED}", expr_key(node, src)?), false)),
+    }
+}
+
+/// The one name a pattern binds to an iterated element: `x`, `mut x`, `&x`, and `(_, x)` of
+/// an enumeration.
+fn element_binding<'s>(pattern: Node<'_>, src: &'s [u8], numbered: bool) -> Option<&'s str> {
+    match kind(pattern) {
+        "reference_pattern" if !numbered => element_binding(pattern.named_child(0)?, src, false),
+        "tuple_pattern" if numbered && pattern.named_child_count() == 2 => {
+            element_binding(pattern.named_child(1)?, src, false)
+        }
+        _ if numbered => None,
+        _ => bound_name(pattern, src),
+    }
+}
+
+/// `for x in &self.items`, `for (i, x) in items.iter().enumerate()`: `x` is an element.
+pub(super) fn for_binding(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: usize) {
+    let (Some(pattern), Some(value)) = (field(node, "pattern"), field(node, "value")) else {
+        return;
+    };
+    if let Some((key, numbered)) = iterated(value, src)
+        && let Some(name) = element_binding(pattern, src, numbered)
+    {
+        push(out, scope, name.to_string(), key);
+    }
+}
+
+/// Iterator methods whose closure's first parameter is an element (`find`'s and `filter`'s a
+/// reference to one, read the same).
+const ELEMENT_CLOSURES: [&str; 16] = [
+    "map",
+    "for_each",
+    "filter",
+    "filter_map",
+    "flat_map",
+    "find",
+    "find_map",
+    "any",
+    "all",
+    "position",
+    "inspect",
+    "take_while",
+    "skip_while",
+    "max_by_key",
+    "min_by_key",
+    "partition",
+];
+
+/// `items.iter().map(|x| x.area())`: the closure's parameter `x` is an element of `items`,
+/// a fact of the enclosing function unless it names one already (a closure's parameter is no
+/// scope of its own here).
+pub(super) fn closure_binding(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: usize) {
+    let Some(call) = node.parent().and_then(|args| args.parent()) else {
+        return;
+    };
+    let Some(function) = field(call, "function").filter(|f| kind(*f) == "field_expression") else {
+        return;
+    };
+    let (Some(method), Some(receiver)) = (field(function, "field"), field(function, "value"))
+    else {
+        return;
+    };
+    if !ELEMENT_CLOSURES.contains(&text(method, src)) || kind(receiver) != "call_expression" {
+        return;
+    }
+    let Some(param) = field(node, "parameters").and_then(|p| p.named_child(0)) else {
+        return;
+    };
+    let param = match kind(param) {
+        "parameter" => match field(param, "pattern") {
+            Some(p) => p,
+            None => return,
+        },
+        _ => param,
+    };
+    if let Some((key, numbered)) = iterated(receiver, src)
+        && let Some(name) = element_binding(param, src, numbered)
+        && !out
+            .types
+            .iter()
+            .any(|f| f.scope == Some(scope) && f.name == name)
+    {
+        push(out, scope, name.to_string(), key);
     }
 }
 
@@ -88,11 +301,9 @@ pub(super) fn let_binding(
     let Some(name) = field(node, "pattern").and_then(|p| bound_name(p, src)) else {
         return;
     };
-    let ty = match field(node, "type") {
-        Some(t) => declared(t, src, owner),
-        None => field(node, "value").and_then(|v| held(v, src, owner)),
-    };
-    if let Some(ty) = ty {
+    if let Some(t) = field(node, "type") {
+        typed(out, scope, name.to_string(), t, src, owner);
+    } else if let Some(ty) = field(node, "value").and_then(|v| held(v, src, owner)) {
         push(out, scope, name.to_string(), ty);
     }
 }
@@ -117,9 +328,8 @@ pub(super) fn signature(
             continue;
         }
         let name = field(p, "pattern").and_then(|n| bound_name(n, src));
-        let ty = field(p, "type").and_then(|t| declared(t, src, owner));
-        if let (Some(name), Some(ty)) = (name, ty) {
-            push(out, idx, name.to_string(), ty);
+        if let (Some(name), Some(t)) = (name, field(p, "type")) {
+            typed(out, idx, name.to_string(), t, src, owner);
         }
     }
 }
@@ -135,9 +345,8 @@ pub(super) fn fields(out: &mut FileParse, idx: usize, node: Node<'_>, src: &[u8]
             continue;
         }
         let name = field(f, "name").map(|n| text(n, src));
-        let ty = field(f, "type").and_then(|t| declared(t, src, Some(owner)));
-        if let (Some(name), Some(ty)) = (name, ty) {
-            push(out, idx, format!("self.{name}"), ty);
+        if let (Some(name), Some(t)) = (name, field(f, "type")) {
+            typed(out, idx, format!("self.{name}"), t, src, Some(owner));
         }
     }
 }
