@@ -164,9 +164,10 @@ def is_code(kind, text, start, end):
                 break
         after = after[i:]
     nxt = after.lstrip()
-    if kind != "class":
-        return nxt[:1] == "("
     before = text[max(0, start - 300) : start]
+    if kind != "class":
+        # A trait method's references list its impls' definitions: `fn name(` is no call.
+        return nxt[:1] == "(" and not re.search(r"\bfn\s+$", before)
     if re.search(r"\bimpl\b[^{;]*$", before) and re.match(r"\s+for\b", after):
         return True
     context = before_path(text, start)

@@ -8,6 +8,7 @@ use crate::code::lang::{
     Base, Call, FileParse, Import, SymKind, Symbol, children_rev, end_line_of, field, kind,
     line_of, note_error, parse_tree, plain_callee, text,
 };
+use std::rc::Rc;
 use tree_sitter::{Node, Parser};
 
 mod types;
@@ -21,6 +22,8 @@ struct Ctx {
     qbase: String,
     /// `impl`/`trait` block: the type (or trait) whose methods are declared here.
     owner: Option<String>,
+    /// The type parameters in scope bounded by one trait of ours (`T` of `impl<T: Buf>`).
+    bounds: Rc<[(String, String)]>,
     in_fn: bool,
 }
 
@@ -93,6 +96,17 @@ fn flatten_use(node: Node<'_>, prefix: &str, src: &[u8], out: &mut Vec<(String, 
     }
 }
 
+/// Methods that give the value they are called on, or what it wraps (`Option<T>`'s `T`):
+/// read through in a receiver, as the type facts read through `Option` and `Result`.
+const SAME_VALUE: [&str; 9] = [
+    "unwrap", "expect", "clone", "as_ref", "as_mut", "borrow", "borrow_mut", "unwrap_or_default",
+    "as_deref",
+];
+
+/// The key the linker types a called expression by, dotted: `helper`, `store.open`,
+/// `Self::with` as `Owner.with`, `self.inner.len` as `Owner.inner.len`, and through calls'
+/// results (`Url::parse(s)?.origin` as `Url.parse().origin`, `Kind::V(x).f` as `Kind().f`,
+/// `Point { .. }.norm` as `Point().norm`).
 fn callee_text(node: Node<'_>, src: &[u8], owner: Option<&str>) -> Option<String> {
     let node = if kind(node) == "generic_function" {
         field(node, "function")?
@@ -105,21 +119,54 @@ fn callee_text(node: Node<'_>, src: &[u8], owner: Option<&str>) -> Option<String
     ) {
         return None;
     }
-    let t = text(node, src);
-    if !plain_callee(t) {
-        return None;
-    }
-    let dotted = t.replace("::", ".");
+    value_text(node, src, owner)
+}
+
+/// [`value_key`] with `self` and `Self` as the owner's, `None` when too long to be worth it.
+fn value_text(node: Node<'_>, src: &[u8], owner: Option<&str>) -> Option<String> {
+    let key = value_key(node, src, owner).filter(|k| k.len() < 200)?;
     Some(match owner {
-        Some(o) => match dotted
+        Some(o) => match key
             .strip_prefix("self.")
-            .or_else(|| dotted.strip_prefix("Self."))
+            .or_else(|| key.strip_prefix("Self."))
         {
             Some(rest) => format!("{o}.{rest}"),
-            None => dotted,
+            None => key,
         },
-        None => dotted,
+        None => key,
     })
+}
+
+/// [`callee_text`]'s key of any expression it can name, before `self` is the owner's.
+fn value_key(node: Node<'_>, src: &[u8], owner: Option<&str>) -> Option<String> {
+    match kind(node) {
+        "identifier" | "self" | "scoped_identifier" => {
+            let t = text(node, src);
+            plain_callee(t).then(|| t.replace("::", "."))
+        }
+        "generic_function" => value_key(field(node, "function")?, src, owner),
+        "field_expression" => {
+            let name = field(node, "field").filter(|f| kind(*f) == "field_identifier")?;
+            let value = value_key(field(node, "value")?, src, owner)?;
+            Some(format!("{value}.{}", text(name, src)))
+        }
+        "call_expression" => {
+            let function = field(node, "function")?;
+            if kind(function) == "field_expression"
+                && field(function, "field").is_some_and(|m| SAME_VALUE.contains(&text(m, src)))
+            {
+                return value_key(field(function, "value")?, src, owner);
+            }
+            let called = value_key(function, src, owner)?;
+            Some(format!("{}()", variant_enum(&called).unwrap_or(called)))
+        }
+        "try_expression" | "parenthesized_expression" => {
+            value_key(node.named_child(0)?, src, owner)
+        }
+        "reference_expression" => value_key(field(node, "value")?, src, owner),
+        "struct_expression" => Some(format!("{}()", constructed(node, src, owner)?)),
+        _ => None,
+    }
 }
 
 /// A type named in an expression (`Point`, `shapes::Point`, `Self`), dotted, `Self` as the
@@ -257,6 +304,7 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
         qbase: String::new(),
         owner: None,
         in_fn: false,
+        bounds: Rc::new([]),
     }];
     walk(&mut out, parser, tree.root_node(), src, &mut ctxs, 0, false);
     Ok(out)
@@ -317,7 +365,7 @@ fn walk(
             }
             "let_declaration" => {
                 if let Some(scope) = ctx.parent.filter(|_| ctx.in_fn) {
-                    types::let_binding(out, node, src, scope, ctx.owner.as_deref());
+                    types::let_binding(out, node, src, scope, &ctx);
                 }
                 None
             }
@@ -451,13 +499,15 @@ fn type_item(out: &mut FileParse, node: Node<'_>, src: &[u8], ctx: &Ctx) -> Opti
     };
     let idx = push_symbol(out, node, &name, SymKind::Class, ctx, Some(detail));
     if detail == "struct" {
-        types::fields(out, idx, node, src, &name);
+        let bounds = types::bounds(node, src, &ctx.bounds);
+        types::fields(out, idx, node, src, &name, &bounds);
     }
     (detail == "trait").then(|| Ctx {
         parent: Some(idx),
         qbase: join(&ctx.qbase, &name),
         owner: Some(name),
         in_fn: false,
+        bounds: ctx.bounds.clone(),
     })
 }
 
@@ -487,6 +537,7 @@ fn impl_item(out: &mut FileParse, node: Node<'_>, src: &[u8], ctx: &Ctx) -> Opti
         qbase: qname,
         owner: Some(ty),
         in_fn: false,
+        bounds: types::bounds(node, src, &ctx.bounds).into(),
     })
 }
 
@@ -500,13 +551,16 @@ fn function(out: &mut FileParse, node: Node<'_>, src: &[u8], ctx: &Ctx) -> Optio
         SymKind::Function
     };
     let idx = push_symbol(out, node, &name, kind, ctx, None);
-    types::signature(out, idx, node, src, ctx.owner.as_deref());
-    Some(Ctx {
+    let bounds: Rc<[(String, String)]> = types::bounds(node, src, &ctx.bounds).into();
+    let inner = Ctx {
         parent: Some(idx),
         qbase: join(&ctx.qbase, &name),
         owner: ctx.owner.clone(),
         in_fn: true,
-    })
+        bounds,
+    };
+    types::signature(out, idx, node, src, &inner);
+    Some(inner)
 }
 
 /// `mod x { ... }` opens a naming context; a top-level `mod x;` (without `#[path]`) is an
@@ -519,6 +573,7 @@ fn mod_item(out: &mut FileParse, node: Node<'_>, src: &[u8], ctx: &Ctx) -> Optio
             qbase: join(&ctx.qbase, &name),
             owner: None,
             in_fn: ctx.in_fn,
+            bounds: ctx.bounds.clone(),
         });
     }
     if ctx.qbase.is_empty() && !has_path_attribute(node, src) {
@@ -737,6 +792,7 @@ impl Point {
             vec![
                 ("Point.norm", 5),
                 ("helper", 7),
+                ("Point().norm", 8),
                 ("Point", 8),
                 ("Point.new", 10),
                 ("Kind", 10),
@@ -798,6 +854,41 @@ impl Scene {
     }
 
     #[test]
+    fn type_parameters_are_the_one_trait_of_ours_bounding_them() {
+        let src = br#"
+pub struct Reader<R: io::Buf + Send> { inner: R }
+impl<B: Buf> Wrap<B> {
+    fn one<T: Clone + Buf, U>(&self, t: &mut T, u: U, b: Vec<B>) -> T where U: Sink + Debug {
+        let v: B = todo!();
+    }
+    fn two<T: Buf + Sink>(t: T) {}
+}
+"#;
+        let r = Parsers::default().parse(Lang::Rust, src).unwrap();
+        assert!(r.parse_error.is_none(), "{:?}", r.parse_error);
+        let facts: Vec<(usize, &str, &str)> = r
+            .types
+            .iter()
+            .map(|f| (f.scope.unwrap(), f.name.as_str(), f.ty.as_str()))
+            .collect();
+        // Symbols: Reader 0, Wrap.one 1, Wrap.two 2; `T: Buf + Sink` is ambiguous.
+        assert_eq!(
+            facts,
+            vec![
+                (0, "self.inner", "io.Buf"),
+                (1, "t", "Buf"),
+                (1, "u", "Sink"),
+                (1, "b[]", "Buf"),
+                (1, "b[*]", "Buf"),
+                (1, "b", "Vec"),
+                (1, "v", "Buf"),
+                (2, "t", "T"),
+            ]
+        );
+        assert_eq!(r.returns, vec![(1, "Buf".to_string())]);
+    }
+
+    #[test]
     fn type_facts_of_parameters_lets_fields_and_returns() {
         let src = br#"
 pub struct Map { inner: Arc<Core>, list: Vec<u8>, name: &'static str }
@@ -835,7 +926,7 @@ impl Map {
                 (3, "c", "Map.parse()"),
                 (3, "d", "Map.parse()"),
                 (3, "e", "Core"),
-                (3, "f", "Kind"),
+                (3, "f", "Kind()"),
             ]
         );
         assert_eq!(

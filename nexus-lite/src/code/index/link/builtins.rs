@@ -318,6 +318,7 @@ const ECMASCRIPT_GLOBALS: &[&str] = &[
 /// Hash): `buf.as_bytes()` on a receiver of unknown type is the library's, not the one crate
 /// method of that name. Sorted (binary search).
 const RUST_LIBRARY_METHODS: &[&str] = &[
+    "and_modify",
     "and_then",
     "as_bytes",
     "as_deref",
@@ -366,6 +367,8 @@ const RUST_LIBRARY_METHODS: &[&str] = &[
     "from_utf8_unchecked",
     "get",
     "get_mut",
+    "get_or_insert",
+    "get_or_insert_with",
     "hash",
     "insert",
     "into",
@@ -390,6 +393,10 @@ const RUST_LIBRARY_METHODS: &[&str] = &[
     "next",
     "ok",
     "ok_or",
+    "or_default",
+    "or_insert",
+    "or_insert_with",
+    "or_insert_with_key",
     "parse",
     "partial_cmp",
     "peekable",

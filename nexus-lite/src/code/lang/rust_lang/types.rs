@@ -5,7 +5,7 @@
 //! `Map`, `-> Result<Self, Error>` returns the type): a method called on the wrapper itself is
 //! the standard library's, never the crate's.
 
-use super::{callee_text, constructed, type_path, variant_enum};
+use super::{Ctx, constructed, type_path, value_text};
 use crate::code::lang::{FileParse, ITERATED, TypeFact, field, kind, text};
 use tree_sitter::Node;
 
@@ -88,6 +88,74 @@ fn elements(
     }
 }
 
+/// Traits of the standard library (and serde's) a bound names besides the one of ours that
+/// types the parameter's methods.
+const LIBRARY_TRAITS: [&str; 40] = [
+    "Any", "AsMut", "AsRef", "Borrow", "BorrowMut", "BuildHasher", "Clone", "Copy", "Debug",
+    "Default", "Deref", "DerefMut", "Deserialize", "Display", "DoubleEndedIterator", "Eq",
+    "Error", "ExactSizeIterator", "Extend", "Fn", "FnMut", "FnOnce", "From", "FromIterator",
+    "FromStr", "Future", "Hash", "Hasher", "Into", "IntoIterator", "Iterator", "Ord",
+    "PartialEq", "PartialOrd", "Send", "Serialize", "Sized", "Sync", "ToString", "Unpin",
+];
+
+/// `inherited` and the type parameters of item `node` (`<T: Buf>`, `where T: Buf`) bounded
+/// by exactly one trait that is not the standard library's, with that trait (dotted).
+pub(super) fn bounds(
+    node: Node<'_>,
+    src: &[u8],
+    inherited: &[(String, String)],
+) -> Vec<(String, String)> {
+    let mut out = inherited.to_vec();
+    let mut bounded = |param: Node<'_>, traits: Option<Node<'_>>| {
+        let Some(traits) = traits else { return };
+        let mut c = traits.walk();
+        let ours: Vec<String> = traits
+            .named_children(&mut c)
+            .filter_map(|t| match kind(t) {
+                "generic_type" => type_path(field(t, "type")?, src, None),
+                _ => type_path(t, src, None),
+            })
+            .filter(|t| !LIBRARY_TRAITS.contains(&t.rsplit('.').next().unwrap_or(t)))
+            .collect();
+        if let [one] = ours.as_slice()
+            && kind(param) == "type_identifier"
+        {
+            out.push((text(param, src).to_string(), one.clone()));
+        }
+    };
+    if let Some(params) = field(node, "type_parameters") {
+        let mut c = params.walk();
+        for p in params.named_children(&mut c) {
+            if kind(p) == "type_parameter"
+                && let Some(name) = field(p, "name")
+            {
+                bounded(name, field(p, "bounds"));
+            }
+        }
+    }
+    let mut c = node.walk();
+    for clause in node
+        .named_children(&mut c)
+        .filter(|n| kind(*n) == "where_clause")
+    {
+        let mut w = clause.walk();
+        for p in clause.named_children(&mut w) {
+            if let Some(left) = field(p, "left") {
+                bounded(left, field(p, "bounds"));
+            }
+        }
+    }
+    out
+}
+
+/// `ty`, or the trait bounding it when it is a type parameter in scope.
+fn bounded(ty: String, bounds: &[(String, String)]) -> String {
+    match bounds.iter().rev().find(|(param, _)| *param == ty) {
+        Some((_, bound)) => bound.clone(),
+        None => ty,
+    }
+}
+
 /// Facts for `name` declared of type `node` in `scope`: what it is, and what its elements are.
 fn typed(
     out: &mut FileParse,
@@ -96,12 +164,17 @@ fn typed(
     node: Node<'_>,
     src: &[u8],
     owner: Option<&str>,
+    bounds: &[(String, String)],
 ) {
-    if let Some(found) = elements(node, src, owner) {
+    if let Some((indexed, iterated)) = elements(node, src, owner) {
+        let found = (
+            indexed.map(|t| bounded(t, bounds)),
+            iterated.map(|t| bounded(t, bounds)),
+        );
         out.element_facts(Some(scope), &name, found);
     }
     if let Some(ty) = declared(node, src, owner) {
-        push(out, scope, name, ty);
+        push(out, scope, name, bounded(ty, bounds));
     }
 }
 
@@ -249,26 +322,13 @@ pub(super) fn closure_binding(out: &mut FileParse, node: Node<'_>, src: &[u8], s
 }
 
 /// What a `let` value holds: a construction's type, a call's result (`Map.new()`), read
-/// through `?`, `.unwrap()`, `.expect(…)`, `&` and parentheses.
+/// through `?`, `.unwrap()`, `.expect(…)`, `&` and parentheses (see [`value_text`]).
 fn held(node: Node<'_>, src: &[u8], owner: Option<&str>) -> Option<String> {
     match kind(node) {
         "struct_expression" => constructed(node, src, owner),
         "try_expression" | "parenthesized_expression" => held(node.named_child(0)?, src, owner),
         "reference_expression" => held(field(node, "value")?, src, owner),
-        "call_expression" => {
-            let function = field(node, "function")?;
-            if kind(function) == "field_expression"
-                && let Some(method) = field(function, "field")
-                && matches!(text(method, src), "unwrap" | "expect")
-            {
-                return held(field(function, "value")?, src, owner);
-            }
-            let callee = callee_text(function, src, owner)?;
-            Some(match variant_enum(&callee) {
-                Some(enum_path) => enum_path,
-                None => format!("{callee}()"),
-            })
-        }
+        "call_expression" => value_text(node, src, owner),
         _ => None,
     }
 }
@@ -291,33 +351,23 @@ fn push(out: &mut FileParse, scope: usize, name: String, ty: String) {
 }
 
 /// `let x: T = …` or `let x = T::new(…)` in function `scope`.
-pub(super) fn let_binding(
-    out: &mut FileParse,
-    node: Node<'_>,
-    src: &[u8],
-    scope: usize,
-    owner: Option<&str>,
-) {
+pub(super) fn let_binding(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: usize, ctx: &Ctx) {
+    let owner = ctx.owner.as_deref();
     let Some(name) = field(node, "pattern").and_then(|p| bound_name(p, src)) else {
         return;
     };
     if let Some(t) = field(node, "type") {
-        typed(out, scope, name.to_string(), t, src, owner);
+        typed(out, scope, name.to_string(), t, src, owner, &ctx.bounds);
     } else if let Some(ty) = field(node, "value").and_then(|v| held(v, src, owner)) {
         push(out, scope, name.to_string(), ty);
     }
 }
 
 /// Function `idx`'s parameters (`x: &T`) and return type.
-pub(super) fn signature(
-    out: &mut FileParse,
-    idx: usize,
-    node: Node<'_>,
-    src: &[u8],
-    owner: Option<&str>,
-) {
+pub(super) fn signature(out: &mut FileParse, idx: usize, node: Node<'_>, src: &[u8], ctx: &Ctx) {
+    let owner = ctx.owner.as_deref();
     if let Some(ty) = field(node, "return_type").and_then(|t| declared(t, src, owner)) {
-        out.returns.push((idx, ty));
+        out.returns.push((idx, bounded(ty, &ctx.bounds)));
     }
     let Some(params) = field(node, "parameters") else {
         return;
@@ -329,13 +379,20 @@ pub(super) fn signature(
         }
         let name = field(p, "pattern").and_then(|n| bound_name(n, src));
         if let (Some(name), Some(t)) = (name, field(p, "type")) {
-            typed(out, idx, name.to_string(), t, src, owner);
+            typed(out, idx, name.to_string(), t, src, owner, &ctx.bounds);
         }
     }
 }
 
 /// The named fields of struct `idx` (`self.name` in its class's scope, as Python's attributes).
-pub(super) fn fields(out: &mut FileParse, idx: usize, node: Node<'_>, src: &[u8], owner: &str) {
+pub(super) fn fields(
+    out: &mut FileParse,
+    idx: usize,
+    node: Node<'_>,
+    src: &[u8],
+    owner: &str,
+    bounds: &[(String, String)],
+) {
     let Some(body) = field(node, "body").filter(|b| kind(*b) == "field_declaration_list") else {
         return;
     };
@@ -346,7 +403,7 @@ pub(super) fn fields(out: &mut FileParse, idx: usize, node: Node<'_>, src: &[u8]
         }
         let name = field(f, "name").map(|n| text(n, src));
         if let (Some(name), Some(t)) = (name, field(f, "type")) {
-            typed(out, idx, format!("self.{name}"), t, src, Some(owner));
+            typed(out, idx, format!("self.{name}"), t, src, Some(owner), bounds);
         }
     }
 }
