@@ -91,11 +91,46 @@ fn elements(
 /// Traits of the standard library (and serde's) a bound names besides the one of ours that
 /// types the parameter's methods.
 const LIBRARY_TRAITS: [&str; 40] = [
-    "Any", "AsMut", "AsRef", "Borrow", "BorrowMut", "BuildHasher", "Clone", "Copy", "Debug",
-    "Default", "Deref", "DerefMut", "Deserialize", "Display", "DoubleEndedIterator", "Eq",
-    "Error", "ExactSizeIterator", "Extend", "Fn", "FnMut", "FnOnce", "From", "FromIterator",
-    "FromStr", "Future", "Hash", "Hasher", "Into", "IntoIterator", "Iterator", "Ord",
-    "PartialEq", "PartialOrd", "Send", "Serialize", "Sized", "Sync", "ToString", "Unpin",
+    "Any",
+    "AsMut",
+    "AsRef",
+    "Borrow",
+    "BorrowMut",
+    "BuildHasher",
+    "Clone",
+    "Copy",
+    "Debug",
+    "Default",
+    "Deref",
+    "DerefMut",
+    "Deserialize",
+    "Display",
+    "DoubleEndedIterator",
+    "Eq",
+    "Error",
+    "ExactSizeIterator",
+    "Extend",
+    "Fn",
+    "FnMut",
+    "FnOnce",
+    "From",
+    "FromIterator",
+    "FromStr",
+    "Future",
+    "Hash",
+    "Hasher",
+    "Into",
+    "IntoIterator",
+    "Iterator",
+    "Ord",
+    "PartialEq",
+    "PartialOrd",
+    "Send",
+    "Serialize",
+    "Sized",
+    "Sync",
+    "ToString",
+    "Unpin",
 ];
 
 /// `inherited` and the type parameters of item `node` (`<T: Buf>`, `where T: Buf`) bounded
@@ -351,7 +386,13 @@ fn push(out: &mut FileParse, scope: usize, name: String, ty: String) {
 }
 
 /// `let x: T = …` or `let x = T::new(…)` in function `scope`.
-pub(super) fn let_binding(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: usize, ctx: &Ctx) {
+pub(super) fn let_binding(
+    out: &mut FileParse,
+    node: Node<'_>,
+    src: &[u8],
+    scope: usize,
+    ctx: &Ctx,
+) {
     let owner = ctx.owner.as_deref();
     let Some(name) = field(node, "pattern").and_then(|p| bound_name(p, src)) else {
         return;
@@ -403,7 +444,15 @@ pub(super) fn fields(
         }
         let name = field(f, "name").map(|n| text(n, src));
         if let (Some(name), Some(t)) = (name, field(f, "type")) {
-            typed(out, idx, format!("self.{name}"), t, src, Some(owner), bounds);
+            typed(
+                out,
+                idx,
+                format!("self.{name}"),
+                t,
+                src,
+                Some(owner),
+                bounds,
+            );
         }
     }
 }
