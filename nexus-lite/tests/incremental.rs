@@ -992,6 +992,40 @@ fn a_regeneration_links_what_the_change_reaches_and_gives_the_full_graph() {
         "nexus-lite/src/code/cache.ProbeInner.probe_more",
         0.8
     ));
+    // Elements of a field's collection, in a `for` loop and in a closure inside a macro's
+    // arguments; then the element type changes in the struct's file alone.
+    let each = "nexus-lite/src/code/store.probe_each";
+    let (_, graph) = step(&state, repo.path(), data.path(), "Rust elements", |r| {
+        replace(
+            r,
+            "nexus-lite/src/code/retention.rs",
+            "    pub inner: ProbeOther,\n",
+            "    pub inner: ProbeOther,\n    pub all: Vec<ProbeInner>,\n",
+        );
+        append(
+            r,
+            "nexus-lite/src/code/store.rs",
+            "\npub fn probe_each(h: &ProbeHolder) -> usize {\n    let mut n = 0;\n    for p in &h.all {\n        n += p.probe_go();\n    }\n    assert!(h.all.iter().all(|q| q.probe_go() > 0));\n    n\n}\n",
+        );
+    });
+    assert!(calls_with(data.path(), &graph, each, inner_go, 0.8));
+    assert!(!calls(data.path(), &graph, each, other_go));
+    let (_, graph) = step(
+        &state,
+        repo.path(),
+        data.path(),
+        "a Rust element type",
+        |r| {
+            replace(
+                r,
+                "nexus-lite/src/code/retention.rs",
+                "    pub all: Vec<ProbeInner>,\n",
+                "    pub all: Vec<ProbeOther>,\n",
+            );
+        },
+    );
+    assert!(calls_with(data.path(), &graph, each, other_go, 0.8));
+    assert!(!calls(data.path(), &graph, each, inner_go));
     // A new file: every file (module names may change).
     let (linked, _) = step(&state, repo.path(), data.path(), "a new file", |r| {
         std::fs::write(
