@@ -983,8 +983,8 @@ fn enclosing_symbol(symbols: &[Symbol], line: u32) -> Option<usize> {
 }
 
 /// Best effort by name: a unique function of that name anywhere in the repository, unless
-/// the name is a builtin's, or a method call by a name the standard library owns or an
-/// interface declares for a shape the function's class does not have. A call of a bare name
+/// the name is a builtin's, or a method call by a name the standard library owns, on a Rust
+/// call's result, or an interface declares for a shape the function's class does not have. A call of a bare name
 /// is never a method's (no language here reaches a method without a receiver), and a call on
 /// a receiver is never a TypeScript/JavaScript function declared by name that no object holds
 /// (`match.findWrapping()` on a library's value is not the module function `findWrapping`).
@@ -994,6 +994,11 @@ fn name_match(r: &Resolver<'_>, lang: Lang, callee: &str) -> Option<(i64, f64)> 
         return None;
     }
     if !receiver.is_empty() && builtins::library_method(lang, last) {
+        return None;
+    }
+    // Rust: a method of an untyped call's result (`path.parent().display()`, `Router::new()
+    // .with_state(s)`) is most often a library type's; typed, it resolves without a guess.
+    if lang == Lang::Rust && receiver.contains("()") {
         return None;
     }
     match r.symbols.by_name.get(&(lang, last)).map(Vec::as_slice) {

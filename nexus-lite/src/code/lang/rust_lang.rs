@@ -144,12 +144,37 @@ fn value_text(node: Node<'_>, src: &[u8], owner: Option<&str>) -> Option<String>
     })
 }
 
+/// A path without its type arguments: `ArrayVec::<u32, 3>::new` as `ArrayVec::new`.
+fn without_turbofish(path: &str) -> std::borrow::Cow<'_, str> {
+    if !path.contains("::<") {
+        return path.into();
+    }
+    let mut out = String::with_capacity(path.len());
+    let mut depth = 0usize;
+    let mut rest = path;
+    while let Some(c) = rest.chars().next() {
+        if depth == 0 && rest.starts_with("::<") {
+            depth = 1;
+            rest = &rest[3..];
+            continue;
+        }
+        match c {
+            '<' if depth > 0 => depth += 1,
+            '>' if depth > 0 => depth -= 1,
+            _ if depth == 0 => out.push(c),
+            _ => {}
+        }
+        rest = &rest[c.len_utf8()..];
+    }
+    out.into()
+}
+
 /// [`callee_text`]'s key of any expression it can name, before `self` is the owner's.
 fn value_key(node: Node<'_>, src: &[u8], owner: Option<&str>) -> Option<String> {
     match kind(node) {
         "identifier" | "self" | "scoped_identifier" => {
-            let t = text(node, src);
-            plain_callee(t).then(|| t.replace("::", "."))
+            let t = without_turbofish(text(node, src));
+            plain_callee(&t).then(|| t.replace("::", "."))
         }
         "generic_function" => value_key(field(node, "function")?, src, owner),
         "field_expression" => {
@@ -821,6 +846,20 @@ impl Point {
         let uses: Vec<(&str, u32)> = r.uses.iter().map(|c| (c.callee.as_str(), c.line)).collect();
         assert_eq!(uses, vec![("Kind", 11)]);
         assert!(r.symbols.iter().all(|s| s.name != "m"));
+    }
+
+    #[test]
+    fn turbofish_type_arguments_are_left_out_of_a_path() {
+        let src = b"fn f() { let v = ArrayVec::<u32, 3>::new(); Vec::<Map<u8, u8>>::with_capacity(1); parse::<u8>(); }\n";
+        let r = Parsers::default().parse(Lang::Rust, src).unwrap();
+        let calls: Vec<&str> = r.calls.iter().map(|c| c.callee.as_str()).collect();
+        assert_eq!(calls, vec!["ArrayVec.new", "Vec.with_capacity", "parse"]);
+        let facts: Vec<(&str, &str)> = r
+            .types
+            .iter()
+            .map(|f| (f.name.as_str(), f.ty.as_str()))
+            .collect();
+        assert_eq!(facts, vec![("v", "ArrayVec.new()")]);
     }
 
     #[test]
