@@ -366,7 +366,9 @@ fn a_rust_workspace_links_crates_by_name_impls_apart_and_constructions() {
     // one `length` of the workspace).
     let length = impact_symbols(a, "core/src/shapes.Line.length");
     assert!(
-        !length.iter().any(|(s, _)| s == "app/src/main.untyped_chain"),
+        !length
+            .iter()
+            .any(|(s, _)| s == "app/src/main.untyped_chain"),
         "{length:?}"
     );
     // A call inside a macro's arguments.

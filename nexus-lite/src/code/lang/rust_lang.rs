@@ -338,12 +338,16 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
         in_fn: false,
         bounds: Rc::new([]),
     }];
-    walk(&mut out, parser, tree.root_node(), src, &mut ctxs, 0, false);
+    walk(&mut out, parser, tree.root_node(), src, &mut ctxs, 0, 0);
     Ok(out)
 }
 
-/// Walks `root` in context `ci`. In a macro's arguments (`in_macro`) only expressions count:
-/// items, imports and syntax errors there are the macro's business.
+/// How deep macros inside macros' arguments are parsed: each level parses its text again, so
+/// a file of deeply nested macros costs at most this many parses of itself.
+const MAX_MACRO_DEPTH: u8 = 8;
+
+/// Walks `root` in context `ci`, inside `depth` macros' arguments. There only expressions
+/// count: items, imports and syntax errors are the macro's business.
 fn walk(
     out: &mut FileParse,
     parser: &mut Parser,
@@ -351,8 +355,9 @@ fn walk(
     src: &[u8],
     ctxs: &mut Vec<Ctx>,
     ci: usize,
-    in_macro: bool,
+    depth: u8,
 ) {
+    let in_macro = depth > 0;
     let mut stack: Vec<(Node<'_>, usize)> = vec![(root, ci)];
     while let Some((node, ci)) = stack.pop() {
         if !in_macro {
@@ -392,7 +397,9 @@ fn walk(
                 continue;
             }
             "macro_invocation" => {
-                macro_arguments(out, parser, node, src, ctxs, ci);
+                if depth < MAX_MACRO_DEPTH {
+                    macro_arguments(out, parser, node, src, ctxs, ci, depth + 1);
+                }
                 continue;
             }
             "let_declaration" => {
@@ -484,6 +491,7 @@ fn macro_arguments(
     src: &[u8],
     ctxs: &mut Vec<Ctx>,
     ci: usize,
+    depth: u8,
 ) {
     let mut c = node.walk();
     let Some(args) = node
@@ -523,7 +531,7 @@ fn macro_arguments(
         return;
     }
     let (calls, uses) = (out.calls.len(), out.uses.len());
-    walk(out, parser, body, snippet.as_bytes(), ctxs, ci, true);
+    walk(out, parser, body, snippet.as_bytes(), ctxs, ci, depth);
     let rows = args.start_position().row as u32;
     for call in out.calls[calls..].iter_mut().chain(&mut out.uses[uses..]) {
         call.line += rows;
@@ -846,6 +854,22 @@ impl Point {
         let uses: Vec<(&str, u32)> = r.uses.iter().map(|c| (c.callee.as_str(), c.line)).collect();
         assert_eq!(uses, vec![("Kind", 11)]);
         assert!(r.symbols.iter().all(|s| s.name != "m"));
+    }
+
+    #[test]
+    fn macros_nested_in_arguments_are_parsed_to_a_bounded_depth() {
+        let depth = 40;
+        let src = format!(
+            "fn f() {{ {}g(){} }}\n",
+            "a!(h(), ".repeat(depth),
+            ")".repeat(depth)
+        );
+        let r = Parsers::default()
+            .parse(Lang::Rust, src.as_bytes())
+            .unwrap();
+        assert!(r.parse_error.is_none(), "{:?}", r.parse_error);
+        let calls: Vec<&str> = r.calls.iter().map(|c| c.callee.as_str()).collect();
+        assert_eq!(calls, vec!["h"; super::MAX_MACRO_DEPTH as usize]);
     }
 
     #[test]
