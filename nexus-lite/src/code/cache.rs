@@ -26,20 +26,34 @@ use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::sync::{Arc, LazyLock};
 
+/// Every source file under `lang/` (a test checks none is missing), and the crate's manifest
+/// (the grammars' versions).
+const PARSER_SOURCES: [(&str, &str); 9] = [
+    ("lang/mod.rs", include_str!("lang/mod.rs")),
+    ("lang/python.rs", include_str!("lang/python.rs")),
+    ("lang/python/types.rs", include_str!("lang/python/types.rs")),
+    (
+        "lang/python/docstring.rs",
+        include_str!("lang/python/docstring.rs"),
+    ),
+    ("lang/ecmascript.rs", include_str!("lang/ecmascript.rs")),
+    (
+        "lang/ecmascript/types.rs",
+        include_str!("lang/ecmascript/types.rs"),
+    ),
+    ("lang/rust_lang.rs", include_str!("lang/rust_lang.rs")),
+    (
+        "lang/rust_lang/types.rs",
+        include_str!("lang/rust_lang/types.rs"),
+    ),
+    ("../../Cargo.toml", include_str!("../../Cargo.toml")),
+];
+
 /// Fingerprint of everything that shapes a [`FileParse`]: the language modules' source and the
 /// grammars (ABI, node kinds, fields).
 pub fn parse_format() -> &'static str {
     static FORMAT: LazyLock<String> = LazyLock::new(|| {
-        let mut all = String::from(concat!(
-            include_str!("lang/mod.rs"),
-            include_str!("lang/python.rs"),
-            include_str!("lang/python/types.rs"),
-            include_str!("lang/python/docstring.rs"),
-            include_str!("lang/ecmascript.rs"),
-            include_str!("lang/ecmascript/types.rs"),
-            include_str!("lang/rust_lang.rs"),
-            include_str!("../../Cargo.toml"),
-        ));
+        let mut all: String = PARSER_SOURCES.iter().map(|(_, text)| *text).collect();
         let grammars: [tree_sitter::Language; 4] = [
             tree_sitter_python::LANGUAGE.into(),
             tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
@@ -455,4 +469,40 @@ pub fn sizes(conn: &Connection) -> Result<(i64, i64), LiteError> {
             .map_err(LiteError::db("counting cache rows"))
     };
     Ok((count("parse_cache")?, count("analyser_cache")?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PARSER_SOURCES;
+    use std::path::Path;
+
+    fn sources_under(dir: &Path, out: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                sources_under(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let code = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/code");
+                let rel = path.strip_prefix(&code).unwrap();
+                out.push(rel.to_string_lossy().replace('\\', "/"));
+            }
+        }
+    }
+
+    /// A walker's file left out of the fingerprint would let an upgraded nexus-lite reuse the
+    /// parses of the version before it.
+    #[test]
+    fn every_language_module_shapes_the_parse_format() {
+        let lang = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/code/lang");
+        let mut on_disk = Vec::new();
+        sources_under(&lang, &mut on_disk);
+        on_disk.sort();
+        let mut fingerprinted: Vec<String> = PARSER_SOURCES
+            .iter()
+            .map(|(name, _)| name.to_string())
+            .filter(|name| name.starts_with("lang/"))
+            .collect();
+        fingerprinted.sort();
+        assert_eq!(fingerprinted, on_disk);
+    }
 }
