@@ -937,7 +937,14 @@ fn calls_and_uses(r: &Resolver<'_>, fi: usize) -> Vec<EdgeRow> {
             Target::Many(u, conf) => r.types.list(u).iter().for_each(|id| call_edge(*id, conf)),
             Target::Known => {}
             Target::Unknown => {
-                if let Some((id, conf)) = name_match(r, s.lang, &call.callee) {
+                // Rust: `v.f()` on a local or parameter is a method call, `m::f()` a path's;
+                // the callee text writes both `v.f`.
+                let on_value = s.lang == Lang::Rust
+                    && call
+                        .callee
+                        .split_once('.')
+                        .is_some_and(|(head, _)| r.local_fact(fi, call.caller, head).is_some());
+                if let Some((id, conf)) = name_match(r, s.lang, &call.callee, on_value) {
                     call_edge(id, conf);
                 }
             }
@@ -984,11 +991,13 @@ fn enclosing_symbol(symbols: &[Symbol], line: u32) -> Option<usize> {
 
 /// Best effort by name: a unique function of that name anywhere in the repository, unless
 /// the name is a builtin's, or a method call by a name the standard library owns, on a Rust
-/// call's result, or an interface declares for a shape the function's class does not have. A call of a bare name
-/// is never a method's (no language here reaches a method without a receiver), and a call on
-/// a receiver is never a TypeScript/JavaScript function declared by name that no object holds
-/// (`match.findWrapping()` on a library's value is not the module function `findWrapping`).
-fn name_match(r: &Resolver<'_>, lang: Lang, callee: &str) -> Option<(i64, f64)> {
+/// call's result, or an interface declares for a shape the function's class does not have.
+/// A call of a bare name is never a method's (no language here reaches a method without a
+/// receiver), a Rust call on a local value (`on_value`) never a free function's, and a call
+/// on a receiver is never a TypeScript/JavaScript function declared by name that no object
+/// holds (`match.findWrapping()` on a library's value is not the module function
+/// `findWrapping`).
+fn name_match(r: &Resolver<'_>, lang: Lang, callee: &str, on_value: bool) -> Option<(i64, f64)> {
     let (receiver, last) = callee.rsplit_once('.').unwrap_or(("", callee));
     if receiver.is_empty() && builtins::builtin_call(lang, last) {
         return None;
@@ -1005,6 +1014,7 @@ fn name_match(r: &Resolver<'_>, lang: Lang, callee: &str) -> Option<(i64, f64)> 
         Some([only])
             if last.len() > 3
                 && !(receiver.is_empty() && only.method)
+                && !(on_value && !only.method)
                 && (receiver.is_empty() || r.fits_every_shape(only.class, lang, last))
                 && (receiver.is_empty() || !only.declared || r.symbols.placed.contains(last)) =>
         {

@@ -382,7 +382,7 @@ impl Resolver<'_> {
     }
 
     /// What local `name` holds as seen from `caller` (its scope, then the enclosing ones).
-    fn local_fact(&self, fi: usize, caller: Option<usize>, name: &str) -> Option<&str> {
+    pub(super) fn local_fact(&self, fi: usize, caller: Option<usize>, name: &str) -> Option<&str> {
         self.scoped_fact(fi, caller, name).map(|(_, ty)| ty)
     }
 
