@@ -664,7 +664,21 @@ fn use_declaration(out: &mut FileParse, node: Node<'_>, src: &[u8]) {
 
 #[cfg(test)]
 mod tests {
-    use crate::code::lang::{Lang, Parsers};
+    use crate::code::lang::{FileParse, Lang, Parsers};
+
+    fn parsed(src: &[u8]) -> FileParse {
+        let r = Parsers::default().parse(Lang::Rust, src).unwrap();
+        assert!(r.parse_error.is_none(), "{:?}", r.parse_error);
+        r
+    }
+
+    /// (scope, name, type) of each type fact.
+    fn scoped_facts(r: &FileParse) -> Vec<(usize, &str, &str)> {
+        r.types
+            .iter()
+            .map(|f| (f.scope.unwrap(), f.name.as_str(), f.ty.as_str()))
+            .collect()
+    }
 
     #[test]
     fn rust_items_uses_calls_and_impls() {
@@ -902,13 +916,8 @@ impl Scene {
     }
 }
 "#;
-        let r = Parsers::default().parse(Lang::Rust, src).unwrap();
-        assert!(r.parse_error.is_none(), "{:?}", r.parse_error);
-        let facts: Vec<(usize, &str, &str)> = r
-            .types
-            .iter()
-            .map(|f| (f.scope.unwrap(), f.name.as_str(), f.ty.as_str()))
-            .collect();
+        let r = parsed(src);
+        let facts = scoped_facts(&r);
         // Symbols: Scene 0, Scene.draw 1. `x` is the parameter's, not the closure's.
         assert_eq!(
             facts,
@@ -945,13 +954,8 @@ impl<B: Buf> Wrap<B> {
     fn two<T: Buf + Sink>(t: T) {}
 }
 "#;
-        let r = Parsers::default().parse(Lang::Rust, src).unwrap();
-        assert!(r.parse_error.is_none(), "{:?}", r.parse_error);
-        let facts: Vec<(usize, &str, &str)> = r
-            .types
-            .iter()
-            .map(|f| (f.scope.unwrap(), f.name.as_str(), f.ty.as_str()))
-            .collect();
+        let r = parsed(src);
+        let facts = scoped_facts(&r);
         // Symbols: Reader 0, Wrap.one 1, Wrap.two 2; `T: Buf + Sink` is ambiguous.
         assert_eq!(
             facts,
@@ -987,13 +991,8 @@ impl Map {
     }
 }
 "#;
-        let r = Parsers::default().parse(Lang::Rust, src).unwrap();
-        assert!(r.parse_error.is_none(), "{:?}", r.parse_error);
-        let facts: Vec<(usize, &str, &str)> = r
-            .types
-            .iter()
-            .map(|f| (f.scope.unwrap(), f.name.as_str(), f.ty.as_str()))
-            .collect();
+        let r = parsed(src);
+        let facts = scoped_facts(&r);
         // Symbols: Map 0, Map.new 1, Map.parse 2, Map.run 3.
         assert_eq!(
             facts,
