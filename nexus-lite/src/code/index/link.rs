@@ -1014,7 +1014,7 @@ fn name_match(r: &Resolver<'_>, lang: Lang, callee: &str, on_value: bool) -> Opt
         Some([only])
             if last.len() > 3
                 && !(receiver.is_empty() && only.method)
-                && !(on_value && !only.method)
+                && (only.method || !on_value)
                 && (receiver.is_empty() || r.fits_every_shape(only.class, lang, last))
                 && (receiver.is_empty() || !only.declared || r.symbols.placed.contains(last)) =>
         {
