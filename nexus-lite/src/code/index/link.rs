@@ -938,12 +938,12 @@ fn calls_and_uses(r: &Resolver<'_>, fi: usize) -> Vec<EdgeRow> {
             Target::Known => {}
             Target::Unknown => {
                 // Rust: `v.f()` on a local or parameter is a method call, `m::f()` a path's;
-                // the callee text writes both `v.f`.
+                // the callee text writes both `v.f`. (A longer path may start with a crate
+                // a local shadows: `url::quirks::f(&mut url)`.)
                 let on_value = s.lang == Lang::Rust
-                    && call
-                        .callee
-                        .split_once('.')
-                        .is_some_and(|(head, _)| r.local_fact(fi, call.caller, head).is_some());
+                    && call.callee.split_once('.').is_some_and(|(head, f)| {
+                        !f.contains('.') && r.local_fact(fi, call.caller, head).is_some()
+                    });
                 if let Some((id, conf)) = name_match(r, s.lang, &call.callee, on_value) {
                     call_edge(id, conf);
                 }
