@@ -290,12 +290,12 @@ fn a_rust_workspace_links_crates_by_name_impls_apart_and_constructions() {
     write(
         dir,
         "core/src/shapes.rs",
-        "pub struct Point {\n    pub x: usize,\n}\n\npub enum Kind {\n    Empty,\n    Tuple(usize),\n}\n\nimpl Point {\n    pub fn origin() -> Point {\n        Point { x: 0 }\n    }\n\n    pub fn norm(&self) -> usize {\n        self.x\n    }\n\n    pub fn as_bytes(&self) -> &[u8] {\n        &[]\n    }\n}\n\nimpl Kind {\n    pub fn norm(&self) -> usize {\n        0\n    }\n}\n\npub struct Line {\n    pub start: Point,\n}\n\nimpl Line {\n    pub fn length(&self) -> usize {\n        self.start.norm()\n    }\n}\n",
+        "pub struct Point {\n    pub x: usize,\n}\n\npub enum Kind {\n    Empty,\n    Tuple(usize),\n}\n\nimpl Point {\n    pub fn origin() -> Point {\n        Point { x: 0 }\n    }\n\n    pub fn norm(&self) -> usize {\n        self.x\n    }\n\n    pub fn as_bytes(&self) -> &[u8] {\n        &[]\n    }\n}\n\nimpl Kind {\n    pub fn norm(&self) -> usize {\n        0\n    }\n}\n\npub struct Line {\n    pub start: Point,\n}\n\nimpl Line {\n    pub fn length(&self) -> usize {\n        self.start.norm()\n    }\n}\n\npub struct Polyline {\n    pub points: Vec<Point>,\n}\n\nimpl Polyline {\n    pub fn total(&self) -> usize {\n        let mut n = 0;\n        for p in &self.points {\n            n += p.norm();\n        }\n        n\n    }\n}\n",
     );
     write(
         dir,
         "core/src/parse.rs",
-        "use crate::shapes::Point;\n\nimpl std::str::FromStr for Point {\n    type Err = ();\n    fn from_str(s: &str) -> Result<Self, ()> {\n        Ok(Point { x: s.len() })\n    }\n}\n",
+        "use crate::shapes::{Point, Polyline};\n\nimpl std::str::FromStr for Point {\n    type Err = ();\n    fn from_str(s: &str) -> Result<Self, ()> {\n        Ok(Point { x: s.len() })\n    }\n}\n\nimpl Polyline {\n    pub fn longest(&self) -> usize {\n        self.points.iter().map(|p| p.norm()).max().unwrap_or(0)\n    }\n}\n",
     );
     write(
         dir,
@@ -356,6 +356,8 @@ fn a_rust_workspace_links_crates_by_name_impls_apart_and_constructions() {
         "core/src/shapes.Line.length",
         "app/src/main.total",
         "app/src/main.chained",
+        "core/src/shapes.Polyline.total",
+        "core/src/parse.Polyline.longest",
     ] {
         assert!(
             norm.contains(&(caller.into(), "calls".into())),

@@ -132,16 +132,20 @@ fn callee_text(node: Node<'_>, src: &[u8], owner: Option<&str>) -> Option<String
 /// [`value_key`] with `self` and `Self` as the owner's, `None` when too long to be worth it.
 fn value_text(node: Node<'_>, src: &[u8], owner: Option<&str>) -> Option<String> {
     let key = value_key(node, src, owner).filter(|k| k.len() < 200)?;
-    Some(match owner {
-        Some(o) => match key
-            .strip_prefix("self.")
+    Some(owned(key, owner))
+}
+
+/// `key` with a leading `self` or `Self` as `owner` (`self.items` as `Map.items`): the linker
+/// reads it so in any file, wherever the type is declared.
+fn owned(key: String, owner: Option<&str>) -> String {
+    match owner.and_then(|o| {
+        key.strip_prefix("self.")
             .or_else(|| key.strip_prefix("Self."))
-        {
-            Some(rest) => format!("{o}.{rest}"),
-            None => key,
-        },
+            .map(|rest| format!("{o}.{rest}"))
+    }) {
+        Some(mine) => mine,
         None => key,
-    })
+    }
 }
 
 /// A path without its type arguments: `ArrayVec::<u32, 3>::new` as `ArrayVec::new`.
@@ -410,13 +414,13 @@ fn walk(
             }
             "for_expression" => {
                 if let Some(scope) = ctx.parent.filter(|_| ctx.in_fn) {
-                    types::for_binding(out, node, src, scope);
+                    types::for_binding(out, node, src, scope, ctx.owner.as_deref());
                 }
                 None
             }
             "closure_expression" => {
                 if let Some(scope) = ctx.parent.filter(|_| ctx.in_fn) {
-                    types::closure_binding(out, node, src, scope);
+                    types::closure_binding(out, node, src, scope, ctx.owner.as_deref());
                 }
                 None
             }
@@ -932,13 +936,13 @@ impl Scene {
                 (1, "extra[]", "Shape"),
                 (1, "extra[*]", "Shape"),
                 (1, "x", "Cell"),
-                (1, "s", "self.shapes[*]"),
+                (1, "s", "Scene.shapes[*]"),
                 (1, "e", "extra[*]"),
-                (1, "v", "self.by_name.values()[*]"),
-                (1, "c", "self.grid[*]"),
+                (1, "v", "Scene.by_name.values()[*]"),
+                (1, "c", "Scene.grid[*]"),
                 (1, "areas", "Vec"),
-                (1, "t", "self.shapes[*]"),
-                (1, "u", "self.shapes[*]"),
+                (1, "t", "Scene.shapes[*]"),
+                (1, "u", "Scene.shapes[*]"),
             ]
         );
     }

@@ -5,7 +5,7 @@
 //! `Map`, `-> Result<Self, Error>` returns the type): a method called on the wrapper itself is
 //! the standard library's, never the crate's.
 
-use super::{Ctx, constructed, type_path, value_text};
+use super::{Ctx, constructed, owned, type_path, value_text};
 use crate::code::lang::{FileParse, ITERATED, TypeFact, field, kind, text};
 use tree_sitter::Node;
 
@@ -286,14 +286,20 @@ fn element_binding<'s>(pattern: Node<'_>, src: &'s [u8], numbered: bool) -> Opti
 }
 
 /// `for x in &self.items`, `for (i, x) in items.iter().enumerate()`: `x` is an element.
-pub(super) fn for_binding(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: usize) {
+pub(super) fn for_binding(
+    out: &mut FileParse,
+    node: Node<'_>,
+    src: &[u8],
+    scope: usize,
+    owner: Option<&str>,
+) {
     let (Some(pattern), Some(value)) = (field(node, "pattern"), field(node, "value")) else {
         return;
     };
     if let Some((key, numbered)) = iterated(value, src)
         && let Some(name) = element_binding(pattern, src, numbered)
     {
-        push(out, scope, name.to_string(), key);
+        push(out, scope, name.to_string(), owned(key, owner));
     }
 }
 
@@ -321,7 +327,13 @@ const ELEMENT_CLOSURES: [&str; 16] = [
 /// `items.iter().map(|x| x.area())`: the closure's parameter `x` is an element of `items`,
 /// a fact of the enclosing function unless it names one already (a closure's parameter is no
 /// scope of its own here).
-pub(super) fn closure_binding(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: usize) {
+pub(super) fn closure_binding(
+    out: &mut FileParse,
+    node: Node<'_>,
+    src: &[u8],
+    scope: usize,
+    owner: Option<&str>,
+) {
     let Some(call) = node.parent().and_then(|args| args.parent()) else {
         return;
     };
@@ -352,7 +364,7 @@ pub(super) fn closure_binding(out: &mut FileParse, node: Node<'_>, src: &[u8], s
             .iter()
             .any(|f| f.scope == Some(scope) && f.name == name)
     {
-        push(out, scope, name.to_string(), key);
+        push(out, scope, name.to_string(), owned(key, owner));
     }
 }
 
