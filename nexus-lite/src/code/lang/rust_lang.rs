@@ -414,13 +414,13 @@ fn walk(
             }
             "for_expression" => {
                 if let Some(scope) = ctx.parent.filter(|_| ctx.in_fn) {
-                    types::for_binding(out, node, src, scope, ctx.owner.as_deref());
+                    types::for_binding(out, node, src, scope, &ctx);
                 }
                 None
             }
             "closure_expression" => {
                 if let Some(scope) = ctx.parent.filter(|_| ctx.in_fn) {
-                    types::closure_binding(out, node, src, scope, ctx.owner.as_deref());
+                    types::closure_binding(out, node, src, scope, &ctx);
                 }
                 None
             }
@@ -592,7 +592,7 @@ fn impl_item(out: &mut FileParse, node: Node<'_>, src: &[u8], ctx: &Ctx) -> Opti
         qbase: qname,
         owner: Some(ty),
         in_fn: false,
-        bounds: types::bounds(node, src, &ctx.bounds).into(),
+        bounds: types::bounds(node, src, &ctx.bounds),
     })
 }
 
@@ -606,7 +606,7 @@ fn function(out: &mut FileParse, node: Node<'_>, src: &[u8], ctx: &Ctx) -> Optio
         SymKind::Function
     };
     let idx = push_symbol(out, node, &name, kind, ctx, None);
-    let bounds: Rc<[(String, String)]> = types::bounds(node, src, &ctx.bounds).into();
+    let bounds = types::bounds(node, src, &ctx.bounds);
     let inner = Ctx {
         parent: Some(idx),
         qbase: join(&ctx.qbase, &name),

@@ -7,6 +7,7 @@
 
 use super::{Ctx, constructed, owned, type_path, value_text};
 use crate::code::lang::{FileParse, ITERATED, TypeFact, field, kind, text};
+use std::rc::Rc;
 use tree_sitter::Node;
 
 /// Wrappers whose first type argument is what a method call reaches.
@@ -134,13 +135,14 @@ const LIBRARY_TRAITS: [&str; 40] = [
 ];
 
 /// `inherited` and the type parameters of item `node` (`<T: Buf>`, `where T: Buf`) bounded
-/// by exactly one trait that is not the standard library's, with that trait (dotted).
+/// by exactly one trait that is not the standard library's, with that trait (dotted);
+/// `inherited` itself when the item bounds none.
 pub(super) fn bounds(
     node: Node<'_>,
     src: &[u8],
-    inherited: &[(String, String)],
-) -> Vec<(String, String)> {
-    let mut out = inherited.to_vec();
+    inherited: &Rc<[(String, String)]>,
+) -> Rc<[(String, String)]> {
+    let mut out = Vec::new();
     let mut bounded = |param: Node<'_>, traits: Option<Node<'_>>| {
         let Some(traits) = traits else { return };
         let mut c = traits.walk();
@@ -180,7 +182,10 @@ pub(super) fn bounds(
             }
         }
     }
-    out
+    if out.is_empty() {
+        return Rc::clone(inherited);
+    }
+    inherited.iter().cloned().chain(out).collect()
 }
 
 /// `ty`, or the trait bounding it when it is a type parameter in scope.
@@ -291,7 +296,7 @@ pub(super) fn for_binding(
     node: Node<'_>,
     src: &[u8],
     scope: usize,
-    owner: Option<&str>,
+    ctx: &Ctx,
 ) {
     let (Some(pattern), Some(value)) = (field(node, "pattern"), field(node, "value")) else {
         return;
@@ -299,7 +304,12 @@ pub(super) fn for_binding(
     if let Some((key, numbered)) = iterated(value, src)
         && let Some(name) = element_binding(pattern, src, numbered)
     {
-        push(out, scope, name.to_string(), owned(key, owner));
+        push(
+            out,
+            scope,
+            name.to_string(),
+            owned(key, ctx.owner.as_deref()),
+        );
     }
 }
 
@@ -332,7 +342,7 @@ pub(super) fn closure_binding(
     node: Node<'_>,
     src: &[u8],
     scope: usize,
-    owner: Option<&str>,
+    ctx: &Ctx,
 ) {
     let Some(call) = node.parent().and_then(|args| args.parent()) else {
         return;
@@ -364,7 +374,12 @@ pub(super) fn closure_binding(
             .iter()
             .any(|f| f.scope == Some(scope) && f.name == name)
     {
-        push(out, scope, name.to_string(), owned(key, owner));
+        push(
+            out,
+            scope,
+            name.to_string(),
+            owned(key, ctx.owner.as_deref()),
+        );
     }
 }
 
