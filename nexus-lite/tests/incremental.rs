@@ -1026,6 +1026,48 @@ fn a_regeneration_links_what_the_change_reaches_and_gives_the_full_graph() {
     );
     assert!(calls_with(data.path(), &graph, each, other_go, 0.8));
     assert!(!calls(data.path(), &graph, each, inner_go));
+    // A call of a trait impl's method calls the trait's method too; then the impl's file alone
+    // implements another trait with a method of that name: the caller follows.
+    let (level_of, gauge, meter) = (
+        "nexus-lite/src/code/store.probe_level_of",
+        "nexus-lite/src/code/retention.ProbeGauge.probe_level",
+        "nexus-lite/src/code/retention.ProbeMeter.probe_level",
+    );
+    let (_, graph) = step(&state, repo.path(), data.path(), "a Rust trait impl", |r| {
+        append(
+            r,
+            "nexus-lite/src/code/retention.rs",
+            "\npub trait ProbeGauge {\n    fn probe_level(&self) -> usize;\n}\n\npub trait ProbeMeter {\n    fn probe_level(&self) -> usize;\n}\n",
+        );
+        append(
+            r,
+            "nexus-lite/src/code/cache.rs",
+            "\nuse crate::code::retention::{ProbeGauge, ProbeMeter};\n\nimpl ProbeGauge for ProbeInner {\n    fn probe_level(&self) -> usize {\n        4\n    }\n}\n",
+        );
+        append(
+            r,
+            "nexus-lite/src/code/store.rs",
+            "\npub fn probe_level_of(i: &ProbeInner) -> usize {\n    i.probe_level()\n}\n",
+        );
+    });
+    assert!(calls_with(data.path(), &graph, level_of, gauge, 0.8));
+    assert!(!calls(data.path(), &graph, level_of, meter));
+    let (_, graph) = step(
+        &state,
+        repo.path(),
+        data.path(),
+        "the Rust trait implemented",
+        |r| {
+            replace(
+                r,
+                "nexus-lite/src/code/cache.rs",
+                "impl ProbeGauge for ProbeInner {\n",
+                "impl ProbeMeter for ProbeInner {\n",
+            );
+        },
+    );
+    assert!(calls_with(data.path(), &graph, level_of, meter, 0.8));
+    assert!(!calls(data.path(), &graph, level_of, gauge));
     // A new file: every file (module names may change).
     let (linked, _) = step(&state, repo.path(), data.path(), "a new file", |r| {
         std::fs::write(

@@ -285,7 +285,12 @@ fn a_rust_workspace_links_crates_by_name_impls_apart_and_constructions() {
     write(
         dir,
         "core/src/lib.rs",
-        "pub mod shapes;\nmod parse;\n\npub use shapes::{Kind, Point};\n",
+        "pub mod buf;\npub mod shapes;\nmod parse;\n\npub use shapes::{Kind, Point};\n",
+    );
+    write(
+        dir,
+        "core/src/buf.rs",
+        "pub trait Buf {\n    fn remaining(&self) -> usize;\n}\n\npub struct Chain<T, U> {\n    a: T,\n    b: U,\n}\n\nimpl<T, U> Buf for Chain<T, U>\nwhere\n    T: Buf,\n    U: Buf,\n{\n    fn remaining(&self) -> usize {\n        self.a.remaining() + self.b.remaining()\n    }\n}\n",
     );
     write(
         dir,
@@ -295,7 +300,7 @@ fn a_rust_workspace_links_crates_by_name_impls_apart_and_constructions() {
     write(
         dir,
         "core/src/parse.rs",
-        "use crate::shapes::{Point, Polyline};\n\nimpl std::str::FromStr for Point {\n    type Err = ();\n    fn from_str(s: &str) -> Result<Self, ()> {\n        Ok(Point { x: s.len() })\n    }\n}\n\nimpl Polyline {\n    pub fn longest(&self) -> usize {\n        self.points.iter().map(|p| p.norm()).max().unwrap_or(0)\n    }\n}\n",
+        "use crate::buf::Buf;\nuse crate::shapes::{Point, Polyline};\n\nimpl Buf for Point {\n    fn remaining(&self) -> usize {\n        self.x\n    }\n}\n\nimpl std::str::FromStr for Point {\n    type Err = ();\n    fn from_str(s: &str) -> Result<Self, ()> {\n        Ok(Point { x: s.len() })\n    }\n}\n\nimpl Polyline {\n    pub fn longest(&self) -> usize {\n        self.points.iter().map(|p| p.norm()).max().unwrap_or(0)\n    }\n}\n",
     );
     write(
         dir,
@@ -306,7 +311,7 @@ fn a_rust_workspace_links_crates_by_name_impls_apart_and_constructions() {
     write(
         dir,
         "app/src/main.rs",
-        "use std::str::FromStr;\nuse geo_core::shapes::Point;\n\nfn main() {\n    let _p = Point::from_str(\"12\");\n    let q = Point::origin();\n    q.norm();\n    assert_eq!(measure(&q), 0, \"{}\", 1);\n}\n\nfn measure(p: &Point) -> usize {\n    p.norm()\n}\n\nfn total(points: &[Point]) -> usize {\n    let mut n = 0;\n    for p in points {\n        n += p.norm();\n    }\n    n\n}\n\nfn chained(points: Vec<Point>) -> usize {\n    points.iter().map(|q| q.norm()).sum()\n}\n\nfn untyped_chain(cfg: &Config) -> usize {\n    cfg.current().length()\n}\n\nfn on_a_value(cfg: &Config) -> usize {\n    cfg.measure()\n}\n\nfn raw(names: &[String]) -> usize {\n    names.iter().map(|s| s.as_bytes().len()).sum()\n}\n",
+        "use std::str::FromStr;\nuse geo_core::shapes::Point;\n\nfn main() {\n    let _p = Point::from_str(\"12\");\n    let q = Point::origin();\n    q.norm();\n    assert_eq!(measure(&q), 0, \"{}\", 1);\n}\n\nfn measure(p: &Point) -> usize {\n    p.norm()\n}\n\nfn total(points: &[Point]) -> usize {\n    let mut n = 0;\n    for p in points {\n        n += p.norm();\n    }\n    n\n}\n\nfn chained(points: Vec<Point>) -> usize {\n    points.iter().map(|q| q.norm()).sum()\n}\n\nfn untyped_chain(cfg: &Config) -> usize {\n    cfg.current().length()\n}\n\nfn on_a_value(cfg: &Config) -> usize {\n    cfg.measure()\n}\n\nfn raw(names: &[String]) -> usize {\n    names.iter().map(|s| s.as_bytes().len()).sum()\n}\n\nfn left(p: &Point) -> usize {\n    p.remaining()\n}\n",
     );
     // Enough files for the link to resolve calls on two threads, each with its own tables.
     for i in 0..70 {
@@ -401,4 +406,19 @@ fn a_rust_workspace_links_crates_by_name_impls_apart_and_constructions() {
         kind.contains(&("core/tests/it.is_empty".into(), "uses".into())),
         "{kind:?}"
     );
+    // A call of a trait impl's method (`impl Buf for Point`, in another file than both) is a
+    // use of the trait's method too, as rust-analyzer counts it; a field typed by a parameter
+    // the impl bounds (`a: T`, `T: Buf`) calls the trait's method.
+    let impl_remaining = impact_symbols(a, "core/src/parse.Point.remaining");
+    assert!(
+        impl_remaining.contains(&("app/src/main.left".into(), "calls".into())),
+        "{impl_remaining:?}"
+    );
+    let remaining = impact_symbols(a, "core/src/buf.Buf.remaining");
+    for caller in ["app/src/main.left", "core/src/buf.Chain.remaining"] {
+        assert!(
+            remaining.contains(&(caller.into(), "calls".into())),
+            "{caller}: {remaining:?}"
+        );
+    }
 }

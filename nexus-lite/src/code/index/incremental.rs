@@ -597,7 +597,15 @@ fn interface(p: &FileParse) -> BTreeMap<String, Item> {
     let keys = symbol_keys(p);
     // Each symbol's bases, return annotations, returned values and facts, in file order.
     let n = p.symbols.len();
-    let bases = by_symbol(n, p.bases.iter().map(|b| (b.class, b.base.as_str())));
+    // A Rust method's trait (`impl Trait for Type`) is read as a base is.
+    let implemented = p.implemented.iter().map(|(m, t)| (*m, t.as_str()));
+    let bases = by_symbol(
+        n,
+        p.bases
+            .iter()
+            .map(|b| (b.class, b.base.as_str()))
+            .chain(implemented),
+    );
     let returns = by_symbol(n, p.returns.iter().map(|(s, t)| (*s, t.as_str())));
     let returned = by_symbol(n, p.returned.iter().map(|(s, v)| (*s, v.as_str())));
     let mut facts_of = by_symbol(n, p.types.iter().filter_map(|f| Some((f.scope?, f))));
@@ -808,6 +816,7 @@ fn written_names(p: &FileParse) -> Vec<u64> {
         add(&i.alias);
     }
     p.bases.iter().for_each(|b| add(&b.base));
+    p.implemented.iter().for_each(|(_, t)| add(t));
     for f in &p.types {
         add(&f.name);
         add(&f.ty);

@@ -63,7 +63,8 @@ pub(super) fn link(
     resolver.types.bases = add_bases(&mut g, &resolver, reuse);
     let impls = impl_members(&resolver);
     resolver.types.add_members(&impls);
-    add_calls_and_uses(&mut g, &resolver, &impls, reuse);
+    let implemented = trait_methods(&resolver);
+    add_calls_and_uses(&mut g, &resolver, &impls, &implemented, reuse);
     add_fixture_uses(&mut g, &resolver, reuse);
     flag_dynamic_uses(sources, &mut anomalies);
     flag_import_cycles(sources, &imports, &mut anomalies);
@@ -835,6 +836,30 @@ fn impl_members<'a>(r: &Resolver<'a>) -> Vec<((i64, &'a str), i64)> {
     out
 }
 
+/// Rust: the trait method each method of an `impl Trait for Type` block implements (found in
+/// the trait or its supertraits). rust-analyzer, like the compiler, counts a call of the
+/// impl's method as a use of the trait's: changing the trait's signature changes the call.
+fn trait_methods(r: &Resolver<'_>) -> FxHashMap<i64, i64> {
+    let mut out = FxHashMap::default();
+    for (fi, s) in r.sources.iter().enumerate() {
+        for (si, tr) in &s.parse.implemented {
+            let (Some(sym), Some(&own)) =
+                (s.parse.symbols.get(*si), r.symbols.sym_node_of[fi].get(*si))
+            else {
+                continue;
+            };
+            if let Some((t, _)) = r.resolve_dotted(fi, tr, None)
+                && r.types.is_class(t)
+                && let Some(m) = r.member(t, &sym.name, 0)
+                && m != own
+            {
+                out.insert(own, m);
+            }
+        }
+    }
+    out
+}
+
 /// Phase 4b: `calls` edges (resolved names and typed receivers, else a unique function of
 /// that name in the repository at [`NAME_MATCH_CONFIDENCE`], except builtin and
 /// standard-library method names and receivers of a known type), then `uses` edges for names
@@ -844,6 +869,7 @@ fn add_calls_and_uses<'a>(
     g: &mut Builder,
     r: &Resolver<'a>,
     impls: &[((i64, &'a str), i64)],
+    implemented: &FxHashMap<i64, i64>,
     reuse: &[Option<Arc<Part>>],
 ) {
     let todo: Vec<usize> = (0..r.sources.len())
@@ -854,7 +880,9 @@ fn add_calls_and_uses<'a>(
     // locals are shared); a few (a regeneration's usual case) are linked here, without a
     // second set of type tables.
     let edges: Vec<Vec<EdgeRow>> = if todo.len() < PARALLEL_LINK_FILES {
-        todo.iter().map(|&fi| calls_and_uses(r, fi)).collect()
+        todo.iter()
+            .map(|&fi| calls_and_uses(r, implemented, fi))
+            .collect()
     } else {
         // The read-only tables are shared; `r` itself is not (its memos are cells).
         let (sources, idx, symbols) = (r.sources, r.idx, r.symbols);
@@ -874,10 +902,12 @@ fn add_calls_and_uses<'a>(
                 types,
             }
         };
-        super::parallel_map(todo.len(), own, |own, k| calls_and_uses(own, todo[k]))
-            .into_iter()
-            .map(Option::unwrap_or_default)
-            .collect()
+        super::parallel_map(todo.len(), own, |own, k| {
+            calls_and_uses(own, implemented, todo[k])
+        })
+        .into_iter()
+        .map(Option::unwrap_or_default)
+        .collect()
     };
     for (fi, edges) in todo.into_iter().zip(edges) {
         for e in edges {
@@ -890,7 +920,7 @@ fn add_calls_and_uses<'a>(
 const PARALLEL_LINK_FILES: usize = 64;
 
 /// File `fi`'s `calls` and `uses` edges (see [`add_calls_and_uses`]), each pair once.
-fn calls_and_uses(r: &Resolver<'_>, fi: usize) -> Vec<EdgeRow> {
+fn calls_and_uses(r: &Resolver<'_>, implemented: &FxHashMap<i64, i64>, fi: usize) -> Vec<EdgeRow> {
     let (s, symbols) = (&r.sources[fi], r.symbols);
     let mut out: Vec<EdgeRow> = Vec::new();
     let mut seen: FxHashMap<(i64, i64), usize> = FxHashMap::default();
@@ -927,8 +957,10 @@ fn calls_and_uses(r: &Resolver<'_>, fi: usize) -> Vec<EdgeRow> {
     for call in &s.parse.calls {
         let src = node_of(call.caller);
         let mut call_edge = |dst: i64, conf: f64| {
-            if dst != src {
-                edge("calls", src, dst, conf, call.line);
+            for dst in std::iter::once(dst).chain(implemented.get(&dst).copied()) {
+                if dst != src {
+                    edge("calls", src, dst, conf, call.line);
+                }
             }
         };
         match r.resolve_call(fi, &call.callee, call.caller, 0) {

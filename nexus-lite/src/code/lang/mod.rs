@@ -213,6 +213,10 @@ pub struct FileParse {
     /// }`) or assigned to a property (`exports.f = f`).
     #[serde(default)]
     pub placed: Vec<String>,
+    /// Rust: the methods of `impl Trait for Type` blocks (symbol index, the trait as written,
+    /// `.`-joined): a call of one is a use of the trait's method too.
+    #[serde(default)]
+    pub implemented: Vec<(usize, String)>,
 }
 
 /// `AuthHandler(self)`: a call of a class-like name (CamelCase) with the arguments whose value

@@ -24,6 +24,8 @@ struct Ctx {
     owner: Option<String>,
     /// The type parameters in scope bounded by one trait of ours (`T` of `impl<T: Buf>`).
     bounds: Rc<[(String, String)]>,
+    /// `impl Trait for Type` block: the trait (`.`-joined) its methods implement.
+    implements: Option<Rc<str>>,
     in_fn: bool,
 }
 
@@ -341,6 +343,7 @@ pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
         owner: None,
         in_fn: false,
         bounds: Rc::new([]),
+        implements: None,
     }];
     walk(&mut out, parser, tree.root_node(), src, &mut ctxs, 0, 0);
     Ok(out)
@@ -563,6 +566,7 @@ fn type_item(out: &mut FileParse, node: Node<'_>, src: &[u8], ctx: &Ctx) -> Opti
         owner: Some(name),
         in_fn: false,
         bounds: ctx.bounds.clone(),
+        implements: None,
     })
 }
 
@@ -576,23 +580,28 @@ fn impl_item(out: &mut FileParse, node: Node<'_>, src: &[u8], ctx: &Ctx) -> Opti
         .symbols
         .iter()
         .rposition(|s| s.kind == SymKind::Class && s.local_qname == qname);
-    if let (Some(class), Some(tr)) = (class, field(node, "trait")) {
+    let implements = field(node, "trait").map(|tr| {
         let base = match kind(tr) {
             "generic_type" => field(tr, "type").unwrap_or(tr),
             _ => tr,
         };
-        out.bases.push(Base {
-            class,
-            base: squash(text(base, src)).replace("::", "."),
-            line: line_of(tr),
-        });
-    }
+        let base = squash(text(base, src)).replace("::", ".");
+        if let Some(class) = class {
+            out.bases.push(Base {
+                class,
+                base: base.clone(),
+                line: line_of(tr),
+            });
+        }
+        Rc::from(base)
+    });
     Some(Ctx {
         parent: class,
         qbase: qname,
         owner: Some(ty),
         in_fn: false,
         bounds: types::bounds(node, src, &ctx.bounds),
+        implements,
     })
 }
 
@@ -606,6 +615,17 @@ fn function(out: &mut FileParse, node: Node<'_>, src: &[u8], ctx: &Ctx) -> Optio
         SymKind::Function
     };
     let idx = push_symbol(out, node, &name, kind, ctx, None);
+    if kind == SymKind::Method
+        && let Some(tr) = &ctx.implements
+    {
+        out.implemented.push((idx, tr.to_string()));
+    }
+    if kind == SymKind::Method
+        && !ctx.bounds.is_empty()
+        && let Some(class) = ctx.parent
+    {
+        types::bound_fields(out, class, idx, ctx);
+    }
     let bounds = types::bounds(node, src, &ctx.bounds);
     let inner = Ctx {
         parent: Some(idx),
@@ -613,6 +633,7 @@ fn function(out: &mut FileParse, node: Node<'_>, src: &[u8], ctx: &Ctx) -> Optio
         owner: ctx.owner.clone(),
         in_fn: true,
         bounds,
+        implements: None,
     };
     types::signature(out, idx, node, src, &inner);
     Some(inner)
@@ -629,6 +650,7 @@ fn mod_item(out: &mut FileParse, node: Node<'_>, src: &[u8], ctx: &Ctx) -> Optio
             owner: None,
             in_fn: ctx.in_fn,
             bounds: ctx.bounds.clone(),
+            implements: None,
         });
     }
     if ctx.qbase.is_empty() && !has_path_attribute(node, src) {
@@ -977,6 +999,37 @@ impl<B: Buf> Wrap<B> {
         assert_eq!(r.returns, vec![(1, "Buf".to_string())]);
     }
 
+    #[test]
+    fn trait_impls_name_their_trait_and_bound_fields_type_their_methods() {
+        let src = br#"
+pub struct Chain<T, U> { a: T, b: U, n: usize }
+impl<T, U> Buf for Chain<T, U> where T: Buf, U: Debug {
+    fn remaining(&self) -> usize { self.a.remaining() }
+}
+impl<T, U> Chain<T, U> {
+    fn first(&self) -> &T { &self.a }
+}
+impl bytes::BufMut for Other {
+    fn put(&mut self) {}
+}
+"#;
+        let r = parsed(src);
+        // Symbols: Chain 0, Chain.remaining 1, Chain.first 2, Other.put 3.
+        assert_eq!(
+            r.implemented,
+            vec![(1, "Buf".to_string()), (3, "bytes.BufMut".to_string())]
+        );
+        // `U: Debug` is a library trait's bound, and the inherent impl bounds nothing.
+        let facts = scoped_facts(&r);
+        assert_eq!(
+            facts,
+            vec![
+                (0, "self.a", "T"),
+                (0, "self.b", "U"),
+                (1, "Chain.a", "Buf"),
+            ]
+        );
+    }
     #[test]
     fn type_facts_of_parameters_lets_fields_and_returns() {
         let src = br#"

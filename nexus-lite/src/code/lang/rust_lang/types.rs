@@ -412,6 +412,31 @@ fn push(out: &mut FileParse, scope: usize, name: String, ty: String) {
     });
 }
 
+/// The fields of `class` (declared earlier in this file) typed by a type parameter that the
+/// `impl` around method `scope` bounds (`a: T` of `struct Chain<T, U>` in `impl<T: Buf, U>
+/// … for Chain<T, U>`), as facts of the method: `Chain.a` is a `Buf` there. The struct and
+/// the impl are matched by the parameter's name, as they are nearly always written.
+pub(super) fn bound_fields(out: &mut FileParse, class: usize, scope: usize, ctx: &Ctx) {
+    let Some(owner) = ctx.owner.as_deref() else {
+        return;
+    };
+    let facts: Vec<TypeFact> = out
+        .types
+        .iter()
+        .filter(|f| f.scope == Some(class))
+        .filter_map(|f| {
+            let field = f.name.strip_prefix("self.").filter(|n| !n.contains('['))?;
+            let (_, bound) = ctx.bounds.iter().find(|(param, _)| *param == f.ty)?;
+            Some(TypeFact {
+                scope: Some(scope),
+                name: format!("{owner}.{field}"),
+                ty: bound.clone(),
+            })
+        })
+        .collect();
+    out.types.extend(facts);
+}
+
 /// `let x: T = …` or `let x = T::new(…)` in function `scope`.
 pub(super) fn let_binding(
     out: &mut FileParse,
