@@ -290,7 +290,7 @@ fn a_rust_workspace_links_crates_by_name_impls_apart_and_constructions() {
     write(
         dir,
         "core/src/buf.rs",
-        "pub trait Buf {\n    fn remaining(&self) -> usize;\n}\n\npub struct Chain<T, U> {\n    a: T,\n    b: U,\n}\n\nimpl<T, U> Buf for Chain<T, U>\nwhere\n    T: Buf,\n    U: Buf,\n{\n    fn remaining(&self) -> usize {\n        self.a.remaining() + self.b.remaining()\n    }\n}\n",
+        "pub trait Buf {\n    fn remaining(&self) -> usize;\n}\n\npub struct Chain<T, U> {\n    a: T,\n    b: U,\n}\n\nimpl<T, U> Buf for Chain<T, U>\nwhere\n    T: Buf,\n    U: Buf,\n{\n    fn remaining(&self) -> usize {\n        self.a.remaining() + self.b.remaining()\n    }\n}\n\npub fn drain<B: crate::buf::Buf>(b: &B) -> usize {\n    b.remaining()\n}\n",
     );
     write(
         dir,
@@ -407,15 +407,20 @@ fn a_rust_workspace_links_crates_by_name_impls_apart_and_constructions() {
         "{kind:?}"
     );
     // A call of a trait impl's method (`impl Buf for Point`, in another file than both) is a
-    // use of the trait's method too, as rust-analyzer counts it; a field typed by a parameter
-    // the impl bounds (`a: T`, `T: Buf`) calls the trait's method.
+    // use of the trait's method too, as rust-analyzer counts it; so is a call on a field typed
+    // by a parameter the impl bounds (`a: T`, `T: Buf`).
     let impl_remaining = impact_symbols(a, "core/src/parse.Point.remaining");
     assert!(
         impl_remaining.contains(&("app/src/main.left".into(), "calls".into())),
         "{impl_remaining:?}"
     );
     let remaining = impact_symbols(a, "core/src/buf.Buf.remaining");
-    for caller in ["app/src/main.left", "core/src/buf.Chain.remaining"] {
+    // A bound by a `crate::` path (`B: crate::buf::Buf`) names the trait as a `use` would.
+    for caller in [
+        "app/src/main.left",
+        "core/src/buf.Chain.remaining",
+        "core/src/buf.drain",
+    ] {
         assert!(
             remaining.contains(&(caller.into(), "calls".into())),
             "{caller}: {remaining:?}"

@@ -708,6 +708,24 @@ impl<'a> Resolver<'a> {
         None
     }
 
+    /// Rust: the item a `crate::…` or `super::…` path names, as a `use` of it would bind it
+    /// (`crate::util::helper()`, a bound `T: super::Buf`).
+    fn rust_path(&self, fi: usize, parts: &[&str]) -> Option<(i64, f64)> {
+        let path = Import {
+            module: parts.join("::"),
+            level: 0,
+            name: None,
+            alias: String::new(),
+            line: 0,
+            deferred: true,
+            mod_decl: false,
+        };
+        match self.idx.resolve(fi, &path).ok()? {
+            Bind::Symbol(f, n) => self.exported(f, &n).map(|(id, _)| (id, 0.9)),
+            _ => None,
+        }
+    }
+
     /// The node `dotted` names in file `fi` (inside symbol `caller`), with the confidence of
     /// the match.
     fn resolve_dotted(&self, fi: usize, dotted: &str, caller: Option<usize>) -> Option<(i64, f64)> {
@@ -738,6 +756,9 @@ impl<'a> Resolver<'a> {
         }
         if let Some((_, SymKind::Class)) = self.lookup_in(fi, parts[0]) {
             return self.lookup_in(fi, dotted).map(|(id, _)| (id, 0.8));
+        }
+        if s.lang == Lang::Rust && matches!(parts[0], "crate" | "super") {
+            return self.rust_path(fi, &parts);
         }
         match self.imports[fi].binds.get(parts[0]) {
             Some(Bind::Module(m)) => {
