@@ -48,6 +48,19 @@ fn type_name(node: Node<'_>, src: &[u8]) -> Option<String> {
     }
 }
 
+/// The type an `impl` block's methods belong to: its bare name, else (a slice, an array, a
+/// tuple) its text without references, as rust-analyzer names it (`[u8]` of `impl Buf for
+/// &[u8]`). Without it the block's methods were read as the module's free functions.
+fn impl_owner(node: Node<'_>, src: &[u8]) -> String {
+    if let Some(name) = type_name(node, src) {
+        return name;
+    }
+    match field(node, "type").filter(|_| kind(node) == "reference_type") {
+        Some(inner) => impl_owner(inner, src),
+        None => squash(text(node, src)),
+    }
+}
+
 fn squash(s: &str) -> String {
     s.chars().filter(|c| !c.is_whitespace()).collect()
 }
@@ -573,7 +586,7 @@ fn type_item(out: &mut FileParse, node: Node<'_>, src: &[u8], ctx: &Ctx) -> Opti
 /// `impl [Trait for] Type`: the trait becomes a base of the type (when the type is declared
 /// earlier in this file), and the block opens the context of the type's methods.
 fn impl_item(out: &mut FileParse, node: Node<'_>, src: &[u8], ctx: &Ctx) -> Option<Ctx> {
-    let ty = field(node, "type").and_then(|t| type_name(t, src))?;
+    let ty = impl_owner(field(node, "type")?, src);
     let qname = join(&ctx.qbase, &ty);
     // The type's own symbol when it is declared earlier in this file.
     let class = out
@@ -690,7 +703,7 @@ fn use_declaration(out: &mut FileParse, node: Node<'_>, src: &[u8]) {
 
 #[cfg(test)]
 mod tests {
-    use crate::code::lang::{FileParse, Lang, Parsers};
+    use crate::code::lang::{FileParse, Lang, Parsers, SymKind};
 
     fn parsed(src: &[u8]) -> FileParse {
         let r = Parsers::default().parse(Lang::Rust, src).unwrap();
@@ -1012,13 +1025,23 @@ impl<T, U> Chain<T, U> {
 impl bytes::BufMut for Other {
     fn put(&mut self) {}
 }
+impl Buf for &[u8] {
+    fn chunk(&self) -> &[u8] { self }
+}
 "#;
         let r = parsed(src);
-        // Symbols: Chain 0, Chain.remaining 1, Chain.first 2, Other.put 3.
+        // Symbols: Chain 0, Chain.remaining 1, Chain.first 2, Other.put 3, [u8].chunk 4 (a
+        // method of the slice, as rust-analyzer names it, not a free function).
         assert_eq!(
             r.implemented,
-            vec![(1, "Buf".to_string()), (3, "bytes.BufMut".to_string())]
+            vec![
+                (1, "Buf".to_string()),
+                (3, "bytes.BufMut".to_string()),
+                (4, "Buf".to_string())
+            ]
         );
+        assert_eq!(r.symbols[4].local_qname, "[u8].chunk");
+        assert_eq!(r.symbols[4].kind, SymKind::Method);
         // `U: Debug` is a library trait's bound, and the inherent impl bounds nothing.
         let facts = scoped_facts(&r);
         assert_eq!(
