@@ -1053,6 +1053,7 @@ impl Buf for &[u8] {
             ]
         );
     }
+
     #[test]
     fn type_facts_of_parameters_lets_fields_and_returns() {
         let src = br#"
