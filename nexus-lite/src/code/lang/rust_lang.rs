@@ -628,16 +628,13 @@ fn function(out: &mut FileParse, node: Node<'_>, src: &[u8], ctx: &Ctx) -> Optio
         SymKind::Function
     };
     let idx = push_symbol(out, node, &name, kind, ctx, None);
-    if kind == SymKind::Method
-        && let Some(tr) = &ctx.implements
-    {
-        out.implemented.push((idx, tr.to_string()));
-    }
-    if kind == SymKind::Method
-        && !ctx.bounds.is_empty()
-        && let Some(class) = ctx.parent
-    {
-        types::bound_fields(out, class, idx, ctx);
+    if kind == SymKind::Method {
+        if let Some(tr) = &ctx.implements {
+            out.implemented.push((idx, tr.to_string()));
+        }
+        if let Some(class) = ctx.parent.filter(|_| !ctx.bounds.is_empty()) {
+            types::bound_fields(out, class, idx, ctx);
+        }
     }
     let bounds = types::bounds(node, src, &ctx.bounds);
     let inner = Ctx {
@@ -917,10 +914,7 @@ impl Point {
             "a!(h(), ".repeat(depth),
             ")".repeat(depth)
         );
-        let r = Parsers::default()
-            .parse(Lang::Rust, src.as_bytes())
-            .unwrap();
-        assert!(r.parse_error.is_none(), "{:?}", r.parse_error);
+        let r = parsed(src.as_bytes());
         let calls: Vec<&str> = r.calls.iter().map(|c| c.callee.as_str()).collect();
         assert_eq!(calls, vec!["h"; super::MAX_MACRO_DEPTH as usize]);
     }

@@ -143,7 +143,7 @@ pub(super) fn bounds(
     inherited: &Rc<[(String, String)]>,
 ) -> Rc<[(String, String)]> {
     let mut out = Vec::new();
-    let mut bounded = |param: Node<'_>, traits: Option<Node<'_>>| {
+    let mut add = |param: Node<'_>, traits: Option<Node<'_>>| {
         let Some(traits) = traits else { return };
         let mut c = traits.walk();
         let ours: Vec<String> = traits
@@ -166,7 +166,7 @@ pub(super) fn bounds(
             if kind(p) == "type_parameter"
                 && let Some(name) = field(p, "name")
             {
-                bounded(name, field(p, "bounds"));
+                add(name, field(p, "bounds"));
             }
         }
     }
@@ -178,7 +178,7 @@ pub(super) fn bounds(
         let mut w = clause.walk();
         for p in clause.named_children(&mut w) {
             if let Some(left) = field(p, "left") {
-                bounded(left, field(p, "bounds"));
+                add(left, field(p, "bounds"));
             }
         }
     }
@@ -188,12 +188,18 @@ pub(super) fn bounds(
     inherited.iter().cloned().chain(out).collect()
 }
 
+/// The trait bounding type parameter `ty` in scope, the innermost item's first.
+fn bound_of<'b>(ty: &str, bounds: &'b [(String, String)]) -> Option<&'b String> {
+    bounds
+        .iter()
+        .rev()
+        .find(|(param, _)| param == ty)
+        .map(|(_, bound)| bound)
+}
+
 /// `ty`, or the trait bounding it when it is a type parameter in scope.
 fn bounded(ty: String, bounds: &[(String, String)]) -> String {
-    match bounds.iter().rev().find(|(param, _)| *param == ty) {
-        Some((_, bound)) => bound.clone(),
-        None => ty,
-    }
+    bound_of(&ty, bounds).cloned().unwrap_or(ty)
 }
 
 /// Facts for `name` declared of type `node` in `scope`: what it is, and what its elements are.
@@ -426,11 +432,10 @@ pub(super) fn bound_fields(out: &mut FileParse, class: usize, scope: usize, ctx:
         .filter(|f| f.scope == Some(class))
         .filter_map(|f| {
             let field = f.name.strip_prefix("self.").filter(|n| !n.contains('['))?;
-            let (_, bound) = ctx.bounds.iter().find(|(param, _)| *param == f.ty)?;
             Some(TypeFact {
                 scope: Some(scope),
                 name: format!("{owner}.{field}"),
-                ty: bound.clone(),
+                ty: bound_of(&f.ty, &ctx.bounds)?.clone(),
             })
         })
         .collect();
