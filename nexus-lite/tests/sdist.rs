@@ -71,7 +71,7 @@ fn counts_and_bandit_findings_match_independent_tools_on_a_pypi_sdist() {
             |r| r.get(0),
         )
         .unwrap();
-    assert_eq!(parse_errors, 0, "tree-sitter must parse what ast parses");
+    assert_eq!(parse_errors, 0, "the parser must parse what ast parses");
     assert_eq!(outcome.counts["files"], expected["files"], "files");
     assert_eq!(outcome.counts["classes"], expected["classes"], "classes");
     assert_eq!(

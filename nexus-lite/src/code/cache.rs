@@ -49,13 +49,12 @@ const PARSER_SOURCES: [(&str, &str); 9] = [
     ("../../Cargo.toml", include_str!("../../Cargo.toml")),
 ];
 
-/// Fingerprint of everything that shapes a [`FileParse`]: the language modules' source and the
-/// grammars (ABI, node kinds, fields).
+/// Fingerprint of everything that shapes a [`FileParse`]: the language modules' source, the
+/// tree-sitter grammars (ABI, node kinds, fields), and `Cargo.toml` (the pinned Ruff parser).
 pub fn parse_format() -> &'static str {
     static FORMAT: LazyLock<String> = LazyLock::new(|| {
         let mut all: String = PARSER_SOURCES.iter().map(|(_, text)| *text).collect();
-        let grammars: [tree_sitter::Language; 4] = [
-            tree_sitter_python::LANGUAGE.into(),
+        let grammars: [tree_sitter::Language; 3] = [
             tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
             tree_sitter_typescript::LANGUAGE_TSX.into(),
             tree_sitter_rust::LANGUAGE.into(),

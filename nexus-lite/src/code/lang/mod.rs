@@ -9,7 +9,7 @@ pub mod rust_lang;
 
 use serde::{Deserialize, Deserializer, Serialize};
 use std::sync::LazyLock;
-use tree_sitter::{Node, Parser, Tree, TreeCursor};
+use tree_sitter::{Node, Parser, Tree};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SymKind {
@@ -403,14 +403,16 @@ impl Lang {
         }
     }
 
-    fn grammar(self) -> tree_sitter::Language {
-        match self {
-            Lang::Python => tree_sitter_python::LANGUAGE.into(),
+    /// The tree-sitter grammar a file is parsed with; `None` for Python, which Ruff's parser
+    /// reads.
+    fn grammar(self) -> Option<tree_sitter::Language> {
+        Some(match self {
+            Lang::Python => return None,
             Lang::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
             Lang::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
             Lang::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
             Lang::Rust => tree_sitter_rust::LANGUAGE.into(),
-        }
+        })
     }
 
     fn index(self) -> usize {
@@ -424,46 +426,53 @@ impl Lang {
     }
 }
 
-/// Creates a parser for one language.
+/// Creates a tree-sitter parser for one language (none for Python: see [`Lang::grammar`]).
 pub fn parser(lang: Lang) -> Result<Parser, String> {
+    let grammar = lang
+        .grammar()
+        .ok_or_else(|| format!("{lang:?} is not parsed with tree-sitter"))?;
     let mut parser = Parser::new();
-    parser.set_language(&lang.grammar()).map_err(|e| {
+    parser.set_language(&grammar).map_err(|e| {
         format!("the tree-sitter grammar for {lang:?} is incompatible with tree-sitter: {e}")
     })?;
     Ok(parser)
 }
 
-/// A grammar's node kind and field names by id, read once. tree-sitter's `Node::kind` and
-/// `TreeCursor::field_name` measure and UTF-8-check a C string on every call, and
-/// `child_by_field_name` compares the name with each field's by `strncmp`: together about a
-/// quarter of the Python walker's time on a million lines. The walkers ask through [`kind`],
-/// [`field`] and [`field_name`].
+/// Parses `src` as `lang` and drops the tree: the parser's own cost, without any walk.
+pub fn parse_only(lang: Lang, src: &[u8]) -> Result<(), String> {
+    if lang == Lang::Python {
+        let text = String::from_utf8_lossy(src);
+        let options = ruff_python_parser::ParseOptions::from(ruff_python_parser::Mode::Module);
+        drop(ruff_python_parser::parse_unchecked(&text, options));
+        return Ok(());
+    }
+    drop(parse_tree(&mut parser(lang)?, src)?);
+    Ok(())
+}
+
+/// A grammar's node kind and field names by id, read once. tree-sitter's `Node::kind`
+/// measures and UTF-8-checks a C string on every call, and `child_by_field_name` compares the
+/// name with each field's by `strncmp`: together about a quarter of a walker's time on a
+/// million lines. The walkers ask through [`kind`] and [`field`].
 struct Names {
     grammar: tree_sitter::Language,
     kinds: Vec<String>,
-    /// By field id; id 0 is "no field", so its name is empty and never asked for.
-    fields: Vec<String>,
     /// Field name -> id (a walker asks [`field`] for several fields of most nodes).
     field_ids: rustc_hash::FxHashMap<String, u16>,
 }
 
 impl Names {
-    fn new(lang: Lang) -> Self {
-        let grammar = lang.grammar();
+    fn new(grammar: tree_sitter::Language) -> Self {
         let name = |n: Option<&str>| n.unwrap_or_default().to_string();
         let ids = |n: usize| (0..=n).map_while(|id| u16::try_from(id).ok());
-        let fields: Vec<String> = ids(grammar.field_count())
-            .map(|id| name(grammar.field_name_for_id(id)))
-            .collect();
         let field_ids = ids(grammar.field_count())
             .skip(1)
-            .map(|id| (fields[usize::from(id)].clone(), id))
+            .map(|id| (name(grammar.field_name_for_id(id)), id))
             .collect();
         Names {
             kinds: ids(grammar.node_kind_count())
                 .map(|id| name(grammar.node_kind_for_id(id)))
                 .collect(),
-            fields,
             field_ids,
             grammar,
         }
@@ -471,7 +480,13 @@ impl Names {
 
     /// The names of `node`'s grammar (one of [`Lang::ALL`]'s).
     fn of(node: Node<'_>) -> Option<&'static Names> {
-        static ALL: LazyLock<Vec<Names>> = LazyLock::new(|| Lang::ALL.map(Names::new).into());
+        static ALL: LazyLock<Vec<Names>> = LazyLock::new(|| {
+            Lang::ALL
+                .iter()
+                .filter_map(|l| l.grammar())
+                .map(Names::new)
+                .collect()
+        });
         let grammar = node.language();
         ALL.iter().find(|n| n.grammar == *grammar)
     }
@@ -488,13 +503,6 @@ pub(crate) fn kind(node: Node<'_>) -> &'static str {
 pub(crate) fn field<'t>(node: Node<'t>, name: &str) -> Option<Node<'t>> {
     let id = *Names::of(node)?.field_ids.get(name)?;
     node.child_by_field_id(id)
-}
-
-/// `cursor.field_name()`.
-pub(crate) fn field_name(cursor: &TreeCursor<'_>) -> Option<&'static str> {
-    let id = cursor.field_id()?;
-    let fields = &Names::of(cursor.node())?.fields;
-    fields.get(usize::from(id.get())).map(String::as_str)
 }
 
 /// Blocks of a file walked in source order (`if` branches, callbacks, narrowed blocks), each
@@ -528,7 +536,8 @@ impl<T> OpenBlocks<T> {
     }
 }
 
-/// One lazily created parser per language (a parser is not shareable between threads).
+/// One lazily created tree-sitter parser per language (a parser is not shareable between
+/// threads).
 #[derive(Default)]
 pub struct Parsers {
     slots: [Option<Parser>; 5],
@@ -537,18 +546,17 @@ pub struct Parsers {
 impl Parsers {
     /// Parses `src` as `lang`.
     pub fn parse(&mut self, lang: Lang, src: &[u8]) -> Result<FileParse, String> {
+        let walk = match lang {
+            Lang::Python => return Ok(crate::code::lang::python::parse(src)),
+            Lang::TypeScript | Lang::Tsx | Lang::JavaScript => crate::code::lang::ecmascript::parse,
+            Lang::Rust => crate::code::lang::rust_lang::parse,
+        };
         let slot = &mut self.slots[lang.index()];
         let parser = match slot {
             Some(p) => p,
             None => slot.insert(parser(lang)?),
         };
-        match lang {
-            Lang::Python => crate::code::lang::python::parse(parser, src),
-            Lang::TypeScript | Lang::Tsx | Lang::JavaScript => {
-                crate::code::lang::ecmascript::parse(parser, src)
-            }
-            Lang::Rust => crate::code::lang::rust_lang::parse(parser, src),
-        }
+        walk(parser, src)
     }
 }
 
@@ -650,20 +658,34 @@ pub(crate) fn push_symbol(
     kind: SymKind,
     scope: Option<usize>,
 ) -> usize {
+    let sym = new_symbol(out, name, kind, scope, line_of(node), end_line_of(node));
+    out.symbols.push(sym);
+    out.symbols.len() - 1
+}
+
+/// A symbol named `name` under `scope` (qualified `outer.name`), spanning lines `line` to
+/// `end_line`.
+pub(crate) fn new_symbol(
+    out: &FileParse,
+    name: &str,
+    kind: SymKind,
+    scope: Option<usize>,
+    line: u32,
+    end_line: u32,
+) -> Symbol {
     let local_qname = match scope {
         Some(i) => format!("{}.{}", out.symbols[i].local_qname, name),
         None => name.to_string(),
     };
-    out.symbols.push(Symbol {
+    Symbol {
         kind,
         name: name.to_string(),
         local_qname,
-        line: line_of(node),
-        end_line: end_line_of(node),
+        line,
+        end_line,
         parent: scope,
         detail: None,
-    });
-    out.symbols.len() - 1
+    }
 }
 
 pub(crate) fn text<'a>(node: Node<'_>, src: &'a [u8]) -> &'a str {

@@ -1,135 +1,746 @@
-//! Python extraction with tree-sitter: symbols, imports, calls and base classes.
+//! Python extraction with Ruff's parser: symbols, imports, calls and base classes.
+//!
+//! One walk over the syntax tree in source order, each statement of interest handled by its own
+//! function below; `types` reads what names hold, `docstring` the types docstrings give.
 
-use tree_sitter::{Node, Parser};
+use ruff_python_ast::{
+    self as ast, ArgOrKeyword, Expr, InterpolatedStringElement, Mod, Pattern, Stmt,
+};
+use ruff_python_parser::{Mode, ParseOptions};
+use ruff_text_size::{Ranged, TextRange, TextSize};
 
 mod docstring;
 mod types;
 
 pub use crate::code::lang::{Base, Call, FileParse, Import, SymKind, Symbol};
-use crate::code::lang::{
-    field, field_name, in_function, kind, line_of, note_error, parse_tree, push_symbol, text,
-};
+use crate::code::lang::{in_function, new_symbol};
 
-/// Creates a parser for Python.
-pub fn parser() -> Result<Parser, String> {
-    crate::code::lang::parser(crate::code::lang::Lang::Python)
+/// Parses one Python source file (bytes not UTF-8 are read as U+FFFD).
+pub fn parse(src: &[u8]) -> FileParse {
+    let text = String::from_utf8_lossy(src);
+    let parsed = ruff_python_parser::parse_unchecked(&text, ParseOptions::from(Mode::Module));
+    let (out, depth) = walk(&text, &parsed);
+    // Dropping the tree recurses as deep as it nests, on one stack.
+    if depth > DEEP_TREE {
+        stacker::grow(STACK_SEGMENT, || drop(parsed));
+    }
+    out
 }
 
-/// Parses one Python source file: a walk over the tree, each statement of interest handled
-/// by its own function below.
-pub fn parse(parser: &mut Parser, src: &[u8]) -> Result<FileParse, String> {
-    let tree = parse_tree(parser, src)?;
-    let root = tree.root_node();
-    let mut out = FileParse::default();
-    // Explicit stack: (node, enclosing symbol index, deferred-import context, name position:
-    // the node names what is bound or called, so it is no value use).
-    let mut stack: Vec<(Node<'_>, Option<usize>, bool, bool)> = vec![(root, None, false, false)];
-    let mut names: Vec<types::NameRead> = Vec::new();
-    let mut bound: Vec<types::NameRead> = Vec::new();
-    let mut branches = types::Branches::default();
-    // One cursor for the whole walk: `reset` keeps its allocation, `walk()` makes one per node.
-    let mut c = root.walk();
-    while let Some((node, scope, deferred, named)) = stack.pop() {
-        note_error(&mut out, node, src);
-        let node_kind = kind(node);
-        if !node.has_error() && !node.is_missing() && node_kind == "string" && !fstring(node) {
-            continue; // nothing of interest inside string literals but f-string fields
-        }
-        let mut child_scope = scope;
-        match node_kind {
-            "class_definition" | "function_definition" => {
-                if let Some(idx) = definition(&mut out, node, src, scope) {
-                    child_scope = Some(idx);
-                }
-            }
-            "import_statement" => {
-                let deferred = deferred || in_function(&out, scope);
-                import_statement(&mut out, node, src, deferred);
-                continue;
-            }
-            "import_from_statement" => {
-                let deferred = deferred || in_function(&out, scope);
-                import_from_statement(&mut out, node, src, deferred);
-                continue;
-            }
-            "call" => call(&mut out, node, src, scope),
-            "assignment" | "augmented_assignment" => {
-                if scope.is_none() {
-                    dunder_all(&mut out, node, src);
-                }
-                types::assignment(&mut out, &mut branches, node, src, scope);
-            }
-            "with_item" => types::with_item(&mut out, node, src, scope),
-            "for_statement" | "for_in_clause" => types::for_target(&mut out, node, src, scope),
-            "return_statement" => types::return_value(&mut out, node, src, scope),
-            // A fixture's value is what it yields (`yield app`), not a generator.
-            "yield"
-                if scope.is_some_and(|f| out.fixtures.contains(&f))
-                    && node.child(1).is_none_or(|c| kind(c) != "from") =>
-            {
-                types::return_value(&mut out, node, src, scope)
-            }
-            // Most names read are locals: their text is copied only if kept (below).
-            "identifier" if !named => names.push((scope, node.byte_range(), line_of(node))),
-            "attribute" => {
-                let key = types::expr_key(node, src);
-                if !named && let Some(k) = &key {
-                    use_of(&mut out, scope, k, node);
-                }
-                if key.as_deref().is_some_and(|k| !k.contains(['(', '['])) {
-                    continue; // a plain chain holds no calls
-                }
-            }
-            _ => {}
-        }
-        let type_checking = if node_kind == "if_statement" {
-            branches.if_statement(node);
-            type_checking_body(node, src)
-        } else {
-            None
-        };
-        c.reset(node);
-        let first = stack.len();
-        if c.goto_first_child() {
-            loop {
-                let child = c.node();
-                // Punctuation and keywords hold nothing to extract (half the nodes of a file);
-                // a MISSING one is still visited, in order, for its parse error.
-                if !child.is_named() && child.child_count() == 0 && !child.is_missing() {
-                    if !c.goto_next_sibling() {
-                        break;
-                    }
-                    continue;
-                }
-                let field = field_name(&c);
-                let named = types::names_not_reads(node_kind, named, field, child);
-                if named && kind(child) == "identifier" && types::binds_local(node_kind, field) {
-                    bound.push((child_scope, child.byte_range(), 0));
-                }
-                let d = deferred || type_checking.is_some_and(|b| b.id() == child.id());
-                stack.push((child, child_scope, d, named));
-                if !c.goto_next_sibling() {
-                    break;
-                }
-            }
-        }
-        stack[first..].reverse(); // popped in source order
+/// Nesting past which a tree is dropped on a stack segment of its own.
+const DEEP_TREE: usize = 1_000;
+
+/// Runs `f` with at least [`STACK_RED_ZONE`] of stack left, on a new segment if needed: the
+/// syntax tree's walk, typing and drop recurse as deep as the file nests.
+pub(super) fn deep<R>(f: impl FnOnce() -> R) -> R {
+    stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, f)
+}
+
+/// Stack a recursion step may use before [`deep`] moves to a new segment.
+const STACK_RED_ZONE: usize = 128 * 1024;
+/// A new segment's size (mapped, not touched, until used): enough for the drop of any tree a
+/// file of the indexer's largest size holds, at a few hundred bytes a level.
+const STACK_SEGMENT: usize = 256 * 1024 * 1024;
+
+/// The file's parse, and how deep its tree nests.
+fn walk(text: &str, parsed: &ruff_python_parser::Parsed<Mod>) -> (FileParse, usize) {
+    let mut w = Walker {
+        src: Src::new(text),
+        out: FileParse::default(),
+        names: Vec::new(),
+        bound: Vec::new(),
+        branches: types::Branches::default(),
+        depth: 0,
+        max_depth: 0,
+    };
+    if let Some(e) = parsed.errors().first() {
+        let line = w.src.line(e.location.start());
+        w.out.parse_error = Some((line, format!("syntax error: {}", e.error)));
     }
-    types::keep_useful_uses(&mut out, &names, &bound, src);
+    w.out.error_nodes = u32::try_from(parsed.errors().len()).unwrap_or(u32::MAX);
+    if let Mod::Module(module) = parsed.syntax() {
+        w.stmts(&module.body, None, false);
+    }
+    let Walker {
+        mut out,
+        names,
+        bound,
+        max_depth,
+        ..
+    } = w;
+    types::keep_useful_uses(&mut out, &names, &bound, text.as_bytes());
     out.constructions.sort_unstable();
     out.constructions.dedup();
-    Ok(out)
+    (out, max_depth)
 }
 
-/// True when string `node` has `{...}` fields (an f-string): names read there are uses.
-fn fstring(node: Node<'_>) -> bool {
-    let mut c = node.walk();
-    node.named_children(&mut c)
-        .any(|n| kind(n) == "interpolation")
+/// The source text, and where its lines start (for 1-based line numbers).
+pub(super) struct Src<'s> {
+    pub text: &'s str,
+    starts: Vec<TextSize>,
+}
+
+impl<'s> Src<'s> {
+    fn new(text: &'s str) -> Self {
+        let mut starts = vec![TextSize::new(0)];
+        starts.extend(
+            text.match_indices('\n')
+                .filter_map(|(i, _)| u32::try_from(i + 1).ok().map(TextSize::new)),
+        );
+        Src { text, starts }
+    }
+
+    /// The text of `node`.
+    pub fn of(&self, node: &impl Ranged) -> &'s str {
+        self.text.get(node.range().to_std_range()).unwrap_or("")
+    }
+
+    /// The 1-based line of byte `at`.
+    pub fn line(&self, at: TextSize) -> u32 {
+        u32::try_from(self.starts.partition_point(|s| *s <= at)).unwrap_or(u32::MAX)
+    }
+
+    /// The line where `node` starts.
+    pub fn line_of(&self, node: &impl Ranged) -> u32 {
+        self.line(node.start())
+    }
+}
+
+struct Walker<'s> {
+    src: Src<'s>,
+    out: FileParse,
+    /// Plain names read as values; kept as uses if they may name a symbol (`keep_useful_uses`).
+    names: Vec<types::NameRead>,
+    /// Plain names bound (assigned, parameters, loop targets, `as x`).
+    bound: Vec<types::NameRead>,
+    branches: types::Branches,
+    /// Statements and expressions open around the one walked, and the most so far.
+    depth: usize,
+    max_depth: usize,
+}
+
+impl Walker<'_> {
+    fn stmts(&mut self, body: &[Stmt], scope: Option<usize>, deferred: bool) {
+        for s in body {
+            self.stmt(s, scope, deferred);
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt, scope: Option<usize>, deferred: bool) {
+        self.nested(|w| w.statement(s, scope, deferred));
+    }
+
+    /// Runs one step of the walk one level deeper (on a new stack segment when needed).
+    fn nested(&mut self, f: impl FnOnce(&mut Self)) {
+        self.depth += 1;
+        self.max_depth = self.max_depth.max(self.depth);
+        deep(|| f(self));
+        self.depth -= 1;
+    }
+
+    fn statement(&mut self, s: &Stmt, scope: Option<usize>, deferred: bool) {
+        match s {
+            Stmt::FunctionDef(f) => self.function(f, scope, deferred),
+            Stmt::ClassDef(c) => self.class(c, scope, deferred),
+            Stmt::Import(i) => {
+                let deferred = deferred || in_function(&self.out, scope);
+                self.import(i, deferred);
+            }
+            Stmt::ImportFrom(i) => {
+                let deferred = deferred || in_function(&self.out, scope);
+                self.import_from(i, deferred);
+            }
+            Stmt::Assign(a) => self.assign(a, scope),
+            Stmt::AugAssign(a) => {
+                let assigned = types::Assigned {
+                    at: a.start(),
+                    target: &a.target,
+                    annotation: None,
+                    value: Some(types::Value::Expr(&a.value)),
+                    augmented: true,
+                };
+                self.assignment(&assigned, scope);
+                self.target(&a.target, scope);
+                self.expr(&a.value, scope);
+            }
+            Stmt::AnnAssign(a) => {
+                let assigned = types::Assigned {
+                    at: a.start(),
+                    target: &a.target,
+                    annotation: Some(&a.annotation),
+                    value: a.value.as_deref().map(types::Value::Expr),
+                    augmented: false,
+                };
+                self.assignment(&assigned, scope);
+                self.target(&a.target, scope);
+                self.expr(&a.annotation, scope);
+                self.opt(a.value.as_deref(), scope);
+            }
+            Stmt::For(f) => {
+                types::for_target(&mut self.out, &self.src, &f.target, &f.iter, scope);
+                self.target(&f.target, scope);
+                self.expr(&f.iter, scope);
+                self.stmts(&f.body, scope, deferred);
+                self.stmts(&f.orelse, scope, deferred);
+            }
+            Stmt::While(w) => {
+                self.expr(&w.test, scope);
+                self.stmts(&w.body, scope, deferred);
+                self.stmts(&w.orelse, scope, deferred);
+            }
+            Stmt::If(i) => self.if_statement(i, scope, deferred),
+            Stmt::With(w) => {
+                for item in &w.items {
+                    types::with_item(&mut self.out, &self.src, item, w.is_async, scope);
+                    self.expr(&item.context_expr, scope);
+                    if let Some(alias) = &item.optional_vars {
+                        match alias.as_ref() {
+                            Expr::Name(n) => self.bind(n.range, scope),
+                            e => self.named(e, scope),
+                        }
+                    }
+                }
+                self.stmts(&w.body, scope, deferred);
+            }
+            Stmt::Match(m) => {
+                self.expr(&m.subject, scope);
+                for case in &m.cases {
+                    self.pattern(&case.pattern, scope);
+                    self.opt(case.guard.as_deref(), scope);
+                    self.stmts(&case.body, scope, deferred);
+                }
+            }
+            Stmt::Raise(r) => {
+                self.opt(r.exc.as_deref(), scope);
+                self.opt(r.cause.as_deref(), scope);
+            }
+            Stmt::Try(t) => {
+                self.stmts(&t.body, scope, deferred);
+                for ast::ExceptHandler::ExceptHandler(h) in &t.handlers {
+                    self.opt(h.type_.as_deref(), scope);
+                    if let Some(name) = &h.name {
+                        self.bind(name.range, scope);
+                    }
+                    self.stmts(&h.body, scope, deferred);
+                }
+                self.stmts(&t.orelse, scope, deferred);
+                self.stmts(&t.finalbody, scope, deferred);
+            }
+            Stmt::Assert(a) => {
+                self.expr(&a.test, scope);
+                self.opt(a.msg.as_deref(), scope);
+            }
+            Stmt::Return(r) => {
+                if let Some(v) = &r.value {
+                    types::return_value(&mut self.out, &self.src, v, scope);
+                    self.expr(v, scope);
+                }
+            }
+            Stmt::Delete(d) => d.targets.iter().for_each(|t| self.expr(t, scope)),
+            Stmt::TypeAlias(t) => {
+                self.expr(&t.name, scope);
+                if let Some(tp) = &t.type_params {
+                    self.type_params(tp, scope);
+                }
+                self.expr(&t.value, scope);
+            }
+            Stmt::Expr(e) => self.expr(&e.value, scope),
+            Stmt::Global(_)
+            | Stmt::Nonlocal(_)
+            | Stmt::Pass(_)
+            | Stmt::Break(_)
+            | Stmt::Continue(_)
+            | Stmt::IpyEscapeCommand(_) => {}
+        }
+    }
+
+    fn opt(&mut self, e: Option<&Expr>, scope: Option<usize>) {
+        if let Some(e) = e {
+            self.expr(e, scope);
+        }
+    }
+
+    /// An expression read as a value.
+    fn expr(&mut self, e: &Expr, scope: Option<usize>) {
+        self.nested(|w| w.read(e, scope));
+    }
+
+    fn read(&mut self, e: &Expr, scope: Option<usize>) {
+        match e {
+            Expr::Name(n) => {
+                let line = self.src.line_of(n);
+                self.names.push((scope, n.range.to_std_range(), line));
+            }
+            Expr::Attribute(a) => self.attribute(a, scope, false),
+            Expr::Call(c) => {
+                self.call(c, scope);
+                self.named(&c.func, scope);
+                self.arguments(&c.arguments, scope);
+            }
+            // Nothing of interest inside string literals but f-string fields.
+            Expr::StringLiteral(_)
+            | Expr::BytesLiteral(_)
+            | Expr::NumberLiteral(_)
+            | Expr::BooleanLiteral(_)
+            | Expr::NoneLiteral(_)
+            | Expr::EllipsisLiteral(_)
+            | Expr::IpyEscapeCommand(_) => {}
+            Expr::FString(f) => {
+                for part in f.value.iter() {
+                    if let ast::FStringPart::FString(f) = part {
+                        self.interpolated(&f.elements, scope);
+                    }
+                }
+            }
+            Expr::TString(t) => {
+                for t in t.value.iter() {
+                    self.interpolated(&t.elements, scope);
+                }
+            }
+            Expr::Yield(y) => {
+                // A fixture's value is what it yields (`yield app`), not a generator.
+                if let Some(v) = &y.value {
+                    if scope.is_some_and(|f| self.out.fixtures.contains(&f)) {
+                        types::return_value(&mut self.out, &self.src, v, scope);
+                    }
+                    self.expr(v, scope);
+                }
+            }
+            Expr::YieldFrom(y) => self.expr(&y.value, scope),
+            Expr::Await(a) => self.expr(&a.value, scope),
+            Expr::Subscript(s) => {
+                self.expr(&s.value, scope);
+                self.expr(&s.slice, scope);
+            }
+            Expr::Starred(s) => self.expr(&s.value, scope),
+            Expr::BoolOp(b) => b.values.iter().for_each(|v| self.expr(v, scope)),
+            Expr::Named(n) => {
+                self.target(&n.target, scope);
+                self.expr(&n.value, scope);
+            }
+            Expr::BinOp(b) => {
+                self.expr(&b.left, scope);
+                self.expr(&b.right, scope);
+            }
+            Expr::UnaryOp(u) => self.expr(&u.operand, scope),
+            Expr::Lambda(l) => {
+                if let Some(p) = &l.parameters {
+                    self.parameters(p, scope);
+                }
+                self.expr(&l.body, scope);
+            }
+            Expr::If(i) => {
+                self.expr(&i.body, scope);
+                self.expr(&i.test, scope);
+                self.expr(&i.orelse, scope);
+            }
+            Expr::Dict(d) => {
+                for item in &d.items {
+                    self.opt(item.key.as_ref(), scope);
+                    self.expr(&item.value, scope);
+                }
+            }
+            Expr::Set(s) => s.elts.iter().for_each(|e| self.expr(e, scope)),
+            Expr::List(l) => l.elts.iter().for_each(|e| self.expr(e, scope)),
+            Expr::Tuple(t) => t.elts.iter().for_each(|e| self.expr(e, scope)),
+            Expr::ListComp(c) => {
+                self.expr(&c.elt, scope);
+                self.comprehensions(&c.generators, scope);
+            }
+            Expr::SetComp(c) => {
+                self.expr(&c.elt, scope);
+                self.comprehensions(&c.generators, scope);
+            }
+            Expr::Generator(g) => {
+                self.expr(&g.elt, scope);
+                self.comprehensions(&g.generators, scope);
+            }
+            Expr::DictComp(c) => {
+                self.opt(c.key.as_deref(), scope);
+                self.expr(&c.value, scope);
+                self.comprehensions(&c.generators, scope);
+            }
+            Expr::Compare(c) => {
+                self.expr(&c.left, scope);
+                c.comparators.iter().for_each(|e| self.expr(e, scope));
+            }
+            Expr::Slice(s) => {
+                self.opt(s.lower.as_deref(), scope);
+                self.opt(s.upper.as_deref(), scope);
+                self.opt(s.step.as_deref(), scope);
+            }
+        }
+    }
+
+    /// An expression naming what is called or bound rather than read: a plain name is no use.
+    fn named(&mut self, e: &Expr, scope: Option<usize>) {
+        match e {
+            Expr::Name(_) => {}
+            Expr::Attribute(a) => self.attribute(a, scope, true),
+            e => self.expr(e, scope),
+        }
+    }
+
+    /// An assignment, loop or comprehension target: the plain names in it are bound locally.
+    fn target(&mut self, e: &Expr, scope: Option<usize>) {
+        match e {
+            Expr::Name(n) => self.bind(n.range, scope),
+            Expr::Tuple(t) => t.elts.iter().for_each(|e| self.target(e, scope)),
+            Expr::List(l) => l.elts.iter().for_each(|e| self.target(e, scope)),
+            Expr::Starred(s) => self.target(&s.value, scope),
+            e => self.named(e, scope),
+        }
+    }
+
+    fn bind(&mut self, range: TextRange, scope: Option<usize>) {
+        self.bound.push((scope, range.to_std_range(), 0));
+    }
+
+    fn interpolated(&mut self, elements: &ast::InterpolatedStringElements, scope: Option<usize>) {
+        for el in elements {
+            if let InterpolatedStringElement::Interpolation(i) = el {
+                self.expr(&i.expression, scope);
+                if let Some(spec) = &i.format_spec {
+                    self.interpolated(&spec.elements, scope);
+                }
+            }
+        }
+    }
+
+    fn comprehensions(&mut self, generators: &[ast::Comprehension], scope: Option<usize>) {
+        for g in generators {
+            types::for_target(&mut self.out, &self.src, &g.target, &g.iter, scope);
+            self.target(&g.target, scope);
+            self.expr(&g.iter, scope);
+            g.ifs.iter().for_each(|e| self.expr(e, scope));
+        }
+    }
+
+    fn arguments(&mut self, args: &ast::Arguments, scope: Option<usize>) {
+        for a in args.iter_source_order() {
+            self.expr(a.value(), scope);
+        }
+    }
+
+    /// Parameters' names are bound; their annotations and defaults read.
+    fn parameters(&mut self, params: &ast::Parameters, scope: Option<usize>) {
+        for p in params.iter_source_order() {
+            self.bind(p.name().range, scope);
+            self.opt(p.annotation(), scope);
+            if let ast::AnyParameterRef::NonVariadic(p) = p {
+                self.opt(p.default(), scope);
+            }
+        }
+    }
+
+    /// `def f[T: Bound]`: the parameters' names and bounds are read.
+    fn type_params(&mut self, params: &ast::TypeParams, scope: Option<usize>) {
+        for p in &params.type_params {
+            let (name, bound, default) = match p {
+                ast::TypeParam::TypeVar(t) => (&t.name, t.bound.as_deref(), t.default.as_deref()),
+                ast::TypeParam::ParamSpec(t) => (&t.name, None, t.default.as_deref()),
+                ast::TypeParam::TypeVarTuple(t) => (&t.name, None, t.default.as_deref()),
+            };
+            let line = self.src.line_of(name);
+            self.names.push((scope, name.range.to_std_range(), line));
+            self.opt(bound, scope);
+            self.opt(default, scope);
+        }
+    }
+
+    /// A `match` pattern: what it names is compared or bound, never read as a value.
+    fn pattern(&mut self, p: &Pattern, scope: Option<usize>) {
+        match p {
+            Pattern::MatchSequence(s) => s.patterns.iter().for_each(|p| self.pattern(p, scope)),
+            Pattern::MatchMapping(m) => {
+                m.patterns.iter().for_each(|p| self.pattern(p, scope));
+                if let Some(rest) = &m.rest {
+                    self.bind(rest.range, scope);
+                }
+            }
+            Pattern::MatchClass(c) => {
+                c.arguments
+                    .patterns
+                    .iter()
+                    .for_each(|p| self.pattern(p, scope));
+                for k in &c.arguments.keywords {
+                    self.bind(k.attr.range, scope);
+                    self.pattern(&k.pattern, scope);
+                }
+            }
+            Pattern::MatchStar(s) => {
+                if let Some(name) = &s.name {
+                    self.bind(name.range, scope);
+                }
+            }
+            Pattern::MatchAs(a) => {
+                if let Some(inner) = &a.pattern {
+                    self.pattern(inner, scope);
+                    if let Some(name) = &a.name {
+                        self.bind(name.range, scope);
+                    }
+                }
+            }
+            Pattern::MatchOr(o) => o.patterns.iter().for_each(|p| self.pattern(p, scope)),
+            Pattern::MatchValue(_) | Pattern::MatchSingleton(_) => {}
+        }
+    }
+
+    /// `a.b.c`: a value use of the whole chain (unless `named`); a chain holding calls or
+    /// indexing (`make().x`) is walked for them.
+    fn attribute(&mut self, a: &ast::ExprAttribute, scope: Option<usize>, named: bool) {
+        let key = types::expr_key(&Expr::Attribute(a.clone()), &self.src);
+        if !named && let Some(k) = &key {
+            let line = self.src.line_of(a);
+            use_of(&mut self.out, scope, k, line);
+        }
+        if key.as_deref().is_some_and(|k| !k.contains(['(', '['])) {
+            return; // a plain chain holds no calls
+        }
+        self.expr(&a.value, scope);
+    }
+
+    fn if_statement(&mut self, i: &ast::StmtIf, scope: Option<usize>, deferred: bool) {
+        let mut branches = Vec::with_capacity(1 + i.elif_else_clauses.len());
+        if let (Some(first), Some(last)) = (i.body.first(), i.body.last()) {
+            branches.push(TextRange::new(first.start(), last.end()));
+        }
+        branches.extend(i.elif_else_clauses.iter().map(Ranged::range));
+        self.branches.if_statement(i.start(), &branches);
+        // The body of `if TYPE_CHECKING:`: its imports never run, so they are deferred.
+        let type_checking = matches!(
+            self.src.of(&*i.test),
+            "TYPE_CHECKING" | "typing.TYPE_CHECKING"
+        );
+        self.expr(&i.test, scope);
+        self.stmts(&i.body, scope, deferred || type_checking);
+        for clause in &i.elif_else_clauses {
+            self.opt(clause.test.as_ref(), scope);
+            self.stmts(&clause.body, scope, deferred);
+        }
+    }
+
+    /// `a = b = value`: each target in turn, then the value.
+    fn assign(&mut self, a: &ast::StmtAssign, scope: Option<usize>) {
+        let n = a.targets.len();
+        for (i, target) in a.targets.iter().enumerate() {
+            let value = if i + 1 == n {
+                types::Value::Expr(&a.value)
+            } else {
+                types::Value::Chained(&a.value)
+            };
+            let assigned = types::Assigned {
+                at: if i == 0 { a.start() } else { target.start() },
+                target,
+                annotation: None,
+                value: Some(value),
+                augmented: false,
+            };
+            self.assignment(&assigned, scope);
+            self.target(target, scope);
+        }
+        self.expr(&a.value, scope);
+    }
+
+    fn assignment(&mut self, a: &types::Assigned<'_>, scope: Option<usize>) {
+        if scope.is_none() {
+            dunder_all(&mut self.out, &self.src, a);
+        }
+        types::assignment(&mut self.out, &mut self.branches, &self.src, a, scope);
+    }
+
+    /// A function or method: its decorators (read in the enclosing scope), its symbol and
+    /// facts, then its parameters and body in its own scope.
+    fn function(&mut self, f: &ast::StmtFunctionDef, scope: Option<usize>, deferred: bool) {
+        for d in &f.decorator_list {
+            self.expr(&d.expression, scope);
+        }
+        let parent_kind = scope.map(|i| self.out.symbols[i].kind);
+        let kind = if parent_kind == Some(SymKind::Class) {
+            SymKind::Method
+        } else {
+            SymKind::Function
+        };
+        let name = f.name.as_str();
+        let def = Definition {
+            decorators: &f.decorator_list,
+            range: f.range,
+            name: &f.name,
+            body: &f.body,
+        };
+        let idx = self.symbol(&def, kind, scope);
+        types::usefixtures(&mut self.out, &self.src, idx, &f.decorator_list);
+        types::signature(
+            &mut self.out,
+            &self.src,
+            idx,
+            &f.parameters,
+            f.returns.as_deref(),
+        );
+        docstring::facts(&mut self.out, &self.src, idx, &f.body);
+        if kind == SymKind::Method && name == "__init__" {
+            types::init_params(&mut self.out, &self.src, idx, &f.parameters);
+        }
+        let fixture = is_fixture(&self.src, &f.decorator_list);
+        if fixture {
+            self.out.fixtures.push(idx);
+        }
+        if fixture || name.starts_with("test") {
+            for p in f.parameters.iter_source_order() {
+                let n = p.name().as_str();
+                if !p.is_variadic() && !matches!(n, "self" | "cls") {
+                    self.out.params.push((idx, n.to_string()));
+                }
+            }
+        }
+        let inner = Some(idx);
+        if let Some(tp) = &f.type_params {
+            self.type_params(tp, inner);
+        }
+        self.parameters(&f.parameters, inner);
+        self.opt(f.returns.as_deref(), inner);
+        self.stmts(&f.body, inner, deferred);
+    }
+
+    /// A class: its decorators, its symbol and base classes, then its body in its own scope.
+    fn class(&mut self, c: &ast::StmtClassDef, scope: Option<usize>, deferred: bool) {
+        for d in &c.decorator_list {
+            self.expr(&d.expression, scope);
+        }
+        let def = Definition {
+            decorators: &c.decorator_list,
+            range: c.range,
+            name: &c.name,
+            body: &c.body,
+        };
+        let idx = self.symbol(&def, SymKind::Class, scope);
+        types::usefixtures(&mut self.out, &self.src, idx, &c.decorator_list);
+        let inner = Some(idx);
+        if let Some(tp) = &c.type_params {
+            self.type_params(tp, inner);
+        }
+        if let Some(args) = &c.arguments {
+            for a in args.iter_source_order() {
+                match a {
+                    // A base class (`class C(Base, mod.Mixin)`): an `inherits` edge, no use.
+                    ArgOrKeyword::Arg(e @ (Expr::Name(_) | Expr::Attribute(_))) => {
+                        self.out.bases.push(Base {
+                            class: idx,
+                            base: self.src.of(e).to_string(),
+                            line: self.src.line_of(e),
+                        });
+                        self.named(e, inner);
+                    }
+                    a => self.expr(a.value(), inner),
+                }
+            }
+        }
+        self.stmts(&c.body, inner, deferred);
+    }
+
+    /// Pushes a class or function symbol: from its keyword (after any decorators) to the end of
+    /// its body, with the comments indented inside it that follow the body.
+    fn symbol(&mut self, def: &Definition<'_>, kind: SymKind, scope: Option<usize>) -> usize {
+        let start = match def.decorators.last() {
+            Some(d) => keyword_after(self.src.text, d.end(), def.name.start()),
+            None => def.range.start(),
+        };
+        let end = block_end(self.src.text, def.range, def.body.first());
+        let (line, end_line) = (self.src.line(start), self.src.line(end));
+        let sym = new_symbol(&self.out, def.name.as_str(), kind, scope, line, end_line);
+        self.out.symbols.push(sym);
+        self.out.symbols.len() - 1
+    }
+
+    /// `import a.b`, `import a.b as c`: one import per name.
+    fn import(&mut self, i: &ast::StmtImport, deferred: bool) {
+        let line = self.src.line_of(i);
+        for alias in &i.names {
+            let module = alias.name.to_string();
+            let local = match &alias.asname {
+                Some(a) => a.to_string(),
+                None => module.split('.').next().unwrap_or("").to_string(),
+            };
+            if !module.is_empty() {
+                self.out.imports.push(Import {
+                    module,
+                    level: 0,
+                    name: None,
+                    alias: local,
+                    line,
+                    deferred,
+                    mod_decl: false,
+                });
+            }
+        }
+    }
+
+    /// `from .m import a, b as c, *`: one import per name (`__future__` imports none).
+    fn import_from(&mut self, i: &ast::StmtImportFrom, deferred: bool) {
+        let module = i
+            .module
+            .as_ref()
+            .map_or_else(String::new, |m| m.to_string());
+        if i.level == 0 && module == "__future__" {
+            return;
+        }
+        let line = self.src.line_of(i);
+        for alias in &i.names {
+            let name = alias.name.to_string();
+            let local = alias
+                .asname
+                .as_ref()
+                .map_or_else(|| name.clone(), |a| a.to_string());
+            self.out.imports.push(Import {
+                module: module.clone(),
+                level: i.level,
+                name: Some(name),
+                alias: local,
+                line,
+                deferred,
+                mod_decl: false,
+            });
+        }
+    }
+
+    /// A call of a name or attribute chain (`f(...)`, `a.b.c(...)`, `Cls(x).decode()` as
+    /// `Cls().decode`), the class or module its receiver names (a value use), and dynamic uses.
+    fn call(&mut self, c: &ast::ExprCall, scope: Option<usize>) {
+        let Some(callee) = types::expr_key(&c.func, &self.src) else {
+            return;
+        };
+        let line = self.src.line_of(c);
+        types::dynamic_call(&mut self.out, &self.src, c, &callee, line);
+        // `mod.f()`: a module bound by `import mod` is no symbol; `mod.Cls.from_x()` uses `Cls`.
+        if let Some((receiver, _)) = callee.rsplit_once('.')
+            && !receiver.contains('(')
+            && !self
+                .out
+                .imports
+                .iter()
+                .any(|i| i.name.is_none() && i.alias == receiver)
+        {
+            use_of(&mut self.out, scope, receiver, line);
+        }
+        types::construction(&mut self.out, &self.src, c, &callee, scope);
+        self.out.calls.push(Call {
+            caller: scope,
+            callee,
+            line,
+        });
+    }
+}
+
+/// What a class and a function definition share, for their symbol.
+struct Definition<'a> {
+    decorators: &'a [ast::Decorator],
+    range: TextRange,
+    name: &'a ast::Identifier,
+    body: &'a [Stmt],
 }
 
 /// Records a value use of `name` (an [`types::expr_key`] or a prefix of one) from `scope`.
-fn use_of(out: &mut FileParse, scope: Option<usize>, name: &str, node: Node<'_>) {
+fn use_of(out: &mut FileParse, scope: Option<usize>, name: &str, line: u32) {
     // `@x.setter` is the property's own plumbing, not a use of it.
     let plumbing =
         name.ends_with(".setter") || name.ends_with(".getter") || name.ends_with(".deleter");
@@ -137,243 +748,92 @@ fn use_of(out: &mut FileParse, scope: Option<usize>, name: &str, node: Node<'_>)
         out.uses.push(Call {
             caller: scope,
             callee: name.to_string(),
-            line: line_of(node),
+            line,
         });
     }
 }
 
-/// A class, method or function, with the base classes of a class; its symbol index.
-fn definition(
-    out: &mut FileParse,
-    node: Node<'_>,
-    src: &[u8],
-    scope: Option<usize>,
-) -> Option<usize> {
-    let name_node = field(node, "name")?;
-    let name = text(name_node, src).to_string();
-    let parent_kind = scope.map(|i| out.symbols[i].kind);
-    let sym = if kind(node) == "class_definition" {
-        SymKind::Class
-    } else if parent_kind == Some(SymKind::Class) {
-        SymKind::Method
-    } else {
-        SymKind::Function
+/// Where the `def`, `async` or `class` keyword after a definition's decorators starts (skipping
+/// blank space and comments between them).
+fn keyword_after(text: &str, from: TextSize, name: TextSize) -> TextSize {
+    let gap = text.get(from.to_usize()..name.to_usize()).unwrap_or("");
+    let mut at = 0;
+    let bytes = gap.as_bytes();
+    while at < bytes.len() {
+        match bytes[at] {
+            b' ' | b'\t' | b'\n' | b'\r' | b'\\' | b'\x0c' => at += 1,
+            b'#' => at = gap[at..].find('\n').map_or(bytes.len(), |n| at + n),
+            _ => break,
+        }
+    }
+    from + TextSize::new(u32::try_from(at).unwrap_or(0))
+}
+
+/// The end of a definition's body, with the comment lines after it indented at least as deep
+/// as the body's first line (a comment there belongs to the body, as it does to tree-sitter's).
+fn block_end(text: &str, range: TextRange, body: Option<&Stmt>) -> TextSize {
+    let end = range.end().to_usize();
+    let Some(first) = body.map(|s| s.start().to_usize()) else {
+        return range.end();
     };
-    let idx = push_symbol(out, node, &name, sym, scope);
-    types::usefixtures(out, idx, node, src);
-    if sym != SymKind::Class {
-        types::signature(out, idx, node, src);
-        docstring::facts(out, idx, node, src);
-        if sym == SymKind::Method && name == "__init__" {
-            types::init_params(out, idx, node, src);
-        }
-        let fixture = is_fixture(node, src);
-        if fixture {
-            out.fixtures.push(idx);
-        }
-        if fixture || name.starts_with("test") {
-            parameters(out, idx, node, src);
-        }
+    let first_line = text[..first].rfind('\n').map_or(0, |i| i + 1);
+    if !text[first_line..first].trim_start().is_empty() {
+        return range.end(); // `def f(): pass`: a body on the definition's line
     }
-    if sym == SymKind::Class
-        && let Some(supers) = field(node, "superclasses")
-    {
-        let mut c = supers.walk();
-        for arg in supers.named_children(&mut c) {
-            if matches!(kind(arg), "identifier" | "attribute") {
-                out.bases.push(Base {
-                    class: idx,
-                    base: text(arg, src).to_string(),
-                    line: line_of(arg),
-                });
-            }
+    let body_indent = first - first_line;
+    let mut last = end;
+    let mut at = text[end..].find('\n').map_or(text.len(), |n| end + n + 1);
+    while at < text.len() {
+        let line_end = text[at..].find('\n').map_or(text.len(), |n| at + n);
+        let line = &text[at..line_end];
+        let trimmed = line.trim_start();
+        if trimmed.is_empty() {
+            // a blank line
+        } else if trimmed.starts_with('#') && indent_of(line) >= body_indent {
+            last = at + line.trim_end().len();
+        } else {
+            break;
         }
+        at = line_end + 1;
     }
-    Some(idx)
+    TextSize::new(u32::try_from(last).unwrap_or(u32::MAX))
+}
+
+fn indent_of(line: &str) -> usize {
+    line.len() - line.trim_start_matches([' ', '\t']).len()
 }
 
 /// `__all__ = ["a", "b"]` (list or tuple of string literals), or `__all__ += [...]`.
-fn dunder_all(out: &mut FileParse, node: Node<'_>, src: &[u8]) {
-    let (Some(left), Some(right)) = (field(node, "left"), field(node, "right")) else {
+fn dunder_all(out: &mut FileParse, src: &Src<'_>, a: &types::Assigned<'_>) {
+    let Some(types::Value::Expr(value)) = a.value else {
         return;
     };
-    if text(left, src) != "__all__" || !matches!(kind(right), "list" | "tuple") {
+    let items = match value {
+        Expr::List(l) => &l.elts,
+        Expr::Tuple(t) if t.parenthesized => &t.elts,
+        _ => return,
+    };
+    if src.of(a.target) != "__all__" {
         return;
     }
-    let mut c = right.walk();
-    let names = right
-        .named_children(&mut c)
-        .filter(|n| kind(*n) == "string")
-        .map(|n| {
-            text(n, src)
-                .trim_matches(|ch| ch == '"' || ch == '\'')
-                .to_string()
-        });
+    let names = items
+        .iter()
+        .filter(|e| types::is_string(e))
+        .map(|e| src.of(e).trim_matches(['"', '\'']).to_string());
     let all = out.dunder_all.get_or_insert_with(Vec::new);
-    if kind(node) == "assignment" {
+    if !a.augmented {
         all.clear();
     }
     all.extend(names);
 }
 
 /// Decorated `@pytest.fixture`, `@pytest.fixture(...)`, `@fixture` or `@fixture(...)`.
-fn is_fixture(def: Node<'_>, src: &[u8]) -> bool {
-    let Some(decorated) = def.parent().filter(|p| kind(*p) == "decorated_definition") else {
-        return false;
-    };
-    let mut c = decorated.walk();
-    decorated
-        .named_children(&mut c)
-        .filter(|d| kind(*d) == "decorator")
-        .any(|d| {
-            let t = text(d, src).trim_start_matches('@').trim();
-            let callee = t.split('(').next().unwrap_or(t).trim();
-            matches!(callee, "pytest.fixture" | "fixture")
-        })
-}
-
-/// The parameter names of function `idx` (not `self`/`cls`, not `*args`/`**kwargs`).
-fn parameters(out: &mut FileParse, idx: usize, def: Node<'_>, src: &[u8]) {
-    let Some(params) = field(def, "parameters") else {
-        return;
-    };
-    let mut c = params.walk();
-    for p in params.named_children(&mut c) {
-        let name = match kind(p) {
-            "identifier" => Some(p),
-            "typed_parameter" => p.named_child(0).filter(|n| kind(*n) == "identifier"),
-            "default_parameter" | "typed_default_parameter" => field(p, "name"),
-            _ => None,
-        };
-        if let Some(n) = name.map(|n| text(n, src))
-            && !matches!(n, "self" | "cls")
-        {
-            out.params.push((idx, n.to_string()));
-        }
-    }
-}
-
-/// `import a.b`, `import a.b as c`: one import per name.
-fn import_statement(out: &mut FileParse, node: Node<'_>, src: &[u8], deferred: bool) {
-    let mut c = node.walk();
-    for child in node.children_by_field_name("name", &mut c) {
-        let (module, alias) = match kind(child) {
-            "aliased_import" => aliased(child, src),
-            _ => {
-                let m = text(child, src).to_string();
-                let a = m.split('.').next().unwrap_or("").to_string();
-                (m, a)
-            }
-        };
-        if !module.is_empty() {
-            out.imports.push(Import {
-                module,
-                level: 0,
-                name: None,
-                alias,
-                line: line_of(node),
-                deferred,
-                mod_decl: false,
-            });
-        }
-    }
-}
-
-/// `from .m import a, b as c, *`: one import per name.
-fn import_from_statement(out: &mut FileParse, node: Node<'_>, src: &[u8], deferred: bool) {
-    let (module, level) = match field(node, "module_name") {
-        Some(m) if kind(m) == "relative_import" => relative_module(m, src),
-        Some(m) => (text(m, src).to_string(), 0),
-        None => (String::new(), 0),
-    };
-    let mut names = Vec::new();
-    let mut c = node.walk();
-    for child in node.children_by_field_name("name", &mut c) {
-        match kind(child) {
-            "aliased_import" => names.push(aliased(child, src)),
-            _ => {
-                let n = text(child, src).to_string();
-                names.push((n.clone(), n));
-            }
-        }
-    }
-    let mut c = node.walk();
-    if node
-        .children(&mut c)
-        .any(|ch| kind(ch) == "wildcard_import")
-    {
-        names.push(("*".to_string(), "*".to_string()));
-    }
-    for (name, alias) in names {
-        out.imports.push(Import {
-            module: module.clone(),
-            level,
-            name: Some(name),
-            alias,
-            line: line_of(node),
-            deferred,
-            mod_decl: false,
-        });
-    }
-}
-
-/// `name as alias` (the alias defaults to the name).
-fn aliased(node: Node<'_>, src: &[u8]) -> (String, String) {
-    let name = field(node, "name")
-        .map(|n| text(n, src).to_string())
-        .unwrap_or_default();
-    let alias = field(node, "alias")
-        .map(|n| text(n, src).to_string())
-        .unwrap_or_else(|| name.clone());
-    (name, alias)
-}
-
-/// `..pkg.mod` -> (`pkg.mod`, 2).
-fn relative_module(node: Node<'_>, src: &[u8]) -> (String, u32) {
-    let mut level = 0;
-    let mut module = String::new();
-    let mut c = node.walk();
-    for part in node.children(&mut c) {
-        match kind(part) {
-            "import_prefix" => level = text(part, src).chars().filter(|c| *c == '.').count() as u32,
-            "dotted_name" => module = text(part, src).to_string(),
-            _ => {}
-        }
-    }
-    (module, level)
-}
-
-/// A call of a name or attribute chain (`f(...)`, `a.b.c(...)`, `Cls(x).decode()` as
-/// `Cls().decode`), the class or module its receiver names (a value use), and dynamic uses.
-fn call(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) {
-    let Some(f) = field(node, "function") else {
-        return;
-    };
-    let Some(callee) = types::expr_key(f, src) else {
-        return;
-    };
-    types::dynamic_call(out, node, &callee, src);
-    // `mod.f()`: a module bound by `import mod` is no symbol; `mod.Cls.from_x()` uses `Cls`.
-    if let Some((receiver, _)) = callee.rsplit_once('.')
-        && !receiver.contains('(')
-        && !out
-            .imports
-            .iter()
-            .any(|i| i.name.is_none() && i.alias == receiver)
-    {
-        use_of(out, scope, receiver, node);
-    }
-    types::construction(out, node, &callee, src, scope);
-    out.push_call(scope, callee, node);
-}
-
-/// The body of `if TYPE_CHECKING:` (`node` is an `if_statement`): its imports never run, so
-/// they are deferred.
-fn type_checking_body<'t>(node: Node<'t>, src: &[u8]) -> Option<Node<'t>> {
-    field(node, "condition")
-        .is_some_and(|c| matches!(text(c, src), "TYPE_CHECKING" | "typing.TYPE_CHECKING"))
-        .then(|| field(node, "consequence"))
-        .flatten()
+fn is_fixture(src: &Src<'_>, decorators: &[ast::Decorator]) -> bool {
+    decorators.iter().any(|d| {
+        let t = src.of(d).trim_start_matches('@').trim();
+        let callee = t.split('(').next().unwrap_or(t).trim();
+        matches!(callee, "pytest.fixture" | "fixture")
+    })
 }
 
 #[cfg(test)]
@@ -406,8 +866,7 @@ def helper():
     s = "def not_a_function(): pass"
     return np.zeros(3)
 "#;
-        let mut p = parser().unwrap();
-        let r = parse(&mut p, src).unwrap();
+        let r = parse(src);
         let names: Vec<(&str, &str)> = r
             .symbols
             .iter()
@@ -446,8 +905,7 @@ def helper():
     #[test]
     fn marks_function_level_and_type_checking_imports_deferred() {
         let src = b"from typing import TYPE_CHECKING\nimport a\nif TYPE_CHECKING:\n    import b\nelse:\n    import c\n\ndef f():\n    import d\n";
-        let mut p = parser().unwrap();
-        let r = parse(&mut p, src).unwrap();
+        let r = parse(src);
         let deferred: Vec<(&str, bool)> = r
             .imports
             .iter()
@@ -468,8 +926,7 @@ def helper():
     #[test]
     fn records_fixtures_and_the_parameters_of_tests_and_fixtures() {
         let src = b"import pytest\n\n@pytest.fixture(scope=\"module\")\ndef db(tmp_path):\n    return tmp_path\n\n@fixture\ndef user(db, name: str = \"x\"):\n    return db\n\ndef helper(a):\n    return a\n\nclass TestX:\n    def test_one(self, db, *args, **kwargs):\n        assert db\n";
-        let mut p = parser().unwrap();
-        let r = parse(&mut p, src).unwrap();
+        let r = parse(src);
         let name = |i: usize| r.symbols[i].local_qname.as_str();
         let fixtures: Vec<&str> = r.fixtures.iter().map(|i| name(*i)).collect();
         assert_eq!(fixtures, vec!["db", "user"]);
@@ -491,14 +948,11 @@ def helper():
 
     #[test]
     fn reads_a_module_level_dunder_all() {
-        let mut p = parser().unwrap();
         let r = parse(
-            &mut p,
             b"__all__ = ['A', \"B\"]\n__all__ += ('C',)\n\ndef f():\n    __all__ = ['local']\n",
-        )
-        .unwrap();
+        );
         assert_eq!(r.dunder_all, Some(vec!["A".into(), "B".into(), "C".into()]));
-        let none = parse(&mut p, b"x = ['A']\n").unwrap();
+        let none = parse(b"x = ['A']\n");
         assert_eq!(none.dunder_all, None);
     }
 
@@ -521,8 +975,7 @@ class Client:
             pass
         return Transport(1).decode()
 "#;
-        let mut p = parser().unwrap();
-        let r = parse(&mut p, src).unwrap();
+        let r = parse(src);
         let name = |s: Option<usize>| s.map_or("", |i| r.symbols[i].local_qname.as_str());
         let facts: Vec<(&str, &str, &str)> = r
             .types
@@ -581,8 +1034,7 @@ class Pool:
     def label(self):
         return f"{self.me().name}"
 "#;
-        let mut p = parser().unwrap();
-        let r = parse(&mut p, src).unwrap();
+        let r = parse(src);
         let name = |i: usize| r.symbols[i].local_qname.as_str();
         let returned: Vec<(&str, &str)> = r
             .returned
@@ -646,8 +1098,7 @@ def decorated(a: "Thing") -> Error:
     for handler in []:
         pass
 "#;
-        let mut p = parser().unwrap();
-        let r = parse(&mut p, src).unwrap();
+        let r = parse(src);
         let uses: BTreeSet<(&str, &str)> = r
             .uses
             .iter()
@@ -699,8 +1150,7 @@ def dispatch(self, name):
 def test_it():
     pass
 "#;
-        let mut p = parser().unwrap();
-        let r = parse(&mut p, src).unwrap();
+        let r = parse(src);
         let kinds: Vec<(u32, &str)> = r.dynamic.iter().map(|(l, k)| (*l, k.as_str())).collect();
         assert_eq!(kinds, vec![(5, "getattr"), (7, "import"), (8, "globals")]);
         let marks: Vec<&str> = r.fixture_marks.iter().map(|(_, n)| n.as_str()).collect();
@@ -710,8 +1160,7 @@ def test_it():
     #[test]
     fn a_name_bound_in_a_function_is_the_locals_there() {
         let src = b"from .h import unsafe, parse\n\ndef f(specs):\n    for spec, unsafe in specs:\n        return unsafe\n\ndef g(other):\n    parse = other\n    return parse(1)\n\ndef h():\n    return unsafe, parse(2)\n";
-        let mut p = parser().unwrap();
-        let r = parse(&mut p, src).unwrap();
+        let r = parse(src);
         fn by(r: &FileParse, c: &Call) -> (String, String) {
             (r.symbols[c.caller.unwrap()].name.clone(), c.callee.clone())
         }
@@ -721,10 +1170,79 @@ def test_it():
         assert_eq!(calls, vec![("h".into(), "parse".into())]);
     }
 
+    /// What tree-sitter's tree hid from the walker before Ruff's parser: parenthesized values,
+    /// a generic on the left of `| None`, a comment inside a literal table or after a
+    /// decorator, and a body's trailing comments (kept in its lines).
+    #[test]
+    fn reads_through_parentheses_unions_and_comments() {
+        let src = br#"
+import pytest
+
+TABLE = {
+    1: Point,  # a comment
+    2: Line,
+}
+
+def make(permanent, cls: type[MultiDict] | None = None):
+    redirect_class = (
+        Permanent if permanent else Temporary
+    )
+    return redirect_class()
+    # trailing, indented as the body
+
+@pytest.fixture  # (scope='session')
+def server():
+    pass
+"#;
+        let r = parse(src);
+        let name = |s: Option<usize>| s.map_or("", |i| r.symbols[i].local_qname.as_str());
+        let facts: Vec<(&str, &str, &str)> = r
+            .types
+            .iter()
+            .map(|f| (name(f.scope), f.name.as_str(), f.ty.as_str()))
+            .collect();
+        for want in [
+            ("", "TABLE[]", "Point|Line"),
+            ("make", "cls", "MultiDict"),
+            ("make", "redirect_class", "Permanent|Temporary"),
+        ] {
+            assert!(facts.contains(&want), "{want:?} missing: {facts:?}");
+        }
+        assert!(
+            r.calls
+                .iter()
+                .any(|c| name(c.caller) == "make" && c.callee == "redirect_class"),
+            "a typed local's call is kept: {:?}",
+            r.calls
+        );
+        let make = &r.symbols[0];
+        assert_eq!((make.line, make.end_line), (9, 14));
+        let fixtures: Vec<&str> = r.fixtures.iter().map(|i| name(Some(*i))).collect();
+        assert_eq!(fixtures, vec!["server"]);
+        assert_eq!(r.symbols[1].line, 17, "the `def` line, not the decorator's");
+    }
+
+    /// Ruff's parser, the walk and the drop recurse: a file nested past what CPython accepts,
+    /// up to the indexer's largest file, must not overflow an indexing thread's stack.
+    #[test]
+    fn deep_nesting_does_not_overflow_a_thread_stack() {
+        let mut src = String::from("x = ");
+        src.push_str(&"(".repeat(5_000));
+        src.push('1');
+        src.push_str(&")".repeat(5_000));
+        src.push_str("\ny = ");
+        let terms = (crate::code::index::MAX_FILE_BYTES as usize - src.len()) / 2;
+        src.push_str(&vec!["a"; terms].join("+"));
+        src.push('\n');
+        let parsed = std::thread::spawn(move || parse(src.as_bytes()))
+            .join()
+            .expect("the parse thread overflowed its stack");
+        assert!(parsed.parse_error.is_none(), "{:?}", parsed.parse_error);
+    }
+
     #[test]
     fn reports_syntax_errors_with_line() {
-        let mut p = parser().unwrap();
-        let r = parse(&mut p, b"def ok():\n    pass\n\ndef broken(:\n    pass\n").unwrap();
+        let r = parse(b"def ok():\n    pass\n\ndef broken(:\n    pass\n");
         let (line, _) = r.parse_error.unwrap();
         assert_eq!(line, 4);
     }

@@ -3,9 +3,10 @@
 //! annotations (requests, paramiko and much pre-3.5 Python). jedi reads them too. An
 //! annotation wins over the docstring.
 
-use tree_sitter::Node;
+use ruff_python_ast::Stmt;
 
-use crate::code::lang::{DOC_TYPE, FileParse, TypeFact, field, kind, text};
+use super::Src;
+use crate::code::lang::{DOC_TYPE, FileParse, TypeFact};
 
 /// Builtin and standard names a docstring often gives, which name no class of the repository.
 const NOT_CLASSES: &[&str] = &[
@@ -14,9 +15,9 @@ const NOT_CLASSES: &[&str] = &[
     "str", "tuple", "type", "unicode",
 ];
 
-/// Facts for function `idx` (definition `def`) from its docstring's Sphinx fields.
-pub(super) fn facts(out: &mut FileParse, idx: usize, def: Node<'_>, src: &[u8]) {
-    let Some(doc) = docstring(def, src) else {
+/// Facts for function `idx` (its body `body`) from its docstring's Sphinx fields.
+pub(super) fn facts(out: &mut FileParse, src: &Src<'_>, idx: usize, body: &[Stmt]) {
+    let Some(doc) = docstring(src, body) else {
         return;
     };
     for line in doc.lines() {
@@ -56,14 +57,13 @@ fn param(out: &mut FileParse, idx: usize, name: &str, ty: &str) {
     }
 }
 
-/// The text of the string that opens `def`'s body, without its prefix and quotes.
-fn docstring<'a>(def: Node<'_>, src: &'a [u8]) -> Option<&'a str> {
-    let first = field(def, "body")?.named_child(0)?;
-    let string = first
-        .named_child(0)
-        .filter(|_| kind(first) == "expression_statement")?;
-    (kind(string) == "string").then(|| {
-        text(string, src)
+/// The text of the string that opens a function's body, without its prefix and quotes.
+fn docstring<'a>(src: &Src<'a>, body: &[Stmt]) -> Option<&'a str> {
+    let Some(Stmt::Expr(first)) = body.first() else {
+        return None;
+    };
+    super::types::is_string(&first.value).then(|| {
+        src.of(&*first.value)
             .trim_start_matches(['r', 'R', 'u', 'U'])
             .trim_matches(['"', '\''])
     })

@@ -2,13 +2,15 @@
 //! `t: Transport`, `self.x = Cls()`), return annotations, which names are read as values,
 //! dynamic constructs, and pytest `usefixtures` marks.
 
+use ruff_python_ast::{self as ast, ArgOrKeyword, BoolOp, Expr, Operator};
+use ruff_text_size::{Ranged, TextRange, TextSize};
 use rustc_hash::FxHashMap;
 use std::collections::HashSet;
-use tree_sitter::Node;
 
+use super::Src;
 use crate::code::lang::{
     ARG_TYPE, ArgSlot, Call, Construction, Dynamic, FileParse, INDEXED, ITERATED, OpenBlocks,
-    SymKind, TypeFact, field, kind, line_of, text,
+    SymKind, TypeFact,
 };
 
 /// The longest key [`expr_key`] builds.
@@ -16,30 +18,48 @@ const MAX_KEY: usize = 200;
 
 /// A name chain with call results marked `()`: `a.b`, `make().close`, `Cls().decode`,
 /// `super().run`, `x[k]` as `x[]`; `None` for anything else (literals, operators).
-pub(super) fn expr_key(node: Node<'_>, src: &[u8]) -> Option<String> {
-    let key = match kind(node) {
-        "identifier" => text(node, src).to_string(),
-        "attribute" => {
-            let object = expr_key(field(node, "object")?, src)?;
-            let attr = text(field(node, "attribute")?, src);
-            format!("{object}.{attr}")
-        }
-        "call" => {
-            let f = field(node, "function")?;
+pub(super) fn expr_key(e: &Expr, src: &Src<'_>) -> Option<String> {
+    super::deep(|| key_of(e, src))
+}
+
+fn key_of(e: &Expr, src: &Src<'_>) -> Option<String> {
+    let key = match e {
+        Expr::Name(n) => src.of(n).to_string(),
+        Expr::Attribute(a) => return attribute_key(a, src),
+        Expr::Call(c) => {
             // `Ruler[T]()`: a generic class instantiated with its parameter.
-            let f = match field(f, "value") {
-                Some(generic) if kind(f) == "subscript" && names_class(generic, src) => generic,
-                _ => f,
+            let f = match &*c.func {
+                Expr::Subscript(s) if names_class(&s.value, src) => &*s.value,
+                f => f,
             };
             format!("{}()", expr_key(f, src)?)
         }
-        "parenthesized_expression" => expr_key(node.named_child(0)?, src)?,
         // `self.tags[key]`: an element of a container, typed by its annotation (see
         // [`container_elements`]).
-        "subscript" => format!("{}{INDEXED}", expr_key(field(node, "value")?, src)?),
+        Expr::Subscript(s) => format!("{}{INDEXED}", expr_key(&s.value, src)?),
         _ => return None,
     };
+    checked_key(key)
+}
+
+/// [`expr_key`] of `a.b`.
+pub(super) fn attribute_key(a: &ast::ExprAttribute, src: &Src<'_>) -> Option<String> {
+    checked_key(format!("{}.{}", expr_key(&a.value, src)?, src.of(&a.attr)))
+}
+
+fn checked_key(key: String) -> Option<String> {
     (key.len() < MAX_KEY && !key.contains(['\n', ' '])).then_some(key)
+}
+
+/// A string literal of one part (`"a"`, `b"a"`, `f"{a}"`; not `"a" "b"`).
+pub(super) fn is_string(e: &Expr) -> bool {
+    match e {
+        Expr::StringLiteral(s) => !s.value.is_implicit_concatenated(),
+        Expr::BytesLiteral(b) => !b.value.is_implicit_concatenated(),
+        Expr::FString(f) => !f.value.is_implicit_concatenated(),
+        Expr::TString(t) => !t.value.is_implicit_concatenated(),
+        _ => false,
+    }
 }
 
 /// Special forms whose first argument is the annotated type (`ClassVar[T]`, `Final[T]`,
@@ -111,68 +131,79 @@ const STANDARD_GENERICS: &[&str] = &[
 /// The class an annotation names: `Transport`, `mod.Transport`, `"Transport"`,
 /// `Optional[T]`, `T | None`, `Union[T, None]`, a generic class of the repository
 /// (`Convertor[Any]`), `ClassVar[T]`; the classes of a union (`A | B`, as `A|B`); `None` for
-/// containers and anything else.
-pub(super) fn annotation(node: Node<'_>, src: &[u8]) -> Option<String> {
-    let node = if kind(node) == "type" {
-        node.named_child(0)?
-    } else {
-        node
-    };
-    match kind(node) {
-        "identifier" | "attribute" => {
-            let k = expr_key(node, src)?;
+/// containers and anything else. `in_type`: `e` is an annotation or a type argument of a
+/// generic named by a plain name (`Union[A, B]`), whose arguments are all read; of a subscript
+/// of a dotted name in an expression (`typing.Union[A, B]`) only the first is.
+pub(super) fn annotation(e: &Expr, src: &Src<'_>, in_type: bool) -> Option<String> {
+    super::deep(|| class_annotated(e, src, in_type))
+}
+
+fn class_annotated(e: &Expr, src: &Src<'_>, in_type: bool) -> Option<String> {
+    match e {
+        Expr::Name(_) | Expr::Attribute(_) => {
+            let k = expr_key(e, src)?;
             (!k.contains('(') && k != "None").then_some(k)
         }
-        "string" => {
-            let t = text(node, src)
-                .trim_matches(|c| c == '"' || c == '\'')
-                .trim();
+        e if is_string(e) => {
+            let t = src.of(e).trim_matches(['"', '\'']).trim();
             let t = t.strip_suffix(" | None").unwrap_or(t);
             plain_dotted(t).then(|| t.to_string())
         }
         // `T | None`, `A | B`.
-        "binary_operator" if field(node, "operator").is_some_and(|o| text(o, src) == "|") => {
-            union(&[field(node, "left")?, field(node, "right")?], src)
-        }
-        "generic_type" | "subscript" => {
-            let head = node.named_child(0)?;
-            let last = text(head, src).rsplit('.').next().unwrap_or("");
+        Expr::BinOp(b) if b.op == Operator::BitOr => union(&[&b.left, &b.right], src, false),
+        Expr::Subscript(s) => {
+            let last = src.of(&*s.value).rsplit('.').next().unwrap_or("");
             let wraps = matches!(last, "Optional" | "Union") || WRAPPERS.contains(&last);
             if !wraps {
                 // A generic class of the repository (`Convertor[Any]`): an instance of it.
                 // The standard library's generics are containers, callables or special
                 // forms, no class here.
                 return (class_like(last) && !STANDARD_GENERICS.contains(&last))
-                    .then(|| expr_key(head, src))
+                    .then(|| expr_key(&s.value, src))
                     .flatten();
             }
-            let args = node.named_child(1)?;
-            let mut c = args.walk();
-            let mut named: Vec<Node<'_>> = args
-                .named_children(&mut c)
-                .filter(|a| text(*a, src) != "None")
-                .collect();
-            if kind(args) != "type_parameter" && kind(args) != "expression_list" {
-                named = vec![args];
-            }
+            let (args, generic) = type_args(s, in_type);
+            let named: Vec<&Expr> = if generic {
+                args.into_iter().filter(|a| src.of(*a) != "None").collect()
+            } else {
+                args
+            };
             match named.as_slice() {
-                [only] => annotation(*only, src),
+                [only] => annotation(only, src, generic),
                 // `Annotated[T, meta]`: what it annotates.
-                [first, ..] if WRAPPERS.contains(&last) => annotation(*first, src),
-                several => union(several, src),
+                [first, ..] if WRAPPERS.contains(&last) => annotation(first, src, generic),
+                several => union(several, src, generic),
             }
         }
         _ => None,
     }
 }
 
+/// The type arguments of subscript `s`, and whether they are read as types: all of a generic
+/// named by a plain name in a type (`Dict[K, V]`), else the first (`typing.Dict[K, V]`).
+fn type_args(s: &ast::ExprSubscript, in_type: bool) -> (Vec<&Expr>, bool) {
+    let generic = in_type && matches!(&*s.value, Expr::Name(_));
+    let all: Vec<&Expr> = match &*s.slice {
+        Expr::Tuple(t) if !t.parenthesized => t.elts.iter().collect(),
+        one => vec![one],
+    };
+    if generic {
+        (all, true)
+    } else {
+        (all.into_iter().take(1).collect(), false)
+    }
+}
+
 /// The classes a union annotation names (`A | B | None`, `Union[A, B]`) as a union fact
 /// (`A|B`): a value of it is one of them. A part naming no class (`None`, `list[int]`) is
 /// left out, as the external ones are when the fact is read; none left, `None`.
-fn union(parts: &[Node<'_>], src: &[u8]) -> Option<String> {
+fn union(parts: &[&Expr], src: &Src<'_>, in_type: bool) -> Option<String> {
     let mut names: Vec<String> = Vec::new();
     for part in parts {
-        for name in annotation(*part, src).iter().flat_map(|a| a.split('|')) {
+        for name in annotation(part, src, in_type)
+            .iter()
+            .flat_map(|a| a.split('|'))
+        {
             if !names.iter().any(|n| n == name) {
                 names.push(name.to_string());
             }
@@ -185,34 +216,22 @@ fn union(parts: &[Node<'_>], src: &[u8]) -> Option<String> {
 /// `set[T]`, `tuple[T, ...]` (both `T`); `dict[K, V]`, `Mapping[K, V]` (indexing `V`,
 /// iterating `K`). `None` for anything else.
 pub(super) fn container_elements(
-    node: Node<'_>,
-    src: &[u8],
+    e: &Expr,
+    src: &Src<'_>,
+    in_type: bool,
 ) -> Option<(Option<String>, Option<String>)> {
-    let node = if kind(node) == "type" {
-        node.named_child(0)?
-    } else {
-        node
-    };
-    if !matches!(kind(node), "generic_type" | "subscript") {
+    let Expr::Subscript(s) = e else {
         return None;
-    }
-    let head = text(node.named_child(0)?, src);
-    let head = head.rsplit('.').next().unwrap_or(head);
-    let args = node.named_child(1)?;
-    let mut c = args.walk();
-    let args: Vec<Node<'_>> = if matches!(kind(args), "type_parameter" | "expression_list") {
-        args.named_children(&mut c).collect()
-    } else {
-        vec![args]
     };
-    let arg = |i: usize| args.get(i).and_then(|a| annotation(*a, src));
+    let head = src.of(&*s.value);
+    let head = head.rsplit('.').next().unwrap_or(head);
+    let (args, generic) = type_args(s, in_type);
+    let arg = |i: usize| args.get(i).and_then(|a| annotation(a, src, generic));
     match head {
         "list" | "List" | "Sequence" | "MutableSequence" | "Iterable" | "Iterator"
         | "Collection" | "set" | "Set" | "frozenset" | "FrozenSet" | "AbstractSet"
         | "MutableSet" | "deque" | "Deque" => Some((arg(0), arg(0))),
-        "tuple" | "Tuple" if args.len() == 2 && text(args[1], src) == "..." => {
-            Some((arg(0), arg(0)))
-        }
+        "tuple" | "Tuple" if args.len() == 2 && src.of(args[1]) == "..." => Some((arg(0), arg(0))),
         "dict" | "Dict" | "Mapping" | "MutableMapping" | "OrderedDict" | "defaultdict"
         | "DefaultDict" => Some((arg(1), arg(0))),
         _ => None,
@@ -222,14 +241,16 @@ pub(super) fn container_elements(
 /// A literal table of classes: `{"dsa": DSSKey, "rsa": RSAKey}` (indexing gives one of the
 /// values), `[A, B]` / `(A, B)` (indexing and iterating give one of them); the classes as a
 /// union fact (`DSSKey|RSAKey`).
-fn class_table(node: Node<'_>, src: &[u8]) -> Option<(Option<String>, Option<String>)> {
-    let mut c = node.walk();
-    let items: Vec<Node<'_>> = match kind(node) {
-        "dictionary" => node
-            .named_children(&mut c)
-            .map(|pair| field(pair, "value"))
+fn class_table(e: &Expr, src: &Src<'_>) -> Option<(Option<String>, Option<String>)> {
+    let items: Vec<&Expr> = match e {
+        Expr::Dict(d) => d
+            .items
+            .iter()
+            .map(|i| i.key.as_ref().map(|_| &i.value))
             .collect::<Option<_>>()?,
-        "list" | "tuple" | "set" => node.named_children(&mut c).collect(),
+        Expr::List(l) => l.elts.iter().collect(),
+        Expr::Tuple(t) if t.parenthesized => t.elts.iter().collect(),
+        Expr::Set(s) => s.elts.iter().collect(),
         _ => return None,
     };
     let mut classes: Vec<String> = Vec::new();
@@ -245,7 +266,7 @@ fn class_table(node: Node<'_>, src: &[u8]) -> Option<(Option<String>, Option<Str
         return None;
     }
     let union = classes.join("|");
-    Some(if kind(node) == "dictionary" {
+    Some(if matches!(e, Expr::Dict(_)) {
         (Some(union), None)
     } else {
         (Some(union.clone()), Some(union))
@@ -253,10 +274,10 @@ fn class_table(node: Node<'_>, src: &[u8]) -> Option<(Option<String>, Option<Str
 }
 
 /// Facts for a name annotated `ann`: its class, or its elements' (`name[]`, `name[*]`).
-fn annotated(out: &mut FileParse, scope: Option<usize>, name: &str, ann: Node<'_>, src: &[u8]) {
-    if let Some(ty) = annotation(ann, src) {
+fn annotated(out: &mut FileParse, scope: Option<usize>, name: &str, ann: &Expr, src: &Src<'_>) {
+    if let Some(ty) = annotation(ann, src, true) {
         push_fact(out, scope, name.to_string(), ty);
-    } else if let Some(elements) = container_elements(ann, src) {
+    } else if let Some(elements) = container_elements(ann, src, true) {
         out.element_facts(scope, name, elements);
     }
 }
@@ -271,71 +292,20 @@ fn plain_dotted(t: &str) -> bool {
         })
 }
 
-/// True when `child` (under a node of kind `parent`, in field `field`) names what is bound,
-/// defined or called rather than reading a value: assignment targets, parameters, definitions'
-/// names, keyword argument names, a call's function, a class's bases (those are `inherits`
-/// edges).
-/// `parent_named`: `parent` itself is in such a position (a class's `superclasses` list).
-pub(super) fn names_not_reads(
-    parent: &str,
-    parent_named: bool,
-    field: Option<&str>,
-    child: Node<'_>,
-) -> bool {
-    match parent {
-        "assignment" | "augmented_assignment" | "for_statement" | "for_in_clause" => {
-            field == Some("left")
-        }
-        "function_definition" => field == Some("name"),
-        "class_definition" => matches!(field, Some("name" | "superclasses")),
-        "call" => field == Some("function"),
-        "attribute" => field == Some("attribute"),
-        "keyword_argument"
-        | "named_expression"
-        | "default_parameter"
-        | "typed_default_parameter" => field == Some("name"),
-        "typed_parameter" => field != Some("type"),
-        "parameters" | "lambda_parameters" | "global_statement" | "nonlocal_statement"
-        | "as_pattern_target" | "dotted_name" | "aliased_import" | "pattern_list" => true,
-        "as_pattern" => field == Some("alias"),
-        // A class's bases: `class C(Base, mod.Mixin)` (not `metaclass=M`).
-        "argument_list" => parent_named && matches!(kind(child), "identifier" | "attribute"),
-        k => k.ends_with("pattern"),
-    }
-}
-
-/// True when an identifier in field `field` of a node of kind `parent` binds a local name (an
-/// assignment or loop target, a parameter, `as x`, `x :=`): inside a function, reads of it are
-/// the local's.
-pub(super) fn binds_local(parent: &str, field: Option<&str>) -> bool {
-    match parent {
-        "assignment" | "augmented_assignment" | "for_statement" | "for_in_clause" => {
-            field == Some("left")
-        }
-        "named_expression" | "default_parameter" | "typed_default_parameter" => {
-            field == Some("name")
-        }
-        "typed_parameter" => field != Some("type"),
-        "parameters" | "lambda_parameters" | "as_pattern_target" | "pattern_list" => true,
-        k => k.ends_with("pattern") && k != "class_pattern",
-    }
-}
-
 /// The scope a fact about `self.x` belongs to: the class of the method `scope`.
 fn class_of_method(out: &FileParse, scope: Option<usize>) -> Option<usize> {
     let m = &out.symbols[scope?];
     (m.kind == SymKind::Method).then_some(m.parent).flatten()
 }
 
-/// True when `node` names a class by convention: a name or attribute chain whose last part is
+/// True when `e` names a class by convention: a name or attribute chain whose last part is
 /// CamelCase (`Transport`, `mod.Packetizer`; not a constant such as `DEFAULT_PORT`).
-fn names_class(node: Node<'_>, src: &[u8]) -> bool {
-    let last = match kind(node) {
-        "identifier" => Some(node),
-        "attribute" => field(node, "attribute"),
-        _ => None,
-    };
-    last.is_some_and(|n| class_like(text(n, src)))
+fn names_class(e: &Expr, src: &Src<'_>) -> bool {
+    match e {
+        Expr::Name(n) => class_like(src.of(n)),
+        Expr::Attribute(a) => class_like(src.of(&a.attr)),
+        _ => false,
+    }
 }
 
 /// CamelCase: how a class is named (`Transport`; not `DEFAULT_PORT`, not `make`).
@@ -362,16 +332,15 @@ pub(super) fn latest_fact<'o>(
 /// (`(packetizer_class or Packetizer)(sock)`). Only for what a call assigns (its fact is then
 /// `inferred`): a key naming the class would read as certain. An annotated parameter's fact
 /// is its class too (`t: Transport`), so calling an instance reads as constructing one: rare.
-fn class_held(out: &FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) -> Option<String> {
-    match kind(node) {
-        "identifier" => {
-            let ty = latest_fact(out, scope, text(node, src))?;
+fn class_held(out: &FileParse, e: &Expr, src: &Src<'_>, scope: Option<usize>) -> Option<String> {
+    match e {
+        Expr::Name(n) => {
+            let ty = latest_fact(out, scope, src.of(n))?;
             (!ty.contains('(')).then(|| ty.to_string())
         }
-        "parenthesized_expression" => class_held(out, node.named_child(0)?, src, scope),
-        "boolean_operator" => {
-            let right = field(node, "right")?;
-            (text(field(node, "operator")?, src) == "or" && names_class(right, src))
+        Expr::BoolOp(b) if b.op == BoolOp::Or => {
+            let right = b.values.last()?;
+            names_class(right, src)
                 .then(|| expr_key(right, src))
                 .flatten()
         }
@@ -379,60 +348,73 @@ fn class_held(out: &FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>)
     }
 }
 
+/// The first argument of a call, unless it is a keyword.
+fn first_positional(c: &ast::ExprCall) -> Option<&Expr> {
+    match c.arguments.iter_source_order().next()? {
+        ArgOrKeyword::Arg(e) => Some(e),
+        ArgOrKeyword::Keyword(_) => None,
+    }
+}
+
 /// The type a right-hand side gives its target: a call's result (`Cls()`, `make()`, a class
 /// the callee holds), what a local it copies holds (`self.t = t`), a class itself
-/// (`factory = Transport`), or the value of a chained assignment (`t = self.t = Cls()`).
-fn value_type(out: &FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) -> Option<String> {
-    match kind(node) {
-        // `T = TypeVar("T")` names a type parameter, not a `TypeVar` value to type receivers by.
-        "call"
-            if field(node, "function")
-                .is_some_and(|f| matches!(text(f, src), "TypeVar" | "typing.TypeVar")) =>
-        {
-            None
-        }
-        // `weakref.proxy(t)` stands for `t`.
-        "call" if field(node, "function").is_some_and(|f| text(f, src) == "weakref.proxy") => {
-            let arg = field(node, "arguments")?.named_child(0)?;
-            value_type(out, arg, src, scope)
-        }
-        "call" => field(node, "function")
-            .and_then(|f| class_held(out, f, src, scope))
-            .map(|class| format!("{class}()"))
-            .or_else(|| expr_key(node, src)),
-        "identifier" => {
-            let name = text(node, src);
+/// (`factory = Transport`).
+fn value_type(out: &FileParse, e: &Expr, src: &Src<'_>, scope: Option<usize>) -> Option<String> {
+    super::deep(|| type_of_value(out, e, src, scope))
+}
+
+fn type_of_value(out: &FileParse, e: &Expr, src: &Src<'_>, scope: Option<usize>) -> Option<String> {
+    match e {
+        Expr::Call(c) => match src.of(&*c.func) {
+            // `T = TypeVar("T")` names a type parameter, not a `TypeVar` value to type
+            // receivers by.
+            "TypeVar" | "typing.TypeVar" => None,
+            // `weakref.proxy(t)` stands for `t`.
+            "weakref.proxy" => value_type(out, first_positional(c)?, src, scope),
+            _ => class_held(out, &c.func, src, scope)
+                .map(|class| format!("{class}()"))
+                .or_else(|| expr_key(e, src)),
+        },
+        Expr::Name(n) => {
+            let name = src.of(n);
             latest_fact(out, scope, name)
                 .map(str::to_string)
-                .or_else(|| names_class(node, src).then(|| name.to_string()))
+                .or_else(|| names_class(e, src).then(|| name.to_string()))
         }
-        "attribute" => names_class(node, src)
-            .then(|| expr_key(node, src))
-            .flatten(),
-        "assignment" => value_type(out, field(node, "right")?, src, scope),
-        "subscript" => expr_key(node, src),
-        "await" => value_type(out, node.named_child(0)?, src, scope),
+        Expr::Attribute(_) => names_class(e, src).then(|| expr_key(e, src)).flatten(),
+        Expr::Subscript(_) => expr_key(e, src),
+        Expr::Await(a) => value_type(out, &a.value, src, scope),
         // `console or get_console()`, `a if c else b`: either side (a union fact).
-        "boolean_operator" if field(node, "operator").is_some_and(|o| text(o, src) == "or") => {
-            either(out, [field(node, "left"), field(node, "right")], src, scope)
-        }
-        "conditional_expression" => {
-            either(out, [node.named_child(0), node.named_child(2)], src, scope)
-        }
+        Expr::BoolOp(b) if b.op == BoolOp::Or => or_value(out, &b.values, src, scope),
+        Expr::If(i) => either(
+            value_type(out, &i.body, src, scope),
+            value_type(out, &i.orelse, src, scope),
+        ),
         _ => None,
+    }
+}
+
+/// `a or b or c` as `(a or b) or c`: either side.
+fn or_value(
+    out: &FileParse,
+    values: &[Expr],
+    src: &Src<'_>,
+    scope: Option<usize>,
+) -> Option<String> {
+    match values {
+        [] => None,
+        [one] => value_type(out, one, src, scope),
+        [rest @ .., last] => either(
+            or_value(out, rest, src, scope),
+            value_type(out, last, src, scope),
+        ),
     }
 }
 
 /// What either of two values gives: both types as a union fact (`A|b()`), or the one typed.
 /// A fact with a prefix (`arg:...`) is read whole only at the start of the text, so it goes
 /// last, and of two such facts the first is kept.
-fn either(
-    out: &FileParse,
-    sides: [Option<Node<'_>>; 2],
-    src: &[u8],
-    scope: Option<usize>,
-) -> Option<String> {
-    let [l, r] = sides.map(|side| side.and_then(|n| value_type(out, n, src, scope)));
+fn either(l: Option<String>, r: Option<String>) -> Option<String> {
     match (l, r) {
         (Some(l), Some(r)) if l == r || (l.contains(':') && r.contains(':')) => Some(l),
         (Some(l), Some(r)) if l.len() + r.len() < MAX_KEY => Some(if l.contains(':') {
@@ -449,59 +431,73 @@ fn push_fact(out: &mut FileParse, scope: Option<usize>, name: String, ty: String
     out.types.push(TypeFact { scope, name, ty });
 }
 
+/// The value an assignment gives one of its targets: the expression, or, for all targets of
+/// `a = b = value` but the last, the same value through the next assignment.
+#[derive(Clone, Copy)]
+pub(super) enum Value<'a> {
+    Expr(&'a Expr),
+    Chained(&'a Expr),
+}
+
+/// One target of an assignment statement (`=`, `+=`, or annotated).
+pub(super) struct Assigned<'a> {
+    /// Where the assignment starts (for the `if` branches around it).
+    pub at: TextSize,
+    pub target: &'a Expr,
+    pub annotation: Option<&'a Expr>,
+    pub value: Option<Value<'a>>,
+    /// `+=` and the like: extends `__all__` rather than setting it.
+    pub augmented: bool,
+}
+
 /// `t = Transport(...)`, `t: Transport = ...`, `self.x = Cls()`, `self.x: Cls`, `self.x = t`
 /// (an annotated parameter), and `x: Cls` in a class body.
 pub(super) fn assignment(
     out: &mut FileParse,
     branches: &mut Branches,
-    node: Node<'_>,
-    src: &[u8],
+    src: &Src<'_>,
+    a: &Assigned<'_>,
     scope: Option<usize>,
 ) {
-    let Some(left) = field(node, "left") else {
-        return;
-    };
     // Who the fact is about: a local, or an attribute of the class (`self.x`, `x` in its body).
-    let (fact_scope, name) = match kind(left) {
-        "identifier" => {
-            let name = text(left, src);
+    let (fact_scope, name) = match a.target {
+        Expr::Name(n) => {
+            let name = src.of(n);
             if scope.is_some_and(|s| out.symbols[s].kind == SymKind::Class) {
                 (scope, format!("self.{name}"))
             } else {
                 (scope, name.to_string())
             }
         }
-        "attribute" => {
-            let obj = field(left, "object").map(|o| text(o, src));
-            let attr = field(left, "attribute").map(|a| text(a, src));
-            match (obj, attr, class_of_method(out, scope)) {
-                (Some("self"), Some(attr), Some(class)) => (Some(class), format!("self.{attr}")),
-                _ => return,
-            }
-        }
+        Expr::Attribute(at) => match (src.of(&*at.value), class_of_method(out, scope)) {
+            ("self", Some(class)) => (Some(class), format!("self.{}", src.of(&at.attr))),
+            _ => return,
+        },
         _ => return,
     };
-    match field(node, "type") {
-        Some(t) => annotated(out, fact_scope, &name, t, src),
-        None => {
-            let Some(right) = field(node, "right") else {
-                return;
-            };
-            // A module-level alias (`_af_new = Permutation._af_new`).
-            if scope.is_none()
-                && kind(left) == "identifier"
-                && matches!(kind(right), "identifier" | "attribute")
-                && let Some(held) = expr_key(right, src)
-            {
-                out.aliases.push((name.clone(), held));
-            }
-            if let Some(ty) = value_type(out, right, src, scope) {
-                branches.join(out, fact_scope, &name, &ty, node);
-                push_fact(out, fact_scope, name, ty);
-            } else if let Some(elements) = class_table(right, src) {
-                out.element_facts(fact_scope, &name, elements);
-            }
-        }
+    if let Some(t) = a.annotation {
+        annotated(out, fact_scope, &name, t, src);
+        return;
+    }
+    let Some(value) = a.value else {
+        return;
+    };
+    // A module-level alias (`_af_new = Permutation._af_new`).
+    if scope.is_none()
+        && matches!(a.target, Expr::Name(_))
+        && let Value::Expr(right @ (Expr::Name(_) | Expr::Attribute(_))) = value
+        && let Some(held) = expr_key(right, src)
+    {
+        out.aliases.push((name.clone(), held));
+    }
+    let (Value::Expr(right) | Value::Chained(right)) = value;
+    if let Some(ty) = value_type(out, right, src, scope) {
+        branches.join(out, fact_scope, &name, &ty, a.at);
+        push_fact(out, fact_scope, name, ty);
+    } else if let Value::Expr(right) = value
+        && let Some(elements) = class_table(right, src)
+    {
+        out.element_facts(fact_scope, &name, elements);
     }
 }
 
@@ -513,31 +509,26 @@ pub(super) struct Branches {
     /// scope -> name -> (index of the fact in `FileParse::types`, its branch path).
     first: FxHashMap<Option<usize>, FxHashMap<String, (usize, BranchPath)>>,
     /// Branches entered or ahead, as (if, branch, start byte), by end byte.
-    open: OpenBlocks<(usize, usize, usize)>,
+    open: OpenBlocks<(TextSize, TextSize, TextSize)>,
 }
 
-/// The `if` statements around an assignment: (the `if`, the branch holding it), by node id.
-type BranchPath = Vec<(usize, usize)>;
+/// The `if` statements around an assignment: (the `if`, the branch holding it), by start.
+type BranchPath = Vec<(TextSize, TextSize)>;
 
 impl Branches {
-    /// An `if` statement is walked: its branches (then, each `elif`, `else`). The branches that
-    /// ended before it go first, so none is left under the new ones.
-    pub(super) fn if_statement(&mut self, node: Node<'_>) {
-        self.open.close_before(node.start_byte());
-        let mut c = node.walk();
-        let branches: Vec<Node<'_>> = node
-            .named_children(&mut c)
-            .filter(|b| matches!(kind(*b), "block" | "elif_clause" | "else_clause"))
-            .collect();
+    /// An `if` statement starting at `at` is walked: its branches (then, each `elif`, `else`).
+    /// The branches that ended before it go first, so none is left under the new ones.
+    pub(super) fn if_statement(&mut self, at: TextSize, branches: &[TextRange]) {
+        self.open.close_before(at.to_usize());
         for b in branches.iter().rev() {
             self.open
-                .push(b.end_byte(), (node.id(), b.id(), b.start_byte()));
+                .push(b.end().to_usize(), (at, b.start(), b.start()));
         }
     }
 
     /// The branches around byte `at` (those open and entered).
-    fn path(&mut self, at: usize) -> BranchPath {
-        self.open.close_before(at);
+    fn path(&mut self, at: TextSize) -> BranchPath {
+        self.open.close_before(at.to_usize());
         self.open
             .iter()
             .filter(|(_, _, start)| *start <= at)
@@ -545,7 +536,7 @@ impl Branches {
             .collect()
     }
 
-    /// Before `name = ty` in `node` is pushed: the name's first fact becomes one of both when
+    /// Before `name = ty` at `at` is pushed: the name's first fact becomes one of both when
     /// the two assignments sit in different branches of the same `if`.
     fn join(
         &mut self,
@@ -553,18 +544,18 @@ impl Branches {
         scope: Option<usize>,
         name: &str,
         ty: &str,
-        node: Node<'_>,
+        at: TextSize,
     ) {
-        let now = self.path(node.start_byte());
+        let now = self.path(at);
         let names = self.first.entry(scope).or_default();
-        let Some((at, before)) = names.get(name) else {
+        let Some((first, before)) = names.get(name) else {
             names.insert(name.to_string(), (out.types.len(), now));
             return;
         };
         let exclusive = before
             .iter()
             .any(|(i, b)| now.iter().any(|(j, c)| i == j && b != c));
-        if let Some(f) = out.types.get_mut(*at)
+        if let Some(f) = out.types.get_mut(*first)
             && exclusive
             && !f.ty.split('|').any(|t| t == ty)
             && f.ty.len() + ty.len() < MAX_KEY
@@ -576,50 +567,52 @@ impl Branches {
 
 /// `for tag in self.order:` (`tag` is what iterating `self.order` gives: see
 /// [`container_elements`] and [`class_table`]).
-pub(super) fn for_target(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) {
-    let (Some(left), Some(right)) = (field(node, "left"), field(node, "right")) else {
+pub(super) fn for_target(
+    out: &mut FileParse,
+    src: &Src<'_>,
+    target: &Expr,
+    iter: &Expr,
+    scope: Option<usize>,
+) {
+    let Expr::Name(n) = target else {
         return;
     };
-    if kind(left) != "identifier" {
-        return;
-    }
     // `for key_class in (RSAKey, ECDSAKey):` iterates a literal table of classes.
-    let ty = match expr_key(right, src) {
+    let ty = match expr_key(iter, src) {
         Some(iterable) => format!("{iterable}{ITERATED}"),
-        None => match class_table(right, src) {
+        None => match class_table(iter, src) {
             Some((_, Some(classes))) => classes,
             _ => return,
         },
     };
-    push_fact(out, scope, text(left, src).to_string(), ty);
+    push_fact(out, scope, src.of(n).to_string(), ty);
 }
 
 /// `with Cls() as c:` (`c` is what `Cls().__enter__()` returns); `with closing(x) as c:` (`c`
 /// is `x`).
-pub(super) fn with_item(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) {
-    let Some(value) = field(node, "value") else {
+pub(super) fn with_item(
+    out: &mut FileParse,
+    src: &Src<'_>,
+    item: &ast::WithItem,
+    asynchronous: bool,
+    scope: Option<usize>,
+) {
+    let Some(alias) = &item.optional_vars else {
         return;
     };
-    if kind(value) != "as_pattern" {
-        return;
-    }
-    let (Some(expr), Some(alias)) = (value.named_child(0), field(value, "alias")) else {
+    let Expr::Name(name) = alias.as_ref() else {
         return;
     };
-    let name = alias.named_child(0).filter(|n| kind(*n) == "identifier");
-    if let (Some(closed), Some(name)) = (closed(expr, src), name)
+    let expr = &item.context_expr;
+    if let Some(closed) = closed(expr, src)
         && let Some(ty) = value_type(out, closed, src, scope)
     {
-        push_fact(out, scope, text(name, src).to_string(), ty);
+        push_fact(out, scope, src.of(name).to_string(), ty);
         return;
     }
-    if let (Some(ty), Some(name)) = (value_type(out, expr, src, scope), name) {
+    if let Some(ty) = value_type(out, expr, src, scope) {
         // What `__enter__` returns (`async with`: `__aenter__`), the value itself when the
         // class has none here.
-        let asynchronous = node
-            .parent()
-            .and_then(|clause| clause.parent())
-            .is_some_and(|w| w.child(0).is_some_and(|k| kind(k) == "async"));
         let enter = if asynchronous {
             "__aenter__"
         } else {
@@ -628,17 +621,19 @@ pub(super) fn with_item(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: 
         push_fact(
             out,
             scope,
-            text(name, src).to_string(),
+            src.of(name).to_string(),
             format!("{ty}.{enter}()"),
         );
     }
 }
 
 /// The value `contextlib.closing(value)` enters as: its `__enter__` returns the value itself.
-fn closed<'t>(expr: Node<'t>, src: &[u8]) -> Option<Node<'t>> {
-    let callee = field(expr, "function").filter(|_| kind(expr) == "call")?;
-    matches!(text(callee, src), "closing" | "contextlib.closing")
-        .then(|| field(expr, "arguments")?.named_child(0))
+fn closed<'e>(expr: &'e Expr, src: &Src<'_>) -> Option<&'e Expr> {
+    let Expr::Call(c) = expr else {
+        return None;
+    };
+    matches!(src.of(&*c.func), "closing" | "contextlib.closing")
+        .then(|| first_positional(c))
         .flatten()
 }
 
@@ -646,22 +641,17 @@ fn closed<'t>(expr: Node<'t>, src: &[u8]) -> Option<Node<'t>> {
 /// `return self.handlers[name]` in a function without a return annotation (a docstring's
 /// `:rtype:` may name nothing found): kept (the first few, [`FileParse::keeps_returned`]) to be
 /// typed in the function's scope when a receiver is its call (`t.open_sftp_client().listdir()`).
-pub(super) fn return_value(out: &mut FileParse, node: Node<'_>, src: &[u8], scope: Option<usize>) {
+pub(super) fn return_value(out: &mut FileParse, src: &Src<'_>, value: &Expr, scope: Option<usize>) {
     let Some(f) = out.keeps_returned(scope) else {
         return;
     };
-    let Some(mut value) = node.named_child(0) else {
-        return;
-    };
-    while matches!(kind(value), "await" | "parenthesized_expression") {
-        let Some(inner) = value.named_child(0) else {
-            return;
-        };
-        value = inner;
+    let mut value = value;
+    while let Expr::Await(a) = value {
+        value = &a.value;
     }
     if !matches!(
-        kind(value),
-        "identifier" | "attribute" | "call" | "subscript"
+        value,
+        Expr::Name(_) | Expr::Attribute(_) | Expr::Call(_) | Expr::Subscript(_)
     ) {
         return;
     }
@@ -672,63 +662,54 @@ pub(super) fn return_value(out: &mut FileParse, node: Node<'_>, src: &[u8], scop
 
 /// The annotated parameters (`t: Transport`, `t: Optional[Transport] = None`) and the return
 /// annotation of function `idx`.
-pub(super) fn signature(out: &mut FileParse, idx: usize, def: Node<'_>, src: &[u8]) {
-    if let Some(ret) = field(def, "return_type")
-        && let Some(ty) = annotation(ret, src)
+pub(super) fn signature(
+    out: &mut FileParse,
+    src: &Src<'_>,
+    idx: usize,
+    params: &ast::Parameters,
+    returns: Option<&Expr>,
+) {
+    if let Some(ret) = returns
+        && let Some(ty) = annotation(ret, src, true)
     {
         out.returns.push((idx, ty));
     }
-    let Some(params) = field(def, "parameters") else {
-        return;
-    };
-    let mut c = params.walk();
-    for p in params.named_children(&mut c) {
-        // `sftp_si=SFTPServerInterface`: the parameter holds that class unless a caller says
-        // otherwise.
-        if kind(p) == "default_parameter"
-            && let (Some(name), Some(value)) = (field(p, "name"), field(p, "value"))
-            && names_class(value, src)
-            && let Some(class) = expr_key(value, src)
-        {
-            push_fact(out, Some(idx), text(name, src).to_string(), class);
+    for p in params.iter_source_order() {
+        // `*args: T` is no name's type.
+        let ast::AnyParameterRef::NonVariadic(p) = p else {
             continue;
-        }
-        let name = match kind(p) {
-            "typed_parameter" => p.named_child(0).filter(|n| kind(*n) == "identifier"),
-            "typed_default_parameter" => field(p, "name"),
-            _ => None,
         };
-        if let (Some(name), Some(ty)) = (name, field(p, "type")) {
-            annotated(out, Some(idx), text(name, src), ty, src);
+        let name = src.of(p.name());
+        match (p.annotation(), p.default()) {
+            (Some(ann), _) => annotated(out, Some(idx), name, ann, src),
+            // `sftp_si=SFTPServerInterface`: the parameter holds that class unless a caller
+            // says otherwise.
+            (None, Some(value)) if names_class(value, src) => {
+                if let Some(class) = expr_key(value, src) {
+                    push_fact(out, Some(idx), name.to_string(), class);
+                }
+            }
+            _ => {}
         }
     }
 }
 
 /// The unannotated parameters of `__init__` method `idx` that nothing typed (after `self`,
 /// before `*args` or `*`) as [`ARG_TYPE`] facts: what the class's constructions pass.
-pub(super) fn init_params(out: &mut FileParse, idx: usize, def: Node<'_>, src: &[u8]) {
-    let Some(params) = field(def, "parameters") else {
-        return;
-    };
-    let mut c = params.walk();
-    let mut slots = 0_u32; // positional parameters so far, `self` included
-    for p in params.named_children(&mut c) {
-        let name = match kind(p) {
-            "identifier" => Some(p),
-            "default_parameter" => field(p, "name"),
-            // `*args: T` is typed too, and ends the positions.
-            "typed_parameter" if p.named_child(0).is_some_and(|n| kind(n) != "identifier") => {
-                return;
-            }
-            "typed_parameter" | "typed_default_parameter" => None,
-            "positional_separator" | "comment" => continue,
-            _ => return,
-        };
+pub(super) fn init_params(
+    out: &mut FileParse,
+    src: &Src<'_>,
+    idx: usize,
+    params: &ast::Parameters,
+) {
+    // Positional parameters so far, `self` included.
+    let mut slots = 0_u32;
+    for p in params.posonlyargs.iter().chain(&params.args) {
         slots += 1;
+        let name = p.annotation().is_none().then(|| src.of(p.name()));
         let (Some(name), Some(position)) = (name, slots.checked_sub(2)) else {
             continue;
         };
-        let name = text(name, src);
         if latest_fact(out, Some(idx), name).is_none() {
             let ty = format!("{ARG_TYPE}{idx}:{position}:{name}");
             push_fact(out, Some(idx), name.to_string(), ty);
@@ -740,35 +721,39 @@ pub(super) fn init_params(out: &mut FileParse, idx: usize, def: Node<'_>, src: &
 /// `*args` positions are unknown, so only keywords are kept.
 pub(super) fn construction(
     out: &mut FileParse,
-    node: Node<'_>,
+    src: &Src<'_>,
+    c: &ast::ExprCall,
     callee: &str,
-    src: &[u8],
     scope: Option<usize>,
 ) {
     if !class_like(Construction::class_of(callee)) {
         return;
     }
-    let Some(list) = field(node, "arguments").filter(|a| kind(*a) == "argument_list") else {
+    // `Cls(x for x in xs)`: one generator, no argument list.
+    if let ([Expr::Generator(g)], []) = (&*c.arguments.args, &*c.arguments.keywords)
+        && !g.parenthesized
+    {
         return;
-    };
+    }
     let mut args = Vec::new();
     let mut position = Some(0_u32);
-    let mut c = list.walk();
-    for a in list.named_children(&mut c) {
-        let (slot, value) = match kind(a) {
-            "keyword_argument" => match (field(a, "name"), field(a, "value")) {
-                (Some(n), Some(v)) => (ArgSlot::Keyword(text(n, src).to_string()), v),
-                _ => continue,
+    for a in c.arguments.iter_source_order() {
+        let (slot, value) = match a {
+            ArgOrKeyword::Keyword(k) => match &k.arg {
+                Some(n) => (ArgSlot::Keyword(src.of(n).to_string()), &k.value),
+                None => {
+                    position = None;
+                    continue;
+                }
             },
-            "list_splat" | "dictionary_splat" => {
+            ArgOrKeyword::Arg(Expr::Starred(_)) => {
                 position = None;
                 continue;
             }
-            "comment" => continue,
-            _ => match position {
+            ArgOrKeyword::Arg(e) => match position {
                 Some(p) => {
                     position = Some(p + 1);
-                    (ArgSlot::Position(p), a)
+                    (ArgSlot::Position(p), e)
                 }
                 None => continue,
             },
@@ -787,28 +772,24 @@ pub(super) fn construction(
 }
 
 /// `@pytest.mark.usefixtures("a", "b")` on function or class `idx`.
-pub(super) fn usefixtures(out: &mut FileParse, idx: usize, def: Node<'_>, src: &[u8]) {
-    let Some(decorated) = def.parent().filter(|p| kind(*p) == "decorated_definition") else {
-        return;
-    };
-    let mut c = decorated.walk();
-    for d in decorated.named_children(&mut c) {
-        let Some(call) = d.named_child(0).filter(|n| kind(*n) == "call") else {
+pub(super) fn usefixtures(
+    out: &mut FileParse,
+    src: &Src<'_>,
+    idx: usize,
+    decorators: &[ast::Decorator],
+) {
+    for d in decorators {
+        let Expr::Call(call) = &d.expression else {
             continue;
         };
-        let callee = field(call, "function").map(|f| text(f, src)).unwrap_or("");
-        if !matches!(callee, "pytest.mark.usefixtures" | "mark.usefixtures") {
+        if !matches!(
+            src.of(&*call.func),
+            "pytest.mark.usefixtures" | "mark.usefixtures"
+        ) {
             continue;
         }
-        let Some(args) = field(call, "arguments") else {
-            continue;
-        };
-        let mut ac = args.walk();
-        for a in args
-            .named_children(&mut ac)
-            .filter(|a| kind(*a) == "string")
-        {
-            let name = text(a, src).trim_matches(|c| c == '"' || c == '\'');
+        for a in call.arguments.args.iter().filter(|a| is_string(a)) {
+            let name = src.of(a).trim_matches(['"', '\'']);
             if plain_dotted(name) {
                 out.fixture_marks.push((idx, name.to_string()));
             }
@@ -818,12 +799,18 @@ pub(super) fn usefixtures(out: &mut FileParse, idx: usize, def: Node<'_>, src: &
 
 /// `getattr`/`setattr` with a computed name, `importlib.import_module(...)`,
 /// `__import__(...)`, `globals()`, `locals()`.
-pub(super) fn dynamic_call(out: &mut FileParse, node: Node<'_>, callee: &str, src: &[u8]) {
+pub(super) fn dynamic_call(
+    out: &mut FileParse,
+    src: &Src<'_>,
+    c: &ast::ExprCall,
+    callee: &str,
+    line: u32,
+) {
     let kind = match callee {
         "getattr" | "setattr" => {
-            let literal = field(node, "arguments")
-                .and_then(|a| a.named_child(1))
-                .is_some_and(|n| kind(n) == "string" && !text(n, src).starts_with('f'));
+            let literal = c.arguments.iter_source_order().nth(1).is_some_and(|a| {
+                matches!(a, ArgOrKeyword::Arg(e) if is_string(e) && !src.of(e).starts_with('f'))
+            });
             if literal {
                 return;
             }
@@ -833,7 +820,7 @@ pub(super) fn dynamic_call(out: &mut FileParse, node: Node<'_>, callee: &str, sr
         "globals" | "locals" => Dynamic::Globals,
         _ => return,
     };
-    out.dynamic.push((line_of(node), kind));
+    out.dynamic.push((line, kind));
 }
 
 /// A plain name read as a value: (scope, its bytes in the source, line).
