@@ -489,7 +489,7 @@ impl Walker<'_> {
     /// `a.b.c`: a value use of the whole chain (unless `named`); a chain holding calls or
     /// indexing (`make().x`) is walked for them.
     fn attribute(&mut self, a: &ast::ExprAttribute, scope: Option<usize>, named: bool) {
-        let key = types::expr_key(&Expr::Attribute(a.clone()), &self.src);
+        let key = types::attribute_key(a, &self.src);
         if !named && let Some(k) = &key {
             let line = self.src.line_of(a);
             use_of(&mut self.out, scope, k, line);
