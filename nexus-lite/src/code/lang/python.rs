@@ -839,6 +839,15 @@ fn is_fixture(src: &Src<'_>, decorators: &[ast::Decorator]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each type fact as (scope's qualified name, name, type).
+    fn type_facts(r: &FileParse) -> Vec<(&str, &str, &str)> {
+        let name = |s: Option<usize>| s.map_or("", |i| r.symbols[i].local_qname.as_str());
+        r.types
+            .iter()
+            .map(|f| (name(f.scope), f.name.as_str(), f.ty.as_str()))
+            .collect()
+    }
     use std::collections::BTreeSet;
 
     #[test]
@@ -977,11 +986,7 @@ class Client:
 "#;
         let r = parse(src);
         let name = |s: Option<usize>| s.map_or("", |i| r.symbols[i].local_qname.as_str());
-        let facts: Vec<(&str, &str, &str)> = r
-            .types
-            .iter()
-            .map(|f| (name(f.scope), f.name.as_str(), f.ty.as_str()))
-            .collect();
+        let facts = type_facts(&r);
         for want in [
             ("Client", "self.conn", "Transport"),
             ("Client.__init__", "t", "Transport"),
@@ -1196,11 +1201,7 @@ def server():
 "#;
         let r = parse(src);
         let name = |s: Option<usize>| s.map_or("", |i| r.symbols[i].local_qname.as_str());
-        let facts: Vec<(&str, &str, &str)> = r
-            .types
-            .iter()
-            .map(|f| (name(f.scope), f.name.as_str(), f.ty.as_str()))
-            .collect();
+        let facts = type_facts(&r);
         for want in [
             ("", "TABLE[]", "Point|Line"),
             ("make", "cls", "MultiDict"),
