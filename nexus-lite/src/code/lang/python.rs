@@ -463,8 +463,8 @@ impl Walker<'_> {
                     .patterns
                     .iter()
                     .for_each(|p| self.pattern(p, scope));
+                // `Point(x=0)`: `x` is the class's attribute, no local.
                 for k in &c.arguments.keywords {
-                    self.bind(k.attr.range, scope);
                     self.pattern(&k.pattern, scope);
                 }
             }
@@ -473,12 +473,13 @@ impl Walker<'_> {
                     self.bind(name.range, scope);
                 }
             }
+            // `case x:` and `case Point() as p:` bind their name.
             Pattern::MatchAs(a) => {
                 if let Some(inner) = &a.pattern {
                     self.pattern(inner, scope);
-                    if let Some(name) = &a.name {
-                        self.bind(name.range, scope);
-                    }
+                }
+                if let Some(name) = &a.name {
+                    self.bind(name.range, scope);
                 }
             }
             Pattern::MatchOr(o) => o.patterns.iter().for_each(|p| self.pattern(p, scope)),
@@ -1239,6 +1240,15 @@ def server():
             .join()
             .expect("the parse thread overflowed its stack");
         assert!(parsed.parse_error.is_none(), "{:?}", parsed.parse_error);
+    }
+
+    /// A pattern's capture is a local of the function; a class pattern's keyword is no name.
+    #[test]
+    fn match_captures_are_locals_and_keywords_are_not() {
+        let src = b"from .h import x, y\n\ndef f(v):\n    match v:\n        case Point(x=0):\n            return x\n        case y:\n            return y\n";
+        let r = parse(src);
+        let uses: Vec<&str> = r.uses.iter().map(|u| u.callee.as_str()).collect();
+        assert_eq!(uses, vec!["x"], "the module's `x`, not the captured `y`");
     }
 
     #[test]
