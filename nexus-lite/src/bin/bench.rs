@@ -230,10 +230,10 @@ struct Runs {
     restart: (RunOutcome, f64),
 }
 
-/// One thread over every tracked source file of `repo`, three passes alternating:
-/// the parser alone (Ruff's for Python, tree-sitter's for the rest; the tree dropped), then the
-/// indexer's parse (the same parse plus our walk). The difference is what our extraction costs; the first is the floor no walker
-/// can go under. Per language, and in total.
+/// One thread over every tracked source file of `repo`, three passes alternating: the parser
+/// alone (Ruff's for Python, tree-sitter's for the rest; the tree dropped), then the indexer's
+/// parse (the same parse plus our walk). The difference is what our extraction costs; the
+/// first is the floor no walker can go under. Per language, and in total.
 fn parse_floor(repo: &Path) -> Result<Value, String> {
     use nexus_lite::code::lang::{Lang, Parsers, parse_only};
     let out = Command::new("git")
@@ -266,24 +266,24 @@ fn parse_floor(repo: &Path) -> Result<Value, String> {
             continue;
         }
         let bytes: usize = files.iter().map(|s| s.len()).sum();
-        let (mut tree_ms, mut walk_ms) = (Vec::new(), Vec::new());
+        let (mut parse_ms, mut walk_ms) = (Vec::new(), Vec::new());
         for _ in 0..3 {
             let t = Instant::now();
             for src in &files {
                 parse_only(lang, src)?;
             }
-            tree_ms.push(t.elapsed().as_secs_f64() * 1000.0);
+            parse_ms.push(t.elapsed().as_secs_f64() * 1000.0);
             let t = Instant::now();
             for src in &files {
                 drop(ours.parse(lang, src));
             }
             walk_ms.push(t.elapsed().as_secs_f64() * 1000.0);
         }
-        let (tree, full) = (median(&mut tree_ms), median(&mut walk_ms));
-        total = (total.0 + bytes, total.1 + tree, total.2 + full);
+        let (parse, full) = (median(&mut parse_ms), median(&mut walk_ms));
+        total = (total.0 + bytes, total.1 + parse, total.2 + full);
         report.insert(
             lang.name().to_string(),
-            json!({"files": files.len(), "bytes": bytes, "one_thread_ms": {"parse": tree, "parse_and_walk": full, "walk": full - tree}}),
+            json!({"files": files.len(), "bytes": bytes, "one_thread_ms": {"parse": parse, "parse_and_walk": full, "walk": full - parse}}),
         );
     }
     report.insert(
