@@ -441,9 +441,7 @@ pub fn parser(lang: Lang) -> Result<Parser, String> {
 /// Parses `src` as `lang` and drops the tree: the parser's own cost, without any walk.
 pub fn parse_only(lang: Lang, src: &[u8]) -> Result<(), String> {
     if lang == Lang::Python {
-        let text = String::from_utf8_lossy(src);
-        let options = ruff_python_parser::ParseOptions::from(ruff_python_parser::Mode::Module);
-        drop(ruff_python_parser::parse_unchecked(&text, options));
+        drop(python::syntax(&String::from_utf8_lossy(src)));
         return Ok(());
     }
     drop(parse_tree(&mut parser(lang)?, src)?);

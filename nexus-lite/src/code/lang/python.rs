@@ -18,13 +18,18 @@ use crate::code::lang::{in_function, new_symbol};
 /// Parses one Python source file (bytes not UTF-8 are read as U+FFFD).
 pub fn parse(src: &[u8]) -> FileParse {
     let text = String::from_utf8_lossy(src);
-    let parsed = ruff_python_parser::parse_unchecked(&text, ParseOptions::from(Mode::Module));
+    let parsed = syntax(&text);
     let (out, depth) = walk(&text, &parsed);
     // Dropping the tree recurses as deep as it nests, on one stack.
     if depth > DEEP_TREE {
         stacker::grow(STACK_SEGMENT, || drop(parsed));
     }
     out
+}
+
+/// Ruff's syntax tree of a module, recovered past syntax errors (they are listed in it).
+pub fn syntax(text: &str) -> ruff_python_parser::Parsed<Mod> {
+    ruff_python_parser::parse_unchecked(text, ParseOptions::from(Mode::Module))
 }
 
 /// Nesting past which a tree is dropped on a stack segment of its own.
@@ -267,10 +272,7 @@ impl Walker<'_> {
 
     fn read(&mut self, e: &Expr, scope: Option<usize>) {
         match e {
-            Expr::Name(n) => {
-                let line = self.src.line_of(n);
-                self.names.push((scope, n.range.to_std_range(), line));
-            }
+            Expr::Name(n) => self.read_name(n.range, scope),
             Expr::Attribute(a) => self.attribute(a, scope, false),
             Expr::Call(c) => {
                 self.call(c, scope);
@@ -392,6 +394,12 @@ impl Walker<'_> {
         }
     }
 
+    /// A plain name read as a value.
+    fn read_name(&mut self, range: TextRange, scope: Option<usize>) {
+        let line = self.src.line(range.start());
+        self.names.push((scope, range.to_std_range(), line));
+    }
+
     fn bind(&mut self, range: TextRange, scope: Option<usize>) {
         self.bound.push((scope, range.to_std_range(), 0));
     }
@@ -441,8 +449,7 @@ impl Walker<'_> {
                 ast::TypeParam::ParamSpec(t) => (&t.name, None, t.default.as_deref()),
                 ast::TypeParam::TypeVarTuple(t) => (&t.name, None, t.default.as_deref()),
             };
-            let line = self.src.line_of(name);
-            self.names.push((scope, name.range.to_std_range(), line));
+            self.read_name(name.range, scope);
             self.opt(bound, scope);
             self.opt(default, scope);
         }
